@@ -1,0 +1,50 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "GeoSpend",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "GeoSpend", targets: ["GeoSpend"]),
+        .library(name: "GeoSpendSpatiaLite", targets: ["GeoSpendSpatiaLite"]),
+        .executable(name: "geospend", targets: ["geospend"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C libraries from Debian, reached through pkg-config.
+        .systemLibrary(
+            name: "CSpatiaLite", pkgConfig: "spatialite",
+            providers: [.apt(["libspatialite-dev", "libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
+        .systemLibrary(
+            name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+
+        // The core: model, geodesy, import parsing, analytics value types. No SQL.
+        .target(name: "GeoSpend", dependencies: ["CProj"]),
+        // The SpatiaLite store: schema, migrations, spatial SQL, bulk load.
+        .target(
+            name: "GeoSpendSpatiaLite",
+            dependencies: [
+                "GeoSpend", "CSpatiaLite", "CGEOS",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
+        // The command-line tool: argument parsing and output formats only.
+        .executableTarget(
+            name: "geospend",
+            dependencies: [
+                "GeoSpend", "GeoSpendSpatiaLite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .testTarget(name: "GeoSpendTests", dependencies: ["GeoSpend"]),
+        .testTarget(
+            name: "GeoSpendSpatiaLiteTests",
+            dependencies: ["GeoSpend", "GeoSpendSpatiaLite", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "GeoSpendCLITests", dependencies: ["GeoSpend"]),
+    ]
+)

@@ -1,0 +1,52 @@
+/// "What did I spend within r metres of here?": the hits, nearest first, and totals per currency.
+public struct RadiusResult: Sendable, Hashable {
+    public let center: Coordinate
+    public let radius: Distance
+    public let hits: [ExpenseHit]
+    /// Count, total and average per currency, over `hits`.
+    public let totals: [MoneyTotal]
+
+    public init(center: Coordinate, radius: Distance, hits: [ExpenseHit]) {
+        self.center = center
+        self.radius = radius
+        self.hits = hits
+        var totals = MoneyTotals()
+        for h in hits { totals.add(h.expense.amount) }
+        self.totals = totals.totals
+    }
+}
+
+public struct NearestStoresResult: Sendable, Hashable {
+    public let center: Coordinate
+    public let stores: [StoreHit]
+    public init(center: Coordinate, stores: [StoreHit]) {
+        self.center = center
+        self.stores = stores
+    }
+}
+
+extension ExpenseStore {
+    /// A radius query with its per-currency summary.
+    ///
+    /// ```swift
+    /// let result = try store.radiusSearch(
+    ///     center: Coordinate(latitude: 60.1710, longitude: 24.9414), radius: .meters(300),
+    ///     filter: ExpenseFilter(userID: "alice"))
+    /// ```
+    /// - Complexity: O(log n + c) with c the candidates in the circle's bounding box.
+    public func radiusSearch(center: Coordinate, radius: Distance, filter: ExpenseFilter) throws -> RadiusResult {
+        RadiusResult(center: center, radius: radius, hits: try expenses(within: radius, of: center, filter: filter))
+    }
+}
+
+/// Sorting and ranking rules shared by every store implementation and by test oracles.
+public enum Ranking {
+    /// Nearest first; equal distances by id, so results are reproducible.
+    public static func byDistance(_ a: ExpenseHit, _ b: ExpenseHit) -> Bool {
+        (a.distanceMeters, a.expense.id) < (b.distanceMeters, b.expense.id)
+    }
+
+    public static func byDistance(_ a: StoreHit, _ b: StoreHit) -> Bool {
+        (a.distanceMeters, a.store.id) < (b.distanceMeters, b.store.id)
+    }
+}

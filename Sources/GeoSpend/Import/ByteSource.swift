@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads a file (or in-memory bytes) in large chunks, byte by byte, without holding it all.
+/// Used by the CSV and JSON Lines readers so a 10-million-row file streams in constant memory.
+final class ByteSource {
+    private var fd: Int32 = -1
+    private var buffer: [UInt8]
+    private var count = 0
+    private var position = 0
+    private var exhausted = false
+    /// Bytes consumed before the current chunk, for progress reporting.
+    private(set) var bytesBefore: Int64 = 0
+
+    static let chunkSize = 1 << 20
+
+    /// Opens `path` for reading. - Throws: `ImportError.unreadable` with the system's reason.
+    init(path: String) throws(ImportError) {
+        fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            throw .unreadable(file: path, reason: String(cString: strerror(errno)))
+        }
+        var st = stat()
+        if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            fd = -1
+            throw .unreadable(file: path, reason: "is a directory")
+        }
+        buffer = [UInt8](repeating: 0, count: ByteSource.chunkSize)
+    }
+
+    init(bytes: [UInt8]) {
+        buffer = bytes
+        count = bytes.count
+        exhausted = true
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    var bytesRead: Int64 { bytesBefore + Int64(position) }
+
+    /// The next byte, or nil at the end of the input.
+    @inline(__always)
+    func next() -> UInt8? {
+        if position < count {
+            let b = buffer[position]
+            position += 1
+            return b
+        }
+        return refill() ? next() : nil
+    }
+
+    /// The next byte without consuming it.
+    @inline(__always)
+    func peek() -> UInt8? {
+        if position < count { return buffer[position] }
+        return refill() ? peek() : nil
+    }
+
+    private func refill() -> Bool {
+        guard !exhausted, fd >= 0 else { return false }
+        bytesBefore += Int64(count)
+        position = 0
+        count = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, ByteSource.chunkSize) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                exhausted = true
+                return false
+            }
+            count = n
+            return true
+        }
+    }
+}

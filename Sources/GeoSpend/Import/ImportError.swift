@@ -1,0 +1,80 @@
+/// One rejected row: where it is and why, printed as `FILE:LINE: COLUMN: reason`.
+public struct RowError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let file: String
+    /// The 1-based line the record starts on (CSV, JSON Lines), or the feature's 1-based index
+    /// in a GeoJSON FeatureCollection, written `feature N`.
+    public let location: String
+    /// The column or property at fault (`amount`, `lat`, …), or `row` for the record as a whole.
+    public let column: String
+    public let reason: String
+
+    public init(file: String, line: Int, column: String, reason: String) {
+        self.init(file: file, location: String(line), column: column, reason: reason)
+    }
+
+    public init(file: String, location: String, column: String, reason: String) {
+        self.file = file
+        self.location = location
+        self.column = column
+        self.reason = reason
+    }
+
+    public var description: String { "\(file):\(location): \(column): \(reason)" }
+}
+
+/// Why an import did not happen (or happened only in part).
+public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file could not be opened or read.
+    case unreadable(file: String, reason: String)
+    /// The header or overall structure is wrong; no row was read.
+    case badFile(RowError)
+    /// Some rows were bad, so nothing was written (the default, all-or-nothing).
+    /// `errors` lists the first `ImportOptions.maximumListedErrors`; `badRows` counts them all.
+    case rejected(errors: [RowError], badRows: Int)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let file, let reason): return "\(file): cannot read: \(reason)"
+        case .badFile(let e): return e.description
+        case .rejected(let errors, let badRows):
+            var lines = errors.map(\.description)
+            if badRows > errors.count { lines.append("… and \(badRows - errors.count) more bad rows") }
+            lines.append(
+                "import rejected: \(badRows) bad row\(badRows == 1 ? "" : "s"), nothing was written (use --skip-invalid to import the good rows)")
+            return lines.joined(separator: "\n")
+        }
+    }
+}
+
+/// The columns a CSV header named, by position, checked against the known set.
+struct HeaderMap {
+    let names: [String]
+    private let indexByName: [String: Int]
+
+    /// - Throws: a `RowError` at line 1 for a duplicate, unknown or missing column.
+    init(header: [String], known: [String], required: [String], file: String, line: Int) throws(RowError) {
+        var index: [String: Int] = [:]
+        for (i, raw) in header.enumerated() {
+            let name = raw.trimmingSpaces()
+            guard !name.isEmpty else {
+                throw RowError(file: file, line: line, column: "column \(i + 1)", reason: "the header has an empty column name")
+            }
+            guard known.contains(name) else {
+                throw RowError(
+                    file: file, line: line, column: name,
+                    reason: "unknown column; known columns are \(known.joined(separator: ", "))")
+            }
+            guard index[name] == nil else {
+                throw RowError(file: file, line: line, column: name, reason: "the header names this column twice")
+            }
+            index[name] = i
+        }
+        for name in required where index[name] == nil {
+            throw RowError(file: file, line: line, column: name, reason: "required column is missing from the header")
+        }
+        names = header.map { $0.trimmingSpaces() }
+        indexByName = index
+    }
+
+    func index(of name: String) -> Int? { indexByName[name] }
+}

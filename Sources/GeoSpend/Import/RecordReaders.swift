@@ -1,0 +1,165 @@
+/// Reads import files into raw records, one format each, reporting syntax errors by location.
+enum RecordReaders {
+    /// CSV with a header row. Each data row becomes a `RawRecord`, or a `RowError` (syntax,
+    /// ragged row). The header is checked against `known`/`required` before any row is read.
+    static func csv(
+        path: String, displayName: String, known: [String], required: [String],
+        body: (Result<RawRecord, RowError>) throws -> Void
+    ) throws -> Int64 {
+        let reader = try CSVReader(path: path)
+        guard let first = reader.next() else {
+            throw ImportError.badFile(RowError(file: displayName, line: 1, column: "header", reason: "the file is empty; expected a header row"))
+        }
+        let headerRow: CSVReader.Row
+        switch first {
+        case .success(let row): headerRow = row
+        case .failure(let e):
+            throw ImportError.badFile(RowError(file: displayName, line: e.line, column: "header", reason: e.reason))
+        }
+        let header: HeaderMap
+        do {
+            header = try HeaderMap(header: headerRow.fields, known: known, required: required, file: displayName, line: headerRow.line)
+        } catch { throw ImportError.badFile(error) }
+        while let next = reader.next() {
+            switch next {
+            case .failure(let e):
+                let column = e.fieldIndex < header.names.count ? header.names[e.fieldIndex] : "column \(e.fieldIndex + 1)"
+                try body(.failure(RowError(file: displayName, line: e.line, column: column, reason: e.reason)))
+                if e.isFatal { return reader.bytesRead }
+            case .success(let row):
+                guard row.fields.count == header.names.count else {
+                    try body(.failure(RowError(
+                        file: displayName, line: row.line, column: "row",
+                        reason: "has \(row.fields.count) field\(row.fields.count == 1 ? "" : "s") but the header has \(header.names.count)")))
+                    continue
+                }
+                let fields = row.fields
+                try body(.success(RawRecord(location: String(row.line)) { name in
+                    header.index(of: name).map { .text(fields[$0]) }
+                }))
+            }
+        }
+        return reader.bytesRead
+    }
+
+    /// JSON Lines: one JSON object per line, keys from `known` (unknown keys are errors).
+    static func jsonLines(
+        path: String, displayName: String, known: [String],
+        body: (Result<RawRecord, RowError>) throws -> Void
+    ) throws -> Int64 {
+        let source = try ByteSource(path: path)
+        var line = 0
+        var bytes: [UInt8] = []
+        var oversize = false
+        var sawNUL = false
+        func flush() throws {
+            defer { bytes.removeAll(keepingCapacity: true); oversize = false; sawNUL = false }
+            if line == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+            if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+            func fail(_ column: String, _ reason: String) throws {
+                try body(.failure(RowError(file: displayName, line: line, column: column, reason: reason)))
+            }
+            if oversize { return try fail("row", "the line is longer than 1 MiB") }
+            if sawNUL { return try fail("row", "contains a NUL byte") }
+            let value: JSONValue
+            do { value = try StrictJSONParser.parse(bytes) } catch {
+                return try fail("row", "is not valid JSON at byte \(error.offset): \(error.reason)")
+            }
+            guard case .object(let members) = value else {
+                return try fail("row", "is \(value.typeName); each line must be one JSON object")
+            }
+            var fields: [String: RawRecord.RawValue] = [:]
+            for (key, v) in members {
+                guard known.contains(key) else {
+                    return try fail(key, "unknown key; known keys are \(known.joined(separator: ", "))")
+                }
+                switch v {
+                case .null: break
+                case .string(let s): fields[key] = .text(s)
+                case .number(let n): fields[key] = .number(n)
+                default: fields[key] = .invalid(v.typeName)
+                }
+            }
+            try body(.success(RawRecord(location: String(line)) { fields[$0] }))
+        }
+        while let b = source.next() {
+            if b == UInt8(ascii: "\n") {
+                line += 1
+                try flush()
+                continue
+            }
+            if b == 0 { sawNUL = true }
+            if bytes.count < 1 << 20 { bytes.append(b) } else { oversize = true }
+        }
+        if !bytes.isEmpty {
+            line += 1
+            try flush()
+        }
+        return source.bytesRead
+    }
+
+    /// A GeoJSON FeatureCollection of Point features; each feature's properties become a record
+    /// located as `feature N`, with its geometry's coordinate and `id`.
+    static func geoJSONStores(
+        path: String, displayName: String, body: (Result<(store: Store, location: String), RowError>) throws -> Void
+    ) throws -> Int64 {
+        let source = try ByteSource(path: path)
+        var bytes: [UInt8] = []
+        while let b = source.next() { bytes.append(b) }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        func bad(_ reason: String) -> ImportError {
+            .badFile(RowError(file: displayName, location: "1", column: "document", reason: reason))
+        }
+        let document: JSONValue
+        do { document = try StrictJSONParser.parse(bytes) } catch {
+            throw bad("is not valid JSON at byte \(error.offset): \(error.reason)")
+        }
+        guard document["type"] == .string("FeatureCollection"), case .array(let features)? = document["features"] else {
+            throw bad("is not a GeoJSON FeatureCollection (expected \"type\": \"FeatureCollection\" and a \"features\" array)")
+        }
+        for (n, feature) in features.enumerated() {
+            let location = "feature \(n + 1)"
+            func fail(_ column: String, _ reason: String) throws {
+                try body(.failure(RowError(file: displayName, location: location, column: column, reason: reason)))
+            }
+            guard feature["type"] == .string("Feature") else { try fail("type", "is not a GeoJSON Feature"); continue }
+            guard case .object(let geometry)? = feature["geometry"],
+                geometry.first(where: { $0.key == "type" })?.value == .string("Point"),
+                case .array(let position)? = geometry.first(where: { $0.key == "coordinates" })?.value
+            else { try fail("geometry", "is not a Point; stores are points"); continue }
+            guard position.count == 2 || position.count == 3, case .number(let lonText) = position[0],
+                case .number(let latText) = position[1]
+            else { try fail("geometry", "coordinates must be [longitude, latitude]"); continue }
+            var idText: String?
+            switch feature["id"] {
+            case .string(let s)?: idText = s
+            case .number(let s)?: idText = s
+            default: break
+            }
+            var properties: [String: RawRecord.RawValue] = [:]
+            if case .object(let members)? = feature["properties"] {
+                for (key, v) in members {
+                    switch v {
+                    case .string(let s): properties[key] = .text(s)
+                    case .number(let s): properties[key] = .number(s)
+                    default: break
+                    }
+                }
+            }
+            if idText == nil, case .text(let s)? = properties["id"] { idText = s }
+            properties["id"] = idText.map { .text($0) }
+            properties["lat"] = .number(latText)
+            properties["lon"] = .number(lonText)
+            var sourceID: String?
+            if case .number(let osm)? = properties["osm_id"] { sourceID = "osm:node/\(osm)" }
+            let record = RawRecord(location: location) { properties[$0] }
+            do {
+                try body(.success((try StoreRecord.parse(record, sourceID: sourceID, nameRequired: false), location)))
+            } catch let e as FieldError {
+                try fail(e.column, e.reason)
+            }
+        }
+        return Int64(bytes.count)
+    }
+}

@@ -1,0 +1,62 @@
+/// A WGS84 position in degrees. Latitude in [-90, 90], longitude in [-180, 180], both finite.
+///
+/// GeoJSON writes it `[longitude, latitude]`; every GeoSpend API names the two explicitly.
+public struct Coordinate: Sendable, Hashable, CustomStringConvertible {
+    public let latitude: Double
+    public let longitude: Double
+
+    /// - Throws: `ValueError.outOfRange` for NaN, infinity or values outside the ranges above.
+    public init(latitude: Double, longitude: Double) throws(ValueError) {
+        guard latitude.isFinite else { throw .outOfRange("\(latitude)", reason: "is not a finite latitude") }
+        guard longitude.isFinite else { throw .outOfRange("\(longitude)", reason: "is not a finite longitude") }
+        guard (-90.0...90.0).contains(latitude) else {
+            throw .outOfRange("\(latitude)", reason: "is outside the latitude range [-90, 90]")
+        }
+        guard (-180.0...180.0).contains(longitude) else {
+            throw .outOfRange("\(longitude)", reason: "is outside the longitude range [-180, 180]")
+        }
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// For values already validated (read back from the store).
+    public init(uncheckedLatitude latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    public var description: String { "\(latitude),\(longitude)" }
+}
+
+/// Parses a decimal number strictly: optional sign, digits, optional `.digits`, optional exponent.
+/// Rejects `nan`, `inf`, `1.`, `.5`, hex, spaces — unlike `Double(_:)`, which takes all of those.
+public func parseStrictDouble(_ text: String) throws(ValueError) -> Double {
+    let b = Array(text.utf8)
+    var i = 0
+    func isDigit(_ c: UInt8) -> Bool { c >= 48 && c <= 57 }
+    if i < b.count && (b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "+")) { i += 1 }
+    let intStart = i
+    while i < b.count && isDigit(b[i]) { i += 1 }
+    var ok = i > intStart
+    if ok && i < b.count && b[i] == UInt8(ascii: ".") {
+        i += 1
+        let fracStart = i
+        while i < b.count && isDigit(b[i]) { i += 1 }
+        ok = i > fracStart
+    }
+    if ok && i < b.count && (b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E")) {
+        i += 1
+        if i < b.count && (b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: "+")) { i += 1 }
+        let expStart = i
+        while i < b.count && isDigit(b[i]) { i += 1 }
+        ok = i > expStart
+    }
+    guard ok, i == b.count, let value = Double(text), value.isFinite else {
+        let lower = text.lowercased()
+        if lower.contains("nan") || lower.contains("inf") {
+            throw .invalidNumber(text, reason: "is not a finite number")
+        }
+        throw .invalidNumber(text, reason: "is not a decimal number")
+    }
+    return value
+}

@@ -1,0 +1,147 @@
+/// An exact amount of one currency, held as integer minor units (cents, yen, fils).
+///
+/// Money is never a `Double`. Amounts of different currencies are never added: `MoneyTotals`
+/// keeps one running sum per currency.
+///
+/// ```swift
+/// let coffee = try Money(parsing: "4.50", currency: Currency(code: "EUR"))
+/// coffee.minorUnits      // 450
+/// coffee.decimalString   // "4.50"
+/// ```
+public struct Money: Sendable, Hashable {
+    public let minorUnits: Int64
+    public let currency: Currency
+
+    /// The largest amount accepted: 10^15 minor units, so that sums of millions of amounts stay
+    /// far from `Int64.max` (9.2 × 10^18).
+    public static let maximumMinorUnits: Int64 = 1_000_000_000_000_000
+
+    public init(minorUnits: Int64, currency: Currency) {
+        self.minorUnits = minorUnits
+        self.currency = currency
+    }
+
+    /// Parses a positive decimal string such as `12.50` exactly.
+    ///
+    /// Accepted: digits with an optional `.` and fraction digits. Trailing fraction zeros beyond
+    /// the currency's minor digits are accepted (`1000.00` JPY is 1000 yen); any other extra digit
+    /// is an error, never rounded. Signs, exponents, thousands separators and spaces are rejected.
+    /// - Throws: `ValueError.invalidAmount` with the reason.
+    public init(parsing text: String, currency: Currency) throws(ValueError) {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty else { throw .invalidAmount(text, reason: "is empty; an amount is required") }
+        if bytes.first == UInt8(ascii: "-") {
+            throw .invalidAmount(text, reason: "is negative; amounts are positive and `kind` says expense or income")
+        }
+        var integerPart: Int64 = 0
+        var fraction: Int64 = 0
+        var fractionDigits = 0
+        var sawDot = false
+        var sawDigit = false
+        for (i, byte) in bytes.enumerated() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                sawDigit = true
+                let digit = Int64(byte - UInt8(ascii: "0"))
+                if sawDot {
+                    fractionDigits += 1
+                    if fractionDigits > currency.minorDigits {
+                        if digit != 0 {
+                            throw .invalidAmount(
+                                text,
+                                reason: "has more decimals than \(currency.code) allows (\(currency.minorDigits))")
+                        }
+                    } else {
+                        fraction = fraction * 10 + digit
+                    }
+                } else {
+                    integerPart = integerPart * 10 + digit
+                    if integerPart > Money.maximumMinorUnits {
+                        throw .invalidAmount(text, reason: "is too large")
+                    }
+                }
+            case UInt8(ascii: "."):
+                if sawDot || !sawDigit || i == bytes.count - 1 {
+                    throw .invalidAmount(text, reason: "is not a decimal number like 12.50")
+                }
+                sawDot = true
+            default:
+                throw .invalidAmount(text, reason: "is not a decimal number like 12.50")
+            }
+        }
+        let usedDigits = min(fractionDigits, currency.minorDigits)
+        var scale: Int64 = 1
+        for _ in usedDigits..<currency.minorDigits { scale *= 10 }
+        let (product, overflow) = integerPart.multipliedReportingOverflow(by: currency.minorUnitsPerMajor)
+        guard !overflow, product + fraction * scale <= Money.maximumMinorUnits else {
+            throw .invalidAmount(text, reason: "is too large")
+        }
+        let minor = product + fraction * scale
+        guard minor > 0 else { throw .invalidAmount(text, reason: "is zero; amounts are positive") }
+        self.minorUnits = minor
+        self.currency = currency
+    }
+
+    /// The amount as a decimal string with exactly the currency's minor digits: `4.50`, `1200`, `1.250`.
+    public var decimalString: String { Money.decimalString(minorUnits, digits: currency.minorDigits) }
+
+    /// Formats minor units with `digits` decimals; negative values get a leading `-`.
+    public static func decimalString(_ minor: Int64, digits: Int) -> String {
+        let negative = minor < 0
+        let magnitude = minor.magnitude
+        guard digits > 0 else { return (negative ? "-" : "") + String(magnitude) }
+        var divisor: UInt64 = 1
+        for _ in 0..<digits { divisor *= 10 }
+        let whole = magnitude / divisor
+        var frac = String(magnitude % divisor)
+        while frac.count < digits { frac = "0" + frac }
+        return (negative ? "-" : "") + "\(whole).\(frac)"
+    }
+
+    /// The amount in major units as a `Double`: for charts and GeoJSON numbers only, never for sums.
+    public var majorUnits: Double { Double(minorUnits) / Double(currency.minorUnitsPerMajor) }
+}
+
+/// Count and exact sum per currency; the building block of every total GeoSpend reports.
+public struct MoneyTotal: Sendable, Hashable {
+    public let currency: Currency
+    public private(set) var count: Int
+    public private(set) var totalMinor: Int64
+
+    public init(currency: Currency, count: Int = 0, totalMinor: Int64 = 0) {
+        self.currency = currency
+        self.count = count
+        self.totalMinor = totalMinor
+    }
+
+    public mutating func add(_ minorUnits: Int64) {
+        count += 1
+        totalMinor += minorUnits
+    }
+
+    public var total: Money { Money(minorUnits: totalMinor, currency: currency) }
+
+    /// The mean, rounded half away from zero to the currency's minor unit (exact integer arithmetic).
+    public var averageMinor: Int64 {
+        guard count > 0 else { return 0 }
+        let n = Int64(count)
+        let (q, r) = totalMinor.quotientAndRemainder(dividingBy: n)
+        return r.magnitude * 2 >= n.magnitude ? q + (totalMinor < 0 ? -1 : 1) : q
+    }
+
+    public var average: Money { Money(minorUnits: averageMinor, currency: currency) }
+}
+
+/// One `MoneyTotal` per currency, sorted by currency code. Never adds across currencies.
+public struct MoneyTotals: Sendable, Hashable {
+    private var byCode: [String: MoneyTotal] = [:]
+
+    public init() {}
+
+    public mutating func add(_ money: Money) {
+        byCode[money.currency.code, default: MoneyTotal(currency: money.currency)].add(money.minorUnits)
+    }
+
+    public var totals: [MoneyTotal] { byCode.values.sorted { $0.currency < $1.currency } }
+    public var isEmpty: Bool { byCode.isEmpty }
+}

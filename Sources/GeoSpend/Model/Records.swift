@@ -1,0 +1,157 @@
+/// What an expense is: money out, money in, or money moved between a user's own accounts.
+public enum ExpenseKind: String, Sendable, Hashable, CaseIterable {
+    case expense, income, transfer
+}
+
+/// Where an expense happened, with the device's accuracy radius when known.
+public struct ExpenseLocation: Sendable, Hashable {
+    public let coordinate: Coordinate
+    /// The position's uncertainty radius in metres, if the source gave one.
+    public let accuracyMeters: Double?
+
+    public init(coordinate: Coordinate, accuracyMeters: Double? = nil) {
+        self.coordinate = coordinate
+        self.accuracyMeters = accuracyMeters
+    }
+}
+
+/// One transaction of one user. The amount is always positive; `kind` gives the direction.
+public struct Expense: Sendable, Hashable {
+    public var id: String
+    public var userID: String
+    public var kind: ExpenseKind
+    public var amount: Money
+    public var occurredAt: Timestamp
+    public var title: String?
+    public var category: String?
+    public var merchant: String?
+    public var location: ExpenseLocation?
+    public var storeID: String?
+    public var notes: String?
+
+    public init(
+        id: String, userID: String, kind: ExpenseKind = .expense, amount: Money, occurredAt: Timestamp,
+        title: String? = nil, category: String? = nil, merchant: String? = nil,
+        location: ExpenseLocation? = nil, storeID: String? = nil, notes: String? = nil
+    ) {
+        self.id = id
+        self.userID = userID
+        self.kind = kind
+        self.amount = amount
+        self.occurredAt = occurredAt
+        self.title = title
+        self.category = category
+        self.merchant = merchant
+        self.location = location
+        self.storeID = storeID
+        self.notes = notes
+    }
+
+    /// A 64-bit FNV-1a hash of every field, used to tell "the same row again" (re-import, a no-op)
+    /// from "the same id with other content" (an error).
+    public var contentHash: Int64 {
+        var h = FNV1a()
+        h.add(id); h.add(userID); h.add(kind.rawValue); h.add(String(amount.minorUnits))
+        h.add(amount.currency.code); h.add(occurredAt.text); h.add(title); h.add(category)
+        h.add(merchant); h.add(location.map { "\($0.coordinate.latitude)" })
+        h.add(location.map { "\($0.coordinate.longitude)" })
+        h.add(location?.accuracyMeters.map { "\($0)" }); h.add(storeID); h.add(notes)
+        return Int64(bitPattern: h.value)
+    }
+}
+
+/// A shop, café, restaurant … from the shared store registry.
+public struct Store: Sendable, Hashable {
+    public var id: String
+    /// The store's name; nil for the few unnamed places in OpenStreetMap data (CSV requires one).
+    public var name: String?
+    /// `shop:<value>` or `amenity:<value>`, as OpenStreetMap tags it, e.g. `amenity:cafe`.
+    public var kind: String?
+    public var brand: String?
+    public var street: String?
+    public var postcode: String?
+    public var city: String?
+    public var country: String?
+    public var coordinate: Coordinate
+    /// Where the record came from, e.g. `osm:node/56418307`.
+    public var sourceID: String?
+
+    public init(
+        id: String, name: String?, kind: String? = nil, brand: String? = nil, street: String? = nil,
+        postcode: String? = nil, city: String? = nil, country: String? = nil, coordinate: Coordinate,
+        sourceID: String? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+        self.brand = brand
+        self.street = street
+        self.postcode = postcode
+        self.city = city
+        self.country = country
+        self.coordinate = coordinate
+        self.sourceID = sourceID
+    }
+
+    /// The name, or the kind for unnamed places: `(amenity:cafe)`.
+    public var displayName: String { name ?? "(\(kind ?? "unnamed"))" }
+
+    public var contentHash: Int64 {
+        var h = FNV1a()
+        for field in [id, name, kind, brand, street, postcode, city, country, sourceID] { h.add(field) }
+        h.add("\(coordinate.latitude)"); h.add("\(coordinate.longitude)")
+        return Int64(bitPattern: h.value)
+    }
+}
+
+/// A person whose expenses GeoSpend keeps. Created on first sight by the importer.
+public struct User: Sendable, Hashable {
+    public var id: String
+    public var displayName: String?
+    public init(id: String, displayName: String? = nil) {
+        self.id = id
+        self.displayName = displayName
+    }
+}
+
+/// A user's category; names are unique per user and kind, compared case-insensitively.
+public struct Category: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable { case expense, income }
+    public var name: String
+    public var kind: Kind
+    public init(name: String, kind: Kind) {
+        self.name = name
+        self.kind = kind
+    }
+
+    /// The set every new user starts with (DESIGN.md §3).
+    public static let defaults: [Category] =
+        ["Food", "Transport", "Shopping", "Bills", "Entertainment", "Health", "Education", "Others"]
+        .map { Category(name: $0, kind: .expense) }
+        + ["Salary", "Freelance", "Investment", "Business", "Others"].map { Category(name: $0, kind: .income) }
+
+    /// Income rows use income categories; expenses and transfers use expense categories.
+    public static func kind(for expenseKind: ExpenseKind) -> Kind { expenseKind == .income ? .income : .expense }
+}
+
+/// 64-bit FNV-1a: small, fast, stable across runs and platforms (Swift's `Hasher` is seeded per run).
+struct FNV1a {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(bytes: some Sequence<UInt8>) {
+        for b in bytes {
+            value ^= UInt64(b)
+            value &*= 0x0000_0100_0000_01b3
+        }
+    }
+
+    /// Adds a field with a terminator, so ("ab","c") and ("a","bc") differ; `nil` differs from "".
+    mutating func add(_ field: String?) {
+        if let field {
+            add(bytes: field.utf8)
+            add(bytes: [0x1f])
+        } else {
+            add(bytes: [0x1e])
+        }
+    }
+}

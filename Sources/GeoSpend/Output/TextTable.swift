@@ -1,0 +1,74 @@
+/// A plain-text table for people: columns padded to the widest cell, numbers right-aligned.
+public struct TextTable: Sendable {
+    public var headers: [String]
+    public var rows: [[String]]
+    /// Columns whose cells are right-aligned (numbers).
+    public var rightAligned: Set<Int>
+
+    public init(headers: [String], rows: [[String]] = [], rightAligned: Set<Int> = []) {
+        self.headers = headers
+        self.rows = rows
+        self.rightAligned = rightAligned
+    }
+
+    public func rendered() -> String {
+        var widths = headers.map(\.count)
+        for row in rows {
+            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            var parts: [String] = []
+            for (i, cell) in cells.enumerated() {
+                let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
+                parts.append(rightAligned.contains(i) ? pad + cell : cell + pad)
+            }
+            var s = parts.joined(separator: "  ")
+            while s.hasSuffix(" ") { s.removeLast() }
+            return s
+        }
+        var out = [line(headers), line(widths.map { String(repeating: "-", count: $0) })]
+        out += rows.map(line)
+        return out.joined(separator: "\n") + "\n"
+    }
+}
+
+/// CSV output (RFC 4180, `\r\n`-free: `\n` line ends), with spreadsheet formula injection
+/// defused: user text starting with `= + - @`, tab or NUL gets a leading `'` (REFERENCE.md).
+public struct CSVTable: Sendable {
+    public var headers: [String]
+    public var rows: [[String]]
+    /// Columns that hold user text (defused); numeric columns are written as they are.
+    public var textColumns: Set<Int>
+
+    public init(headers: [String], rows: [[String]] = [], textColumns: Set<Int> = []) {
+        self.headers = headers
+        self.rows = rows
+        self.textColumns = textColumns
+    }
+
+    public func rendered() -> String {
+        var out = headers.map { CSVTable.escape($0) }.joined(separator: ",") + "\n"
+        for row in rows {
+            out += row.enumerated().map { i, cell in
+                CSVTable.escape(textColumns.contains(i) ? CSVTable.defuse(cell) : cell)
+            }.joined(separator: ",") + "\n"
+        }
+        return out
+    }
+
+    static func defuse(_ s: String) -> String {
+        guard let first = s.unicodeScalars.first else { return s }
+        return ["=", "+", "-", "@", "\t", "\0"].contains(first) ? "'" + s : s
+    }
+
+    static func escape(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

@@ -1,0 +1,127 @@
+/// The storage seam: everything analytics and import need from a database. The SpatiaLite
+/// store (`GeoSpendSpatiaLite`) is the embedded default; a PostGIS store can implement the same
+/// protocol without touching the core.
+public protocol ExpenseStore: Sendable {
+    /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`): committed when `body` returns,
+    /// rolled back when it throws. Imports are all-or-nothing through this.
+    func write<T>(_ body: (any BulkWriter) throws -> T) throws -> T
+
+    /// The user's expenses within `radius` (geodesic) of `center`, nearest first, ties by id.
+    func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit]
+
+    /// The `limit` stores nearest to `center` (geodesic), ties broken by id.
+    func nearestStores(to center: Coordinate, limit: Int, maxDistance: Distance?, kind: String?) throws -> [StoreHit]
+
+    /// Row counts, for summaries and `geospend info`.
+    func counts() throws -> StoreCounts
+}
+
+/// Inserts inside one `ExpenseStore.write` transaction.
+public protocol BulkWriter {
+    /// Inserts a store, or recognises an identical one already there.
+    /// - Throws: `RowRejection` when the id exists with other content.
+    func insert(_ store: Store) throws -> InsertOutcome
+
+    /// Inserts an expense (creating its user with default categories, and its category, on
+    /// first sight), or recognises an identical one already there.
+    /// - Throws: `RowRejection` when the id exists with other content or `store_id` is unknown.
+    func insert(_ expense: Expense) throws -> InsertOutcome
+}
+
+public enum InsertOutcome: Sendable, Equatable {
+    case inserted
+    /// The same id with the same content was already stored: nothing changed.
+    case unchanged
+}
+
+/// A row the store refuses, with the column at fault; the importer adds file and line.
+public struct RowRejection: Error, Sendable, Equatable {
+    public let column: String
+    public let reason: String
+    public init(column: String, reason: String) {
+        self.column = column
+        self.reason = reason
+    }
+}
+
+/// Filters shared by the queries scoped to one user.
+public struct ExpenseFilter: Sendable, Hashable {
+    /// The user whose expenses are searched; nil only for cross-user tools (benchmarks, reports).
+    public var userID: String?
+    /// Lower bound, inclusive. A bare date compares with the expense's local calendar day
+    /// (`2026-03-01` starts at local midnight wherever the expense happened); a date-time
+    /// compares instants.
+    public var from: Timestamp?
+    /// Upper bound. A bare date is inclusive of that local day (`--to 2026-03-31` keeps all of
+    /// March 31st); a date-time is exclusive.
+    public var to: Timestamp?
+    public var kinds: Set<ExpenseKind>
+    /// Category names, compared case-insensitively; empty means all.
+    public var categories: Set<String>
+
+    public init(
+        userID: String?, from: Timestamp? = nil, to: Timestamp? = nil, kinds: Set<ExpenseKind> = [],
+        categories: Set<String> = []
+    ) {
+        self.userID = userID
+        self.from = from
+        self.to = to
+        self.kinds = kinds
+        self.categories = categories
+    }
+
+    /// Whether an expense passes the non-spatial filters (used by brute-force oracles in tests).
+    public func matches(_ e: Expense) -> Bool {
+        if let userID, e.userID != userID { return false }
+        if let from {
+            if from.isDateOnly ? e.occurredAt.localDate < from.localDate : e.occurredAt.epochMilliseconds < from.epochMilliseconds {
+                return false
+            }
+        }
+        if let to {
+            if to.isDateOnly ? e.occurredAt.localDate > to.localDate : e.occurredAt.epochMilliseconds >= to.epochMilliseconds {
+                return false
+            }
+        }
+        if !kinds.isEmpty, !kinds.contains(e.kind) { return false }
+        if !categories.isEmpty {
+            guard let c = e.category?.lowercased(), categories.contains(where: { $0.lowercased() == c }) else {
+                return false
+            }
+        }
+        return true
+    }
+}
+
+/// An expense found by a radius query, with its geodesic distance from the centre.
+public struct ExpenseHit: Sendable, Hashable {
+    public let expense: Expense
+    public let distanceMeters: Double
+    public init(expense: Expense, distanceMeters: Double) {
+        self.expense = expense
+        self.distanceMeters = distanceMeters
+    }
+}
+
+/// A store found by a nearest-store query, with its geodesic distance from the centre.
+public struct StoreHit: Sendable, Hashable {
+    public let store: Store
+    public let distanceMeters: Double
+    public init(store: Store, distanceMeters: Double) {
+        self.store = store
+        self.distanceMeters = distanceMeters
+    }
+}
+
+public struct StoreCounts: Sendable, Hashable {
+    public var users: Int
+    public var expenses: Int
+    public var geotaggedExpenses: Int
+    public var stores: Int
+    public init(users: Int, expenses: Int, geotaggedExpenses: Int, stores: Int) {
+        self.users = users
+        self.expenses = expenses
+        self.geotaggedExpenses = geotaggedExpenses
+        self.stores = stores
+    }
+}

@@ -1,0 +1,69 @@
+import GRDB
+import GRDBSQLite
+
+/// Direct binding and stepping on a GRDB-prepared statement, for the hot loops (bulk insert,
+/// index scans) where building `StatementArguments` and `Row`s per row would dominate.
+/// The statement stays owned and cached by GRDB.
+struct RawStatement {
+    let handle: OpaquePointer
+
+    init(_ statement: Statement) {
+        handle = statement.sqliteStatement
+    }
+
+    // SQLITE_TRANSIENT: SQLite copies the bytes before the call returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    func bind(_ index: Int32, _ value: String?) {
+        guard let value else { sqlite3_bind_null(handle, index); return }
+        var v = value
+        v.withUTF8 { buf in
+            buf.withMemoryRebound(to: CChar.self) { chars in
+                if let base = chars.baseAddress {
+                    _ = sqlite3_bind_text(handle, index, base, Int32(chars.count), Self.transient)
+                } else {
+                    _ = sqlite3_bind_text(handle, index, "", 0, Self.transient)
+                }
+            }
+        }
+    }
+
+    func bind(_ index: Int32, _ value: Int64?) {
+        guard let value else { sqlite3_bind_null(handle, index); return }
+        sqlite3_bind_int64(handle, index, value)
+    }
+
+    func bind(_ index: Int32, _ value: Double?) {
+        guard let value else { sqlite3_bind_null(handle, index); return }
+        sqlite3_bind_double(handle, index, value)
+    }
+
+    /// Steps once: true when a row is available, false when done.
+    func step(_ db: Database) throws -> Bool {
+        let rc = sqlite3_step(handle)
+        switch rc {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)),
+                sql: String(cString: sqlite3_sql(handle)))
+        }
+    }
+
+    func text(_ column: Int32) -> String? {
+        guard let p = sqlite3_column_text(handle, column) else { return nil }
+        return String(cString: p)
+    }
+
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
+    func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+}

@@ -1,0 +1,87 @@
+import GRDB
+
+/// The database schema as numbered migrations (GRDB `DatabaseMigrator`).
+///
+/// Spatial parts use SpatiaLite's own functions so the file is a standard SpatiaLite database:
+/// `AddGeometryColumn` registers `expenses.geom` and `stores.geom` (POINT, SRID 4326) in
+/// `geometry_columns`, and `CreateSpatialIndex` builds the R*Trees `idx_expenses_geom` and
+/// `idx_stores_geom` with SpatiaLite's triggers keeping them in step. Plain `lat`/`lon` columns
+/// sit next to each geometry so queries never parse a geometry blob.
+enum Schema {
+    static func migrate(_ writer: some DatabaseWriter) throws {
+        // InitSpatialMetadata cannot run inside a transaction, and migrations run in one.
+        try writer.writeWithoutTransaction { db in
+            if try !db.tableExists("spatial_ref_sys") {
+                _ = try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(1)")
+            }
+        }
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: users, categories, stores, expenses") { db in
+            try db.execute(sql: """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    display_name TEXT,
+                    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+                );
+                CREATE TABLE categories (
+                    id INTEGER PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL CHECK (kind IN ('expense', 'income')),
+                    name TEXT NOT NULL,
+                    UNIQUE (user_id, kind, name COLLATE NOCASE)
+                );
+                CREATE TABLE stores (
+                    pk INTEGER PRIMARY KEY,
+                    id TEXT NOT NULL UNIQUE,
+                    name TEXT,
+                    kind TEXT,
+                    brand TEXT,
+                    street TEXT,
+                    postcode TEXT,
+                    city TEXT,
+                    country TEXT,
+                    source_id TEXT,
+                    lat REAL NOT NULL CHECK (lat BETWEEN -90 AND 90),
+                    lon REAL NOT NULL CHECK (lon BETWEEN -180 AND 180),
+                    content_hash INTEGER NOT NULL
+                );
+                CREATE INDEX stores_kind ON stores(kind);
+                CREATE TABLE expenses (
+                    pk INTEGER PRIMARY KEY,
+                    id TEXT NOT NULL UNIQUE,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL CHECK (kind IN ('expense', 'income', 'transfer')),
+                    amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
+                    currency TEXT NOT NULL CHECK (length(currency) = 3),
+                    occurred_at TEXT NOT NULL,
+                    occurred_ms INTEGER NOT NULL,
+                    utc_offset_min INTEGER,
+                    local_date TEXT NOT NULL,
+                    title TEXT,
+                    category_id INTEGER REFERENCES categories(id) ON DELETE SET NULL,
+                    merchant TEXT,
+                    lat REAL CHECK (lat BETWEEN -90 AND 90),
+                    lon REAL CHECK (lon BETWEEN -180 AND 180),
+                    accuracy_m REAL CHECK (accuracy_m >= 0),
+                    store_id TEXT REFERENCES stores(id) ON DELETE SET NULL,
+                    notes TEXT,
+                    content_hash INTEGER NOT NULL,
+                    CHECK ((lat IS NULL) = (lon IS NULL))
+                );
+                CREATE INDEX expenses_user_time ON expenses(user_id, occurred_ms);
+                -- A user's geotagged expenses ordered by latitude: user-scoped radius queries read
+                -- only that user's points in the circle's latitude band (see SpatialQueries).
+                CREATE INDEX expenses_user_place ON expenses(user_id, lat, lon) WHERE lat IS NOT NULL;
+                CREATE INDEX expenses_store ON expenses(store_id) WHERE store_id IS NOT NULL;
+                CREATE INDEX expenses_category ON expenses(category_id) WHERE category_id IS NOT NULL;
+                """)
+            for table in ["stores", "expenses"] {
+                let added = try Int.fetchOne(db, sql: "SELECT AddGeometryColumn(?, 'geom', 4326, 'POINT', 'XY')", arguments: [table])
+                guard added == 1 else { throw StoreError.cannotOpen(path: table, reason: "AddGeometryColumn failed") }
+                let indexed = try Int.fetchOne(db, sql: "SELECT CreateSpatialIndex(?, 'geom')", arguments: [table])
+                guard indexed == 1 else { throw StoreError.cannotOpen(path: table, reason: "CreateSpatialIndex failed") }
+            }
+        }
+        try migrator.migrate(writer)
+    }
+}

@@ -1,0 +1,141 @@
+import GeoSpend
+import GRDB
+
+/// Inserts stores and expenses inside one open write transaction, with prepared statements
+/// bound directly and small caches for users, categories and store ids.
+/// The geometry is built by SpatiaLite's `MakePoint`; its triggers update the R*Tree.
+final class SpatiaLiteBulkWriter: BulkWriter {
+    private let db: Database
+    private let insertExpense: RawStatement
+    private let existingExpense: RawStatement
+    private let insertStore: RawStatement
+    private let existingStore: RawStatement
+    private let storeExists: RawStatement
+    private let insertUser: RawStatement
+    private let findCategory: RawStatement
+    private let insertCategory: RawStatement
+
+    private var knownUsers = Set<String>()
+    private var categoryIDs: [CategoryKey: Int64] = [:]
+    private var knownStores: [String: Bool] = [:]
+
+    private struct CategoryKey: Hashable {
+        let user: String, kind: Category.Kind, name: String
+    }
+
+    init(db: Database) throws {
+        self.db = db
+        insertExpense = RawStatement(try db.cachedStatement(sql: """
+            INSERT INTO expenses (id, user_id, kind, amount_minor, currency, occurred_at, occurred_ms,
+                utc_offset_min, local_date, title, category_id, merchant, lat, lon, accuracy_m, store_id, notes,
+                content_hash, geom)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+                CASE WHEN ?13 IS NULL THEN NULL ELSE MakePoint(?14, ?13, 4326) END)
+            ON CONFLICT (id) DO NOTHING
+            """))
+        existingExpense = RawStatement(try db.cachedStatement(sql: "SELECT content_hash FROM expenses WHERE id = ?"))
+        insertStore = RawStatement(try db.cachedStatement(sql: """
+            INSERT INTO stores (id, name, kind, brand, street, postcode, city, country, source_id, lat, lon,
+                content_hash, geom)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, MakePoint(?11, ?10, 4326))
+            ON CONFLICT (id) DO NOTHING
+            """))
+        existingStore = RawStatement(try db.cachedStatement(sql: "SELECT content_hash FROM stores WHERE id = ?"))
+        storeExists = RawStatement(try db.cachedStatement(sql: "SELECT 1 FROM stores WHERE id = ?"))
+        insertUser = RawStatement(try db.cachedStatement(sql: "INSERT INTO users (id) VALUES (?) ON CONFLICT (id) DO NOTHING"))
+        findCategory = RawStatement(try db.cachedStatement(
+            sql: "SELECT id FROM categories WHERE user_id = ? AND kind = ? AND name = ? COLLATE NOCASE"))
+        insertCategory = RawStatement(try db.cachedStatement(
+            sql: "INSERT INTO categories (user_id, kind, name) VALUES (?, ?, ?)"))
+    }
+
+    func insert(_ store: Store) throws -> InsertOutcome {
+        let s = insertStore
+        s.reset()
+        s.bind(1, store.id); s.bind(2, store.name); s.bind(3, store.kind); s.bind(4, store.brand)
+        s.bind(5, store.street); s.bind(6, store.postcode); s.bind(7, store.city); s.bind(8, store.country)
+        s.bind(9, store.sourceID); s.bind(10, store.coordinate.latitude); s.bind(11, store.coordinate.longitude)
+        s.bind(12, store.contentHash)
+        _ = try s.step(db)
+        if db.changesCount == 1 {
+            knownStores[store.id] = true
+            return .inserted
+        }
+        return try compareExisting(existingStore, id: store.id, hash: store.contentHash, what: "store")
+    }
+
+    func insert(_ expense: Expense) throws -> InsertOutcome {
+        if let storeID = expense.storeID, try !storeIsKnown(storeID) {
+            throw RowRejection(column: "store_id", reason: "\"\(storeID)\" is not a known store; import the stores first")
+        }
+        try ensureUser(expense.userID)
+        let categoryID = try expense.category.map { try category(named: $0, user: expense.userID, kind: Category.kind(for: expense.kind)) }
+        let hash = expense.contentHash
+        let s = insertExpense
+        s.reset()
+        s.bind(1, expense.id); s.bind(2, expense.userID); s.bind(3, expense.kind.rawValue)
+        s.bind(4, expense.amount.minorUnits); s.bind(5, expense.amount.currency.code)
+        s.bind(6, expense.occurredAt.text); s.bind(7, expense.occurredAt.epochMilliseconds)
+        s.bind(8, expense.occurredAt.utcOffsetMinutes.map(Int64.init)); s.bind(9, expense.occurredAt.localDate)
+        s.bind(10, expense.title); s.bind(11, categoryID); s.bind(12, expense.merchant)
+        s.bind(13, expense.location?.coordinate.latitude); s.bind(14, expense.location?.coordinate.longitude)
+        s.bind(15, expense.location?.accuracyMeters); s.bind(16, expense.storeID); s.bind(17, expense.notes)
+        s.bind(18, hash)
+        _ = try s.step(db)
+        if db.changesCount == 1 { return .inserted }
+        return try compareExisting(existingExpense, id: expense.id, hash: hash, what: "expense")
+    }
+
+    /// After `ON CONFLICT DO NOTHING` skipped a row: the same content is a no-op, other content an error.
+    private func compareExisting(_ s: RawStatement, id: String, hash: Int64, what: String) throws -> InsertOutcome {
+        s.reset()
+        s.bind(1, id)
+        guard try s.step(db) else {
+            throw RowRejection(column: "id", reason: "could not insert \(what) \"\(id)\"")
+        }
+        if s.int64(0) == hash { return .unchanged }
+        throw RowRejection(
+            column: "id",
+            reason: "\"\(id)\" is already stored with different content; ids are stable, so give changed rows new ids")
+    }
+
+    private func storeIsKnown(_ id: String) throws -> Bool {
+        if let known = knownStores[id] { return known }
+        storeExists.reset()
+        storeExists.bind(1, id)
+        let found = try storeExists.step(db)
+        knownStores[id] = found
+        return found
+    }
+
+    /// Creates the user with the default categories on first sight.
+    private func ensureUser(_ id: String) throws {
+        guard !knownUsers.contains(id) else { return }
+        insertUser.reset()
+        insertUser.bind(1, id)
+        _ = try insertUser.step(db)
+        if db.changesCount == 1 {
+            for c in Category.defaults { _ = try category(named: c.name, user: id, kind: c.kind) }
+        }
+        knownUsers.insert(id)
+    }
+
+    /// The category's row id, created for this user when it is new.
+    private func category(named name: String, user: String, kind: Category.Kind) throws -> Int64 {
+        let key = CategoryKey(user: user, kind: kind, name: name.lowercased())
+        if let id = categoryIDs[key] { return id }
+        findCategory.reset()
+        findCategory.bind(1, user); findCategory.bind(2, kind.rawValue); findCategory.bind(3, name)
+        let id: Int64
+        if try findCategory.step(db) {
+            id = findCategory.int64(0)
+        } else {
+            insertCategory.reset()
+            insertCategory.bind(1, user); insertCategory.bind(2, kind.rawValue); insertCategory.bind(3, name)
+            _ = try insertCategory.step(db)
+            id = db.lastInsertedRowID
+        }
+        categoryIDs[key] = id
+        return id
+    }
+}

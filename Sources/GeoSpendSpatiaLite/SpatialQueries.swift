@@ -1,0 +1,154 @@
+import GeoSpend
+import GRDB
+
+/// Radius and nearest-store queries: the R*Tree is queried directly with the circle's bounding
+/// boxes (`SearchBox`), and every candidate is refined with its exact geodesic distance.
+/// Not SpatiaLite's `SpatialIndex`/`KNN` virtual tables: they cost milliseconds per query and
+/// `KNN` is wrong across ±180° (REFERENCE.md).
+extension SpatiaLiteStore {
+    static let expenseColumns = """
+        e.id, e.user_id, e.kind, e.amount_minor, e.currency, e.occurred_at, e.occurred_ms, e.utc_offset_min,
+        e.local_date, e.title, c.name, e.merchant, e.lat, e.lon, e.accuracy_m, e.store_id, e.notes
+        """
+
+    /// - Complexity: O(log n + c) index work for c candidates in the box, plus one geodesic
+    ///   distance per candidate.
+    public func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit] {
+        var conditions: [String] = []
+        var arguments: [(RawStatement) -> Void] = []
+        var next: Int32 = 5  // ?1–?4 are the box
+        func bind(_ apply: @escaping (RawStatement, Int32) -> Void) -> String {
+            let index = next
+            next += 1
+            arguments.append { apply($0, index) }
+            return "?\(index)"
+        }
+        if let user = filter.userID { conditions.append("e.user_id = \(bind { $0.bind($1, user) })") }
+        // Two access paths, the same boxes and the same exact refinement:
+        // - one user's expenses: the (user_id, lat, lon) index, so other users' points in the box
+        //   are never read (with 1,000 users, the R*Tree box holds ~1,000× more foreign rows);
+        // - all users: SpatiaLite's R*Tree, joined directly on its bounding-box columns.
+        let source = filter.userID == nil
+            ? """
+            idx_expenses_geom AS r JOIN expenses AS e ON e.pk = r.pkid
+            LEFT JOIN categories AS c ON c.id = e.category_id
+            WHERE r.xmin <= ?2 AND r.xmax >= ?1 AND r.ymin <= ?4 AND r.ymax >= ?3
+            """
+            : """
+            expenses AS e INDEXED BY expenses_user_place
+            LEFT JOIN categories AS c ON c.id = e.category_id
+            WHERE e.lat BETWEEN ?3 AND ?4 AND e.lon BETWEEN ?1 AND ?2
+            """
+        if let from = filter.from {
+            conditions.append(
+                from.isDateOnly
+                    ? "e.local_date >= \(bind { $0.bind($1, from.localDate) })"
+                    : "e.occurred_ms >= \(bind { $0.bind($1, from.epochMilliseconds) })")
+        }
+        if let to = filter.to {
+            conditions.append(
+                to.isDateOnly
+                    ? "e.local_date <= \(bind { $0.bind($1, to.localDate) })"
+                    : "e.occurred_ms < \(bind { $0.bind($1, to.epochMilliseconds) })")
+        }
+        if !filter.kinds.isEmpty {
+            let list = filter.kinds.sorted { $0.rawValue < $1.rawValue }.map { k in bind { $0.bind($1, k.rawValue) } }
+            conditions.append("e.kind IN (\(list.joined(separator: ", ")))")
+        }
+        if !filter.categories.isEmpty {
+            let list = filter.categories.sorted().map { name in bind { $0.bind($1, name) } }
+            conditions.append("c.name COLLATE NOCASE IN (\(list.joined(separator: ", ")))")
+        }
+        let sql = """
+            SELECT \(Self.expenseColumns)
+            FROM \(source)
+            \(conditions.map { "AND " + $0 }.joined(separator: " "))
+            """
+        let boxes = SearchBox.boxes(around: center, radius: radius)
+        return try pool.read { db in
+            let statement = RawStatement(try db.cachedStatement(sql: sql))
+            var hits: [ExpenseHit] = []
+            for box in boxes {
+                statement.reset()
+                statement.bind(1, box.west); statement.bind(2, box.east)
+                statement.bind(3, box.south); statement.bind(4, box.north)
+                for apply in arguments { apply(statement) }
+                while try statement.step(db) {
+                    let lat = statement.double(12), lon = statement.double(13)
+                    let d = Geodesic.distance(latitude1: center.latitude, longitude1: center.longitude, latitude2: lat, longitude2: lon)
+                    guard d <= radius.meters else { continue }
+                    hits.append(ExpenseHit(expense: try Self.decodeExpense(statement), distanceMeters: d))
+                }
+            }
+            statement.reset()
+            return hits.sorted(by: Ranking.byDistance)
+        }
+    }
+
+    /// Expanding search: query the box of a circle, keep stores within its radius; when fewer
+    /// than `limit` were found, grow the radius fourfold. Every store within the radius is in the
+    /// box, so once `limit` stores lie within it they are exactly the nearest ones.
+    /// - Complexity: O(log n + c) per round; rounds grow the radius geometrically.
+    public func nearestStores(to center: Coordinate, limit: Int, maxDistance: Distance?, kind: String?) throws -> [StoreHit] {
+        guard limit > 0 else { return [] }
+        let kindCondition = kind == nil ? "" : "AND s.kind = ?5"
+        let sql = """
+            SELECT s.id, s.name, s.kind, s.brand, s.street, s.postcode, s.city, s.country, s.lat, s.lon, s.source_id
+            FROM idx_stores_geom AS r JOIN stores AS s ON s.pk = r.pkid
+            WHERE r.xmin <= ?2 AND r.xmax >= ?1 AND r.ymin <= ?4 AND r.ymax >= ?3 \(kindCondition)
+            """
+        let earth = 20_004_000.0  // beyond half the meridian every point is within reach
+        let cap = min(maxDistance?.meters ?? .infinity, earth + 1)
+        var radius = min(cap, 250 * Double(limit).squareRoot())
+        return try pool.read { db in
+            let statement = RawStatement(try db.cachedStatement(sql: sql))
+            defer { statement.reset() }
+            while true {
+                var hits: [StoreHit] = []
+                for box in SearchBox.boxes(around: center, radius: Distance(meters: radius)) {
+                    statement.reset()
+                    statement.bind(1, box.west); statement.bind(2, box.east)
+                    statement.bind(3, box.south); statement.bind(4, box.north)
+                    if let kind { statement.bind(5, kind) }
+                    while try statement.step(db) {
+                        let lat = statement.double(8), lon = statement.double(9)
+                        let d = Geodesic.distance(latitude1: center.latitude, longitude1: center.longitude, latitude2: lat, longitude2: lon)
+                        guard d <= radius else { continue }
+                        hits.append(StoreHit(store: Self.decodeStore(statement), distanceMeters: d))
+                    }
+                }
+                if hits.count >= limit || radius >= cap {
+                    hits.sort(by: Ranking.byDistance)
+                    return Array(hits.prefix(limit))
+                }
+                radius = min(cap, radius * 4)
+            }
+        }
+    }
+
+    static func decodeStore(_ s: RawStatement) -> Store {
+        Store(
+            id: s.text(0) ?? "", name: s.text(1), kind: s.text(2), brand: s.text(3), street: s.text(4),
+            postcode: s.text(5), city: s.text(6), country: s.text(7),
+            coordinate: Coordinate(uncheckedLatitude: s.double(8), longitude: s.double(9)), sourceID: s.text(10))
+    }
+
+    /// Decodes a row of `expenseColumns`.
+    static func decodeExpense(_ s: RawStatement) throws -> Expense {
+        let currency = try Currency(code: s.text(4) ?? "")
+        var location: ExpenseLocation?
+        if !s.isNull(12) {
+            location = ExpenseLocation(
+                coordinate: Coordinate(uncheckedLatitude: s.double(12), longitude: s.double(13)),
+                accuracyMeters: s.optionalDouble(14))
+        }
+        return Expense(
+            id: s.text(0) ?? "", userID: s.text(1) ?? "", kind: ExpenseKind(rawValue: s.text(2) ?? "") ?? .expense,
+            amount: Money(minorUnits: s.int64(3), currency: currency),
+            occurredAt: Timestamp(
+                text: s.text(5) ?? "", epochMilliseconds: s.int64(6), utcOffsetMinutes: s.optionalInt64(7).map { Int($0) },
+                localDate: s.text(8) ?? ""),
+            title: s.text(9), category: s.text(10), merchant: s.text(11), location: location,
+            storeID: s.text(15), notes: s.text(16))
+    }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import GeoSpend
+import GeoSpendSpatiaLite
+
+@main
+struct GeoSpendCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geospend",
+        abstract: "Geospatial expense analytics on a SpatiaLite file.",
+        discussion: """
+            The database is --db PATH, else $GEOSPEND_DB, else ./geospend.sqlite.
+            Results go to stdout, diagnostics to stderr. Exit status: 0 ok, 1 runtime failure,
+            2 bad usage or bad input.
+
+            Example:
+              geospend import stores Data/helsinki-places.geojson
+              geospend import expenses Data/sample-expenses.csv
+              geospend near --user user1 --lat 60.1710 --lon 24.9414 --radius 300m
+            """,
+        version: GeoSpendVersion.string,
+        subcommands: [
+            ImportCommand.self, NearCommand.self, NearestStoresCommand.self, GenerateCommand.self, InfoCommand.self,
+        ])
+
+    /// Runs the command; every error is turned into a message and an exit code here, in one place.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as ImportError {
+            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            Foundation.exit(2)
+        } catch let error as ValueError {
+            FileHandle.standardError.write(Data("geospend: \(error)\n".utf8))
+            Foundation.exit(2)
+        } catch let error as StoreError {
+            FileHandle.standardError.write(Data("geospend: \(error)\n".utf8))
+            Foundation.exit(1)
+        } catch {
+            exit(withError: error)  // ArgumentParser: usage errors → 2, others → 1
+        }
+    }
+}
+
+enum GeoSpendVersion {
+    static let string = "0.1.0"
+}
+
+/// `--db`, shared by every command that touches the database.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .long, help: "The database file (default: $GEOSPEND_DB, else ./geospend.sqlite).")
+    var db: String?
+
+    var path: String { db ?? ProcessInfo.processInfo.environment["GEOSPEND_DB"] ?? "geospend.sqlite" }
+
+    func open() throws -> SpatiaLiteStore { try SpatiaLiteStore(path: path) }
+
+    /// Opens a database that must exist already (queries never create an empty file).
+    func openExisting() throws -> SpatiaLiteStore {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ValidationError("no database at \(path); create one with `geospend import stores FILE` or pass --db")
+        }
+        return try SpatiaLiteStore(path: path)
+    }
+}
+
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, csv
+}
+
+/// Parsers for option values, turning `ValueError` into usage errors (exit 2).
+enum Parse {
+    static func distance(_ text: String, option: String) throws -> Distance {
+        do { return try Distance(parsing: text) } catch { throw ValidationError("\(option): \(error)") }
+    }
+
+    static func coordinate(lat: Double, lon: Double) throws -> Coordinate {
+        do { return try Coordinate(latitude: lat, longitude: lon) } catch {
+            throw ValidationError("--lat/--lon: \(error)")
+        }
+    }
+
+    static func timestamp(_ text: String?, option: String) throws -> Timestamp? {
+        guard let text else { return nil }
+        do { return try Timestamp(parsing: text) } catch { throw ValidationError("\(option): \(error)") }
+    }
+}
+
+func printOut(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+}
+
+func printErr(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// Whether stderr is a terminal: progress lines only then.
+let stderrIsTerminal = isatty(2) == 1

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages GeoSpend builds and tests against; a no-op when all are present.
+# Usage: scripts/bootstrap.sh [extra-package ...]
+set -euo pipefail
+
+packages=(
+  libsqlite3-dev sqlite3          # SQLite headers and shell
+  libspatialite-dev               # SpatiaLite C API (system-library target CSpatiaLite)
+  libsqlite3-mod-spatialite       # mod_spatialite for the sqlite3 shell and GDAL
+  spatialite-bin                  # spatialite CLI, used by tests as an outside reader
+  libgeos-dev                     # GEOS C API (system-library target CGEOS)
+  libproj-dev                     # GeographicLib's geodesic.c as shipped in PROJ (CProj)
+  gdal-bin                        # ogrinfo: outside reader of our SpatiaLite file
+  python3-venv                    # project-local virtual environment for fixture oracles
+  pkg-config
+  "$@"
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "bootstrap: installing ${missing[*]}" >&2
+sudo_cmd=()
+[ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
