@@ -143,15 +143,16 @@ public final class CSVReader {
                     endOfRecord = true
                 }
             } else {
+                var endedByComma = false
                 while let b = source.peek() {
-                    if b == Self.comma { _ = source.next(); break }
+                    if b == Self.comma { _ = source.next(); endedByComma = true; break }
                     if b == Self.lf || b == Self.cr { endOfRecord = true; break }
                     _ = source.next()
                     if b == Self.quote { fail("has a quote inside an unquoted field; quote the whole field and double inner quotes (\"\")") }
                     if b == 0 { fail("contains a NUL byte") }
                     append(b, &oversize)
                 }
-                if source.peek() == nil { endOfRecord = true }
+                if source.peek() == nil && !endedByComma { endOfRecord = true }
             }
             if oversize { fail("is longer than 64 KiB") }
             if error == nil {

@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+import GeoSpend
+import GeoSpendSpatiaLite
+import Testing
+
+@Suite struct SchemaTests {
+    @Test func fileIsAStandardSpatiaLiteDatabase() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        let columns = try store.read { db in
+            try Row.fetchAll(db, sql: "SELECT f_table_name, geometry_type, srid, spatial_index_enabled FROM geometry_columns ORDER BY 1")
+        }
+        #expect(columns.map { $0[0] as String } == ["expenses", "stores"])
+        #expect(columns.allSatisfy { ($0[1] as Int) == 1 && ($0[2] as Int) == 4326 && ($0[3] as Int) == 1 })
+        #expect(try store.scalar("PRAGMA journal_mode", as: String.self) == "wal")
+        #expect(try store.scalar("PRAGMA foreign_keys") == 1)
+        #expect(try store.scalar("SELECT count(*) FROM sqlite_master WHERE name IN ('idx_expenses_geom', 'idx_stores_geom')") == 2)
+    }
+
+    /// GDAL, an outside reader, sees both point layers (ogrinfo from Debian's gdal-bin).
+    @Test func ogrinfoListsExpensesAndStoresAsPointLayers() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        let csv = scratch.file("e.csv", "user,amount,currency,occurred_at,lat,lon\nann,1.00,EUR,2025-01-01,60.17,24.94\n")
+        _ = try Importer.importExpenses(from: csv, into: store)
+        let (status, out, err) = try run("/usr/bin/ogrinfo", ["-ro", "-q", scratch.path("test.sqlite")])
+        #expect(status == 0, "\(err)")
+        #expect(out.contains("stores (Point)"))
+        #expect(out.contains("expenses (Point)"))
+        let layer = try run("/usr/bin/ogrinfo", ["-ro", "-al", "-so", scratch.path("test.sqlite"), "expenses"])
+        #expect(layer.stdout.contains("Feature Count: 1"))
+        #expect(layer.stdout.contains("EPSG") || layer.stdout.contains("4326"))
+    }
+
+    @Test func deleteRulesCascadeUsersAndNullifyStoresAndCategories() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        _ = try Importer.importStores(
+            from: scratch.file("s.csv", "id,name,lat,lon\nshop1,Shop,60.17,24.94\n"), into: store)
+        _ = try Importer.importExpenses(
+            from: scratch.file(
+                "e.csv",
+                "id,user,amount,currency,occurred_at,lat,lon,store_id,category\n"
+                    + "a1,ann,1.00,EUR,2025-01-01,60.17,24.94,shop1,Food\nb1,bob,2.00,EUR,2025-01-01,60.17,24.94,shop1,Food\n"),
+            into: store)
+        #expect(try store.deleteStore("shop1"))
+        #expect(try store.scalar("SELECT count(*) FROM expenses WHERE store_id IS NULL") == 2)
+        try store.write { _ in }  // an empty bulk write puts SpatiaLite's triggers back
+        #expect(try store.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'gii_expenses_geom'") == 1)
+        #expect(try store.deleteUser("ann"))
+        #expect(try store.column("SELECT id FROM expenses") == ["b1"])
+        #expect(try store.scalar("SELECT count(*) FROM categories WHERE user_id = 'ann'") == 0)
+        #expect(try store.scalar("SELECT count(*) FROM idx_expenses_geom") == 1)  // the R*Tree followed the cascade
+        #expect(try store.scalar("SELECT CheckSpatialIndex('expenses', 'geom')") == 1)
+        // Deleting a category (from an outside writer) keeps the expense and clears the link.
+        #expect(try store.scalar("SELECT category_id FROM expenses WHERE id = 'b1'") != nil)
+        try SQLiteShell.execute(scratch.path("test.sqlite"), "DELETE FROM categories WHERE user_id = 'bob' AND name = 'Food'")
+        #expect(try store.scalar("SELECT count(*) FROM expenses WHERE id = 'b1' AND category_id IS NULL") == 1)
+    }
+
+    @Test func newUsersGetTheDefaultCategories() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        _ = try Importer.importExpenses(
+            from: scratch.file("e.csv", "user,amount,currency,occurred_at,category\nann,1.00,EUR,2025-01-01,Coffee\n"), into: store)
+        let names = try store.column("SELECT kind || ':' || name FROM categories WHERE user_id = 'ann' ORDER BY id")
+        #expect(names.count == 14)
+        #expect(names.contains("expense:Food") && names.contains("income:Salary") && names.contains("expense:Coffee"))
+    }
+}
+
+/// The `sqlite3` shell with SpatiaLite loaded: an outside writer (foreign keys on, as the store's own rules).
+enum SQLiteShell {
+    static func execute(_ database: String, _ sql: String) throws {
+        let r = try run("/usr/bin/sqlite3", ["-cmd", ".load mod_spatialite", "-cmd", "PRAGMA foreign_keys = ON", database, sql])
+        guard r.status == 0 else { throw StoreError.cannotOpen(path: database, reason: r.stderr) }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+import GeoSpend
+import GeoSpendSpatiaLite
+
+/// A fresh directory per test, removed at deinit; databases and input files live in it.
+final class Scratch {
+    let directory: URL
+
+    init() {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-test-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// Writes `contents` to a file and returns its path.
+    func file(_ name: String, _ contents: String) -> String { file(name, bytes: Array(contents.utf8)) }
+
+    func file(_ name: String, bytes: [UInt8]) -> String {
+        let p = path(name)
+        FileManager.default.createFile(atPath: p, contents: Data(bytes))
+        return p
+    }
+
+    func store(_ name: String = "test.sqlite") throws -> SpatiaLiteStore { try SpatiaLiteStore(path: path(name)) }
+}
+
+enum Repo {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+}
+
+/// Runs a program and returns its exit status, stdout and stderr.
+@discardableResult
+func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+}
+
+extension SpatiaLiteStore {
+    /// The first column of the first row of a query, for assertions.
+    func scalar<T: DatabaseValueConvertible>(_ sql: String, as type: T.Type = Int.self) throws -> T? {
+        try read { db in try T.fetchOne(db, sql: sql) }
+    }
+
+    func column<T: DatabaseValueConvertible>(_ sql: String, as type: T.Type = String.self) throws -> [T] {
+        try read { db in try T.fetchAll(db, sql: sql) }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import GeoSpend
+
+/// Distances against GeographicLib's Python port (fixture recipe: scripts/fixtures/geodesic_fixtures.py).
+@Suite struct GeodesyTests {
+    @Test func distancesAgreeWithGeographicLibToAMillimetre() throws {
+        let pairs = try Fixtures.json("Tests/Fixtures/geodesic-distances.json")["pairs"] as! [[String: Any]]
+        #expect(pairs.count >= 2000)
+        var worst = 0.0
+        for p in pairs {
+            let a = p["a"] as! [Double], b = p["b"] as! [Double], expected = p["s12"] as! Double
+            let d = Geodesic.distance(latitude1: a[0], longitude1: a[1], latitude2: b[0], longitude2: b[1])
+            worst = max(worst, abs(d - expected))
+            #expect(abs(d - expected) <= 0.001, "\(a) → \(b): \(d) vs \(expected)")
+        }
+        #expect(worst < 1e-6)  // in practice nanometres: both are Karney's algorithm
+    }
+
+    @Test func distanceIsSymmetricAndZeroForIdenticalPoints() {
+        var rng = SplitMix64(seed: 3)
+        for _ in 0..<500 {
+            let a = Coordinate(uncheckedLatitude: rng.unit() * 180 - 90, longitude: rng.unit() * 360 - 180)
+            let b = Coordinate(uncheckedLatitude: rng.unit() * 180 - 90, longitude: rng.unit() * 360 - 180)
+            #expect(abs(Geodesic.distance(a, b) - Geodesic.distance(b, a)) < 1e-6)
+            #expect(Geodesic.distance(a, a) == 0)
+        }
+    }
+
+    /// The prefilter must never drop a point within the radius: sample points at distance
+    /// r·(1 − 1e-9) in every direction (Karney's direct problem) and check each lies in a box.
+    @Test(arguments: [
+        (0.0, 0.0), (60.171, 24.9414), (10.0, 179.999), (-41.3, -179.9995), (89.999, 40.0), (-89.9995, -120.0),
+        (85.0, -170.0), (-70.0, 179.0), (89.0, 0.0),
+    ])
+    func searchBoxesContainTheWholeCircle(lat: Double, lon: Double) {
+        let center = Coordinate(uncheckedLatitude: lat, longitude: lon)
+        for radius in [1.0, 50, 500, 5_000, 150_000, 2_000_000, 12_000_000] {
+            let boxes = SearchBox.boxes(around: center, radius: .meters(radius))
+            #expect(boxes.count <= 2)
+            for step in 0..<720 {
+                let p = Geodesic.destination(from: center, azimuth: Double(step) / 2, distance: radius * (1 - 1e-9))
+                #expect(boxes.contains { $0.contains(p) }, "r=\(radius) az=\(Double(step) / 2) missed \(p)")
+            }
+        }
+    }
+
+    @Test func boxesSplitAtTheAntimeridianAndOpenAtThePoles() {
+        let east = SearchBox.boxes(around: Coordinate(uncheckedLatitude: 10, longitude: 179.999), radius: .meters(500))
+        #expect(east.count == 2)
+        #expect(east.contains { $0.east == 180 } && east.contains { $0.west == -180 })
+        let pole = SearchBox.boxes(around: Coordinate(uncheckedLatitude: 89.999, longitude: 40), radius: .meters(300))
+        #expect(pole.count == 1 && pole[0].west == -180 && pole[0].east == 180 && pole[0].north == 90)
+        let small = SearchBox.boxes(around: Coordinate(uncheckedLatitude: 60.171, longitude: 24.9414), radius: .meters(500))
+        #expect(small.count == 1)
+        // Not wildly wider than the circle: half-width in degrees ≈ 500 m / (111 km · cos φ) ≈ 0.009°.
+        #expect(small[0].east - small[0].west < 0.0185)
+    }
+}
