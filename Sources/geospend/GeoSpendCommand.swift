@@ -38,7 +38,16 @@ struct GeoSpendCommand: ParsableCommand {
             FileHandle.standardError.write(Data("geospend: \(error)\n".utf8))
             Foundation.exit(1)
         } catch {
-            exit(withError: error)  // ArgumentParser: usage errors → 2, others → 1
+            // ArgumentParser's own errors: help goes to stdout; usage errors (its EX_USAGE 64)
+            // become 2 like every other bad input; anything else is a runtime failure.
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                printOut(message + "\n")
+                Foundation.exit(0)
+            }
+            printErr(message.isEmpty ? "geospend: \(error)" : message)
+            Foundation.exit(code == .validationFailure ? 2 : (error is ExitCode ? code.rawValue : 1))
         }
     }
 }

@@ -6,6 +6,11 @@ struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import stores or expenses (all rows or none, unless --skip-invalid).",
+        discussion: """
+            Example:
+              geospend import stores Data/helsinki-places.geojson
+              geospend import expenses Data/sample-expenses.csv
+            """,
         subcommands: [Stores.self, Expenses.self])
 
     struct Common: ParsableArguments {

@@ -13,9 +13,9 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
     /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
+    public mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
     /// Standard normal (Box–Muller).
-    mutating func gaussian() -> Double {
+    public mutating func gaussian() -> Double {
         let u1 = max(unit(), 1e-300), u2 = unit()
         return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
     }

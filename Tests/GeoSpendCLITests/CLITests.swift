@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+/// End to end: the built `geospend` binary, its exit codes, stdout/stderr split and JSON contract.
+@Suite(.serialized) struct CLITests {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let binary: String = {
+        // Tests run from the package's build folder: the binary sits next to the test bundle.
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("geospend").path,
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("geospend").path,
+            repo.appendingPathComponent(".build/debug/geospend").path,
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
+    }()
+
+    let dir: URL = {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-cli-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+        return d
+    }()
+
+    func geospend(_ args: [String], env: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.binary)
+        p.arguments = args
+        p.currentDirectoryURL = Self.repo
+        var environment = ProcessInfo.processInfo.environment
+        environment["GEOSPEND_DB"] = nil
+        for (k, v) in env { environment[k] = v }
+        p.environment = environment
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    func demoDatabase() throws -> String {
+        let db = dir.appendingPathComponent("cli.sqlite").path
+        #expect(try geospend(["import", "stores", "Data/helsinki-places.geojson", "--db", db]).status == 0)
+        #expect(try geospend(["import", "expenses", "Data/sample-expenses.csv", "--db", db]).status == 0)
+        return db
+    }
+
+    @Test func nearPrintsTheDocumentedJSON() throws {
+        let db = try demoDatabase()
+        let r = try geospend(["near", "--db", db, "--user", "user1", "--lat", "60.1710", "--lon", "24.9414", "--radius", "300m", "--format", "json"])
+        #expect(r.status == 0, "\(r.err)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+        #expect(Set(json.keys) == ["center", "radius_m", "count", "totals", "expenses"])
+        #expect((json["center"] as? [String: Double]) == ["lat": 60.171, "lon": 24.9414])
+        #expect(json["radius_m"] as? Double == 300)
+        let expenses = try #require(json["expenses"] as? [[String: Any]])
+        #expect(expenses.count == json["count"] as? Int)
+        #expect(!expenses.isEmpty)
+        for key in ["id", "user", "kind", "amount", "currency", "occurred_at", "category", "lat", "lon", "distance_m"] {
+            #expect(expenses.allSatisfy { $0.keys.contains(key) }, "missing \(key)")
+        }
+        let distances = expenses.map { $0["distance_m"] as! Double }
+        #expect(distances == distances.sorted() && distances.last! <= 300)
+        let totals = try #require(json["totals"] as? [[String: Any]])
+        #expect(totals.allSatisfy { $0["total"] is String && $0["average"] is String })
+        #expect(totals.map { $0["count"] as! Int }.reduce(0, +) == expenses.count)
+    }
+
+    @Test func nearestStoresJSONAndCSV() throws {
+        let db = try demoDatabase()
+        let r = try geospend(["nearest-stores", "--db", db, "--lat", "60.1710", "--lon", "24.9414", "-k", "5", "--kind", "amenity:cafe", "--format", "json"])
+        #expect(r.status == 0, "\(r.err)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+        let stores = try #require(json["stores"] as? [[String: Any]])
+        #expect(stores.count == 5)
+        #expect(stores.allSatisfy { $0["kind"] as? String == "amenity:cafe" })
+        #expect(stores.first?["name"] as? String == "Robert's Coffee")
+        let csv = try geospend(["nearest-stores", "--db", db, "--lat", "60.1710", "--lon", "24.9414", "--format", "csv"])
+        #expect(csv.out.hasPrefix("id,name,kind,brand,street,lat,lon,distance_m\n"))
+        #expect(csv.out.split(separator: "\n").count == 6)
+    }
+
+    @Test func databaseComesFromTheEnvironmentWhenNoOption() throws {
+        let db = try demoDatabase()
+        let r = try geospend(["info"], env: ["GEOSPEND_DB": db])
+        #expect(r.status == 0)
+        #expect(r.out.contains("stores     936"))
+    }
+
+    @Test func badInputExitsTwoAndWritesNothing() throws {
+        let db = dir.appendingPathComponent("bad.sqlite").path
+        let bad = dir.appendingPathComponent("bad.csv").path
+        try "user,amount,currency,occurred_at\nann,1.00,EUR,2025-01-01\nann,1.001,EUR,2025-01-01\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let r = try geospend(["import", "expenses", bad, "--db", db])
+        #expect(r.status == 2)
+        #expect(r.out.isEmpty)
+        #expect(r.err.contains("\(bad):3: amount: \"1.001\" has more decimals than EUR allows (2)"))
+        #expect(r.err.contains("nothing was written"))
+        let skip = try geospend(["import", "expenses", bad, "--db", db, "--skip-invalid"])
+        #expect(skip.status == 0)
+        #expect(skip.err.contains("imported 1 expenses"))
+    }
+
+    @Test func badUsageExitsTwo() throws {
+        let db = try demoDatabase()
+        for args in [
+            ["near", "--db", db, "--user", "u", "--lat", "91", "--lon", "0", "--radius", "1km"],
+            ["near", "--db", db, "--user", "u", "--lat", "60", "--lon", "24", "--radius", "-5m"],
+            ["near", "--db", db, "--user", "u", "--lat", "60", "--lon", "24", "--radius", "5 parsecs"],
+            ["near", "--db", db, "--user", "u", "--lat", "60", "--lon", "24", "--radius", "1km", "--from", "yesterday"],
+            ["nearest-stores", "--db", db, "--lat", "nan", "--lon", "24"],
+            ["nearest-stores", "--db", db, "--lat", "60", "--lon", "24", "-k", "0"],
+            ["near", "--db", dir.appendingPathComponent("missing.sqlite").path, "--user", "u", "--lat", "60", "--lon", "24", "--radius", "1km"],
+            ["frobnicate"],
+        ] {
+            let r = try geospend(args)
+            #expect(r.status == 2, "\(args): \(r.err)")
+            #expect(!r.err.isEmpty)
+        }
+    }
+
+    @Test func corruptDatabaseIsARuntimeFailureWithAClearMessage() throws {
+        let db = dir.appendingPathComponent("junk.sqlite").path
+        try String(repeating: "not a database ", count: 300).write(toFile: db, atomically: true, encoding: .utf8)
+        let r = try geospend(["info", "--db", db])
+        #expect(r.status == 1)
+        #expect(r.err.contains("not a GeoSpend database") || r.err.contains("not a database"))
+    }
+
+    @Test(arguments: ["import", "near", "nearest-stores", "generate", "info"])
+    func everyCommandHasHelpWithAnExample(command: String) throws {
+        let r = try geospend([command, "--help"])
+        #expect(r.status == 0)
+        #expect(r.out.contains("Example"))
+    }
+
+    @Test func generateIsDeterministic() throws {
+        let a = try geospend(["generate", "--users", "3", "--expenses", "200", "--seed", "4"])
+        let b = try geospend(["generate", "--users", "3", "--expenses", "200", "--seed", "4"])
+        #expect(a.status == 0 && a.out == b.out)
+        #expect(a.out.split(separator: "\n").count == 201)
+        let c = try geospend(["generate", "--users", "3", "--expenses", "200", "--seed", "5"])
+        #expect(c.out != a.out)
+    }
+}
