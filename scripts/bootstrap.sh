@@ -13,6 +13,7 @@ packages=(
   gdal-bin                        # ogrinfo: outside reader of our SpatiaLite file
   python3-venv                    # project-local virtual environment for fixture oracles
   pkg-config
+  bc                              # arithmetic in scripts/bench.sh
   "$@"
 )
 

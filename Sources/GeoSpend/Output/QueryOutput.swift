@@ -1,6 +1,12 @@
 /// The documented output contracts of `near` and `nearest-stores` (README, "JSON output"):
 /// the same fields in JSON, CSV and tables, built here so the CLI and library users agree.
 public enum QueryOutput {
+    /// Metres with one decimal, always shown, so table columns line up.
+    static func fixed(_ meters: Double) -> String {
+        let s = formatDecimal(meters, digits: 1)
+        return s.contains(".") ? s : s + ".0"
+    }
+
     // MARK: near
 
     public static func json(_ r: RadiusResult) -> JSONOutput {
@@ -71,7 +77,7 @@ public enum QueryOutput {
         if !r.hits.isEmpty {
             let rows = r.hits.map { h in
                 [
-                    formatDecimal(h.distanceMeters, digits: 1), h.expense.occurredAt.text,
+                    fixed(h.distanceMeters), h.expense.occurredAt.text,
                     h.expense.amount.decimalString, h.expense.amount.currency.code, h.expense.category ?? "",
                     h.expense.title ?? h.expense.merchant ?? "", h.expense.id,
                 ]
@@ -130,7 +136,7 @@ public enum QueryOutput {
     public static func table(_ r: NearestStoresResult) -> String {
         guard !r.stores.isEmpty else { return "No stores found.\n" }
         let rows = r.stores.enumerated().map { n, h in
-            [String(n + 1), formatDecimal(h.distanceMeters, digits: 1), h.store.displayName, h.store.kind ?? "", h.store.street ?? "", h.store.id]
+            [String(n + 1), fixed(h.distanceMeters), h.store.displayName, h.store.kind ?? "", h.store.street ?? "", h.store.id]
         }
         return TextTable(headers: ["#", "distance m", "name", "kind", "street", "id"], rows: rows, rightAligned: [0, 1]).rendered()
     }

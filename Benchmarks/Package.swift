@@ -1,0 +1,21 @@
+// swift-tools-version: 6.1
+// A separate package so benchmark code never touches the library's dependency graph.
+import PackageDescription
+
+let package = Package(
+    name: "GeoSpendBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "GeoSpend", path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "geospend-bench",
+            dependencies: [
+                .product(name: "GeoSpend", package: "GeoSpend"),
+                .product(name: "GeoSpendSpatiaLite", package: "GeoSpend"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ])
+    ]
+)

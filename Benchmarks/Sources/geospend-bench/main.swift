@@ -1,0 +1,68 @@
+// Query latency of the library API in-process, warm: p50/p95 over seeded random centres.
+// Usage: geospend-bench DATABASE [QUERIES]   (the database from scripts/bench.sh)
+import Foundation
+import GeoSpend
+import GeoSpendSpatiaLite
+import GRDB
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else {
+    FileHandle.standardError.write(Data("usage: geospend-bench DATABASE [QUERIES]\n".utf8))
+    exit(2)
+}
+let store = try SpatiaLiteStore(path: arguments[1], readOnly: true)
+let queries = arguments.count > 2 ? Int(arguments[2]) ?? 2000 : 2000
+
+// Centres: jittered store positions (realistic, mostly with hits) and a few in empty sea.
+let stores = try store.read { db in
+    try Row.fetchAll(db, sql: "SELECT lat, lon FROM stores ORDER BY pk")
+}.map { Coordinate(uncheckedLatitude: $0[0], longitude: $0[1]) }
+let users = try store.read { db in try String.fetchAll(db, sql: "SELECT id FROM users ORDER BY id") }
+var rng = SplitMix64(seed: 42)
+let centres: [Coordinate] = (0..<queries).map { i in
+    if i % 10 == 9 { return Coordinate(uncheckedLatitude: 59.5 + rng.unit() * 0.1, longitude: 24.9 + rng.unit() * 0.1) }
+    let s = stores[Int(rng.next() % UInt64(stores.count))]
+    return Coordinate(uncheckedLatitude: s.latitude + (rng.unit() - 0.5) * 0.004, longitude: s.longitude + (rng.unit() - 0.5) * 0.008)
+}
+
+struct Stats {
+    var name: String
+    var micros: [Double]
+    var results: Int
+    func line() -> String {
+        let s = micros.sorted()
+        func pct(_ p: Double) -> Double { s[min(s.count - 1, Int(Double(s.count) * p))] }
+        return String(format: "%-34@ p50 %8.3f ms   p95 %8.3f ms   mean results %.1f", name as NSString, pct(0.5) / 1000, pct(0.95) / 1000,
+                      Double(results) / Double(s.count))
+    }
+}
+
+func measure(_ name: String, _ body: (Int) throws -> Int) rethrows -> Stats {
+    for i in 0..<min(200, queries) { _ = try body(i) }  // warm caches and statement cache
+    var micros: [Double] = []
+    var results = 0
+    let clock = ContinuousClock()
+    for i in 0..<queries {
+        var n = 0
+        let d = try clock.measure { n = try body(i) }
+        results += n
+        micros.append(Double(d.components.attoseconds) / 1e12 + Double(d.components.seconds) * 1e6)
+    }
+    return Stats(name: name, micros: micros, results: results)
+}
+
+var report: [Stats] = []
+for radius in [50.0, 500, 5000] {
+    report.append(try measure("radius \(Int(radius)) m, all users (R*Tree)") { i in
+        try store.expenses(within: .meters(radius), of: centres[i], filter: ExpenseFilter(userID: nil)).count
+    })
+    report.append(try measure("radius \(Int(radius)) m, one user") { i in
+        try store.expenses(within: .meters(radius), of: centres[i], filter: ExpenseFilter(userID: users[i % users.count])).count
+    })
+}
+for k in [1, 5, 20] {
+    report.append(try measure("nearest stores k=\(k)") { i in
+        try store.nearestStores(to: centres[i], limit: k, maxDistance: nil, kind: nil).count
+    })
+}
+for s in report { print(s.line()) }

@@ -1,0 +1,40 @@
+# GeoSpend — two commands set everything up on a fresh Debian 12 machine:
+#   make demo   bootstrap, build, import Data/ into demo.sqlite, print a short tour
+#   make test   bootstrap, build, run every test
+SHELL := /bin/bash
+SWIFT ?= swift
+VENV := .venv
+
+.PHONY: bootstrap build release demo test fixtures bench bench-quick clean
+
+bootstrap:
+	@scripts/bootstrap.sh
+
+build: bootstrap
+	$(SWIFT) build
+
+release: bootstrap
+	$(SWIFT) build -c release
+
+demo: build
+	@scripts/demo.sh .build/debug/geospend
+
+test: bootstrap
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+# Re-derive the geodesy fixtures from GeographicLib's Python port (needs PyPI).
+fixtures: bootstrap
+	@test -x $(VENV)/bin/python || python3 -m venv $(VENV)
+	@$(VENV)/bin/pip install -q -r scripts/fixtures/requirements.txt
+	$(VENV)/bin/python scripts/fixtures/geodesic_fixtures.py Tests/Fixtures
+
+# Benchmarks: 1M expenses / 50k stores (bench) or 100k (bench-quick); p50/p95 per workload.
+bench: release
+	@scripts/bench.sh 1000000
+
+bench-quick: release
+	@scripts/bench.sh 100000
+
+clean:
+	rm -rf .build Benchmarks/.build demo.sqlite* out
