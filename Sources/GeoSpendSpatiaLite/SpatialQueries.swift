@@ -86,42 +86,53 @@ extension SpatiaLiteStore {
     }
 
     /// Expanding search: query the box of a circle, keep stores within its radius; when fewer
-    /// than `limit` were found, grow the radius fourfold. Every store within the radius is in the
+    /// than `limit` were found, grow the radius threefold. Every store within the radius is in the
     /// box, so once `limit` stores lie within it they are exactly the nearest ones.
-    /// - Complexity: O(log n + c) per round; rounds grow the radius geometrically.
+    /// Candidates are ranked from `(pk, lat, lon)` alone; only the winners' rows are decoded.
+    /// - Complexity: O(log n + c) per round for c candidates; rounds grow the radius geometrically.
     public func nearestStores(to center: Coordinate, limit: Int, maxDistance: Distance?, kind: String?) throws -> [StoreHit] {
         guard limit > 0 else { return [] }
         let kindCondition = kind == nil ? "" : "AND s.kind = ?5"
-        let sql = """
-            SELECT s.id, s.name, s.kind, s.brand, s.street, s.postcode, s.city, s.country, s.lat, s.lon, s.source_id
+        let candidatesSQL = """
+            SELECT s.pk, s.id, s.lat, s.lon
             FROM idx_stores_geom AS r JOIN stores AS s ON s.pk = r.pkid
             WHERE r.xmin <= ?2 AND r.xmax >= ?1 AND r.ymin <= ?4 AND r.ymax >= ?3 \(kindCondition)
             """
+        let rowSQL = """
+            SELECT s.id, s.name, s.kind, s.brand, s.street, s.postcode, s.city, s.country, s.lat, s.lon, s.source_id
+            FROM stores AS s WHERE s.pk = ?1
+            """
         let earth = 20_004_000.0  // beyond half the meridian every point is within reach
         let cap = min(maxDistance?.meters ?? .infinity, earth + 1)
-        var radius = min(cap, 250 * Double(limit).squareRoot())
+        var radius = min(cap, 100 * Double(limit).squareRoot())
         return try pool.read { db in
-            let statement = RawStatement(try db.cachedStatement(sql: sql))
-            defer { statement.reset() }
+            let candidates = RawStatement(try db.cachedStatement(sql: candidatesSQL))
+            let row = RawStatement(try db.cachedStatement(sql: rowSQL))
+            defer { candidates.reset(); row.reset() }
             while true {
-                var hits: [StoreHit] = []
+                var found: [(distance: Double, id: String, pk: Int64)] = []
                 for box in SearchBox.boxes(around: center, radius: Distance(meters: radius)) {
-                    statement.reset()
-                    statement.bind(1, box.west); statement.bind(2, box.east)
-                    statement.bind(3, box.south); statement.bind(4, box.north)
-                    if let kind { statement.bind(5, kind) }
-                    while try statement.step(db) {
-                        let lat = statement.double(8), lon = statement.double(9)
-                        let d = Geodesic.distance(latitude1: center.latitude, longitude1: center.longitude, latitude2: lat, longitude2: lon)
-                        guard d <= radius else { continue }
-                        hits.append(StoreHit(store: Self.decodeStore(statement), distanceMeters: d))
+                    candidates.reset()
+                    candidates.bind(1, box.west); candidates.bind(2, box.east)
+                    candidates.bind(3, box.south); candidates.bind(4, box.north)
+                    if let kind { candidates.bind(5, kind) }
+                    while try candidates.step(db) {
+                        let d = Geodesic.distance(
+                            latitude1: center.latitude, longitude1: center.longitude,
+                            latitude2: candidates.double(2), longitude2: candidates.double(3))
+                        if d <= radius { found.append((d, candidates.text(1) ?? "", candidates.int64(0))) }
                     }
                 }
-                if hits.count >= limit || radius >= cap {
-                    hits.sort(by: Ranking.byDistance)
-                    return Array(hits.prefix(limit))
+                if found.count >= limit || radius >= cap {
+                    found.sort { ($0.distance, $0.id) < ($1.distance, $1.id) }
+                    return try found.prefix(limit).map { hit in
+                        row.reset()
+                        row.bind(1, hit.pk)
+                        _ = try row.step(db)
+                        return StoreHit(store: Self.decodeStore(row), distanceMeters: hit.distance)
+                    }
                 }
-                radius = min(cap, radius * 4)
+                radius = min(cap, radius * 3)
             }
         }
     }
