@@ -17,7 +17,7 @@ public enum Geodesic {
         return equatorialRadius * (1 - e2)
     }()
 
-    nonisolated(unsafe) private static let wgs84: geod_geodesic = {
+    private static let wgs84: geod_geodesic = {
         var g = geod_geodesic()
         geod_init(&g, equatorialRadius, flattening)
         return g
