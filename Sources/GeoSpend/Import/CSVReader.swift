@@ -9,6 +9,7 @@
 /// - accepts `\n`, `\r\n` and a lone `\r` as line ends, and skips empty lines.
 /// After a bad record it resumes at the next line, so one run lists every bad row.
 /// Counting which fields a row has (ragged rows) is the caller's job: it knows the header.
+/// The file is memory-mapped and scanned in place.
 ///
 /// ```swift
 /// let reader = try CSVReader(path: "expenses.csv")
@@ -37,152 +38,146 @@ public final class CSVReader {
 
     public static let maximumFieldBytes = 64 * 1024
 
-    private let source: ByteSource
+    private let file: MappedFile
+    private var position = 0
     private var line = 1
     private var finished = false
-    private var field: [UInt8] = []
+    private var scratch: [UInt8] = []
 
     public convenience init(path: String) throws(ImportError) {
-        self.init(source: try ByteSource(path: path))
+        self.init(file: try MappedFile(path: path))
     }
 
     public convenience init(bytes: [UInt8]) {
-        self.init(source: ByteSource(bytes: bytes))
+        self.init(file: MappedFile(bytes: bytes))
     }
 
-    private init(source: ByteSource) {
-        self.source = source
-        field.reserveCapacity(256)
+    private init(file: MappedFile) {
+        self.file = file
+        let b = file.bytes
         // One byte-order mark at the very start is an encoding label, not data.
-        if source.peek() == 0xEF {
-            _ = source.next()
-            if source.peek() == 0xBB {
-                _ = source.next()
-                if source.peek() == 0xBF { _ = source.next(); return }
-            }
-            // Not a BOM after all: restart is impossible on a stream, so treat as invalid UTF-8.
-            finished = false
-            pendingError = SyntaxError(
-                line: 1, fieldIndex: 0, reason: "starts with invalid UTF-8 bytes", isFatal: true)
-        }
+        if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { position = 3 }
     }
-
-    private var pendingError: SyntaxError?
 
     /// Bytes read so far (for progress bars).
-    public var bytesRead: Int64 { source.bytesRead }
+    public var bytesRead: Int64 { Int64(position) }
 
     private static let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","),
         lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
 
     /// The next record, a syntax error, or nil at the end of the input.
     public func next() -> Result<Row, SyntaxError>? {
-        if let pendingError {
-            self.pendingError = nil
-            finished = true
-            return .failure(pendingError)
-        }
         guard !finished else { return nil }
+        let b = file.bytes
+        let end = b.count
+        var i = position
+        var line = self.line
+        defer {
+            position = i
+            self.line = line
+        }
         // Skip empty lines.
-        while let b = source.peek(), b == Self.lf || b == Self.cr {
-            _ = source.next()
-            if b == Self.cr, source.peek() == Self.lf { _ = source.next() }
+        while i < end, b[i] == Self.lf || b[i] == Self.cr {
+            if b[i] == Self.cr, i + 1 < end, b[i + 1] == Self.lf { i += 1 }
+            i += 1
             line += 1
         }
-        guard source.peek() != nil else {
+        guard i < end else {
             finished = true
             return nil
         }
         let startLine = line
         var fields: [String] = []
+        fields.reserveCapacity(16)
         var error: SyntaxError?
-        func fail(_ reason: String) {
-            if error == nil {
-                error = SyntaxError(line: startLine, fieldIndex: fields.count, reason: reason, isFatal: false)
-            }
+        func fail(_ reason: String, field: Int) {
+            if error == nil { error = SyntaxError(line: startLine, fieldIndex: field, reason: reason, isFatal: false) }
         }
-        while true {  // one field per iteration
-            field.removeAll(keepingCapacity: true)
-            var oversize = false
+        func text(_ bytes: UnsafeBufferPointer<UInt8>, field: Int) -> String {
+            if bytes.count > Self.maximumFieldBytes { fail("is longer than 64 KiB", field: field); return "" }
+            if bytes.contains(0) { fail("contains a NUL byte", field: field); return "" }
+            guard let s = String(validating: bytes, as: UTF8.self) else { fail("is not valid UTF-8", field: field); return "" }
+            return s
+        }
+        while true {  // one field per iteration; i is at the field's first byte
+            let fieldIndex = fields.count
             var endOfRecord = false
-            if source.peek() == Self.quote {
-                _ = source.next()
+            if i < end, b[i] == Self.quote {
                 let quoteLine = line
+                i += 1
+                let start = i
+                var hasDoubledQuote = false
                 var closed = false
-                while let b = source.next() {
-                    if b == Self.quote {
-                        if source.peek() == Self.quote {
-                            _ = source.next()
-                            append(Self.quote, &oversize)
-                        } else {
-                            closed = true
-                            break
+                while i < end {
+                    let c = b[i]
+                    if c == Self.quote {
+                        if i + 1 < end, b[i + 1] == Self.quote {
+                            hasDoubledQuote = true
+                            i += 2
+                            continue
                         }
-                    } else {
-                        if b == Self.lf || (b == Self.cr && source.peek() != Self.lf) { line += 1 }
-                        if b == 0 { fail("contains a NUL byte") }
-                        append(b, &oversize)
+                        closed = true
+                        break
                     }
+                    if c == Self.lf || (c == Self.cr && !(i + 1 < end && b[i + 1] == Self.lf)) { line += 1 }
+                    i += 1
                 }
                 guard closed else {
                     finished = true
-                    return .failure(
-                        SyntaxError(
-                            line: quoteLine, fieldIndex: fields.count,
-                            reason: "has an unterminated quoted field: the quote opened on line \(quoteLine) is never closed, so the rest of the file (\(line - quoteLine + 1) lines) would be swallowed",
-                            isFatal: true))
+                    return .failure(SyntaxError(
+                        line: quoteLine, fieldIndex: fieldIndex,
+                        reason: "has an unterminated quoted field: the quote opened on line \(quoteLine) is never closed, so the rest of the file (\(line - quoteLine + 1) lines) would be swallowed",
+                        isFatal: true))
+                }
+                let raw = UnsafeBufferPointer(rebasing: b[start..<i])
+                i += 1  // closing quote
+                if hasDoubledQuote {
+                    scratch.removeAll(keepingCapacity: true)
+                    var k = 0
+                    while k < raw.count {
+                        scratch.append(raw[k])
+                        k += raw[k] == Self.quote ? 2 : 1
+                    }
+                    fields.append(scratch.withUnsafeBufferPointer { text($0, field: fieldIndex) })
+                } else {
+                    fields.append(text(raw, field: fieldIndex))
                 }
                 // After the closing quote only a comma or a line end may follow.
-                switch source.peek() {
-                case nil: endOfRecord = true
-                case Self.comma: _ = source.next()
-                case Self.lf, Self.cr: endOfRecord = true
-                default:
-                    fail("has text after a closing quote; quote the whole field and double inner quotes (\"\")")
-                    skipToLineEnd()
+                if i >= end || b[i] == Self.lf || b[i] == Self.cr {
+                    endOfRecord = true
+                } else if b[i] == Self.comma {
+                    i += 1
+                } else {
+                    fail("has text after a closing quote; quote the whole field and double inner quotes (\"\")", field: fieldIndex)
+                    while i < end, b[i] != Self.lf, b[i] != Self.cr { i += 1 }
                     endOfRecord = true
                 }
             } else {
+                let start = i
                 var endedByComma = false
-                while let b = source.peek() {
-                    if b == Self.comma { _ = source.next(); endedByComma = true; break }
-                    if b == Self.lf || b == Self.cr { endOfRecord = true; break }
-                    _ = source.next()
-                    if b == Self.quote { fail("has a quote inside an unquoted field; quote the whole field and double inner quotes (\"\")") }
-                    if b == 0 { fail("contains a NUL byte") }
-                    append(b, &oversize)
+                while i < end {
+                    let c = b[i]
+                    if c == Self.comma { endedByComma = true; break }
+                    if c == Self.lf || c == Self.cr { break }
+                    if c == Self.quote {
+                        fail("has a quote inside an unquoted field; quote the whole field and double inner quotes (\"\")", field: fieldIndex)
+                    }
+                    i += 1
                 }
-                if source.peek() == nil && !endedByComma { endOfRecord = true }
-            }
-            if oversize { fail("is longer than 64 KiB") }
-            if error == nil {
-                if let text = String(validating: field, as: UTF8.self) {
-                    fields.append(text)
-                } else {
-                    fail("is not valid UTF-8")
-                }
-            } else {
-                fields.append("")
+                fields.append(text(UnsafeBufferPointer(rebasing: b[start..<i]), field: fieldIndex))
+                if endedByComma { i += 1 } else { endOfRecord = true }
             }
             if endOfRecord { break }
-            // A comma just before the end of input or line means one more (empty) field.
-            if source.peek() == nil { fields.append(""); break }
+            // A comma just before the end of input means one more (empty) field.
+            if i >= end { fields.append(""); break }
         }
         // Consume the line end.
-        if let b = source.next() {
-            if b == Self.cr, source.peek() == Self.lf { _ = source.next() }
+        if i < end {
+            if b[i] == Self.cr, i + 1 < end, b[i + 1] == Self.lf { i += 1 }
+            i += 1
             line += 1
         }
         if let error { return .failure(error) }
         return .success(Row(line: startLine, fields: fields))
-    }
-
-    @inline(__always)
-    private func append(_ b: UInt8, _ oversize: inout Bool) {
-        if field.count < Self.maximumFieldBytes { field.append(b) } else { oversize = true }
-    }
-
-    private func skipToLineEnd() {
-        while let b = source.peek(), b != Self.lf, b != Self.cr { _ = source.next() }
     }
 }

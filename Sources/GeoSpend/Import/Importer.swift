@@ -53,18 +53,20 @@ public enum Importer {
         guard format != .geojson else {
             throw ImportError.unreadable(file: path, reason: "expenses are imported from CSV or JSON Lines, not GeoJSON")
         }
-        return try run(store: store, options: options) { writer, record in
+        // Stage 1, on a second thread: read and validate rows, assign ids.
+        let pipeline = ProducerPipeline<ParsedExpense>()
+        pipeline.start { emit in
             var seenIDs = Set<String>()
             var identicalContent: [Int64: Int] = [:]
             func handle(_ raw: Result<RawRecord, RowError>) throws {
                 let r: RawRecord
                 switch raw {
-                case .failure(let e): return try record(.failure(e))
+                case .failure(let e): return try emit(.failure(e))
                 case .success(let v): r = v
                 }
                 var expense: Expense
                 do { expense = try ExpenseRecord.parse(r) } catch {
-                    return try record(.failure(RowError(file: path, location: r.location, column: error.column, reason: error.reason)))
+                    return try emit(.failure(RowError(file: path, location: r.location, column: error.column, reason: error.reason)))
                 }
                 if expense.id.isEmpty {
                     // No id given: derive a stable one from the content, numbering identical rows
@@ -74,13 +76,11 @@ public enum Importer {
                     identicalContent[hash] = ordinal + 1
                     expense.id = "h" + String(UInt64(bitPattern: hash), radix: 16) + (ordinal > 0 ? "-\(ordinal)" : "")
                 } else if !seenIDs.insert(expense.id).inserted {
-                    return try record(.failure(RowError(
+                    return try emit(.failure(RowError(
                         file: path, location: r.location, column: "id",
                         reason: "\(ValueError.quote(expense.id)) appears earlier in this file; ids must be unique")))
                 }
-                do { try record(.success(try writer.insert(expense))) } catch let e as RowRejection {
-                    try record(.failure(RowError(file: path, location: r.location, column: e.column, reason: e.reason)))
-                }
+                try emit(.expense(expense, location: r.location))
             }
             switch format {
             case .jsonl:
@@ -91,6 +91,32 @@ public enum Importer {
                     body: handle)
             }
         }
+        // Stage 2, on this thread: write them in one transaction.
+        do {
+            return try run(store: store, options: options) { writer, record in
+                while let batch = pipeline.next() {
+                    for item in batch {
+                        switch item {
+                        case .failure(let e): try record(.failure(e))
+                        case .expense(let expense, let location):
+                            do { try record(.success(try writer.insert(expense))) } catch let e as RowRejection {
+                                try record(.failure(RowError(file: path, location: location, column: e.column, reason: e.reason)))
+                            }
+                        }
+                    }
+                }
+                return try pipeline.finish()
+            }
+        } catch {
+            pipeline.cancel()
+            throw error
+        }
+    }
+
+    /// A validated expense with where it came from, or a rejected row.
+    private enum ParsedExpense: Sendable {
+        case expense(Expense, location: String)
+        case failure(RowError)
     }
 
     /// Imports stores from a GeoJSON FeatureCollection of Points or a CSV.
