@@ -52,9 +52,9 @@ public final class SpatiaLiteStore: ExpenseStore {
 
     public func write<T>(_ body: (any BulkWriter) throws -> T) throws -> T {
         try pool.writeWithoutTransaction { db in
-            // A large import touches every index page; a 256 MiB page cache keeps them in memory
+            // A large import touches every index page; a 1 GiB page cache (allocated only as used) keeps them in memory
             // instead of spilling to the WAL mid-transaction.
-            try db.execute(sql: "PRAGMA cache_size = -262144")
+            try db.execute(sql: "PRAGMA cache_size = -1048576")
             var result: T?
             try db.inTransaction(.immediate) {
                 let writer = try SpatiaLiteBulkWriter(db: db)
