@@ -86,7 +86,7 @@ extension SpatiaLiteStore {
     }
 
     /// Expanding search: query the box of a circle, keep stores within its radius; when fewer
-    /// than `limit` were found, grow the radius threefold. Every store within the radius is in the
+    /// than `limit` were found, grow the radius 2.5-fold. Every store within the radius is in the
     /// box, so once `limit` stores lie within it they are exactly the nearest ones.
     /// Candidates are ranked from `(pk, lat, lon)` alone; only the winners' rows are decoded.
     /// - Complexity: O(log n + c) per round for c candidates; rounds grow the radius geometrically.
@@ -104,7 +104,7 @@ extension SpatiaLiteStore {
             """
         let earth = 20_004_000.0  // beyond half the meridian every point is within reach
         let cap = min(maxDistance?.meters ?? .infinity, earth + 1)
-        var radius = min(cap, 100 * Double(limit).squareRoot())
+        var radius = min(cap, 40 * Double(limit).squareRoot())
         return try pool.read { db in
             let candidates = RawStatement(try db.cachedStatement(sql: candidatesSQL))
             let row = RawStatement(try db.cachedStatement(sql: rowSQL))
@@ -132,7 +132,7 @@ extension SpatiaLiteStore {
                         return StoreHit(store: Self.decodeStore(row), distanceMeters: hit.distance)
                     }
                 }
-                radius = min(cap, radius * 3)
+                radius = min(cap, radius * 2.5)
             }
         }
     }

@@ -1,5 +1,6 @@
 // Query latency of the library API in-process, warm: p50/p95 over seeded random centres.
 // Usage: geospend-bench DATABASE [QUERIES]   (the database from scripts/bench.sh)
+// BENCH_ONLY_NEAREST=1 skips the radius workloads (for quick nearest-store tuning).
 import Foundation
 import GeoSpend
 import GeoSpendSpatiaLite
@@ -52,7 +53,7 @@ func measure(_ name: String, queries: Int = queries, _ body: (Int) throws -> Int
 }
 
 var report: [Stats] = []
-for radius in [50.0, 500, 5000] {
+for radius in [50.0, 500, 5000] where ProcessInfo.processInfo.environment["BENCH_ONLY_NEAREST"] == nil {
     // Unscoped queries return thousands of rows in this dense synthetic region: fewer runs.
     report.append(try measure("radius \(Int(radius)) m, all users (R*Tree)", queries: min(queries, 200)) { i in
         try store.expenses(within: .meters(radius), of: centres[i], filter: ExpenseFilter(userID: nil)).count
