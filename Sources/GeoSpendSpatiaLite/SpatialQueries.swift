@@ -14,16 +14,7 @@ extension SpatiaLiteStore {
     /// - Complexity: O(log n + c) index work for c candidates in the box, plus one geodesic
     ///   distance per candidate.
     public func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit] {
-        var conditions: [String] = []
-        var arguments: [(RawStatement) -> Void] = []
-        var next: Int32 = 5  // ?1–?4 are the box
-        func bind(_ apply: @escaping (RawStatement, Int32) -> Void) -> String {
-            let index = next
-            next += 1
-            arguments.append { apply($0, index) }
-            return "?\(index)"
-        }
-        if let user = filter.userID { conditions.append("e.user_id = \(bind { $0.bind($1, user) })") }
+        let (conditions, arguments) = Self.conditions(for: filter, firstParameter: 5)  // ?1–?4 are the box
         // Two access paths, the same boxes and the same exact refinement:
         // - one user's expenses: the (user_id, lat, lon) index, so other users' points in the box
         //   are never read (with 1,000 users, the R*Tree box holds ~1,000× more foreign rows);
@@ -39,26 +30,6 @@ extension SpatiaLiteStore {
             LEFT JOIN categories AS c ON c.id = e.category_id
             WHERE e.lat BETWEEN ?3 AND ?4 AND e.lon BETWEEN ?1 AND ?2
             """
-        if let from = filter.from {
-            conditions.append(
-                from.isDateOnly
-                    ? "e.local_date >= \(bind { $0.bind($1, from.localDate) })"
-                    : "e.occurred_ms >= \(bind { $0.bind($1, from.epochMilliseconds) })")
-        }
-        if let to = filter.to {
-            conditions.append(
-                to.isDateOnly
-                    ? "e.local_date <= \(bind { $0.bind($1, to.localDate) })"
-                    : "e.occurred_ms < \(bind { $0.bind($1, to.epochMilliseconds) })")
-        }
-        if !filter.kinds.isEmpty {
-            let list = filter.kinds.sorted { $0.rawValue < $1.rawValue }.map { k in bind { $0.bind($1, k.rawValue) } }
-            conditions.append("e.kind IN (\(list.joined(separator: ", ")))")
-        }
-        if !filter.categories.isEmpty {
-            let list = filter.categories.sorted().map { name in bind { $0.bind($1, name) } }
-            conditions.append("c.name COLLATE NOCASE IN (\(list.joined(separator: ", ")))")
-        }
         let sql = """
             SELECT \(Self.expenseColumns)
             FROM \(source)
@@ -135,6 +106,43 @@ extension SpatiaLiteStore {
                 radius = min(cap, radius * 2.5)
             }
         }
+    }
+
+
+    /// SQL conditions (on `e` = expenses, `c` = categories) and their bindings for a filter,
+    /// numbered from `firstParameter`. Shared by every query that takes an `ExpenseFilter`.
+    static func conditions(for filter: ExpenseFilter, firstParameter: Int32) -> (sql: [String], bind: [(RawStatement) -> Void]) {
+        var conditions: [String] = []
+        var arguments: [(RawStatement) -> Void] = []
+        var next = firstParameter
+        func bind(_ apply: @escaping (RawStatement, Int32) -> Void) -> String {
+            let index = next
+            next += 1
+            arguments.append { apply($0, index) }
+            return "?\(index)"
+        }
+        if let user = filter.userID { conditions.append("e.user_id = \(bind { $0.bind($1, user) })") }
+        if let from = filter.from {
+            conditions.append(
+                from.isDateOnly
+                    ? "e.local_date >= \(bind { $0.bind($1, from.localDate) })"
+                    : "e.occurred_ms >= \(bind { $0.bind($1, from.epochMilliseconds) })")
+        }
+        if let to = filter.to {
+            conditions.append(
+                to.isDateOnly
+                    ? "e.local_date <= \(bind { $0.bind($1, to.localDate) })"
+                    : "e.occurred_ms < \(bind { $0.bind($1, to.epochMilliseconds) })")
+        }
+        if !filter.kinds.isEmpty {
+            let list = filter.kinds.sorted { $0.rawValue < $1.rawValue }.map { k in bind { $0.bind($1, k.rawValue) } }
+            conditions.append("e.kind IN (\(list.joined(separator: ", ")))")
+        }
+        if !filter.categories.isEmpty {
+            let list = filter.categories.sorted().map { name in bind { $0.bind($1, name) } }
+            conditions.append("c.name COLLATE NOCASE IN (\(list.joined(separator: ", ")))")
+        }
+        return (conditions, arguments)
     }
 
     static func decodeStore(_ s: RawStatement) -> Store {

@@ -20,7 +20,8 @@ struct GeoSpendCommand: ParsableCommand {
             """,
         version: GeoSpendVersion.string,
         subcommands: [
-            ImportCommand.self, NearCommand.self, NearestStoresCommand.self, GenerateCommand.self, InfoCommand.self,
+            ImportCommand.self, NearCommand.self, NearestStoresCommand.self, InsightsCommand.self, GenerateCommand.self,
+            InfoCommand.self,
         ])
 
     /// Runs the command; every error is turned into a message and an exit code here, in one place.

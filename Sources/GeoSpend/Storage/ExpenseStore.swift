@@ -14,6 +14,54 @@ public protocol ExpenseStore: Sendable {
 
     /// Row counts, for summaries and `geospend info`.
     func counts() throws -> StoreCounts
+
+    /// Every expense matching `filter` in its lean analytics form, in id order.
+    /// - Complexity: O(n) for the n matching rows, read through the (user_id, occurred_ms) index.
+    func spendingPoints(_ filter: ExpenseFilter) throws -> [SpendingPoint]
+
+    /// The stores with these ids (unknown ids are left out).
+    func stores(withIDs ids: Set<String>) throws -> [String: Store]
+
+    /// The full occurred-at timestamps of these expenses (first/last visits keep their offset).
+    func timestamps(ofExpenses ids: Set<String>) throws -> [String: Timestamp]
+}
+
+/// One expense as analytics see it: no free text, only what aggregation needs.
+public struct SpendingPoint: Sendable, Hashable {
+    public let id: String
+    public let storeID: String?
+    public let coordinate: Coordinate?
+    public let kind: ExpenseKind
+    public let amountMinor: Int64
+    public let currency: Currency
+    /// The instant, milliseconds since 1970 UTC.
+    public let occurredMilliseconds: Int64
+    /// The local calendar day, `YYYY-MM-DD`.
+    public let localDate: String
+    public let category: String?
+
+    public init(
+        id: String, storeID: String?, coordinate: Coordinate?, kind: ExpenseKind, amountMinor: Int64, currency: Currency,
+        occurredMilliseconds: Int64, localDate: String, category: String?
+    ) {
+        self.id = id
+        self.storeID = storeID
+        self.coordinate = coordinate
+        self.kind = kind
+        self.amountMinor = amountMinor
+        self.currency = currency
+        self.occurredMilliseconds = occurredMilliseconds
+        self.localDate = localDate
+        self.category = category
+    }
+
+    /// The lean form of a full expense (tests and other stores build points this way).
+    public init(_ e: Expense) {
+        self.init(
+            id: e.id, storeID: e.storeID, coordinate: e.location?.coordinate, kind: e.kind, amountMinor: e.amount.minorUnits,
+            currency: e.amount.currency, occurredMilliseconds: e.occurredAt.epochMilliseconds,
+            localDate: e.occurredAt.localDate, category: e.category)
+    }
 }
 
 /// Inserts inside one `ExpenseStore.write` transaction.

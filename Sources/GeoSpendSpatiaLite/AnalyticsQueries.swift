@@ -1,0 +1,77 @@
+import GeoSpend
+import GRDB
+
+/// The reads behind insights and reports: lean rows, bound and decoded directly.
+extension SpatiaLiteStore {
+    public func spendingPoints(_ filter: ExpenseFilter) throws -> [SpendingPoint] {
+        let (conditions, arguments) = Self.conditions(for: filter, firstParameter: 1)
+        let sql = """
+            SELECT e.id, e.store_id, e.lat, e.lon, e.kind, e.amount_minor, e.currency, e.occurred_ms, e.local_date, c.name
+            FROM expenses AS e LEFT JOIN categories AS c ON c.id = e.category_id
+            \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
+            ORDER BY e.id
+            """
+        return try pool.read { db in
+            let s = RawStatement(try db.cachedStatement(sql: sql))
+            defer { s.reset() }
+            s.reset()
+            for apply in arguments { apply(s) }
+            var currencies: [String: Currency] = [:]
+            var points: [SpendingPoint] = []
+            while try s.step(db) {
+                let code = s.text(6) ?? ""
+                let currency: Currency
+                if let known = currencies[code] {
+                    currency = known
+                } else {
+                    currency = try Currency(code: code)
+                    currencies[code] = currency
+                }
+                points.append(SpendingPoint(
+                    id: s.text(0) ?? "", storeID: s.text(1),
+                    coordinate: s.isNull(2) ? nil : Coordinate(uncheckedLatitude: s.double(2), longitude: s.double(3)),
+                    kind: ExpenseKind(rawValue: s.text(4) ?? "") ?? .expense, amountMinor: s.int64(5), currency: currency,
+                    occurredMilliseconds: s.int64(7), localDate: s.text(8) ?? "", category: s.text(9)))
+            }
+            return points
+        }
+    }
+
+    public func stores(withIDs ids: Set<String>) throws -> [String: Store] {
+        guard !ids.isEmpty else { return [:] }
+        return try pool.read { db in
+            let s = RawStatement(try db.cachedStatement(sql: """
+                SELECT s.id, s.name, s.kind, s.brand, s.street, s.postcode, s.city, s.country, s.lat, s.lon, s.source_id
+                FROM stores AS s WHERE s.id = ?1
+                """))
+            defer { s.reset() }
+            var found: [String: Store] = [:]
+            for id in ids {
+                s.reset()
+                s.bind(1, id)
+                if try s.step(db) { found[id] = Self.decodeStore(s) }
+            }
+            return found
+        }
+    }
+
+    public func timestamps(ofExpenses ids: Set<String>) throws -> [String: Timestamp] {
+        guard !ids.isEmpty else { return [:] }
+        return try pool.read { db in
+            let s = RawStatement(try db.cachedStatement(
+                sql: "SELECT occurred_at, occurred_ms, utc_offset_min, local_date FROM expenses WHERE id = ?1"))
+            defer { s.reset() }
+            var found: [String: Timestamp] = [:]
+            for id in ids {
+                s.reset()
+                s.bind(1, id)
+                if try s.step(db) {
+                    found[id] = Timestamp(
+                        text: s.text(0) ?? "", epochMilliseconds: s.int64(1), utcOffsetMinutes: s.optionalInt64(2).map { Int($0) },
+                        localDate: s.text(3) ?? "")
+                }
+            }
+            return found
+        }
+    }
+}

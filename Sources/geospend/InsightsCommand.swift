@@ -1,0 +1,51 @@
+import ArgumentParser
+import GeoSpend
+
+struct InsightsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "insights",
+        abstract: "Where a user's money goes, place by place: totals, averages, medians, visits, change.",
+        discussion: """
+            One row per (place, currency), sorted by total. A place is a store, or (with --by place)
+            a density cluster of nearby expense positions without a store (DBSCAN, 75 m, 2 points;
+            a lone position is its own place). With --from and --to of the same form, each row is
+            compared with the previous window of equal length.
+
+            Example:
+              geospend insights --user user1
+              geospend insights --user user1 --from 2025-03-01 --to 2025-03-31 --limit 10 --format json
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "The user.") var user: String
+    @Option(help: "store (stores only) or place (stores and clusters).") var by: PlaceGrouping = .place
+    @Option(help: "From this date (bare date: local day, inclusive) or RFC 3339 instant.") var from: String?
+    @Option(help: "To this date (bare date: local day, inclusive) or RFC 3339 instant (exclusive).") var to: String?
+    @Option(help: "Kinds to include; repeatable (default: expense).") var kind: [ExpenseKind] = []
+    @Option(help: "Only this category; repeatable.") var category: [String] = []
+    @Option(help: "At most this many rows.") var limit: Int?
+    @Option(help: "table, json, csv or markdown.") var format: ReportFormat = .table
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run() throws {
+        let request = InsightsRequest(
+            userID: user, from: try Parse.timestamp(from, option: "--from"), to: try Parse.timestamp(to, option: "--to"),
+            kinds: kind.isEmpty ? [.expense] : Set(kind), categories: Set(category), grouping: by, limit: limit)
+        let insights = try LocationInsights.compute(request, store: try database.openExisting())
+        switch format {
+        case .json: printOut(InsightsOutput.json(insights).serialized() + "\n")
+        case .csv: printOut(InsightsOutput.csv(insights))
+        case .markdown: printOut(InsightsOutput.markdown(insights))
+        case .table: printOut(InsightsOutput.table(insights))
+        }
+    }
+}
+
+extension PlaceGrouping: ExpressibleByArgument {}
+
+enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, csv, markdown
+}

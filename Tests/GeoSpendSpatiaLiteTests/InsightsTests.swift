@@ -1,0 +1,146 @@
+import Foundation
+import GeoSpend
+import GeoSpendSpatiaLite
+import Testing
+
+@Suite struct InsightsTests {
+    /// A hand-computed fixture: every figure below was worked out on paper from these rows.
+    static let rows = """
+        id,user,kind,amount,currency,occurred_at,category,lat,lon,store_id
+        a1,ann,expense,4.50,EUR,2025-03-01T08:00:00+02:00,Food,60.1700,24.9400,S1
+        a2,ann,expense,3.00,EUR,2025-03-01T15:00:00+02:00,Food,,,S1
+        a3,ann,expense,5.00,EUR,2025-03-05T09:00:00+02:00,Shopping,60.1700,24.9400,S1
+        a4,ann,expense,2.50,EUR,2025-03-10T09:00:00+02:00,Food,60.1700,24.9400,S1
+        j1,ann,expense,1200,JPY,2025-03-02T12:00:00+09:00,Food,60.1700,24.9400,S1
+        j2,ann,expense,800,JPY,2025-03-03T12:00:00+09:00,Food,60.1700,24.9400,S1
+        c1,ann,expense,10.00,EUR,2025-03-02T12:00:00+02:00,Food,60.1800,24.9500,
+        c2,ann,expense,20.01,EUR,2025-03-03T12:00:00+02:00,Shopping,60.1800,24.9505,
+        n1,ann,expense,7.00,EUR,2025-03-04T12:00:00+02:00,Health,60.2000,24.9500,
+        u1,ann,expense,9.99,EUR,2025-03-04T12:00:00+02:00,Bills,,,
+        i1,ann,income,2500,EUR,2025-03-25,Salary,,,
+        p1,ann,expense,6.00,EUR,2025-02-15T12:00:00+02:00,Food,60.1700,24.9400,S1
+        p2,ann,expense,5.00,EUR,2025-02-16T12:00:00+02:00,Food,60.1801,24.9502,
+        b1,bob,expense,99.00,EUR,2025-03-02T12:00:00+02:00,Food,60.1800,24.9500,S1
+
+        """
+
+    func fixtureStore(_ scratch: Scratch) throws -> SpatiaLiteStore {
+        let store = try scratch.store()
+        _ = try Importer.importStores(from: scratch.file("s.csv", "id,name,kind,lat,lon\nS1,Cafe One,amenity:cafe,60.17,24.94\n"), into: store)
+        _ = try Importer.importExpenses(from: scratch.file("e.csv", Self.rows), into: store)
+        return store
+    }
+
+    @Test func handComputedFiguresWithPreviousWindow() throws {
+        let scratch = Scratch()
+        let store = try fixtureStore(scratch)
+        let r = try LocationInsights.compute(
+            InsightsRequest(userID: "ann", from: try Timestamp(parsing: "2025-03-01"), to: try Timestamp(parsing: "2025-03-31")),
+            store: store)
+        #expect(r.previousFrom?.text == "2025-01-29" && r.previousTo?.text == "2025-02-28")
+        let rows = r.places.map { ($0.place.id, $0.currency.code, $0.total.decimalString) }
+        // EUR first (more placed expenses), by total; then JPY. c2's cluster is named after c1.
+        #expect(rows.map { $0.0 } == ["c-c1", "S1", "c-n1", "S1"])
+        #expect(rows.map { $0.1 } == ["EUR", "EUR", "EUR", "JPY"])
+
+        let cluster = r.places[0]
+        #expect(cluster.place == Place(kind: .cluster, id: "c-c1", name: nil))
+        #expect(cluster.count == 2 && cluster.total.decimalString == "30.01")
+        #expect(cluster.average.decimalString == "15.01")  // 30.01 / 2 = 15.005 → half away from zero
+        #expect(cluster.median.decimalString == "15.01")  // (10.00 + 20.01) / 2, half up
+        #expect(cluster.min.decimalString == "10.00" && cluster.max.decimalString == "20.01")
+        #expect(abs(cluster.centroid!.latitude - 60.18) < 1e-9 && abs(cluster.centroid!.longitude - 24.95025) < 1e-9)
+        #expect(cluster.topCategory == "Shopping")
+        #expect(cluster.change?.previousTotal.decimalString == "5.00")  // p2 lies within 75 m of c1
+
+        let cafe = r.places[1]
+        #expect(cafe.place.name == "Cafe One")
+        #expect(cafe.count == 4 && cafe.total.decimalString == "15.00" && cafe.average.decimalString == "3.75")
+        #expect(cafe.median.decimalString == "3.75")  // (3.00 + 4.50) / 2
+        #expect(cafe.visitDays == 3)
+        #expect(cafe.firstVisit.text == "2025-03-01T08:00:00+02:00" && cafe.lastVisit.text == "2025-03-10T09:00:00+02:00")
+        #expect(cafe.centroid == Coordinate(uncheckedLatitude: 60.17, longitude: 24.94))
+        #expect(cafe.topCategory == "Food")
+        #expect(cafe.change == WindowChange(
+            previousTotal: Money(minorUnits: 600, currency: try Currency(code: "EUR")),
+            delta: Money(minorUnits: 900, currency: try Currency(code: "EUR")), ratio: 2.5))
+        #expect(abs(cafe.share - 1500.0 / 5201.0) < 1e-12)
+
+        let lone = r.places[2]
+        #expect(lone.count == 1 && lone.median.decimalString == "7.00" && lone.change?.ratio == nil)
+
+        let yen = r.places[3]
+        #expect(yen.total.decimalString == "2000" && yen.average.decimalString == "1000" && yen.median.decimalString == "1000")
+        #expect(yen.share == 1)
+        #expect(yen.firstVisit.text == "2025-03-02T12:00:00+09:00")
+
+        // The coordinate-less expense counts in totals but not in places; income is not spending.
+        #expect(r.unplaced.map { "\($0.currency.code) \($0.total.decimalString)" } == ["EUR 9.99"])
+        #expect(r.totals.map { "\($0.currency.code) \($0.total.decimalString)" } == ["EUR 62.00", "JPY 2000"])
+    }
+
+    @Test func byStoreLeavesStorelessExpensesUnplacedAndNeverShowsOtherUsers() throws {
+        let scratch = Scratch()
+        let store = try fixtureStore(scratch)
+        let r = try LocationInsights.compute(InsightsRequest(userID: "ann", grouping: .store), store: store)
+        #expect(r.places.map(\.place.id) == ["S1", "S1"])
+        #expect(r.places[0].total.decimalString == "21.00")  // bob's 99.00 at S1 is not ann's
+        #expect(r.unplaced.first?.total.decimalString == "52.00")  // c1 + c2 + n1 + u1 + p2
+        #expect(r.places[0].change == nil)
+    }
+
+    /// Properties on generated data: placed + unplaced = total per currency; shares sum to 1.
+    @Test(arguments: [1, 2, 3])
+    func totalsAddUpAndSharesSumToOne(seed: UInt64) throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        let places = try Importer.readStores(from: Repo.path("Data/helsinki-places.geojson"))
+        _ = try Importer.importStores(from: Repo.path("Data/helsinki-places.geojson"), into: store)
+        var all: [Expense] = []
+        SyntheticData(places: places, scale: .city).generateExpenses(users: 3, count: 900, seed: seed) { all.append($0) }
+        _ = try store.write { w in for e in all { _ = try w.insert(e) } }
+        for grouping in PlaceGrouping.allCases {
+            let r = try LocationInsights.compute(InsightsRequest(userID: "user2", grouping: grouping), store: store)
+            for total in r.totals {
+                let placed = r.places.filter { $0.currency == total.currency }
+                let unplaced = r.unplaced.first { $0.currency == total.currency }?.totalMinor ?? 0
+                #expect(placed.reduce(0) { $0 + $1.total.minorUnits } + unplaced == total.totalMinor)
+                if !placed.isEmpty { #expect(abs(placed.reduce(0) { $0 + $1.share } - 1) < 1e-9) }
+                // The same total from a brute-force pass over the generated rows.
+                let expected = all.filter { $0.userID == "user2" && $0.kind == .expense && $0.amount.currency == total.currency }
+                    .reduce(Int64(0)) { $0 + $1.amount.minorUnits }
+                #expect(total.totalMinor == expected)
+            }
+            #expect(r.places.allSatisfy { $0.min.minorUnits <= $0.median.minorUnits && $0.median.minorUnits <= $0.max.minorUnits })
+        }
+    }
+}
+
+@Suite struct PlaceClustersTests {
+    @Test func clustersDoNotDependOnInputOrder() {
+        var rng = SplitMix64(seed: 8)
+        var points: [(String, Coordinate)] = []
+        for i in 0..<400 {
+            points.append((String(format: "p%03d", i), Coordinate(uncheckedLatitude: 60.16 + rng.unit() * 0.01, longitude: 24.93 + rng.unit() * 0.02)))
+        }
+        let reference = PlaceClusters(ids: points.map(\.0), coordinates: points.map(\.1))
+        let byID = Dictionary(uniqueKeysWithValues: zip(points.map(\.0), reference.clusterIDs))
+        for _ in 0..<5 {
+            var shuffled = points
+            shuffled.shuffle(using: &rng)
+            let again = PlaceClusters(ids: shuffled.map(\.0), coordinates: shuffled.map(\.1))
+            #expect(zip(shuffled.map(\.0), again.clusterIDs).allSatisfy { byID[$0] == $1 })
+        }
+        #expect(Set(reference.clusterIDs).count < points.count)  // some clusters formed
+        #expect(Set(reference.clusterIDs).count > 1)
+    }
+
+    @Test func epsilonIsGeodesicMetres() {
+        // Two points 74.9 m apart join; 75.1 m apart stay apart (distances from Karney's direct).
+        let a = Coordinate(uncheckedLatitude: 60, longitude: 25)
+        let near = Geodesic.destination(from: a, azimuth: 90, distance: 74.9)
+        let far = Geodesic.destination(from: a, azimuth: 90, distance: 75.1)
+        #expect(Set(PlaceClusters(ids: ["a", "b"], coordinates: [a, near]).clusterIDs) == ["c-a"])
+        #expect(PlaceClusters(ids: ["a", "b"], coordinates: [a, far]).clusterIDs == ["c-a", "c-b"])
+    }
+}
