@@ -75,3 +75,42 @@ extension SpatiaLiteStore {
         }
     }
 }
+
+extension SpatiaLiteStore {
+    public func expensesWithoutStore(userID: String?) throws -> [UnsnappedExpense] {
+        let sql = """
+            SELECT id, lat, lon, accuracy_m, merchant FROM expenses
+            WHERE store_id IS NULL AND lat IS NOT NULL \(userID == nil ? "" : "AND user_id = ?1")
+            ORDER BY id
+            """
+        return try pool.read { db in
+            let s = RawStatement(try db.cachedStatement(sql: sql))
+            defer { s.reset() }
+            s.reset()
+            if let userID { s.bind(1, userID) }
+            var found: [UnsnappedExpense] = []
+            while try s.step(db) {
+                found.append(UnsnappedExpense(
+                    id: s.text(0) ?? "", coordinate: Coordinate(uncheckedLatitude: s.double(1), longitude: s.double(2)),
+                    accuracyMeters: s.optionalDouble(3), merchant: s.text(4)))
+            }
+            return found
+        }
+    }
+
+    public func allStores(kind: String?) throws -> [Store] {
+        let sql = """
+            SELECT s.id, s.name, s.kind, s.brand, s.street, s.postcode, s.city, s.country, s.lat, s.lon, s.source_id
+            FROM stores AS s \(kind == nil ? "" : "WHERE s.kind = ?1") ORDER BY s.id
+            """
+        return try pool.read { db in
+            let s = RawStatement(try db.cachedStatement(sql: sql))
+            defer { s.reset() }
+            s.reset()
+            if let kind { s.bind(1, kind) }
+            var found: [Store] = []
+            while try s.step(db) { found.append(Self.decodeStore(s)) }
+            return found
+        }
+    }
+}

@@ -22,6 +22,7 @@ final class SpatiaLiteBulkWriter: BulkWriter {
     private let storeExists: RawStatement
     private let insertUser: RawStatement
     private let findCategory: RawStatement
+    private let linkStore: RawStatement
     private let insertCategory: RawStatement
 
     private var knownUsers = Set<String>()
@@ -71,6 +72,8 @@ final class SpatiaLiteBulkWriter: BulkWriter {
         existingStore = RawStatement(try db.cachedStatement(sql: "SELECT content_hash FROM stores WHERE id = ?"))
         storeExists = RawStatement(try db.cachedStatement(sql: "SELECT 1 FROM stores WHERE id = ?"))
         insertUser = RawStatement(try db.cachedStatement(sql: "INSERT INTO users (id) VALUES (?) ON CONFLICT (id) DO NOTHING"))
+        linkStore = RawStatement(try db.cachedStatement(
+            sql: "UPDATE expenses SET store_id = ?1 WHERE id = ?2 AND store_id IS NULL"))
         findCategory = RawStatement(try db.cachedStatement(
             sql: "SELECT id FROM categories WHERE user_id = ? AND kind = ? AND name = ? COLLATE NOCASE"))
         insertCategory = RawStatement(try db.cachedStatement(
@@ -132,6 +135,14 @@ final class SpatiaLiteBulkWriter: BulkWriter {
             return .inserted
         }
         return try compareExisting(existingExpense, id: expense.id, hash: hash, what: "expense")
+    }
+
+    func assignStore(_ storeID: String, toExpense expenseID: String) throws -> Bool {
+        linkStore.reset()
+        linkStore.bind(1, storeID)
+        linkStore.bind(2, expenseID)
+        _ = try linkStore.step(db)
+        return db.changesCount == 1
     }
 
     /// After `ON CONFLICT DO NOTHING` skipped a row: the same content is a no-op, other content an error.

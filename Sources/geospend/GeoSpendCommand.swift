@@ -20,7 +20,8 @@ struct GeoSpendCommand: ParsableCommand {
             """,
         version: GeoSpendVersion.string,
         subcommands: [
-            ImportCommand.self, NearCommand.self, NearestStoresCommand.self, InsightsCommand.self, GenerateCommand.self,
+            ImportCommand.self, NearCommand.self, NearestStoresCommand.self, SnapCommand.self, InsightsCommand.self,
+            SummaryCommand.self, GenerateCommand.self,
             InfoCommand.self,
         ])
 

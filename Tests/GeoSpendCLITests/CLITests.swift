@@ -128,11 +128,44 @@ import Testing
         #expect(r.err.contains("not a GeoSpend database") || r.err.contains("not a database"))
     }
 
-    @Test(arguments: ["import", "near", "nearest-stores", "generate", "info"])
+    @Test(arguments: ["import", "near", "nearest-stores", "snap", "insights", "summary", "generate", "info"])
     func everyCommandHasHelpWithAnExample(command: String) throws {
         let r = try geospend([command, "--help"])
         #expect(r.status == 0)
         #expect(r.out.contains("Example"))
+    }
+
+    @Test func insightsJSONHasTheDocumentedShape() throws {
+        let db = try demoDatabase()
+        let r = try geospend(["insights", "--db", db, "--user", "user1", "--from", "2025-03-01", "--to", "2025-03-31", "--format", "json"])
+        #expect(r.status == 0, "\(r.err)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+        #expect(json["user"] as? String == "user1")
+        #expect((json["window"] as? [String: Any])?["previous_from"] as? String == "2025-01-29")
+        let places = try #require(json["places"] as? [[String: Any]])
+        #expect(!places.isEmpty)
+        for key in ["place", "centroid", "count", "total", "average", "median", "min", "max", "first_visit", "last_visit",
+            "visit_days", "share", "top_category", "change"]
+        {
+            #expect(places.allSatisfy { $0.keys.contains(key) }, "missing \(key)")
+        }
+        let kinds = Set(places.compactMap { ($0["place"] as? [String: Any])?["type"] as? String })
+        #expect(kinds.isSubset(of: ["store", "cluster"]))
+    }
+
+    @Test func snapThenSummary() throws {
+        let db = try demoDatabase()
+        let dry = try geospend(["snap", "--db", db, "--dry-run", "--format", "json"])
+        #expect(dry.status == 0, "\(dry.err)")
+        let plan = try #require(try JSONSerialization.jsonObject(with: Data(dry.out.utf8)) as? [String: Any])
+        let wouldAssign = (plan["assigned"] as? [Any])?.count ?? 0
+        #expect(wouldAssign > 0 && plan["written"] as? Int == 0)
+        let real = try geospend(["snap", "--db", db])
+        #expect(real.out.hasPrefix("assigned \(wouldAssign),"))
+        #expect(try geospend(["snap", "--db", db]).out.hasPrefix("assigned 0,"))
+        let summary = try geospend(["summary", "--db", db, "--user", "user1", "--month", "2025-03", "--format", "csv"])
+        #expect(summary.out.hasPrefix("currency,income,expenses,balance,transfers\n"))
+        #expect(try geospend(["summary", "--db", db, "--user", "user1", "--month", "2025-3x"]).status == 2)
     }
 
     @Test func generateIsDeterministic() throws {

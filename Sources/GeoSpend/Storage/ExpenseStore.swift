@@ -24,6 +24,27 @@ public protocol ExpenseStore: Sendable {
 
     /// The full occurred-at timestamps of these expenses (first/last visits keep their offset).
     func timestamps(ofExpenses ids: Set<String>) throws -> [String: Timestamp]
+
+    /// Geotagged expenses that have no store yet (of one user, or all), in id order.
+    func expensesWithoutStore(userID: String?) throws -> [UnsnappedExpense]
+
+    /// Every store, optionally of one kind, in id order.
+    func allStores(kind: String?) throws -> [Store]
+}
+
+/// A geotagged expense that no store has been assigned to: what snapping needs.
+public struct UnsnappedExpense: Sendable, Hashable {
+    public let id: String
+    public let coordinate: Coordinate
+    public let accuracyMeters: Double?
+    public let merchant: String?
+
+    public init(id: String, coordinate: Coordinate, accuracyMeters: Double?, merchant: String?) {
+        self.id = id
+        self.coordinate = coordinate
+        self.accuracyMeters = accuracyMeters
+        self.merchant = merchant
+    }
 }
 
 /// One expense as analytics see it: no free text, only what aggregation needs.
@@ -74,6 +95,10 @@ public protocol BulkWriter {
     /// first sight), or recognises an identical one already there.
     /// - Throws: `RowRejection` when the id exists with other content or `store_id` is unknown.
     func insert(_ expense: Expense) throws -> InsertOutcome
+
+    /// Links an expense to a store if it has none yet.
+    /// - Returns: whether the expense changed (false when it already had a store).
+    func assignStore(_ storeID: String, toExpense expenseID: String) throws -> Bool
 }
 
 public enum InsertOutcome: Sendable, Equatable {

@@ -1,0 +1,80 @@
+import ArgumentParser
+import GeoSpend
+
+struct SnapCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snap",
+        abstract: "Assign geotagged expenses without a store to the nearest store within a tolerance.",
+        discussion: """
+            The search radius is --tolerance, or the expense's accuracy_m when larger. A store named
+            by the expense's merchant text (case- and accent-insensitive) is preferred; otherwise the
+            nearest store, unless the next one is less than --ambiguity farther: then the expense is
+            reported as ambiguous and left alone. Running it again changes nothing more.
+
+            Example:
+              geospend snap --dry-run
+              geospend snap --user user1 --tolerance 30m --format json
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Only this user's expenses.") var user: String?
+    @Option(help: "Search radius: 50m, 0.1km.") var tolerance: String = "50m"
+    @Option(help: "Two stores closer in distance than this are ambiguous.") var ambiguity: String = "3m"
+    @Option(help: "Only stores of this kind, e.g. amenity:cafe.") var kind: String?
+    @Flag(help: "Show what would be assigned without writing.") var dryRun = false
+    @Option(help: "table or json.") var format: SnapFormat = .table
+
+    enum SnapFormat: String, ExpressibleByArgument { case table, json }
+
+    func run() throws {
+        let store = try database.openExisting()
+        let request = SnapRequest(
+            userID: user, tolerance: try Parse.distance(tolerance, option: "--tolerance"),
+            ambiguityMargin: try Parse.distance(ambiguity, option: "--ambiguity"), storeKind: kind)
+        let plan = try Snapping.plan(request, store: store)
+        let written = dryRun ? 0 : try Snapping.apply(plan, to: store)
+        switch format {
+        case .json: printOut(SnapOutput.json(plan, written: written, dryRun: dryRun).serialized() + "\n")
+        case .table: printOut(SnapOutput.table(plan, written: written, dryRun: dryRun))
+        }
+    }
+}
+
+struct SummaryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "summary",
+        abstract: "Income, expenses and balance per currency; transfers counted apart.",
+        discussion: """
+            Example:
+              geospend summary --user user1 --month 2025-03
+              geospend summary --user user1 --from 2025-01-01 --to 2025-06-30 --format json
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "The user.") var user: String
+    @Option(help: "A calendar month, YYYY-MM (local days).") var month: String?
+    @Option(help: "From this date or instant (inclusive).") var from: String?
+    @Option(help: "To this date (inclusive) or instant (exclusive).") var to: String?
+    @Option(help: "table, json, csv or markdown.") var format: ReportFormat = .table
+
+    func validate() throws {
+        if month != nil && (from != nil || to != nil) { throw ValidationError("give --month or --from/--to, not both") }
+    }
+
+    func run() throws {
+        var window = (from: try Parse.timestamp(from, option: "--from"), to: try Parse.timestamp(to, option: "--to"))
+        if let month {
+            do {
+                let m = try SpendingSummary.month(month)
+                window = (m.from, m.to)
+            } catch { throw ValidationError("--month: \(error)") }
+        }
+        let summary = try SpendingSummary.compute(userID: user, from: window.from, to: window.to, store: try database.openExisting())
+        switch format {
+        case .json: printOut(SummaryOutput.json(summary).serialized() + "\n")
+        case .csv: printOut(SummaryOutput.csv(summary))
+        case .markdown: printOut(SummaryOutput.markdown(summary))
+        case .table: printOut(SummaryOutput.table(summary))
+        }
+    }
+}
