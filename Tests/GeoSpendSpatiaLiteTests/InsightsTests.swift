@@ -135,6 +135,43 @@ import Testing
         #expect(Set(reference.clusterIDs).count > 1)
     }
 
+    /// The grid algorithm against a plain O(n²) DBSCAN with the same rules, on dense and sparse
+    /// clouds at several latitudes.
+    @Test(arguments: [(0.0, 0.002), (60.17, 0.004), (60.17, 0.03), (-45.0, 0.01), (78.0, 0.01)])
+    func gridAgreesWithBruteForce(latitude: Double, spread: Double) {
+        var rng = SplitMix64(seed: UInt64(abs(latitude * 100)) + UInt64(spread * 1e4))
+        let n = 300
+        let ids = (0..<n).map { String(format: "q%03d", $0) }
+        let cs = (0..<n).map { _ in
+            Coordinate(uncheckedLatitude: latitude + (rng.unit() - 0.5) * spread, longitude: 24.9 + (rng.unit() - 0.5) * spread * 2)
+        }
+        for minPoints in [2, 4] {
+            let grid = PlaceClusters(ids: ids, coordinates: cs, radius: .meters(75), minPoints: minPoints).clusterIDs
+            #expect(grid == Self.bruteForce(ids: ids, cs: cs, eps: 75, minPoints: minPoints), "lat \(latitude) spread \(spread) minPoints \(minPoints)")
+        }
+    }
+
+    static func bruteForce(ids: [String], cs: [Coordinate], eps: Double, minPoints: Int) -> [String] {
+        let n = cs.count
+        let near = (0..<n).map { i in (0..<n).filter { $0 != i && Geodesic.distance(cs[i], cs[$0]) <= eps } }
+        let core = near.map { $0.count + 1 >= minPoints }
+        var label = [Int](repeating: -1, count: n)
+        for i in 0..<n where core[i] && label[i] < 0 {  // flood fill over core links
+            var stack = [i]
+            label[i] = i
+            while let x = stack.popLast() {
+                for y in near[x] where core[y] && label[y] < 0 { label[y] = i; stack.append(y) }
+            }
+        }
+        for i in 0..<n where !core[i] {
+            let best = near[i].filter { core[$0] }.min { (Geodesic.distance(cs[i], cs[$0]), ids[$0]) < (Geodesic.distance(cs[i], cs[$1]), ids[$1]) }
+            label[i] = best.map { label[$0] } ?? i
+        }
+        var name: [Int: String] = [:]
+        for i in 0..<n { name[label[i]] = min(name[label[i]] ?? ids[i], ids[i]) }
+        return label.map { "c-" + name[$0]! }
+    }
+
     @Test func epsilonIsGeodesicMetres() {
         // Two points 74.9 m apart join; 75.1 m apart stay apart (distances from Karney's direct).
         let a = Coordinate(uncheckedLatitude: 60, longitude: 25)

@@ -148,17 +148,22 @@ public struct LocationInsights: Sendable {
             f.from = previousFrom
             f.to = previousTo
             let earlier = try store.spendingPoints(f)
-            let grid = MetricGrid(coordinates: clustered.map { $0.coordinate! }, cell: request.clusterRadius.meters)
+            let memberPositions = clustered.map { $0.coordinate! }
+            let grid = ClusterGrid(coordinates: memberPositions + earlier.compactMap(\.coordinate), radius: request.clusterRadius.meters)
+            var members: [ClusterGrid.Key: [Int]] = [:]
+            for (i, c) in memberPositions.enumerated() { members[grid.key(c), default: []].append(i) }
             for p in earlier {
                 var key: PlaceKey?
                 if let s = p.storeID {
                     key = PlaceKey(kind: .store, id: s)
                 } else if let c = p.coordinate, request.grouping == .place {
                     var best: (Double, String)?
-                    grid.forEachCandidate(near: c) { j in
-                        let d = Geodesic.distance(c, clustered[j].coordinate!)
-                        if d <= request.clusterRadius.meters, best == nil || (d, clustered[j].id) < best! {
-                            best = (d, clustered[j].id)
+                    grid.forEachNeighbourKey(of: grid.key(c), including: true) { k in
+                        for j in members[k] ?? [] {
+                            let d = Geodesic.distance(c, memberPositions[j])
+                            if d <= request.clusterRadius.meters, best == nil || (d, clustered[j].id) < best! {
+                                best = (d, clustered[j].id)
+                            }
                         }
                     }
                     if let best { key = PlaceKey(kind: .cluster, id: clusterOf[best.1]!) }

@@ -8,44 +8,77 @@ import Foundation
 /// non-core point within `radius` of a core point joins the component of its nearest core point
 /// (ties by id); any other point is noise and becomes a single-point place. A cluster is named
 /// after its smallest member id, so the same expenses always give the same cluster id.
-/// Neighbours come from a hash grid in local metres; points more than one cell apart across ±180°
-/// are not joined (a known limit).
+///
+/// Speed comes from a grid (Gunawan 2013): cells are small enough that any two points in one cell
+/// are within `radius` (so dense cells are core and joined without a single distance), and two
+/// cells are joined as soon as one pair of their core points is within `radius` (geodesic).
+/// Points are not joined across ±180° (a known limit).
 public struct PlaceClusters: Sendable {
     /// For each input point, the id of its cluster (`c-` + the smallest member id).
     public let clusterIDs: [String]
 
-    /// - Complexity: O(n · m) for n points with at most m neighbours each.
+    /// - Complexity: O(n) for spread-out or dense data; O(n · m) at worst for m points per cell
+    ///   neighbourhood.
     public init(ids: [String], coordinates: [Coordinate], radius: Distance = .meters(75), minPoints: Int = 2) {
         let n = coordinates.count
         precondition(ids.count == n)
         guard n > 0 else { clusterIDs = []; return }
-        let grid = MetricGrid(coordinates: coordinates, cell: radius.meters)
-        var neighbours = [[Int]](repeating: [], count: n)
-        for i in 0..<n {
-            grid.forEachCandidate(near: coordinates[i]) { j in
-                if j != i, Geodesic.distance(coordinates[i], coordinates[j]) <= radius.meters { neighbours[i].append(j) }
+        let eps = radius.meters
+        let grid = ClusterGrid(coordinates: coordinates, radius: eps)
+        func within(_ i: Int, _ j: Int) -> Bool { Geodesic.distance(coordinates[i], coordinates[j]) <= eps }
+
+        // Core points: a cell with minPoints points is core throughout; otherwise count neighbours.
+        var isCore = [Bool](repeating: false, count: n)
+        for (key, members) in grid.cells {
+            if members.count >= minPoints {
+                for i in members { isCore[i] = true }
+                continue
+            }
+            for i in members {
+                var count = 0
+                grid.forEachNeighbourCell(of: key) { other in
+                    for j in other where count < minPoints && within(i, j) { count += 1 }
+                }
+                isCore[i] = count >= minPoints
             }
         }
-        let isCore = neighbours.map { $0.count + 1 >= minPoints }
-        // Union-find over core–core links.
+
+        // Union-find: the core points of one cell together; two cells once a core pair is close.
         var parent = Array(0..<n)
         func find(_ x: Int) -> Int {
             var x = x
             while parent[x] != x { parent[x] = parent[parent[x]]; x = parent[x] }
             return x
         }
-        for i in 0..<n where isCore[i] {
-            for j in neighbours[i] where isCore[j] {
-                let a = find(i), b = find(j)
-                if a != b { parent[max(a, b)] = min(a, b) }
+        func union(_ a: Int, _ b: Int) {
+            let ra = find(a), rb = find(b)
+            if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+        }
+        var coresByCell: [ClusterGrid.Key: [Int]] = [:]
+        for (key, members) in grid.cells {
+            let cores = members.filter { isCore[$0] }
+            guard !cores.isEmpty else { continue }
+            coresByCell[key] = cores
+            for c in cores.dropFirst() { union(cores[0], c) }
+        }
+        for (key, cores) in coresByCell {
+            grid.forEachNeighbourKey(of: key) { otherKey in
+                guard otherKey.isAfter(key), let others = coresByCell[otherKey], find(cores[0]) != find(others[0]) else { return }
+                if let _ = cores.first(where: { i in others.contains { within(i, $0) } }) { union(cores[0], others[0]) }
             }
         }
-        var root = (0..<n).map { isCore[$0] ? find($0) : -1 }
+
+        // Border points join their nearest core point's cluster; the rest are noise.
+        var root = (0..<n).map { isCore[$0] ? find($0) : $0 }
         for i in 0..<n where !isCore[i] {
-            let nearestCore = neighbours[i].filter { isCore[$0] }.min {
-                (Geodesic.distance(coordinates[i], coordinates[$0]), ids[$0]) < (Geodesic.distance(coordinates[i], coordinates[$1]), ids[$1])
+            var best: (Double, String, Int)?
+            grid.forEachNeighbourCell(of: grid.key(coordinates[i])) { other in
+                for j in other where isCore[j] {
+                    let d = Geodesic.distance(coordinates[i], coordinates[j])
+                    if d <= eps, best == nil || (d, ids[j]) < (best!.0, best!.1) { best = (d, ids[j], j) }
+                }
             }
-            root[i] = nearestCore.map { find($0) } ?? i
+            if let best { root[i] = find(best.2) }
         }
         var name: [Int: String] = [:]
         for i in 0..<n {
@@ -56,34 +89,64 @@ public struct PlaceClusters: Sendable {
     }
 }
 
-/// A hash grid over positions in local metres (equirectangular around the points' mean
-/// latitude), cells `cell` metres wide: candidates for "within r" come from the 3×3 cells around.
-struct MetricGrid {
-    private let cell: Double
-    private let metresPerDegreeLongitude: Double
-    private var buckets: [Key: [Int]] = [:]
-    private struct Key: Hashable { let x: Int64, y: Int64 }
-    private static let metresPerDegreeLatitude = 111_320.0
-
-    init(coordinates: [Coordinate], cell: Double) {
-        // A cell must be at least as wide as the search radius everywhere: use the smallest
-        // longitude scale (the highest |latitude|) so cells are never too narrow.
-        let maxLatitude = min(89.9, coordinates.map { abs($0.latitude) }.max() ?? 0)
-        self.cell = cell * 1.01
-        metresPerDegreeLongitude = Self.metresPerDegreeLatitude * cos(maxLatitude * .pi / 180)
-        for (i, c) in coordinates.enumerated() { buckets[key(c), default: []].append(i) }
+/// Points bucketed in local metres on cells so small that any two points of a cell are within
+/// the radius: cell side radius/√2, measured with the largest metres-per-degree WGS84 has (so a
+/// cell is never larger in true metres). Neighbour cells reach far enough that no pair within the
+/// radius is missed, given the smallest metres-per-degree among the points.
+struct ClusterGrid {
+    struct Key: Hashable {
+        let x: Int64, y: Int64
+        /// Orders keys so each unordered pair of cells is visited once.
+        func isAfter(_ other: Key) -> Bool { (y, x) > (other.y, other.x) }
     }
 
-    private func key(_ c: Coordinate) -> Key {
-        Key(x: Int64((c.longitude * metresPerDegreeLongitude / cell).rounded(.down)),
-            y: Int64((c.latitude * Self.metresPerDegreeLatitude / cell).rounded(.down)))
+    private(set) var cells: [Key: [Int]] = [:]
+    private let side: Double
+    private let metresPerDegreeX: Double
+    private let reach: Int64
+    /// Upper bound of WGS84's metres per degree (meridian at the poles: 111,694 m).
+    private static let maxMetresPerDegree = 111_700.0
+    /// Lower bound of metres per degree of latitude (meridian at the equator: 110,574 m).
+    private static let minMetresPerDegreeLatitude = 110_570.0
+    /// Lower bound of metres per degree of longitude at the equator (a·π/180 = 111,319.49 m).
+    private static let minMetresPerDegreeLongitude = 111_319.0
+
+    init(coordinates: [Coordinate], radius: Double) {
+        let lats = coordinates.map { abs($0.latitude) }
+        let lowest = lats.min() ?? 0, highest = min(89.999, lats.max() ?? 0)
+        metresPerDegreeX = Self.maxMetresPerDegree * cos(lowest * .pi / 180)
+        side = radius / 2.0.squareRoot() * 0.999
+        // How many projected metres one true metre can span, at worst, in x and in y.
+        let stretchX = metresPerDegreeX / (Self.minMetresPerDegreeLongitude * cos(highest * .pi / 180))
+        let stretchY = Self.maxMetresPerDegree / Self.minMetresPerDegreeLatitude
+        reach = Int64((radius * max(stretchX, stretchY) / side).rounded(.up))
+        for (i, c) in coordinates.enumerated() { cells[key(c), default: []].append(i) }
     }
 
-    func forEachCandidate(near c: Coordinate, _ body: (Int) -> Void) {
-        let k = key(c)
-        for dy in -1...1 {
-            for dx in -1...1 {
-                if let list = buckets[Key(x: k.x + Int64(dx), y: k.y + Int64(dy))] { list.forEach(body) }
+    func key(_ c: Coordinate) -> Key {
+        Key(x: Int64((c.longitude * metresPerDegreeX / side).rounded(.down)),
+            y: Int64((c.latitude * Self.maxMetresPerDegree / side).rounded(.down)))
+    }
+
+    /// Every occupied cell within reach, the cell itself included.
+    func forEachNeighbourCell(of k: Key, _ body: ([Int]) -> Void) {
+        forEachNeighbourKey(of: k) { if let list = cells[$0] { body(list) } }
+        if let own = cells[k] { body(own) }
+    }
+
+    /// Every other occupied cell within reach (and `k` itself when `including`).
+    func forEachNeighbourKey(of k: Key, including: Bool = false, _ body: (Key) -> Void) {
+        let span = (2 * reach + 1) * (2 * reach + 1)
+        if span > Int64(cells.count) {  // sparse: walk the occupied cells instead
+            for other in cells.keys where (including || other != k) && abs(other.x - k.x) <= reach && abs(other.y - k.y) <= reach {
+                body(other)
+            }
+            return
+        }
+        for dy in -reach...reach {
+            for dx in -reach...reach where including || dx != 0 || dy != 0 {
+                let other = Key(x: k.x + dx, y: k.y + dy)
+                if cells[other] != nil { body(other) }
             }
         }
     }
