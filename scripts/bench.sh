@@ -21,3 +21,20 @@ secs=$(echo "$end - $start" | bc)
 printf 'import %d expenses (CSV, one transaction, CLI end to end): %.1f s, %.0f rows/s\n' "$n" "$secs" "$(echo "$n / $secs" | bc -l)"
 swift build -c release --package-path Benchmarks >/dev/null
 Benchmarks/.build/release/geospend-bench "$db" 2000
+
+# Insights: one user with N/10 expenses over the same stores.
+heavy=$dir/one-user.sqlite
+if [ ! -f "$dir/one-user.csv" ]; then
+  "$geospend" generate --users 1 --expenses $((n / 10)) --seed 2 --scale region --stores 50000 --out "$dir/one-user.csv"
+fi
+rm -f "$heavy" "$heavy-wal" "$heavy-shm"
+"$geospend" import stores "$dir/stores.csv" --db "$heavy" 2>/dev/null
+"$geospend" import expenses "$dir/one-user.csv" --db "$heavy" 2>/dev/null
+echo "(insights user: $((n / 10)) expenses)"
+Benchmarks/.build/release/geospend-bench --insights "$heavy" user1
+
+# Snapping every storeless geotagged expense against the 50,000 stores, CLI end to end.
+start=$(date +%s.%N)
+"$geospend" snap --db "$db" | head -1
+end=$(date +%s.%N)
+printf 'snap %d expenses against 50,000 stores (CLI end to end, writes included): %.1f s\n' "$n" "$(echo "$end - $start" | bc)"

@@ -6,10 +6,10 @@ extension SpatiaLiteStore {
     public func spendingPoints(_ filter: ExpenseFilter) throws -> [SpendingPoint] {
         let (conditions, arguments) = Self.conditions(for: filter, firstParameter: 1)
         let sql = """
-            SELECT e.id, e.store_id, e.lat, e.lon, e.kind, e.amount_minor, e.currency, e.occurred_ms, e.local_date, c.name
+            SELECT e.id, e.store_id, e.lat, e.lon, e.kind, e.amount_minor, e.currency, e.occurred_ms, e.local_date, c.name,
+                e.user_id, e.utc_offset_min
             FROM expenses AS e LEFT JOIN categories AS c ON c.id = e.category_id
             \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
-            ORDER BY e.id
             """
         return try pool.read { db in
             let s = RawStatement(try db.cachedStatement(sql: sql))
@@ -28,10 +28,11 @@ extension SpatiaLiteStore {
                     currencies[code] = currency
                 }
                 points.append(SpendingPoint(
-                    id: s.text(0) ?? "", storeID: s.text(1),
+                    id: s.text(0) ?? "", userID: s.text(10) ?? "", storeID: s.text(1),
                     coordinate: s.isNull(2) ? nil : Coordinate(uncheckedLatitude: s.double(2), longitude: s.double(3)),
                     kind: ExpenseKind(rawValue: s.text(4) ?? "") ?? .expense, amountMinor: s.int64(5), currency: currency,
-                    occurredMilliseconds: s.int64(7), localDate: s.text(8) ?? "", category: s.text(9)))
+                    occurredMilliseconds: s.int64(7), utcOffsetMinutes: s.optionalInt64(11).map { Int($0) },
+                    localDate: s.text(8) ?? "", category: s.text(9)))
             }
             return points
         }

@@ -142,6 +142,10 @@ extension SpatiaLiteStore {
             let list = filter.categories.sorted().map { name in bind { $0.bind($1, name) } }
             conditions.append("c.name COLLATE NOCASE IN (\(list.joined(separator: ", ")))")
         }
+        if !filter.storeIDs.isEmpty {
+            let list = filter.storeIDs.sorted().map { id in bind { $0.bind($1, id) } }
+            conditions.append("e.store_id IN (\(list.joined(separator: ", ")))")
+        }
         return (conditions, arguments)
     }
 

@@ -46,6 +46,19 @@ import Testing
         }
     }
 
+    /// The bound-based test must agree with the exact distance, also within millimetres of the limit.
+    @Test func isWithinAgreesWithExactDistance() {
+        var rng = SplitMix64(seed: 12)
+        for _ in 0..<20_000 {
+            let a = Coordinate(uncheckedLatitude: rng.unit() * 179.8 - 89.9, longitude: rng.unit() * 360 - 180)
+            let limit = [1.0, 50, 75, 500, 5_000][Int(rng.next() % 5)]
+            // Aim at the boundary: a point at limit·(1 ± up to 2 %), or within a millimetre of it.
+            let factor = rng.unit() < 0.5 ? 1 + (rng.unit() - 0.5) * 0.04 : 1 + (rng.unit() - 0.5) * 2e-6 / limit
+            let b = Geodesic.destination(from: a, azimuth: rng.unit() * 360, distance: limit * factor)
+            #expect(Geodesic.isWithin(a, b, meters: limit) == (Geodesic.distance(a, b) <= limit), "\(a) \(b) \(limit)")
+        }
+    }
+
     @Test func boxesSplitAtTheAntimeridianAndOpenAtThePoles() {
         let east = SearchBox.boxes(around: Coordinate(uncheckedLatitude: 10, longitude: 179.999), radius: .meters(500))
         #expect(east.count == 2)

@@ -1,5 +1,7 @@
 // Query latency of the library API in-process, warm: p50/p95 over seeded random centres.
-// Usage: geospend-bench DATABASE [QUERIES]   (the database from scripts/bench.sh)
+// Usage: geospend-bench DATABASE [QUERIES]          radius and nearest-store workloads
+//        geospend-bench --insights DATABASE USER    location insights for one user (20 runs)
+// (databases from scripts/bench.sh)
 // BENCH_ONLY_NEAREST=1 skips the radius workloads (for quick nearest-store tuning).
 import Foundation
 import GeoSpend
@@ -7,6 +9,21 @@ import GeoSpendSpatiaLite
 import GRDB
 
 let arguments = CommandLine.arguments
+if arguments.count == 4 && arguments[1] == "--insights" {
+    let store = try SpatiaLiteStore(path: arguments[2], readOnly: true)
+    let request = InsightsRequest(userID: arguments[3])
+    var micros: [Double] = []
+    var rows = 0
+    for run in 0..<22 {
+        let start = ContinuousClock.now
+        rows = try LocationInsights.compute(request, store: store).places.count
+        let d = ContinuousClock.now - start
+        if run >= 2 { micros.append(Double(d.components.attoseconds) / 1e12 + Double(d.components.seconds) * 1e6) }  // 2 warm-up runs
+    }
+    micros.sort()
+    print(String(format: "insights, one user, all places            p50 %8.3f ms   p95 %8.3f ms   places %d", micros[10] / 1000, micros[18] / 1000, rows))
+    exit(0)
+}
 guard arguments.count >= 2 else {
     FileHandle.standardError.write(Data("usage: geospend-bench DATABASE [QUERIES]\n".utf8))
     exit(2)

@@ -159,11 +159,9 @@ public struct LocationInsights: Sendable {
                 } else if let c = p.coordinate, request.grouping == .place {
                     var best: (Double, String)?
                     grid.forEachNeighbourKey(of: grid.key(c), including: true) { k in
-                        for j in members[k] ?? [] {
+                        for j in members[k] ?? [] where Geodesic.isWithin(c, memberPositions[j], meters: request.clusterRadius.meters) {
                             let d = Geodesic.distance(c, memberPositions[j])
-                            if d <= request.clusterRadius.meters, best == nil || (d, clustered[j].id) < best! {
-                                best = (d, clustered[j].id)
-                            }
+                            if best == nil || (d, clustered[j].id) < best! { best = (d, clustered[j].id) }
                         }
                     }
                     if let best { key = PlaceKey(kind: .cluster, id: clusterOf[best.1]!) }

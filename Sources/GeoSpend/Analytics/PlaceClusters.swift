@@ -25,7 +25,7 @@ public struct PlaceClusters: Sendable {
         guard n > 0 else { clusterIDs = []; return }
         let eps = radius.meters
         let grid = ClusterGrid(coordinates: coordinates, radius: eps)
-        func within(_ i: Int, _ j: Int) -> Bool { Geodesic.distance(coordinates[i], coordinates[j]) <= eps }
+        func within(_ i: Int, _ j: Int) -> Bool { Geodesic.isWithin(coordinates[i], coordinates[j], meters: eps) }
 
         // Core points: a cell with minPoints points is core throughout; otherwise count neighbours.
         var isCore = [Bool](repeating: false, count: n)

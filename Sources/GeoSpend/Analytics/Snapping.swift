@@ -66,8 +66,8 @@ public enum Snapping {
             let radius = max(request.tolerance.meters, e.accuracyMeters ?? 0)
             var hits: [(distance: Double, index: Int)] = []
             grid.forEachCandidate(around: e.coordinate, radius: radius) { i in
-                let d = Geodesic.distance(e.coordinate, stores[i].coordinate)
-                if d <= radius { hits.append((d, i)) }
+                guard Geodesic.isWithin(e.coordinate, stores[i].coordinate, meters: radius) else { return }
+                hits.append((Geodesic.distance(e.coordinate, stores[i].coordinate), i))
             }
             hits.sort { ($0.distance, stores[$0.index].id) < ($1.distance, stores[$1.index].id) }
             if let merchant = e.merchant.map(normalizedName), let named = hits.first(where: { names[$0.index] == merchant }) {
@@ -105,10 +105,10 @@ public enum Snapping {
     }
 }
 
-/// Stores bucketed on a fixed latitude/longitude grid (0.002° × 0.004°, about 220 m square at
+/// Stores bucketed on a fixed latitude/longitude grid (0.0005° × 0.001°, about 55 m square at
 /// 60° N); a radius query visits the cells under the circle's `SearchBox` boxes.
 struct StoreGrid {
-    private static let cellLatitude = 0.002, cellLongitude = 0.004
+    private static let cellLatitude = 0.0005, cellLongitude = 0.001
     private var buckets: [Key: [Int]] = [:]
     private struct Key: Hashable { let x: Int32, y: Int32 }
 

@@ -1,4 +1,5 @@
 import CProj
+import Foundation
 
 /// Geodesics on the WGS84 ellipsoid, computed with Karney's algorithm (C. F. F. Karney 2013,
 /// "Algorithms for geodesics", J. Geodesy 87:43–55) through GeographicLib's C implementation as
@@ -38,6 +39,29 @@ public enum Geodesic {
             geod_inverse(g, latitude1, longitude1, latitude2, longitude2, &s12, nil, nil)
         }
         return s12
+    }
+
+    /// Whether two points are at most `meters` apart (geodesic), deciding most pairs from cheap
+    /// bounds and calling `geod_inverse` only for pairs within ~1 % of the limit.
+    ///
+    /// The bounds: for a path between latitudes φ₁…φ₂ the WGS84 metric ds² = M²dφ² + N²cos²φ dλ²
+    /// lies between the constant metrics built from the smallest and largest M and N·cos φ over
+    /// that band (widened by 0.01°); straight lines are shortest in a constant metric, so the
+    /// geodesic is no shorter than the small one's and no longer than the large one's. Used for
+    /// short distances only (clustering, snapping); beyond 10 km it computes the exact distance.
+    @inline(__always)
+    public static func isWithin(_ a: Coordinate, _ b: Coordinate, meters: Double) -> Bool {
+        let dLat = abs(a.latitude - b.latitude)
+        var dLon = abs(a.longitude - b.longitude)
+        if dLon > 180 { dLon = 360 - dLon }
+        if meters > 10_000 || dLat > 0.1 || dLon > 0.2 { return distance(a, b) <= meters }
+        let high = min(90, max(abs(a.latitude), abs(b.latitude)) + 0.01) * .pi / 180
+        let low = max(0, min(abs(a.latitude), abs(b.latitude)) - 0.01) * .pi / 180
+        let lowY = dLat * 110_570, lowX = dLon * 111_319 * cos(high)
+        if lowX * lowX + lowY * lowY > meters * meters { return false }
+        let highY = dLat * 111_700, highX = dLon * 111_700 * cos(low)
+        if highX * highX + highY * highY <= meters * meters { return true }
+        return distance(a, b) <= meters
     }
 
     /// The point reached from `start` after `distance` metres on the initial azimuth (degrees

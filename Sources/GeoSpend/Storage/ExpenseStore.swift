@@ -15,7 +15,7 @@ public protocol ExpenseStore: Sendable {
     /// Row counts, for summaries and `geospend info`.
     func counts() throws -> StoreCounts
 
-    /// Every expense matching `filter` in its lean analytics form, in id order.
+    /// Every expense matching `filter` in its lean analytics form, in no particular order.
     /// - Complexity: O(n) for the n matching rows, read through the (user_id, occurred_ms) index.
     func spendingPoints(_ filter: ExpenseFilter) throws -> [SpendingPoint]
 
@@ -50,6 +50,7 @@ public struct UnsnappedExpense: Sendable, Hashable {
 /// One expense as analytics see it: no free text, only what aggregation needs.
 public struct SpendingPoint: Sendable, Hashable {
     public let id: String
+    public let userID: String
     public let storeID: String?
     public let coordinate: Coordinate?
     public let kind: ExpenseKind
@@ -57,31 +58,45 @@ public struct SpendingPoint: Sendable, Hashable {
     public let currency: Currency
     /// The instant, milliseconds since 1970 UTC.
     public let occurredMilliseconds: Int64
+    /// The recorded UTC offset in minutes; nil for a bare date (no time of day).
+    public let utcOffsetMinutes: Int?
     /// The local calendar day, `YYYY-MM-DD`.
     public let localDate: String
     public let category: String?
 
     public init(
-        id: String, storeID: String?, coordinate: Coordinate?, kind: ExpenseKind, amountMinor: Int64, currency: Currency,
-        occurredMilliseconds: Int64, localDate: String, category: String?
+        id: String, userID: String, storeID: String?, coordinate: Coordinate?, kind: ExpenseKind, amountMinor: Int64,
+        currency: Currency, occurredMilliseconds: Int64, utcOffsetMinutes: Int?, localDate: String, category: String?
     ) {
         self.id = id
+        self.userID = userID
         self.storeID = storeID
         self.coordinate = coordinate
         self.kind = kind
         self.amountMinor = amountMinor
         self.currency = currency
         self.occurredMilliseconds = occurredMilliseconds
+        self.utcOffsetMinutes = utcOffsetMinutes
         self.localDate = localDate
         self.category = category
+    }
+
+    /// Local weekday (0 = Monday … 6 = Sunday) and hour (0–23); nil for a bare date.
+    public var localWeekdayHour: (weekday: Int, hour: Int)? {
+        guard let offset = utcOffsetMinutes else { return nil }
+        let localSeconds = occurredMilliseconds / 1000 + Int64(offset) * 60
+        let days = localSeconds >= 0 ? localSeconds / 86_400 : (localSeconds - 86_399) / 86_400
+        let hour = Int((localSeconds - days * 86_400) / 3600)
+        let weekday = Int(((days % 7) + 7 + 3) % 7)  // 1970-01-01 was a Thursday (3)
+        return (weekday, hour)
     }
 
     /// The lean form of a full expense (tests and other stores build points this way).
     public init(_ e: Expense) {
         self.init(
-            id: e.id, storeID: e.storeID, coordinate: e.location?.coordinate, kind: e.kind, amountMinor: e.amount.minorUnits,
-            currency: e.amount.currency, occurredMilliseconds: e.occurredAt.epochMilliseconds,
-            localDate: e.occurredAt.localDate, category: e.category)
+            id: e.id, userID: e.userID, storeID: e.storeID, coordinate: e.location?.coordinate, kind: e.kind,
+            amountMinor: e.amount.minorUnits, currency: e.amount.currency, occurredMilliseconds: e.occurredAt.epochMilliseconds,
+            utcOffsetMinutes: e.occurredAt.utcOffsetMinutes, localDate: e.occurredAt.localDate, category: e.category)
     }
 }
 
@@ -131,16 +146,19 @@ public struct ExpenseFilter: Sendable, Hashable {
     public var kinds: Set<ExpenseKind>
     /// Category names, compared case-insensitively; empty means all.
     public var categories: Set<String>
+    /// Only expenses linked to these stores; empty means all.
+    public var storeIDs: Set<String>
 
     public init(
         userID: String?, from: Timestamp? = nil, to: Timestamp? = nil, kinds: Set<ExpenseKind> = [],
-        categories: Set<String> = []
+        categories: Set<String> = [], storeIDs: Set<String> = []
     ) {
         self.userID = userID
         self.from = from
         self.to = to
         self.kinds = kinds
         self.categories = categories
+        self.storeIDs = storeIDs
     }
 
     /// Whether an expense passes the non-spatial filters (used by brute-force oracles in tests).
@@ -157,6 +175,9 @@ public struct ExpenseFilter: Sendable, Hashable {
             }
         }
         if !kinds.isEmpty, !kinds.contains(e.kind) { return false }
+        if !storeIDs.isEmpty {
+            guard let s = e.storeID, storeIDs.contains(s) else { return false }
+        }
         if !categories.isEmpty {
             guard let c = e.category?.lowercased(), categories.contains(where: { $0.lowercased() == c }) else {
                 return false
