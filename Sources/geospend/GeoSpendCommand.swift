@@ -21,7 +21,7 @@ struct GeoSpendCommand: ParsableCommand {
         version: GeoSpendVersion.string,
         subcommands: [
             ImportCommand.self, NearCommand.self, NearestStoresCommand.self, SnapCommand.self, InsightsCommand.self,
-            SummaryCommand.self, GenerateCommand.self,
+            SummaryCommand.self, ReportCommand.self, GenerateCommand.self,
             InfoCommand.self,
         ])
 

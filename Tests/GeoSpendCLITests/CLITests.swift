@@ -128,7 +128,7 @@ import Testing
         #expect(r.err.contains("not a GeoSpend database") || r.err.contains("not a database"))
     }
 
-    @Test(arguments: ["import", "near", "nearest-stores", "snap", "insights", "summary", "generate", "info"])
+    @Test(arguments: ["import", "near", "nearest-stores", "snap", "insights", "summary", "report", "generate", "info"])
     func everyCommandHasHelpWithAnExample(command: String) throws {
         let r = try geospend([command, "--help"])
         #expect(r.status == 0)
@@ -166,6 +166,19 @@ import Testing
         let summary = try geospend(["summary", "--db", db, "--user", "user1", "--month", "2025-03", "--format", "csv"])
         #expect(summary.out.hasPrefix("currency,income,expenses,balance,transfers\n"))
         #expect(try geospend(["summary", "--db", db, "--user", "user1", "--month", "2025-3x"]).status == 2)
+    }
+
+    @Test func storeReportsInEveryFormat() throws {
+        let db = try demoDatabase()
+        let html = try geospend(["report", "store", "317766538", "--db", db, "--format", "html", "--min-users", "1"])
+        #expect(html.status == 0, "\(html.err)")
+        #expect(html.out.hasPrefix("<!DOCTYPE html>") && html.out.contains("<svg"))
+        let json = try geospend(["report", "store", "317766538", "--db", db, "--format", "json"])
+        #expect((try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])?["min_users"] as? Int == 3)
+        let list = try geospend(["report", "stores", "--db", db, "--near", "60.1710,24.9414", "--radius", "500m", "--format", "csv"])
+        #expect(list.status == 0 && list.out.hasPrefix("store,kind,distance m,cur,visitors"))
+        #expect(try geospend(["report", "store", "no-such-store", "--db", db]).status == 2)
+        #expect(try geospend(["report", "stores", "--db", db, "--near", "60.1710"]).status == 2)
     }
 
     @Test func generateIsDeterministic() throws {

@@ -1,0 +1,269 @@
+/// A cross-user report for one store (DESIGN.md §6), with small-count suppression: no figure
+/// computed from fewer than `minUsers` distinct users is published.
+///
+/// ```swift
+/// let report = try StoreReport.compute(StoreReportRequest(storeID: "317766538"), store: store)
+/// print(StoreReportOutput.markdown(report))
+/// ```
+public struct StoreReportRequest: Sendable {
+    public var storeID: String
+    public var from: Timestamp?
+    public var to: Timestamp?
+    public var kinds: Set<ExpenseKind>
+    /// Cells with fewer distinct users are suppressed (default 3).
+    public var minUsers: Int
+    /// Peers for the average-ticket comparison: stores of the same kind within this distance.
+    public var peerRadius: Distance
+
+    public init(
+        storeID: String, from: Timestamp? = nil, to: Timestamp? = nil, kinds: Set<ExpenseKind> = [.expense], minUsers: Int = 3,
+        peerRadius: Distance = .kilometers(1)
+    ) {
+        self.storeID = storeID
+        self.from = from
+        self.to = to
+        self.kinds = kinds
+        self.minUsers = minUsers
+        self.peerRadius = peerRadius
+    }
+}
+
+/// A figure over a group of expenses, or nothing when too few users are behind it.
+public struct ReportCell: Sendable, Hashable {
+    public let key: String
+    /// Distinct users behind the cell (not published when suppressed).
+    let users: Int
+    public let count: Int?
+    public let total: Money?
+    public var isSuppressed: Bool { count == nil }
+
+    init(key: String, points: [SpendingPoint], currency: Currency, minUsers: Int) {
+        self.key = key
+        users = Set(points.map(\.userID)).count
+        if users >= minUsers {
+            count = points.count
+            total = Money(minorUnits: points.reduce(0) { $0 + $1.amountMinor }, currency: currency)
+        } else {
+            count = nil
+            total = nil
+        }
+    }
+}
+
+/// Count, total, average, median and first/last expense of a group.
+public struct ReportFigures: Sendable, Hashable {
+    public let visitors: Int
+    public let count: Int
+    public let total: Money
+    public let average: Money
+    public let median: Money
+    public let firstExpense: Timestamp
+    public let lastExpense: Timestamp
+}
+
+public struct StoreComparison: Sendable, Hashable {
+    /// Same-kind stores within the peer radius with enough users to be compared.
+    public let peers: Int
+    /// 1 = the highest average ticket among the store and its peers.
+    public let rank: Int
+    /// The store's average ticket over the mean of its peers' average tickets.
+    public let ratio: Double?
+    public let peersAverage: Money?
+}
+
+public struct StoreReport: Sendable {
+    public struct Section: Sendable {
+        public let currency: Currency
+        /// Nil when fewer than `minUsers` users spent here in this currency.
+        public let figures: ReportFigures?
+        public let byCategory: [ReportCell]
+        /// 7 × 24 cells: weekday (Monday first) × local hour. Bare-date expenses have no hour.
+        public let weekdayHour: [[ReportCell]]
+        /// One cell per local month `YYYY-MM` from the first to the last month with expenses.
+        public let monthly: [ReportCell]
+        public let comparison: StoreComparison?
+    }
+
+    public let store: Store
+    public let from: Timestamp?
+    public let to: Timestamp?
+    public let minUsers: Int
+    /// One section per currency, the one with most expenses first.
+    public let sections: [Section]
+
+    public static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+
+    /// - Throws: `StoreReportError.unknownStore`, or the store's errors.
+    public static func compute(_ request: StoreReportRequest, store: some ExpenseStore) throws -> StoreReport {
+        guard let subject = try store.stores(withIDs: [request.storeID])[request.storeID] else {
+            throw StoreReportError.unknownStore(request.storeID)
+        }
+        var filter = ExpenseFilter(userID: nil, from: request.from, to: request.to, kinds: request.kinds, storeIDs: [subject.id])
+        let points = try store.spendingPoints(filter)
+
+        // Peers: the same kind within the radius, over the same window.
+        var peerAverages: [Currency: [Int64]] = [:]
+        if let kind = subject.kind {
+            let peers = try store.nearestStores(to: subject.coordinate, limit: 100_000, maxDistance: request.peerRadius, kind: kind)
+                .map(\.store.id).filter { $0 != subject.id }
+            if !peers.isEmpty {
+                filter.storeIDs = Set(peers)
+                var byStore: [String: [SpendingPoint]] = [:]
+                for p in try store.spendingPoints(filter) { byStore[p.storeID!, default: []].append(p) }
+                for (_, ps) in byStore {
+                    for (currency, cps) in Dictionary(grouping: ps, by: \.currency)
+                    where Set(cps.map(\.userID)).count >= request.minUsers {
+                        var t = MoneyTotal(currency: currency)
+                        for p in cps { t.add(p.amountMinor) }
+                        peerAverages[currency, default: []].append(t.averageMinor)
+                    }
+                }
+            }
+        }
+
+        let byCurrency = Dictionary(grouping: points, by: \.currency)
+        let ordered = byCurrency.keys.sorted { (byCurrency[$1]!.count, $0.code) < (byCurrency[$0]!.count, $1.code) }
+        var sections: [Section] = []
+        for currency in ordered {
+            let ps = byCurrency[currency]!
+            let cell = { (key: String, group: [SpendingPoint]) in
+                ReportCell(key: key, points: group, currency: currency, minUsers: request.minUsers)
+            }
+            let visitors = Set(ps.map(\.userID)).count
+            var figures: ReportFigures?
+            var comparison: StoreComparison?
+            if visitors >= request.minUsers {
+                let amounts = ps.map(\.amountMinor).sorted()
+                var total = MoneyTotal(currency: currency)
+                for a in amounts { total.add(a) }
+                let mid = amounts.count / 2
+                let median = amounts.count % 2 == 1 ? amounts[mid] : (amounts[mid - 1] + amounts[mid] + 1) / 2
+                let order = { (a: SpendingPoint, b: SpendingPoint) in (a.occurredMilliseconds, a.id) < (b.occurredMilliseconds, b.id) }
+                let stamps = try store.timestamps(ofExpenses: [ps.min(by: order)!.id, ps.max(by: order)!.id])
+                figures = ReportFigures(
+                    visitors: visitors, count: ps.count, total: total.total, average: total.average,
+                    median: Money(minorUnits: median, currency: currency), firstExpense: stamps[ps.min(by: order)!.id]!,
+                    lastExpense: stamps[ps.max(by: order)!.id]!)
+                let peers = peerAverages[currency] ?? []
+                let mine = total.averageMinor
+                let peersMean = peers.isEmpty ? nil : Double(peers.reduce(0, +)) / Double(peers.count)
+                comparison = StoreComparison(
+                    peers: peers.count, rank: 1 + peers.filter { $0 > mine }.count,
+                    ratio: peersMean.map { $0 == 0 ? nil : Double(mine) / $0 } ?? nil,
+                    peersAverage: peersMean.map { Money(minorUnits: Int64($0.rounded(.toNearestOrAwayFromZero)), currency: currency) })
+            }
+            let categories = Dictionary(grouping: ps, by: { $0.category ?? "(none)" })
+            var grid: [[ReportCell]] = []
+            let timed = Dictionary(grouping: ps.filter { $0.localWeekdayHour != nil }) { p -> Int in
+                let wh = p.localWeekdayHour!
+                return wh.weekday * 24 + wh.hour
+            }
+            for d in 0..<7 { grid.append((0..<24).map { h in cell("\(weekdays[d]) \(h)", timed[d * 24 + h] ?? []) }) }
+            let months = Dictionary(grouping: ps, by: { String($0.localDate.prefix(7)) })
+            sections.append(Section(
+                currency: currency, figures: figures,
+                byCategory: categories.keys.sorted().map { cell($0, categories[$0]!) },
+                weekdayHour: grid, monthly: monthRange(months.keys).map { cell($0, months[$0] ?? []) },
+                comparison: comparison))
+        }
+        return StoreReport(store: subject, from: request.from, to: request.to, minUsers: request.minUsers, sections: sections)
+    }
+
+    /// Every `YYYY-MM` from the earliest to the latest given, gaps included.
+    static func monthRange(_ months: some Collection<String>) -> [String] {
+        guard let first = months.min(), let last = months.max() else { return [] }
+        var y = Int(first.prefix(4))!, m = Int(first.suffix(2))!
+        var out: [String] = []
+        while true {
+            let key = "\(Timestamp.pad(y, 4))-\(Timestamp.pad(m, 2))"
+            out.append(key)
+            if key >= last { return out }
+            m += 1
+            if m == 13 { m = 1; y += 1 }
+        }
+    }
+}
+
+/// `geospend report stores`: key figures for many stores, suppressed below `minUsers`.
+public struct StoreListReport: Sendable {
+    public struct Row: Sendable, Hashable {
+        public let store: Store
+        public let currency: Currency
+        public let distanceMeters: Double?
+        /// Nil when fewer than `minUsers` users spent here in this currency.
+        public let figures: ReportFigures?
+    }
+    public let minUsers: Int
+    /// Per currency (most expenses first), published rows by total descending, suppressed last.
+    public let rows: [Row]
+
+    /// - Parameters:
+    ///   - near: with `radius`, only stores within it (geodesic).
+    ///   - kind: only stores of this kind.
+    public static func compute(
+        near: Coordinate?, radius: Distance?, kind: String?, from: Timestamp? = nil, to: Timestamp? = nil, minUsers: Int = 3,
+        store: some ExpenseStore
+    ) throws -> StoreListReport {
+        var distances: [String: Double] = [:]
+        let stores: [Store]
+        if let near, let radius {
+            let hits = try store.nearestStores(to: near, limit: 1_000_000, maxDistance: radius, kind: kind)
+            for h in hits { distances[h.store.id] = h.distanceMeters }
+            stores = hits.map(\.store)
+        } else {
+            stores = try store.allStores(kind: kind)
+        }
+        let wanted = Dictionary(uniqueKeysWithValues: stores.map { ($0.id, $0) })
+        // A long IN list costs more than reading every linked expense and keeping the wanted ones.
+        let filter = ExpenseFilter(userID: nil, from: from, to: to, kinds: [.expense], storeIDs: wanted.count <= 500 ? Set(wanted.keys) : [])
+        var groups: [String: [SpendingPoint]] = [:]
+        for p in try store.spendingPoints(filter) {
+            guard let s = p.storeID, wanted[s] != nil else { continue }
+            groups[s, default: []].append(p)
+        }
+        var rows: [Row] = []
+        var count: [Currency: Int] = [:]
+        for (id, ps) in groups {
+            for (currency, cps) in Dictionary(grouping: ps, by: \.currency) {
+                count[currency, default: 0] += cps.count
+                let visitors = Set(cps.map(\.userID)).count
+                var figures: ReportFigures?
+                if visitors >= minUsers {
+                    let amounts = cps.map(\.amountMinor).sorted()
+                    var total = MoneyTotal(currency: currency)
+                    for a in amounts { total.add(a) }
+                    let mid = amounts.count / 2
+                    let median = amounts.count % 2 == 1 ? amounts[mid] : (amounts[mid - 1] + amounts[mid] + 1) / 2
+                    let first = cps.min { ($0.occurredMilliseconds, $0.id) < ($1.occurredMilliseconds, $1.id) }!
+                    let last = cps.max { ($0.occurredMilliseconds, $0.id) < ($1.occurredMilliseconds, $1.id) }!
+                    figures = ReportFigures(
+                        visitors: visitors, count: cps.count, total: total.total, average: total.average,
+                        median: Money(minorUnits: median, currency: currency),
+                        firstExpense: Timestamp(localDate: first), lastExpense: Timestamp(localDate: last))
+                }
+                rows.append(Row(store: wanted[id]!, currency: currency, distanceMeters: distances[id], figures: figures))
+            }
+        }
+        rows.sort { a, b in
+            if a.currency != b.currency { return (count[b.currency]!, a.currency.code) < (count[a.currency]!, b.currency.code) }
+            let ta = a.figures?.total.minorUnits ?? -1, tb = b.figures?.total.minorUnits ?? -1
+            return (tb, a.store.id) < (ta, b.store.id)
+        }
+        return StoreListReport(minUsers: minUsers, rows: rows)
+    }
+}
+
+public enum StoreReportError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknownStore(String)
+    public var description: String { "no store with id \"\(self.id)\"" }
+    private var id: String {
+        switch self { case .unknownStore(let id): return id }
+    }
+}
+
+extension Timestamp {
+    /// The local day of a spending point as a bare date (store lists show days, not instants).
+    init(localDate p: SpendingPoint) {
+        self.init(text: p.localDate, epochMilliseconds: p.occurredMilliseconds, utcOffsetMinutes: nil, localDate: p.localDate)
+    }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import GeoSpend
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Cross-user store reports; figures from fewer than --min-users users are suppressed.",
+        discussion: """
+            Example:
+              geospend report store 317766538 --format html > store.html
+              geospend report stores --near 60.1710,24.9414 --radius 500m --kind amenity:cafe
+            """,
+        subcommands: [OneStore.self, ManyStores.self])
+
+    enum Format: String, ExpressibleByArgument { case table, markdown, json, html, csv }
+
+    struct OneStore: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "store",
+            abstract: "One store: visitors, totals, average ticket, categories, weekday × hour, months, peers.",
+            discussion: """
+                Example:
+                  geospend report store 317766538
+                  geospend report store 317766538 --from 2025-01-01 --to 2025-06-30 --format html > store.html
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The store id.") var id: String
+        @Option(help: "From this date or instant (inclusive).") var from: String?
+        @Option(help: "To this date (inclusive) or instant (exclusive).") var to: String?
+        @Option(help: "Suppress figures from fewer distinct users than this.") var minUsers: Int = 3
+        @Option(help: "markdown, json or html.") var format: Format = .markdown
+
+        func validate() throws {
+            guard minUsers >= 1 else { throw ValidationError("--min-users must be at least 1") }
+            guard [.markdown, .json, .html].contains(format) else { throw ValidationError("--format must be markdown, json or html") }
+        }
+
+        func run() throws {
+            let request = StoreReportRequest(
+                storeID: id, from: try Parse.timestamp(from, option: "--from"), to: try Parse.timestamp(to, option: "--to"),
+                minUsers: minUsers)
+            let report: StoreReport
+            do { report = try StoreReport.compute(request, store: try database.openExisting()) } catch let e as StoreReportError {
+                throw ValidationError(e.description)
+            }
+            switch format {
+            case .json: printOut(StoreReportOutput.json(report).serialized() + "\n")
+            case .html: printOut(StoreReportOutput.html(report))
+            default: printOut(StoreReportOutput.markdown(report))
+            }
+        }
+    }
+
+    struct ManyStores: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "stores",
+            abstract: "Key figures for many stores, optionally near a point and of one kind.",
+            discussion: """
+                Example:
+                  geospend report stores --kind amenity:cafe --format markdown
+                  geospend report stores --near 60.1710,24.9414 --radius 500m --format json
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "A centre LAT,LON (with --radius).") var near: String?
+        @Option(help: "Radius around --near: 500m, 2km.") var radius: String?
+        @Option(help: "Only stores of this kind.") var kind: String?
+        @Option(help: "From this date or instant (inclusive).") var from: String?
+        @Option(help: "To this date (inclusive) or instant (exclusive).") var to: String?
+        @Option(help: "Suppress figures from fewer distinct users than this.") var minUsers: Int = 3
+        @Option(help: "table, markdown, json, html or csv.") var format: Format = .table
+
+        func validate() throws {
+            guard minUsers >= 1 else { throw ValidationError("--min-users must be at least 1") }
+            guard (near == nil) == (radius == nil) else { throw ValidationError("--near and --radius go together") }
+        }
+
+        func run() throws {
+            var center: Coordinate?
+            if let near {
+                let parts = near.split(separator: ",").map(String.init)
+                guard parts.count == 2 else { throw ValidationError("--near: write LAT,LON, e.g. 60.1710,24.9414") }
+                do {
+                    center = try Coordinate(latitude: try parseStrictDouble(parts[0]), longitude: try parseStrictDouble(parts[1]))
+                } catch { throw ValidationError("--near: \(error)") }
+            }
+            let report = try StoreListReport.compute(
+                near: center, radius: try radius.map { try Parse.distance($0, option: "--radius") }, kind: kind,
+                from: try Parse.timestamp(from, option: "--from"), to: try Parse.timestamp(to, option: "--to"), minUsers: minUsers,
+                store: try database.openExisting())
+            switch format {
+            case .json: printOut(StoreReportOutput.json(report).serialized() + "\n")
+            case .html: printOut(StoreReportOutput.html(report))
+            case .markdown: printOut(StoreReportOutput.markdown(report))
+            case .csv: printOut(StoreReportOutput.csv(report))
+            case .table: printOut(StoreReportOutput.table(report))
+            }
+        }
+    }
+}
