@@ -41,16 +41,18 @@ extension SpatiaLiteStore {
     public func stores(withIDs ids: Set<String>) throws -> [String: Store] {
         guard !ids.isEmpty else { return [:] }
         return try pool.read { db in
+            // One statement for the whole set: SQLite walks the JSON array and the id index itself.
             let s = RawStatement(try db.cachedStatement(sql: """
                 SELECT s.id, s.name, s.kind, s.brand, s.street, s.postcode, s.city, s.country, s.lat, s.lon, s.source_id
-                FROM stores AS s WHERE s.id = ?1
+                FROM stores AS s WHERE s.id IN (SELECT value FROM json_each(?1))
                 """))
             defer { s.reset() }
+            s.reset()
+            s.bind(1, Self.jsonArray(ids))
             var found: [String: Store] = [:]
-            for id in ids {
-                s.reset()
-                s.bind(1, id)
-                if try s.step(db) { found[id] = Self.decodeStore(s) }
+            while try s.step(db) {
+                let store = Self.decodeStore(s)
+                found[store.id] = store
             }
             return found
         }
@@ -59,21 +61,26 @@ extension SpatiaLiteStore {
     public func timestamps(ofExpenses ids: Set<String>) throws -> [String: Timestamp] {
         guard !ids.isEmpty else { return [:] }
         return try pool.read { db in
-            let s = RawStatement(try db.cachedStatement(
-                sql: "SELECT occurred_at, occurred_ms, utc_offset_min, local_date FROM expenses WHERE id = ?1"))
+            let s = RawStatement(try db.cachedStatement(sql: """
+                SELECT id, occurred_at, occurred_ms, utc_offset_min, local_date FROM expenses
+                WHERE id IN (SELECT value FROM json_each(?1))
+                """))
             defer { s.reset() }
+            s.reset()
+            s.bind(1, Self.jsonArray(ids))
             var found: [String: Timestamp] = [:]
-            for id in ids {
-                s.reset()
-                s.bind(1, id)
-                if try s.step(db) {
-                    found[id] = Timestamp(
-                        text: s.text(0) ?? "", epochMilliseconds: s.int64(1), utcOffsetMinutes: s.optionalInt64(2).map { Int($0) },
-                        localDate: s.text(3) ?? "")
-                }
+            while try s.step(db) {
+                found[s.text(0) ?? ""] = Timestamp(
+                    text: s.text(1) ?? "", epochMilliseconds: s.int64(2), utcOffsetMinutes: s.optionalInt64(3).map { Int($0) },
+                    localDate: s.text(4) ?? "")
             }
             return found
         }
+    }
+
+    /// A JSON array of strings, for `json_each` (one bound parameter instead of a statement per id).
+    static func jsonArray(_ values: some Sequence<String>) -> String {
+        JSONOutput.array(values.map { .string($0) }).serialized(pretty: false)
     }
 }
 

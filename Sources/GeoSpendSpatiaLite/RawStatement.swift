@@ -58,7 +58,8 @@ struct RawStatement {
 
     func text(_ column: Int32) -> String? {
         guard let p = sqlite3_column_text(handle, column) else { return nil }
-        return String(cString: p)
+        // The byte count SQLite already knows saves the strlen of String(cString:).
+        return String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
     }
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }

@@ -179,11 +179,11 @@ public struct LocationInsights: Sendable {
         // with the most placed expenses first), each by total descending, ties by place id.
         var countByCurrency: [Currency: Int] = [:]
         for row in rows { countByCurrency[row.key.currency, default: 0] += row.points.count }
-        rows.sort { a, b in
-            let ca = countByCurrency[a.key.currency]!, cb = countByCurrency[b.key.currency]!
-            if a.key.currency != b.key.currency { return (cb, a.key.currency.code) < (ca, b.key.currency.code) }
-            return (b.total, a.key.place.id) < (a.total, b.key.place.id)
-        }
+        let currencyRank = Dictionary(uniqueKeysWithValues: countByCurrency.sorted { ($1.value, $0.key.code) < ($0.value, $1.key.code) }
+            .enumerated().map { ($0.element.key, $0.offset) })
+        rows = rows.map { (currencyRank[$0.key.currency]!, $0) }
+            .sorted { a, b in (a.0, b.1.total, a.1.key.place.id) < (b.0, a.1.total, b.1.key.place.id) }
+            .map(\.1)
         if let limit = request.limit { rows = Array(rows.prefix(limit)) }
 
         // First and last visits keep their recorded offsets: fetch those timestamps.
