@@ -41,10 +41,11 @@ extension SpatiaLiteStore {
     public func stores(withIDs ids: Set<String>) throws -> [String: Store] {
         guard !ids.isEmpty else { return [:] }
         return try pool.read { db in
-            // One statement for the whole set: SQLite walks the JSON array and the id index itself.
+            // One statement for the whole set: json_each drives, one id-index lookup per element
+            // (written as a join: `id IN (SELECT … json_each)` made SQLite scan the whole table).
             let s = RawStatement(try db.cachedStatement(sql: """
                 SELECT s.id, s.name, s.kind, s.brand, s.street, s.postcode, s.city, s.country, s.lat, s.lon, s.source_id
-                FROM stores AS s WHERE s.id IN (SELECT value FROM json_each(?1))
+                FROM json_each(?1) AS j JOIN stores AS s ON s.id = j.value
                 """))
             defer { s.reset() }
             s.reset()
@@ -62,8 +63,8 @@ extension SpatiaLiteStore {
         guard !ids.isEmpty else { return [:] }
         return try pool.read { db in
             let s = RawStatement(try db.cachedStatement(sql: """
-                SELECT id, occurred_at, occurred_ms, utc_offset_min, local_date FROM expenses
-                WHERE id IN (SELECT value FROM json_each(?1))
+                SELECT e.id, e.occurred_at, e.occurred_ms, e.utc_offset_min, e.local_date
+                FROM json_each(?1) AS j JOIN expenses AS e ON e.id = j.value
                 """))
             defer { s.reset() }
             s.reset()

@@ -114,31 +114,48 @@ public struct LocationInsights: Sendable {
         let points = try store.spendingPoints(request.filter)
         let (previousFrom, previousTo) = previousWindow(request.from, request.to)
 
-        // Assign places.
-        var clusterOf: [String: String] = [:]  // expense id → cluster id
+        // Assign places: a store, or the cluster of a storeless position (by point index, so the
+        // hot loop hashes one String per point at most).
+        var clusterName = [String?](repeating: nil, count: points.count)
         var clustered: [SpendingPoint] = []
+        var clusteredNames: [String] = []  // cluster id of each `clustered` point
         if request.grouping == .place {
-            clustered = points.filter { $0.storeID == nil && $0.coordinate != nil }
+            let indices = points.indices.filter { points[$0].storeID == nil && points[$0].coordinate != nil }
+            clustered = indices.map { points[$0] }
             let clusters = PlaceClusters(
                 ids: clustered.map(\.id), coordinates: clustered.map { $0.coordinate! }, radius: request.clusterRadius,
                 minPoints: request.clusterMinPoints)
-            for (p, c) in zip(clustered, clusters.clusterIDs) { clusterOf[p.id] = c }
-        }
-        func placeKey(_ p: SpendingPoint) -> PlaceKey? {
-            if let s = p.storeID { return PlaceKey(kind: .store, id: s) }
-            return clusterOf[p.id].map { PlaceKey(kind: .cluster, id: $0) }
+            clusteredNames = clusters.clusterIDs
+            for (k, i) in indices.enumerated() { clusterName[i] = clusters.clusterIDs[k] }
         }
 
-        var groups: [GroupKey: [SpendingPoint]] = [:]
-        var totals = MoneyTotals(), unplaced = MoneyTotals()
-        var placedTotal: [Currency: Int64] = [:]
-        for p in points {
+        var byPlace: [PlaceKey: [Int]] = [:]
+        var totals = MoneyTotals(), unplaced = MoneyTotals(), placed = MoneyTotals()
+        for (i, p) in points.enumerated() {
             let money = Money(minorUnits: p.amountMinor, currency: p.currency)
             totals.add(money)
-            guard let key = placeKey(p) else { unplaced.add(money); continue }
-            groups[GroupKey(place: key, currency: p.currency), default: []].append(p)
-            placedTotal[p.currency, default: 0] += p.amountMinor
+            let key: PlaceKey
+            if let s = p.storeID {
+                key = PlaceKey(kind: .store, id: s)
+            } else if let c = clusterName[i] {
+                key = PlaceKey(kind: .cluster, id: c)
+            } else {
+                unplaced.add(money)
+                continue
+            }
+            byPlace[key, default: []].append(i)
+            placed.add(money)
         }
+        var groups: [GroupKey: [SpendingPoint]] = [:]
+        for (place, indices) in byPlace {
+            let first = points[indices[0]].currency
+            if indices.allSatisfy({ points[$0].currency == first }) {
+                groups[GroupKey(place: place, currency: first)] = indices.map { points[$0] }
+            } else {
+                for i in indices { groups[GroupKey(place: place, currency: points[i].currency), default: []].append(points[i]) }
+            }
+        }
+        let placedTotal = Dictionary(uniqueKeysWithValues: placed.totals.map { ($0.currency, $0.totalMinor) })
 
         // Previous window, assigned to the current places: same store, or the cluster of the
         // nearest current member within the cluster radius.
@@ -157,14 +174,14 @@ public struct LocationInsights: Sendable {
                 if let s = p.storeID {
                     key = PlaceKey(kind: .store, id: s)
                 } else if let c = p.coordinate, request.grouping == .place {
-                    var best: (Double, String)?
+                    var best: (distance: Double, id: String, index: Int)?
                     grid.forEachNeighbourKey(of: grid.key(c), including: true) { k in
                         for j in members[k] ?? [] where Geodesic.isWithin(c, memberPositions[j], meters: request.clusterRadius.meters) {
                             let d = Geodesic.distance(c, memberPositions[j])
-                            if best == nil || (d, clustered[j].id) < best! { best = (d, clustered[j].id) }
+                            if best == nil || (d, clustered[j].id) < (best!.distance, best!.id) { best = (d, clustered[j].id, j) }
                         }
                     }
-                    if let best { key = PlaceKey(kind: .cluster, id: clusterOf[best.1]!) }
+                    if let best { key = PlaceKey(kind: .cluster, id: clusteredNames[best.index]) }
                 }
                 if let key { previous[GroupKey(place: key, currency: p.currency), default: 0] += p.amountMinor }
             }

@@ -134,14 +134,22 @@ public struct MoneyTotal: Sendable, Hashable {
 
 /// One `MoneyTotal` per currency, sorted by currency code. Never adds across currencies.
 public struct MoneyTotals: Sendable, Hashable {
-    private var byCode: [String: MoneyTotal] = [:]
+    // A short list searched linearly: a user has a handful of currencies, and comparing two
+    // small strings is cheaper than hashing one.
+    private var entries: [MoneyTotal] = []
 
     public init() {}
 
     public mutating func add(_ money: Money) {
-        byCode[money.currency.code, default: MoneyTotal(currency: money.currency)].add(money.minorUnits)
+        if let i = entries.firstIndex(where: { $0.currency.code == money.currency.code }) {
+            entries[i].add(money.minorUnits)
+        } else {
+            var t = MoneyTotal(currency: money.currency)
+            t.add(money.minorUnits)
+            entries.append(t)
+        }
     }
 
-    public var totals: [MoneyTotal] { byCode.values.sorted { $0.currency < $1.currency } }
-    public var isEmpty: Bool { byCode.isEmpty }
+    public var totals: [MoneyTotal] { entries.sorted { $0.currency < $1.currency } }
+    public var isEmpty: Bool { entries.isEmpty }
 }
