@@ -33,6 +33,9 @@ rm -f "$heavy" "$heavy-wal" "$heavy-shm"
 echo "(insights user: $((n / 10)) expenses)"
 Benchmarks/.build/release/geospend-bench --insights "$heavy" user1
 
+# Store reports (cross-user), before snapping adds more links.
+Benchmarks/.build/release/geospend-bench --store-report "$db"
+
 # Snapping every storeless geotagged expense against the 50,000 stores, CLI end to end.
 start=$(date +%s.%N)
 "$geospend" snap --db "$db" | head -1

@@ -1,6 +1,7 @@
 // Query latency of the library API in-process, warm: p50/p95 over seeded random centres.
 // Usage: geospend-bench DATABASE [QUERIES]          radius and nearest-store workloads
 //        geospend-bench --insights DATABASE USER    location insights for one user (20 runs)
+//        geospend-bench --store-report DATABASE     reports for the 200 busiest stores
 // (databases from scripts/bench.sh)
 // BENCH_ONLY_NEAREST=1 skips the radius workloads (for quick nearest-store tuning).
 import Foundation
@@ -22,6 +23,23 @@ if arguments.count == 4 && arguments[1] == "--insights" {
     }
     micros.sort()
     print(String(format: "insights, one user, all places            p50 %8.3f ms   p95 %8.3f ms   places %d", micros[10] / 1000, micros[18] / 1000, rows))
+    exit(0)
+}
+if arguments.count == 3 && arguments[1] == "--store-report" {
+    let store = try SpatiaLiteStore(path: arguments[2], readOnly: true)
+    let busiest = try store.read { db in
+        try String.fetchAll(db, sql: "SELECT store_id FROM expenses WHERE store_id IS NOT NULL GROUP BY store_id ORDER BY count(*) DESC LIMIT 200")
+    }
+    var micros: [Double] = []
+    for (n, id) in (busiest + busiest.prefix(20)).enumerated() {
+        let start = ContinuousClock.now
+        _ = try StoreReport.compute(StoreReportRequest(storeID: id), store: store)
+        let d = ContinuousClock.now - start
+        if n >= 20 { micros.append(Double(d.components.attoseconds) / 1e12 + Double(d.components.seconds) * 1e6) }
+    }
+    micros.sort()
+    print(String(format: "store report, 200 busiest stores           p50 %8.3f ms   p95 %8.3f ms", micros[micros.count / 2] / 1000,
+                 micros[micros.count * 95 / 100] / 1000))
     exit(0)
 }
 guard arguments.count >= 2 else {

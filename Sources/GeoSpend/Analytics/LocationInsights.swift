@@ -213,11 +213,8 @@ public struct LocationInsights: Sendable {
 
         let places = rows.map { key, ps, _ -> PlaceInsight in
             let currency = key.currency
-            let amounts = ps.map(\.amountMinor).sorted()
-            var total = MoneyTotal(currency: currency)
-            for a in amounts { total.add(a) }
-            let mid = amounts.count / 2
-            let median = amounts.count % 2 == 1 ? amounts[mid] : (amounts[mid - 1] + amounts[mid] + 1) / 2
+            let stats = AmountStatistics(minorUnits: ps.map(\.amountMinor), currency: currency)
+            let total = stats.total
             var byCategory: [String: Int64] = [:]
             for p in ps { if let c = p.category { byCategory[c, default: 0] += p.amountMinor } }
             let top = byCategory.min { ($1.value, $0.key) < ($0.value, $1.key) }?.key
@@ -238,8 +235,7 @@ public struct LocationInsights: Sendable {
             return PlaceInsight(
                 place: Place(kind: key.place.kind, id: key.place.id, name: key.place.kind == .store ? stores[key.place.id]?.displayName : nil),
                 centroid: centroid, currency: currency, count: ps.count, total: total.total, average: total.average,
-                median: Money(minorUnits: median, currency: currency),
-                min: Money(minorUnits: amounts.first!, currency: currency), max: Money(minorUnits: amounts.last!, currency: currency),
+                median: stats.median, min: stats.min, max: stats.max,
                 firstVisit: timestamps[first.id]!, lastVisit: timestamps[last.id]!,
                 visitDays: Set(ps.map(\.localDate)).count,
                 share: Double(total.totalMinor) / Double(placedTotal[currency]!),

@@ -133,16 +133,13 @@ public struct StoreReport: Sendable {
             var figures: ReportFigures?
             var comparison: StoreComparison?
             if visitors >= request.minUsers {
-                let amounts = ps.map(\.amountMinor).sorted()
-                var total = MoneyTotal(currency: currency)
-                for a in amounts { total.add(a) }
-                let mid = amounts.count / 2
-                let median = amounts.count % 2 == 1 ? amounts[mid] : (amounts[mid - 1] + amounts[mid] + 1) / 2
+                let stats = AmountStatistics(minorUnits: ps.map(\.amountMinor), currency: currency)
+                let total = stats.total
                 let order = { (a: SpendingPoint, b: SpendingPoint) in (a.occurredMilliseconds, a.id) < (b.occurredMilliseconds, b.id) }
                 let stamps = try store.timestamps(ofExpenses: [ps.min(by: order)!.id, ps.max(by: order)!.id])
                 figures = ReportFigures(
                     visitors: visitors, count: ps.count, total: total.total, average: total.average,
-                    median: Money(minorUnits: median, currency: currency), firstExpense: stamps[ps.min(by: order)!.id]!,
+                    median: stats.median, firstExpense: stamps[ps.min(by: order)!.id]!,
                     lastExpense: stamps[ps.max(by: order)!.id]!)
                 let peers = peerAverages[currency] ?? []
                 let mine = total.averageMinor
@@ -229,16 +226,12 @@ public struct StoreListReport: Sendable {
                 let visitors = Set(cps.map(\.userID)).count
                 var figures: ReportFigures?
                 if visitors >= minUsers {
-                    let amounts = cps.map(\.amountMinor).sorted()
-                    var total = MoneyTotal(currency: currency)
-                    for a in amounts { total.add(a) }
-                    let mid = amounts.count / 2
-                    let median = amounts.count % 2 == 1 ? amounts[mid] : (amounts[mid - 1] + amounts[mid] + 1) / 2
+                    let stats = AmountStatistics(minorUnits: cps.map(\.amountMinor), currency: currency)
                     let first = cps.min { ($0.occurredMilliseconds, $0.id) < ($1.occurredMilliseconds, $1.id) }!
                     let last = cps.max { ($0.occurredMilliseconds, $0.id) < ($1.occurredMilliseconds, $1.id) }!
                     figures = ReportFigures(
-                        visitors: visitors, count: cps.count, total: total.total, average: total.average,
-                        median: Money(minorUnits: median, currency: currency),
+                        visitors: visitors, count: cps.count, total: stats.total.total, average: stats.average,
+                        median: stats.median,
                         firstExpense: Timestamp(localDate: first), lastExpense: Timestamp(localDate: last))
                 }
                 rows.append(Row(store: wanted[id]!, currency: currency, distanceMeters: distances[id], figures: figures))

@@ -153,3 +153,31 @@ public struct MoneyTotals: Sendable, Hashable {
     public var totals: [MoneyTotal] { entries.sorted { $0.currency < $1.currency } }
     public var isEmpty: Bool { entries.isEmpty }
 }
+
+/// Count, total, mean, median, min and max of positive amounts in one currency, exact.
+///
+/// The mean is rounded half away from zero to the minor unit; for an even count the median is
+/// the mean of the two middle amounts, rounded half up.
+public struct AmountStatistics: Sendable, Hashable {
+    public let total: MoneyTotal
+    public let median: Money
+    public let min: Money
+    public let max: Money
+    public var count: Int { total.count }
+    public var average: Money { total.average }
+
+    /// - Precondition: `amounts` is not empty.
+    /// - Complexity: O(n log n).
+    public init(minorUnits amounts: [Int64], currency: Currency) {
+        precondition(!amounts.isEmpty)
+        let sorted = amounts.sorted()
+        var total = MoneyTotal(currency: currency)
+        for a in sorted { total.add(a) }
+        let mid = sorted.count / 2
+        let median = sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid] + 1) / 2
+        self.total = total
+        self.median = Money(minorUnits: median, currency: currency)
+        self.min = Money(minorUnits: sorted.first!, currency: currency)
+        self.max = Money(minorUnits: sorted.last!, currency: currency)
+    }
+}
