@@ -105,7 +105,7 @@ public enum StoreReportOutput {
             out += "\n### Monthly\n\n" + monthlySVG(s) + "\n\n" + line(["month", "expenses", "total"]) + "\n" + line(["---", "---:", "---:"]) + "\n"
             out += s.monthly.map { line([$0.key, $0.count.map(String.init) ?? suppressed, $0.total?.decimalString ?? suppressed]) }
                 .joined(separator: "\n") + "\n"
-            out += "\n### Weekday × hour (local time, expenses)\n\n" + heatSVG(s) + "\n"
+            out += "\n### Weekday × hour (local time, expenses)\n\n" + heatSVG(s) + "\n\n" + heatCaption(r) + "\n"
         }
         return out
     }
@@ -119,7 +119,7 @@ public enum StoreReportOutput {
             body += "<h3>By category</h3><table><tr><th>category</th><th>expenses</th><th>total</th></tr>"
             body += s.byCategory.map { "<tr><td>\(escape($0.key))</td><td class=\"n\">\($0.count.map(String.init) ?? suppressed)</td><td class=\"n\">\($0.total?.decimalString ?? suppressed)</td></tr>" }.joined()
             body += "</table><h3>Monthly</h3>" + monthlySVG(s)
-            body += "<h3>Weekday × hour (local time, expenses)</h3>" + heatSVG(s)
+            body += "<h3>Weekday × hour (local time, expenses)</h3>" + heatSVG(s) + "<p class=\"sub\">\(escape(heatCaption(r)))</p>"
         }
         return """
             <!DOCTYPE html>
@@ -132,13 +132,18 @@ public enum StoreReportOutput {
             """
     }
 
-    /// Bars of the monthly totals; suppressed months drawn as a grey outline.
+    static func heatCaption(_ r: StoreReport) -> String {
+        "Darker blue: more expenses in that hour. Grey: fewer than \(r.minUsers) users (or none), not shown."
+    }
+
+    /// Bars of the monthly totals (the tallest labelled); suppressed months drawn as a grey outline.
     static func monthlySVG(_ s: StoreReport.Section) -> String {
         let w = 560.0, h = 160.0, left = 40.0, bottom = 24.0
         let maxTotal = Double(s.monthly.compactMap { $0.total?.minorUnits }.max() ?? 1)
         let slot = (w - left) / Double(max(1, s.monthly.count))
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(w))\" height=\"\(Int(h))\" role=\"img\" aria-label=\"monthly totals in \(s.currency.code)\">"
-        out += "<text x=\"0\" y=\"12\" font-size=\"11\">\(s.currency.code)</text>"
+        let tallest = s.monthly.compactMap(\.total).max { $0.minorUnits < $1.minorUnits }
+        out += "<text x=\"0\" y=\"12\" font-size=\"11\">\(s.currency.code)\(tallest.map { " (tallest bar: \($0.decimalString))" } ?? "")</text>"
         for (i, m) in s.monthly.enumerated() {
             let x = left + Double(i) * slot + 2
             let bw = max(1, slot - 4)
