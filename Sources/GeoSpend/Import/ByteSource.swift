@@ -5,7 +5,8 @@
 #endif
 
 /// Reads a file (or in-memory bytes) in large chunks, byte by byte, without holding it all.
-/// Used by the CSV and JSON Lines readers so a 10-million-row file streams in constant memory.
+/// Used by the JSON Lines and GeoJSON readers (the CSV reader maps its file instead); a JSON
+/// Lines file of any length streams in constant memory.
 final class ByteSource {
     private var fd: Int32 = -1
     private var buffer: [UInt8]
