@@ -1,8 +1,21 @@
 import GeoSpend
 import GRDB
 
-/// The reads behind insights and reports: lean rows, bound and decoded directly.
+/// The reads behind insights, snapping and reports: lean rows, bound and decoded directly.
 extension SpatiaLiteStore {
+    /// Runs one cached statement on a pooled read connection and decodes every row.
+    func fetchAll<T>(_ sql: String, bind: (RawStatement) -> Void = { _ in }, decode: (RawStatement) throws -> T) throws -> [T] {
+        try pool.read { db in
+            let s = RawStatement(try db.cachedStatement(sql: sql))
+            defer { s.reset() }
+            s.reset()
+            bind(s)
+            var rows: [T] = []
+            while try s.step(db) { rows.append(try decode(s)) }
+            return rows
+        }
+    }
+
     public func spendingPoints(_ filter: ExpenseFilter) throws -> [SpendingPoint] {
         let (conditions, arguments) = Self.conditions(for: filter, firstParameter: 1)
         let sql = """
@@ -11,115 +24,78 @@ extension SpatiaLiteStore {
             FROM expenses AS e LEFT JOIN categories AS c ON c.id = e.category_id
             \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
             """
-        return try pool.read { db in
-            let s = RawStatement(try db.cachedStatement(sql: sql))
-            defer { s.reset() }
-            s.reset()
-            for apply in arguments { apply(s) }
-            var currencies: [String: Currency] = [:]
-            var points: [SpendingPoint] = []
-            while try s.step(db) {
-                let code = s.text(6) ?? ""
-                let currency: Currency
-                if let known = currencies[code] {
-                    currency = known
-                } else {
-                    currency = try Currency(code: code)
-                    currencies[code] = currency
-                }
-                points.append(SpendingPoint(
-                    id: s.text(0) ?? "", userID: s.text(10) ?? "", storeID: s.text(1),
-                    coordinate: s.isNull(2) ? nil : Coordinate(uncheckedLatitude: s.double(2), longitude: s.double(3)),
-                    kind: ExpenseKind(rawValue: s.text(4) ?? "") ?? .expense, amountMinor: s.int64(5), currency: currency,
-                    occurredMilliseconds: s.int64(7), utcOffsetMinutes: s.optionalInt64(11).map { Int($0) },
-                    localDate: s.text(8) ?? "", category: s.text(9)))
+        var currencies: [String: Currency] = [:]
+        return try fetchAll(sql, bind: { s in for apply in arguments { apply(s) } }) { s in
+            let code = s.text(6) ?? ""
+            let currency: Currency
+            if let known = currencies[code] {
+                currency = known
+            } else {
+                currency = try Currency(code: code)
+                currencies[code] = currency
             }
-            return points
+            return SpendingPoint(
+                id: s.text(0) ?? "", userID: s.text(10) ?? "", storeID: s.text(1),
+                coordinate: s.isNull(2) ? nil : Coordinate(uncheckedLatitude: s.double(2), longitude: s.double(3)),
+                kind: ExpenseKind(rawValue: s.text(4) ?? "") ?? .expense, amountMinor: s.int64(5), currency: currency,
+                occurredMilliseconds: s.int64(7), utcOffsetMinutes: s.optionalInt64(11).map { Int($0) },
+                localDate: s.text(8) ?? "", category: s.text(9))
         }
     }
 
+    // The two lookups by a set of ids use one statement for the whole set: json_each drives, one
+    // id-index lookup per element (written as a join: `id IN (SELECT … json_each)` made SQLite
+    // scan the whole table).
+
     public func stores(withIDs ids: Set<String>) throws -> [String: Store] {
         guard !ids.isEmpty else { return [:] }
-        return try pool.read { db in
-            // One statement for the whole set: json_each drives, one id-index lookup per element
-            // (written as a join: `id IN (SELECT … json_each)` made SQLite scan the whole table).
-            let s = RawStatement(try db.cachedStatement(sql: """
-                SELECT s.id, s.name, s.kind, s.brand, s.street, s.postcode, s.city, s.country, s.lat, s.lon, s.source_id
-                FROM json_each(?1) AS j JOIN stores AS s ON s.id = j.value
-                """))
-            defer { s.reset() }
-            s.reset()
-            s.bind(1, Self.jsonArray(ids))
-            var found: [String: Store] = [:]
-            while try s.step(db) {
-                let store = Self.decodeStore(s)
-                found[store.id] = store
-            }
-            return found
-        }
+        let found = try fetchAll(
+            """
+            SELECT \(Self.storeColumns)
+            FROM json_each(?1) AS j JOIN stores AS s ON s.id = j.value
+            """, bind: { $0.bind(1, Self.jsonArray(ids)) }, decode: Self.decodeStore)
+        return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     public func timestamps(ofExpenses ids: Set<String>) throws -> [String: Timestamp] {
         guard !ids.isEmpty else { return [:] }
-        return try pool.read { db in
-            let s = RawStatement(try db.cachedStatement(sql: """
-                SELECT e.id, e.occurred_at, e.occurred_ms, e.utc_offset_min, e.local_date
-                FROM json_each(?1) AS j JOIN expenses AS e ON e.id = j.value
-                """))
-            defer { s.reset() }
-            s.reset()
-            s.bind(1, Self.jsonArray(ids))
-            var found: [String: Timestamp] = [:]
-            while try s.step(db) {
-                found[s.text(0) ?? ""] = Timestamp(
-                    text: s.text(1) ?? "", epochMilliseconds: s.int64(2), utcOffsetMinutes: s.optionalInt64(3).map { Int($0) },
-                    localDate: s.text(4) ?? "")
-            }
-            return found
+        let found = try fetchAll(
+            """
+            SELECT e.id, e.occurred_at, e.occurred_ms, e.utc_offset_min, e.local_date
+            FROM json_each(?1) AS j JOIN expenses AS e ON e.id = j.value
+            """, bind: { $0.bind(1, Self.jsonArray(ids)) }
+        ) { s in
+            (s.text(0) ?? "", Timestamp(
+                text: s.text(1) ?? "", epochMilliseconds: s.int64(2), utcOffsetMinutes: s.optionalInt64(3).map { Int($0) },
+                localDate: s.text(4) ?? ""))
         }
+        return Dictionary(found, uniquingKeysWith: { a, _ in a })
     }
 
     /// A JSON array of strings, for `json_each` (one bound parameter instead of a statement per id).
     static func jsonArray(_ values: some Sequence<String>) -> String {
         JSONOutput.array(values.map { .string($0) }).serialized(pretty: false)
     }
-}
 
-extension SpatiaLiteStore {
     public func expensesWithoutStore(userID: String?) throws -> [UnsnappedExpense] {
-        let sql = """
+        try fetchAll(
+            """
             SELECT id, lat, lon, accuracy_m, merchant FROM expenses
             WHERE store_id IS NULL AND lat IS NOT NULL \(userID == nil ? "" : "AND user_id = ?1")
             ORDER BY id
-            """
-        return try pool.read { db in
-            let s = RawStatement(try db.cachedStatement(sql: sql))
-            defer { s.reset() }
-            s.reset()
-            if let userID { s.bind(1, userID) }
-            var found: [UnsnappedExpense] = []
-            while try s.step(db) {
-                found.append(UnsnappedExpense(
-                    id: s.text(0) ?? "", coordinate: Coordinate(uncheckedLatitude: s.double(1), longitude: s.double(2)),
-                    accuracyMeters: s.optionalDouble(3), merchant: s.text(4)))
-            }
-            return found
+            """, bind: { s in if let userID { s.bind(1, userID) } }
+        ) { s in
+            UnsnappedExpense(
+                id: s.text(0) ?? "", coordinate: Coordinate(uncheckedLatitude: s.double(1), longitude: s.double(2)),
+                accuracyMeters: s.optionalDouble(3), merchant: s.text(4))
         }
     }
 
     public func allStores(kind: String?) throws -> [Store] {
-        let sql = """
-            SELECT s.id, s.name, s.kind, s.brand, s.street, s.postcode, s.city, s.country, s.lat, s.lon, s.source_id
-            FROM stores AS s \(kind == nil ? "" : "WHERE s.kind = ?1") ORDER BY s.id
+        try fetchAll(
             """
-        return try pool.read { db in
-            let s = RawStatement(try db.cachedStatement(sql: sql))
-            defer { s.reset() }
-            s.reset()
-            if let kind { s.bind(1, kind) }
-            var found: [Store] = []
-            while try s.step(db) { found.append(Self.decodeStore(s)) }
-            return found
-        }
+            SELECT \(Self.storeColumns)
+            FROM stores AS s \(kind == nil ? "" : "WHERE s.kind = ?1") ORDER BY s.id
+            """, bind: { s in if let kind { s.bind(1, kind) } }, decode: Self.decodeStore)
     }
 }

@@ -5,7 +5,8 @@ import GRDB
 /// bound directly and small caches for users, categories and store ids.
 ///
 /// Bulk mode: SpatiaLite keeps its R*Tree in step with per-row triggers whose `RTreeAlign`
-/// re-parses an SQL string for every row (62 % of an import's instructions under callgrind).
+/// re-parses an SQL string for every row (24 % of a 20k-row import's instructions under
+/// callgrind; a 200k-row import went from 13.4 s to 7.4 s without them).
 /// For the length of the transaction the writer sets those INSERT triggers aside, writes the
 /// geometry and its R*Tree entry itself with prepared statements, and `finish()` puts SpatiaLite's
 /// triggers back verbatim. It all happens in the one transaction, so a crash or a rollback

@@ -70,7 +70,7 @@ extension SpatiaLiteStore {
             WHERE r.xmin <= ?2 AND r.xmax >= ?1 AND r.ymin <= ?4 AND r.ymax >= ?3 \(kindCondition)
             """
         let rowSQL = """
-            SELECT s.id, s.name, s.kind, s.brand, s.street, s.postcode, s.city, s.country, s.lat, s.lon, s.source_id
+            SELECT \(Self.storeColumns)
             FROM stores AS s WHERE s.pk = ?1
             """
         let earth = 20_004_000.0  // beyond half the meridian every point is within reach
@@ -148,6 +148,9 @@ extension SpatiaLiteStore {
         }
         return (conditions, arguments)
     }
+
+    /// The columns `decodeStore` reads, in its order.
+    static let storeColumns = "s.id, s.name, s.kind, s.brand, s.street, s.postcode, s.city, s.country, s.lat, s.lon, s.source_id"
 
     static func decodeStore(_ s: RawStatement) -> Store {
         Store(

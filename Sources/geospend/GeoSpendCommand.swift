@@ -76,6 +76,30 @@ struct DatabaseOptions: ParsableArguments {
     }
 }
 
+/// `--from`/`--to`, shared by every command with a time window.
+struct WindowOptions: ParsableArguments {
+    @Option(help: "From this date (a bare date is a local day) or RFC 3339 instant; inclusive.")
+    var from: String?
+    @Option(help: "To this date (a bare date is a local day, inclusive) or RFC 3339 instant (exclusive).")
+    var to: String?
+
+    var isEmpty: Bool { from == nil && to == nil }
+
+    func parsed() throws -> (from: Timestamp?, to: Timestamp?) {
+        (try Parse.timestamp(from, option: "--from"), try Parse.timestamp(to, option: "--to"))
+    }
+}
+
+/// `--min-users`, shared by the cross-user reports.
+struct SuppressionOptions: ParsableArguments {
+    @Option(help: "Suppress figures from fewer distinct users than this.")
+    var minUsers: Int = 3
+
+    func validate() throws {
+        guard minUsers >= 1 else { throw ValidationError("--min-users must be at least 1") }
+    }
+}
+
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case table, json, csv
 }

@@ -19,8 +19,7 @@ struct InsightsCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @Option(help: "The user.") var user: String
     @Option(help: "store (stores only) or place (stores and clusters).") var by: PlaceGrouping = .place
-    @Option(help: "From this date (bare date: local day, inclusive) or RFC 3339 instant.") var from: String?
-    @Option(help: "To this date (bare date: local day, inclusive) or RFC 3339 instant (exclusive).") var to: String?
+    @OptionGroup var window: WindowOptions
     @Option(help: "Kinds to include; repeatable (default: expense).") var kind: [ExpenseKind] = []
     @Option(help: "Only this category; repeatable.") var category: [String] = []
     @Option(help: "At most this many rows.") var limit: Int?
@@ -31,8 +30,9 @@ struct InsightsCommand: ParsableCommand {
     }
 
     func run() throws {
+        let (from, to) = try window.parsed()
         let request = InsightsRequest(
-            userID: user, from: try Parse.timestamp(from, option: "--from"), to: try Parse.timestamp(to, option: "--to"),
+            userID: user, from: from, to: to,
             kinds: kind.isEmpty ? [.expense] : Set(kind), categories: Set(category), grouping: by, limit: limit)
         let insights = try LocationInsights.compute(request, store: try database.openExisting())
         switch format {

@@ -19,8 +19,7 @@ struct NearCommand: ParsableCommand {
     @Option(help: "Latitude of the centre, degrees (WGS84).") var lat: Double
     @Option(help: "Longitude of the centre, degrees (WGS84).") var lon: Double
     @Option(help: "Radius: 500m, 1.5km, or metres.") var radius: String
-    @Option(help: "From this date (bare date: local day, inclusive) or RFC 3339 instant (inclusive).") var from: String?
-    @Option(help: "To this date (bare date: local day, inclusive) or RFC 3339 instant (exclusive).") var to: String?
+    @OptionGroup var window: WindowOptions
     @Option(help: "Only this kind (expense, income, transfer); repeatable.") var kind: [ExpenseKind] = []
     @Option(help: "Only this category; repeatable.") var category: [String] = []
     @Option(help: "table, json or csv.") var format: OutputFormat = .table
@@ -28,8 +27,9 @@ struct NearCommand: ParsableCommand {
     func run() throws {
         let center = try Parse.coordinate(lat: lat, lon: lon)
         let distance = try Parse.distance(radius, option: "--radius")
+        let (from, to) = try window.parsed()
         let filter = ExpenseFilter(
-            userID: user, from: try Parse.timestamp(from, option: "--from"), to: try Parse.timestamp(to, option: "--to"),
+            userID: user, from: from, to: to,
             kinds: Set(kind), categories: Set(category))
         let result = try database.openExisting().radiusSearch(center: center, radius: distance, filter: filter)
         switch format {

@@ -25,20 +25,17 @@ struct ReportCommand: ParsableCommand {
                 """)
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The store id.") var id: String
-        @Option(help: "From this date or instant (inclusive).") var from: String?
-        @Option(help: "To this date (inclusive) or instant (exclusive).") var to: String?
-        @Option(help: "Suppress figures from fewer distinct users than this.") var minUsers: Int = 3
+        @OptionGroup var window: WindowOptions
+        @OptionGroup var suppression: SuppressionOptions
         @Option(help: "markdown, json or html.") var format: Format = .markdown
 
         func validate() throws {
-            guard minUsers >= 1 else { throw ValidationError("--min-users must be at least 1") }
             guard [.markdown, .json, .html].contains(format) else { throw ValidationError("--format must be markdown, json or html") }
         }
 
         func run() throws {
-            let request = StoreReportRequest(
-                storeID: id, from: try Parse.timestamp(from, option: "--from"), to: try Parse.timestamp(to, option: "--to"),
-                minUsers: minUsers)
+            let (from, to) = try window.parsed()
+            let request = StoreReportRequest(storeID: id, from: from, to: to, minUsers: suppression.minUsers)
             let report: StoreReport
             do { report = try StoreReport.compute(request, store: try database.openExisting()) } catch let e as StoreReportError {
                 throw ValidationError(e.description)
@@ -64,13 +61,11 @@ struct ReportCommand: ParsableCommand {
         @Option(help: "A centre LAT,LON (with --radius).") var near: String?
         @Option(help: "Radius around --near: 500m, 2km.") var radius: String?
         @Option(help: "Only stores of this kind.") var kind: String?
-        @Option(help: "From this date or instant (inclusive).") var from: String?
-        @Option(help: "To this date (inclusive) or instant (exclusive).") var to: String?
-        @Option(help: "Suppress figures from fewer distinct users than this.") var minUsers: Int = 3
+        @OptionGroup var window: WindowOptions
+        @OptionGroup var suppression: SuppressionOptions
         @Option(help: "table, markdown, json, html or csv.") var format: Format = .table
 
         func validate() throws {
-            guard minUsers >= 1 else { throw ValidationError("--min-users must be at least 1") }
             guard (near == nil) == (radius == nil) else { throw ValidationError("--near and --radius go together") }
         }
 
@@ -83,10 +78,10 @@ struct ReportCommand: ParsableCommand {
                     center = try Coordinate(latitude: try parseStrictDouble(parts[0]), longitude: try parseStrictDouble(parts[1]))
                 } catch { throw ValidationError("--near: \(error)") }
             }
+            let (from, to) = try window.parsed()
             let report = try StoreListReport.compute(
                 near: center, radius: try radius.map { try Parse.distance($0, option: "--radius") }, kind: kind,
-                from: try Parse.timestamp(from, option: "--from"), to: try Parse.timestamp(to, option: "--to"), minUsers: minUsers,
-                store: try database.openExisting())
+                from: from, to: to, minUsers: suppression.minUsers, store: try database.openExisting())
             switch format {
             case .json: printOut(StoreReportOutput.json(report).serialized() + "\n")
             case .html: printOut(StoreReportOutput.html(report))

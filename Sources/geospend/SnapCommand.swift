@@ -53,23 +53,19 @@ struct SummaryCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @Option(help: "The user.") var user: String
     @Option(help: "A calendar month, YYYY-MM (local days).") var month: String?
-    @Option(help: "From this date or instant (inclusive).") var from: String?
-    @Option(help: "To this date (inclusive) or instant (exclusive).") var to: String?
+    @OptionGroup var window: WindowOptions
     @Option(help: "table, json, csv or markdown.") var format: ReportFormat = .table
 
     func validate() throws {
-        if month != nil && (from != nil || to != nil) { throw ValidationError("give --month or --from/--to, not both") }
+        if month != nil && !window.isEmpty { throw ValidationError("give --month or --from/--to, not both") }
     }
 
     func run() throws {
-        var window = (from: try Parse.timestamp(from, option: "--from"), to: try Parse.timestamp(to, option: "--to"))
+        var (from, to) = try window.parsed()
         if let month {
-            do {
-                let m = try SpendingSummary.month(month)
-                window = (m.from, m.to)
-            } catch { throw ValidationError("--month: \(error)") }
+            do { (from, to) = try SpendingSummary.month(month) } catch { throw ValidationError("--month: \(error)") }
         }
-        let summary = try SpendingSummary.compute(userID: user, from: window.from, to: window.to, store: try database.openExisting())
+        let summary = try SpendingSummary.compute(userID: user, from: from, to: to, store: try database.openExisting())
         switch format {
         case .json: printOut(SummaryOutput.json(summary).serialized() + "\n")
         case .csv: printOut(SummaryOutput.csv(summary))

@@ -166,6 +166,7 @@ public struct LocationInsights: Sendable {
             f.to = previousTo
             let earlier = try store.spendingPoints(f)
             let memberPositions = clustered.map { $0.coordinate! }
+            // The grid's scale must cover the earlier points' latitudes too, hence both sets.
             let grid = ClusterGrid(coordinates: memberPositions + earlier.compactMap(\.coordinate), radius: request.clusterRadius.meters)
             var members: [ClusterGrid.Key: [Int]] = [:]
             for (i, c) in memberPositions.enumerated() { members[grid.key(c), default: []].append(i) }
@@ -194,24 +195,22 @@ public struct LocationInsights: Sendable {
         }
         // Totals of different currencies are not comparable: rows come per currency (the currency
         // with the most placed expenses first), each by total descending, ties by place id.
-        var countByCurrency: [Currency: Int] = [:]
-        for row in rows { countByCurrency[row.key.currency, default: 0] += row.points.count }
-        let currencyRank = Dictionary(uniqueKeysWithValues: countByCurrency.sorted { ($1.value, $0.key.code) < ($0.value, $1.key.code) }
-            .enumerated().map { ($0.element.key, $0.offset) })
+        let currencyRank = Dictionary(
+            uniqueKeysWithValues: placed.totals.sorted { ($1.count, $0.currency.code) < ($0.count, $1.currency.code) }
+                .enumerated().map { ($0.element.currency, $0.offset) })
         rows = rows.map { (currencyRank[$0.key.currency]!, $0) }
             .sorted { a, b in (a.0, b.1.total, a.1.key.place.id) < (b.0, a.1.total, b.1.key.place.id) }
             .map(\.1)
         if let limit = request.limit { rows = Array(rows.prefix(limit)) }
 
         // First and last visits keep their recorded offsets: fetch those timestamps.
-        var visitIDs = Set<String>()
-        for (_, ps, _) in rows {
-            visitIDs.insert(ps.min(by: Self.earlier)!.id)
-            visitIDs.insert(ps.max(by: Self.earlier)!.id)
+        let visits = rows.map {
+            (first: $0.points.min(by: SpendingPoint.chronological)!, last: $0.points.max(by: SpendingPoint.chronological)!)
         }
-        let timestamps = try store.timestamps(ofExpenses: visitIDs)
+        let timestamps = try store.timestamps(ofExpenses: Set(visits.flatMap { [$0.first.id, $0.last.id] }))
 
-        let places = rows.map { key, ps, _ -> PlaceInsight in
+        let places = zip(rows, visits).map { row, visit -> PlaceInsight in
+            let (key, ps) = (row.key, row.points)
             let currency = key.currency
             let stats = AmountStatistics(minorUnits: ps.map(\.amountMinor), currency: currency)
             let total = stats.total
@@ -231,12 +230,11 @@ public struct LocationInsights: Sendable {
                     delta: Money(minorUnits: total.totalMinor - before, currency: currency),
                     ratio: before == 0 ? nil : Double(total.totalMinor) / Double(before))
             }()
-            let first = ps.min(by: Self.earlier)!, last = ps.max(by: Self.earlier)!
             return PlaceInsight(
                 place: Place(kind: key.place.kind, id: key.place.id, name: key.place.kind == .store ? stores[key.place.id]?.displayName : nil),
                 centroid: centroid, currency: currency, count: ps.count, total: total.total, average: total.average,
                 median: stats.median, min: stats.min, max: stats.max,
-                firstVisit: timestamps[first.id]!, lastVisit: timestamps[last.id]!,
+                firstVisit: timestamps[visit.first.id]!, lastVisit: timestamps[visit.last.id]!,
                 visitDays: Set(ps.map(\.localDate)).count,
                 share: Double(total.totalMinor) / Double(placedTotal[currency]!),
                 topCategory: top, change: change)
@@ -254,10 +252,6 @@ public struct LocationInsights: Sendable {
     private struct GroupKey: Hashable {
         let place: PlaceKey
         let currency: Currency
-    }
-
-    private static func earlier(_ a: SpendingPoint, _ b: SpendingPoint) -> Bool {
-        (a.occurredMilliseconds, a.id) < (b.occurredMilliseconds, b.id)
     }
 
     /// Mean latitude and longitude, longitudes unwrapped around the first point (clusters are

@@ -61,6 +61,22 @@ public struct ReportFigures: Sendable, Hashable {
     public let lastExpense: Timestamp
 }
 
+extension ReportFigures {
+    /// The figures of one store's expenses in one currency, or nil when fewer than `minUsers`
+    /// distinct users are behind them. `timestamp` gives the first and last expense's timestamp.
+    static func of(
+        _ ps: [SpendingPoint], currency: Currency, minUsers: Int, timestamp: (SpendingPoint) throws -> Timestamp
+    ) rethrows -> ReportFigures? {
+        let visitors = Set(ps.map(\.userID)).count
+        guard visitors >= minUsers else { return nil }
+        let stats = AmountStatistics(minorUnits: ps.map(\.amountMinor), currency: currency)
+        return ReportFigures(
+            visitors: visitors, count: ps.count, total: stats.total.total, average: stats.average, median: stats.median,
+            firstExpense: try timestamp(ps.min(by: SpendingPoint.chronological)!),
+            lastExpense: try timestamp(ps.max(by: SpendingPoint.chronological)!))
+    }
+}
+
 public struct StoreComparison: Sendable, Hashable {
     /// Same-kind stores within the peer radius with enough users to be compared.
     public let peers: Int
@@ -129,24 +145,17 @@ public struct StoreReport: Sendable {
             let cell = { (key: String, group: [SpendingPoint]) in
                 ReportCell(key: key, points: group, currency: currency, minUsers: request.minUsers)
             }
-            let visitors = Set(ps.map(\.userID)).count
-            var figures: ReportFigures?
+            let figures = try ReportFigures.of(ps, currency: currency, minUsers: request.minUsers) { p in
+                try store.timestamps(ofExpenses: [p.id])[p.id]!
+            }
             var comparison: StoreComparison?
-            if visitors >= request.minUsers {
-                let stats = AmountStatistics(minorUnits: ps.map(\.amountMinor), currency: currency)
-                let total = stats.total
-                let order = { (a: SpendingPoint, b: SpendingPoint) in (a.occurredMilliseconds, a.id) < (b.occurredMilliseconds, b.id) }
-                let stamps = try store.timestamps(ofExpenses: [ps.min(by: order)!.id, ps.max(by: order)!.id])
-                figures = ReportFigures(
-                    visitors: visitors, count: ps.count, total: total.total, average: total.average,
-                    median: stats.median, firstExpense: stamps[ps.min(by: order)!.id]!,
-                    lastExpense: stamps[ps.max(by: order)!.id]!)
+            if let figures {
                 let peers = peerAverages[currency] ?? []
-                let mine = total.averageMinor
+                let mine = figures.average.minorUnits
                 let peersMean = peers.isEmpty ? nil : Double(peers.reduce(0, +)) / Double(peers.count)
                 comparison = StoreComparison(
                     peers: peers.count, rank: 1 + peers.filter { $0 > mine }.count,
-                    ratio: peersMean.map { $0 == 0 ? nil : Double(mine) / $0 } ?? nil,
+                    ratio: peersMean.flatMap { $0 == 0 ? nil : Double(mine) / $0 },
                     peersAverage: peersMean.map { Money(minorUnits: Int64($0.rounded(.toNearestOrAwayFromZero)), currency: currency) })
             }
             let categories = Dictionary(grouping: ps, by: { $0.category ?? "(none)" })
@@ -223,17 +232,8 @@ public struct StoreListReport: Sendable {
         for (id, ps) in groups {
             for (currency, cps) in Dictionary(grouping: ps, by: \.currency) {
                 count[currency, default: 0] += cps.count
-                let visitors = Set(cps.map(\.userID)).count
-                var figures: ReportFigures?
-                if visitors >= minUsers {
-                    let stats = AmountStatistics(minorUnits: cps.map(\.amountMinor), currency: currency)
-                    let first = cps.min { ($0.occurredMilliseconds, $0.id) < ($1.occurredMilliseconds, $1.id) }!
-                    let last = cps.max { ($0.occurredMilliseconds, $0.id) < ($1.occurredMilliseconds, $1.id) }!
-                    figures = ReportFigures(
-                        visitors: visitors, count: cps.count, total: stats.total.total, average: stats.average,
-                        median: stats.median,
-                        firstExpense: Timestamp(localDate: first), lastExpense: Timestamp(localDate: last))
-                }
+                // Store lists show days, not instants: no timestamp lookups for thousands of stores.
+                let figures = ReportFigures.of(cps, currency: currency, minUsers: minUsers, timestamp: Timestamp.init(localDate:))
                 rows.append(Row(store: wanted[id]!, currency: currency, distanceMeters: distances[id], figures: figures))
             }
         }
@@ -248,9 +248,8 @@ public struct StoreListReport: Sendable {
 
 public enum StoreReportError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownStore(String)
-    public var description: String { "no store with id \"\(self.id)\"" }
-    private var id: String {
-        switch self { case .unknownStore(let id): return id }
+    public var description: String {
+        switch self { case .unknownStore(let id): return "no store with id \"\(id)\"" }
     }
 }
 

@@ -4,9 +4,8 @@
     import Darwin
 #endif
 
-/// Reads a file (or in-memory bytes) in large chunks, byte by byte, without holding it all.
-/// Used by the JSON Lines and GeoJSON readers (the CSV reader maps its file instead); a JSON
-/// Lines file of any length streams in constant memory.
+/// Reads a file in large chunks, byte by byte, without holding it all: the JSON Lines reader
+/// streams a file of any length in constant memory (CSV and GeoJSON map their file instead).
 final class ByteSource {
     private var fd: Int32 = -1
     private var buffer: [UInt8]
@@ -33,12 +32,6 @@ final class ByteSource {
         buffer = [UInt8](repeating: 0, count: ByteSource.chunkSize)
     }
 
-    init(bytes: [UInt8]) {
-        buffer = bytes
-        count = bytes.count
-        exhausted = true
-    }
-
     deinit { if fd >= 0 { close(fd) } }
 
     var bytesRead: Int64 { bytesBefore + Int64(position) }
@@ -52,13 +45,6 @@ final class ByteSource {
             return b
         }
         return refill() ? next() : nil
-    }
-
-    /// The next byte without consuming it.
-    @inline(__always)
-    func peek() -> UInt8? {
-        if position < count { return buffer[position] }
-        return refill() ? peek() : nil
     }
 
     private func refill() -> Bool {

@@ -104,9 +104,8 @@ enum RecordReaders {
     static func geoJSONStores(
         path: String, displayName: String, body: (Result<(store: Store, location: String), RowError>) throws -> Void
     ) throws -> Int64 {
-        let source = try ByteSource(path: path)
-        var bytes: [UInt8] = []
-        while let b = source.next() { bytes.append(b) }
+        let file = try MappedFile(path: path)
+        var bytes = withExtendedLifetime(file) { Array(file.bytes) }  // copy before the unmap
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         func bad(_ reason: String) -> ImportError {
             .badFile(RowError(file: displayName, location: "1", column: "document", reason: reason))

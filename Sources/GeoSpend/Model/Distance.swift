@@ -45,13 +45,15 @@ extension String {
 }
 
 /// Formats a double with at most `digits` decimals, dropping trailing zeros: `12.5`, `0.001`, `3`.
-/// Never prints an exponent, NaN or infinity (callers pass finite values).
+/// Exact decimal digits through `Int64`; a value too large for that (|value|·10^digits ≥ 9·10¹⁵,
+/// far beyond any coordinate, distance or amount here) falls back to Swift's shortest form.
+/// Callers pass finite values, so NaN and infinity never appear.
 public func formatDecimal(_ value: Double, digits: Int) -> String {
     precondition(value.isFinite)
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
     let scaled = (value * scale).rounded()
-    if scaled.magnitude >= 9e15 { return String(format: value) }
+    if scaled.magnitude >= 9e15 { return "\(value)" }
     let n = Int64(scaled)
     var s = Money.decimalString(n, digits: digits)
     if s.contains(".") {
@@ -59,8 +61,4 @@ public func formatDecimal(_ value: Double, digits: Int) -> String {
         if s.hasSuffix(".") { s.removeLast() }
     }
     return s == "-0" ? "0" : s
-}
-
-private extension String {
-    init(format value: Double) { self = "\(value)" }
 }

@@ -97,11 +97,6 @@ public enum InsightsOutput {
 
     public static func markdown(_ r: LocationInsights) -> String {
         let (headers, rows) = peopleRows(r)
-        func line(_ cells: [String]) -> String {
-            "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
-        }
-        var out = "## " + heading(r) + "\n\n" + line(headers) + "\n" + line(headers.map { _ in "---" }) + "\n"
-        out += rows.map(line).joined(separator: "\n") + "\n"
-        return out
+        return "## " + heading(r) + "\n\n" + MarkdownTable(headers: headers, rows: rows).rendered()
     }
 }

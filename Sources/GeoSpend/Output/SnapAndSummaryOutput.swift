@@ -87,7 +87,6 @@ public enum SummaryOutput {
     }
 
     public static func markdown(_ s: SpendingSummary) -> String {
-        func line(_ c: [String]) -> String { "| " + c.joined(separator: " | ") + " |" }
-        return ([line(headers), line(headers.map { _ in "---:" })] + rows(s).map(line)).joined(separator: "\n") + "\n"
+        MarkdownTable(headers: headers, rows: rows(s), rightAligned: Set(headers.indices)).rendered()
     }
 }

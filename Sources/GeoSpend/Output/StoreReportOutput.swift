@@ -93,18 +93,18 @@ public enum StoreReportOutput {
     }
 
     public static func markdown(_ r: StoreReport) -> String {
-        func line(_ c: [String]) -> String { "| " + c.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
+        func cells(_ list: [ReportCell]) -> [[String]] {
+            list.map { [$0.key, $0.count.map(String.init) ?? suppressed, $0.total?.decimalString ?? suppressed] }
+        }
         var out = "# Store report: \(title(r))\n\nFigures from fewer than \(r.minUsers) distinct users are suppressed.\n"
         if r.sections.isEmpty { out += "\nNo expenses at this store.\n" }
         for s in r.sections {
-            out += "\n## \(s.currency.code)\n\n" + line(["figure", "value"]) + "\n" + line(["---", "---"]) + "\n"
-            out += headline(s).map { line([$0.0, $0.1]) }.joined(separator: "\n") + "\n"
-            out += "\n### By category\n\n" + line(["category", "expenses", "total"]) + "\n" + line(["---", "---:", "---:"]) + "\n"
-            out += s.byCategory.map { line([$0.key, $0.count.map(String.init) ?? suppressed, $0.total?.decimalString ?? suppressed]) }
-                .joined(separator: "\n") + "\n"
-            out += "\n### Monthly\n\n" + monthlySVG(s) + "\n\n" + line(["month", "expenses", "total"]) + "\n" + line(["---", "---:", "---:"]) + "\n"
-            out += s.monthly.map { line([$0.key, $0.count.map(String.init) ?? suppressed, $0.total?.decimalString ?? suppressed]) }
-                .joined(separator: "\n") + "\n"
+            out += "\n## \(s.currency.code)\n\n"
+                + MarkdownTable(headers: ["figure", "value"], rows: headline(s).map { [$0.0, $0.1] }).rendered()
+            out += "\n### By category\n\n"
+                + MarkdownTable(headers: ["category", "expenses", "total"], rows: cells(s.byCategory), rightAligned: [1, 2]).rendered()
+            out += "\n### Monthly\n\n" + monthlySVG(s) + "\n\n"
+                + MarkdownTable(headers: ["month", "expenses", "total"], rows: cells(s.monthly), rightAligned: [1, 2]).rendered()
             out += "\n### Weekday × hour (local time, expenses)\n\n" + heatSVG(s) + "\n\n" + heatCaption(r) + "\n"
         }
         return out
@@ -203,9 +203,8 @@ public enum StoreReportOutput {
     static let listHeaders = ["store", "kind", "distance m", "cur", "visitors", "expenses", "total", "avg ticket", "median", "id"]
 
     public static func markdown(_ r: StoreListReport) -> String {
-        func line(_ c: [String]) -> String { "| " + c.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |" }
-        return "Figures from fewer than \(r.minUsers) distinct users are suppressed.\n\n" + line(listHeaders) + "\n"
-            + line(listHeaders.map { _ in "---" }) + "\n" + listRows(r).map(line).joined(separator: "\n") + "\n"
+        "Figures from fewer than \(r.minUsers) distinct users are suppressed.\n\n"
+            + MarkdownTable(headers: listHeaders, rows: listRows(r)).rendered()
     }
 
     public static func table(_ r: StoreListReport) -> String {

@@ -72,3 +72,25 @@ extension String {
         split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }
+
+/// A GitHub-flavoured Markdown table; `|` inside cells is escaped.
+public struct MarkdownTable: Sendable {
+    public var headers: [String]
+    public var rows: [[String]]
+    /// Columns marked right-aligned (`---:`), for numbers.
+    public var rightAligned: Set<Int>
+
+    public init(headers: [String], rows: [[String]] = [], rightAligned: Set<Int> = []) {
+        self.headers = headers
+        self.rows = rows
+        self.rightAligned = rightAligned
+    }
+
+    public func rendered() -> String {
+        func line(_ cells: [String]) -> String {
+            "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
+        }
+        let rule = headers.indices.map { rightAligned.contains($0) ? "---:" : "---" }
+        return ([line(headers), line(rule)] + rows.map(line)).joined(separator: "\n") + "\n"
+    }
+}

@@ -81,6 +81,11 @@ public struct SpendingPoint: Sendable, Hashable {
         self.category = category
     }
 
+    /// Orders points by instant, ties by id: "first" and "last" visits are reproducible.
+    public static func chronological(_ a: SpendingPoint, _ b: SpendingPoint) -> Bool {
+        (a.occurredMilliseconds, a.id) < (b.occurredMilliseconds, b.id)
+    }
+
     /// Local weekday (0 = Monday … 6 = Sunday) and hour (0–23); nil for a bare date.
     public var localWeekdayHour: (weekday: Int, hour: Int)? {
         guard let offset = utcOffsetMinutes else { return nil }
