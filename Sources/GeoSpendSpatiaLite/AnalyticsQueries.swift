@@ -17,7 +17,14 @@ extension SpatiaLiteStore {
     }
 
     public func spendingPoints(_ filter: ExpenseFilter) throws -> [SpendingPoint] {
-        let (conditions, arguments) = Self.conditions(for: filter, firstParameter: 1)
+        var points: [SpendingPoint] = []
+        try forEachSpendingPoint(filter, geotaggedOnly: false) { points.append($0) }
+        return points
+    }
+
+    public func forEachSpendingPoint(_ filter: ExpenseFilter, geotaggedOnly: Bool, _ body: (SpendingPoint) throws -> Void) throws {
+        var (conditions, arguments) = Self.conditions(for: filter, firstParameter: 1)
+        if geotaggedOnly { conditions.append("e.lat IS NOT NULL") }
         let sql = """
             SELECT e.id, e.store_id, e.lat, e.lon, e.kind, e.amount_minor, e.currency, e.occurred_ms, e.local_date, c.name,
                 e.user_id, e.utc_offset_min
@@ -25,21 +32,46 @@ extension SpatiaLiteStore {
             \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
             """
         var currencies: [String: Currency] = [:]
-        return try fetchAll(sql, bind: { s in for apply in arguments { apply(s) } }) { s in
-            let code = s.text(6) ?? ""
-            let currency: Currency
-            if let known = currencies[code] {
-                currency = known
-            } else {
-                currency = try Currency(code: code)
-                currencies[code] = currency
+        try pool.read { db in
+            let s = RawStatement(try db.cachedStatement(sql: sql))
+            defer { s.reset() }
+            s.reset()
+            for apply in arguments { apply(s) }
+            while try s.step(db) {
+                let code = s.text(6) ?? ""
+                let currency: Currency
+                if let known = currencies[code] {
+                    currency = known
+                } else {
+                    currency = try Currency(code: code)
+                    currencies[code] = currency
+                }
+                try body(SpendingPoint(
+                    id: s.text(0) ?? "", userID: s.text(10) ?? "", storeID: s.text(1),
+                    coordinate: s.isNull(2) ? nil : Coordinate(uncheckedLatitude: s.double(2), longitude: s.double(3)),
+                    kind: ExpenseKind(rawValue: s.text(4) ?? "") ?? .expense, amountMinor: s.int64(5), currency: currency,
+                    occurredMilliseconds: s.int64(7), utcOffsetMinutes: s.optionalInt64(11).map { Int($0) },
+                    localDate: s.text(8) ?? "", category: s.text(9)))
             }
-            return SpendingPoint(
-                id: s.text(0) ?? "", userID: s.text(10) ?? "", storeID: s.text(1),
-                coordinate: s.isNull(2) ? nil : Coordinate(uncheckedLatitude: s.double(2), longitude: s.double(3)),
-                kind: ExpenseKind(rawValue: s.text(4) ?? "") ?? .expense, amountMinor: s.int64(5), currency: currency,
-                occurredMilliseconds: s.int64(7), utcOffsetMinutes: s.optionalInt64(11).map { Int($0) },
-                localDate: s.text(8) ?? "", category: s.text(9))
+        }
+    }
+
+    public func geotaggedExtent(_ filter: ExpenseFilter) throws -> [GeotaggedExtent] {
+        let (conditions, arguments) = Self.conditions(for: filter, firstParameter: 1)
+        let lon360 = "(CASE WHEN e.lon < 0 THEN e.lon + 360 ELSE e.lon END)"
+        return try fetchAll(
+            """
+            SELECT e.currency, count(*), sum(e.amount_minor), max(e.amount_minor), count(DISTINCT e.user_id),
+                min(e.lat), max(e.lat), min(e.lon), max(e.lon), min(\(lon360)), max(\(lon360))
+            FROM expenses AS e LEFT JOIN categories AS c ON c.id = e.category_id
+            WHERE \((conditions + ["e.lat IS NOT NULL"]).joined(separator: " AND "))
+            GROUP BY e.currency ORDER BY count(*) DESC, e.currency
+            """, bind: { s in for apply in arguments { apply(s) } }
+        ) { s in
+            GeotaggedExtent(
+                currency: try Currency(code: s.text(0) ?? ""), count: Int(s.int64(1)), totalMinor: s.int64(2),
+                maxMinor: s.int64(3), users: Int(s.int64(4)), south: s.double(5), north: s.double(6), west: s.double(7),
+                east: s.double(8), west360: s.double(9), east360: s.double(10))
         }
     }
 

@@ -138,6 +138,7 @@ extension SpatiaLiteStore {
             let list = filter.kinds.sorted { $0.rawValue < $1.rawValue }.map { k in bind { $0.bind($1, k.rawValue) } }
             conditions.append("e.kind IN (\(list.joined(separator: ", ")))")
         }
+        if let currency = filter.currency { conditions.append("e.currency = \(bind { $0.bind($1, currency.code) })") }
         if !filter.categories.isEmpty {
             let list = filter.categories.sorted().map { name in bind { $0.bind($1, name) } }
             conditions.append("c.name COLLATE NOCASE IN (\(list.joined(separator: ", ")))")

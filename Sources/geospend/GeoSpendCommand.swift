@@ -21,7 +21,7 @@ struct GeoSpendCommand: ParsableCommand {
         version: GeoSpendVersion.string,
         subcommands: [
             ImportCommand.self, NearCommand.self, NearestStoresCommand.self, SnapCommand.self, InsightsCommand.self,
-            SummaryCommand.self, ReportCommand.self, GenerateCommand.self,
+            SummaryCommand.self, ReportCommand.self, ExportCommand.self, GenerateCommand.self,
             InfoCommand.self,
         ])
 
@@ -35,6 +35,10 @@ struct GeoSpendCommand: ParsableCommand {
             Foundation.exit(2)
         } catch let error as ValueError {
             FileHandle.standardError.write(Data("geospend: \(error)\n".utf8))
+            Foundation.exit(2)
+        } catch let error as ExportError {
+            FileHandle.standardError.write(Data("geospend: \(error)\n".utf8))
+            if case .writeFailed = error { Foundation.exit(1) }
             Foundation.exit(2)
         } catch let error as StoreError {
             FileHandle.standardError.write(Data("geospend: \(error)\n".utf8))
@@ -55,7 +59,7 @@ struct GeoSpendCommand: ParsableCommand {
 }
 
 enum GeoSpendVersion {
-    static let string = "0.1.0"
+    static let string = GeoSpendInfo.version
 }
 
 /// `--db`, shared by every command that touches the database.

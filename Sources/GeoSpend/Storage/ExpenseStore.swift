@@ -19,6 +19,14 @@ public protocol ExpenseStore: Sendable {
     /// - Complexity: O(n) for the n matching rows, read through the (user_id, occurred_ms) index.
     func spendingPoints(_ filter: ExpenseFilter) throws -> [SpendingPoint]
 
+    /// Streams the expenses matching `filter` (only geotagged ones when `geotaggedOnly`) to
+    /// `body` one at a time, in no particular order: memory stays flat for any number of rows.
+    func forEachSpendingPoint(_ filter: ExpenseFilter, geotaggedOnly: Bool, _ body: (SpendingPoint) throws -> Void) throws
+
+    /// Per currency, the geotagged expenses matching `filter`: count, total, largest amount,
+    /// distinct users and bounding box. Map exports size their layers with it before streaming.
+    func geotaggedExtent(_ filter: ExpenseFilter) throws -> [GeotaggedExtent]
+
     /// The stores with these ids (unknown ids are left out).
     func stores(withIDs ids: Set<String>) throws -> [String: Store]
 
@@ -105,6 +113,47 @@ public struct SpendingPoint: Sendable, Hashable {
     }
 }
 
+/// What `ExpenseStore.geotaggedExtent` reports for one currency.
+public struct GeotaggedExtent: Sendable, Hashable {
+    public let currency: Currency
+    public let count: Int
+    public let totalMinor: Int64
+    public let maxMinor: Int64
+    public let users: Int
+    public let south: Double, north: Double
+    /// Longitudes as stored, and shifted into [0, 360) (the narrower of the two spans is the
+    /// real one when the points straddle ±180°).
+    public let west: Double, east: Double, west360: Double, east360: Double
+
+    public init(
+        currency: Currency, count: Int, totalMinor: Int64, maxMinor: Int64, users: Int, south: Double, north: Double,
+        west: Double, east: Double, west360: Double, east360: Double
+    ) {
+        self.currency = currency
+        self.count = count
+        self.totalMinor = totalMinor
+        self.maxMinor = maxMinor
+        self.users = users
+        self.south = south
+        self.north = north
+        self.west = west
+        self.east = east
+        self.west360 = west360
+        self.east360 = east360
+    }
+
+    /// The box's centre, taking the narrower longitude span (so data around ±180° centres there).
+    public var center: Coordinate {
+        let lat = (south + north) / 2
+        if east360 - west360 < east - west {
+            var lon = (west360 + east360) / 2
+            if lon > 180 { lon -= 360 }
+            return Coordinate(uncheckedLatitude: lat, longitude: lon)
+        }
+        return Coordinate(uncheckedLatitude: lat, longitude: (west + east) / 2)
+    }
+}
+
 /// Inserts inside one `ExpenseStore.write` transaction.
 public protocol BulkWriter {
     /// Inserts a store, or recognises an identical one already there.
@@ -153,11 +202,14 @@ public struct ExpenseFilter: Sendable, Hashable {
     public var categories: Set<String>
     /// Only expenses linked to these stores; empty means all.
     public var storeIDs: Set<String>
+    /// Only expenses in this currency; nil means all.
+    public var currency: Currency?
 
     public init(
         userID: String?, from: Timestamp? = nil, to: Timestamp? = nil, kinds: Set<ExpenseKind> = [],
-        categories: Set<String> = [], storeIDs: Set<String> = []
+        categories: Set<String> = [], storeIDs: Set<String> = [], currency: Currency? = nil
     ) {
+        self.currency = currency
         self.userID = userID
         self.from = from
         self.to = to
@@ -180,6 +232,7 @@ public struct ExpenseFilter: Sendable, Hashable {
             }
         }
         if !kinds.isEmpty, !kinds.contains(e.kind) { return false }
+        if let currency, e.amount.currency != currency { return false }
         if !storeIDs.isEmpty {
             guard let s = e.storeID, storeIDs.contains(s) else { return false }
         }

@@ -1,0 +1,174 @@
+import Foundation
+
+/// A buffered byte writer for large outputs: features are appended as bytes and flushed to a
+/// file descriptor every 1 MiB, so memory stays flat however many features go out.
+///
+/// Numbers are written without `String` round trips: fixed decimals through `Int64`, never NaN
+/// or Infinity (a non-finite value is a programming error and traps).
+public final class ByteSink {
+    private var buffer: [UInt8] = []
+    private let descriptor: Int32
+    private let capacity = 1 << 20
+    /// A write that failed during an automatic flush; `flush()` reports it.
+    private var failure: ExportError?
+
+    /// Writes to an open file descriptor (1 for stdout); the caller closes it.
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
+        buffer.reserveCapacity(capacity + 4096)
+    }
+
+    /// Collects into memory only (tests, small outputs): read it back with `bytes`.
+    public convenience init() { self.init(descriptor: -1) }
+
+    /// What was written, when collecting into memory.
+    public var bytes: [UInt8] { buffer }
+
+    @inline(__always)
+    public func byte(_ b: UInt8) {
+        buffer.append(b)
+        if buffer.count >= capacity { flushIfStreaming() }
+    }
+
+    public func ascii(_ s: StaticString) {
+        s.withUTF8Buffer { buffer.append(contentsOf: $0) }
+        if buffer.count >= capacity { flushIfStreaming() }
+    }
+
+    public func raw(_ s: String) {
+        var s = s
+        s.withUTF8 { buffer.append(contentsOf: $0) }
+        if buffer.count >= capacity { flushIfStreaming() }
+    }
+
+    /// A JSON string literal, escaped per RFC 8259 (plus U+2028/2029 for JavaScript readers).
+    public func jsonString(_ s: String) {
+        byte(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { utf8 in
+            var i = 0
+            while i < utf8.count {
+                let c = utf8[i]
+                switch c {
+                case UInt8(ascii: "\""): buffer.append(UInt8(ascii: "\\")); buffer.append(c)
+                case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\")); buffer.append(c)
+                case 0x0A: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "n"))
+                case 0x0D: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "r"))
+                case 0x09: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "t"))
+                case 0..<0x20: unicodeEscape(UInt32(c))
+                case 0xE2 where i + 2 < utf8.count && utf8[i + 1] == 0x80 && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9):
+                    unicodeEscape(utf8[i + 2] == 0xA8 ? 0x2028 : 0x2029)
+                    i += 2
+                default: buffer.append(c)
+                }
+                i += 1
+            }
+        }
+        byte(UInt8(ascii: "\""))
+    }
+
+    private func unicodeEscape(_ v: UInt32) {
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
+        for shift in stride(from: 12, through: 0, by: -4) { buffer.append(hex[Int((v >> UInt32(shift)) & 0xF)]) }
+    }
+
+    public func integer(_ v: Int64) {
+        if v < 0 {
+            byte(UInt8(ascii: "-"))
+            if v == .min { raw("9223372036854775808"); return }
+            unsignedDigits(UInt64(-v))
+        } else {
+            unsignedDigits(UInt64(v))
+        }
+    }
+
+    public func integer(_ v: Int) { integer(Int64(v)) }
+
+    private func unsignedDigits(_ v: UInt64) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = v, k = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[k] = UInt8(ascii: "0") + UInt8(n % 10)
+                n /= 10
+                k += 1
+            } while n > 0
+            while k > 0 {
+                k -= 1
+                buffer.append(d[k])
+            }
+        }
+    }
+
+    private static let powers: [Double] = (0...15).map { p in (0..<p).reduce(1.0) { r, _ in r * 10 } }
+    private static let intPowers: [Int64] = (0...15).map { p in (0..<p).reduce(Int64(1)) { r, _ in r * 10 } }
+
+    /// A number with at most `decimals` decimals (0–15), trailing zeros dropped: `24.937737`, `3`.
+    public func fixed(_ value: Double, decimals: Int) {
+        precondition(value.isFinite, "non-finite number in output")
+        let scaled = (value * Self.powers[decimals]).rounded()
+        guard scaled.magnitude < 9e15 else { raw(formatDecimal(value, digits: decimals)); return }
+        var n = Int64(scaled)
+        if n == 0 { byte(UInt8(ascii: "0")); return }
+        if n < 0 { byte(UInt8(ascii: "-")); n = -n }
+        var places = decimals
+        while places > 0 && n % 10 == 0 && n != 0 { n /= 10; places -= 1 }
+        let unit = Self.intPowers[places]
+        unsignedDigits(UInt64(n / unit))
+        if places > 0 {
+            byte(UInt8(ascii: "."))
+            var fraction = n % unit, divisor = unit / 10
+            for _ in 0..<places {
+                buffer.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
+                fraction %= divisor
+                divisor /= 10
+            }
+        }
+    }
+
+    /// An exact decimal amount from minor units: `1234` with 2 digits is `12.34`.
+    public func money(_ minorUnits: Int64, digits: Int) {
+        var n = minorUnits
+        if n < 0 { byte(UInt8(ascii: "-")); n = -n }
+        let unit = Self.intPowers[digits]
+        unsignedDigits(UInt64(n / unit))
+        guard digits > 0 else { return }
+        byte(UInt8(ascii: "."))
+        var fraction = n % unit, divisor = unit / 10
+        for _ in 0..<digits {
+            buffer.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
+            fraction %= divisor
+            divisor /= 10
+        }
+    }
+
+    private func flushIfStreaming() {
+        guard descriptor >= 0 else { return }
+        do { try flush() } catch {
+            failure = error as? ExportError ?? .writeFailed("\(error)")
+            buffer.removeAll(keepingCapacity: true)  // nothing more can reach the file
+        }
+    }
+
+    /// Writes out what is buffered. - Throws: `ExportError.writeFailed` (disk full, closed
+    /// pipe), also for a failure during an earlier automatic flush.
+    public func flush() throws {
+        if let failure { throw failure }
+        guard descriptor >= 0, !buffer.isEmpty else { return }
+        try buffer.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw ExportError.writeFailed(String(cString: strerror(errno)))
+                }
+                offset += n
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

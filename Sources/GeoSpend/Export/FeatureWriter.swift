@@ -1,0 +1,155 @@
+/// Writes an RFC 7946 FeatureCollection feature by feature: `[lon, lat]` positions rounded to
+/// the requested decimals, one feature per line (diff-friendly), the provenance as the
+/// top-level foreign member `geospend`, no `crs`.
+///
+/// ```swift
+/// var w = FeatureWriter(sink: sink, precision: 6, provenance: .object([("layer", .string("points"))]))
+/// w.beginFeature(id: "e1"); w.point(longitude: 24.94, latitude: 60.17)
+/// w.beginProperties(); w.key("amount"); sink.money(1250, digits: 2); w.endFeature()
+/// w.finish()
+/// ```
+struct FeatureWriter {
+    let sink: ByteSink
+    let precision: Int
+    private var features = 0
+    private var firstProperty = true
+
+    init(sink: ByteSink, precision: Int, provenance: JSONOutput) {
+        self.sink = sink
+        self.precision = precision
+        sink.ascii("{\"type\":\"FeatureCollection\",\"geospend\":")
+        sink.raw(provenance.serialized(pretty: false))
+        sink.ascii(",\"features\":[")
+    }
+
+    mutating func beginFeature(id: String) {
+        sink.ascii(features == 0 ? "\n" : ",\n")
+        features += 1
+        sink.ascii("{\"type\":\"Feature\",\"id\":")
+        sink.jsonString(id)
+        sink.ascii(",\"geometry\":")
+    }
+
+    func position(longitude: Double, latitude: Double) {
+        sink.byte(UInt8(ascii: "["))
+        sink.fixed(longitude, decimals: precision)
+        sink.byte(UInt8(ascii: ","))
+        sink.fixed(latitude, decimals: precision)
+        sink.byte(UInt8(ascii: "]"))
+    }
+
+    func point(longitude: Double, latitude: Double) {
+        sink.ascii("{\"type\":\"Point\",\"coordinates\":")
+        position(longitude: longitude, latitude: latitude)
+        sink.byte(UInt8(ascii: "}"))
+    }
+
+    /// A Polygon for one exterior ring, a MultiPolygon for several (a cell cut at ±180°).
+    /// Rings are closed [lon, lat] lists, counter-clockwise.
+    func polygons(_ rings: [[[Double]]]) {
+        func ring(_ r: [[Double]]) {
+            sink.byte(UInt8(ascii: "["))
+            for (n, p) in r.enumerated() {
+                if n > 0 { sink.byte(UInt8(ascii: ",")) }
+                position(longitude: p[0], latitude: p[1])
+            }
+            sink.byte(UInt8(ascii: "]"))
+        }
+        if rings.count == 1 {
+            sink.ascii("{\"type\":\"Polygon\",\"coordinates\":[")
+            ring(rings[0])
+            sink.ascii("]}")
+        } else {
+            sink.ascii("{\"type\":\"MultiPolygon\",\"coordinates\":[")
+            for (n, r) in rings.enumerated() {
+                sink.ascii(n > 0 ? ",[" : "[")
+                ring(r)
+                sink.byte(UInt8(ascii: "]"))
+            }
+            sink.ascii("]}")
+        }
+    }
+
+    mutating func beginProperties() {
+        sink.ascii(",\"properties\":{")
+        firstProperty = true
+    }
+
+    /// Writes `"name":`; the value follows through the sink.
+    mutating func key(_ name: StaticString) {
+        if !firstProperty { sink.byte(UInt8(ascii: ",")) }
+        firstProperty = false
+        sink.byte(UInt8(ascii: "\""))
+        sink.ascii(name)
+        sink.ascii("\":")
+    }
+
+    mutating func string(_ name: StaticString, _ value: String?) {
+        key(name)
+        if let value { sink.jsonString(value) } else { sink.ascii("null") }
+    }
+
+    mutating func integer(_ name: StaticString, _ value: Int) {
+        key(name)
+        sink.integer(value)
+    }
+
+    mutating func money(_ name: StaticString, _ minorUnits: Int64, _ currency: Currency) {
+        key(name)
+        sink.money(minorUnits, digits: currency.minorDigits)
+    }
+
+    mutating func number(_ name: StaticString, _ value: Double, decimals: Int) {
+        key(name)
+        sink.fixed(value, decimals: decimals)
+    }
+
+    func endFeature() { sink.ascii("}}") }
+
+    var count: Int { features }
+
+    func finish() { sink.ascii(features == 0 ? "]}\n" : "\n]}\n") }
+}
+
+/// The provenance every layer carries in its `geospend` member.
+enum Provenance {
+    static func object(
+        layer: String, request: MapExportRequest, currency choice: LayerCurrency, features: Int, expenses: Int, totalMinor: Int64,
+        suppressed: Int, extra: [(String, JSONOutput)]
+    ) -> JSONOutput {
+        let f = request.filter
+        let currency = choice.currency
+        var filters: [(String, JSONOutput)] = [
+            ("user", .text(f.userID)), ("all_users", .bool(f.userID == nil)),
+            ("from", .text(f.from?.text)), ("to", .text(f.to?.text)),
+            ("kinds", .array(f.kinds.map(\.rawValue).sorted().map { .string($0) })),
+            ("categories", .array(f.categories.sorted().map { .string($0) })),
+            ("currency", .text(f.currency?.code)),
+        ]
+        if !f.storeIDs.isEmpty { filters.append(("stores", .array(f.storeIDs.sorted().map { .string($0) }))) }
+        let total: JSONOutput = currency.map { .number(Double(totalMinor) / Double($0.minorUnitsPerMajor), decimals: $0.minorDigits) } ?? .null
+        return .object(
+            [
+                ("layer", .string(layer)),
+                ("engine", .string("geospend \(GeoSpendInfo.version)")),
+                ("generated_at", .string(request.generatedAt)),
+                ("filters", .object(filters)),
+                ("currency", .text(currency?.code)),
+                ("currencies_left_out", .array(choice.leftOut.map { .string($0) })),
+                ("precision", .integer(Int64(request.precision))),
+                ("features", .integer(Int64(features))),
+                ("expenses", .integer(Int64(expenses))),
+                ("total", total),
+                ("suppression", .object([
+                    ("min_count", .integer(Int64(request.minCount))),
+                    ("min_users", .integer(Int64(request.minUsers))),
+                    ("suppressed_features", .integer(Int64(suppressed))),
+                ])),
+            ] + extra)
+    }
+}
+
+/// The engine's name and version, as exports and `--version` report them.
+public enum GeoSpendInfo {
+    public static let version = "0.1.0"
+}

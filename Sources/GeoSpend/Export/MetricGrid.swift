@@ -1,0 +1,174 @@
+/// A grid of equal cells in metres on an `EqualAreaProjection`: squares, or flat-topped
+/// hexagons laid out as PostGIS `ST_HexagonGrid` lays them (column i at x = 1.5·s·i, row j at
+/// y = √3·s·(j + ½·|i mod 2|)), so the same cells can be rebuilt in PostGIS.
+///
+/// `size` is the square's side, or the hexagon's edge (= its circumradius, as in PostGIS; the
+/// cell is 2·s wide and √3·s tall, 2.598·s² in area). Every point falls in exactly one cell:
+/// squares are half-open `[x0, x0 + s)`, hexagons are decided by cube rounding.
+public struct MetricGrid: Sendable, Hashable {
+    public enum Shape: String, Sendable, CaseIterable { case hex, square }
+
+    /// A cell's column and row.
+    public struct Cell: Sendable, Hashable, Comparable {
+        public let i: Int
+        public let j: Int
+        public static func < (a: Cell, b: Cell) -> Bool { (a.j, a.i) < (b.j, b.i) }
+    }
+
+    public let shape: Shape
+    public let size: Double
+    public let projection: EqualAreaProjection
+
+    public init(shape: Shape, size: Double, projection: EqualAreaProjection) {
+        self.shape = shape
+        self.size = size
+        self.projection = projection
+    }
+
+    /// The cell holding a projected point.
+    @inline(__always)
+    public func cell(x: Double, y: Double) -> Cell {
+        switch shape {
+        case .square:
+            return Cell(i: Int((x / size).rounded(.down)), j: Int((y / size).rounded(.down)))
+        case .hex:
+            // Axial coordinates of a flat-topped layout, then cube rounding (Red Blob Games).
+            let q = (2.0 / 3.0 * x) / size
+            let r = (-1.0 / 3.0 * x + 3.0.squareRoot() / 3.0 * y) / size
+            let s = -q - r
+            var rq = q.rounded(), rr = r.rounded()
+            let rs = s.rounded()
+            let dq = abs(rq - q), dr = abs(rr - r), ds = abs(rs - s)
+            if dq > dr && dq > ds {
+                rq = -rr - rs
+            } else if dr > ds {
+                rr = -rq - rs
+            }
+            let i = Int(rq), axialR = Int(rr)
+            // Axial → PostGIS's offset rows: y = √3·s·(r + q/2) = √3·s·(j + |i mod 2|/2).
+            return Cell(i: i, j: axialR + (i - (i & 1)) / 2)
+        }
+    }
+
+    /// The cell holding a position.
+    public func cell(latitude: Double, longitude: Double) -> Cell {
+        let p = projection.forward(latitude: latitude, longitude: longitude)
+        return cell(x: p.x, y: p.y)
+    }
+
+    /// The cell's centre in the projected plane.
+    public func center(_ c: Cell) -> (x: Double, y: Double) {
+        switch shape {
+        case .square:
+            return ((Double(c.i) + 0.5) * size, (Double(c.j) + 0.5) * size)
+        case .hex:
+            return (1.5 * size * Double(c.i), 3.0.squareRoot() * size * (Double(c.j) + (c.i & 1 == 0 ? 0 : 0.5)))
+        }
+    }
+
+    /// The cell's corners in the projected plane, counter-clockwise, not repeated at the end.
+    public func corners(_ c: Cell) -> [(x: Double, y: Double)] {
+        let (cx, cy) = center(c)
+        switch shape {
+        case .square:
+            let h = size / 2
+            return [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)]
+        case .hex:
+            let h = size * 3.0.squareRoot() / 2
+            return [
+                (cx - size, cy), (cx - size / 2, cy - h), (cx + size / 2, cy - h),
+                (cx + size, cy), (cx + size / 2, cy + h), (cx - size / 2, cy + h),
+            ]
+        }
+    }
+
+    /// The cell's boundary as GeoJSON polygons in degrees: usually one; two when it crosses ±180°.
+    /// Edges are subdivided so no point of a drawn edge strays more than ~1 cm from the true one.
+    public func polygons(_ c: Cell) -> [[[Double]]] {
+        let corners = corners(c)
+        // Straight edges in metres are slightly curved in degrees; above 2 km, 8 points per edge
+        // keep the drawn edge within centimetres of the true one.
+        let steps = size > 2_000 ? 8 : 1
+        var ring: [(x: Double, y: Double)] = []
+        for (n, a) in corners.enumerated() {
+            let b = corners[(n + 1) % corners.count]
+            for k in 0..<steps {
+                let t = Double(k) / Double(steps)
+                ring.append((a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t))
+            }
+        }
+        let lonLat = ring.map { p -> [Double] in
+            let g = projection.inverse(x: p.x, y: p.y)
+            return [g.longitude, g.latitude]
+        }
+        return AntimeridianSplit.polygons(exterior: lonLat)
+    }
+
+    /// A stable text id: shape, size, projection origin and the cell's column and row, e.g.
+    /// `hex-250m@60,25:12,-3`. The same grid gives every cell the same id on every run.
+    public func id(_ c: Cell) -> String {
+        "\(shape.rawValue)-\(formatDecimal(size, digits: 3))m@\(formatDecimal(projection.origin.latitude, digits: 6)),"
+            + "\(formatDecimal(projection.origin.longitude, digits: 6)):\(c.i),\(c.j)"
+    }
+
+    /// The default origin for data centred at `center`: rounded to whole degrees, so the same
+    /// data gives the same grid and data growing a little keeps it.
+    public static func origin(around center: Coordinate) -> Coordinate {
+        let lat = max(-89, min(89, center.latitude.rounded()))
+        let lon = center.longitude.rounded()
+        return Coordinate(uncheckedLatitude: lat, longitude: lon == -180 ? 180 : lon)
+    }
+}
+
+/// Cuts rings that cross ±180° into pieces on either side (RFC 7946 §3.1.9).
+enum AntimeridianSplit {
+    /// `exterior`: a ring of [lon, lat] without the closing position, counter-clockwise.
+    /// Returns closed rings, each a polygon's exterior.
+    static func polygons(exterior: [[Double]]) -> [[[Double]]] {
+        // Unwrap longitudes so consecutive vertices never jump by more than 180°.
+        var unwrapped: [[Double]] = []
+        for p in exterior {
+            var lon = p[0]
+            if let last = unwrapped.last {
+                while lon - last[0] > 180 { lon -= 360 }
+                while lon - last[0] < -180 { lon += 360 }
+            }
+            unwrapped.append([lon, p[1]])
+        }
+        let lons = unwrapped.map { $0[0] }
+        let minLon = lons.min()!, maxLon = lons.max()!
+        if minLon >= -180 && maxLon <= 180 { return [closed(unwrapped)] }
+        // Clip to each 360°-wide window the ring touches and shift the piece back into range.
+        var pieces: [[[Double]]] = []
+        var window = ((minLon + 180) / 360).rounded(.down)
+        while window * 360 - 180 < maxLon {
+            let west = window * 360 - 180, east = west + 360
+            var piece = clip(unwrapped, keep: { $0 >= west }, boundary: west)
+            piece = clip(piece, keep: { $0 <= east }, boundary: east)
+            if piece.count >= 3 {
+                let shifted = piece.map { [$0[0] - window * 360, $0[1]] }
+                pieces.append(closed(shifted))
+            }
+            window += 1
+        }
+        return pieces
+    }
+
+    /// Sutherland–Hodgman against one vertical line: keeps the side where `keep(lon)` holds.
+    private static func clip(_ ring: [[Double]], keep: (Double) -> Bool, boundary: Double) -> [[Double]] {
+        guard !ring.isEmpty else { return [] }
+        var out: [[Double]] = []
+        for (n, current) in ring.enumerated() {
+            let previous = ring[(n + ring.count - 1) % ring.count]
+            let inCurrent = keep(current[0]), inPrevious = keep(previous[0])
+            if inCurrent != inPrevious {
+                let t = (boundary - previous[0]) / (current[0] - previous[0])
+                out.append([boundary, previous[1] + (current[1] - previous[1]) * t])
+            }
+            if inCurrent { out.append(current) }
+        }
+        return out
+    }
+
+    private static func closed(_ ring: [[Double]]) -> [[Double]] { ring + [ring[0]] }
+}

@@ -1,0 +1,141 @@
+/// `places`: one Point per place. For one user, the places of their location insights (stores
+/// and clusters, with every insight figure); for all users, every store with expenses, with
+/// figures across users and the count of distinct users. simplestyle `marker-size` and
+/// `marker-color` grow with the total so geojson.io draws big spenders big and dark.
+enum PlacesLayer {
+    struct Row {
+        var id: String
+        var kind: Place.Kind
+        var name: String?
+        var coordinate: Coordinate
+        var count: Int
+        var total: Int64
+        var average: Int64
+        var median: Int64
+        var min: Int64
+        var max: Int64
+        var users: Int?
+        var firstVisit: String
+        var lastVisit: String
+        var visitDays: Int?
+        var share: Double
+        var topCategory: String?
+        var change: WindowChange?
+    }
+
+    static func write(_ request: MapExportRequest, store: some ExpenseStore, to sink: ByteSink) throws -> MapExportSummary {
+        let (all, choice) = request.filter.userID == nil ? try storeRows(request, store: store) : try insightRows(request, store: store)
+        let currency = choice.currency
+        let rows = all.filter { $0.count >= request.minCount && ($0.users ?? Int.max) >= request.minUsers }
+            .sorted { ($1.total, $0.id) < ($0.total, $1.id) }
+        let total = rows.reduce(Int64(0)) { $0 + $1.total }
+        let provenance = Provenance.object(
+            layer: "places", request: request, currency: choice, features: rows.count,
+            expenses: rows.reduce(0) { $0 + $1.count }, totalMinor: total, suppressed: all.count - rows.count,
+            extra: [
+                ("places", .string(request.filter.userID == nil
+                    ? "stores, figures across all users"
+                    : "stores and clusters of storeless positions (DBSCAN 75 m, 2 points), as geospend insights")),
+                ("weight", .string("total / largest published total")),
+            ])
+        var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
+        let largest = Double(max(rows.first?.total ?? 1, 1))
+        for r in rows {
+            guard let currency else { break }
+            let weight = Double(r.total) / largest
+            writer.beginFeature(id: r.id)
+            writer.point(longitude: r.coordinate.longitude, latitude: r.coordinate.latitude)
+            writer.beginProperties()
+            writer.string("place_id", r.id)
+            writer.string("kind", r.kind.rawValue)
+            writer.string("name", r.name)
+            writer.integer("count", r.count)
+            if let users = r.users { writer.integer("users", users) }
+            writer.money("total", r.total, currency)
+            writer.money("average", r.average, currency)
+            writer.money("median", r.median, currency)
+            writer.money("min", r.min, currency)
+            writer.money("max", r.max, currency)
+            writer.string("currency", currency.code)
+            writer.string("first_visit", r.firstVisit)
+            writer.string("last_visit", r.lastVisit)
+            if let days = r.visitDays { writer.integer("visit_days", days) }
+            writer.number("share", r.share, decimals: 6)
+            if request.filter.userID != nil { writer.string("top_category", r.topCategory) }
+            if let change = r.change {
+                writer.money("previous_total", change.previousTotal.minorUnits, currency)
+                writer.money("change", change.delta.minorUnits, currency)
+            }
+            writer.number("weight", weight, decimals: 6)
+            writer.string("marker-size", weight >= 2.0 / 3 ? "large" : weight >= 1.0 / 3 ? "medium" : "small")
+            writer.string("marker-color", Self.ramp[min(Self.ramp.count - 1, Int(weight * Double(Self.ramp.count)))])
+            writer.endFeature()
+        }
+        writer.finish()
+        return MapExportSummary(features: rows.count, suppressed: all.count - rows.count, currency: currency, totalMinor: total, leftOutCurrencies: choice.leftOut)
+    }
+
+    /// One store's expenses in one currency, across users.
+    private struct StoreGroup {
+        var amounts: [Int64] = []
+        var users: Set<String> = []
+        var first: SpendingPoint
+        var last: SpendingPoint
+    }
+
+    /// ColorBrewer YlOrRd, light to dark.
+    static let ramp = ["#ffffb2", "#fecc5c", "#fd8d3c", "#f03b20", "#bd0026"]
+
+    private static func insightRows(_ request: MapExportRequest, store: some ExpenseStore) throws -> ([Row], LayerCurrency) {
+        let f = request.filter
+        let insights = try LocationInsights.compute(
+            InsightsRequest(userID: f.userID!, from: f.from, to: f.to, kinds: f.kinds, categories: f.categories, grouping: .place),
+            store: store)
+        var counts: [Currency: Int] = [:]
+        for p in insights.places where f.currency == nil || p.currency == f.currency { counts[p.currency, default: 0] += p.count }
+        let choice = LayerCurrency(counts: counts.map { ($0.key, $0.value) })
+        let currency = choice.currency
+        let rows = insights.places.filter { $0.currency == currency && $0.centroid != nil }.map { p in
+            Row(
+                id: p.place.id, kind: p.place.kind, name: p.place.name, coordinate: p.centroid!,
+                count: p.count, total: p.total.minorUnits, average: p.average.minorUnits, median: p.median.minorUnits,
+                min: p.min.minorUnits, max: p.max.minorUnits,
+                users: nil, firstVisit: p.firstVisit.text, lastVisit: p.lastVisit.text, visitDays: p.visitDays, share: p.share,
+                topCategory: p.topCategory, change: p.change)
+        }
+        return (rows, choice)
+    }
+
+    private static func storeRows(_ request: MapExportRequest, store: some ExpenseStore) throws -> ([Row], LayerCurrency) {
+        var groups: [String: [Currency: StoreGroup]] = [:]
+        var counts: [Currency: Int] = [:]
+        try store.forEachSpendingPoint(request.filter, geotaggedOnly: false) { p in
+            guard let s = p.storeID else { return }
+            counts[p.currency, default: 0] += 1
+            var g = groups[s, default: [:]][p.currency] ?? StoreGroup(first: p, last: p)
+            g.amounts.append(p.amountMinor)
+            g.users.insert(p.userID)
+            if SpendingPoint.chronological(p, g.first) { g.first = p }
+            if SpendingPoint.chronological(g.last, p) { g.last = p }
+            groups[s, default: [:]][p.currency] = g
+        }
+        let choice = LayerCurrency(counts: counts.map { ($0.key, $0.value) })
+        guard let currency = choice.currency else { return ([], choice) }
+        let stores = try store.stores(withIDs: Set(groups.keys))
+        let placed = groups.values.reduce(Int64(0)) { $0 + ($1[currency]?.amounts.reduce(0, +) ?? 0) }
+        func text(_ p: SpendingPoint) -> String {
+            Timestamp.rfc3339(epochMilliseconds: p.occurredMilliseconds, utcOffsetMinutes: p.utcOffsetMinutes, localDate: p.localDate)
+        }
+        let rows = groups.compactMap { id, byCurrency -> Row? in
+            guard let g = byCurrency[currency], let s = stores[id] else { return nil }
+            let stats = AmountStatistics(minorUnits: g.amounts, currency: currency)
+            return Row(
+                id: id, kind: .store, name: s.name, coordinate: s.coordinate, count: stats.count, total: stats.total.totalMinor,
+                average: stats.average.minorUnits, median: stats.median.minorUnits, min: stats.min.minorUnits,
+                max: stats.max.minorUnits, users: g.users.count,
+                firstVisit: text(g.first), lastVisit: text(g.last), visitDays: nil,
+                share: placed > 0 ? Double(stats.total.totalMinor) / Double(placed) : 0, topCategory: nil, change: nil)
+        }
+        return (rows, choice)
+    }
+}
