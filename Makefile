@@ -5,10 +5,14 @@ SHELL := /bin/bash
 SWIFT ?= swift
 VENV := .venv
 
-.PHONY: bootstrap build release demo test fixtures bench bench-quick clean
+.PHONY: bootstrap venv build release demo test fixtures bench bench-quick clean
 
 bootstrap:
 	@scripts/bootstrap.sh
+
+# Python readers the tests check exports with (pinned in Tests/validators/requirements.txt).
+venv: bootstrap
+	@scripts/venv.sh Tests/validators/requirements.txt
 
 build: bootstrap
 	$(SWIFT) build
@@ -19,14 +23,13 @@ release: bootstrap
 demo: build
 	@scripts/demo.sh .build/debug/geospend
 
-test: bootstrap
+test: bootstrap venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
 # Re-derive the geodesy fixtures from GeographicLib's Python port (needs PyPI).
 fixtures: bootstrap
-	@test -x $(VENV)/bin/python || python3 -m venv $(VENV)
-	@$(VENV)/bin/pip install -q -r scripts/fixtures/requirements.txt
+	@scripts/venv.sh scripts/fixtures/requirements.txt
 	$(VENV)/bin/python scripts/fixtures/geodesic_fixtures.py Tests/Fixtures
 
 # Benchmarks: 1M expenses / 50k stores (bench) or 100k (bench-quick); p50/p95 per workload.

@@ -41,7 +41,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .testTarget(name: "GeoSpendTests", dependencies: ["GeoSpend"]),
+        .testTarget(name: "GeoSpendTests", dependencies: ["GeoSpend", "CProj"]),
         .testTarget(
             name: "GeoSpendSpatiaLiteTests",
             dependencies: ["GeoSpend", "GeoSpendSpatiaLite", .product(name: "GRDB", package: "GRDB.swift")]),

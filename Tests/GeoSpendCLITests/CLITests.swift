@@ -128,7 +128,7 @@ import Testing
         #expect(r.err.contains("not a GeoSpend database") || r.err.contains("not a database"))
     }
 
-    @Test(arguments: ["import", "near", "nearest-stores", "snap", "insights", "summary", "report", "generate", "info"])
+    @Test(arguments: ["import", "near", "nearest-stores", "snap", "insights", "summary", "report", "export", "generate", "info"])
     func everyCommandHasHelpWithAnExample(command: String) throws {
         let r = try geospend([command, "--help"])
         #expect(r.status == 0)
@@ -188,5 +188,48 @@ import Testing
         #expect(a.out.split(separator: "\n").count == 201)
         let c = try geospend(["generate", "--users", "3", "--expenses", "200", "--seed", "5"])
         #expect(c.out != a.out)
+    }
+
+    @Test func exportWritesWholeFilesOrNothing() throws {
+        let db = try demoDatabase()
+        let out = dir.appendingPathComponent("hex.geojson").path
+        let ok = try geospend(["export", "grid", "--db", db, "--all-users", "--shape", "hex", "--cell", "250m", "--out", out])
+        #expect(ok.status == 0, "\(ok.err)")
+        #expect(ok.err.contains("wrote ") && ok.err.contains("left out"), "\(ok.err)")  // the demo data mixes currencies
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+        #expect(doc["type"] as? String == "FeatureCollection")
+        #expect((doc["geospend"] as? [String: Any])?["layer"] as? String == "grid")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).allSatisfy { !$0.contains(".partial") })
+
+        // A directory that does not exist: runtime failure, nothing written.
+        let missing = dir.appendingPathComponent("no/such/dir/x.geojson").path
+        let failed = try geospend(["export", "points", "--db", db, "--user", "user1", "--out", missing])
+        #expect(failed.status == 1 && failed.err.contains("cannot write the export"), "\(failed.err)")
+        #expect(!FileManager.default.fileExists(atPath: missing))
+
+        // Stdout, CSV with the columns kepler.gl detects.
+        let csv = try geospend(["export", "points", "--db", db, "--user", "user1", "--format", "csv", "--currency", "EUR"])
+        #expect(csv.status == 0 && csv.out.hasPrefix("id,latitude,longitude,amount,currency,"), "\(csv.err)")
+        #expect(!csv.err.contains("left out"))
+    }
+
+    @Test(arguments: [
+        ["export", "grid"],  // neither --user nor --all-users
+        ["export", "grid", "--user", "u", "--all-users"],
+        ["export", "grid", "--all-users", "--cell", "5m"],  // too small for 6 decimals
+        ["export", "grid", "--all-users", "--cell", "-3m"],
+        ["export", "density", "--all-users", "--bandwidth", "10m", "--cell", "50m"],
+        ["export", "points", "--all-users", "--min-count", "3"],
+        ["export", "grid", "--all-users", "--format", "csv"],
+        ["export", "grid", "--all-users", "--precision", "16"],
+        ["export", "grid", "--all-users", "--currency", "EURO"],
+        ["export", "grid", "--all-users", "--origin", "95,25"],
+        ["export", "heat", "--all-users"],
+    ])
+    func exportRejectsBadUsage(args: [String]) throws {
+        let db = try demoDatabase()
+        let r = try geospend(args + ["--db", db])
+        #expect(r.status == 2, "\(args): \(r.err)")
+        #expect(!r.err.isEmpty && r.out.isEmpty)
     }
 }
