@@ -62,6 +62,12 @@ struct RawStatement {
         return String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
     }
 
+    /// Reads a text column's bytes in place (no `String`); empty for NULL.
+    func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        let p = sqlite3_column_text(handle, column)
+        return body(UnsafeBufferPointer(start: p, count: p == nil ? 0 : Int(sqlite3_column_bytes(handle, column))))
+    }
+
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
     func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }

@@ -82,6 +82,16 @@ enum Schema {
                 guard indexed == 1 else { throw StoreError.cannotOpen(path: table, reason: "CreateSpatialIndex failed") }
             }
         }
+        migrator.registerMigration("v2: expenses_user_place covers map exports") { db in
+            // The same (user_id, lat, lon) prefix the user-scoped radius search walks, plus what
+            // grids, density surfaces and layer extents read: an all-users heat map scans this
+            // narrow index instead of the wide table rows (~10× fewer bytes).
+            try db.execute(sql: """
+                DROP INDEX expenses_user_place;
+                CREATE INDEX expenses_user_place ON expenses(user_id, lat, lon, kind, currency, amount_minor)
+                    WHERE lat IS NOT NULL;
+                """)
+        }
         try migrator.migrate(writer)
     }
 }

@@ -2,6 +2,7 @@
 // Usage: geospend-bench DATABASE [QUERIES]          radius and nearest-store workloads
 //        geospend-bench --insights DATABASE USER    location insights for one user (20 runs)
 //        geospend-bench --store-report DATABASE     reports for the 200 busiest stores
+//        geospend-bench --export DATABASE DIR       hex grid and points exports, all users (7 runs)
 // (databases from scripts/bench.sh)
 // BENCH_ONLY_NEAREST=1 skips the radius workloads (for quick nearest-store tuning).
 import Foundation
@@ -40,6 +41,43 @@ if arguments.count == 3 && arguments[1] == "--store-report" {
     micros.sort()
     print(String(format: "store report, 200 busiest stores           p50 %8.3f ms   p95 %8.3f ms", micros[micros.count / 2] / 1000,
                  micros[micros.count * 95 / 100] / 1000))
+    exit(0)
+}
+if arguments.count == 4 && arguments[1] == "--export" {
+    // All users, expenses in the most common currency (EUR): the layers a city-wide map shows.
+    let store = try SpatiaLiteStore(path: arguments[2], readOnly: true)
+    let request = MapExportRequest(filter: ExpenseFilter(userID: nil, kinds: [.expense]), minUsers: 1)
+    let path = arguments[3] + "/bench-export.geojson"
+    func timed(_ name: String, _ body: (ByteSink) throws -> MapExportSummary) throws {
+        var millis: [Double] = []
+        var summary: MapExportSummary?
+        for _ in 0..<7 {
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            let sink = ByteSink(descriptor: fd)
+            let start = ContinuousClock.now
+            summary = try body(sink)
+            try sink.flush()
+            let d = ContinuousClock.now - start
+            close(fd)
+            millis.append(Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1e3)
+        }
+        millis.sort()
+        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        print(String(format: "%@ p50 %8.1f ms   max %8.1f ms   %d features, %.1f MB", name.padding(toLength: 42, withPad: " ", startingAt: 0),
+                     millis[3], millis[6], summary?.features ?? 0, Double(size) / 1e6))
+    }
+    if ProcessInfo.processInfo.environment["BENCH_SCAN"] != nil {
+        try timed("scan only (forEachSpendingPoint)") { _ in
+            var n = 0
+            try store.forEachSpendingPoint(request.filter, geotaggedOnly: true) { _ in n += 1 }
+            return MapExportSummary(features: n, suppressed: 0, currency: nil, totalMinor: 0, leftOutCurrencies: [])
+        }
+    }
+    try timed("export grid hex 250 m, all users (file)") { sink in
+        try MapExport.geoJSON(.grid(.hex, cellMeters: 250, metric: .total), request, store: store, to: sink)
+    }
+    try timed("export points, all users (file)") { sink in try MapExport.geoJSON(.points, request, store: store, to: sink) }
+    unlink(path)
     exit(0)
 }
 guard arguments.count >= 2 else {

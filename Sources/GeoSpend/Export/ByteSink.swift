@@ -6,71 +6,107 @@ import Foundation
 /// Numbers are written without `String` round trips: fixed decimals through `Int64`, never NaN
 /// or Infinity (a non-finite value is a programming error and traps).
 public final class ByteSink {
-    private var buffer: [UInt8] = []
-    private let descriptor: Int32
+    // A raw buffer: appending through `Array` checks uniqueness and capacity on every byte,
+    // which was most of the time of a points export.
     private let capacity = 1 << 20
+    private let slack = 1 << 16  // room for one item written after the capacity check
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var used = 0
+    private var collected: [UInt8] = []  // in-memory mode: flushed bytes land here
+    private let descriptor: Int32
     /// A write that failed during an automatic flush; `flush()` reports it.
     private var failure: ExportError?
 
     /// Writes to an open file descriptor (1 for stdout); the caller closes it.
     public init(descriptor: Int32) {
         self.descriptor = descriptor
-        buffer.reserveCapacity(capacity + 4096)
+        storage = .allocate(capacity: capacity + slack)
     }
 
     /// Collects into memory only (tests, small outputs): read it back with `bytes`.
     public convenience init() { self.init(descriptor: -1) }
 
+    deinit { storage.deallocate() }
+
     /// What was written, when collecting into memory.
-    public var bytes: [UInt8] { buffer }
+    public var bytes: [UInt8] { collected + UnsafeBufferPointer(start: storage, count: used) }
+
+    @inline(__always)
+    private func append(_ b: UInt8) {
+        storage[used] = b
+        used += 1
+    }
+
+    @inline(__always)
+    private func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if bytes.count > capacity {  // larger than the buffer: straight through, in order
+            spill()
+            collectOrWrite(bytes)
+            return
+        }
+        if used + bytes.count > capacity + slack { spill() }
+        (storage + used).update(from: bytes.baseAddress!, count: bytes.count)
+        used += bytes.count
+    }
+
+    /// Called after each item: flushes when the buffer is past its capacity.
+    @inline(__always)
+    private func checkCapacity() {
+        if used >= capacity { spill() }
+    }
 
     @inline(__always)
     public func byte(_ b: UInt8) {
-        buffer.append(b)
-        if buffer.count >= capacity { flushIfStreaming() }
+        if used >= capacity + slack { spill() }
+        append(b)
     }
 
     public func ascii(_ s: StaticString) {
-        s.withUTF8Buffer { buffer.append(contentsOf: $0) }
-        if buffer.count >= capacity { flushIfStreaming() }
+        s.withUTF8Buffer { append($0) }
+        checkCapacity()
     }
 
     public func raw(_ s: String) {
         var s = s
-        s.withUTF8 { buffer.append(contentsOf: $0) }
-        if buffer.count >= capacity { flushIfStreaming() }
+        s.withUTF8 { append($0) }
+        checkCapacity()
     }
 
     /// A JSON string literal, escaped per RFC 8259 (plus U+2028/2029 for JavaScript readers).
     public func jsonString(_ s: String) {
-        byte(UInt8(ascii: "\""))
         var s = s
-        s.withUTF8 { utf8 in
-            var i = 0
-            while i < utf8.count {
-                let c = utf8[i]
-                switch c {
-                case UInt8(ascii: "\""): buffer.append(UInt8(ascii: "\\")); buffer.append(c)
-                case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\")); buffer.append(c)
-                case 0x0A: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "n"))
-                case 0x0D: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "r"))
-                case 0x09: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "t"))
-                case 0..<0x20: unicodeEscape(UInt32(c))
-                case 0xE2 where i + 2 < utf8.count && utf8[i + 1] == 0x80 && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9):
-                    unicodeEscape(utf8[i + 2] == 0xA8 ? 0x2028 : 0x2029)
-                    i += 2
-                default: buffer.append(c)
-                }
-                i += 1
+        s.withUTF8 { jsonString(bytes: $0) }
+    }
+
+    /// A JSON string literal from UTF-8 bytes.
+    public func jsonString(bytes utf8: UnsafeBufferPointer<UInt8>) {
+        byte(UInt8(ascii: "\""))
+        var i = 0
+        while i < utf8.count {
+            let c = utf8[i]
+            if used >= capacity + slack - 8 { spill() }
+            switch c {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): append(UInt8(ascii: "\\")); append(c)
+            case 0x0A: append(UInt8(ascii: "\\")); append(UInt8(ascii: "n"))
+            case 0x0D: append(UInt8(ascii: "\\")); append(UInt8(ascii: "r"))
+            case 0x09: append(UInt8(ascii: "\\")); append(UInt8(ascii: "t"))
+            case 0..<0x20: unicodeEscape(UInt32(c))
+            case 0xE2 where i + 2 < utf8.count && utf8[i + 1] == 0x80 && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9):
+                unicodeEscape(utf8[i + 2] == 0xA8 ? 0x2028 : 0x2029)
+                i += 2
+            default: append(c)
             }
+            i += 1
         }
         byte(UInt8(ascii: "\""))
+        checkCapacity()
     }
 
     private func unicodeEscape(_ v: UInt32) {
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        buffer.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
-        for shift in stride(from: 12, through: 0, by: -4) { buffer.append(hex[Int((v >> UInt32(shift)) & 0xF)]) }
+        let hex: StaticString = "0123456789abcdef"
+        append(UInt8(ascii: "\\"))
+        append(UInt8(ascii: "u"))
+        for shift in stride(from: 12, through: 0, by: -4) { append(hex.utf8Start[Int((v >> UInt32(shift)) & 0xF)]) }
     }
 
     public func integer(_ v: Int64) {
@@ -96,9 +132,10 @@ public final class ByteSink {
                 n /= 10
                 k += 1
             } while n > 0
+            if used >= capacity + slack - 24 { spill() }
             while k > 0 {
                 k -= 1
-                buffer.append(d[k])
+                append(d[k])
             }
         }
     }
@@ -122,7 +159,7 @@ public final class ByteSink {
             byte(UInt8(ascii: "."))
             var fraction = n % unit, divisor = unit / 10
             for _ in 0..<places {
-                buffer.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
+                byte(UInt8(ascii: "0") + UInt8(fraction / divisor))
                 fraction %= divisor
                 divisor /= 10
             }
@@ -139,36 +176,51 @@ public final class ByteSink {
         byte(UInt8(ascii: "."))
         var fraction = n % unit, divisor = unit / 10
         for _ in 0..<digits {
-            buffer.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
+            byte(UInt8(ascii: "0") + UInt8(fraction / divisor))
             fraction %= divisor
             divisor /= 10
         }
     }
 
-    private func flushIfStreaming() {
-        guard descriptor >= 0 else { return }
-        do { try flush() } catch {
-            failure = error as? ExportError ?? .writeFailed("\(error)")
-            buffer.removeAll(keepingCapacity: true)  // nothing more can reach the file
+    /// `count` decimal digits of a non-negative value, zero-padded (dates and times).
+    public func padded(_ value: Int, width count: Int) {
+        if used >= capacity + slack - 24 { spill() }
+        var divisor = 1
+        for _ in 1..<count { divisor *= 10 }
+        var v = value
+        for _ in 0..<count {
+            append(UInt8(ascii: "0") + UInt8(v / divisor % 10))
+            v %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// Moves the buffered bytes out: to the file, or to the in-memory collection.
+    private func spill() {
+        let pending = UnsafeBufferPointer(start: storage, count: used)
+        used = 0
+        collectOrWrite(pending)
+    }
+
+    private func collectOrWrite(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard descriptor >= 0 else { collected.append(contentsOf: bytes); return }
+        guard failure == nil else { return }  // nothing more can reach the file
+        var offset = 0
+        while offset < bytes.count {
+            let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                failure = .writeFailed(String(cString: strerror(errno)))
+                return
+            }
+            offset += n
         }
     }
 
     /// Writes out what is buffered. - Throws: `ExportError.writeFailed` (disk full, closed
     /// pipe), also for a failure during an earlier automatic flush.
     public func flush() throws {
+        if used > 0 && descriptor >= 0 { spill() }
         if let failure { throw failure }
-        guard descriptor >= 0, !buffer.isEmpty else { return }
-        try buffer.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw ExportError.writeFailed(String(cString: strerror(errno)))
-                }
-                offset += n
-            }
-        }
-        buffer.removeAll(keepingCapacity: true)
     }
 }

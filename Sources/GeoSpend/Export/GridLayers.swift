@@ -63,14 +63,12 @@ enum GridLayer {
         filter.currency = extent?.currency
         let expected = extent?.count ?? 0
         var sums = CellSums()
-        var userNumbers = UserNumbers()
         var read = 0
-        try store.forEachSpendingPoint(filter, geotaggedOnly: true) { p in
-            guard let c = p.coordinate else { return }
-            let k = sums.slot(grid.cell(latitude: c.latitude, longitude: c.longitude))
+        try store.forEachLocatedAmount(filter) { p in
+            let k = sums.slot(grid.cell(latitude: p.latitude, longitude: p.longitude))
             sums.counts[k] += 1
             sums.totals[k] += p.amountMinor
-            if request.minUsers > 1 { sums.users[k].add(userNumbers.number(p.userID), upTo: request.minUsers) }
+            if request.minUsers > 1 { sums.users[k].add(p.userKey, upTo: request.minUsers) }
             read += 1
             if read % 65_536 == 0 { progress?(read, expected) }
         }
@@ -140,13 +138,11 @@ enum DensityLayer {
         filter.currency = extent?.currency
         let expected = extent?.count ?? 0
         var sums = CellSums()
-        var userNumbers = UserNumbers()
         var read = 0
         let h2 = h * h
-        try store.forEachSpendingPoint(filter, geotaggedOnly: true) { p in
-            guard let c = p.coordinate else { return }
-            let (x, y) = grid.projection.forward(latitude: c.latitude, longitude: c.longitude)
-            let user = request.minUsers > 1 ? userNumbers.number(p.userID) : 0
+        try store.forEachLocatedAmount(filter) { p in
+            let (x, y) = grid.projection.forward(latitude: p.latitude, longitude: p.longitude)
+            let user = p.userKey
             let amount = Double(p.amountMinor)
             let i0 = Int(((x - h) / cellMeters).rounded(.down)), i1 = Int(((x + h) / cellMeters).rounded(.down))
             let j0 = Int(((y - h) / cellMeters).rounded(.down)), j1 = Int(((y + h) / cellMeters).rounded(.down))

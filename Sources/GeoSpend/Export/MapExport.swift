@@ -81,6 +81,14 @@ public struct MapExportSummary: Sendable, Equatable {
     public let totalMinor: Int64
     /// Other currencies in the selection, with their expense counts ("SEK 12"), not exported.
     public let leftOutCurrencies: [String]
+
+    public init(features: Int, suppressed: Int, currency: Currency?, totalMinor: Int64, leftOutCurrencies: [String]) {
+        self.features = features
+        self.suppressed = suppressed
+        self.currency = currency
+        self.totalMinor = totalMinor
+        self.leftOutCurrencies = leftOutCurrencies
+    }
 }
 
 /// Reports progress: items done and the total expected.
@@ -151,39 +159,41 @@ struct LayerCurrency {
     }
 }
 
-/// Counts distinct users up to a threshold without keeping more ids than that.
+/// Counts distinct users up to a threshold without keeping more keys than that.
 struct UserTally {
-    private(set) var seen: [Int32] = []
-    mutating func add(_ user: Int32, upTo limit: Int) {
+    private(set) var seen: [UInt64] = []
+    mutating func add(_ user: UInt64, upTo limit: Int) {
         if seen.count < limit, !seen.contains(user) { seen.append(user) }
     }
     var count: Int { seen.count }
-}
-
-/// Small integer ids for user names (per-cell user tallies compare integers).
-struct UserNumbers {
-    private var numbers: [String: Int32] = [:]
-    mutating func number(_ user: String) -> Int32 {
-        if let n = numbers[user] { return n }
-        let n = Int32(numbers.count)
-        numbers[user] = n
-        return n
-    }
 }
 
 extension Timestamp {
     /// RFC 3339 text of an instant in a recorded offset (`Z` for UTC), milliseconds when not
     /// whole seconds. A nil offset (a bare date) gives the local date alone.
     static func rfc3339(epochMilliseconds ms: Int64, utcOffsetMinutes offset: Int?, localDate: String = "") -> String {
-        guard let offset else { return localDate }
+        let sink = ByteSink()
+        sink.rfc3339(epochMilliseconds: ms, utcOffsetMinutes: offset, localDate: localDate)
+        return String(decoding: sink.bytes, as: UTF8.self)
+    }
+}
+
+extension ByteSink {
+    /// `Timestamp.rfc3339` written straight into the sink (a points export writes millions).
+    func rfc3339(epochMilliseconds ms: Int64, utcOffsetMinutes offset: Int?, localDate: String) {
+        guard let offset else { raw(localDate); return }
         let local = ms + Int64(offset) * 60_000
         let millis = ((local % 1000) + 1000) % 1000
         let seconds = (local - millis) / 1000
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let daySeconds = Int(seconds - days * 86_400)
-        let (y, m, d) = civilFromDays(days)
-        var text = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(daySeconds / 3600, 2)):\(pad(daySeconds / 60 % 60, 2)):\(pad(daySeconds % 60, 2))"
-        if millis != 0 { text += "." + pad(Int(millis), 3) }
-        return text + offsetText(offset)
+        let (y, m, d) = Timestamp.civilFromDays(days)
+        padded(y, width: 4); byte(UInt8(ascii: "-")); padded(m, width: 2); byte(UInt8(ascii: "-")); padded(d, width: 2)
+        byte(UInt8(ascii: "T")); padded(daySeconds / 3600, width: 2); byte(UInt8(ascii: ":"))
+        padded(daySeconds / 60 % 60, width: 2); byte(UInt8(ascii: ":")); padded(daySeconds % 60, width: 2)
+        if millis != 0 { byte(UInt8(ascii: ".")); padded(Int(millis), width: 3) }
+        if offset == 0 { byte(UInt8(ascii: "Z")); return }
+        byte(UInt8(ascii: offset < 0 ? "-" : "+"))
+        padded(abs(offset) / 60, width: 2); byte(UInt8(ascii: ":")); padded(abs(offset) % 60, width: 2)
     }
 }

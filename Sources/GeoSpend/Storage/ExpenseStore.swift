@@ -23,8 +23,12 @@ public protocol ExpenseStore: Sendable {
     /// `body` one at a time, in no particular order: memory stays flat for any number of rows.
     func forEachSpendingPoint(_ filter: ExpenseFilter, geotaggedOnly: Bool, _ body: (SpendingPoint) throws -> Void) throws
 
-    /// Per currency, the geotagged expenses matching `filter`: count, total, largest amount,
-    /// distinct users and bounding box. Map exports size their layers with it before streaming.
+    /// Streams position, amount and a user key of every geotagged expense matching `filter`:
+    /// all that grids and density surfaces read, so a store can serve it from a narrow index.
+    func forEachLocatedAmount(_ filter: ExpenseFilter, _ body: (LocatedAmount) throws -> Void) throws
+
+    /// Per currency, the geotagged expenses matching `filter`: count, total, largest amount and
+    /// bounding box, most expenses first. Map exports size their layers with it before streaming.
     func geotaggedExtent(_ filter: ExpenseFilter) throws -> [GeotaggedExtent]
 
     /// The stores with these ids (unknown ids are left out).
@@ -113,27 +117,49 @@ public struct SpendingPoint: Sendable, Hashable {
     }
 }
 
+/// A geotagged expense as grids see it.
+public struct LocatedAmount: Sendable, Hashable {
+    public let latitude: Double
+    public let longitude: Double
+    public let amountMinor: Int64
+    /// A 64-bit FNV-1a hash of the user id (`userKey(_:)`): distinct-user counts without a
+    /// string per row.
+    public let userKey: UInt64
+
+    public init(latitude: Double, longitude: Double, amountMinor: Int64, userKey: UInt64) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.amountMinor = amountMinor
+        self.userKey = userKey
+    }
+
+    /// The key of a user id, as stores compute it from the id's UTF-8 bytes.
+    public static func userKey(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
+    }
+}
+
 /// What `ExpenseStore.geotaggedExtent` reports for one currency.
 public struct GeotaggedExtent: Sendable, Hashable {
     public let currency: Currency
     public let count: Int
     public let totalMinor: Int64
     public let maxMinor: Int64
-    public let users: Int
     public let south: Double, north: Double
     /// Longitudes as stored, and shifted into [0, 360) (the narrower of the two spans is the
     /// real one when the points straddle ±180°).
     public let west: Double, east: Double, west360: Double, east360: Double
 
     public init(
-        currency: Currency, count: Int, totalMinor: Int64, maxMinor: Int64, users: Int, south: Double, north: Double,
+        currency: Currency, count: Int, totalMinor: Int64, maxMinor: Int64, south: Double, north: Double,
         west: Double, east: Double, west360: Double, east360: Double
     ) {
         self.currency = currency
         self.count = count
         self.totalMinor = totalMinor
         self.maxMinor = maxMinor
-        self.users = users
         self.south = south
         self.north = north
         self.west = west
