@@ -38,8 +38,8 @@ Benchmarks/.build/release/geospend-bench --store-report "$db"
 
 # Map exports (in-process, written to a file in $dir), then peak memory of the CLI's points export.
 Benchmarks/.build/release/geospend-bench --export "$db" "$dir"
-/usr/bin/time -f 'export points, all users (CLI to a file): %e s, peak RSS %M KiB' \
-  "$geospend" export points --all-users --db "$db" --out "$dir/points.geojson" 2>&1 | grep -v '^note:\|^wrote'
+echo -n "export points, all users (CLI to a file): "
+scripts/peak-memory.sh "$geospend" export points --all-users --db "$db" --out "$dir/points.geojson" 2>&1 | grep -v '^note:\|^wrote'
 rm -f "$dir/points.geojson"
 
 # Snapping every storeless geotagged expense against the 50,000 stores, CLI end to end.

@@ -14,7 +14,6 @@ packages=(
   python3-venv                    # project-local virtual environment for fixture oracles
   pkg-config
   bc                              # arithmetic in scripts/bench.sh
-  time                            # peak memory (/usr/bin/time) in scripts/bench.sh
   "$@"
 )
 

@@ -81,6 +81,13 @@ public final class ByteSink {
     /// A JSON string literal from UTF-8 bytes.
     public func jsonString(bytes utf8: UnsafeBufferPointer<UInt8>) {
         byte(UInt8(ascii: "\""))
+        // Most strings need no escaping: copy them in one go.
+        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0xE2 }) {
+            append(utf8)
+            byte(UInt8(ascii: "\""))
+            checkCapacity()
+            return
+        }
         var i = 0
         while i < utf8.count {
             let c = utf8[i]
