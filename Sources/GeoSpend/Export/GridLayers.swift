@@ -25,8 +25,9 @@ struct CellSums {
     }
 
     /// Slots that pass suppression, in row-then-column order (stable output), and how many did not.
+    /// Users are tallied only when `minUsers` > 1.
     func published(minCount: Int, minUsers: Int) -> (slots: [Int], suppressed: Int) {
-        let kept = cells.indices.filter { counts[$0] >= minCount && users[$0].count >= minUsers }
+        let kept = cells.indices.filter { counts[$0] >= minCount && (minUsers <= 1 || users[$0].count >= minUsers) }
         return (kept.sorted { cells[$0] < cells[$1] }, cells.count - kept.count)
     }
 }
@@ -72,7 +73,6 @@ enum GridLayer {
             read += 1
             if read % 65_536 == 0 { progress?(read, expected) }
         }
-        if request.minUsers <= 1 { for k in sums.users.indices { sums.users[k].add(0, upTo: 1) } }
         progress?(read, expected)
 
         let (slots, suppressed) = sums.published(minCount: request.minCount, minUsers: request.minUsers)
@@ -156,7 +156,7 @@ enum DensityLayer {
                     let k = sums.slot(MetricGrid.Cell(i: i, j: j))
                     sums.densities[k] += amount * u * u
                     sums.counts[k] += 1
-                    sums.users[k].add(user, upTo: max(request.minUsers, 1))
+                    if request.minUsers > 1 { sums.users[k].add(user, upTo: request.minUsers) }
                 }
             }
             read += 1

@@ -47,15 +47,6 @@ public enum MapLayer: Sendable, Hashable {
     case density(bandwidthMeters: Double, cellMeters: Double)
     /// One Point per place (store or cluster) with its insight figures and simplestyle markers.
     case places
-
-    public var name: String {
-        switch self {
-        case .points: "points"
-        case .grid: "grid"
-        case .density: "density"
-        case .places: "places"
-        }
-    }
 }
 
 /// What a grid cell's `weight` follows.
@@ -63,12 +54,10 @@ public enum GridMetric: String, Sendable, CaseIterable { case total, count, aver
 
 public enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
     case writeFailed(String)
-    case invalidRequest(String)
 
     public var description: String {
         switch self {
         case .writeFailed(let reason): "cannot write the export: \(reason)"
-        case .invalidRequest(let reason): reason
         }
     }
 }
