@@ -10,7 +10,9 @@ packages=(
   spatialite-bin                  # spatialite CLI, used by tests as an outside reader
   libgeos-dev                     # GEOS C API (system-library target CGEOS)
   libproj-dev                     # GeographicLib's geodesic.c as shipped in PROJ (CProj)
-  gdal-bin                        # ogrinfo: outside reader of our SpatiaLite file
+  gdal-bin                        # ogrinfo: outside reader of our SpatiaLite file and exports
+  libjs-leaflet                   # Leaflet, copied into `geospend export bundle` folders
+  chromium                        # headless browser test of the bundle page
   python3-venv                    # project-local virtual environment for fixture oracles
   pkg-config
   bc                              # arithmetic in scripts/bench.sh

@@ -18,4 +18,9 @@ echo
 echo "== The 5 nearest cafés to the station"
 "$geospend" nearest-stores --lat 60.1710 --lon 24.9414 -k 5 --kind amenity:cafe
 echo
+echo "== Map layers: everyone's spending on a 250 m hex grid, and user1's map page"
+"$geospend" export grid --all-users --shape hex --cell 250m --out demo-hex.geojson
+"$geospend" export bundle --user user1 --out demo-map
+echo
 echo "Open $db in QGIS or run: ogrinfo $db   (layers: expenses, stores)"
+echo "Open demo-hex.geojson in QGIS, kepler.gl or geojson.io; open demo-map/index.html in a browser."

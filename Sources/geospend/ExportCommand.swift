@@ -15,6 +15,8 @@ struct ExportCommand: ParsableCommand {
               places        one Point per place (insights for --user, stores for --all-users),
                             styled with simplestyle marker-size/marker-color
               leaflet-heat  [[lat, lon, intensity], …] for Leaflet.heat
+              bundle        a folder (--out DIR) with points, hex grid and places and an index.html
+                            that shows them with Leaflet, offline (Leaflet from Debian's libjs-leaflet)
 
             Grids and density surfaces are laid out in metres on a Lambert azimuthal equal-area
             projection (WGS84) centred on the data's centre rounded to whole degrees (or
@@ -31,16 +33,18 @@ struct ExportCommand: ParsableCommand {
               geospend export density --user user1 --bandwidth 300m --cell 50m --out density.geojson
               geospend export places --user user1 --from 2025-03-01 --to 2025-03-31 --out places.geojson
               geospend export leaflet-heat --user user1 --out heat.json
+              geospend export bundle --user user1 --out user1-map      # open user1-map/index.html
+              geospend export bundle --user user1 --out user1-map --tiles 'https://tile.openstreetmap.org/{z}/{x}/{y}.png'
             """)
 
     enum Layer: String, ExpressibleByArgument, CaseIterable {
-        case points, grid, density, places
+        case points, grid, density, places, bundle
         case leafletHeat = "leaflet-heat"
     }
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case geojson, csv }
 
-    @Argument(help: "points, grid, density, places or leaflet-heat.") var layer: Layer
+    @Argument(help: "points, grid, density, places, leaflet-heat or bundle.") var layer: Layer
     @OptionGroup var database: DatabaseOptions
     @Option(help: "Only this user's expenses.") var user: String?
     @Flag(help: "Every user's expenses (cross-user layers; see --min-users).") var allUsers = false
@@ -58,6 +62,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Leave out cells and places with fewer expenses than this.") var minCount: Int = 1
     @Option(help: "Leave out cells and places with fewer distinct users (default 3 with --all-users).") var minUsers: Int?
     @Option(help: "Projection origin of grids, LAT,LON (default: data centre rounded to whole degrees).") var origin: String?
+    @Option(help: "bundle: a basemap tile URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png.") var tiles: String?
 
     func validate() throws {
         guard (user == nil) != !allUsers else { throw ValidationError("give exactly one of --user U or --all-users") }
@@ -65,6 +70,8 @@ struct ExportCommand: ParsableCommand {
         guard minCount >= 1 else { throw ValidationError("--min-count must be at least 1") }
         if let minUsers, minUsers < 1 { throw ValidationError("--min-users must be at least 1") }
         if format == .csv && layer != .points { throw ValidationError("--format csv is for the points layer") }
+        if layer == .bundle && out == "-" { throw ValidationError("bundle writes a folder: give it with --out DIR") }
+        if tiles != nil && layer != .bundle { throw ValidationError("--tiles is for the bundle") }
         if layer == .points || layer == .leafletHeat {
             if minCount > 1 || minUsers != nil {
                 throw ValidationError("--min-count and --min-users apply to grid, density and places, not \(layer.rawValue)")
@@ -82,6 +89,12 @@ struct ExportCommand: ParsableCommand {
             filter: filter, precision: precision, minCount: minCount, minUsers: minUsers ?? (allUsers ? 3 : 1),
             origin: try origin.map(Self.parseOrigin))
         let store = try database.openExisting()
+        if layer == .bundle {
+            let summaries = try MapBundle.write(request, store: store, to: out, cellMeters: try cellSize(default: "250m"), tiles: tiles)
+            let counts = ["points", "hex", "places"].map { "\(summaries[$0]?.features ?? 0) \($0)" }.joined(separator: ", ")
+            printErr("wrote \(counts) to \(out)/ — open \(out)/index.html")
+            return
+        }
         let summary = try OutputFile.write(to: out) { sink in
             let progress: ExportProgress? = stderrIsTerminal && out != "-"
                 ? { done, total in printErrInline("  \(done) / \(total) expenses…") } : nil
@@ -104,6 +117,8 @@ struct ExportCommand: ParsableCommand {
                 return try MapExport.geoJSON(.places, request, store: store, to: sink)
             case .leafletHeat:
                 return try MapExport.leafletHeat(request, store: store, to: sink, progress: progress)
+            case .bundle:
+                fatalError("handled above")
             }
         }
         if !summary.leftOutCurrencies.isEmpty, let c = summary.currency {

@@ -232,4 +232,52 @@ import Testing
         #expect(r.status == 2, "\(args): \(r.err)")
         #expect(!r.err.isEmpty && r.out.isEmpty)
     }
+
+    /// The bundle page in a real browser: headless Chromium loads it from disk with no network,
+    /// every layer has the features the export wrote, no script error, and a screenshot.
+    @Test func bundlePageLoadsEveryLayerInChromium() throws {
+        let db = try demoDatabase()
+        let bundle = dir.appendingPathComponent("map").path
+        let r = try geospend(["export", "bundle", "--db", db, "--user", "user1", "--out", bundle])
+        #expect(r.status == 0, "\(r.err)")
+        for file in ["index.html", "layers.js", "points.geojson", "hex.geojson", "places.geojson", "leaflet/leaflet.js",
+                     "leaflet/leaflet.css", "leaflet/LICENSE", "leaflet/images/layers.png"] {
+            #expect(FileManager.default.fileExists(atPath: bundle + "/" + file), "missing \(file)")
+        }
+        func features(_ name: String) throws -> Int {
+            let doc = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle + "/\(name).geojson"))) as? [String: Any]
+            return (doc?["features"] as? [Any])?.count ?? -1
+        }
+        let chromium = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let page = URL(fileURLWithPath: bundle + "/index.html").absoluteString
+        let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--virtual-time-budget=5000", "--window-size=1200,800"]
+        let dom = try Self.run(chromium, flags + ["--dump-dom", page])
+        let status = try #require(dom.out.range(of: #"<pre id="geospend-status">([^<]*)</pre>"#, options: .regularExpression).map {
+            String(dom.out[$0]).replacingOccurrences(of: #"<pre id="geospend-status">"#, with: "").replacingOccurrences(of: "</pre>", with: "")
+        }, "no status line: the page's script did not finish\n\(dom.err.suffix(2000))")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(status.replacingOccurrences(of: "&quot;", with: "\"").utf8)) as? [String: Any])
+        let loaded = try #require(json["loaded"] as? [String: Int])
+        #expect(loaded["points"] == (try features("points")) && loaded["points"]! > 0)
+        #expect(loaded["hex"] == (try features("hex")) && loaded["hex"]! > 0)
+        #expect(loaded["places"] == (try features("places")) && loaded["places"]! > 0)
+        #expect((json["errors"] as? [Any])?.isEmpty == true, "script errors: \(json["errors"] ?? "")")
+
+        let shot = dir.appendingPathComponent("bundle.png").path
+        _ = try Self.run(chromium, flags + ["--screenshot=\(shot)", page])
+        let size = (try FileManager.default.attributesOfItem(atPath: shot)[.size] as? Int) ?? 0
+        #expect(size > 10_000, "screenshot of \(size) bytes")
+    }
+
+    static func run(_ executable: String, _ args: [String]) throws -> (status: Int32, out: String, err: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = args
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
 }

@@ -66,6 +66,11 @@ public final class ByteSink {
         checkCapacity()
     }
 
+    public func rawBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+        append(bytes)
+        checkCapacity()
+    }
+
     public func raw(_ s: String) {
         var s = s
         s.withUTF8 { append($0) }
