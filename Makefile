@@ -5,7 +5,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 VENV := .venv
 
-.PHONY: bootstrap venv build release demo test fixtures bench bench-quick clean
+.PHONY: bootstrap venv build release demo test notebooks fixtures bench bench-quick clean
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -26,6 +26,13 @@ demo: build
 test: bootstrap venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	@$(MAKE) --no-print-directory notebooks
+
+# Execute every notebook headless (outputs written back in place), failing on any cell error.
+notebooks: bootstrap venv
+	@scripts/venv.sh Notebooks/requirements.txt
+	$(SWIFT) build --product geospend
+	GEOSPEND_BIN=$(CURDIR)/.build/debug/geospend $(VENV)/bin/python scripts/notebooks/run_notebooks.py --timeout 300
 
 # Re-derive the geodesy fixtures from GeographicLib's Python port (needs PyPI).
 fixtures: bootstrap
