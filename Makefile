@@ -47,4 +47,4 @@ bench-quick: release
 	@scripts/bench.sh 100000
 
 clean:
-	rm -rf .build Benchmarks/.build demo.sqlite* out
+	rm -rf .build Benchmarks/.build demo.sqlite* demo-hex.geojson demo-map Notebooks/out out
