@@ -65,7 +65,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "bundle: a basemap tile URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png.") var tiles: String?
 
     func validate() throws {
-        guard (user == nil) != !allUsers else { throw ValidationError("give exactly one of --user U or --all-users") }
+        guard (user != nil) != allUsers else { throw ValidationError("give exactly one of --user U or --all-users") }
         guard (0...15).contains(precision) else { throw ValidationError("--precision must be between 0 and 15") }
         guard minCount >= 1 else { throw ValidationError("--min-count must be at least 1") }
         if let minUsers, minUsers < 1 { throw ValidationError("--min-users must be at least 1") }

@@ -22,21 +22,10 @@ import Testing
     }()
 
     func geospend(_ args: [String], env: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.binary)
-        p.arguments = args
-        p.currentDirectoryURL = Self.repo
         var environment = ProcessInfo.processInfo.environment
         environment["GEOSPEND_DB"] = nil
         for (k, v) in env { environment[k] = v }
-        p.environment = environment
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        return try Self.run(Self.binary, args, directory: Self.repo, environment: environment)
     }
 
     func demoDatabase() throws -> String {
@@ -268,10 +257,15 @@ import Testing
         #expect(size > 10_000, "screenshot of \(size) bytes")
     }
 
-    static func run(_ executable: String, _ args: [String]) throws -> (status: Int32, out: String, err: String) {
+    /// Runs a program and returns its exit status, stdout and stderr.
+    static func run(
+        _ executable: String, _ args: [String], directory: URL? = nil, environment: [String: String]? = nil
+    ) throws -> (status: Int32, out: String, err: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = args
+        if let directory { p.currentDirectoryURL = directory }
+        if let environment { p.environment = environment }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err

@@ -5,6 +5,7 @@
 //        geospend-bench --export DATABASE DIR       hex grid and points exports, all users (7 runs)
 // (databases from scripts/bench.sh)
 // BENCH_ONLY_NEAREST=1 skips the radius workloads (for quick nearest-store tuning).
+// BENCH_SCAN=1 with --export also times a bare forEachSpendingPoint scan (the read floor).
 import Foundation
 import GeoSpend
 import GeoSpendSpatiaLite

@@ -8,8 +8,8 @@ import Foundation
 public final class ByteSink {
     // A raw buffer: appending through `Array` checks uniqueness and capacity on every byte,
     // which was most of the time of a points export.
-    private let capacity = 1 << 20
-    private let slack = 1 << 16  // room for one item written after the capacity check
+    private let capacity: Int
+    private let slack: Int  // room for one item written after the capacity check
     private var storage: UnsafeMutablePointer<UInt8>
     private var used = 0
     private var collected: [UInt8] = []  // in-memory mode: flushed bytes land here
@@ -17,9 +17,12 @@ public final class ByteSink {
     /// A write that failed during an automatic flush; `flush()` reports it.
     private var failure: ExportError?
 
-    /// Writes to an open file descriptor (1 for stdout); the caller closes it.
-    public init(descriptor: Int32) {
+    /// Writes to an open file descriptor (1 for stdout; -1 collects in memory); the caller
+    /// closes it. `capacity` is how much is buffered between writes (1 MiB by default).
+    public init(descriptor: Int32, capacity: Int = 1 << 20) {
         self.descriptor = descriptor
+        self.capacity = capacity
+        slack = max(64, min(capacity, 1 << 16))
         storage = .allocate(capacity: capacity + slack)
     }
 
@@ -169,12 +172,7 @@ public final class ByteSink {
         unsignedDigits(UInt64(n / unit))
         if places > 0 {
             byte(UInt8(ascii: "."))
-            var fraction = n % unit, divisor = unit / 10
-            for _ in 0..<places {
-                byte(UInt8(ascii: "0") + UInt8(fraction / divisor))
-                fraction %= divisor
-                divisor /= 10
-            }
+            padded(Int(n % unit), width: places)
         }
     }
 
@@ -186,15 +184,11 @@ public final class ByteSink {
         unsignedDigits(UInt64(n / unit))
         guard digits > 0 else { return }
         byte(UInt8(ascii: "."))
-        var fraction = n % unit, divisor = unit / 10
-        for _ in 0..<digits {
-            byte(UInt8(ascii: "0") + UInt8(fraction / divisor))
-            fraction %= divisor
-            divisor /= 10
-        }
+        padded(Int(n % unit), width: digits)
     }
 
-    /// `count` decimal digits of a non-negative value, zero-padded (dates and times).
+    /// `count` decimal digits (at most 18) of a non-negative value, zero-padded: fractions,
+    /// dates and times.
     public func padded(_ value: Int, width count: Int) {
         if used >= capacity + slack - 24 { spill() }
         var divisor = 1

@@ -32,11 +32,36 @@ struct CellSums {
     }
 }
 
-/// The projection origin of a metric layer: the request's, or the data's rounded centre.
-private func projection(for request: MapExportRequest, extent: GeotaggedExtent?) -> EqualAreaProjection {
-    if let origin = request.origin { return EqualAreaProjection(origin: origin) }
-    guard let extent else { return EqualAreaProjection(origin: Coordinate(uncheckedLatitude: 0, longitude: 0)) }
-    return EqualAreaProjection(origin: MetricGrid.origin(around: extent.center))
+/// What grids and density surfaces share before they aggregate: the layer's currency, the
+/// filter narrowed to it, and the grid on a projection centred on the request's origin or the
+/// data's rounded centre.
+private struct MetricLayerSetup {
+    let extent: GeotaggedExtent?
+    let choice: LayerCurrency
+    let filter: ExpenseFilter
+    let grid: MetricGrid
+
+    init(shape: MetricGrid.Shape, cellMeters: Double, _ request: MapExportRequest, store: some ExpenseStore) throws {
+        (extent, choice) = try MapExport.extent(request.filter, store: store)
+        var filter = request.filter
+        filter.currency = extent?.currency
+        self.filter = filter
+        let origin = request.origin ?? extent.map { MetricGrid.origin(around: $0.center) } ?? Coordinate(uncheckedLatitude: 0, longitude: 0)
+        grid = MetricGrid(shape: shape, size: cellMeters, projection: EqualAreaProjection(origin: origin))
+    }
+
+    var expected: Int { extent?.count ?? 0 }
+}
+
+extension FeatureWriter {
+    /// Starts a cell's feature: its id, its polygon(s) and its `cell_id` property.
+    mutating func beginCell(_ cell: MetricGrid.Cell, of grid: MetricGrid) {
+        let id = grid.id(cell)
+        beginFeature(id: id)
+        polygons(grid.polygons(cell))
+        beginProperties()
+        string("cell_id", id)
+    }
 }
 
 private func gridDescription(_ grid: MetricGrid) -> [(String, JSONOutput)] {
@@ -58,14 +83,11 @@ enum GridLayer {
         shape: MetricGrid.Shape, cellMeters: Double, metric: GridMetric, _ request: MapExportRequest,
         store: some ExpenseStore, to sink: ByteSink, progress: ExportProgress?
     ) throws -> MapExportSummary {
-        let (extent, choice) = try MapExport.extent(request.filter, store: store)
-        let grid = MetricGrid(shape: shape, size: cellMeters, projection: projection(for: request, extent: extent))
-        var filter = request.filter
-        filter.currency = extent?.currency
-        let expected = extent?.count ?? 0
+        let setup = try MetricLayerSetup(shape: shape, cellMeters: cellMeters, request, store: store)
+        let (grid, choice, expected) = (setup.grid, setup.choice, setup.expected)
         var sums = CellSums()
         var read = 0
-        try store.forEachLocatedAmount(filter) { p in
+        try store.forEachLocatedAmount(setup.filter) { p in
             let k = sums.slot(grid.cell(latitude: p.latitude, longitude: p.longitude))
             sums.counts[k] += 1
             sums.totals[k] += p.amountMinor
@@ -75,15 +97,16 @@ enum GridLayer {
         }
         progress?(read, expected)
 
-        let (slots, suppressed) = sums.published(minCount: request.minCount, minUsers: request.minUsers)
-        guard let currency = extent?.currency else {
+        guard let currency = setup.extent?.currency else {
             return writeEmpty(layer: "grid", request, sink: sink, extra: gridDescription(grid))
         }
+        let (slots, suppressed) = sums.published(minCount: request.minCount, minUsers: request.minUsers)
+        func average(_ k: Int) -> Int64 { MoneyTotal(currency: currency, count: sums.counts[k], totalMinor: sums.totals[k]).averageMinor }
         func value(_ k: Int) -> Double {
             switch metric {
             case .total: Double(sums.totals[k])
             case .count: Double(sums.counts[k])
-            case .average: Double(MoneyTotal(currency: currency, count: sums.counts[k], totalMinor: sums.totals[k]).averageMinor)
+            case .average: Double(average(k))
             }
         }
         let largest = max(slots.map(value).max() ?? 1, 1)
@@ -96,14 +119,10 @@ enum GridLayer {
                     ("weight", .string("\(metric.rawValue) / largest published cell \(metric.rawValue)"))])
         var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
         for k in slots {
-            let cell = sums.cells[k]
-            writer.beginFeature(id: grid.id(cell))
-            writer.polygons(grid.polygons(cell))
-            writer.beginProperties()
-            writer.string("cell_id", grid.id(cell))
+            writer.beginCell(sums.cells[k], of: grid)
             writer.integer("count", sums.counts[k])
             writer.money("total", sums.totals[k], currency)
-            writer.money("average", MoneyTotal(currency: currency, count: sums.counts[k], totalMinor: sums.totals[k]).averageMinor, currency)
+            writer.money("average", average(k), currency)
             writer.string("currency", currency.code)
             writer.number("weight", value(k) / largest, decimals: 6)
             writer.number("cell_m", grid.size, decimals: 3)
@@ -132,15 +151,12 @@ enum DensityLayer {
         bandwidthMeters h: Double, cellMeters: Double, _ request: MapExportRequest, store: some ExpenseStore,
         to sink: ByteSink, progress: ExportProgress?
     ) throws -> MapExportSummary {
-        let (extent, choice) = try MapExport.extent(request.filter, store: store)
-        let grid = MetricGrid(shape: .square, size: cellMeters, projection: projection(for: request, extent: extent))
-        var filter = request.filter
-        filter.currency = extent?.currency
-        let expected = extent?.count ?? 0
+        let setup = try MetricLayerSetup(shape: .square, cellMeters: cellMeters, request, store: store)
+        let (grid, choice, expected, extent) = (setup.grid, setup.choice, setup.expected, setup.extent)
         var sums = CellSums()
         var read = 0
         let h2 = h * h
-        try store.forEachLocatedAmount(filter) { p in
+        try store.forEachLocatedAmount(setup.filter) { p in
             let (x, y) = grid.projection.forward(latitude: p.latitude, longitude: p.longitude)
             let user = p.userKey
             let amount = Double(p.amountMinor)
@@ -179,11 +195,7 @@ enum DensityLayer {
             extra: [("grid", .object(description)), ("weight", .string("density / largest published density"))])
         var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
         for k in slots {
-            let cell = sums.cells[k]
-            writer.beginFeature(id: grid.id(cell))
-            writer.polygons(grid.polygons(cell))
-            writer.beginProperties()
-            writer.string("cell_id", grid.id(cell))
+            writer.beginCell(sums.cells[k], of: grid)
             writer.number("density", sums.densities[k] * scale, decimals: 6)
             writer.integer("count", sums.counts[k])
             writer.string("currency", currency.code)

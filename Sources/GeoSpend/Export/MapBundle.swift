@@ -56,11 +56,12 @@ public enum MapBundle {
         for (name, _, layer) in layers {
             let geojson = ByteSink()
             summaries[name] = try MapExport.geoJSON(layer(cellMeters), request, store: store, to: geojson)
-            try write(geojson.bytes, to: directory + "/\(name).geojson")
+            let bytes = geojson.bytes
+            try write(bytes, to: directory + "/\(name).geojson")
             script.ascii("geospendLayer(")
             script.jsonString(name)
             script.ascii(", ")
-            geojson.bytes.withUnsafeBufferPointer { script.rawBytes($0) }
+            bytes.withUnsafeBufferPointer { script.rawBytes($0) }
             script.ascii(");\n")
         }
         try write(script.bytes, to: directory + "/layers.js")

@@ -161,7 +161,7 @@ extension Timestamp {
     /// RFC 3339 text of an instant in a recorded offset (`Z` for UTC), milliseconds when not
     /// whole seconds. A nil offset (a bare date) gives the local date alone.
     static func rfc3339(epochMilliseconds ms: Int64, utcOffsetMinutes offset: Int?, localDate: String = "") -> String {
-        let sink = ByteSink()
+        let sink = ByteSink(descriptor: -1, capacity: 64)
         sink.rfc3339(epochMilliseconds: ms, utcOffsetMinutes: offset, localDate: localDate)
         return String(decoding: sink.bytes, as: UTF8.self)
     }

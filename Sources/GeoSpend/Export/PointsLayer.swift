@@ -1,19 +1,57 @@
-/// `points`: one Point per geotagged expense, streamed as read. `weight` is the amount divided
-/// by the layer's largest amount (0–1; amounts are stored positive, so never negative).
+/// `points` (GeoJSON or CSV) and `leaflet-heat`: one entry per geotagged expense, streamed as
+/// read. `weight` is the amount divided by the layer's largest amount (0–1; amounts are stored
+/// positive, so never negative).
 enum PointsLayer {
+    /// What the three point formats share: the layer's currency, the filter narrowed to it, the
+    /// weight scale, and the streaming loop with its progress reports.
+    struct Selection {
+        let extent: GeotaggedExtent?
+        let choice: LayerCurrency
+        let filter: ExpenseFilter
+        private let largest: Double
+
+        init(_ request: MapExportRequest, store: some ExpenseStore) throws {
+            (extent, choice) = try MapExport.extent(request.filter, store: store)
+            var filter = request.filter
+            filter.currency = extent?.currency
+            self.filter = filter
+            largest = Double(max(extent?.maxMinor ?? 1, 1))
+        }
+
+        var expected: Int { extent?.count ?? 0 }
+
+        func weight(_ p: SpendingPoint) -> Double { Double(p.amountMinor) / largest }
+
+        /// Streams the selection's points with their positions; returns how many went out.
+        func forEach(
+            store: some ExpenseStore, progress: ExportProgress?, _ body: (SpendingPoint, Coordinate) throws -> Void
+        ) throws -> Int {
+            var n = 0
+            try store.forEachSpendingPoint(filter, geotaggedOnly: true) { p in
+                guard let c = p.coordinate else { return }
+                try body(p, c)
+                n += 1
+                if n % 65_536 == 0 { progress?(n, expected) }
+            }
+            progress?(n, expected)
+            return n
+        }
+
+        func summary(features: Int) -> MapExportSummary {
+            MapExportSummary(
+                features: features, suppressed: 0, currency: extent?.currency, totalMinor: extent?.totalMinor ?? 0,
+                leftOutCurrencies: choice.leftOut)
+        }
+    }
+
     static func write(_ request: MapExportRequest, store: some ExpenseStore, to sink: ByteSink, progress: ExportProgress?) throws -> MapExportSummary {
-        let (extent, choice) = try MapExport.extent(request.filter, store: store)
-        let expected = extent?.count ?? 0
+        let selection = try Selection(request, store: store)
         let provenance = Provenance.object(
-            layer: "points", request: request, currency: choice, features: expected, expenses: expected,
-            totalMinor: extent?.totalMinor ?? 0, suppressed: 0,
+            layer: "points", request: request, currency: selection.choice, features: selection.expected,
+            expenses: selection.expected, totalMinor: selection.extent?.totalMinor ?? 0, suppressed: 0,
             extra: [("weight", .string("amount / largest amount in the layer"))])
         var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
-        let maxMinor = Double(max(extent?.maxMinor ?? 1, 1))
-        var filter = request.filter
-        filter.currency = extent?.currency
-        try store.forEachSpendingPoint(filter, geotaggedOnly: true) { p in
-            guard let c = p.coordinate else { return }
+        let n = try selection.forEach(store: store, progress: progress) { p, c in
             writer.beginFeature(id: p.id)
             writer.point(longitude: c.longitude, latitude: c.latitude)
             writer.beginProperties()
@@ -26,54 +64,38 @@ enum PointsLayer {
             sink.byte(UInt8(ascii: "\""))
             writer.string("category", p.category)
             writer.string("store_id", p.storeID)
-            writer.number("weight", Double(p.amountMinor) / maxMinor, decimals: 6)
+            writer.number("weight", selection.weight(p), decimals: 6)
             writer.endFeature()
-            if writer.count % 65_536 == 0 { progress?(writer.count, expected) }
         }
         writer.finish()
-        progress?(writer.count, expected)
-        return MapExportSummary(features: writer.count, suppressed: 0, currency: extent?.currency, totalMinor: extent?.totalMinor ?? 0, leftOutCurrencies: choice.leftOut)
+        return selection.summary(features: n)
     }
 
     /// Leaflet.heat's input: `[[lat, lon, intensity], …]`, latitude first, intensity 0–1.
     static func writeLeafletHeat(_ request: MapExportRequest, store: some ExpenseStore, to sink: ByteSink, progress: ExportProgress?) throws -> MapExportSummary {
-        let (extent, choice) = try MapExport.extent(request.filter, store: store)
-        let expected = extent?.count ?? 0
-        let maxMinor = Double(max(extent?.maxMinor ?? 1, 1))
-        var filter = request.filter
-        filter.currency = extent?.currency
-        var n = 0
+        let selection = try Selection(request, store: store)
+        var first = true
         sink.byte(UInt8(ascii: "["))
-        try store.forEachSpendingPoint(filter, geotaggedOnly: true) { p in
-            guard let c = p.coordinate else { return }
-            sink.ascii(n == 0 ? "\n[" : ",\n[")
+        let n = try selection.forEach(store: store, progress: progress) { p, c in
+            sink.ascii(first ? "\n[" : ",\n[")
+            first = false
             sink.fixed(c.latitude, decimals: request.precision)
             sink.byte(UInt8(ascii: ","))
             sink.fixed(c.longitude, decimals: request.precision)
             sink.byte(UInt8(ascii: ","))
-            sink.fixed(Double(p.amountMinor) / maxMinor, decimals: 6)
+            sink.fixed(selection.weight(p), decimals: 6)
             sink.byte(UInt8(ascii: "]"))
-            n += 1
-            if n % 65_536 == 0 { progress?(n, expected) }
         }
         sink.ascii(n == 0 ? "]\n" : "\n]\n")
-        progress?(n, expected)
-        return MapExportSummary(features: n, suppressed: 0, currency: extent?.currency, totalMinor: extent?.totalMinor ?? 0, leftOutCurrencies: choice.leftOut)
+        return selection.summary(features: n)
     }
 
     /// CSV for kepler.gl and spreadsheets: `latitude`/`longitude` columns it detects, exact
-    /// amounts, text cells quoted and guarded against formula injection (a leading `= + - @`,
-    /// tab or NUL gets a `'`; REFERENCE.md).
+    /// amounts, text cells quoted and defused as `CSVTable` does it (formula injection).
     static func writeCSV(_ request: MapExportRequest, store: some ExpenseStore, to sink: ByteSink, progress: ExportProgress?) throws -> MapExportSummary {
-        let (extent, choice) = try MapExport.extent(request.filter, store: store)
-        let expected = extent?.count ?? 0
-        let maxMinor = Double(max(extent?.maxMinor ?? 1, 1))
-        var filter = request.filter
-        filter.currency = extent?.currency
-        var n = 0
+        let selection = try Selection(request, store: store)
         sink.ascii("id,latitude,longitude,amount,currency,kind,occurred_at,category,store_id,weight\n")
-        try store.forEachSpendingPoint(filter, geotaggedOnly: true) { p in
-            guard let c = p.coordinate else { return }
+        let n = try selection.forEach(store: store, progress: progress) { p, c in
             csvText(p.id, sink)
             sink.byte(UInt8(ascii: ","))
             sink.fixed(c.latitude, decimals: request.precision)
@@ -92,13 +114,10 @@ enum PointsLayer {
             sink.byte(UInt8(ascii: ","))
             csvText(p.storeID ?? "", sink)
             sink.byte(UInt8(ascii: ","))
-            sink.fixed(Double(p.amountMinor) / maxMinor, decimals: 6)
+            sink.fixed(selection.weight(p), decimals: 6)
             sink.byte(UInt8(ascii: "\n"))
-            n += 1
-            if n % 65_536 == 0 { progress?(n, expected) }
         }
-        progress?(n, expected)
-        return MapExportSummary(features: n, suppressed: 0, currency: extent?.currency, totalMinor: extent?.totalMinor ?? 0, leftOutCurrencies: choice.leftOut)
+        return selection.summary(features: n)
     }
 
     /// A text cell, quoted and defused as `CSVTable` does it.

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Equal-area everywhere, so a 250 m cell covers 62,500 m² of ground wherever it lies; shapes
 /// and distances are true at the centre and the scale error along a direction stays below
-/// 0.01 % within 130 km of it (0.15 % at 500 km) — a city or a region is measured in metres.
+/// 0.01 % within 130 km of it and 0.085 % at 500 km (measured with pyproj's laea centred on
+/// 60° N, 25° E, 100 m steps along and across the radius): a city or a region is in metres.
 /// It equals PROJ's `+proj=laea +lat_0=… +lon_0=… +ellps=WGS84` (checked to < 1 µm in tests).
 ///
 /// ```swift

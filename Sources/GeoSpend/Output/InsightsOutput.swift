@@ -97,6 +97,6 @@ public enum InsightsOutput {
 
     public static func markdown(_ r: LocationInsights) -> String {
         let (headers, rows) = peopleRows(r)
-        return "## " + heading(r) + "\n\n" + MarkdownTable(headers: headers, rows: rows).rendered()
+        return "## " + heading(r) + "\n\n" + TextTable(headers: headers, rows: rows).markdown()
     }
 }

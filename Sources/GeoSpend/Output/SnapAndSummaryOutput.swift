@@ -87,6 +87,6 @@ public enum SummaryOutput {
     }
 
     public static func markdown(_ s: SpendingSummary) -> String {
-        MarkdownTable(headers: headers, rows: rows(s), rightAligned: Set(headers.indices)).rendered()
+        TextTable(headers: headers, rows: rows(s), rightAligned: Set(headers.indices)).markdown()
     }
 }

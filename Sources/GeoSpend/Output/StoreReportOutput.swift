@@ -100,11 +100,11 @@ public enum StoreReportOutput {
         if r.sections.isEmpty { out += "\nNo expenses at this store.\n" }
         for s in r.sections {
             out += "\n## \(s.currency.code)\n\n"
-                + MarkdownTable(headers: ["figure", "value"], rows: headline(s).map { [$0.0, $0.1] }).rendered()
+                + TextTable(headers: ["figure", "value"], rows: headline(s).map { [$0.0, $0.1] }).markdown()
             out += "\n### By category\n\n"
-                + MarkdownTable(headers: ["category", "expenses", "total"], rows: cells(s.byCategory), rightAligned: [1, 2]).rendered()
+                + TextTable(headers: ["category", "expenses", "total"], rows: cells(s.byCategory), rightAligned: [1, 2]).markdown()
             out += "\n### Monthly\n\n" + monthlySVG(s) + "\n\n"
-                + MarkdownTable(headers: ["month", "expenses", "total"], rows: cells(s.monthly), rightAligned: [1, 2]).rendered()
+                + TextTable(headers: ["month", "expenses", "total"], rows: cells(s.monthly), rightAligned: [1, 2]).markdown()
             out += "\n### Weekday × hour (local time, expenses)\n\n" + heatSVG(s) + "\n\n" + heatCaption(r) + "\n"
         }
         return out
@@ -204,7 +204,7 @@ public enum StoreReportOutput {
 
     public static func markdown(_ r: StoreListReport) -> String {
         "Figures from fewer than \(r.minUsers) distinct users are suppressed.\n\n"
-            + MarkdownTable(headers: listHeaders, rows: listRows(r)).rendered()
+            + TextTable(headers: listHeaders, rows: listRows(r)).markdown()
     }
 
     public static func table(_ r: StoreListReport) -> String {

@@ -1,4 +1,5 @@
-/// A plain-text table for people: columns padded to the widest cell, numbers right-aligned.
+/// A plain-text table for people: columns padded to the widest cell, numbers right-aligned;
+/// `markdown()` gives the same table as GitHub-flavoured Markdown.
 public struct TextTable: Sendable {
     public var headers: [String]
     public var rows: [[String]]
@@ -29,6 +30,16 @@ public struct TextTable: Sendable {
         var out = [line(headers), line(widths.map { String(repeating: "-", count: $0) })]
         out += rows.map(line)
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The table in GitHub-flavoured Markdown; `|` inside cells is escaped, right-aligned
+    /// columns are marked `---:`.
+    public func markdown() -> String {
+        func line(_ cells: [String]) -> String {
+            "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
+        }
+        let rule = headers.indices.map { rightAligned.contains($0) ? "---:" : "---" }
+        return ([line(headers), line(rule)] + rows.map(line)).joined(separator: "\n") + "\n"
     }
 }
 
@@ -70,27 +81,5 @@ public struct CSVTable: Sendable {
 extension String {
     func replacingOccurrences(of target: String, with replacement: String) -> String {
         split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-    }
-}
-
-/// A GitHub-flavoured Markdown table; `|` inside cells is escaped.
-public struct MarkdownTable: Sendable {
-    public var headers: [String]
-    public var rows: [[String]]
-    /// Columns marked right-aligned (`---:`), for numbers.
-    public var rightAligned: Set<Int>
-
-    public init(headers: [String], rows: [[String]] = [], rightAligned: Set<Int> = []) {
-        self.headers = headers
-        self.rows = rows
-        self.rightAligned = rightAligned
-    }
-
-    public func rendered() -> String {
-        func line(_ cells: [String]) -> String {
-            "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |"
-        }
-        let rule = headers.indices.map { rightAligned.contains($0) ? "---:" : "---" }
-        return ([line(headers), line(rule)] + rows.map(line)).joined(separator: "\n") + "\n"
     }
 }

@@ -135,9 +135,9 @@ public struct LocatedAmount: Sendable, Hashable {
 
     /// The key of a user id, as stores compute it from the id's UTF-8 bytes.
     public static func userKey(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return h
+        var h = FNV1a()
+        h.add(bytes: bytes)
+        return h.value
     }
 }
 
