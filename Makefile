@@ -39,9 +39,11 @@ fixtures: bootstrap
 	@scripts/venv.sh scripts/fixtures/requirements.txt
 	$(VENV)/bin/python scripts/fixtures/geodesic_fixtures.py Tests/Fixtures
 
-# Benchmarks: 1M expenses / 50k stores (bench) or 100k (bench-quick); p50/p95 per workload.
+# Benchmarks against a throwaway PostgreSQL 15 + PostGIS 3 server, answers cross-checked:
+# 100k and 1M expenses over 50k stores (bench; BENCH_LARGE=1 adds 10M) or 100k only (bench-quick).
+# Tables go into Benchmarks/RESULTS.md, raw numbers into Benchmarks/results/*.json.
 bench: release
-	@scripts/bench.sh 1000000
+	@scripts/bench.sh 100000 1000000 $(if $(BENCH_LARGE),10000000)
 
 bench-quick: release
 	@scripts/bench.sh 100000

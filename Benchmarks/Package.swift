@@ -10,9 +10,12 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
+        // libpq, the thinnest PostgreSQL client there is: PostGIS's latencies carry no driver overhead.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .executableTarget(
             name: "geospend-bench",
             dependencies: [
+                "CLibPQ",
                 .product(name: "GeoSpend", package: "GeoSpend"),
                 .product(name: "GeoSpendSpatiaLite", package: "GeoSpend"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,49 +1,77 @@
 #!/usr/bin/env bash
-# make bench / make bench-quick: generate N expenses over 50k stores (region scale), time the
-# CSV import through the CLI, then measure query latency in-process (Benchmarks/ package).
+# make bench / make bench-quick: GeoSpend against PostgreSQL 15 + PostGIS 3 on the same data, in
+# the same run, answers cross-checked (Benchmarks/Sources/geospend-bench/Compare.swift).
+#
+#   scripts/bench.sh N...    one comparison per size N (expenses over 50,000 stores)
+#
+# For each N: generate the data once (out/bench-N/), start a throwaway PostGIS server
+# (scripts/postgis.sh), import into both, run the query list, write Benchmarks/results/bench-N.json,
+# then GeoSpend-only figures (heavy-user insights, store reports, points export, snap). At the
+# end the tables in Benchmarks/RESULTS.md are regenerated from every results file.
+# BENCH_QUERIES (default 500) sets the queries per workload.
 set -euo pipefail
-n=${1:-1000000}
-geospend=.build/release/geospend
-dir=out/bench-$n
-mkdir -p "$dir"
-if [ ! -f "$dir/expenses.csv" ]; then
-  echo "generating $n expenses over 50,000 stores…" >&2
-  "$geospend" generate --users 1000 --expenses "$n" --seed 1 --scale region --stores 50000 \
-    --stores-out "$dir/stores.csv" --out "$dir/expenses.csv"
-fi
-db=$dir/geospend.sqlite
-rm -f "$db" "$db-wal" "$db-shm"
-"$geospend" import stores "$dir/stores.csv" --db "$db" 2>/dev/null
-start=$(date +%s.%N)
-"$geospend" import expenses "$dir/expenses.csv" --db "$db"
-end=$(date +%s.%N)
-secs=$(echo "$end - $start" | bc)
-printf 'import %d expenses (CSV, one transaction, CLI end to end): %.1f s, %.0f rows/s\n' "$n" "$secs" "$(echo "$n / $secs" | bc -l)"
+[ $# -gt 0 ] || { echo "usage: scripts/bench.sh N..." >&2; exit 2; }
+root=$(pwd)
+geospend=$root/.build/release/geospend
+bench=$root/Benchmarks/.build/release/geospend-bench
+"$root/scripts/bootstrap.sh" postgresql-15 postgresql-15-postgis-3 postgresql-client-15 libpq-dev
 swift build -c release --package-path Benchmarks >/dev/null
-Benchmarks/.build/release/geospend-bench "$db" 2000
+mkdir -p Benchmarks/results
 
-# Insights: one user with N/10 expenses over the same stores.
-heavy=$dir/one-user.sqlite
-if [ ! -f "$dir/one-user.csv" ]; then
-  "$geospend" generate --users 1 --expenses $((n / 10)) --seed 2 --scale region --stores 50000 --out "$dir/one-user.csv"
-fi
-rm -f "$heavy" "$heavy-wal" "$heavy-shm"
-"$geospend" import stores "$dir/stores.csv" --db "$heavy" 2>/dev/null
-"$geospend" import expenses "$dir/one-user.csv" --db "$heavy" 2>/dev/null
-echo "(insights user: $((n / 10)) expenses)"
-Benchmarks/.build/release/geospend-bench --insights "$heavy" user1
+pgdir=$(mktemp -d /tmp/geospend-pg.XXXXXX)
+trap 'scripts/postgis.sh stop "$pgdir"' EXIT
+conninfo=$(scripts/postgis.sh start "$pgdir")
+echo "PostGIS server: $conninfo (data in $pgdir, removed at exit)" >&2
 
-# Store reports (cross-user), before snapping adds more links.
-Benchmarks/.build/release/geospend-bench --store-report "$db"
+for n in "$@"; do
+  dir=$root/out/bench-$n
+  mkdir -p "$dir"
+  if [ ! -f "$dir/expenses.csv" ]; then
+    echo "generating $n expenses over 50,000 stores…" >&2
+    "$geospend" generate --users 1000 --expenses "$n" --seed 1 --scale region --stores 50000 \
+      --stores-out "$dir/stores.csv" --out "$dir/expenses.csv"
+  fi
+  runs=1
+  [ "$n" -le 100000 ] && runs=3
+  echo "== $n expenses: GeoSpend vs PostGIS ==" >&2
+  "$bench" compare --expenses "$dir/expenses.csv" --stores "$dir/stores.csv" --work "$dir" \
+    --postgres "$conninfo" --geospend "$geospend" --json "Benchmarks/results/bench-$n.json" \
+    --queries "${BENCH_QUERIES:-500}" --import-runs "$runs"
 
-# Map exports (in-process, written to a file in $dir), then peak memory of the CLI's points export.
-Benchmarks/.build/release/geospend-bench --export "$db" "$dir"
-echo -n "export points, all users (CLI to a file): "
-scripts/peak-memory.sh "$geospend" export points --all-users --db "$db" --out "$dir/points.geojson" 2>&1 | grep -v '^note:\|^wrote'
-rm -f "$dir/points.geojson"
+  echo "== $n expenses: GeoSpend only ==" >&2
+  db=$dir/geospend.sqlite
+  # Insights of one heavy user: N/10 expenses over the same stores.
+  heavy=$dir/one-user.sqlite
+  if [ ! -f "$dir/one-user.csv" ]; then
+    "$geospend" generate --users 1 --expenses $((n / 10)) --seed 2 --scale region --stores 50000 --out "$dir/one-user.csv"
+  fi
+  rm -f "$heavy" "$heavy-wal" "$heavy-shm"
+  "$geospend" import stores "$dir/stores.csv" --db "$heavy" 2>/dev/null
+  "$geospend" import expenses "$dir/one-user.csv" --db "$heavy" 2>/dev/null
+  "$bench" insights "$heavy" user1
+  "$bench" store-report "$db"
+  "$bench" points-export "$db" "$dir"
+  echo -n "export points, all users (CLI to a file): "
+  scripts/peak-memory.sh "$geospend" export points --all-users --db "$db" --out "$dir/points.geojson" 2>&1 | grep -v '^note:\|^wrote'
+  rm -f "$dir/points.geojson"
+  # Snapping rewrites store links, so it runs last.
+  start=$(date +%s.%N)
+  "$geospend" snap --db "$db" | head -1
+  end=$(date +%s.%N)
+  printf 'snap %d expenses against 50,000 stores (CLI end to end, writes included): %.1f s\n' "$n" "$(echo "$end - $start" | bc)"
+done
 
-# Snapping every storeless geotagged expense against the 50,000 stores, CLI end to end.
-start=$(date +%s.%N)
-"$geospend" snap --db "$db" | head -1
-end=$(date +%s.%N)
-printf 'snap %d expenses against 50,000 stores (CLI end to end, writes included): %.1f s\n' "$n" "$(echo "$end - $start" | bc)"
+# Regenerate the tables between the markers in Benchmarks/RESULTS.md from every results file.
+"$bench" render Benchmarks/results/bench-*.json >"$pgdir/tables.md"
+python3 - "$pgdir/tables.md" <<'PY'
+import sys, re
+tables = open(sys.argv[1]).read().strip()
+path = "Benchmarks/RESULTS.md"
+text = open(path).read()
+begin, end = "<!-- bench-tables:begin -->", "<!-- bench-tables:end -->"
+assert begin in text and end in text, f"{path} lacks the {begin} … {end} markers"
+head, rest = text.split(begin, 1)
+_, tail = rest.split(end, 1)
+open(path, "w").write(f"{head}{begin}\n{tables}\n{end}{tail}")
+PY
+echo "tables written to Benchmarks/RESULTS.md; raw numbers in Benchmarks/results/" >&2

@@ -56,16 +56,22 @@ extension SpatiaLiteStore {
         }
     }
 
-    /// Expanding search: query the box of a circle, keep stores within its radius; when fewer
-    /// than `limit` were found, grow the radius 2.5-fold. Every store within the radius is in the
-    /// box, so once `limit` stores lie within it they are exactly the nearest ones.
-    /// Candidates are ranked from `(pk, lat, lon)` alone; only the winners' rows are decoded.
-    /// - Complexity: O(log n + c) per round for c candidates; rounds grow the radius geometrically.
+    /// Expanding search: query the box of a circle and measure every store in it. Once `limit`
+    /// stores lie within the radius they are exactly the nearest ones (every store within the
+    /// radius is in the box). Otherwise the next radius is:
+    /// - the `limit`-th smallest distance in the box, when the box held enough stores — an upper
+    ///   bound on the answer, so the next round is the last;
+    /// - grown by the density seen (√(limit / found), 1.5–4×), when it held a few;
+    /// - doubled when it was empty (an empty R*Tree probe costs microseconds, an overshoot into a
+    ///   dense town thousands of distance computations).
+    /// Candidates are ranked from `(pk, lat, lon)` alone; only the winners' rows are decoded,
+    /// and ties are broken by id.
+    /// - Complexity: O(log n + c) per round for c candidates.
     public func nearestStores(to center: Coordinate, limit: Int, maxDistance: Distance?, kind: String?) throws -> [StoreHit] {
         guard limit > 0 else { return [] }
         let kindCondition = kind == nil ? "" : "AND s.kind = ?5"
         let candidatesSQL = """
-            SELECT s.pk, s.id, s.lat, s.lon
+            SELECT s.pk, s.lat, s.lon
             FROM idx_stores_geom AS r JOIN stores AS s ON s.pk = r.pkid
             WHERE r.xmin <= ?2 AND r.xmax >= ?1 AND r.ymin <= ?4 AND r.ymax >= ?3 \(kindCondition)
             """
@@ -80,8 +86,9 @@ extension SpatiaLiteStore {
             let candidates = RawStatement(try db.cachedStatement(sql: candidatesSQL))
             let row = RawStatement(try db.cachedStatement(sql: rowSQL))
             defer { candidates.reset(); row.reset() }
+            var inBox: [(distance: Double, pk: Int64)] = []
             while true {
-                var found: [(distance: Double, id: String, pk: Int64)] = []
+                inBox.removeAll(keepingCapacity: true)
                 for box in SearchBox.boxes(around: center, radius: Distance(meters: radius)) {
                     candidates.reset()
                     candidates.bind(1, box.west); candidates.bind(2, box.east)
@@ -90,24 +97,35 @@ extension SpatiaLiteStore {
                     while try candidates.step(db) {
                         let d = Geodesic.distance(
                             latitude1: center.latitude, longitude1: center.longitude,
-                            latitude2: candidates.double(2), longitude2: candidates.double(3))
-                        if d <= radius { found.append((d, candidates.text(1) ?? "", candidates.int64(0))) }
+                            latitude2: candidates.double(1), longitude2: candidates.double(2))
+                        inBox.append((d, candidates.int64(0)))
                     }
                 }
-                if found.count >= limit || radius >= cap {
-                    found.sort { ($0.distance, $0.id) < ($1.distance, $1.id) }
-                    return try found.prefix(limit).map { hit in
+                inBox.sort { $0.distance < $1.distance }
+                let within = inBox.prefix { $0.distance <= radius }.count
+                if within >= limit || radius >= cap {
+                    // The winners, plus any store tying with the last of them (ties go by id).
+                    let last = min(within, limit) - 1
+                    guard last >= 0 else { return [] }
+                    let chosen = inBox[0..<within].prefix { $0.distance <= inBox[last].distance }
+                    let hits = try chosen.map { hit in
                         row.reset()
                         row.bind(1, hit.pk)
                         _ = try row.step(db)
                         return StoreHit(store: Self.decodeStore(row), distanceMeters: hit.distance)
                     }
+                    return Array(hits.sorted { ($0.distanceMeters, $0.store.id) < ($1.distanceMeters, $1.store.id) }.prefix(limit))
                 }
-                radius = min(cap, radius * 2.5)
+                if inBox.count >= limit {
+                    radius = min(cap, inBox[limit - 1].distance)
+                } else if inBox.isEmpty {
+                    radius = min(cap, radius * 2)
+                } else {
+                    radius = min(cap, radius * min(4, max(1.5, 1.5 * (Double(limit) / Double(inBox.count)).squareRoot())))
+                }
             }
         }
     }
-
 
     /// SQL conditions (on `e` = expenses, `c` = categories) and their bindings for a filter,
     /// numbered from `firstParameter`. Shared by every query that takes an `ExpenseFilter`.

@@ -1,0 +1,199 @@
+import Foundation
+import GeoSpend
+import GeoSpendSpatiaLite
+import GRDB
+
+/// `geospend-bench compare`: the same data into GeoSpend and PostGIS, the same query list against
+/// both (and SpatiaLite's documented way), answers cross-checked query by query.
+struct Compare {
+    var expensesCSV: String
+    var storesCSV: String
+    var work: String
+    var conninfo: String
+    var geospend: String
+    var queries: Int
+    var importRuns: Int
+
+    /// Runs everything; returns the results and whether any PostGIS answer differed.
+    func run() throws -> (BenchResults, failed: Bool) {
+        let db = work + "/geospend.sqlite"
+        var workloads: [WorkloadResult] = []
+        workloads.append(try importBoth(db: db))
+
+        let store = try SpatiaLiteStore(path: db, readOnly: true)
+        let postgis = try PostGISEngine(conninfo: conninfo)
+        let engines: [any Engine] = [GeoSpendEngine(store: store), postgis, SpatiaLiteDocumentedEngine(store: store)]
+        let workload = try Workload(store: store, count: queries)
+        let expenseCount = try store.counts().expenses
+
+        for meters in [50.0, 500, 5000] {
+            workloads.append(try compare("radius \(Int(meters)) m, one user", queries, engines, target: meters == 500 ? 0.5 : nil) { engine, i in
+                try engine.radius(workload.centres[i], meters: meters, user: workload.user(i))
+            } check: { CrossCheck.radius($0, $1, radius: meters) })
+        }
+        for meters in [50.0, 500, 5000] {
+            // Across all users a 5 km circle holds a large share of the city's expenses: fewer runs.
+            let n = meters >= 5000 ? min(queries, 50) : min(queries, 200)
+            workloads.append(try compare("radius \(Int(meters)) m, all users", n, engines) { engine, i in
+                try engine.radius(workload.centres[i], meters: meters, user: nil)
+            } check: { CrossCheck.radius($0, $1, radius: meters) })
+        }
+        for k in [1, 5, 20] {
+            workloads.append(try compare("nearest stores k = \(k)", queries, engines, target: k == 5 ? 0.5 : nil) { engine, i in
+                try engine.nearest(workload.centres[i], k: k)
+            } check: { CrossCheck.nearest($0, $1) })
+        }
+        workloads.append(try compare("insights per store, one user", min(queries, 200), engines) { engine, i in
+            try engine.insights(user: workload.user(i))
+        } check: { CrossCheck.sameRows($0, $1) })
+        var notes: [String] = []
+        let (heatMap, indexMillis) = try heatMaps(store: store, postgis: postgis)
+        workloads.append(heatMap)
+        notes.append(String(format: "PostGIS's hex grid joins through a GiST expression index on the points projected to GeoSpend's grid projection; building it took %.1f s (not counted in its import or query times).", indexMillis / 1000))
+
+        let cli = try cliRuns(db: db, workload: workload)
+        let failed = workloads.contains { ($0.mismatches[WorkloadResult.Engine.postGIS] ?? 0) > 0 }
+        let results = BenchResults(
+            expenses: expenseCount, stores: try store.counts().stores, date: Self.today(), machine: Self.machine(),
+            versions: try versions(store: store, postgis: postgis.connection), workloads: workloads, cli: cli, notes: notes)
+        return (results, failed)
+    }
+
+    /// Times `body` for each engine on the same query i, interleaved, after 20 warm-up queries
+    /// per engine; compares every answer with GeoSpend's (engines[0]).
+    private func compare<A>(
+        _ name: String, _ count: Int, _ engines: [any Engine], target: Double? = nil,
+        _ body: (any Engine, Int) throws -> [A], check: ([A], [A]) -> String?
+    ) throws -> WorkloadResult {
+        progress("\(name): \(count) queries × \(engines.count) engines")
+        for engine in engines { for i in 0..<min(20, count) { _ = try body(engine, i) } }
+        var recorders = [LatencyRecorder](repeating: LatencyRecorder(), count: engines.count)
+        var mismatches = [Int](repeating: 0, count: engines.count)
+        var first: [String: String] = [:]
+        for i in 0..<count {
+            var answers: [[A]] = []
+            for (e, engine) in engines.enumerated() {
+                answers.append(try recorders[e].time({ try body(engine, i) }, rowCount: \.count))
+            }
+            for e in 1..<engines.count {
+                if let difference = check(answers[0], answers[e]) {
+                    mismatches[e] += 1
+                    if first[engines[e].name] == nil {
+                        first[engines[e].name] = "query \(i): \(difference)"
+                        progress("  \(engines[e].name) differs on query \(i): \(difference)")
+                    }
+                }
+            }
+        }
+        return WorkloadResult(
+            name: name, queries: count,
+            engines: Dictionary(uniqueKeysWithValues: engines.indices.map { (engines[$0].name, recorders[$0].latency) }),
+            mismatches: Dictionary(uniqueKeysWithValues: engines.indices.dropFirst().map { (engines[$0].name, mismatches[$0]) }),
+            firstMismatch: first, target: target)
+    }
+
+    /// Bulk import, timed end to end: `geospend import stores` + `import expenses` (CLI, one
+    /// transaction each) against psql running Benchmarks/postgis/load.sql (COPY, indexes, ANALYZE).
+    private func importBoth(db: String) throws -> WorkloadResult {
+        var ours = LatencyRecorder(), theirs = LatencyRecorder()
+        let loadSQL = try String(contentsOfFile: Self.benchmarksFolder + "/postgis/load.sql", encoding: .utf8)
+            .replacingOccurrences(of: "{{expenses}}", with: expensesCSV)
+            .replacingOccurrences(of: "{{stores}}", with: storesCSV)
+        for run in 1...importRuns {
+            progress("import \(run)/\(importRuns): GeoSpend")
+            for suffix in ["", "-wal", "-shm"] { unlink(db + suffix) }
+            let stores = try runTimed(geospend, ["import", "stores", storesCSV, "--db", db])
+            let expenses = try runTimed(geospend, ["import", "expenses", expensesCSV, "--db", db])
+            ours.record(milliseconds: stores + expenses)
+            progress("import \(run)/\(importRuns): PostGIS")
+            theirs.record(milliseconds: try runTimed("/usr/bin/psql", [conninfo, "-q", "-X", "-f", "-"], stdin: loadSQL))
+        }
+        return WorkloadResult(
+            name: "import (stores + expenses CSV)", queries: importRuns,
+            engines: [WorkloadResult.Engine.geoSpend: ours.latency, WorkloadResult.Engine.postGIS: theirs.latency],
+            mismatches: [:], firstMismatch: [:], target: 1.0)
+    }
+
+    /// Hex heat map, 7 runs each after one warm-up, alternating engines; cells compared per run.
+    private func heatMaps(store: SpatiaLiteStore, postgis: PostGISEngine) throws -> (WorkloadResult, indexMillis: Double) {
+        progress("hex grid heat map 250 m: 7 runs × 2 engines")
+        let ourPath = work + "/hex-geospend.geojson", theirPath = work + "/hex-postgis.geojson"
+        let (_, layer) = try HeatMap.geoSpend(store, to: ourPath)
+        let indexMillis = try HeatMap.preparePostGIS(postgis.connection, projection: layer.projection)
+        _ = try HeatMap.postGIS(postgis.connection, currency: layer.currency, to: theirPath)
+        var ours = LatencyRecorder(), theirs = LatencyRecorder()
+        var mismatches = 0
+        var first: [String: String] = [:]
+        for run in 0..<7 {
+            let (a, mine) = try HeatMap.geoSpend(store, to: ourPath)
+            ours.record(milliseconds: a, rows: mine.cells.count)
+            let (b, cells) = try HeatMap.postGIS(postgis.connection, currency: layer.currency, to: theirPath)
+            theirs.record(milliseconds: b, rows: cells.count)
+            if let difference = CrossCheck.sameRows(mine.cells, cells) {
+                mismatches += 1
+                first[WorkloadResult.Engine.postGIS] = first[WorkloadResult.Engine.postGIS] ?? "run \(run): \(difference)"
+            }
+        }
+        for path in [ourPath, theirPath] { unlink(path) }
+        let result = WorkloadResult(
+            name: "hex grid 250 m heat map, GeoJSON file", queries: 7,
+            engines: [WorkloadResult.Engine.geoSpend: ours.latency, WorkloadResult.Engine.postGIS: theirs.latency],
+            mismatches: [WorkloadResult.Engine.postGIS: mismatches], firstMismatch: first, target: 0.1)
+        return (result, indexMillis)
+    }
+
+    /// The CLI end to end: a new process per query, as a shell script would call it.
+    private func cliRuns(db: String, workload: Workload) throws -> [CLIResult] {
+        progress("CLI end to end")
+        func fixed(_ v: Double) -> String { String(format: "%.6f", v) }
+        let cases: [(String, Int, (Int) -> [String])] = [
+            ("near --radius 500m", 20, { i in
+                ["near", "--db", db, "--user", workload.user(i), "--lat", fixed(workload.centres[i].latitude),
+                 "--lon=" + fixed(workload.centres[i].longitude), "--radius", "500m"] }),
+            ("nearest-stores -k 5", 20, { i in
+                ["nearest-stores", "--db", db, "--lat", fixed(workload.centres[i].latitude), "--lon=" + fixed(workload.centres[i].longitude), "-k", "5"] }),
+            ("insights --by store", 10, { i in ["insights", "--db", db, "--user", workload.user(i), "--by", "store"] }),
+            ("export grid --shape hex --cell 250m --all-users", 3, { _ in
+                ["export", "grid", "--db", db, "--shape", "hex", "--cell", "250m", "--all-users", "--min-users", "1", "--out", work + "/cli-hex.geojson"] }),
+        ]
+        return try cases.map { name, runs, arguments in
+            _ = try runTimed(geospend, arguments(0))  // warm the page cache and the binary
+            var recorder = LatencyRecorder()
+            for i in 0..<runs { recorder.record(milliseconds: try runTimed(geospend, arguments(i))) }
+            return CLIResult(command: "geospend " + name, latency: recorder.latency)
+        }
+    }
+
+    private func versions(store: SpatiaLiteStore, postgis: PostgresConnection) throws -> [String: String] {
+        var v = try store.read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT sqlite_version(), spatialite_version(), geos_version(), proj_version()")!
+            return ["SQLite": row[0] as String, "SpatiaLite": row[1], "GEOS": row[2], "PROJ": row[3]] as [String: String]
+        }
+        v["PROJ"] = v["PROJ"].map { String($0.split(separator: ",").first ?? Substring($0)) }
+        v["GEOS"] = v["GEOS"].map { String($0.split(separator: "-").first ?? Substring($0)) }
+        v["PostgreSQL"] = try postgis.execute("SHOW server_version")[0][0]?.split(separator: " ").first.map(String.init)
+        v["PostGIS"] = try postgis.execute("SELECT postgis_lib_version()")[0][0]
+        v["GeoSpend"] = GeoSpendInfo.version
+        return v
+    }
+
+    static var benchmarksFolder: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    }
+
+    static func today() -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd"
+        return f.string(from: Date())
+    }
+
+    static func machine() -> String {
+        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }?.split(separator: ":").last?
+            .trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+        let gib = Double(ProcessInfo.processInfo.physicalMemory) / Double(1 << 30)
+        return String(format: "%@, %d cores, %.0f GiB", model, ProcessInfo.processInfo.activeProcessorCount, gib)
+    }
+}
