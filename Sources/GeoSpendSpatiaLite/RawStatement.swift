@@ -68,6 +68,12 @@ struct RawStatement {
         return body(UnsafeBufferPointer(start: p, count: p == nil ? 0 : Int(sqlite3_column_bytes(handle, column))))
     }
 
+    /// Reads a blob column's bytes in place; empty for NULL.
+    func withBlob<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let p = sqlite3_column_blob(handle, column)
+        return try body(UnsafeRawBufferPointer(start: p, count: p == nil ? 0 : Int(sqlite3_column_bytes(handle, column))))
+    }
+
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
     func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }

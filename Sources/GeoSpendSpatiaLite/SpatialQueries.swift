@@ -1,8 +1,9 @@
 import GeoSpend
 import GRDB
 
-/// Radius and nearest-store queries: the R*Tree is queried directly with the circle's bounding
-/// boxes (`SearchBox`), and every candidate is refined with its exact geodesic distance.
+/// Radius queries: the R*Tree is queried directly with the circle's bounding boxes
+/// (`SearchBox`), and every candidate is refined with its exact geodesic distance (nearest
+/// stores: NearestStores.swift).
 /// Not SpatiaLite's `SpatialIndex`/`KNN` virtual tables: they cost milliseconds per query and
 /// `KNN` is wrong across ±180° (REFERENCE.md).
 extension SpatiaLiteStore {
@@ -53,77 +54,6 @@ extension SpatiaLiteStore {
             }
             statement.reset()
             return hits.sorted(by: Ranking.byDistance)
-        }
-    }
-
-    /// Expanding search: query the box of a circle and measure every store in it. Once `limit`
-    /// stores lie within the radius they are exactly the nearest ones (every store within the
-    /// radius is in the box). Otherwise the next radius is:
-    /// - the `limit`-th smallest distance in the box, when the box held enough stores — an upper
-    ///   bound on the answer, so the next round is the last;
-    /// - grown by the density seen (√(limit / found), 1.5–4×), when it held a few;
-    /// - doubled when it was empty (an empty R*Tree probe costs microseconds, an overshoot into a
-    ///   dense town thousands of distance computations).
-    /// Candidates are ranked from `(pk, lat, lon)` alone; only the winners' rows are decoded,
-    /// and ties are broken by id.
-    /// - Complexity: O(log n + c) per round for c candidates.
-    public func nearestStores(to center: Coordinate, limit: Int, maxDistance: Distance?, kind: String?) throws -> [StoreHit] {
-        guard limit > 0 else { return [] }
-        let kindCondition = kind == nil ? "" : "AND s.kind = ?5"
-        let candidatesSQL = """
-            SELECT s.pk, s.lat, s.lon
-            FROM idx_stores_geom AS r JOIN stores AS s ON s.pk = r.pkid
-            WHERE r.xmin <= ?2 AND r.xmax >= ?1 AND r.ymin <= ?4 AND r.ymax >= ?3 \(kindCondition)
-            """
-        let rowSQL = """
-            SELECT \(Self.storeColumns)
-            FROM stores AS s WHERE s.pk = ?1
-            """
-        let earth = 20_004_000.0  // beyond half the meridian every point is within reach
-        let cap = min(maxDistance?.meters ?? .infinity, earth + 1)
-        var radius = min(cap, 40 * Double(limit).squareRoot())
-        return try pool.read { db in
-            let candidates = RawStatement(try db.cachedStatement(sql: candidatesSQL))
-            let row = RawStatement(try db.cachedStatement(sql: rowSQL))
-            defer { candidates.reset(); row.reset() }
-            var inBox: [(distance: Double, pk: Int64)] = []
-            while true {
-                inBox.removeAll(keepingCapacity: true)
-                for box in SearchBox.boxes(around: center, radius: Distance(meters: radius)) {
-                    candidates.reset()
-                    candidates.bind(1, box.west); candidates.bind(2, box.east)
-                    candidates.bind(3, box.south); candidates.bind(4, box.north)
-                    if let kind { candidates.bind(5, kind) }
-                    while try candidates.step(db) {
-                        let d = Geodesic.distance(
-                            latitude1: center.latitude, longitude1: center.longitude,
-                            latitude2: candidates.double(1), longitude2: candidates.double(2))
-                        inBox.append((d, candidates.int64(0)))
-                    }
-                }
-                inBox.sort { $0.distance < $1.distance }
-                let within = inBox.prefix { $0.distance <= radius }.count
-                if within >= limit || radius >= cap {
-                    // The winners, plus any store tying with the last of them (ties go by id).
-                    let last = min(within, limit) - 1
-                    guard last >= 0 else { return [] }
-                    let chosen = inBox[0..<within].prefix { $0.distance <= inBox[last].distance }
-                    let hits = try chosen.map { hit in
-                        row.reset()
-                        row.bind(1, hit.pk)
-                        _ = try row.step(db)
-                        return StoreHit(store: Self.decodeStore(row), distanceMeters: hit.distance)
-                    }
-                    return Array(hits.sorted { ($0.distanceMeters, $0.store.id) < ($1.distanceMeters, $1.store.id) }.prefix(limit))
-                }
-                if inBox.count >= limit {
-                    radius = min(cap, inBox[limit - 1].distance)
-                } else if inBox.isEmpty {
-                    radius = min(cap, radius * 2)
-                } else {
-                    radius = min(cap, radius * min(4, max(1.5, 1.5 * (Double(limit) / Double(inBox.count)).squareRoot())))
-                }
-            }
         }
     }
 

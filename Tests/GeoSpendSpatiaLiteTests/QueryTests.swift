@@ -76,19 +76,20 @@ import Testing
         var rng = SplitMix64(seed: 9)
         var csv = "id,name,kind,lat,lon\n"
         var stores: [Store] = []
-        for i in 0..<600 {
+        for i in 0..<3000 {  // > 51² entries: an R*Tree three levels deep for the best-first walk
             // Half of them in a band around ±180°, the rest anywhere, a few near the poles.
             let lat = i % 50 == 0 ? 89.9 + rng.unit() * 0.1 : (rng.unit() * 2 - 1) * 70
             let lon = i % 2 == 0 ? (rng.unit() < 0.5 ? 179 + rng.unit() : -180 + rng.unit()) : rng.unit() * 360 - 180
             let kind = i % 3 == 0 ? "amenity:cafe" : "shop:supermarket"
-            let s = Store(id: String(format: "s%03d", i), name: "S\(i)", kind: kind, coordinate: try Coordinate(latitude: lat, longitude: lon))
+            let s = Store(id: String(format: "s%04d", i), name: "S\(i)", kind: kind, coordinate: try Coordinate(latitude: lat, longitude: lon))
             stores.append(s)
             csv += "\(s.id),\(s.name!),\(kind),\(lat),\(lon)\n"
         }
         _ = try Importer.importStores(from: scratch.file("s.csv", csv), into: store)
         let centres = [
             (10.0, 179.9999), (10.0, -179.9999), (-5.0, 180.0), (89.99, 0.0), (0.0, 0.0), (45.0, -179.5), (-60.0, 179.99),
-        ]
+            (-90.0, 0.0), (90.0, 180.0),
+        ] + (0..<20).map { _ in ((rng.unit() * 2 - 1) * 90, rng.unit() * 360 - 180) }
         for (lat, lon) in centres {
             let center = try Coordinate(latitude: lat, longitude: lon)
             for (k, kind, max) in [(1, nil, nil), (5, nil, nil), (20, "amenity:cafe", nil), (5, nil, 50_000.0)] as [(Int, String?, Double?)] {

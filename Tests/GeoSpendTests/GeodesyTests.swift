@@ -70,4 +70,54 @@ import Testing
         // Not wildly wider than the circle: half-width in degrees ≈ 500 m / (111 km · cos φ) ≈ 0.009°.
         #expect(small[0].east - small[0].west < 0.0185)
     }
+
+    /// The nearest-store search prunes R*Tree nodes by `LatLonBox.minimumDistance`: it must never
+    /// exceed the geodesic to any point of the box (else a store is missed), and should be close
+    /// to the true minimum (else the search reads needless nodes). Oracle: exact geodesics to a
+    /// dense grid of points over each box, edges included.
+    @Test func boxDistanceIsALowerBoundAndTight() throws {
+        var rng = SplitMix64(seed: 17)
+        var boxes: [LatLonBox] = [
+            LatLonBox(south: -90, west: -180, north: 90, east: 180),  // the whole Earth
+            LatLonBox(south: 89, west: -180, north: 90, east: 180),  // a polar cap
+            LatLonBox(south: -10, west: 179, north: 10, east: 180),  // touching ±180°
+            LatLonBox(south: -10, west: -180, north: 10, east: -179.5),
+            LatLonBox(south: -80, west: 60, north: -10, east: 61),  // a tall strip, for points across the globe
+            LatLonBox(south: 60.1, west: 24.9, north: 60.1, east: 24.9),  // a point
+        ]
+        for _ in 0..<300 {
+            let size = [0.001, 0.05, 1, 20, 120][Int(rng.next() % 5)]
+            let south = -90 + rng.unit() * (180 - min(size, 180))
+            let west = -180 + rng.unit() * (360 - size)
+            boxes.append(LatLonBox(south: south, west: west, north: min(90, south + size * rng.unit()), east: west + size * rng.unit()))
+        }
+        for box in boxes {
+            let grid = 24
+            var samples: [Coordinate] = []
+            for i in 0...grid {
+                for j in 0...grid {
+                    samples.append(Coordinate(
+                        uncheckedLatitude: box.south + (box.north - box.south) * Double(i) / Double(grid),
+                        longitude: box.west + (box.east - box.west) * Double(j) / Double(grid)))
+                }
+            }
+            for _ in 0..<8 {
+                // Points near the box (within a few box sizes) and anywhere, poles and ±180° included.
+                let anywhere = Coordinate(uncheckedLatitude: (rng.unit() * 2 - 1) * 90, longitude: rng.unit() * 360 - 180)
+                let near = Coordinate(
+                    uncheckedLatitude: min(90, max(-90, box.south + (rng.unit() * 3 - 1) * (box.north - box.south + 0.01))),
+                    longitude: box.west + (rng.unit() * 3 - 1) * (box.east - box.west + 0.01))
+                for point in [anywhere, near, Coordinate(uncheckedLatitude: 90, longitude: 0), Coordinate(uncheckedLatitude: -90, longitude: 0)] {
+                    let wrapped = Coordinate(uncheckedLatitude: point.latitude, longitude: point.longitude > 180 ? point.longitude - 360 : point.longitude < -180 ? point.longitude + 360 : point.longitude)
+                    let bound = box.minimumDistance(from: wrapped)
+                    let nearest = samples.map { Geodesic.distance(wrapped, $0) }.min()!
+                    #expect(bound <= nearest + 1e-6, "box \(box) point \(wrapped): bound \(bound) > \(nearest)")
+                    // The sampled minimum overestimates the true one by up to a grid step; small boxes only.
+                    if box.north - box.south <= 0.05 && box.east - box.west <= 0.05 && nearest > 10_000 {
+                        #expect(bound >= nearest * 0.985, "box \(box) point \(wrapped): bound \(bound) far below \(nearest)")
+                    }
+                }
+            }
+        }
+    }
 }

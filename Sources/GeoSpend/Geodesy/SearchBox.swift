@@ -74,3 +74,49 @@ public enum SearchBox {
         return [LatLonBox(south: south, west: west, north: north, east: east)]
     }
 }
+
+extension LatLonBox {
+    /// A lower bound on the geodesic distance in metres from `point` to any point of the box —
+    /// the best-first nearest-store search ranks R*Tree nodes by it. Never larger than the true
+    /// distance (same argument as `SearchBox`: the great-circle distance on the sphere of radius
+    /// M₀ never exceeds the geodesic), and within ~1 % of it (M₀ is 1 % below WGS84's largest
+    /// radius of curvature, at the poles).
+    ///
+    /// On that sphere the nearest point of the box is found exactly: inside the longitude range
+    /// it lies on the point's own meridian; outside it, on the nearer edge meridian (along a
+    /// parallel, distance grows with the longitude difference, so no parallel edge or inner
+    /// point is nearer), at the foot of the perpendicular clamped to the box's latitudes
+    /// (distance along a great circle grows monotonically away from the foot).
+    /// - Complexity: O(1), a few trigonometric calls.
+    public func minimumDistance(from point: Coordinate) -> Double {
+        let toRad = Double.pi / 180
+        // Longitude difference to the nearer edge, around the circle (the box may touch ±180°).
+        var dLon = 0.0
+        if point.longitude < west || point.longitude > east {
+            let toWest = (west - point.longitude).truncatingRemainder(dividingBy: 360)
+            let fromEast = (point.longitude - east).truncatingRemainder(dividingBy: 360)
+            dLon = min(toWest < 0 ? toWest + 360 : toWest, fromEast < 0 ? fromEast + 360 : fromEast)
+        }
+        let phi = point.latitude * toRad
+        if dLon == 0 {
+            let gap = max(0, south - point.latitude, point.latitude - north) * toRad
+            return gap * Geodesic.minimumRadiusOfCurvature
+        }
+        let lambda = min(dLon, 180) * toRad
+        func angle(toLatitude edge: Double) -> Double {  // haversine: well conditioned for small angles
+            let h = sin((edge - phi) / 2), w = sin(lambda / 2)
+            return 2 * asin(min(1, h * h + cos(phi) * cos(edge) * w * w).squareRoot())
+        }
+        let low = south * toRad, high = north * toRad
+        let sigma: Double
+        if lambda < .pi / 2 {
+            // The foot of the perpendicular on the edge meridian lies on it; clamp it to the box.
+            sigma = angle(toLatitude: min(max(atan(tan(phi) / cos(lambda)), low), high))
+        } else {
+            // The foot lies on the far side of the pole: distance shrinks towards a pole, so the
+            // nearest point is one of the edge's ends.
+            sigma = min(angle(toLatitude: low), angle(toLatitude: high))
+        }
+        return sigma * Geodesic.minimumRadiusOfCurvature
+    }
+}
