@@ -45,6 +45,7 @@ final class PostGISEngine: Engine {
 
     init(conninfo: String) throws {
         connection = try PostgresConnection(conninfo)
+        try connection.execute("SET client_min_messages = warning")  // no NOTICEs on the bench's stderr
         let point = "ST_SetSRID(ST_MakePoint($1, $2), 4326)::geography"
         let radiusColumns = """
             id, user_id, kind, amount, currency, occurred_at, title, category, merchant, lat, lon, store_id,

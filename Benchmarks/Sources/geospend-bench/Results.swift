@@ -68,7 +68,7 @@ enum ResultsTable {
                     let short = engine == WorkloadResult.Engine.postGIS ? "PostGIS" : "SpatiaLite"
                     return n == 0 ? "\(short) same" : "\(short) **\(n) differ**"
                 }
-                let rows = w.engines[WorkloadResult.Engine.geoSpend].map { String(format: "%.1f rows", $0.meanRows) } ?? ""
+                let rows = w.engines[WorkloadResult.Engine.geoSpend].flatMap { $0.meanRows > 0 ? String(format: "%.1f rows", $0.meanRows) : nil } ?? ""
                 out.append("| \(w.name) (\(w.queries)×\(rows.isEmpty ? "" : ", " + rows)) | \(cell(WorkloadResult.Engine.geoSpend)) | \(cell(WorkloadResult.Engine.postGIS)) | \(ratio) | \(cell(WorkloadResult.Engine.spatiaLite)) | \(checks.joined(separator: ", ")) |")
             }
             if !run.cli.isEmpty {
