@@ -33,6 +33,12 @@ struct RawStatement {
         }
     }
 
+    func bind(_ index: Int32, bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buf in
+            _ = sqlite3_bind_blob(handle, index, buf.baseAddress, Int32(buf.count), Self.transient)
+        }
+    }
+
     func bind(_ index: Int32, _ value: Int64?) {
         guard let value else { sqlite3_bind_null(handle, index); return }
         sqlite3_bind_int64(handle, index, value)

@@ -8,12 +8,16 @@ import GRDB
 /// re-parses an SQL string for every row (24 % of a 20k-row import's instructions under
 /// callgrind; a 200k-row import went from 13.4 s to 7.4 s without them).
 /// For the length of the transaction the writer sets those INSERT triggers aside, writes the
-/// geometry and its R*Tree entry itself with prepared statements, and `finish()` puts SpatiaLite's
-/// triggers back verbatim. It all happens in the one transaction, so a crash or a rollback
-/// leaves the triggers as they were; other writers are locked out by `BEGIN IMMEDIATE`.
+/// geometry and its R*Tree entry itself, and `finish()` puts SpatiaLite's triggers back verbatim.
+/// Into a table that starts empty (a first import) the writer also packs the R*Tree in one pass
+/// (`RTreeBulkLoad`; 100k expenses 2.7 s → 1.6 s) and builds the secondary indexes once, sorted,
+/// in `finish()` instead of updating them row by row (1.6 s → 1.2 s).
+/// It all happens in the one transaction, so a crash or a rollback leaves the triggers, indexes
+/// and R*Tree as they were; other writers are locked out by `BEGIN IMMEDIATE`.
 final class SpatiaLiteBulkWriter: BulkWriter {
     private let db: Database
-    private var setAside: [(name: String, sql: String)] = []
+    /// Triggers and indexes dropped for the transaction, with the SQL that recreates them.
+    private var setAside: [(type: String, name: String, sql: String)] = []
     private let insertExpenseIndex: RawStatement
     private let insertStoreIndex: RawStatement
     private let insertExpense: RawStatement
@@ -25,6 +29,10 @@ final class SpatiaLiteBulkWriter: BulkWriter {
     private let findCategory: RawStatement
     private let linkStore: RawStatement
     private let insertCategory: RawStatement
+
+    // Non-nil while the R*Tree started empty: its entries are collected and packed by `finish()`.
+    private var expenseIndexLoad: RTreeBulkLoad?
+    private var storeIndexLoad: RTreeBulkLoad?
 
     private var knownUsers = Set<String>()
     private var categoryIDs: [CategoryKey: Int64] = [:]
@@ -42,15 +50,31 @@ final class SpatiaLiteBulkWriter: BulkWriter {
 
     init(db: Database) throws {
         self.db = db
+        var dropped: [(type: String, name: String, sql: String)] = []
+        func drop(_ type: String, _ name: String, sql: String) throws {
+            dropped.append((type, name, sql))
+            try db.execute(sql: "DROP \(type) \(name.quotedDatabaseIdentifier)")
+        }
         for table in ["expenses", "stores"] {
             for name in Self.insertTriggers(table) {
                 guard let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?", arguments: [name]) else {
                     continue
                 }
-                setAside.append((name, sql))
-                try db.execute(sql: "DROP TRIGGER \(name.quotedDatabaseIdentifier)")
+                try drop("TRIGGER", name, sql: sql)
+            }
+            // Into an empty table, one sorted CREATE INDEX per index at the end beats updating
+            // them per row. UNIQUE indexes stay: they decide ON CONFLICT.
+            if try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(table.quotedDatabaseIdentifier))") ?? false {
+                let secondary = try Row.fetchAll(db, sql: """
+                    SELECT m.name, m.sql FROM pragma_index_list(?) AS i JOIN sqlite_master AS m ON m.name = i.name
+                    WHERE i."unique" = 0 AND i.origin = 'c' AND m.sql IS NOT NULL
+                    """, arguments: [table])
+                for index in secondary { try drop("INDEX", index[0], sql: index[1]) }
             }
         }
+        setAside = dropped
+        if try RTreeBulkLoad.isEmpty("idx_expenses_geom", in: db) { expenseIndexLoad = RTreeBulkLoad(index: "idx_expenses_geom") }
+        if try RTreeBulkLoad.isEmpty("idx_stores_geom", in: db) { storeIndexLoad = RTreeBulkLoad(index: "idx_stores_geom") }
         insertExpenseIndex = RawStatement(try db.cachedStatement(
             sql: "INSERT INTO idx_expenses_geom (pkid, xmin, xmax, ymin, ymax) VALUES (?1, ?2, ?2, ?3, ?3)"))
         insertStoreIndex = RawStatement(try db.cachedStatement(
@@ -81,9 +105,14 @@ final class SpatiaLiteBulkWriter: BulkWriter {
             sql: "INSERT INTO categories (user_id, kind, name) VALUES (?, ?, ?)"))
     }
 
-    /// Restores SpatiaLite's triggers and stamps `geometry_columns_time` as they would have.
+    /// Packs the R*Trees that started empty, recreates the indexes and SpatiaLite's triggers
+    /// verbatim, and stamps `geometry_columns_time` as the triggers would have.
     func finish() throws {
-        for trigger in setAside { try db.execute(sql: trigger.sql) }
+        try expenseIndexLoad?.write(into: db)
+        try storeIndexLoad?.write(into: db)
+        expenseIndexLoad = nil
+        storeIndexLoad = nil
+        for object in setAside { try db.execute(sql: object.sql) }
         setAside = []
         try db.execute(sql: """
             UPDATE geometry_columns_time SET last_insert = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
@@ -91,35 +120,39 @@ final class SpatiaLiteBulkWriter: BulkWriter {
             """)
     }
 
-    private func index(_ statement: RawStatement, latitude: Double, longitude: Double) throws {
+    /// Adds the just inserted row's point to its R*Tree, or to the pending bulk load.
+    private func index(_ load: inout RTreeBulkLoad?, _ statement: RawStatement, latitude: Double, longitude: Double) throws {
+        if load != nil {
+            load?.add(id: db.lastInsertedRowID, x: longitude, y: latitude)
+            return
+        }
         statement.reset()
         statement.bind(1, db.lastInsertedRowID); statement.bind(2, longitude); statement.bind(3, latitude)
         _ = try statement.step(db)
     }
 
-    func insert(_ store: Store) throws -> InsertOutcome {
+    func insert(_ store: Store, contentHash hash: Int64) throws -> InsertOutcome {
         let s = insertStore
         s.reset()
         s.bind(1, store.id); s.bind(2, store.name); s.bind(3, store.kind); s.bind(4, store.brand)
         s.bind(5, store.street); s.bind(6, store.postcode); s.bind(7, store.city); s.bind(8, store.country)
         s.bind(9, store.sourceID); s.bind(10, store.coordinate.latitude); s.bind(11, store.coordinate.longitude)
-        s.bind(12, store.contentHash)
+        s.bind(12, hash)
         _ = try s.step(db)
         if db.changesCount == 1 {
-            try index(insertStoreIndex, latitude: store.coordinate.latitude, longitude: store.coordinate.longitude)
+            try index(&storeIndexLoad, insertStoreIndex, latitude: store.coordinate.latitude, longitude: store.coordinate.longitude)
             knownStores[store.id] = true
             return .inserted
         }
-        return try compareExisting(existingStore, id: store.id, hash: store.contentHash, what: "store")
+        return try compareExisting(existingStore, id: store.id, hash: hash, what: "store")
     }
 
-    func insert(_ expense: Expense) throws -> InsertOutcome {
+    func insert(_ expense: Expense, contentHash hash: Int64) throws -> InsertOutcome {
         if let storeID = expense.storeID, try !storeIsKnown(storeID) {
             throw RowRejection(column: "store_id", reason: "\"\(storeID)\" is not a known store; import the stores first")
         }
         try ensureUser(expense.userID)
         let categoryID = try expense.category.map { try category(named: $0, user: expense.userID, kind: Category.kind(for: expense.kind)) }
-        let hash = expense.contentHash
         let s = insertExpense
         s.reset()
         s.bind(1, expense.id); s.bind(2, expense.userID); s.bind(3, expense.kind.rawValue)
@@ -132,7 +165,7 @@ final class SpatiaLiteBulkWriter: BulkWriter {
         s.bind(18, hash)
         _ = try s.step(db)
         if db.changesCount == 1 {
-            if let c = expense.location?.coordinate { try index(insertExpenseIndex, latitude: c.latitude, longitude: c.longitude) }
+            if let c = expense.location?.coordinate { try index(&expenseIndexLoad, insertExpenseIndex, latitude: c.latitude, longitude: c.longitude) }
             return .inserted
         }
         return try compareExisting(existingExpense, id: expense.id, hash: hash, what: "expense")

@@ -53,7 +53,7 @@ public enum Importer {
         guard format != .geojson else {
             throw ImportError.unreadable(file: path, reason: "expenses are imported from CSV or JSON Lines, not GeoJSON")
         }
-        // Stage 1, on a second thread: read and validate rows, assign ids.
+        // Stage 1, on a second thread: read and validate rows, assign ids, hash the content.
         let pipeline = ProducerPipeline<ParsedExpense>()
         pipeline.start { emit in
             var seenIDs = Set<String>()
@@ -80,7 +80,7 @@ public enum Importer {
                         file: path, location: r.location, column: "id",
                         reason: "\(ValueError.quote(expense.id)) appears earlier in this file; ids must be unique")))
                 }
-                try emit(.expense(expense, location: r.location))
+                try emit(.expense(expense, contentHash: expense.contentHash, location: r.location))
             }
             switch format {
             case .jsonl:
@@ -98,8 +98,8 @@ public enum Importer {
                     for item in batch {
                         switch item {
                         case .failure(let e): try record(.failure(e))
-                        case .expense(let expense, let location):
-                            do { try record(.success(try writer.insert(expense))) } catch let e as RowRejection {
+                        case .expense(let expense, let hash, let location):
+                            do { try record(.success(try writer.insert(expense, contentHash: hash))) } catch let e as RowRejection {
                                 try record(.failure(RowError(file: path, location: location, column: e.column, reason: e.reason)))
                             }
                         }
@@ -113,9 +113,9 @@ public enum Importer {
         }
     }
 
-    /// A validated expense with where it came from, or a rejected row.
+    /// A validated expense with its content hash and where it came from, or a rejected row.
     private enum ParsedExpense: Sendable {
-        case expense(Expense, location: String)
+        case expense(Expense, contentHash: Int64, location: String)
         case failure(RowError)
     }
 
@@ -126,42 +126,69 @@ public enum Importer {
         options: ImportOptions = ImportOptions()
     ) throws -> ImportReport {
         let format = format ?? ImportFormat.guess(path: path) ?? .csv
-        return try run(store: store, options: options) { writer, record in
+        guard format != .jsonl else {
+            throw ImportError.unreadable(file: path, reason: "stores are imported from GeoJSON or CSV, not JSON Lines")
+        }
+        // Stage 1, on a second thread: read and validate stores, hash their content.
+        let pipeline = ProducerPipeline<ParsedStore>()
+        pipeline.start { emit in
             var seenIDs = Set<String>()
-            func insert(_ s: Store, _ location: String) throws {
+            func handle(_ s: Store, _ location: String) throws {
                 guard seenIDs.insert(s.id).inserted else {
-                    return try record(.failure(RowError(
+                    return try emit(.failure(RowError(
                         file: path, location: location, column: "id",
                         reason: "\(ValueError.quote(s.id)) appears earlier in this file; ids must be unique")))
                 }
-                do { try record(.success(try writer.insert(s))) } catch let e as RowRejection {
-                    try record(.failure(RowError(file: path, location: location, column: e.column, reason: e.reason)))
-                }
+                try emit(.store(s, contentHash: s.contentHash, location: location))
             }
             switch format {
             case .geojson:
                 return try RecordReaders.geoJSONStores(path: path, displayName: path) { result in
                     switch result {
-                    case .failure(let e): try record(.failure(e))
-                    case .success(let found): try insert(found.store, found.location)
+                    case .failure(let e): try emit(.failure(e))
+                    case .success(let found): try handle(found.store, found.location)
                     }
                 }
-            case .csv:
+            default:
                 return try RecordReaders.csv(
                     path: path, displayName: path, known: StoreRecord.columns, required: StoreRecord.required
                 ) { raw in
                     switch raw {
-                    case .failure(let e): try record(.failure(e))
+                    case .failure(let e): try emit(.failure(e))
                     case .success(let r):
-                        do { try insert(try StoreRecord.parse(r), r.location) } catch let e as FieldError {
-                            try record(.failure(RowError(file: path, location: r.location, column: e.column, reason: e.reason)))
+                        do { try handle(try StoreRecord.parse(r), r.location) } catch let e as FieldError {
+                            try emit(.failure(RowError(file: path, location: r.location, column: e.column, reason: e.reason)))
                         }
                     }
                 }
-            case .jsonl:
-                throw ImportError.unreadable(file: path, reason: "stores are imported from GeoJSON or CSV, not JSON Lines")
             }
         }
+        // Stage 2, on this thread: write them in one transaction.
+        do {
+            return try run(store: store, options: options) { writer, record in
+                while let batch = pipeline.next() {
+                    for item in batch {
+                        switch item {
+                        case .failure(let e): try record(.failure(e))
+                        case .store(let s, let hash, let location):
+                            do { try record(.success(try writer.insert(s, contentHash: hash))) } catch let e as RowRejection {
+                                try record(.failure(RowError(file: path, location: location, column: e.column, reason: e.reason)))
+                            }
+                        }
+                    }
+                }
+                return try pipeline.finish()
+            }
+        } catch {
+            pipeline.cancel()
+            throw error
+        }
+    }
+
+    /// A validated store with its content hash and where it came from, or a rejected row.
+    private enum ParsedStore: Sendable {
+        case store(Store, contentHash: Int64, location: String)
+        case failure(RowError)
     }
 
     /// Reads the stores of a GeoJSON or CSV file without a database (for the generator).

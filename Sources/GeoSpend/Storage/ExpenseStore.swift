@@ -183,17 +183,32 @@ public struct GeotaggedExtent: Sendable, Hashable {
 /// Inserts inside one `ExpenseStore.write` transaction.
 public protocol BulkWriter {
     /// Inserts a store, or recognises an identical one already there.
+    /// - Parameter contentHash: `store.contentHash` (see `insert(_:contentHash:)` for expenses).
     /// - Throws: `RowRejection` when the id exists with other content.
-    func insert(_ store: Store) throws -> InsertOutcome
+    func insert(_ store: Store, contentHash: Int64) throws -> InsertOutcome
 
     /// Inserts an expense (creating its user with default categories, and its category, on
     /// first sight), or recognises an identical one already there.
+    /// - Parameter contentHash: `expense.contentHash`, passed in so the importer can compute it
+    ///   on its parsing thread instead of the writing one.
     /// - Throws: `RowRejection` when the id exists with other content or `store_id` is unknown.
-    func insert(_ expense: Expense) throws -> InsertOutcome
+    func insert(_ expense: Expense, contentHash: Int64) throws -> InsertOutcome
 
     /// Links an expense to a store if it has none yet.
     /// - Returns: whether the expense changed (false when it already had a store).
     func assignStore(_ storeID: String, toExpense expenseID: String) throws -> Bool
+}
+
+extension BulkWriter {
+    /// Inserts a store (see `insert(_:contentHash:)`).
+    public func insert(_ store: Store) throws -> InsertOutcome {
+        try insert(store, contentHash: store.contentHash)
+    }
+
+    /// Inserts an expense (see `insert(_:contentHash:)`).
+    public func insert(_ expense: Expense) throws -> InsertOutcome {
+        try insert(expense, contentHash: expense.contentHash)
+    }
 }
 
 public enum InsertOutcome: Sendable, Equatable {

@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+import GeoSpend
+import GeoSpendSpatiaLite
+import Testing
+
+/// A first import packs the R*Tree and builds the secondary indexes after the rows
+/// (`RTreeBulkLoad`, `SpatiaLiteBulkWriter`); later imports update them row by row.
+@Suite struct BulkLoadTests {
+    /// `count` geotagged expenses spread over the whole globe, with the extreme coordinates,
+    /// plus two without a location.
+    static func expensesCSV(_ count: Int, idPrefix: String, seed: UInt64) -> String {
+        var rng = seed
+        func next() -> Double {  // SplitMix64: reproducible without Foundation's generators
+            rng &+= 0x9E37_79B9_7F4A_7C15
+            var z = rng
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+        }
+        var csv = ImportTests.header
+        let corners = [(-90.0, -180.0), (90.0, 180.0), (0.0, 0.0), (-0.1, 179.9999999), (60.1710, 24.9414)]
+        for i in 0..<count {
+            let (lat, lon) = i < corners.count ? corners[i] : (next() * 180 - 90, next() * 360 - 180)
+            csv += "\(idPrefix)\(i),user\(i % 7),expense,1.00,EUR,2025-03-01,,Food,,\(lat),\(lon),,,\n"
+        }
+        csv += "\(idPrefix)-n1,ann,expense,2.00,EUR,2025-03-01,,,,,,,,\n\(idPrefix)-n2,bob,income,3.00,EUR,2025-03-01,,,,,,,,\n"
+        return csv
+    }
+
+    /// The R*Tree agrees with SQLite's own checker, SpatiaLite's, and the table.
+    func expectConsistentIndex(_ store: SpatiaLiteStore, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(try store.scalar("SELECT rtreecheck('idx_expenses_geom')", as: String.self) == "ok", sourceLocation: sourceLocation)
+        #expect(try store.scalar("SELECT CheckSpatialIndex('expenses', 'geom')") == 1, sourceLocation: sourceLocation)
+        let geotagged = try store.scalar("SELECT count(*) FROM expenses WHERE lat IS NOT NULL")
+        #expect(try store.scalar("SELECT count(*) FROM idx_expenses_geom") == geotagged, sourceLocation: sourceLocation)
+        // Each entry is the row's own point, its float box containing the exact coordinates.
+        let covered = try store.scalar("""
+            SELECT count(*) FROM expenses AS e JOIN idx_expenses_geom AS r ON r.pkid = e.pk
+            WHERE r.xmin <= e.lon AND e.lon <= r.xmax AND r.ymin <= e.lat AND e.lat <= r.ymax
+            """)
+        #expect(covered == geotagged, sourceLocation: sourceLocation)
+    }
+
+    @Test func firstImportPacksAnRTreeSQLiteAndSpatiaLiteAccept() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        // 3,000 points need three levels of 51-cell nodes (51² = 2,601).
+        let report = try Importer.importExpenses(from: scratch.file("e.csv", Self.expensesCSV(3000, idPrefix: "a", seed: 1)), into: store)
+        #expect(report.inserted == 3002)
+        try expectConsistentIndex(store)
+        #expect(try store.scalar("SELECT hex(substr(data, 1, 2)) FROM idx_expenses_geom_node WHERE nodeno = 1", as: String.self) == "0002")
+
+        // The same float bounds as SQLite's R*Tree module writes for these points (its rounding).
+        let queue = try DatabaseQueue(path: scratch.path("test.sqlite"))
+        let sameBounds = try queue.write { db in
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE temp.reference USING rtree(id, xmin, xmax, ymin, ymax);
+                INSERT INTO temp.reference SELECT pk, lon, lon, lat, lat FROM expenses WHERE lat IS NOT NULL;
+                """)
+            return try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM temp.reference AS a JOIN idx_expenses_geom AS b ON b.pkid = a.id
+                WHERE a.xmin = b.xmin AND a.xmax = b.xmax AND a.ymin = b.ymin AND a.ymax = b.ymax
+                """)
+        }
+        #expect(sameBounds == 3000)
+
+        // Box searches through the tree find exactly what a scan of the table finds.
+        for (south, west, north, east) in [(-10.0, -20.0, 30.0, 40.0), (59.0, 24.0, 61.0, 26.0), (-90.0, -180.0, -60.0, -100.0)] {
+            let viaTree = try store.scalar("""
+                SELECT count(*) FROM idx_expenses_geom
+                WHERE xmin >= \(west) AND xmax <= \(east) AND ymin >= \(south) AND ymax <= \(north)
+                """)
+            let viaScan = try store.scalar("""
+                SELECT count(*) FROM expenses WHERE lon >= \(west) AND lon <= \(east) AND lat >= \(south) AND lat <= \(north)
+                """)
+            #expect(viaTree == viaScan)
+        }
+    }
+
+    @Test func laterImportsAndDeletesKeepTheRTreeConsistent() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        _ = try Importer.importExpenses(from: scratch.file("a.csv", Self.expensesCSV(600, idPrefix: "a", seed: 2)), into: store)
+        try expectConsistentIndex(store)
+        // The tree is no longer empty: these go in one R*Tree insertion each, splitting packed nodes.
+        let report = try Importer.importExpenses(from: scratch.file("b.csv", Self.expensesCSV(900, idPrefix: "b", seed: 3)), into: store)
+        #expect(report.inserted == 902)
+        try expectConsistentIndex(store)
+        #expect(try store.deleteUser("user3"))
+        try expectConsistentIndex(store)
+    }
+
+    @Test func indexesAndTriggersComeBackVerbatimAfterAnImportOrARollback() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        let schema = "SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master WHERE type IN ('index', 'trigger') ORDER BY name"
+        let before = try store.column(schema)
+        #expect(before.contains { $0.hasPrefix("index expenses_user_place: ") })
+        #expect(before.contains { $0.hasPrefix("index stores_kind: ") })
+
+        // A rejected first import rolls the dropped indexes back with the rows.
+        let bad = scratch.file("bad.csv", Self.expensesCSV(100, idPrefix: "x", seed: 4) + "x-bad,ann,expense,1.00,EURO,2025-03-01,,,,,,,,\n")
+        #expect(throws: ImportError.self) { _ = try Importer.importExpenses(from: bad, into: store) }
+        #expect(try store.column(schema) == before)
+        #expect(try store.counts().expenses == 0)
+
+        _ = try Importer.importStores(from: Repo.path("Data/helsinki-places.geojson"), into: store)
+        _ = try Importer.importExpenses(from: scratch.file("a.csv", Self.expensesCSV(300, idPrefix: "a", seed: 5)), into: store)
+        #expect(try store.column(schema) == before)
+        #expect(try store.scalar("PRAGMA integrity_check", as: String.self) == "ok")  // the rebuilt indexes match the rows
+        #expect(try store.scalar("SELECT rtreecheck('idx_stores_geom')", as: String.self) == "ok")
+        #expect(try store.scalar("SELECT CheckSpatialIndex('stores', 'geom')") == 1)
+    }
+
+    /// Migration v3: the kind CHECK is comparisons, which SQLite evaluates without a temporary B-tree per row.
+    @Test func kindCheckUsesComparisonsAndStillRejects() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        let table = try #require(try store.scalar("SELECT sql FROM sqlite_master WHERE name = 'expenses'", as: String.self))
+        #expect(table.contains("CHECK (kind = 'expense' OR kind = 'income' OR kind = 'transfer')"))
+        let opcodes = try store.read { db in
+            try Row.fetchAll(db, sql: """
+                EXPLAIN INSERT INTO expenses (id, user_id, kind, amount_minor, currency, occurred_at, occurred_ms, local_date, content_hash)
+                VALUES ('x', 'ann', 'expense', 1, 'EUR', '2025-01-01', 0, '2025-01-01', 0)
+                """).map { $0["opcode"] as String }
+        }
+        #expect(opcodes.contains("Insert") && !opcodes.contains("OpenEphemeral"))
+        try SQLiteShell.execute(scratch.path("test.sqlite"), "INSERT INTO users (id) VALUES ('ann')")
+        #expect(throws: StoreError.self) {
+            try SQLiteShell.execute(
+                scratch.path("test.sqlite"),
+                "INSERT INTO expenses (id, user_id, kind, amount_minor, currency, occurred_at, occurred_ms, local_date, content_hash) VALUES ('x', 'ann', 'refund', 1, 'EUR', '2025-01-01', 0, '2025-01-01', 0)")
+        }
+    }
+}
