@@ -14,7 +14,7 @@ set -euo pipefail
 root=$(pwd)
 geospend=$root/.build/release/geospend
 bench=$root/Benchmarks/.build/release/geospend-bench
-"$root/scripts/bootstrap.sh" postgresql-15 postgresql-15-postgis-3 postgresql-client-15 libpq-dev
+scripts/postgis.sh install  # libpq-dev before the harness links against it
 swift build -c release --package-path Benchmarks >/dev/null
 mkdir -p Benchmarks/results
 

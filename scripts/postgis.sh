@@ -2,7 +2,8 @@
 # A throwaway PostgreSQL 15 + PostGIS 3 server for benchmarks and tests: its own data folder,
 # 127.0.0.1 on a free port, nothing shared with a system cluster.
 #
-#   scripts/postgis.sh start DIR   install the Debian packages if missing, initdb DIR, start;
+#   scripts/postgis.sh install     install the Debian packages (server, PostGIS, client, libpq) if missing
+#   scripts/postgis.sh start DIR   install, initdb DIR, start;
 #                                  prints a libpq connection string (also in DIR/conninfo)
 #   scripts/postgis.sh stop DIR    stop the server and delete DIR
 #
@@ -10,7 +11,10 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=/usr/lib/postgresql/15/bin
-command=${1:?usage: postgis.sh start|stop DIR}
+command=${1:?usage: postgis.sh install | start|stop DIR}
+if [ "$command" = install ]; then
+  exec "$here/bootstrap.sh" postgresql-15 postgresql-15-postgis-3 postgresql-client-15 libpq-dev
+fi
 dir=${2:?usage: postgis.sh start|stop DIR}
 
 as_owner=()
@@ -18,7 +22,7 @@ if [ "$(id -u)" -eq 0 ]; then as_owner=(runuser -u postgres --); fi
 
 case "$command" in
 start)
-  "$here/bootstrap.sh" postgresql-15 postgresql-15-postgis-3 postgresql-client-15 libpq-dev
+  "$0" install
   mkdir -p "$dir"
   [ ${#as_owner[@]} -gt 0 ] && chown postgres: "$dir"
   "${as_owner[@]}" "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log"
@@ -48,7 +52,7 @@ stop)
   rm -rf "$dir"
   ;;
 *)
-  echo "usage: postgis.sh start|stop DIR" >&2
+  echo "usage: postgis.sh install | start|stop DIR" >&2
   exit 2
   ;;
 esac

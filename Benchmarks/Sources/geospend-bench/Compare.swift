@@ -24,7 +24,7 @@ struct Compare {
         let postgis = try PostGISEngine(conninfo: conninfo)
         let engines: [any Engine] = [GeoSpendEngine(store: store), postgis, SpatiaLiteDocumentedEngine(store: store)]
         let workload = try Workload(store: store, count: queries)
-        let expenseCount = try store.counts().expenses
+        let counts = try store.counts()
 
         for meters in [50.0, 500, 5000] {
             workloads.append(try compare("radius \(Int(meters)) m, one user", queries, engines, target: meters == 500 ? 0.5 : nil) { engine, i in
@@ -52,9 +52,9 @@ struct Compare {
         notes.append(String(format: "PostGIS's hex grid joins through a GiST expression index on the points projected to GeoSpend's grid projection; building it took %.1f s (not counted in its import or query times).", indexMillis / 1000))
 
         let cli = try cliRuns(db: db, workload: workload)
-        let failed = workloads.contains { ($0.mismatches[WorkloadResult.Engine.postGIS] ?? 0) > 0 }
+        let failed = workloads.contains { ($0.mismatches[EngineName.postGIS] ?? 0) > 0 }
         let results = BenchResults(
-            expenses: expenseCount, stores: try store.counts().stores, date: Self.today(), machine: Self.machine(),
+            expenses: counts.expenses, stores: counts.stores, date: Self.today(), machine: Self.machine(),
             versions: try versions(store: store, postgis: postgis.connection), workloads: workloads, cli: cli, notes: notes)
         return (results, failed)
     }
@@ -110,7 +110,7 @@ struct Compare {
         }
         return WorkloadResult(
             name: "import (stores + expenses CSV)", queries: importRuns,
-            engines: [WorkloadResult.Engine.geoSpend: ours.latency, WorkloadResult.Engine.postGIS: theirs.latency],
+            engines: [EngineName.geoSpend: ours.latency, EngineName.postGIS: theirs.latency],
             mismatches: [:], firstMismatch: [:], target: 1.0)
     }
 
@@ -131,14 +131,14 @@ struct Compare {
             theirs.record(milliseconds: b, rows: cells.count)
             if let difference = CrossCheck.sameRows(mine.cells, cells) {
                 mismatches += 1
-                first[WorkloadResult.Engine.postGIS] = first[WorkloadResult.Engine.postGIS] ?? "run \(run): \(difference)"
+                first[EngineName.postGIS] = first[EngineName.postGIS] ?? "run \(run): \(difference)"
             }
         }
         for path in [ourPath, theirPath] { unlink(path) }
         let result = WorkloadResult(
             name: "hex grid 250 m heat map, GeoJSON file", queries: 7,
-            engines: [WorkloadResult.Engine.geoSpend: ours.latency, WorkloadResult.Engine.postGIS: theirs.latency],
-            mismatches: [WorkloadResult.Engine.postGIS: mismatches], firstMismatch: first, target: 0.1)
+            engines: [EngineName.geoSpend: ours.latency, EngineName.postGIS: theirs.latency],
+            mismatches: [EngineName.postGIS: mismatches], firstMismatch: first, target: 0.1)
         return (result, indexMillis)
     }
 

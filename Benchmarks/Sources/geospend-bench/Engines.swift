@@ -3,6 +3,13 @@ import GeoSpend
 import GeoSpendSpatiaLite
 import GRDB
 
+/// The engines' names in results (JSON keys and table columns).
+enum EngineName {
+    static let geoSpend = "GeoSpend"
+    static let postGIS = "PostGIS"
+    static let spatiaLite = "SpatiaLite (documented)"
+}
+
 /// What each engine answers in the comparison. Every call returns the rows an application would
 /// get (ids, distances, totals), read into Swift values inside the timed call.
 protocol Engine {
@@ -18,7 +25,7 @@ protocol Engine {
 
 /// GeoSpend through its library API, in-process.
 struct GeoSpendEngine: Engine {
-    let name = "GeoSpend"
+    let name = EngineName.geoSpend
     let store: SpatiaLiteStore
 
     func radius(_ center: Coordinate, meters: Double, user: String?) throws -> [Found] {
@@ -40,7 +47,7 @@ struct GeoSpendEngine: Engine {
 /// PostgreSQL 15 + PostGIS 3 over one libpq connection with prepared statements
 /// (tables from Benchmarks/postgis/load.sql).
 final class PostGISEngine: Engine {
-    let name = "PostGIS"
+    let name = EngineName.postGIS
     let connection: PostgresConnection
 
     init(conninfo: String) throws {
@@ -112,7 +119,7 @@ final class PostGISEngine: Engine {
 /// virtual table with `ST_Distance(…, 1)` (ellipsoid metres) for radius queries, the `KNN`
 /// virtual table for nearest stores, a plain GROUP BY for insights.
 struct SpatiaLiteDocumentedEngine: Engine {
-    let name = "SpatiaLite (documented)"
+    let name = EngineName.spatiaLite
     let store: SpatiaLiteStore
 
     private static let radiusSQL = """

@@ -38,13 +38,13 @@ enum HeatMap {
               let projection = grid["projection"] as? String, let currency = provenance["currency"] as? String,
               let features = root["features"] as? [[String: Any]]
         else { throw BenchFailure("\(path) is not a GeoSpend grid layer") }
-        let cells = try features.map { feature -> CellTotal in
+        let minorPerMajor = Double(try Currency(code: currency).minorUnitsPerMajor)
+        let cells = features.map { feature -> CellTotal in
             let properties = feature["properties"] as! [String: Any]
             let id = properties["cell_id"] as! String
             let ij = id[id.index(after: id.lastIndex(of: ":")!)...].split(separator: ",").map { Int($0)! }
             let total = (properties["total"] as! NSNumber).doubleValue
-            let minor = try Currency(code: currency).minorUnitsPerMajor
-            return CellTotal(i: ij[0], j: ij[1], count: (properties["count"] as! NSNumber).intValue, totalMinor: Int64((total * Double(minor)).rounded()))
+            return CellTotal(i: ij[0], j: ij[1], count: (properties["count"] as! NSNumber).intValue, totalMinor: Int64((total * minorPerMajor).rounded()))
         }
         return Layer(cells: cells, projection: projection, currency: currency, bytes: data.count)
     }

@@ -25,14 +25,8 @@ struct WorkloadResult: Codable {
     var target: Double?
 
     var ratio: Double? {
-        guard let ours = engines[Engine.geoSpend]?.p50Ms, let theirs = engines[Engine.postGIS]?.p50Ms, theirs > 0 else { return nil }
+        guard let ours = engines[EngineName.geoSpend]?.p50Ms, let theirs = engines[EngineName.postGIS]?.p50Ms, theirs > 0 else { return nil }
         return ours / theirs
-    }
-
-    enum Engine {
-        static let geoSpend = "GeoSpend"
-        static let postGIS = "PostGIS"
-        static let spatiaLite = "SpatiaLite (documented)"
     }
 }
 
@@ -63,13 +57,13 @@ enum ResultsTable {
                     ratio = String(format: "%.3f", r)
                     if let t = w.target { ratio += " (≤ \(t)) " + (r <= t ? "met" : "**missed**") }
                 }
-                let checks = [WorkloadResult.Engine.postGIS, WorkloadResult.Engine.spatiaLite].compactMap { engine -> String? in
+                let checks = [EngineName.postGIS, EngineName.spatiaLite].compactMap { engine -> String? in
                     guard let n = w.mismatches[engine] else { return nil }
-                    let short = engine == WorkloadResult.Engine.postGIS ? "PostGIS" : "SpatiaLite"
+                    let short = engine == EngineName.postGIS ? "PostGIS" : "SpatiaLite"
                     return n == 0 ? "\(short) same" : "\(short) **\(n) differ**"
                 }
-                let rows = w.engines[WorkloadResult.Engine.geoSpend].flatMap { $0.meanRows > 0 ? String(format: "%.1f rows", $0.meanRows) : nil } ?? ""
-                out.append("| \(w.name) (\(w.queries)×\(rows.isEmpty ? "" : ", " + rows)) | \(cell(WorkloadResult.Engine.geoSpend)) | \(cell(WorkloadResult.Engine.postGIS)) | \(ratio) | \(cell(WorkloadResult.Engine.spatiaLite)) | \(checks.joined(separator: ", ")) |")
+                let rows = w.engines[EngineName.geoSpend].flatMap { $0.meanRows > 0 ? String(format: "%.1f rows", $0.meanRows) : nil } ?? ""
+                out.append("| \(w.name) (\(w.queries)×\(rows.isEmpty ? "" : ", " + rows)) | \(cell(EngineName.geoSpend)) | \(cell(EngineName.postGIS)) | \(ratio) | \(cell(EngineName.spatiaLite)) | \(checks.joined(separator: ", ")) |")
             }
             if !run.cli.isEmpty {
                 out.append("")
@@ -86,8 +80,8 @@ enum ResultsTable {
             for name in sorted[0].workloads.map(\.name) {
                 let cells = sorted.map { run -> String in
                     guard let w = run.workloads.first(where: { $0.name == name }) else { return "—" }
-                    let ours = w.engines[WorkloadResult.Engine.geoSpend].map { ms($0.p50Ms) } ?? "—"
-                    let theirs = w.engines[WorkloadResult.Engine.postGIS].map { ms($0.p50Ms) } ?? "—"
+                    let ours = w.engines[EngineName.geoSpend].map { ms($0.p50Ms) } ?? "—"
+                    let theirs = w.engines[EngineName.postGIS].map { ms($0.p50Ms) } ?? "—"
                     return "\(ours) / \(theirs)"
                 }
                 out.append("| \(name) | " + cells.joined(separator: " | ") + " |")

@@ -54,7 +54,7 @@ public enum Importer {
             throw ImportError.unreadable(file: path, reason: "expenses are imported from CSV or JSON Lines, not GeoJSON")
         }
         // Stage 1, on a second thread: read and validate rows, assign ids, hash the content.
-        let pipeline = ProducerPipeline<ParsedExpense>()
+        let pipeline = ProducerPipeline<ParsedRow<Expense>>()
         pipeline.start { emit in
             var seenIDs = Set<String>()
             var identicalContent: [Int64: Int] = [:]
@@ -76,11 +76,9 @@ public enum Importer {
                     identicalContent[hash] = ordinal + 1
                     expense.id = "h" + String(UInt64(bitPattern: hash), radix: 16) + (ordinal > 0 ? "-\(ordinal)" : "")
                 } else if !seenIDs.insert(expense.id).inserted {
-                    return try emit(.failure(RowError(
-                        file: path, location: r.location, column: "id",
-                        reason: "\(ValueError.quote(expense.id)) appears earlier in this file; ids must be unique")))
+                    return try emit(.failure(duplicateID(expense.id, file: path, location: r.location)))
                 }
-                try emit(.expense(expense, contentHash: expense.contentHash, location: r.location))
+                try emit(.row(expense, contentHash: expense.contentHash, location: r.location))  // the id is hashed too
             }
             switch format {
             case .jsonl:
@@ -91,32 +89,7 @@ public enum Importer {
                     body: handle)
             }
         }
-        // Stage 2, on this thread: write them in one transaction.
-        do {
-            return try run(store: store, options: options) { writer, record in
-                while let batch = pipeline.next() {
-                    for item in batch {
-                        switch item {
-                        case .failure(let e): try record(.failure(e))
-                        case .expense(let expense, let hash, let location):
-                            do { try record(.success(try writer.insert(expense, contentHash: hash))) } catch let e as RowRejection {
-                                try record(.failure(RowError(file: path, location: location, column: e.column, reason: e.reason)))
-                            }
-                        }
-                    }
-                }
-                return try pipeline.finish()
-            }
-        } catch {
-            pipeline.cancel()
-            throw error
-        }
-    }
-
-    /// A validated expense with its content hash and where it came from, or a rejected row.
-    private enum ParsedExpense: Sendable {
-        case expense(Expense, contentHash: Int64, location: String)
-        case failure(RowError)
+        return try write(pipeline, from: path, into: store, options: options) { try $0.insert($1, contentHash: $2) }
     }
 
     /// Imports stores from a GeoJSON FeatureCollection of Points or a CSV.
@@ -130,16 +103,12 @@ public enum Importer {
             throw ImportError.unreadable(file: path, reason: "stores are imported from GeoJSON or CSV, not JSON Lines")
         }
         // Stage 1, on a second thread: read and validate stores, hash their content.
-        let pipeline = ProducerPipeline<ParsedStore>()
+        let pipeline = ProducerPipeline<ParsedRow<Store>>()
         pipeline.start { emit in
             var seenIDs = Set<String>()
             func handle(_ s: Store, _ location: String) throws {
-                guard seenIDs.insert(s.id).inserted else {
-                    return try emit(.failure(RowError(
-                        file: path, location: location, column: "id",
-                        reason: "\(ValueError.quote(s.id)) appears earlier in this file; ids must be unique")))
-                }
-                try emit(.store(s, contentHash: s.contentHash, location: location))
+                guard seenIDs.insert(s.id).inserted else { return try emit(.failure(duplicateID(s.id, file: path, location: location))) }
+                try emit(.row(s, contentHash: s.contentHash, location: location))
             }
             switch format {
             case .geojson:
@@ -163,15 +132,33 @@ public enum Importer {
                 }
             }
         }
-        // Stage 2, on this thread: write them in one transaction.
+        return try write(pipeline, from: path, into: store, options: options) { try $0.insert($1, contentHash: $2) }
+    }
+
+    /// A validated record with its content hash and where it came from, or a rejected row.
+    private enum ParsedRow<Record: Sendable>: Sendable {
+        case row(Record, contentHash: Int64, location: String)
+        case failure(RowError)
+    }
+
+    private static func duplicateID(_ id: String, file: String, location: String) -> RowError {
+        RowError(file: file, location: location, column: "id", reason: "\(ValueError.quote(id)) appears earlier in this file; ids must be unique")
+    }
+
+    /// Stage 2, on the calling thread: writes what the parsing thread produced in one
+    /// transaction, turning a writer's `RowRejection` into a row error at the row's location.
+    private static func write<Record>(
+        _ pipeline: ProducerPipeline<ParsedRow<Record>>, from path: String, into store: some ExpenseStore, options: ImportOptions,
+        insert: @escaping (any BulkWriter, Record, Int64) throws -> InsertOutcome
+    ) throws -> ImportReport {
         do {
             return try run(store: store, options: options) { writer, record in
                 while let batch = pipeline.next() {
                     for item in batch {
                         switch item {
                         case .failure(let e): try record(.failure(e))
-                        case .store(let s, let hash, let location):
-                            do { try record(.success(try writer.insert(s, contentHash: hash))) } catch let e as RowRejection {
+                        case .row(let row, let hash, let location):
+                            do { try record(.success(try insert(writer, row, hash))) } catch let e as RowRejection {
                                 try record(.failure(RowError(file: path, location: location, column: e.column, reason: e.reason)))
                             }
                         }
@@ -183,12 +170,6 @@ public enum Importer {
             pipeline.cancel()
             throw error
         }
-    }
-
-    /// A validated store with its content hash and where it came from, or a rejected row.
-    private enum ParsedStore: Sendable {
-        case store(Store, contentHash: Int64, location: String)
-        case failure(RowError)
     }
 
     /// Reads the stores of a GeoJSON or CSV file without a database (for the generator).
