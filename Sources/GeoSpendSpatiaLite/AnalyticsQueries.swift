@@ -59,15 +59,19 @@ extension SpatiaLiteStore {
         }
     }
 
-    public func forEachLocatedAmount(_ filter: ExpenseFilter, _ body: (LocatedAmount) throws -> Void) throws {
+    public func forEachLocatedAmount(_ filter: ExpenseFilter, withUsers: Bool, _ body: (LocatedAmount) throws -> Void) throws {
         let (source, arguments) = Self.locatedSource(filter)
+        let columns = "e.lat, e.lon, e.amount_minor, e.currency" + (withUsers ? ", e.user_id" : "")
         try pool.read { db in
-            let s = RawStatement(try db.cachedStatement(sql: "SELECT e.lat, e.lon, e.amount_minor, e.user_id \(source)"))
+            let s = RawStatement(try db.cachedStatement(sql: "SELECT \(columns) \(source)"))
             defer { s.reset() }
             s.reset()
             for apply in arguments { apply(s) }
             while try s.step(db) {
-                try body(LocatedAmount(latitude: s.double(0), longitude: s.double(1), amountMinor: s.int64(2), userKey: s.withText(3, LocatedAmount.userKey)))
+                try body(LocatedAmount(
+                    latitude: s.double(0), longitude: s.double(1), amountMinor: s.int64(2),
+                    currencyKey: s.withText(3, LocatedAmount.currencyKey),
+                    userKey: withUsers ? s.withText(4, LocatedAmount.userKey) : 0))
             }
         }
     }
@@ -75,41 +79,35 @@ extension SpatiaLiteStore {
     /// Aggregated here rather than with SQL's GROUP BY, which sorts every row through a temporary
     /// B-tree (90 ms per 100k rows measured, against ~25 ms for this one pass over the index).
     public func geotaggedExtent(_ filter: ExpenseFilter) throws -> [GeotaggedExtent] {
-        let (source, arguments) = Self.locatedSource(filter)
-        struct Sums {
-            var code: (UInt8, UInt8, UInt8)
-            var count = 0, total: Int64 = 0, largest: Int64 = 0
-            var south = Double.infinity, north = -Double.infinity, west = Double.infinity, east = -Double.infinity
-            var west360 = Double.infinity, east360 = -Double.infinity
+        var sums = PerCurrency { ExtentAccumulator() }
+        try forEachLocatedAmount(filter, withUsers: false) { p in
+            sums.values[sums.slot(p.currencyKey)].add(latitude: p.latitude, longitude: p.longitude, amountMinor: p.amountMinor)
         }
-        var sums: [Sums] = []
+        return try zip(sums.keys, sums.values).map { try $1.extent(currency: LocatedAmount.currency(key: $0)) }
+            .sorted { ($1.count, $0.currency.code) < ($0.count, $1.currency.code) }
+    }
+
+    /// The centre of the union of the boxes in the root node of `idx_expenses_geom` (layout in
+    /// NearestStores.swift): the bounding box of every geotagged expense, give or take float
+    /// rounding, read in one small row.
+    public func geotaggedCenterHint() throws -> Coordinate? {
         try pool.read { db in
-            let s = RawStatement(try db.cachedStatement(sql: "SELECT e.currency, e.lat, e.lon, e.amount_minor \(source)"))
-            defer { s.reset() }
-            s.reset()
-            for apply in arguments { apply(s) }
-            var k = -1
-            while try s.step(db) {
-                let code = s.withText(0) { b in b.count == 3 ? (b[0], b[1], b[2]) : (0, 0, 0) }
-                if k < 0 || sums[k].code != code {
-                    k = sums.firstIndex { $0.code == code } ?? { sums.append(Sums(code: code)); return sums.count - 1 }()
+            let root = RawStatement(try db.cachedStatement(sql: "SELECT data FROM idx_expenses_geom_node WHERE nodeno = 1"))
+            defer { root.reset() }
+            root.reset()
+            guard try root.step(db) else { return nil }
+            return root.withBlob(0) { node -> Coordinate? in
+                guard node.count >= 4 else { return nil }
+                let count = Int(node.bigEndianUInt16(at: 2))
+                guard count > 0, 4 + count * 24 <= node.count else { return nil }
+                var (south, north, west, east) = (Float.infinity, -Float.infinity, Float.infinity, -Float.infinity)
+                for at in stride(from: 4, to: 4 + count * 24, by: 24) {
+                    west = min(west, node.bigEndianFloat(at: at + 8)); east = max(east, node.bigEndianFloat(at: at + 12))
+                    south = min(south, node.bigEndianFloat(at: at + 16)); north = max(north, node.bigEndianFloat(at: at + 20))
                 }
-                let lat = s.double(1), lon = s.double(2), amount = s.int64(3)
-                let lon360 = lon < 0 ? lon + 360 : lon
-                sums[k].count += 1
-                sums[k].total += amount
-                sums[k].largest = max(sums[k].largest, amount)
-                sums[k].south = min(sums[k].south, lat); sums[k].north = max(sums[k].north, lat)
-                sums[k].west = min(sums[k].west, lon); sums[k].east = max(sums[k].east, lon)
-                sums[k].west360 = min(sums[k].west360, lon360); sums[k].east360 = max(sums[k].east360, lon360)
+                return try? Coordinate(latitude: Double(south + north) / 2, longitude: Double(west + east) / 2)
             }
         }
-        return try sums.map { x in
-            GeotaggedExtent(
-                currency: try Currency(code: String(decoding: [x.code.0, x.code.1, x.code.2], as: UTF8.self)), count: x.count,
-                totalMinor: x.total, maxMinor: x.largest, south: x.south, north: x.north, west: x.west, east: x.east,
-                west360: x.west360, east360: x.east360)
-        }.sorted { ($1.count, $0.currency.code) < ($0.count, $1.currency.code) }
     }
 
     /// `FROM … WHERE …` over the geotagged expenses of a filter. Categories are joined only when

@@ -97,7 +97,7 @@ struct ExportCommand: ParsableCommand {
         }
         let summary = try OutputFile.write(to: out) { sink in
             let progress: ExportProgress? = stderrIsTerminal && out != "-"
-                ? { done, total in printErrInline("  \(done) / \(total) expenses…") } : nil
+                ? { done, total in printErrInline(total > 0 ? "  \(done) / \(total) expenses…" : "  \(done) expenses…") } : nil
             defer { if progress != nil { printErrInline("") } }
             switch layer {
             case .points where format == .csv:

@@ -80,7 +80,7 @@ public struct MapExportSummary: Sendable, Equatable {
     }
 }
 
-/// Reports progress: items done and the total expected.
+/// Reports progress: items done and the total expected (0 when not known in advance).
 public typealias ExportProgress = (_ done: Int, _ total: Int) -> Void
 
 /// Writes map layers as streams: points go out as they are read; grids, density surfaces and

@@ -106,9 +106,13 @@ public struct MetricGrid: Sendable, Hashable {
 
     /// A stable text id: shape, size, projection origin and the cell's column and row, e.g.
     /// `hex-250m@60,25:12,-3`. The same grid gives every cell the same id on every run.
-    public func id(_ c: Cell) -> String {
-        "\(shape.rawValue)-\(formatDecimal(size, digits: 3))m@\(formatDecimal(projection.origin.latitude, digits: 6)),"
-            + "\(formatDecimal(projection.origin.longitude, digits: 6)):\(c.i),\(c.j)"
+    public func id(_ c: Cell) -> String { cellIDs()(c) }
+
+    /// `id(_:)` with the grid's part of the text formatted once, for writing many cells.
+    public func cellIDs() -> (Cell) -> String {
+        let prefix = "\(shape.rawValue)-\(formatDecimal(size, digits: 3))m@\(formatDecimal(projection.origin.latitude, digits: 6)),"
+            + "\(formatDecimal(projection.origin.longitude, digits: 6)):"
+        return { prefix + "\($0.i),\($0.j)" }
     }
 
     /// The default origin for data centred at `center`: rounded to whole degrees, so the same

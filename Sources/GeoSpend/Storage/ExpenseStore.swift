@@ -23,9 +23,15 @@ public protocol ExpenseStore: Sendable {
     /// `body` one at a time, in no particular order: memory stays flat for any number of rows.
     func forEachSpendingPoint(_ filter: ExpenseFilter, geotaggedOnly: Bool, _ body: (SpendingPoint) throws -> Void) throws
 
-    /// Streams position, amount and a user key of every geotagged expense matching `filter`:
-    /// all that grids and density surfaces read, so a store can serve it from a narrow index.
-    func forEachLocatedAmount(_ filter: ExpenseFilter, _ body: (LocatedAmount) throws -> Void) throws
+    /// Streams position, amount, currency and (when `withUsers`) a user key of every geotagged
+    /// expense matching `filter`: all that grids and density surfaces read, so a store can serve
+    /// it from a narrow index. Without `withUsers` the user key is 0 and the id is not read.
+    func forEachLocatedAmount(_ filter: ExpenseFilter, withUsers: Bool, _ body: (LocatedAmount) throws -> Void) throws
+
+    /// A guess, without a scan, at the centre of every user's geotagged expenses (e.g. from a
+    /// spatial index's root box); nil when the store cannot tell cheaply. All-users map layers
+    /// place their grid with it before their one pass and check it afterwards.
+    func geotaggedCenterHint() throws -> Coordinate?
 
     /// Per currency, the geotagged expenses matching `filter`: count, total, largest amount and
     /// bounding box, most expenses first. Map exports size their layers with it before streaming.
@@ -122,14 +128,17 @@ public struct LocatedAmount: Sendable, Hashable {
     public let latitude: Double
     public let longitude: Double
     public let amountMinor: Int64
+    /// The currency code's three ASCII bytes packed (`currencyKey(_:)`): no string per row.
+    public let currencyKey: UInt32
     /// A 64-bit FNV-1a hash of the user id (`userKey(_:)`): distinct-user counts without a
     /// string per row.
     public let userKey: UInt64
 
-    public init(latitude: Double, longitude: Double, amountMinor: Int64, userKey: UInt64) {
+    public init(latitude: Double, longitude: Double, amountMinor: Int64, currencyKey: UInt32, userKey: UInt64) {
         self.latitude = latitude
         self.longitude = longitude
         self.amountMinor = amountMinor
+        self.currencyKey = currencyKey
         self.userKey = userKey
     }
 
@@ -138,6 +147,40 @@ public struct LocatedAmount: Sendable, Hashable {
         var h = FNV1a()
         h.add(bytes: bytes)
         return h.value
+    }
+
+    /// The key of a currency code's UTF-8 bytes (0 for anything but three bytes).
+    @inline(__always)
+    public static func currencyKey(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        bytes.count == 3 ? UInt32(bytes[0]) << 16 | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) : 0
+    }
+
+    /// The currency a key stands for.
+    public static func currency(key: UInt32) throws -> Currency {
+        let bytes = [UInt8(truncatingIfNeeded: key >> 16), UInt8(truncatingIfNeeded: key >> 8), UInt8(truncatingIfNeeded: key)]
+        return try Currency(code: String(decoding: bytes, as: UTF8.self))
+    }
+}
+
+/// One value per currency met in a pass over `LocatedAmount`s (usually a single currency): the
+/// last currency's slot is remembered, so a row costs one comparison in the common case.
+public struct PerCurrency<Value> {
+    public private(set) var keys: [UInt32] = []
+    public var values: [Value] = []
+    private var last = -1
+    private let make: () -> Value
+
+    public init(_ make: @escaping () -> Value) { self.make = make }
+
+    /// The slot of `key` in `values`, created on first sight.
+    @inline(__always)
+    public mutating func slot(_ key: UInt32) -> Int {
+        if last >= 0 && keys[last] == key { return last }
+        if let k = keys.firstIndex(of: key) { last = k; return k }
+        keys.append(key)
+        values.append(make())
+        last = keys.count - 1
+        return last
     }
 }
 
@@ -177,6 +220,33 @@ public struct GeotaggedExtent: Sendable, Hashable {
             return Coordinate(uncheckedLatitude: lat, longitude: lon)
         }
         return Coordinate(uncheckedLatitude: lat, longitude: (west + east) / 2)
+    }
+}
+
+/// Builds a `GeotaggedExtent` point by point; stores and map layers share it.
+public struct ExtentAccumulator: Sendable {
+    public private(set) var count = 0
+    private var total: Int64 = 0, largest: Int64 = 0
+    private var south = Double.infinity, north = -Double.infinity, west = Double.infinity, east = -Double.infinity
+    private var west360 = Double.infinity, east360 = -Double.infinity
+
+    public init() {}
+
+    @inline(__always)
+    public mutating func add(latitude: Double, longitude: Double, amountMinor: Int64) {
+        let lon360 = longitude < 0 ? longitude + 360 : longitude
+        count += 1
+        total += amountMinor
+        largest = max(largest, amountMinor)
+        south = min(south, latitude); north = max(north, latitude)
+        west = min(west, longitude); east = max(east, longitude)
+        west360 = min(west360, lon360); east360 = max(east360, lon360)
+    }
+
+    public func extent(currency: Currency) -> GeotaggedExtent {
+        GeotaggedExtent(
+            currency: currency, count: count, totalMinor: total, maxMinor: largest, south: south, north: north,
+            west: west, east: east, west360: west360, east360: east360)
     }
 }
 
