@@ -159,21 +159,51 @@ public final class ByteSink {
     private static let intPowers: [Int64] = (0...15).map { p in (0..<p).reduce(Int64(1)) { r, _ in r * 10 } }
 
     /// A number with at most `decimals` decimals (0–15), trailing zeros dropped: `24.937737`, `3`.
+    /// The digits of the rounded, scaled integer are formed once, the point set in among them:
+    /// three of these per exported point made it the export's costliest call.
     public func fixed(_ value: Double, decimals: Int) {
         precondition(value.isFinite, "non-finite number in output")
+        precondition((0...15).contains(decimals), "at most 15 decimals")
         let scaled = (value * Self.powers[decimals]).rounded()
         guard scaled.magnitude < 9e15 else { raw(formatDecimal(value, digits: decimals)); return }
-        var n = Int64(scaled)
+        var n = UInt64(scaled.magnitude)
         if n == 0 { byte(UInt8(ascii: "0")); return }
-        if n < 0 { byte(UInt8(ascii: "-")); n = -n }
-        var places = decimals
-        while places > 0 && n % 10 == 0 && n != 0 { n /= 10; places -= 1 }
-        let unit = Self.intPowers[places]
-        unsignedDigits(UInt64(n / unit))
-        if places > 0 {
-            byte(UInt8(ascii: "."))
-            padded(Int(n % unit), width: places)
+        if used >= capacity + slack - 40 { spill() }
+        if scaled < 0 { append(UInt8(ascii: "-")) }
+        // Least significant digit first; at least one digit before the point.
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { d in
+            var k = 0
+            repeat {
+                d[k] = UInt8(ascii: "0") + UInt8(n % 10)
+                n /= 10
+                k += 1
+            } while n > 0 || k <= decimals
+            var zeros = 0
+            while zeros < decimals && d[zeros] == UInt8(ascii: "0") { zeros += 1 }
+            while k > decimals {
+                k -= 1
+                append(d[k])
+            }
+            guard zeros < decimals else { return }
+            append(UInt8(ascii: "."))
+            while k > zeros {
+                k -= 1
+                append(d[k])
+            }
         }
+    }
+
+    /// `,"name":` (or `"name":` when `first`), in one go: a key of a JSON object.
+    public func jsonKey(_ name: StaticString, first: Bool) {
+        precondition(name.utf8CodeUnitCount <= 48, "keys fit in the buffer's slack")
+        if used >= capacity + slack - 8 - name.utf8CodeUnitCount { spill() }
+        if !first { append(UInt8(ascii: ",")) }
+        append(UInt8(ascii: "\""))
+        (storage + used).update(from: name.utf8Start, count: name.utf8CodeUnitCount)
+        used += name.utf8CodeUnitCount
+        append(UInt8(ascii: "\""))
+        append(UInt8(ascii: ":"))
     }
 
     /// An exact decimal amount from minor units: `1234` with 2 digits is `12.34`.

@@ -77,11 +77,8 @@ struct FeatureWriter {
 
     /// Writes `"name":`; the value follows through the sink.
     mutating func key(_ name: StaticString) {
-        if !firstProperty { sink.byte(UInt8(ascii: ",")) }
+        sink.jsonKey(name, first: firstProperty)
         firstProperty = false
-        sink.byte(UInt8(ascii: "\""))
-        sink.ascii(name)
-        sink.ascii("\":")
     }
 
     mutating func string(_ name: StaticString, _ value: String?) {
