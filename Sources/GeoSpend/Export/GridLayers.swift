@@ -24,11 +24,14 @@ struct CellSums {
         return k
     }
 
-    /// Slots that pass suppression, in row-then-column order (stable output), and how many did not.
-    /// Users are tallied only when `minUsers` > 1.
-    func published(minCount: Int, minUsers: Int) -> (slots: [Int], suppressed: Int) {
-        let kept = cells.indices.filter { counts[$0] >= minCount && (minUsers <= 1 || users[$0].count >= minUsers) }
-        return (kept.sorted { cells[$0] < cells[$1] }, cells.count - kept.count)
+    /// Slots that pass suppression, complementary included (`Suppression`), in row-then-column
+    /// order (stable output). Users are tallied only when `minUsers` > 1. `value` ranks cells of
+    /// equal count for the complementary pick.
+    func published(minCount: Int, minUsers: Int, value: [Double]) -> (slots: [Int], suppression: Suppression) {
+        let suppression = Suppression(
+            count: cells.count, passes: { counts[$0] >= minCount && (minUsers <= 1 || users[$0].count >= minUsers) },
+            smaller: { (counts[$0], value[$0], cells[$0]) < (counts[$1], value[$1], cells[$1]) })
+        return (suppression.kept.sorted { cells[$0] < cells[$1] }, suppression)
     }
 }
 
@@ -87,7 +90,9 @@ enum GridLayer {
         let (grid, choice, expected) = (setup.grid, setup.choice, setup.expected)
         var sums = CellSums()
         var read = 0
+        let privacy = PositionPrivacy(request.privacy)
         try store.forEachLocatedAmount(setup.filter) { p in
+            if privacy.isMasked(latitude: p.latitude, longitude: p.longitude) { return }
             let k = sums.slot(grid.cell(latitude: p.latitude, longitude: p.longitude))
             sums.counts[k] += 1
             sums.totals[k] += p.amountMinor
@@ -100,7 +105,7 @@ enum GridLayer {
         guard let currency = setup.extent?.currency else {
             return writeEmpty(layer: "grid", request, sink: sink, extra: gridDescription(grid))
         }
-        let (slots, suppressed) = sums.published(minCount: request.minCount, minUsers: request.minUsers)
+        let (slots, suppression) = sums.published(minCount: request.minCount, minUsers: request.minUsers, value: sums.totals.map(Double.init))
         func average(_ k: Int) -> Int64 { MoneyTotal(currency: currency, count: sums.counts[k], totalMinor: sums.totals[k]).averageMinor }
         func value(_ k: Int) -> Double {
             switch metric {
@@ -114,7 +119,7 @@ enum GridLayer {
         let expenses = slots.reduce(0) { $0 + sums.counts[$1] }
         let provenance = Provenance.object(
             layer: "grid", request: request, currency: choice, features: slots.count, expenses: expenses, totalMinor: total,
-            suppressed: suppressed,
+            suppression: suppression,
             extra: [("grid", .object(gridDescription(grid) + [("metric", .string(metric.rawValue))])),
                     ("weight", .string("\(metric.rawValue) / largest published cell \(metric.rawValue)"))])
         var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
@@ -129,12 +134,13 @@ enum GridLayer {
             writer.endFeature()
         }
         writer.finish()
-        return MapExportSummary(features: slots.count, suppressed: suppressed, currency: currency, totalMinor: total, leftOutCurrencies: choice.leftOut)
+        return MapExportSummary(
+            features: slots.count, suppressed: suppression.suppressed, currency: currency, totalMinor: total, leftOutCurrencies: choice.leftOut)
     }
 
     static func writeEmpty(layer: String, _ request: MapExportRequest, sink: ByteSink, extra: [(String, JSONOutput)]) -> MapExportSummary {
         let provenance = Provenance.object(
-            layer: layer, request: request, currency: LayerCurrency(counts: []), features: 0, expenses: 0, totalMinor: 0, suppressed: 0,
+            layer: layer, request: request, currency: LayerCurrency(counts: []), features: 0, expenses: 0, totalMinor: 0, suppression: nil,
             extra: [("grid", .object(extra))])
         FeatureWriter(sink: sink, precision: request.precision, provenance: provenance).finish()
         return MapExportSummary(features: 0, suppressed: 0, currency: nil, totalMinor: 0, leftOutCurrencies: [])
@@ -155,8 +161,16 @@ enum DensityLayer {
         let (grid, choice, expected, extent) = (setup.grid, setup.choice, setup.expected, setup.extent)
         var sums = CellSums()
         var read = 0
+        var kept = 0
+        var keptTotal: Int64 = 0
         let h2 = h * h
+        let privacy = PositionPrivacy(request.privacy)
         try store.forEachLocatedAmount(setup.filter) { p in
+            read += 1
+            if read % 16_384 == 0 { progress?(read, expected) }
+            if privacy.isMasked(latitude: p.latitude, longitude: p.longitude) { return }
+            kept += 1
+            keptTotal += p.amountMinor
             let (x, y) = grid.projection.forward(latitude: p.latitude, longitude: p.longitude)
             let user = p.userKey
             let amount = Double(p.amountMinor)
@@ -175,8 +189,6 @@ enum DensityLayer {
                     if request.minUsers > 1 { sums.users[k].add(user, upTo: request.minUsers) }
                 }
             }
-            read += 1
-            if read % 16_384 == 0 { progress?(read, expected) }
         }
         progress?(read, expected)
 
@@ -185,13 +197,13 @@ enum DensityLayer {
             ("kernel", .string("quartic: 3/(pi h^2) (1 - d^2/h^2)^2, weighted by amount; density = amount per km2 at the cell centre")),
         ]
         guard let currency = extent?.currency else { return GridLayer.writeEmpty(layer: "density", request, sink: sink, extra: description) }
-        let (slots, suppressed) = sums.published(minCount: request.minCount, minUsers: request.minUsers)
+        let (slots, suppression) = sums.published(minCount: request.minCount, minUsers: request.minUsers, value: sums.densities)
         // Minor units · kernel (per m²) → major units per km².
         let scale = 3 / (Double.pi * h2) / Double(currency.minorUnitsPerMajor) * 1_000_000
         let largest = slots.map { sums.densities[$0] }.max() ?? 1
         let provenance = Provenance.object(
-            layer: "density", request: request, currency: choice, features: slots.count, expenses: read,
-            totalMinor: extent?.totalMinor ?? 0, suppressed: suppressed,
+            layer: "density", request: request, currency: choice, features: slots.count, expenses: kept,
+            totalMinor: keptTotal, suppression: suppression,
             extra: [("grid", .object(description)), ("weight", .string("density / largest published density"))])
         var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
         for k in slots {
@@ -204,6 +216,7 @@ enum DensityLayer {
             writer.endFeature()
         }
         writer.finish()
-        return MapExportSummary(features: slots.count, suppressed: suppressed, currency: currency, totalMinor: extent?.totalMinor ?? 0, leftOutCurrencies: choice.leftOut)
+        return MapExportSummary(
+            features: slots.count, suppressed: suppression.suppressed, currency: currency, totalMinor: keptTotal, leftOutCurrencies: choice.leftOut)
     }
 }
