@@ -27,33 +27,36 @@ struct ExportCommand: ParsableCommand {
             The file is written whole or not at all; progress goes to stderr on a terminal.
 
             Location privacy (a shared map should not give away a home):
-              --min-count N / --min-users N   grid, density, places: cells and places with fewer
-                    expenses / distinct users are suppressed. When exactly one is, the smallest
-                    published one (fewest expenses, then smallest value) is suppressed too
-                    (complementary suppression), and the layer's figures (expenses, total,
-                    places' share) are sums of what is published.
-                    Promised, for one export: no suppressed cell's or place's figures follow from
-                    that export, even with the selection's true totals in hand (subtracting gives
-                    the sum of at least two suppressed items). Not promised: exports of the same
-                    data that differ (another filter, window, threshold, cell size or origin, or
-                    the database a user later) can be subtracted from each other; share one.
-              --mask-around LAT,LON --mask-radius R   (repeatable: home, office) nothing within
-                    R of the place is exported, in any layer. The dropped region is not centred
-                    on the place: a disc of radius 2R around a secret point R/2 to R away, the
-                    same in every export made with the same mask key (so its gap never points
-                    at the place, and many exports cannot be averaged). The key is
-                    $GEOSPEND_MASK_KEY (32 hex digits) or the file DB.mask-key beside the
-                    database, created on first use: keep it private and keep it; give the same
-                    LAT,LON each time. The export records how many masks and their radii, never
-                    where. Places: a place positioned in the region is left out.
-              --round N      point layers: coordinates rounded to N decimals before writing
-                             (3 ≈ 110 m), unlike --precision, which only formats them.
-              --geo-noise E  point layers: planar Laplace noise, E per metre (mean displacement
-                             2/E: 0.01 → 200 m), geo-indistinguishability (Andrés et al. 2013);
-                             each point is noised alone, so n points of one place average to nE.
-                             --seed S makes it reproducible (tests); the seed is never written.
-              Point layers: points (GeoJSON/CSV), leaflet-heat, places, and those of a bundle.
-              Every parameter used is recorded in the layer's "geospend" member.
+              --min-count N, --min-users N (grid, density, places): cells and places
+                with fewer expenses or distinct users are suppressed. When exactly one
+                is, the smallest published one (fewest expenses, then smallest value)
+                goes too (complementary suppression); the layer's expenses, total and
+                places' shares are those of what is published.
+                Promised, for one export: no suppressed cell's or place's figures
+                follow from it, even with the selection's true totals in hand
+                (subtracting leaves the sum of two or more suppressed items).
+                Not promised: two exports that differ (filter, window, threshold,
+                cell size, origin, or the data a user later) can be subtracted from
+                each other. Share one export per dataset; density cells overlap and
+                can be interpolated from their neighbours.
+              --mask-around LAT,LON --mask-radius R (repeatable: home, office):
+                nothing within R of the place goes out, in any layer. The region
+                dropped is not centred on it: a disc of radius 2R around a secret
+                point R/2 to R away, the same in every export with the same key, so
+                the gap never points at the place and exports cannot be averaged.
+                The key: $GEOSPEND_MASK_KEY (32 hex digits), else DB.mask-key beside
+                the database, created on first use. Keep it private and keep it;
+                give the same LAT,LON each time. Places positioned in the region
+                are left out. The export records the masks' count and radii only.
+              --round N (point layers): coordinates rounded to N decimals before
+                anything is written (3 ≈ 110 m); --precision only formats them.
+              --geo-noise E (point layers): planar Laplace noise, E per metre, mean
+                displacement 2/E (0.01 → 200 m): geo-indistinguishability (Andrés
+                et al. 2013). Each point is noised alone: n points of one place
+                average out to nE; mask homes too. --seed S makes it reproducible
+                (tests); the seed is never written.
+              Point layers: points (GeoJSON, CSV), leaflet-heat, places, and those
+              of a bundle. Every parameter used is in the layer's "geospend" member.
 
             Examples:
               geospend export points --user user1 --out user1-points.geojson
