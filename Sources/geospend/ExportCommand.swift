@@ -26,6 +26,38 @@ struct ExportCommand: ParsableCommand {
             named on stderr and in the layer's "geospend" member).
             The file is written whole or not at all; progress goes to stderr on a terminal.
 
+            Location privacy (a shared map should not give away a home):
+              --min-count N, --min-users N (grid, density, places): cells and places
+                with fewer expenses or distinct users are suppressed. When exactly one
+                is, the smallest published one (fewest expenses, then smallest value)
+                goes too (complementary suppression); the layer's expenses, total and
+                places' shares are those of what is published.
+                Promised, for one export: no suppressed cell's or place's figures
+                follow from it, even with the selection's true totals in hand
+                (subtracting leaves the sum of two or more suppressed items).
+                Not promised: two exports that differ (filter, window, threshold,
+                cell size, origin, or the data a user later) can be subtracted from
+                each other. Share one export per dataset; density cells overlap and
+                can be interpolated from their neighbours.
+              --mask-around LAT,LON --mask-radius R (repeatable: home, office):
+                nothing within R of the place goes out, in any layer. The region
+                dropped is not centred on it: a disc of radius 2R around a secret
+                point R/2 to R away, the same in every export with the same key, so
+                the gap never points at the place and exports cannot be averaged.
+                The key: $GEOSPEND_MASK_KEY (32 hex digits), else DB.mask-key beside
+                the database, created on first use. Keep it private and keep it;
+                give the same LAT,LON each time. Places positioned in the region
+                are left out. The export records the masks' count and radii only.
+              --round N (point layers): coordinates rounded to N decimals before
+                anything is written (3 ≈ 110 m); --precision only formats them.
+              --geo-noise E (point layers): planar Laplace noise, E per metre, mean
+                displacement 2/E (0.01 → 200 m): geo-indistinguishability (Andrés
+                et al. 2013). Each point is noised alone: n points of one place
+                average out to nE; mask homes too. --seed S makes it reproducible
+                (tests); the seed is never written.
+              Point layers: points (GeoJSON, CSV), leaflet-heat, places, and those
+              of a bundle. Every parameter used is in the layer's "geospend" member.
+
             Examples:
               geospend export points --user user1 --out user1-points.geojson
               geospend export points --user user1 --format csv --out user1-points.csv
@@ -35,6 +67,9 @@ struct ExportCommand: ParsableCommand {
               geospend export leaflet-heat --user user1 --out heat.json
               geospend export bundle --user user1 --out user1-map      # open user1-map/index.html
               geospend export bundle --user user1 --out user1-map --tiles 'https://tile.openstreetmap.org/{z}/{x}/{y}.png'
+              geospend export points --user user1 --mask-around 60.17,24.94 --mask-radius 500m \
+                  --mask-around 60.19,24.96 --mask-radius 300m --geo-noise 0.01 --round 4 --out shared.geojson
+              geospend export grid --all-users --min-users 5 --mask-around 60.17,24.94 --mask-radius 1km --out hex.geojson
             """)
 
     enum Layer: String, ExpressibleByArgument, CaseIterable {
@@ -63,6 +98,15 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Leave out cells and places with fewer distinct users (default 3 with --all-users).") var minUsers: Int?
     @Option(help: "Projection origin of grids, LAT,LON (default: data centre rounded to whole degrees).") var origin: String?
     @Option(help: "bundle: a basemap tile URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png.") var tiles: String?
+    @Option(help: "Leave out everything near this place, LAT,LON (home, office); repeatable; needs --mask-radius.")
+    var maskAround: [String] = []
+    @Option(help: "Radius of --mask-around, e.g. 500m: once for all masks, or once per mask in order.")
+    var maskRadius: [String] = []
+    @Option(name: .customLong("round"), help: "Point layers: round coordinates to this many decimals before writing (0–15).")
+    var roundDecimals: Int?
+    @Option(help: "Point layers: planar Laplace noise, epsilon per metre (mean displacement 2/epsilon m), e.g. 0.01.")
+    var geoNoise: Double?
+    @Option(help: "Seed of --geo-noise, for reproducible output (never written into the export).") var seed: UInt64?
 
     func validate() throws {
         guard (user != nil) != allUsers else { throw ValidationError("give exactly one of --user U or --all-users") }
@@ -77,6 +121,61 @@ struct ExportCommand: ParsableCommand {
                 throw ValidationError("--min-count and --min-users apply to grid, density and places, not \(layer.rawValue)")
             }
         }
+        try validatePrivacy()
+    }
+
+    private func validatePrivacy() throws {
+        if maskAround.isEmpty != maskRadius.isEmpty { throw ValidationError("--mask-around and --mask-radius go together") }
+        if maskRadius.count > 1 && maskRadius.count != maskAround.count {
+            throw ValidationError("give --mask-radius once, or once per --mask-around (\(maskAround.count))")
+        }
+        let pointLayer = [.points, .leafletHeat, .places, .bundle].contains(layer)
+        if let roundDecimals {
+            guard pointLayer else { throw ValidationError("--round is for point layers (points, leaflet-heat, places, bundle), not \(layer.rawValue)") }
+            guard (0...15).contains(roundDecimals) else { throw ValidationError("--round must be between 0 and 15") }
+        }
+        if let geoNoise {
+            guard pointLayer else {
+                throw ValidationError("--geo-noise is for point layers (points, leaflet-heat, places, bundle), not \(layer.rawValue); grids use --min-users")
+            }
+            guard geoNoise.isFinite, (1e-6...10).contains(geoNoise) else {
+                throw ValidationError("--geo-noise must be between 0.000001 and 10 per metre (mean displacement 2/epsilon: 2,000 km to 0.2 m)")
+            }
+        }
+        if seed != nil && geoNoise == nil { throw ValidationError("--seed is for --geo-noise") }
+    }
+
+    /// The masks, radii parsed; each radius within (0, 100 km].
+    private func masks() throws -> [LocationMask] {
+        try maskAround.enumerated().map { n, text in
+            let center = try Self.parseCoordinate(text, option: "--mask-around")
+            let radiusText = maskRadius.count == 1 ? maskRadius[0] : maskRadius[n]
+            let r = try Parse.distance(radiusText, option: "--mask-radius").meters
+            guard r <= 100_000 else { throw ValidationError("--mask-radius \(radiusText): at most 100km") }
+            return LocationMask(center: center, radiusMeters: r)
+        }
+    }
+
+    /// `$GEOSPEND_MASK_KEY`, else the key file beside the database, created (mode 600) on first use.
+    private func maskKey() throws -> MaskKey {
+        if let hex = ProcessInfo.processInfo.environment["GEOSPEND_MASK_KEY"] {
+            do { return try MaskKey(hex: hex.trimmingCharacters(in: .whitespacesAndNewlines)) } catch {
+                throw ValidationError("$GEOSPEND_MASK_KEY: \(error)")
+            }
+        }
+        let path = database.path + ".mask-key"
+        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            do { return try MaskKey(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)) } catch {
+                throw ValidationError("\(path): \(error)")
+            }
+        }
+        let key = MaskKey.random()
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0, write(fd, key.hex + "\n", 33) == 33, fsync(fd) == 0, close(fd) == 0 else {
+            throw ExportError.writeFailed("cannot create the mask key \(path): \(String(cString: strerror(errno)))")
+        }
+        printErr("created the mask key \(path): keep it private, and keep it (without it, masks move)")
+        return key
     }
 
     func run() throws {
@@ -85,10 +184,14 @@ struct ExportCommand: ParsableCommand {
         if let currency {
             do { filter.currency = try Currency(code: currency.uppercased()) } catch { throw ValidationError("--currency: \(error)") }
         }
+        let masks = try masks()
+        let store = try database.openExisting()
+        let privacy = ExportPrivacy(
+            masks: masks, maskKey: masks.isEmpty ? MaskKey(k0: 0, k1: 0) : try maskKey(), roundDecimals: roundDecimals,
+            geoNoiseEpsilon: geoNoise, seed: seed)
         let request = MapExportRequest(
             filter: filter, precision: precision, minCount: minCount, minUsers: minUsers ?? (allUsers ? 3 : 1),
-            origin: try origin.map(Self.parseOrigin))
-        let store = try database.openExisting()
+            origin: try origin.map(Self.parseOrigin), privacy: privacy)
         if layer == .bundle {
             let summaries = try MapBundle.write(request, store: store, to: out, cellMeters: try cellSize(default: "250m"), tiles: tiles)
             let counts = ["points", "hex", "places"].map { "\(summaries[$0]?.features ?? 0) \($0)" }.joined(separator: ", ")
@@ -144,11 +247,16 @@ struct ExportCommand: ParsableCommand {
     }
 
     static func parseOrigin(_ text: String) throws -> Coordinate {
+        let c = try parseCoordinate(text, option: "--origin")
+        guard abs(c.latitude) <= 89 else { throw ValidationError("--origin \(text): latitude must be within ±89°") }
+        return c
+    }
+
+    static func parseCoordinate(_ text: String, option: String) throws -> Coordinate {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
         guard parts.count == 2, let lat = try? parseStrictDouble(parts[0]), let lon = try? parseStrictDouble(parts[1]) else {
-            throw ValidationError("--origin \(text): expected LAT,LON in degrees, e.g. 60,25")
+            throw ValidationError("\(option) \(text): expected LAT,LON in degrees, e.g. 60,25")
         }
-        guard abs(lat) <= 89 else { throw ValidationError("--origin \(text): latitude must be within ±89°") }
         return try Parse.coordinate(lat: lat, lon: lon)
     }
 }

@@ -202,6 +202,30 @@ import Testing
         #expect(!csv.err.contains("left out"))
     }
 
+    /// Masks through the CLI: the key file is created beside the database (mode 600) on first
+    /// use and reused, so two exports drop the same region; $GEOSPEND_MASK_KEY overrides it; the
+    /// file records the masks' radii, not where they are.
+    @Test func exportMasksWithAKeyKeptBesideTheDatabase() throws {
+        let db = try demoDatabase()
+        let args = ["export", "points", "--db", db, "--user", "user1", "--currency", "EUR", "--mask-around", "60.1699,24.9384",
+                    "--mask-radius", "400m", "--round", "4"]
+        let first = try geospend(args)
+        #expect(first.status == 0 && first.err.contains("created the mask key"), "\(first.err)")
+        let key = db + ".mask-key"
+        let attributes = try FileManager.default.attributesOfItem(atPath: key)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect(try String(contentsOfFile: key, encoding: .utf8).count == 33)
+        let second = try geospend(args)
+        #expect(second.status == 0 && !second.err.contains("created"))
+        #expect(second.out == first.out && first.out.contains("\"mask_radius_m\":[400]") && !first.out.contains("60.1699"))
+        let other = try geospend(args, env: ["GEOSPEND_MASK_KEY": "000102030405060708090a0b0c0d0e0f"])
+        #expect(other.status == 0)
+        let bad = try geospend(args, env: ["GEOSPEND_MASK_KEY": "xyz"])
+        #expect(bad.status == 2 && bad.err.contains("GEOSPEND_MASK_KEY"), "\(bad.err)")
+        let noisy = try geospend(["export", "leaflet-heat", "--db", db, "--user", "user1", "--geo-noise", "0.01", "--seed", "5"])
+        #expect(noisy.status == 0 && noisy.out.hasPrefix("["), "\(noisy.err)")
+    }
+
     @Test(arguments: [
         ["export", "grid"],  // neither --user nor --all-users
         ["export", "grid", "--user", "u", "--all-users"],
@@ -214,6 +238,20 @@ import Testing
         ["export", "grid", "--all-users", "--currency", "EURO"],
         ["export", "grid", "--all-users", "--origin", "95,25"],
         ["export", "heat", "--all-users"],
+        ["export", "grid", "--all-users", "--geo-noise", "0.01"],  // noise is for point layers
+        ["export", "density", "--user", "user1", "--round", "3"],
+        ["export", "points", "--user", "user1", "--round", "16"],
+        ["export", "points", "--user", "user1", "--geo-noise", "0"],
+        ["export", "points", "--user", "user1", "--geo-noise", "nan"],
+        ["export", "points", "--user", "user1", "--seed", "3"],  // --seed without --geo-noise
+        ["export", "points", "--user", "user1", "--mask-around", "60.17,24.94"],  // no radius
+        ["export", "points", "--user", "user1", "--mask-radius", "500m"],  // no place
+        ["export", "points", "--user", "user1", "--mask-around", "60.17,24.94", "--mask-radius", "500m", "--mask-radius", "1km",
+         "--mask-radius", "2km"],
+        ["export", "points", "--user", "user1", "--mask-around", "95,24.94", "--mask-radius", "500m"],
+        ["export", "points", "--user", "user1", "--mask-around", "60.17", "--mask-radius", "500m"],
+        ["export", "points", "--user", "user1", "--mask-around", "60.17,24.94", "--mask-radius", "0m"],
+        ["export", "points", "--user", "user1", "--mask-around", "60.17,24.94", "--mask-radius", "200km"],
     ])
     func exportRejectsBadUsage(args: [String]) throws {
         let db = try demoDatabase()

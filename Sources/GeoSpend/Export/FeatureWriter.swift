@@ -112,7 +112,7 @@ struct FeatureWriter {
 enum Provenance {
     static func object(
         layer: String, request: MapExportRequest, currency choice: LayerCurrency, features: Int, expenses: Int, totalMinor: Int64,
-        suppressed: Int, extra: [(String, JSONOutput)]
+        suppression: Suppression?, extra: [(String, JSONOutput)]
     ) -> JSONOutput {
         let f = request.filter
         let currency = choice.currency
@@ -140,9 +140,11 @@ enum Provenance {
                 ("suppression", .object([
                     ("min_count", .integer(Int64(request.minCount))),
                     ("min_users", .integer(Int64(request.minUsers))),
-                    ("suppressed_features", .integer(Int64(suppressed))),
+                    ("suppressed_features", .integer(Int64(suppression?.suppressed ?? 0))),
+                    ("complementary_suppressed", .integer(Int64(suppression?.complementary ?? 0))),
                 ])),
-            ] + extra)
+            ] + (request.privacy.isActive ? [("privacy", request.privacy.provenance(pointLayer: ["points", "places"].contains(layer)))] : [])
+                + extra)
     }
 }
 

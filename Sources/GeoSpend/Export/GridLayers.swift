@@ -24,11 +24,14 @@ struct CellSums {
         return k
     }
 
-    /// Slots that pass suppression, in row-then-column order (stable output), and how many did not.
-    /// Users are tallied only when `minUsers` > 1.
-    func published(minCount: Int, minUsers: Int) -> (slots: [Int], suppressed: Int) {
-        let kept = cells.indices.filter { counts[$0] >= minCount && (minUsers <= 1 || users[$0].count >= minUsers) }
-        return (kept.sorted { cells[$0] < cells[$1] }, cells.count - kept.count)
+    /// Slots that pass suppression, complementary included (`Suppression`), in row-then-column
+    /// order (stable output). Users are tallied only when `minUsers` > 1. `value` ranks cells of
+    /// equal count for the complementary pick.
+    func published(minCount: Int, minUsers: Int, value: [Double]) -> (slots: [Int], suppression: Suppression) {
+        let suppression = Suppression(
+            count: cells.count, passes: { counts[$0] >= minCount && (minUsers <= 1 || users[$0].count >= minUsers) },
+            smaller: { (counts[$0], value[$0], cells[$0]) < (counts[$1], value[$1], cells[$1]) })
+        return (suppression.kept.sorted { cells[$0] < cells[$1] }, suppression)
     }
 }
 
@@ -50,6 +53,7 @@ private struct BinnedLayer {
         shape: MetricGrid.Shape, cellMeters: Double, _ request: MapExportRequest, store: some ExpenseStore,
         progress: ExportProgress?, bin: (inout CellSums, MetricGrid, LocatedAmount) -> Void
     ) throws {
+        let privacy = PositionPrivacy(request.privacy)
         func makeGrid(_ origin: Coordinate) -> MetricGrid {
             MetricGrid(shape: shape, size: cellMeters, projection: EqualAreaProjection(origin: origin))
         }
@@ -58,6 +62,8 @@ private struct BinnedLayer {
             var bins = PerCurrency { (ExtentAccumulator(), CellSums()) }
             var read = 0
             try store.forEachLocatedAmount(filter, withUsers: request.minUsers > 1) { p in
+                // Masked expenses count nowhere: not in cells, extents, currencies or the origin.
+                if privacy.isMasked(latitude: p.latitude, longitude: p.longitude) { return }
                 if g == nil { g = makeGrid(MetricGrid.origin(around: Coordinate(uncheckedLatitude: p.latitude, longitude: p.longitude))) }
                 let k = bins.slot(p.currencyKey)
                 bins.values[k].0.add(latitude: p.latitude, longitude: p.longitude, amountMinor: p.amountMinor)
@@ -130,7 +136,7 @@ enum GridLayer {
         guard let currency = layer.extent?.currency else {
             return writeEmpty(layer: "grid", request, sink: sink, extra: gridDescription(grid))
         }
-        let (slots, suppressed) = sums.published(minCount: request.minCount, minUsers: request.minUsers)
+        let (slots, suppression) = sums.published(minCount: request.minCount, minUsers: request.minUsers, value: sums.totals.map(Double.init))
         func average(_ k: Int) -> Int64 { MoneyTotal(currency: currency, count: sums.counts[k], totalMinor: sums.totals[k]).averageMinor }
         func value(_ k: Int) -> Double {
             switch metric {
@@ -144,7 +150,7 @@ enum GridLayer {
         let expenses = slots.reduce(0) { $0 + sums.counts[$1] }
         let provenance = Provenance.object(
             layer: "grid", request: request, currency: choice, features: slots.count, expenses: expenses, totalMinor: total,
-            suppressed: suppressed,
+            suppression: suppression,
             extra: [("grid", .object(gridDescription(grid) + [("metric", .string(metric.rawValue))])),
                     ("weight", .string("\(metric.rawValue) / largest published cell \(metric.rawValue)"))])
         var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
@@ -160,12 +166,13 @@ enum GridLayer {
             writer.endFeature()
         }
         writer.finish()
-        return MapExportSummary(features: slots.count, suppressed: suppressed, currency: currency, totalMinor: total, leftOutCurrencies: choice.leftOut)
+        return MapExportSummary(
+            features: slots.count, suppressed: suppression.suppressed, currency: currency, totalMinor: total, leftOutCurrencies: choice.leftOut)
     }
 
     static func writeEmpty(layer: String, _ request: MapExportRequest, sink: ByteSink, extra: [(String, JSONOutput)]) -> MapExportSummary {
         let provenance = Provenance.object(
-            layer: layer, request: request, currency: LayerCurrency(counts: []), features: 0, expenses: 0, totalMinor: 0, suppressed: 0,
+            layer: layer, request: request, currency: LayerCurrency(counts: []), features: 0, expenses: 0, totalMinor: 0, suppression: nil,
             extra: [("grid", .object(extra))])
         FeatureWriter(sink: sink, precision: request.precision, provenance: provenance).finish()
         return MapExportSummary(features: 0, suppressed: 0, currency: nil, totalMinor: 0, leftOutCurrencies: [])
@@ -209,13 +216,13 @@ enum DensityLayer {
             ("kernel", .string("quartic: 3/(pi h^2) (1 - d^2/h^2)^2, weighted by amount; density = amount per km2 at the cell centre")),
         ]
         guard let currency = extent?.currency else { return GridLayer.writeEmpty(layer: "density", request, sink: sink, extra: description) }
-        let (slots, suppressed) = sums.published(minCount: request.minCount, minUsers: request.minUsers)
+        let (slots, suppression) = sums.published(minCount: request.minCount, minUsers: request.minUsers, value: sums.densities)
         // Minor units · kernel (per m²) → major units per km².
         let scale = 3 / (Double.pi * h2) / Double(currency.minorUnitsPerMajor) * 1_000_000
         let largest = slots.map { sums.densities[$0] }.max() ?? 1
         let provenance = Provenance.object(
             layer: "density", request: request, currency: choice, features: slots.count, expenses: extent?.count ?? 0,
-            totalMinor: extent?.totalMinor ?? 0, suppressed: suppressed,
+            totalMinor: extent?.totalMinor ?? 0, suppression: suppression,
             extra: [("grid", .object(description)), ("weight", .string("density / largest published density"))])
         var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
         let cellID = grid.cellIDs()
@@ -229,6 +236,8 @@ enum DensityLayer {
             writer.endFeature()
         }
         writer.finish()
-        return MapExportSummary(features: slots.count, suppressed: suppressed, currency: currency, totalMinor: extent?.totalMinor ?? 0, leftOutCurrencies: choice.leftOut)
+        return MapExportSummary(
+            features: slots.count, suppressed: suppression.suppressed, currency: currency, totalMinor: extent?.totalMinor ?? 0,
+            leftOutCurrencies: choice.leftOut)
     }
 }

@@ -16,10 +16,12 @@ public struct MapExportRequest: Sendable {
     public var origin: Coordinate?
     /// The generation time written into the layer's provenance, RFC 3339 UTC.
     public var generatedAt: String
+    /// Masks, rounding and noise (see `ExportPrivacy`).
+    public var privacy: ExportPrivacy
 
     public init(
         filter: ExpenseFilter, precision: Int = 6, minCount: Int = 1, minUsers: Int = 1, origin: Coordinate? = nil,
-        generatedAt: String = MapExportRequest.now()
+        generatedAt: String = MapExportRequest.now(), privacy: ExportPrivacy = ExportPrivacy()
     ) {
         self.filter = filter
         self.precision = precision
@@ -27,6 +29,7 @@ public struct MapExportRequest: Sendable {
         self.minUsers = minUsers
         self.origin = origin
         self.generatedAt = generatedAt
+        self.privacy = privacy
     }
 
     /// Now, or `$SOURCE_DATE_EPOCH` when set (reproducible outputs, as reproducible builds do it).
@@ -65,6 +68,7 @@ public enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
 /// What an export wrote, for the command's closing line.
 public struct MapExportSummary: Sendable, Equatable {
     public let features: Int
+    /// Cells or places left out by `minCount`/`minUsers`, complementary suppression included.
     public let suppressed: Int
     public let currency: Currency?
     public let totalMinor: Int64

@@ -24,19 +24,36 @@ enum PlacesLayer {
     }
 
     static func write(_ request: MapExportRequest, store: some ExpenseStore, to sink: ByteSink) throws -> MapExportSummary {
-        let (all, choice) = request.filter.userID == nil ? try storeRows(request, store: store) : try insightRows(request, store: store)
+        let privacy = PositionPrivacy(request.privacy)
+        let (found, choice) = request.filter.userID == nil
+            ? try storeRows(request, privacy: privacy, store: store) : try insightRows(request, store: store)
         let currency = choice.currency
-        let rows = all.filter { $0.count >= request.minCount && ($0.users ?? Int.max) >= request.minUsers }
-            .sorted { ($1.total, $0.id) < ($0.total, $1.id) }
+        // Masked places go first (a place in a dropped region, or published into one), then
+        // suppression; positions published are noised and rounded when asked.
+        let all = found.compactMap { r -> Row? in
+            guard let c = privacy.published(r.coordinate, id: r.id) else { return nil }
+            var r = r
+            r.coordinate = c
+            return r
+        }
+        let suppression = Suppression(
+            count: all.count, passes: { all[$0].count >= request.minCount && (all[$0].users ?? Int.max) >= request.minUsers },
+            smaller: { (all[$0].count, all[$0].total, all[$0].id) < (all[$1].count, all[$1].total, all[$1].id) })
+        var rows = suppression.kept.map { all[$0] }.sorted { ($1.total, $0.id) < ($0.total, $1.id) }
         let total = rows.reduce(Int64(0)) { $0 + $1.total }
+        // A share of a total that includes left-out places would publish that total (total / share):
+        // then shares are of the published places' total.
+        let partial = rows.count < found.count
+        if partial { for n in rows.indices { rows[n].share = total > 0 ? Double(rows[n].total) / Double(total) : 0 } }
         let provenance = Provenance.object(
             layer: "places", request: request, currency: choice, features: rows.count,
-            expenses: rows.reduce(0) { $0 + $1.count }, totalMinor: total, suppressed: all.count - rows.count,
+            expenses: rows.reduce(0) { $0 + $1.count }, totalMinor: total, suppression: suppression,
             extra: [
                 ("places", .string(request.filter.userID == nil
                     ? "stores, figures across all users"
                     : "stores and clusters of storeless positions (DBSCAN 75 m, 2 points), as geospend insights")),
                 ("weight", .string("total / largest published total")),
+                ("share", .string(partial ? "of the published places' total" : "of the total of every place in the selection")),
             ])
         var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
         let largest = Double(max(rows.first?.total ?? 1, 1))
@@ -72,7 +89,8 @@ enum PlacesLayer {
             writer.endFeature()
         }
         writer.finish()
-        return MapExportSummary(features: rows.count, suppressed: all.count - rows.count, currency: currency, totalMinor: total, leftOutCurrencies: choice.leftOut)
+        return MapExportSummary(
+            features: rows.count, suppressed: suppression.suppressed, currency: currency, totalMinor: total, leftOutCurrencies: choice.leftOut)
     }
 
     /// One store's expenses in one currency, across users.
@@ -106,11 +124,16 @@ enum PlacesLayer {
         return (rows, choice)
     }
 
-    private static func storeRows(_ request: MapExportRequest, store: some ExpenseStore) throws -> ([Row], LayerCurrency) {
+    /// Expenses positioned in a mask's region count nowhere (the store's own position is
+    /// checked by the caller).
+    private static func storeRows(
+        _ request: MapExportRequest, privacy: PositionPrivacy, store: some ExpenseStore
+    ) throws -> ([Row], LayerCurrency) {
         var groups: [String: [Currency: StoreGroup]] = [:]
         var counts: [Currency: Int] = [:]
         try store.forEachSpendingPoint(request.filter, geotaggedOnly: false) { p in
             guard let s = p.storeID else { return }
+            if let c = p.coordinate, privacy.isMasked(latitude: c.latitude, longitude: c.longitude) { return }
             counts[p.currency, default: 0] += 1
             var g = groups[s, default: [:]][p.currency] ?? StoreGroup(first: p, last: p)
             g.amounts.append(p.amountMinor)

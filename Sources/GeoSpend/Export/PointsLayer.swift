@@ -1,13 +1,19 @@
 /// `points` (GeoJSON or CSV) and `leaflet-heat`: one entry per geotagged expense, streamed as
 /// read. `weight` is the amount divided by the layer's largest amount (0–1; amounts are stored
-/// positive, so never negative).
+/// positive, so never negative). Positions go through `PositionPrivacy` (masks, noise,
+/// rounding) before anything is written.
 enum PointsLayer {
     /// What the three point formats share: the layer's currency, the filter narrowed to it, the
-    /// weight scale, and the streaming loop with its progress reports.
+    /// weight scale, the published positions, and the streaming loop with its progress reports.
     struct Selection {
         let extent: GeotaggedExtent?
         let choice: LayerCurrency
         let filter: ExpenseFilter
+        let privacy: PositionPrivacy
+        /// How many points go out and their total: the extent's, or with masks those of a
+        /// counting pass, so no header figure includes a masked point (largest amount included).
+        let expected: Int
+        let totalMinor: Int64
         private let largest: Double
 
         init(_ request: MapExportRequest, store: some ExpenseStore) throws {
@@ -15,10 +21,19 @@ enum PointsLayer {
             var filter = request.filter
             filter.currency = extent?.currency
             self.filter = filter
-            largest = Double(max(extent?.maxMinor ?? 1, 1))
+            let privacy = PositionPrivacy(request.privacy)
+            self.privacy = privacy
+            if privacy.regions.isEmpty {
+                (expected, totalMinor, largest) = (extent?.count ?? 0, extent?.totalMinor ?? 0, Double(max(extent?.maxMinor ?? 1, 1)))
+            } else {
+                var (n, total, most) = (0, Int64(0), Int64(1))
+                try store.forEachSpendingPoint(filter, geotaggedOnly: true) { p in
+                    guard let c = p.coordinate, privacy.published(c, id: p.id) != nil else { return }
+                    (n, total, most) = (n + 1, total + p.amountMinor, max(most, p.amountMinor))
+                }
+                (expected, totalMinor, largest) = (n, total, Double(most))
+            }
         }
-
-        var expected: Int { extent?.count ?? 0 }
 
         func weight(_ p: SpendingPoint) -> Double { Double(p.amountMinor) / largest }
 
@@ -39,8 +54,8 @@ enum PointsLayer {
             do {
                 while let batch = pipeline.next() {
                     for p in batch {
-                        guard let c = p.coordinate else { continue }
-                        try body(p, c)
+                        guard let c = p.coordinate, let out = privacy.published(c, id: p.id) else { continue }
+                        try body(p, out)
                         n += 1
                         if n % 65_536 == 0 { progress?(n, expected) }
                     }
@@ -56,7 +71,7 @@ enum PointsLayer {
 
         func summary(features: Int) -> MapExportSummary {
             MapExportSummary(
-                features: features, suppressed: 0, currency: extent?.currency, totalMinor: extent?.totalMinor ?? 0,
+                features: features, suppressed: 0, currency: extent?.currency, totalMinor: totalMinor,
                 leftOutCurrencies: choice.leftOut)
         }
     }
@@ -65,7 +80,7 @@ enum PointsLayer {
         let selection = try Selection(request, store: store)
         let provenance = Provenance.object(
             layer: "points", request: request, currency: selection.choice, features: selection.expected,
-            expenses: selection.expected, totalMinor: selection.extent?.totalMinor ?? 0, suppressed: 0,
+            expenses: selection.expected, totalMinor: selection.totalMinor, suppression: nil,
             extra: [("weight", .string("amount / largest amount in the layer"))])
         var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
         let n = try selection.forEach(store: store, progress: progress) { p, c in
