@@ -60,6 +60,11 @@ import Testing
     @Test func namesCompareWithoutCaseAndAccents() {
         #expect(Snapping.normalizedName(" Café ÄLÄKÄ ") == Snapping.normalizedName("cafe alaka"))
         #expect(Snapping.normalizedName("Kiosk") != Snapping.normalizedName("Kiosko"))
+        // The ASCII fast path gives what Foundation's folding gives.
+        for name in ["  R-Kioski Kamppi\t", "ALEPA 24/7", "S-Market @ Itis (2)", "\nMcDonald's ", "", "   "] {
+            #expect(Snapping.normalizedName(name) == name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+                .trimmingCharacters(in: .whitespacesAndNewlines))
+        }
     }
 }
 

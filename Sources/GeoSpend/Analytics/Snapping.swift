@@ -99,8 +99,14 @@ public enum Snapping {
     }
 
     /// Lower-case, accents and surrounding spaces removed: "Café Ekberg " → "cafe ekberg".
+    /// ASCII text (most names) is lower-cased directly, which is what folding does to it:
+    /// Foundation's folding was 16 % of a snap's instructions.
     public static func normalizedName(_ s: String) -> String {
-        s.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        if s.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return s.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -32,13 +32,48 @@ public enum Geodesic {
     }
 
     /// The geodesic distance in metres between two points given in degrees.
+    ///
+    /// Short lines away from the poles take a shortcut: the constant metric of the mid-latitude,
+    /// d² = (M·Δφ)² + (N·cos φ·Δλ)², differs from the geodesic by a term growing as d³ — under
+    /// 0.63 µm for d ≤ 260 m and |φ| ≤ 80° over 240,000 random pairs against GeographicLib
+    /// (PyPI geographiclib 2.1; scripts/fixtures/short_geodesic_check.py), so up to 200 m it is used
+    /// as is, at a fraction of `geod_inverse`'s cost (which was 40 % of a snap's instructions).
+    /// `GeodesyTests` checks it against `karneyDistance` on random short pairs.
     @inline(__always)
     public static func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
+        shortDistance(latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2)
+            ?? karneyDistance(latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2)
+    }
+
+    /// `geod_inverse`'s distance, for any pair.
+    static func karneyDistance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
         var s12 = 0.0
         withUnsafePointer(to: wgs84) { g in
             geod_inverse(g, latitude1, longitude1, latitude2, longitude2, &s12, nil, nil)
         }
         return s12
+    }
+
+    private static let e2 = flattening * (2 - flattening)
+
+    /// The mid-latitude metric's distance when it is within a micrometre of the geodesic (see
+    /// `distance`), else nil.
+    @inline(__always)
+    static func shortDistance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double? {
+        guard abs(latitude1) <= 80, abs(latitude2) <= 80, abs(latitude1 - latitude2) < 0.002 else { return nil }
+        var dLon = longitude2 - longitude1
+        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+        guard abs(dLon) < 0.02 else { return nil }
+        let mid = (latitude1 + latitude2) / 2 * .pi / 180
+        let sinMid = sin(mid)
+        let w2 = 1 - e2 * sinMid * sinMid
+        let w = w2.squareRoot()
+        let n = equatorialRadius / w  // prime vertical radius of curvature
+        let m = equatorialRadius * (1 - e2) / (w2 * w)  // meridional radius of curvature
+        let dy = m * (latitude2 - latitude1) * .pi / 180
+        let dx = n * cos(mid) * dLon * .pi / 180
+        let d = (dx * dx + dy * dy).squareRoot()
+        return d <= 200 ? d : nil
     }
 
     /// Whether two points are at most `meters` apart (geodesic), deciding most pairs from cheap
