@@ -22,7 +22,12 @@
 public enum UserExport {
     /// What a document held.
     public struct Counts: Sendable, Hashable {
-        public var expenses = 0, categories = 0, stores = 0
+        public var expenses, categories, stores: Int
+        public init(expenses: Int = 0, categories: Int = 0, stores: Int = 0) {
+            self.expenses = expenses
+            self.categories = categories
+            self.stores = stores
+        }
     }
 
     /// The keys of every expense object, in order (the JSON Lines import keys).
