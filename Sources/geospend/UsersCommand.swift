@@ -92,7 +92,8 @@ struct UsersCommand: ParsableCommand {
             abstract: "Delete every row of one user, in one transaction; shared stores stay.",
             discussion: """
                 Removes the user's expenses, categories and the user, and with them their entries
-                in the spatial index; the space they took is zeroed and the write-ahead log emptied,
+                in the spatial index; the space they took is zeroed, the file rewritten (VACUUM:
+                needs as much free disk space as the file takes) and the write-ahead log emptied,
                 so no copy stays in the file. Asks for confirmation on a terminal; elsewhere
                 (scripts, pipes) --yes is required. Export first if the data is still wanted.
 
@@ -102,6 +103,8 @@ struct UsersCommand: ParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The user id.") var user: String
         @Flag(help: "Delete without asking (required when stdin is not a terminal).") var yes = false
+        @Flag(help: "Skip rewriting the file (VACUUM) afterwards: faster on a large database, but fragments of the deleted rows may stay in unused page space until the next VACUUM.")
+        var noVacuum = false
 
         func run() throws {
             let store = try database.openExisting()
@@ -117,12 +120,10 @@ struct UsersCommand: ParsableCommand {
                     throw ExitCode(1)
                 }
             }
-            guard let deletion = try store.deleteUser(user) else { throw unknownUser(user, database) }
+            guard let deletion = try store.deleteUser(user, rewriteFile: !noVacuum) else { throw unknownUser(user, database) }
             let parts = deletion.rowsByTable.map { "\($0.table) \($0.rows)" }.joined(separator: ", ")
             printOut("deleted user \(user): \(deletion.totalRows) rows (\(parts))\n")
-            if !deletion.logEmptied {
-                printErr("note: another connection was reading, so the write-ahead log still holds old pages until its next checkpoint")
-            }
+            for note in deletion.leftovers { printErr("note: \(note)") }
         }
     }
 

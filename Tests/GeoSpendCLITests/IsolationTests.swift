@@ -292,6 +292,14 @@ import Testing
     }
 }
 
+extension SplitMix64 {
+    /// A point within `meters` of `c` (a square, fine for tens of metres), 7 decimals.
+    mutating func near(_ c: (Double, Double), _ meters: Double) -> (Double, Double) {
+        let dLat = (unit() * 2 - 1) * meters / 111_320, dLon = (unit() * 2 - 1) * meters / (111_320 * cos(c.0 * .pi / 180))
+        return (((c.0 + dLat) * 1e7).rounded() / 1e7, ((c.1 + dLon) * 1e7).rounded() / 1e7)
+    }
+}
+
 extension Array where Element == UInt8 {
     /// Every offset where `needle` occurs (glibc's `memchr` and `memcmp`: a debug-build Swift
     /// loop over megabytes would take seconds).
@@ -313,7 +321,7 @@ extension Array where Element == UInt8 {
 }
 
 /// The isolation fixture, produced by this code (nothing hand-edited): four stores in central
-/// Helsinki, and per user 48 expenses drawn from a SplitMix64 stream seeded per user — at two of
+/// Helsinki, and per user 48 expenses drawn from a `SplitMix64` stream seeded per user — at two of
 /// the stores, around two places without a store (within 30 m), near a kiosk without a store
 /// link (to snap), in SEK, or without a position. Alice's and bob's ids interleave (`x000`,
 /// `x001`, …); every sixth of bob's expenses sits at exactly alice's coordinates of the same
@@ -346,27 +354,10 @@ enum IsolationFixture {
         }
     }
 
-    struct SplitMix64 {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-        /// A point within `meters` of `c` (a square, fine for tens of metres), 7 decimals.
-        mutating func near(_ c: (Double, Double), _ meters: Double) -> (Double, Double) {
-            let dLat = (unit() * 2 - 1) * meters / 111_320, dLon = (unit() * 2 - 1) * meters / (111_320 * cos(c.0 * .pi / 180))
-            return (((c.0 + dLat) * 1e7).rounded() / 1e7, ((c.1 + dLon) * 1e7).rounded() / 1e7)
-        }
-    }
-
     /// The rows of these users (alice's are the same whoever else is there), in id order.
     static func rows(for users: [String]) -> [Row] {
-        var alice = SplitMix64(state: 20_260_307)
-        var bob = SplitMix64(state: 20_260_308)
+        var alice = SplitMix64(seed: 20_260_307)
+        var bob = SplitMix64(seed: 20_260_308)
         var rows: [Row] = []
         var aliceSpots: [Int: (Double, Double)] = [:]
         for (u, user) in ["alice", "bob"].enumerated() {

@@ -11,9 +11,10 @@ public protocol UserDataStore: Sendable {
     func withUserData<T>(_ userID: String, _ body: (any UserDataSnapshot) throws -> T) throws -> T?
 
     /// Removes every row keyed by the user, in one transaction, and leaves no copy of it in the
-    /// store's indexes, statistics or unused file space. Shared stores are kept.
+    /// store's indexes, statistics or unused file space (`rewriteFile`: also where only
+    /// rewriting the whole file reaches). Shared stores are kept.
     /// - Returns: what was removed, or nil when there is no such user.
-    func deleteUser(_ userID: String) throws -> UserDeletion?
+    func deleteUser(_ userID: String, rewriteFile: Bool) throws -> UserDeletion?
 }
 
 /// One user's data inside a read transaction (see `UserDataStore.withUserData`).
@@ -52,10 +53,10 @@ public struct UserDeletion: Sendable, Hashable {
     public let userID: String
     /// Rows removed per table (the `users` row included), in table order.
     public let rowsByTable: [TableRows]
-    /// Whether the write-ahead log was checkpointed and emptied afterwards, so the deleted rows'
-    /// pages survive nowhere (false when another connection was reading; the next checkpoint
-    /// does it).
-    public let logEmptied: Bool
+    /// Why bytes of the deleted rows may still be in the file, when they may: the file was not
+    /// rewritten, or another connection kept the write-ahead log from being emptied. Empty when
+    /// nothing of them remains.
+    public let leftovers: [String]
 
     public struct TableRows: Sendable, Hashable {
         public let table: String
@@ -66,10 +67,10 @@ public struct UserDeletion: Sendable, Hashable {
         }
     }
 
-    public init(userID: String, rowsByTable: [TableRows], logEmptied: Bool) {
+    public init(userID: String, rowsByTable: [TableRows], leftovers: [String]) {
         self.userID = userID
         self.rowsByTable = rowsByTable
-        self.logEmptied = logEmptied
+        self.leftovers = leftovers
     }
 
     public var totalRows: Int { rowsByTable.reduce(0) { $0 + $1.rows } }
