@@ -117,7 +117,7 @@ struct UsersCommand: ParsableCommand {
                     "Delete user \(user) with \(record.expenses) expenses and \(record.categories) categories from \(database.path)? This cannot be undone. [y/N] ".utf8))
                 guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
                     printErr("nothing deleted")
-                    throw ExitCode(1)
+                    Foundation.exit(1)
                 }
             }
             guard let deletion = try store.deleteUser(user, rewriteFile: !noVacuum) else { throw unknownUser(user, database) }

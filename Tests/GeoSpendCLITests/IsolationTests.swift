@@ -174,6 +174,21 @@ import Testing
         #expect(try SpatiaLiteStore(path: shared).counts().stores == 4, "stores are shared: they stay")
     }
 
+    /// On a terminal (util-linux `script` gives the command one) deletion asks first.
+    @Test func deleteAsksOnATerminal() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try database("tty", rows: IsolationFixture.rows(for: ["alice", "bob"]))
+        func delete(answering answer: String) throws -> (status: Int32, out: String, err: String) {
+            try CLITests.run("/bin/sh", ["-c", "printf '\(answer)\\n' | script -qec \"'$0' users delete bob --db '$1'\" /dev/null", CLITests.binary, db])
+        }
+        let no = try delete(answering: "n")
+        #expect(no.status == 1 && no.out.contains("[y/N]") && no.out.contains("nothing deleted"), "\(no.out)")
+        #expect(try SpatiaLiteStore(path: db).users().map(\.id) == ["alice", "bob"])
+        let yes = try delete(answering: "y")
+        #expect(yes.status == 0 && yes.out.contains("deleted user bob: "), "\(yes.out)")
+        #expect(try SpatiaLiteStore(path: db).users().map(\.id) == ["alice"])
+    }
+
     func expectSame(_ outputs: [String], _ reference: [String], _ situation: String) throws {
         try #require(outputs.count == reference.count)
         for (label, (o, r)) in zip(Self.labels, zip(outputs, reference)) {
