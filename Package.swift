@@ -45,6 +45,9 @@ let package = Package(
         .testTarget(
             name: "GeoSpendSpatiaLiteTests",
             dependencies: ["GeoSpend", "GeoSpendSpatiaLite", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "GeoSpendCLITests", dependencies: ["GeoSpend"]),
+        // The CLI tests inspect the databases the commands leave behind (isolation, user deletion).
+        .testTarget(
+            name: "GeoSpendCLITests",
+            dependencies: ["GeoSpend", "GeoSpendSpatiaLite", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

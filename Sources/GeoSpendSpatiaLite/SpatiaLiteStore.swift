@@ -69,16 +69,6 @@ public final class SpatiaLiteStore: ExpenseStore {
         }
     }
 
-    /// Deletes a user and, by cascade, their expenses and categories.
-    /// - Returns: whether the user existed.
-    @discardableResult
-    public func deleteUser(_ id: String) throws -> Bool {
-        try pool.write { db in
-            try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [id])
-            return db.changesCount > 0
-        }
-    }
-
     /// Deletes a store; expenses that referred to it keep existing with no store.
     @discardableResult
     public func deleteStore(_ id: String) throws -> Bool {

@@ -1,0 +1,77 @@
+/// What a store offers for a user's own data: listing users, reading everything kept for one
+/// user in one consistent snapshot (`geospend users export`), and deleting it
+/// (`geospend users delete`). Separate from `ExpenseStore` because only these tools need it.
+public protocol UserDataStore: Sendable {
+    /// Every user with their row counts, in id order.
+    func users() throws -> [UserRecord]
+
+    /// Runs `body` on one read transaction that sees the user's data as of one instant (an
+    /// import committing meanwhile is either wholly in or wholly out).
+    /// - Returns: nil when there is no such user.
+    func withUserData<T>(_ userID: String, _ body: (any UserDataSnapshot) throws -> T) throws -> T?
+
+    /// Removes every row keyed by the user, in one transaction, and leaves no copy of it in the
+    /// store's indexes, statistics or unused file space (`rewriteFile`: also where only
+    /// rewriting the whole file reaches). Shared stores are kept.
+    /// - Returns: what was removed, or nil when there is no such user.
+    func deleteUser(_ userID: String, rewriteFile: Bool) throws -> UserDeletion?
+}
+
+/// One user's data inside a read transaction (see `UserDataStore.withUserData`).
+public protocol UserDataSnapshot {
+    var user: UserRecord { get }
+    /// The user's categories, by kind then name.
+    func categories() throws -> [Category]
+    /// Streams the user's expenses in id order; memory stays flat for any number of rows.
+    func forEachExpense(_ body: (Expense) throws -> Void) throws
+    /// The stores with these ids, in id order (unknown ids are left out).
+    func stores(withIDs ids: Set<String>) throws -> [Store]
+}
+
+/// A user as stored, with how many rows are theirs.
+public struct UserRecord: Sendable, Hashable {
+    public let id: String
+    public let displayName: String?
+    /// When the user was created, `YYYY-MM-DDTHH:MM:SSZ`.
+    public let createdAt: String
+    public let expenses: Int
+    public let geotaggedExpenses: Int
+    public let categories: Int
+
+    public init(id: String, displayName: String?, createdAt: String, expenses: Int, geotaggedExpenses: Int, categories: Int) {
+        self.id = id
+        self.displayName = displayName
+        self.createdAt = createdAt
+        self.expenses = expenses
+        self.geotaggedExpenses = geotaggedExpenses
+        self.categories = categories
+    }
+}
+
+/// What deleting a user removed.
+public struct UserDeletion: Sendable, Hashable {
+    public let userID: String
+    /// Rows removed per table (the `users` row included), in table order.
+    public let rowsByTable: [TableRows]
+    /// Why bytes of the deleted rows may still be in the file, when they may: the file was not
+    /// rewritten, or another connection kept the write-ahead log from being emptied. Empty when
+    /// nothing of them remains.
+    public let leftovers: [String]
+
+    public struct TableRows: Sendable, Hashable {
+        public let table: String
+        public let rows: Int
+        public init(table: String, rows: Int) {
+            self.table = table
+            self.rows = rows
+        }
+    }
+
+    public init(userID: String, rowsByTable: [TableRows], leftovers: [String]) {
+        self.userID = userID
+        self.rowsByTable = rowsByTable
+        self.leftovers = leftovers
+    }
+
+    public var totalRows: Int { rowsByTable.reduce(0) { $0 + $1.rows } }
+}

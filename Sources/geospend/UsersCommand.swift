@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import GeoSpend
+import GeoSpendSpatiaLite
+
+struct UsersCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "users",
+        abstract: "A user's own data: list users, export everything of one user as JSON, delete it.",
+        discussion: """
+            Example:
+              geospend users list
+              geospend users export alice --out alice.json
+              geospend users delete alice --yes
+            """,
+        subcommands: [List.self, Export.self, Delete.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "Every user with their number of expenses (geotagged among them) and categories.",
+            discussion: """
+                Example:
+                  geospend users list
+                  geospend users list --format json
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "table, json or csv.") var format: OutputFormat = .table
+
+        func run() throws {
+            let users = try database.openExisting().users()
+            switch format {
+            case .json:
+                let items: [JSONOutput] = users.map { u in
+                    .object([
+                        ("id", .string(u.id)), ("display_name", u.displayName.map { .string($0) } ?? .null),
+                        ("created_at", .string(u.createdAt)), ("expenses", .integer(Int64(u.expenses))),
+                        ("geotagged", .integer(Int64(u.geotaggedExpenses))), ("categories", .integer(Int64(u.categories))),
+                    ])
+                }
+                printOut(JSONOutput.array(items).serialized() + "\n")
+            case .csv:
+                printOut(CSVTable(headers: Self.headers, rows: users.map(Self.row), textColumns: [0]).rendered())
+            case .table:
+                printOut(TextTable(headers: Self.headers, rows: users.map(Self.row), rightAligned: [1, 2, 3]).rendered())
+            }
+        }
+
+        static let headers = ["user", "expenses", "geotagged", "categories", "created"]
+        static func row(_ u: UserRecord) -> [String] {
+            [u.id, String(u.expenses), String(u.geotaggedExpenses), String(u.categories), u.createdAt]
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract: "Everything kept for one user as one JSON document: user, categories, expenses, stores used.",
+            discussion: """
+                Expenses come one per line with the keys of the JSON Lines import format, money as
+                decimal strings, coordinates exact; the stores they name follow as objects.
+                `jq -c '.expenses[]'` turns the export into a file `geospend import expenses` takes.
+                The document reflects one instant even while an import runs. With --out the file
+                is written whole or not at all.
+
+                Example:
+                  geospend users export alice --out alice.json
+                  geospend users export alice | jq -c '.expenses[]' > alice.jsonl
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The user id.") var user: String
+        @Option(name: .shortAndLong, help: "Output file, or - for stdout (default).") var out: String = "-"
+
+        func run() throws {
+            let store = try database.openExisting()
+            let counts = try OutputFile.write(to: out) { sink in
+                let counts = try store.withUserData(user) { data in
+                    try UserExport.write(data, generatedAt: MapExportRequest.now(), to: sink)
+                }
+                guard let counts else { throw unknownUser(user, database) }
+                return counts
+            }
+            if out != "-" {
+                printErr("wrote user \(user): \(counts.expenses) expenses, \(counts.categories) categories, \(counts.stores) stores to \(out)")
+            }
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete",
+            abstract: "Delete every row of one user, in one transaction; shared stores stay.",
+            discussion: """
+                Removes the user's expenses, categories and the user, and with them their entries
+                in the spatial index; the space they took is zeroed, the file rewritten (VACUUM:
+                needs as much free disk space as the file takes) and the write-ahead log emptied,
+                so no copy stays in the file. Asks for confirmation on a terminal; elsewhere
+                (scripts, pipes) --yes is required. Export first if the data is still wanted.
+
+                Example:
+                  geospend users export alice --out alice.json && geospend users delete alice --yes
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The user id.") var user: String
+        @Flag(help: "Delete without asking (required when stdin is not a terminal).") var yes = false
+        @Flag(help: "Skip rewriting the file (VACUUM) afterwards: faster on a large database, but fragments of the deleted rows may stay in unused page space until the next VACUUM.")
+        var noVacuum = false
+
+        func run() throws {
+            let store = try database.openExisting()
+            guard let record = try store.users().first(where: { $0.id == user }) else { throw unknownUser(user, database) }
+            if !yes {
+                guard isatty(0) == 1 else {
+                    throw ValidationError("refusing to delete user \(user) without --yes: stdin is not a terminal")
+                }
+                FileHandle.standardError.write(Data(
+                    "Delete user \(user) with \(record.expenses) expenses and \(record.categories) categories from \(database.path)? This cannot be undone. [y/N] ".utf8))
+                guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
+                    printErr("nothing deleted")
+                    Foundation.exit(1)
+                }
+            }
+            guard let deletion = try store.deleteUser(user, rewriteFile: !noVacuum) else { throw unknownUser(user, database) }
+            let parts = deletion.rowsByTable.map { "\($0.table) \($0.rows)" }.joined(separator: ", ")
+            printOut("deleted user \(user): \(deletion.totalRows) rows (\(parts))\n")
+            for note in deletion.leftovers { printErr("note: \(note)") }
+        }
+    }
+
+    static func unknownUser(_ user: String, _ database: DatabaseOptions) -> ValidationError {
+        ValidationError("no user \"\(user)\" in \(database.path) (see geospend users list)")
+    }
+}

@@ -1,0 +1,430 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import GRDB
+import GeoSpend
+import GeoSpendSpatiaLite
+import Testing
+
+/// User isolation, end to end through the `geospend` binary: nothing a command scoped to one
+/// user prints, counts or exports depends on another user's rows, and `users delete` leaves no
+/// row, index entry, statistic or stray byte of the deleted user in the file.
+///
+/// Method: alice's outputs from a database holding only her (`alone`) must be byte-identical
+/// to those from a database where bob spends at the same stores, at the same places, at some
+/// of her very coordinates, with the same merchant texts (`shared`) — and again after
+/// `users delete bob`. The comparison cannot pass vacuously: in a third database bob's rows are
+/// filed under alice (`merged`), and every one of those outputs must then differ.
+@Suite(.serialized) struct IsolationTests {
+    let dir: URL = {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-isolation-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+        return d
+    }()
+
+    /// Fixed generation time: exports are then byte-for-byte reproducible.
+    static let environment: [String: String] = {
+        var e = ProcessInfo.processInfo.environment
+        e["GEOSPEND_DB"] = nil
+        e["SOURCE_DATE_EPOCH"] = "1772000000"
+        return e
+    }()
+
+    func geospend(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
+        try CLITests.run(CLITests.binary, args, directory: CLITests.repo, environment: Self.environment)
+    }
+
+    /// A database with the fixture's stores and the given expense rows.
+    func database(_ name: String, rows: [IsolationFixture.Row]) throws -> String {
+        let db = dir.appendingPathComponent("\(name).sqlite").path
+        let stores = dir.appendingPathComponent("\(name)-stores.csv").path
+        let expenses = dir.appendingPathComponent("\(name)-expenses.csv").path
+        try IsolationFixture.storesCSV.write(toFile: stores, atomically: true, encoding: .utf8)
+        try IsolationFixture.csv(rows).write(toFile: expenses, atomically: true, encoding: .utf8)
+        for (what, file) in [("stores", stores), ("expenses", expenses)] {
+            let r = try geospend(["import", what, file, "--db", db])
+            try #require(r.status == 0, "\(r.err)")
+        }
+        return db
+    }
+
+    /// Every command scoped to alice, each run as it is (outputs to stdout; the bundle to a folder).
+    static let aliceCommands: [[String]] = {
+        let (p1, p2, kiosk, home) = (IsolationFixture.placeOne, IsolationFixture.placeTwo, IsolationFixture.kiosk, IsolationFixture.bobHome)
+        func near(_ c: (Double, Double), _ r: String, _ more: [String] = []) -> [String] {
+            ["near", "--user", "alice", "--lat", "\(c.0)", "--lon", "\(c.1)", "--radius", r] + more
+        }
+        let user = ["--user", "alice"]
+        return [
+            near(p1, "300m", ["--format", "json"]),
+            near(p2, "200m", ["--format", "csv"]),
+            near(kiosk, "100m"),
+            near(home, "2km", ["--format", "json"]),  // bob's home: alice has nothing there
+            near(p1, "5km", ["--from", "2025-03-01", "--to", "2025-04-30", "--format", "json"]),
+            ["insights"] + user + ["--by", "store", "--format", "json"],
+            ["insights"] + user + ["--by", "place", "--format", "json"],
+            ["insights"] + user + ["--by", "place", "--from", "2025-03-01", "--to", "2025-04-30", "--format", "json"],
+            ["insights"] + user + ["--by", "place", "--format", "markdown"],
+            ["summary"] + user + ["--format", "json"],
+            ["summary"] + user + ["--month", "2025-03", "--format", "csv"],
+            ["snap"] + user + ["--dry-run", "--format", "json"],
+            ["export", "points"] + user,
+            ["export", "points"] + user + ["--format", "csv", "--currency", "EUR"],
+            ["export", "points"] + user + ["--currency", "SEK"],
+            ["export", "grid"] + user + ["--shape", "hex", "--cell", "250m"],
+            ["export", "grid"] + user + ["--shape", "square", "--cell", "100m", "--metric", "average"],
+            ["export", "density"] + user + ["--bandwidth", "300m", "--cell", "50m"],
+            ["export", "places"] + user,
+            ["export", "places"] + user + ["--from", "2025-03-01", "--to", "2025-04-30"],
+            ["export", "leaflet-heat"] + user,
+            ["users", "export", "alice"],
+        ]
+    }()
+
+    /// Runs every alice command (and the bundle) against `db`: status, stdout and stderr per
+    /// command, the database path replaced so databases compare.
+    func aliceOutputs(_ db: String) throws -> [String] {
+        var outputs: [String] = []
+        for args in Self.aliceCommands {
+            let r = try geospend(args + ["--db", db])
+            #expect(r.status == 0, "\(args): \(r.err)")
+            outputs.append(Self.normalised("\(r.status)\n\(r.out)\n--- stderr\n\(r.err)", db: db))
+        }
+        let bundle = dir.appendingPathComponent("bundle-\(UUID().uuidString)").path
+        let r = try geospend(["export", "bundle", "--user", "alice", "--out", bundle, "--db", db])
+        #expect(r.status == 0, "\(r.err)")
+        for file in ["points.geojson", "hex.geojson", "places.geojson", "layers.js", "index.html"] {
+            outputs.append(try String(contentsOfFile: bundle + "/" + file, encoding: .utf8))
+        }
+        return outputs
+    }
+
+    /// The user's creation time is the only stored value that depends on when a database was made.
+    static func normalised(_ text: String, db: String) -> String {
+        text.replacingOccurrences(of: db, with: "DB")
+            .replacingOccurrences(of: #""created_at":"[^"]*""#, with: #""created_at":"…""#, options: .regularExpression)
+    }
+
+    static var labels: [String] {
+        aliceCommands.map { $0.joined(separator: " ") } + ["points.geojson", "hex.geojson", "places.geojson", "layers.js", "index.html"].map { "bundle " + $0 }
+    }
+
+    @Test func noCommandScopedToOneUserSeesAnother() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let alone = try database("alone", rows: IsolationFixture.rows(for: ["alice"]))
+        let shared = try database("shared", rows: IsolationFixture.rows(for: ["alice", "bob"]))
+        let merged = try database("merged", rows: IsolationFixture.rows(for: ["alice", "bob"]).map { $0.filed(under: "alice") })
+
+        let reference = try aliceOutputs(alone)
+        let control = try aliceOutputs(merged)
+        for (label, (a, m)) in zip(Self.labels, zip(reference, control)) where label != "bundle index.html" {  // the page holds no data
+            #expect(a != m, "\(label): bob's rows filed under alice change nothing, so this comparison proves nothing")
+        }
+        try expectSame(try aliceOutputs(shared), reference, "bob present")
+
+        // The fixture really overlaps: some of bob's clusters lie within 75 m of alice's.
+        #expect(try clusterOverlap(shared) > 0)
+
+        // Writing for alice (snap) leaves bob's rows alone and alice's outputs still match.
+        let bobBefore = try geospend(["users", "export", "bob", "--db", shared])
+        for db in [alone, shared] {
+            let snap = try snapPlan(["--user", "alice"], db)
+            #expect(snap.written > 0 && snap.written == snap.assigned)
+        }
+        #expect(try geospend(["users", "export", "bob", "--db", shared]).out == bobBefore.out)
+        #expect(try snapPlan(["--user", "bob", "--dry-run"], shared).assigned > 0, "bob's own unlinked expenses are still there to snap")
+        let afterSnap = try aliceOutputs(alone)
+        try expectSame(try aliceOutputs(shared), afterSnap, "bob present, after snap")
+
+        // Statistics SpatiaLite keeps when asked (QGIS, `spatialite`) must not keep bob either.
+        for db in [alone, shared] {
+            let r = try CLITests.run("/usr/bin/sqlite3", [db, "SELECT load_extension('mod_spatialite'); SELECT UpdateLayerStatistics('expenses', 'geom');"])
+            #expect(r.status == 0 && r.out.hasSuffix("1\n"), "\(r.out) \(r.err)")
+        }
+
+        // Before deletion the scans below do find bob: they can fail.
+        // (Bob's rows at alice's very coordinates stay as hers: only his own values are looked for.)
+        let aliceValues = Set(IsolationFixture.rows(for: ["alice"]).flatMap { [$0.lat, $0.lon] }.compactMap { $0 })
+        let bobOnly = IsolationFixture.rows(for: ["bob"]).filter { r in [r.lat, r.lon].allSatisfy { $0 != nil && !aliceValues.contains($0!) } }
+        #expect(bobOnly.count > 20)
+        #expect(try rowsMentioningBob(shared) > 0)
+        #expect(try !bytePatterns(of: bobOnly, foundIn: shared).isEmpty)
+
+        // Deletion: refused without --yes off a terminal, then done, with the count of rows.
+        let bobCounts = try #require(try SpatiaLiteStore(path: shared).users().first { $0.id == "bob" })
+        let refused = try CLITests.run("/bin/sh", ["-c", "exec \"$0\" users delete bob --db \"$1\" < /dev/null", CLITests.binary, shared])
+        #expect(refused.status == 2 && refused.err.contains("--yes"), "\(refused.err)")
+        #expect(try SpatiaLiteStore(path: shared).users().map(\.id) == ["alice", "bob"])
+        let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
+        #expect(deleted.status == 0, "\(deleted.err)")
+        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + 1) rows (expenses \(bobCounts.expenses), categories \(bobCounts.categories), users 1)\n")
+        #expect(deleted.err.isEmpty, "\(deleted.err)")
+        let again = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
+        #expect(again.status == 2 && again.err.contains("no user \"bob\""), "\(again.err)")
+        #expect(try geospend(["users", "export", "bob", "--db", shared]).status == 2)
+
+        // Nothing of bob anywhere; the file and its spatial indexes are sound; alice unchanged.
+        #expect(try rowsMentioningBob(shared) == 0)
+        let traces = try bytePatterns(of: bobOnly, foundIn: shared)
+        #expect(traces == [], "bob's data still in the file: \(traces)")
+        try expectSound(shared)
+        #expect(try layerStatistics(shared) == (try layerStatistics(alone)))
+        try expectSame(try aliceOutputs(shared), afterSnap, "after users delete bob")
+        #expect(try SpatiaLiteStore(path: shared).counts().stores == 4, "stores are shared: they stay")
+    }
+
+    /// On a terminal (util-linux `script` gives the command one) deletion asks first.
+    @Test func deleteAsksOnATerminal() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try database("tty", rows: IsolationFixture.rows(for: ["alice", "bob"]))
+        func delete(answering answer: String) throws -> (status: Int32, out: String, err: String) {
+            try CLITests.run("/bin/sh", ["-c", "printf '\(answer)\\n' | script -qec \"'$0' users delete bob --db '$1'\" /dev/null", CLITests.binary, db])
+        }
+        let no = try delete(answering: "n")
+        #expect(no.status == 1 && no.out.contains("[y/N]") && no.out.contains("nothing deleted"), "\(no.out)")
+        #expect(try SpatiaLiteStore(path: db).users().map(\.id) == ["alice", "bob"])
+        let yes = try delete(answering: "y")
+        #expect(yes.status == 0 && yes.out.contains("deleted user bob: "), "\(yes.out)")
+        #expect(try SpatiaLiteStore(path: db).users().map(\.id) == ["alice"])
+    }
+
+    func expectSame(_ outputs: [String], _ reference: [String], _ situation: String) throws {
+        try #require(outputs.count == reference.count)
+        for (label, (o, r)) in zip(Self.labels, zip(outputs, reference)) {
+            #expect(o == r, "\(label) differs with \(situation)")
+        }
+    }
+
+    /// `geospend snap … --format json`: how many expenses it assigned and wrote.
+    func snapPlan(_ args: [String], _ db: String) throws -> (assigned: Int, written: Int) {
+        let r = try geospend(["snap", "--format", "json", "--db", db] + args)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any], "\(r.err)")
+        return ((json["assigned"] as? [Any])?.count ?? -1, json["written"] as? Int ?? -1)
+    }
+
+    /// Reads through the library (SpatiaLite loaded, nothing written).
+    func read<T>(_ db: String, _ body: (Database) throws -> T) throws -> T {
+        try SpatiaLiteStore(path: db).read(body)
+    }
+
+    /// Rows of any table with any column equal to "bob" or containing bob's marker text; every
+    /// column of every table, not just those known to hold users.
+    func rowsMentioningBob(_ path: String) throws -> Int {
+        try read(path) { db in
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'")
+            var found = 0
+            for table in tables {
+                let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
+                let test = columns.map { c in
+                    "CAST(\(c.quotedDatabaseIdentifier) AS TEXT) = 'bob' OR instr(CAST(\(c.quotedDatabaseIdentifier) AS TEXT), '\(IsolationFixture.bobMarker)') > 0"
+                }
+                guard !test.isEmpty else { continue }
+                found += try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier) WHERE \(test.joined(separator: " OR "))") ?? 0
+            }
+            return found
+        }
+    }
+
+    /// Which traces of these rows the database file (and its write-ahead log) still hold, byte
+    /// for byte: the marker text, coordinates as SQLite stores them (big-endian doubles), as
+    /// SpatiaLite's geometry blobs hold them (little-endian doubles), and as the R*Tree keeps them
+    /// (32-bit floats: longitude, then latitude 4 to 12 bytes later).
+    func bytePatterns(of rows: [IsolationFixture.Row], foundIn path: String) throws -> [String] {
+        var bytes: [UInt8] = []
+        for file in [path, path + "-wal"] where FileManager.default.fileExists(atPath: file) {
+            bytes += try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        }
+        var found: Set<String> = []
+        if !bytes.offsets(of: Array(IsolationFixture.bobMarker.utf8)).isEmpty { found.insert("marker text") }
+        for row in rows {
+            guard let lat = row.lat, let lon = row.lon else { continue }
+            for (name, value) in [("lat", lat), ("lon", lon)] {
+                if !bytes.offsets(of: withUnsafeBytes(of: value.bitPattern.bigEndian, Array.init)).isEmpty { found.insert("\(name) as REAL") }
+                if !bytes.offsets(of: withUnsafeBytes(of: value.bitPattern.littleEndian, Array.init)).isEmpty { found.insert("\(name) in geometry") }
+            }
+            let x: [UInt8] = withUnsafeBytes(of: Float(lon).bitPattern.bigEndian, Array.init)
+            let y: [UInt8] = withUnsafeBytes(of: Float(lat).bitPattern.bigEndian, Array.init)
+            for at in bytes.offsets(of: x) {
+                for gap in [4, 8, 12] where at + gap + 4 <= bytes.count {
+                    let next: [UInt8] = Array(bytes[(at + gap)..<(at + gap + 4)])
+                    if next == y { found.insert("R*Tree cell") }
+                }
+            }
+        }
+        return found.sorted()
+    }
+
+    /// `PRAGMA integrity_check`, SpatiaLite's `CheckSpatialIndex` and SQLite's `rtreecheck` on
+    /// both spatial indexes (through the `sqlite3` shell, an outside reader), and every R*Tree
+    /// node's unused space zeroed.
+    func expectSound(_ path: String) throws {
+        let checks = try CLITests.run("/usr/bin/sqlite3", [path, """
+            SELECT load_extension('mod_spatialite'); PRAGMA integrity_check;
+            SELECT CheckSpatialIndex('expenses', 'geom'), CheckSpatialIndex('stores', 'geom'),
+                rtreecheck('idx_expenses_geom'), rtreecheck('idx_stores_geom');
+            """])
+        #expect(checks.out == "\nok\n1|1|ok|ok\n" && checks.err.isEmpty, "\(checks.out) \(checks.err)")
+        try read(path) { db in
+            for row in try Row.fetchAll(db, sql: "SELECT nodeno, data FROM idx_expenses_geom_node") {
+                let data: [UInt8] = [UInt8](row[1] as Data)
+                let used = 4 + (Int(data[2]) << 8 | Int(data[3])) * 24
+                #expect(data[used...].allSatisfy { $0 == 0 }, "R*Tree node \(row[0] as Int64) keeps bytes after its last cell")
+            }
+        }
+    }
+
+    /// SpatiaLite's statistics of the expenses layer: extent, row count, and the minima and
+    /// maxima of the columns whose values do not depend on row order.
+    func layerStatistics(_ path: String) throws -> [String] {
+        try read(path) { db in
+            try String.fetchAll(db, sql: """
+                SELECT printf('%d %.7f %.7f %.7f %.7f', row_count, extent_min_x, extent_min_y, extent_max_x, extent_max_y)
+                FROM geometry_columns_statistics WHERE f_table_name = 'expenses'
+                UNION ALL
+                SELECT printf('%s %s %s %s %s', column_name, integer_min, integer_max, double_min, double_max)
+                FROM geometry_columns_field_infos
+                WHERE f_table_name = 'expenses' AND column_name IN ('amount_minor', 'occurred_ms', 'utc_offset_min', 'lat', 'lon', 'accuracy_m')
+                """)
+        }
+    }
+
+    /// How many of bob's clusters have a centroid within 75 m of one of alice's.
+    func clusterOverlap(_ db: String) throws -> Int {
+        func centroids(_ user: String) throws -> [(Double, Double)] {
+            let r = try geospend(["insights", "--user", user, "--by", "place", "--format", "json", "--db", db])
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+            let places = try #require(json["places"] as? [[String: Any]])
+            return places.compactMap { p in
+                guard (p["place"] as? [String: Any])?["type"] as? String == "cluster", let c = p["centroid"] as? [String: Double] else { return nil }
+                return (c["lat"]!, c["lon"]!)
+            }
+        }
+        let alice = try centroids("alice")
+        return try centroids("bob").filter { b in
+            alice.contains { a in Geodesic.distance(latitude1: a.0, longitude1: a.1, latitude2: b.0, longitude2: b.1) < 75 }
+        }.count
+    }
+}
+
+extension SplitMix64 {
+    /// A point within `meters` of `c` (a square, fine for tens of metres), 7 decimals.
+    mutating func near(_ c: (Double, Double), _ meters: Double) -> (Double, Double) {
+        let dLat = (unit() * 2 - 1) * meters / 111_320, dLon = (unit() * 2 - 1) * meters / (111_320 * cos(c.0 * .pi / 180))
+        return (((c.0 + dLat) * 1e7).rounded() / 1e7, ((c.1 + dLon) * 1e7).rounded() / 1e7)
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Every offset where `needle` occurs (glibc's `memchr` and `memcmp`: a debug-build Swift
+    /// loop over megabytes would take seconds).
+    func offsets(of needle: [UInt8]) -> [Int] {
+        withUnsafeBytes { hay in
+            needle.withUnsafeBytes { n in
+                var found: [Int] = []
+                var start = 0
+                while start + n.count <= hay.count,
+                      let p = memchr(hay.baseAddress! + start, Int32(n[0]), hay.count - start - n.count + 1) {
+                    let at = hay.baseAddress!.distance(to: UnsafeRawPointer(p))
+                    if memcmp(p, n.baseAddress!, n.count) == 0 { found.append(at) }
+                    start = at + 1
+                }
+                return found
+            }
+        }
+    }
+}
+
+/// The isolation fixture, produced by this code (nothing hand-edited): four stores in central
+/// Helsinki, and per user 48 expenses drawn from a `SplitMix64` stream seeded per user — at two of
+/// the stores, around two places without a store (within 30 m), near a kiosk without a store
+/// link (to snap), in SEK, or without a position. Alice's and bob's ids interleave (`x000`,
+/// `x001`, …); every sixth of bob's expenses sits at exactly alice's coordinates of the same
+/// slot with her merchant text, his amounts are larger, and five more of his are at his home,
+/// a place alice never goes; his notes carry a marker text the deletion scans look for.
+enum IsolationFixture {
+    static let storesCSV = """
+        id,name,kind,brand,street,postcode,city,country,lat,lon
+        s-cafe,Cafe Aalto,amenity:cafe,,Pohjoisesplanadi 39,00130,Helsinki,FI,60.1679,24.9446
+        s-market,K-Market Kamppi,shop:supermarket,K-Market,Urho Kekkosen katu 1,00100,Helsinki,FI,60.1692,24.9320
+        s-kiosk,R-kioski Rautatientori,shop:kiosk,R-kioski,Rautatientori 1,00100,Helsinki,FI,60.1705,24.9425
+        s-far,Kiosk Far,shop:kiosk,,,,Helsinki,FI,60.2000,24.9000
+
+        """
+    static let stores: [String: (Double, Double)] = ["s-cafe": (60.1679, 24.9446), "s-market": (60.1692, 24.9320)]
+    static let kiosk = (60.1705, 24.9425)
+    static let placeOne = (60.1650, 24.9300)
+    static let placeTwo = (60.1750, 24.9500)
+    static let bobHome = (60.2412345, 25.0187654)
+    static let bobMarker = "bob-note-5f2c"
+
+    struct Row {
+        var id: String, user: String, kind = "expense", amount: String, currency = "EUR", occurredAt: String
+        var category: String, merchant: String, lat: Double?, lon: Double?, accuracy: Double?, storeID: String?, notes: String?
+
+        func filed(under user: String) -> Row {
+            var r = self
+            r.user = user
+            return r
+        }
+    }
+
+    /// The rows of these users (alice's are the same whoever else is there), in id order.
+    static func rows(for users: [String]) -> [Row] {
+        var alice = SplitMix64(seed: 20_260_307)
+        var bob = SplitMix64(seed: 20_260_308)
+        var rows: [Row] = []
+        var aliceSpots: [Int: (Double, Double)] = [:]
+        for (u, user) in ["alice", "bob"].enumerated() {
+            var rng = user == "alice" ? alice : bob
+            defer { if user == "alice" { alice = rng } else { bob = rng } }
+            for k in 0..<48 {
+                let month = 1 + k / 8, day = 1 + (k % 8) * 3 + u
+                let when = String(format: "2025-%02d-%02dT%02d:%02d:00+0%d:00", month, day, 8 + Int(rng.next() % 12), Int(rng.next() % 60), month >= 4 ? 3 : 2)
+                var minor = 150 + Int(rng.next() % 4000)
+                if user == "bob" { minor *= 3 }
+                var spot: (Double, Double)?
+                var store: String?, merchant: String, category = "Food", currency = "EUR"
+                switch k % 8 {
+                case 0: (store, merchant) = ("s-cafe", "Cafe Aalto"); spot = rng.near(stores["s-cafe"]!, 8)
+                case 1: (store, merchant, category) = ("s-market", "K-Market Kamppi", "Shopping"); spot = rng.near(stores["s-market"]!, 8)
+                case 2, 3: merchant = "Market stall"; spot = rng.near(placeOne, 30)
+                case 4: merchant = "Street food"; spot = rng.near(placeTwo, 30)
+                case 5: merchant = "R-kioski"; spot = rng.near(kiosk, 12)
+                case 6: (merchant, currency) = ("Market stall", "SEK"); spot = rng.near(placeOne, 30)
+                default: (merchant, category) = ("Online shop", "Others")
+                }
+                let kind = k == 7 ? "income" : k == 15 ? "transfer" : "expense"
+                if kind == "income" { (merchant, category) = ("Employer", "Salary") }
+                if user == "alice" { aliceSpots[k] = spot }
+                if user == "bob", k % 6 == 0, let hers = aliceSpots[k] { spot = hers }
+                guard users.contains(user) else { continue }
+                rows.append(Row(
+                    id: String(format: "x%03d", 2 * k + u), user: user, kind: kind, amount: Money.decimalString(Int64(minor), digits: 2),
+                    currency: currency, occurredAt: when, category: category, merchant: merchant, lat: spot?.0, lon: spot?.1,
+                    accuracy: spot == nil ? nil : 10, storeID: store, notes: user == "bob" ? "\(bobMarker)-\(k)" : "alice \(k)"))
+            }
+            if user == "bob" && users.contains("bob") {
+                for k in 0..<5 {
+                    let spot = k == 0 ? bobHome : rng.near(bobHome, 20)
+                    rows.append(Row(
+                        id: "x2\(k)0", user: "bob", amount: "\(20 + k).00", occurredAt: "2025-0\(k + 1)-15T19:00:00+02:00", category: "Others",
+                        merchant: "Home office", lat: spot.0, lon: spot.1, accuracy: 5, storeID: nil, notes: "\(bobMarker) home"))
+                }
+            }
+        }
+        return rows.sorted { $0.id < $1.id }
+    }
+
+    static func csv(_ rows: [Row]) -> String {
+        var out = "id,user,kind,amount,currency,occurred_at,title,category,merchant,lat,lon,accuracy_m,store_id,notes\n"
+        for r in rows {
+            let fields: [String?] = [
+                r.id, r.user, r.kind, r.amount, r.currency, r.occurredAt, r.merchant, r.category, r.merchant,
+                r.lat.map { String($0) }, r.lon.map { String($0) }, r.accuracy.map { String($0) }, r.storeID, r.notes,
+            ]
+            out += fields.map { $0 ?? "" }.joined(separator: ",") + "\n"
+        }
+        return out
+    }
+}
