@@ -82,6 +82,25 @@ public struct Money: Sendable, Hashable {
         self.currency = currency
     }
 
+    /// The exact sum of two amounts of one currency.
+    ///
+    /// ```swift
+    /// try coffee.adding(coffee).decimalString  // "9.00"
+    /// try coffee.adding(yen)                   // throws: EUR and JPY are never added
+    /// ```
+    /// - Throws: `ValueError.invalidValue` when the currencies differ (totals are kept per
+    ///   currency, `MoneyTotals`), `ValueError.invalidAmount` when the sum leaves `Int64`.
+    public func adding(_ other: Money) throws(ValueError) -> Money {
+        guard currency == other.currency else {
+            throw .invalidValue(
+                "\(decimalString) \(currency.code) + \(other.decimalString) \(other.currency.code)",
+                reason: "adds two currencies; GeoSpend keeps one total per currency")
+        }
+        let (sum, overflow) = minorUnits.addingReportingOverflow(other.minorUnits)
+        guard !overflow else { throw .invalidAmount("\(minorUnits) + \(other.minorUnits)", reason: "is too large") }
+        return Money(minorUnits: sum, currency: currency)
+    }
+
     /// The amount as a decimal string with exactly the currency's minor digits: `4.50`, `1200`, `1.250`.
     public var decimalString: String { Money.decimalString(minorUnits, digits: currency.minorDigits) }
 
