@@ -6,16 +6,23 @@ import Testing
 /// Inputs the libFuzzer targets in Fuzz/ found breaking an invariant, kept as tests so they stay
 /// fixed (`make fuzz`; Fuzz/README.md lists each finding).
 @Suite struct FuzzRegressionTests {
-    /// Row errors of a JSON Lines text, read through the real reader from a temporary file.
-    func jsonLinesErrors(_ text: String) throws -> [RowError] {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-regression-\(UUID().uuidString).jsonl").path
-        try text.write(toFile: path, atomically: false, encoding: .utf8)
+    /// `body` with the path of a temporary file holding `bytes` (the readers map or stream files).
+    func withFile<T>(_ bytes: [UInt8], _ body: (String) throws -> T) throws -> T {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-regression-\(UUID().uuidString)").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var errors: [RowError] = []
-        _ = try RecordReaders.jsonLines(path: path, displayName: "in.jsonl", known: ExpenseRecord.columns) { result in
-            if case .failure(let e) = result { errors.append(e) }
+        return try body(path)
+    }
+
+    /// Row errors of a JSON Lines text, read through the real reader.
+    func jsonLinesErrors(_ text: String) throws -> [RowError] {
+        try withFile(Array(text.utf8)) { path in
+            var errors: [RowError] = []
+            _ = try RecordReaders.jsonLines(path: path, displayName: "in.jsonl", known: ExpenseRecord.columns) { result in
+                if case .failure(let e) = result { errors.append(e) }
+            }
+            return errors
         }
-        return errors
     }
 
     /// Found by `jsonl` (crash-0bb5c621…): an empty key gave the message `in.jsonl:1: : unknown
@@ -29,5 +36,18 @@ import Testing
         #expect(errors.count == 1)
         #expect(errors.first?.column == column)
         #expect(errors.first?.description.hasPrefix("in.jsonl:1: \(column): unknown key") == true)
+    }
+
+    /// Found by `csv` (crash-de363ee5…, the bytes `03 0A 63 28`): a header naming an unknown
+    /// column with a control character printed that character raw into the message.
+    @Test func unknownHeaderNamesAreQuoted() throws {
+        let error = try withFile([0x03, 0x0A, 0x63, 0x28]) { path -> RowError? in
+            do {
+                _ = try RecordReaders.csv(path: path, displayName: "in.csv", known: ExpenseRecord.columns, required: []) { _ in }
+            } catch let ImportError.badFile(e) { return e }
+            return nil  // no error at all: the #expect below fails
+        }
+        #expect(error?.column == "\"\u{03}\"")
+        #expect(error?.description.hasPrefix("in.csv:1: \"\u{03}\": unknown column") == true)
     }
 }

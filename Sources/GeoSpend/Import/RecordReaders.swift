@@ -72,7 +72,7 @@ enum RecordReaders {
             var fields: [String: RawRecord.RawValue] = [:]
             for (key, v) in members {
                 guard known.contains(key) else {
-                    return try fail(columnName(key), "unknown key; known keys are \(known.joined(separator: ", "))")
+                    return try fail(RowError.columnName(key), "unknown key; known keys are \(known.joined(separator: ", "))")
                 }
                 switch v {
                 case .null: break
@@ -97,14 +97,6 @@ enum RecordReaders {
             try flush()
         }
         return source.bytesRead
-    }
-
-    /// An unknown JSON key as the column of an error: as it is when it reads as a name, else
-    /// quoted and cut (an empty key, a newline or a 1 MiB key would garble the message; found
-    /// by the `jsonl` fuzz target).
-    static func columnName(_ key: String) -> String {
-        let plain = !key.isEmpty && key.count <= 60 && key.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && $0 != "\"" }
-        return plain ? key : ValueError.quote(key)
     }
 
     /// A GeoJSON FeatureCollection of Point features; each feature's properties become a record
