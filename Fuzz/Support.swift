@@ -58,7 +58,7 @@ func lineCount(_ input: [UInt8], lfOnly: Bool = false) -> Int {
 func checkLocated(_ e: RowError, lines: Int) {
     check(e.file == scratchPath, "error names another file: \(e)")
     check(!e.column.isEmpty && !e.reason.isEmpty, "error without column or reason: \(e)")
-    check(e.column.count <= 64 && !e.column.unicodeScalars.contains { $0.value < 0x20 }, "unreadable column in \(e)")
+    check(e.column.count <= 64 && !e.column.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "unreadable column in \(e)")
     if let line = Int(e.location) {
         check(line >= 1 && line <= lines, "error at line \(line) of a \(lines)-line input: \(e)")
     } else {

@@ -20,7 +20,8 @@ public enum ValueError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Quotes a user value for a message, cut to 60 characters so a 64 KiB field stays readable.
+    /// Quotes a user value for a message, cut to 60 characters so a 64 KiB field stays readable,
+    /// control characters escaped.
     static func quote(_ value: String) -> String {
         let shown = value.count > 60 ? String(value.prefix(57)) + "…" : value
         var escaped = ""
@@ -31,6 +32,9 @@ public enum ValueError: Error, Sendable, Equatable, CustomStringConvertible {
             case "\r": escaped += "\\r"
             case "\t": escaped += "\\t"
             case "\0": escaped += "\\0"
+            // Other control characters would act on the terminal the message is read in.
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                escaped += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             default: escaped.unicodeScalars.append(scalar)
             }
         }
