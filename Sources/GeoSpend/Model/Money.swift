@@ -12,8 +12,9 @@ public struct Money: Sendable, Hashable {
     public let minorUnits: Int64
     public let currency: Currency
 
-    /// The largest amount accepted: 10^15 minor units, so that sums of millions of amounts stay
-    /// far from `Int64.max` (9.2 × 10^18).
+    /// The largest amount accepted: 10^15 minor units. 9,224 such amounts would already pass
+    /// `Int64.max` (9.2 × 10^18), so the store also refuses an import that would bring the sum of
+    /// all amounts of a currency beyond it: every total is a part of that sum, and stays exact.
     public static let maximumMinorUnits: Int64 = 1_000_000_000_000_000
 
     public init(minorUnits: Int64, currency: Currency) {
