@@ -38,17 +38,25 @@ import Testing
         #expect(errors.first?.description.hasPrefix("in.jsonl:1: \(column): unknown key") == true)
     }
 
-    /// Found by `csv` (crash-de363ee5…, the bytes `03 0A 63 28`): a header naming an unknown
-    /// column with a control character printed that character raw into the message (quoting
-    /// alone did not help: `ValueError.quote` escaped only \n \r \t \0 and `"`).
-    @Test func unknownHeaderNamesAreQuoted() throws {
-        let error = try withFile([0x03, 0x0A, 0x63, 0x28]) { path -> RowError? in
+    /// Found by `csv`: a header naming an unknown column with control characters printed them
+    /// raw into the message (crash-de363ee5…, the bytes `03 0A 63 28`; quoting alone did not
+    /// help: `ValueError.quote` escaped only \\n \\r \\t \\0 and `"`); once escaped, 90 of them
+    /// made a 460-character column (crash-196fd5e3…): the cut now counts escaped characters.
+    static let controlHeaders: [([UInt8], String)] = {
+        let long: [UInt8] = Array("id,user,kind,amou".utf8) + [UInt8](repeating: 3, count: 90) + Array("nt,currency\n".utf8)
+        let cut: String = #""amou"# + String(repeating: #"\u{3}"#, count: 10) + #"…""#
+        return [([0x03, 0x0A, 0x63, 0x28], #""\u{3}""#), (long, cut)]
+    }()
+
+    @Test(arguments: controlHeaders)
+    func unknownHeaderNamesAreQuotedAndCut(header: [UInt8], column: String) throws {
+        let error = try withFile(header) { path -> RowError? in
             do {
                 _ = try RecordReaders.csv(path: path, displayName: "in.csv", known: ExpenseRecord.columns, required: []) { _ in }
             } catch let ImportError.badFile(e) { return e }
             return nil  // no error at all: the #expect below fails
         }
-        #expect(error?.column == #""\u{3}""#)
-        #expect(error?.description.hasPrefix(#"in.csv:1: "\u{3}": unknown column"#) == true)
+        #expect(error?.column == column)
+        #expect(error?.description.hasPrefix("in.csv:1: \(column): unknown column") == true)
     }
 }
