@@ -5,7 +5,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 VENV := .venv
 
-.PHONY: bootstrap venv build release demo test notebooks fixtures bench bench-quick clean
+.PHONY: bootstrap venv build release demo test notebooks fixtures fuzz bench bench-quick clean
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -38,6 +38,12 @@ notebooks: bootstrap venv
 fixtures: bootstrap
 	@scripts/venv.sh scripts/fixtures/requirements.txt
 	$(VENV)/bin/python scripts/fixtures/geodesic_fixtures.py Tests/Fixtures
+
+# libFuzzer targets (Fuzz/README.md): CSV, JSON Lines, GeoJSON stores, option values; each
+# runs FUZZ_SECONDS, with invariants checked on every input. Exit 1 on a crash.
+FUZZ_SECONDS ?= 60
+fuzz: bootstrap
+	@scripts/fuzz.sh $(FUZZ_SECONDS)
 
 # Benchmarks against a throwaway PostgreSQL 15 + PostGIS 3 server, answers cross-checked:
 # 100k and 1M expenses over 50k stores (bench; BENCH_LARGE=1 adds 10M) or 100k only (bench-quick).

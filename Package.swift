@@ -12,6 +12,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Tests only: property-based checks with Swift Testing.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // C libraries from Debian, reached through pkg-config.
@@ -41,7 +43,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .testTarget(name: "GeoSpendTests", dependencies: ["GeoSpend", "CProj"]),
+        .testTarget(
+            name: "GeoSpendTests",
+            dependencies: ["GeoSpend", "CProj", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(
             name: "GeoSpendSpatiaLiteTests",
             dependencies: ["GeoSpend", "GeoSpendSpatiaLite", .product(name: "GRDB", package: "GRDB.swift")]),

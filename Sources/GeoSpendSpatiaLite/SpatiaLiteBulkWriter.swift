@@ -38,6 +38,11 @@ final class SpatiaLiteBulkWriter: BulkWriter {
     /// Whether `assignStore` changed a row (`finish()` then stamps the last-update time).
     private var linkedStores = false
     private var knownUsers = Set<String>()
+    /// Per currency, the sum of all expense amounts in the database with this transaction's rows.
+    /// Kept within `Int64` so that every total computed later — a sum of some of these positive
+    /// amounts — is exact and cannot overflow (9,224 amounts of the largest size, 10¹⁵ minor
+    /// units, made `geospend summary` crash). Read once, lazily: one scan per import.
+    private var currencyTotals: [String: Int64]?
     private var categoryIDs: [CategoryKey: Int64] = [:]
     private var knownStores: [String: Bool] = [:]
 
@@ -162,6 +167,22 @@ final class SpatiaLiteBulkWriter: BulkWriter {
         if let storeID = expense.storeID, try !storeIsKnown(storeID) {
             throw RowRejection(column: "store_id", reason: "\"\(storeID)\" is not a known store; import the stores first")
         }
+        let code = expense.amount.currency.code
+        if currencyTotals == nil {
+            currencyTotals = Dictionary(uniqueKeysWithValues: try Row.fetchAll(
+                db, sql: "SELECT currency, SUM(amount_minor) FROM expenses GROUP BY currency"
+            ).map { ($0[0] as String, $0[1] as Int64) })
+        }
+        let (projected, overflow) = currencyTotals![code, default: 0].addingReportingOverflow(expense.amount.minorUnits)
+        guard !overflow else {
+            // A row already stored adds nothing: re-importing at the limit stays a no-op.
+            existingExpense.reset()
+            existingExpense.bind(1, expense.id)
+            if try existingExpense.step(db) { return try compareExisting(existingExpense, id: expense.id, hash: hash, what: "expense") }
+            throw RowRejection(
+                column: "amount",
+                reason: "would bring the total of all \(code) amounts in the database beyond \(Int64.max) minor units, more than GeoSpend can add up exactly")
+        }
         try ensureUser(expense.userID)
         let categoryID = try expense.category.map { try category(named: $0, user: expense.userID, kind: Category.kind(for: expense.kind)) }
         let s = insertExpense
@@ -176,6 +197,7 @@ final class SpatiaLiteBulkWriter: BulkWriter {
         s.bind(18, hash)
         _ = try s.step(db)
         if db.changesCount == 1 {
+            currencyTotals![code] = projected
             if let c = expense.location?.coordinate { try index(&expenseIndexLoad, insertExpenseIndex, latitude: c.latitude, longitude: c.longitude) }
             return .inserted
         }

@@ -20,6 +20,15 @@ public struct RowError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(file):\(location): \(column): \(reason)" }
+
+    /// An unknown column or key from the input as the column of an error: as it is when it
+    /// reads as a name, else quoted and cut (an empty name, a control character or a 1 MiB
+    /// key would garble the message; found by the `csv` and `jsonl` fuzz targets).
+    static func columnName(_ name: String) -> String {
+        let plain = !name.isEmpty && name.count <= 60
+            && name.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && $0 != "\"" }
+        return plain ? name : ValueError.quote(name)
+    }
 }
 
 /// Why an import did not happen (or happened only in part).
@@ -61,7 +70,7 @@ struct HeaderMap {
             }
             guard known.contains(name) else {
                 throw RowError(
-                    file: file, line: line, column: name,
+                    file: file, line: line, column: RowError.columnName(name),
                     reason: "unknown column; known columns are \(known.joined(separator: ", "))")
             }
             guard index[name] == nil else {

@@ -72,7 +72,7 @@ enum RecordReaders {
             var fields: [String: RawRecord.RawValue] = [:]
             for (key, v) in members {
                 guard known.contains(key) else {
-                    return try fail(key, "unknown key; known keys are \(known.joined(separator: ", "))")
+                    return try fail(RowError.columnName(key), "unknown key; known keys are \(known.joined(separator: ", "))")
                 }
                 switch v {
                 case .null: break

@@ -12,8 +12,9 @@ public struct Money: Sendable, Hashable {
     public let minorUnits: Int64
     public let currency: Currency
 
-    /// The largest amount accepted: 10^15 minor units, so that sums of millions of amounts stay
-    /// far from `Int64.max` (9.2 × 10^18).
+    /// The largest amount accepted: 10^15 minor units. 9,224 such amounts would already pass
+    /// `Int64.max` (9.2 × 10^18), so the store also refuses an import that would bring the sum of
+    /// all amounts of a currency beyond it: every total is a part of that sum, and stays exact.
     public static let maximumMinorUnits: Int64 = 1_000_000_000_000_000
 
     public init(minorUnits: Int64, currency: Currency) {
@@ -80,6 +81,25 @@ public struct Money: Sendable, Hashable {
         guard minor > 0 else { throw .invalidAmount(text, reason: "is zero; amounts are positive") }
         self.minorUnits = minor
         self.currency = currency
+    }
+
+    /// The exact sum of two amounts of one currency.
+    ///
+    /// ```swift
+    /// try coffee.adding(coffee).decimalString  // "9.00"
+    /// try coffee.adding(yen)                   // throws: EUR and JPY are never added
+    /// ```
+    /// - Throws: `ValueError.invalidValue` when the currencies differ (totals are kept per
+    ///   currency, `MoneyTotals`), `ValueError.invalidAmount` when the sum leaves `Int64`.
+    public func adding(_ other: Money) throws(ValueError) -> Money {
+        guard currency == other.currency else {
+            throw .invalidValue(
+                "\(decimalString) \(currency.code) + \(other.decimalString) \(other.currency.code)",
+                reason: "adds two currencies; GeoSpend keeps one total per currency")
+        }
+        let (sum, overflow) = minorUnits.addingReportingOverflow(other.minorUnits)
+        guard !overflow else { throw .invalidAmount("\(minorUnits) + \(other.minorUnits)", reason: "is too large") }
+        return Money(minorUnits: sum, currency: currency)
     }
 
     /// The amount as a decimal string with exactly the currency's minor digits: `4.50`, `1200`, `1.250`.

@@ -20,20 +20,37 @@ public enum ValueError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Quotes a user value for a message, cut to 60 characters so a 64 KiB field stays readable.
+    /// Quotes a user value for a message, control characters escaped, cut to 60 characters of
+    /// output so a 64 KiB field (or one of a thousand control characters) stays readable.
     static func quote(_ value: String) -> String {
-        let shown = value.count > 60 ? String(value.prefix(57)) + "…" : value
-        var escaped = ""
-        for scalar in shown.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            case "\0": escaped += "\\0"
-            default: escaped.unicodeScalars.append(scalar)
+        var pieces: [String] = []  // the escaped form of each character, until 60 are exceeded
+        var length = 0
+        for character in value {
+            var piece = ""
+            for scalar in character.unicodeScalars {
+                switch scalar {
+                case "\"": piece += "\\\""
+                case "\n": piece += "\\n"
+                case "\r": piece += "\\r"
+                case "\t": piece += "\\t"
+                case "\0": piece += "\\0"
+                // Other control characters would act on the terminal the message is read in.
+                case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                    piece += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                default: piece.unicodeScalars.append(scalar)
+                }
             }
+            pieces.append(piece)
+            length += piece.count
+            if length > 60 { break }
         }
-        return "\"\(escaped)\""
+        guard length > 60 else { return "\"" + pieces.joined() + "\"" }
+        var shown = "", count = 0
+        for piece in pieces {
+            if count + piece.count > 57 { break }
+            shown += piece
+            count += piece.count
+        }
+        return "\"" + shown + "…\""
     }
 }

@@ -1,0 +1,50 @@
+// Fuzz target `geojson`: the GeoJSON store reader (a FeatureCollection of Points).
+// Invariants: errors name `feature N` with N within the collection (or the document); every
+// store accepted has an id, a coordinate in range, and round-trips through the store CSV.
+@testable import GeoSpend
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzGeoJSONStores(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let input = bytes(data, size)
+    var featureCount = 0
+    if let document = try? StrictJSONParser.parse(input.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(input.dropFirst(3)) : input),
+        case .array(let features)? = document["features"]
+    {
+        featureCount = features.count
+    }
+    let path = writeScratch(input)
+    var stores: [Store] = []
+    var results = 0
+    do {
+        // One result per feature, in order: a store or an error located at that feature.
+        _ = try RecordReaders.geoJSONStores(path: path, displayName: path) { result in
+            results += 1
+            switch result {
+            case .success(let found):
+                stores.append(found.store)
+                check(found.location == "feature \(results)", "store \(results) located at \(found.location)")
+            case .failure(let e):
+                checkLocated(e, lines: 1)
+                check(e.location == "feature \(results)", "error for feature \(results) located at \(e.location): \(e)")
+            }
+        }
+        check(results == featureCount, "\(results) results for \(featureCount) features")
+    } catch let ImportError.badFile(e) {
+        check(e.location == "1" && e.column == "document", "document error not at the document: \(e)")
+    } catch {
+        check(false, "unexpected error \(error)")
+    }
+    for s in stores {
+        let c = s.coordinate
+        check(c.latitude.isFinite && c.longitude.isFinite && abs(c.latitude) <= 90 && abs(c.longitude) <= 180, "store at \(c)")
+        check(!s.id.isEmpty, "store without id")
+        // Written in the store CSV format and read back: the same line again.
+        let line = ImportCSV.line(s)
+        let csvPath = writeScratch(Array((ImportCSV.storeHeader + "\n" + line).utf8))
+        do {
+            let back = try Importer.readStores(from: csvPath)
+            check(back.count == 1 && ImportCSV.line(back[0]) == line, "store CSV round trip changed \(line)")
+        } catch { check(false, "the store CSV GeoSpend writes is rejected: \(error) for \(line)") }
+    }
+    return 0
+}

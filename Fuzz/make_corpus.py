@@ -1,0 +1,129 @@
+"""Writes the seed corpus Fuzz/corpus/<target>/ (committed; re-run to re-create it exactly).
+
+    python3 Fuzz/make_corpus.py
+
+Seeds are small: the first rows of Data/sample-expenses.csv (as CSV and as JSON Lines), the first
+features of Data/helsinki-places.geojson, plus hand-written edge cases for each rule the readers
+document (BOM, CRLF and lone CR, quotes, ragged rows, NUL, bad UTF-8, duplicate JSON keys,
+NaN, deep nesting, ±180°, poles, offsets, leap days, currency digits). Plain Python, no packages.
+"""
+import csv
+import hashlib
+import io
+import json
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "Fuzz" / "corpus"
+
+
+def write(target, seeds):
+    d = OUT / target
+    shutil.rmtree(d, ignore_errors=True)
+    d.mkdir(parents=True)
+    for s in seeds:
+        b = s if isinstance(s, bytes) else s.encode()
+        (d / hashlib.sha1(b).hexdigest()[:16]).write_bytes(b)
+    print(f"{target}: {len(seeds)} seeds")
+
+
+sample = (ROOT / "Data" / "sample-expenses.csv").read_text().splitlines(keepends=True)
+header = sample[0]
+rows = sample[1:13]
+
+# CSV
+csv_seeds = ["".join([header] + rows)]
+csv_seeds += [header + r for r in rows[:4]]
+csv_seeds += [
+    "\ufeff" + header + rows[0],
+    (header + rows[1]).replace("\n", "\r\n"),
+    (header + rows[1]).replace("\n", "\r"),
+    header + 'e9,user1,expense,"1.50",EUR,2026-03-05,"a ""quoted"" title",Food,"multi\nline",,,,,\n',
+    header + 'e9,user1,expense,1.50,EUR,2026-03-05,"unterminated,Food,,,,,,\n' + rows[2],
+    header + 'e9,user1,expense,1.50,EUR,2026-03-05,ti"tle,Food,,,,,,\n',
+    header + 'e9,user1,expense,1.50,EUR,2026-03-05,"x"y,Food,,,,,,\n',
+    header + "e9,user1,expense,1.50,EUR\n",
+    header + "e9,user1,expense,1.50,EUR,2026-03-05,t,Food,,,,,,,extra\n",
+    header + "e9,user1,income,1000,JPY,2026-02-29,t,,,90,-180,0,,\n",
+    header + "e9,user1,expense,0.001,KWD,2026-03-05T23:59:59.999-12:00,t,,,-90,180,,,\n",
+    header + "e9,user1,expense,1e3,EUR,2026-13-01,t,,,91,0,,,\n",
+    header + "e9,user1,expense,nan,XAU,2026-03-05T08:15:00,t,,,nan,inf,-1,,\n",
+    b"id,user,amount,currency,occurred_at\ne1,u\x00,1,EUR,2026-01-01\n",
+    b"id,user,amount,currency,occurred_at\ne1,\xff\xfe,1,EUR,2026-01-01\n",
+    "id,user,user,amount,currency,occurred_at\n",
+    "id,colour\n1,red\n",
+    "",
+    ",\n,,\n",
+]
+write("csv", csv_seeds)
+
+# JSON Lines: the same rows as objects, numbers where the format allows them.
+reader = csv.DictReader(io.StringIO("".join([header] + rows)))
+objects = []
+for r in reader:
+    o = {k: v for k, v in r.items() if v != ""}
+    for k in ("lat", "lon", "accuracy_m"):
+        if k in o:
+            o[k] = float(o[k])
+    objects.append(o)
+jsonl = "".join(json.dumps(o, ensure_ascii=False) + "\n" for o in objects)
+jsonl_seeds = [jsonl] + [json.dumps(o) + "\n" for o in objects[:4]]
+jsonl_seeds += [
+    "\ufeff" + json.dumps(objects[0]),
+    jsonl.replace("\n", "\r\n"),
+    '{"user":"u","amount":"1.50","currency":"EUR","occurred_at":"2026-03-05","user":"v"}\n',
+    '{"user":"u","amount":1.5,"currency":"EUR","occurred_at":"2026-03-05","lat":NaN,"lon":1}\n',
+    '{"user":"u","amount":"1.50","currency":"EUR","occurred_at":"2026-03-05","colour":"red"}\n',
+    '{"user":"u","amount":"1.50","currency":"EUR","occurred_at":"2026-03-05","title":["a"]}\n',
+    '{"user":"\\ud83d\\ude00","amount":"7","currency":"JPY","occurred_at":"2026-03-05T08:15:00Z","notes":"\\u00e9\\n"}\n',
+    '{"user":"u","title":"\\ud800"}\n',
+    "[1,2,3]\n\n   \n{}\n",
+    "[" * 70 + "]" * 70 + "\n",
+    '{"a":01}\n{"a":1.}\n{"a":-}\n{"a":1e}\n{"a":tru}\n',
+    b'{"user":"u\x00"}\n{"user":"\xc3\x28"}\n',
+    '{"user":"u","amount":"1","currency":"EUR","occurred_at":"2026-03-05","lat":60.1,"lon":24.9,"accuracy_m":-1}',
+]
+write("jsonl", jsonl_seeds)
+
+# GeoJSON stores
+places = json.loads((ROOT / "Data" / "helsinki-places.geojson").read_text())
+few = dict(places, features=places["features"][:6])
+one = places["features"][0]
+
+
+def fc(*features):
+    return json.dumps({"type": "FeatureCollection", "features": list(features)})
+
+
+def point(lon, lat, **props):
+    return {"type": "Feature", "id": props.pop("fid", "s1"), "geometry": {"type": "Point", "coordinates": [lon, lat]},
+            "properties": props}
+
+
+geojson_seeds = [
+    json.dumps(few, ensure_ascii=False),
+    fc(one),
+    "\ufeff" + fc(one),
+    fc(point(180, 90, name="pole"), point(-180, -90, fid=2, name="south"), point(0, 0, fid="x", name="null island")),
+    fc(point(181, 0), point(0, 91, fid="b"), point("1", "2", fid="c")),
+    fc({"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[0, 0], [1, 1]]}, "properties": {}}),
+    fc({"type": "Feature", "geometry": None, "properties": {"id": "p"}}),
+    fc(point(24.9, 60.1, fid=None, osm_id=123, name="a"), point(24.9, 60.1, fid=None, name="b")),
+    fc(point(24.9, 60.1, name="a"), point(24.9, 60.2, name="dup id")),
+    '{"type":"FeatureCollection","features":[{"type":"Feature","id":"a","geometry":{"type":"Point","coordinates":[1,2,3]},"properties":{"name":"x","kind":"shop:bakery","brand":"b","street":"s","postcode":"1","city":"c","country":"FI"}}]}',
+    '{"type":"Feature"}',
+    '{"type":"FeatureCollection","features":{}}',
+    '{"type":"FeatureCollection","features":[],"type":"x"}',
+    "",
+]
+write("geojson", geojson_seeds)
+
+# Option values and single fields
+write("arguments", [
+    "500m", "500 m", "1.5km", "2 km", "750", "0m", "-1km", "1e308km", "nanm", "1.km", " 12 m\t",
+    "2026-03-05", "2026-02-29", "2024-02-29", "2026-03-05T08:15:00+02:00", "2026-03-05T23:30:00-05:00",
+    "2026-03-05T08:15:00.123456789Z", "2026-03-05t08:15:00z", "2026-03-05 08:15:00+14:00", "0000-01-01T00:00:00-23:59",
+    "9999-12-31T23:59:59+23:59", "2026-03-05T08:15:00", "2026-03", "2026-13", "1970-01",
+    "12.50", "0.001", "1000.00", "999999999999999", "1e3", "+1", ".5", "0.0001",
+])
