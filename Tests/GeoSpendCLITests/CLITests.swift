@@ -209,13 +209,15 @@ import Testing
         let db = try demoDatabase()
         let args = ["export", "points", "--db", db, "--user", "user1", "--currency", "EUR", "--mask-around", "60.1699,24.9384",
                     "--mask-radius", "400m", "--round", "4"]
-        let first = try geospend(args)
+        // A fixed generation time: the two outputs are compared byte for byte.
+        let fixedTime = ["SOURCE_DATE_EPOCH": "1767225600"]
+        let first = try geospend(args, env: fixedTime)
         #expect(first.status == 0 && first.err.contains("created the mask key"), "\(first.err)")
         let key = db + ".mask-key"
         let attributes = try FileManager.default.attributesOfItem(atPath: key)
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         #expect(try String(contentsOfFile: key, encoding: .utf8).count == 33)
-        let second = try geospend(args)
+        let second = try geospend(args, env: fixedTime)
         #expect(second.status == 0 && !second.err.contains("created"))
         #expect(second.out == first.out && first.out.contains("\"mask_radius_m\":[400]") && !first.out.contains("60.1699"))
         let other = try geospend(args, env: ["GEOSPEND_MASK_KEY": "000102030405060708090a0b0c0d0e0f"])
