@@ -5,7 +5,7 @@ import GRDB
 extension SpatiaLiteStore {
     /// Runs one cached statement on a pooled read connection and decodes every row.
     func fetchAll<T>(_ sql: String, bind: (RawStatement) -> Void = { _ in }, decode: (RawStatement) throws -> T) throws -> [T] {
-        try pool.read { db in
+        try read { db in
             let s = RawStatement(try db.cachedStatement(sql: sql))
             defer { s.reset() }
             s.reset()
@@ -35,7 +35,7 @@ extension SpatiaLiteStore {
             \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
             """
         var currencies: [String: Currency] = [:]
-        try pool.read { db in
+        try read { db in
             let s = RawStatement(try db.cachedStatement(sql: sql))
             defer { s.reset() }
             s.reset()
@@ -61,7 +61,7 @@ extension SpatiaLiteStore {
 
     public func forEachLocatedAmount(_ filter: ExpenseFilter, _ body: (LocatedAmount) throws -> Void) throws {
         let (source, arguments) = Self.locatedSource(filter)
-        try pool.read { db in
+        try read { db in
             let s = RawStatement(try db.cachedStatement(sql: "SELECT e.lat, e.lon, e.amount_minor, e.user_id \(source)"))
             defer { s.reset() }
             s.reset()
@@ -83,7 +83,7 @@ extension SpatiaLiteStore {
             var west360 = Double.infinity, east360 = -Double.infinity
         }
         var sums: [Sums] = []
-        try pool.read { db in
+        try read { db in
             let s = RawStatement(try db.cachedStatement(sql: "SELECT e.currency, e.lat, e.lon, e.amount_minor \(source)"))
             defer { s.reset() }
             s.reset()
