@@ -22,6 +22,15 @@ enum Schema {
         try migrator.migrate(pool)
     }
 
+    /// GeoSpend's secondary indexes as the migrations leave them, for `doctor --repair`.
+    static let secondaryIndexSQL: [(name: String, sql: String)] = [
+        ("stores_kind", "CREATE INDEX stores_kind ON stores(kind)"),
+        ("expenses_user_time", "CREATE INDEX expenses_user_time ON expenses(user_id, occurred_ms)"),
+        ("expenses_user_place", "CREATE INDEX expenses_user_place ON expenses(user_id, lat, lon, kind, currency, amount_minor) WHERE lat IS NOT NULL"),
+        ("expenses_store", "CREATE INDEX expenses_store ON expenses(store_id) WHERE store_id IS NOT NULL"),
+        ("expenses_category", "CREATE INDEX expenses_category ON expenses(category_id) WHERE category_id IS NOT NULL"),
+    ]
+
     /// Whether every migration is applied.
     static func isCurrent(_ reader: some DatabaseReader) throws -> Bool {
         let migrator = migrator()

@@ -22,7 +22,7 @@ struct GeoSpendCommand: ParsableCommand {
         subcommands: [
             ImportCommand.self, NearCommand.self, NearestStoresCommand.self, SnapCommand.self, InsightsCommand.self,
             SummaryCommand.self, ReportCommand.self, ExportCommand.self, GenerateCommand.self,
-            InfoCommand.self,
+            InfoCommand.self, DoctorCommand.self,
         ])
 
     /// Runs the command; every error is turned into a message and an exit code here, in one place.
@@ -40,6 +40,8 @@ struct GeoSpendCommand: ParsableCommand {
             FileHandle.standardError.write(Data("geospend: \(error)\n".utf8))
             if case .writeFailed = error { Foundation.exit(1) }
             Foundation.exit(2)
+        } catch let error as ExitCode {
+            Foundation.exit(error.rawValue)  // the command has said why on stderr
         } catch let error as StoreError {
             FileHandle.standardError.write(Data("geospend: \(error)\n".utf8))
             Foundation.exit(1)
