@@ -42,12 +42,16 @@ enum Schema {
 
     /// Refuses to touch a file that holds another program's data, or GeoSpend data of a newer
     /// schema. An empty file, or one with only SpatiaLite's metadata (a first open that was
-    /// interrupted), is fine to initialise.
+    /// interrupted), is fine to initialise. Each migration commits on its own, so an interrupted
+    /// first open may also leave an older schema version, which the next open completes.
     static func checkOwnership(of reader: some DatabaseReader, path: String) throws {
         try reader.read { db in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-            if tables.contains("grdb_migrations") {
-                let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+            // GRDB creates grdb_migrations before the first migration's transaction: empty, it
+            // means a first open was interrupted.
+            let applied = tables.contains("grdb_migrations")
+                ? try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") : []
+            if !applied.isEmpty {
                 guard applied.contains(versions[0]) else {
                     throw StoreError.notAGeoSpendDatabase(path: path, reason: "its migrations are another program's")
                 }
@@ -55,7 +59,7 @@ enum Schema {
                 if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknown: unknown) }
                 return
             }
-            let foreign = tables.filter { !isSpatiaLiteMetadata($0) }.sorted()
+            let foreign = tables.filter { !isSpatiaLiteMetadata($0) && $0 != "grdb_migrations" }.sorted()
             if !foreign.isEmpty {
                 throw StoreError.notAGeoSpendDatabase(
                     path: path, reason: "it holds other tables (\(foreign.prefix(3).joined(separator: ", "))) and no GeoSpend schema")
