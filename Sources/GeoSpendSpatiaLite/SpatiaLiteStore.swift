@@ -57,8 +57,13 @@ public final class SpatiaLiteStore: ExpenseStore {
             try db.execute(sql: "PRAGMA mmap_size = 1073741824")
         }
         do {
+            if FileManager.default.fileExists(atPath: path) {
+                // Before the pool switches the file to WAL mode: another program's file stays untouched.
+                var plain = Configuration()
+                plain.readonly = true
+                try Schema.checkOwnership(of: try DatabaseQueue(path: path, configuration: plain), path: path)
+            }
             var pool = try DatabasePool(path: path, configuration: config)
-            try Schema.checkOwnership(of: pool, path: path)
             if !readOnly {
                 try Schema.migrate(pool)
             } else if try !Schema.isCurrent(pool) {

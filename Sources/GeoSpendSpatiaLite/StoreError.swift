@@ -34,7 +34,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .diskFull(let path):
             return "\(path): disk full: the database file could not grow; nothing of this command was written. "
                 + "Free some space and run it again"
-        case .readOnly(let path, let reason): return "\(path): cannot write the database: \(reason)"
+        case .readOnly(let path, let reason):
+            return "\(path): \(reason); GeoSpend writes the file, and SQLite its -wal and -shm files beside it, even to read"
         case .damaged(let path, let reason):
             return "\(path): the database file is damaged (\(reason)); `geospend doctor` checks it, or restore a backup"
         case .newerSchema(let path, let unknown):
@@ -54,7 +55,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, waitedSeconds: busyTimeout)
         case .SQLITE_FULL: return .diskFull(path: path)
         case .SQLITE_READONLY, .SQLITE_PERM:
-            return .readOnly(path: path, reason: "the file or its folder is read-only (\(sqlite))")
+            return .readOnly(path: path, reason: "the file or its folder is read-only (SQLite: \(sqlite))")
         case .SQLITE_CANTOPEN:
             return .cannotOpen(path: path, reason: "\(sqlite); check that the folder exists and is writable")
         case .SQLITE_NOTADB: return .notAGeoSpendDatabase(path: path, reason: "the file is not an SQLite database")

@@ -80,8 +80,8 @@ enum Reliability {
             schema: schema)
     }
 
-    /// A CSV of `count` synthetic expenses (`geospend generate`), split into files of the given
-    /// sizes, each with the header.
+    /// Synthetic expenses (`geospend generate --users 30 --seed SEED`), split into CSV files of
+    /// the given sizes, each with the header.
     static func expenseFiles(_ sizes: [Int], seed: UInt64, in dir: URL) throws -> [String] {
         let all = dir.appendingPathComponent("all-\(seed).csv").path
         let r = try CLITests.run(
@@ -95,7 +95,8 @@ enum Reliability {
         var start = 0
         for (i, size) in sizes.enumerated() {
             let path = dir.appendingPathComponent("part-\(seed)-\(i).csv").path
-            try ([header] + lines[start..<start + size]).joined(separator: "\n").appending("\n")
+            // Ids prefixed with the seed, so files of different seeds (and Data/'s e1, e2, …) never collide.
+            try ([header] + lines[start..<start + size].map { "s\(seed)-" + $0 }).joined(separator: "\n").appending("\n")
                 .write(toFile: path, atomically: true, encoding: .utf8)
             files.append(path)
             start += size
