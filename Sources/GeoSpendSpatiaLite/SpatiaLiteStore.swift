@@ -80,6 +80,9 @@ public final class SpatiaLiteStore: ExpenseStore {
         }
     }
 
+    // Connections may close later, on their own queues; the waits of this store's work are all in.
+    deinit { lockWaits.storeClosed() }
+
     /// Runs `body`, turning SQLite failures a user can act on into `StoreError`s naming this file.
     func translatingErrors<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as DatabaseError {
@@ -171,14 +174,17 @@ public final class LockWaitMeter: @unchecked Sendable {
 
     init(timeout: TimeInterval) { self.timeout = timeout }
 
-    /// Called once when the meter goes away with the store (e.g. a CLI writing its figures to a log).
-    public var onRelease: (@Sendable (_ waited: Duration, _ waits: Int) -> Void)? {
-        get { lock.withLock { release } }
-        set { lock.withLock { release = newValue } }
+    /// Called once when the store is released, with its totals (e.g. a CLI writing them to a log).
+    public var onClose: (@Sendable (_ waited: Duration, _ waits: Int) -> Void)? {
+        get { lock.withLock { close } }
+        set { lock.withLock { close = newValue } }
     }
-    private var release: (@Sendable (Duration, Int) -> Void)?
+    private var close: (@Sendable (Duration, Int) -> Void)?
 
-    deinit { release?(waited, episodes) }
+    func storeClosed() {
+        let (report, total) = lock.withLock { (close, (waited, episodes)) }
+        report?(total.0, total.1)
+    }
 
     /// Total time spent waiting, and how many times a lock was found busy.
     public var total: (waited: Duration, waits: Int) {

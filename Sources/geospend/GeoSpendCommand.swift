@@ -97,7 +97,7 @@ struct DatabaseOptions: ParsableArguments {
     /// the store closes: how `make reliability` measures the time readers spend blocked on locks.
     private static func logLockWaits(_ store: SpatiaLiteStore) -> SpatiaLiteStore {
         guard let log = ProcessInfo.processInfo.environment["GEOSPEND_LOCK_WAIT_LOG"] else { return store }
-        store.lockWaits.onRelease = { waited, waits in
+        store.lockWaits.onClose = { waited, waits in
             let ms = Double(waited.components.seconds) * 1000 + Double(waited.components.attoseconds) / 1e15
             // One O_APPEND write per process: lines from concurrent readers never interleave.
             let fd = Foundation.open(log, O_WRONLY | O_APPEND | O_CREAT, 0o644)
