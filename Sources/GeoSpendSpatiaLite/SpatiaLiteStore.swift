@@ -49,9 +49,9 @@ public final class SpatiaLiteStore: ExpenseStore {
         config.readonly = readOnly
         config.label = "geospend"
         config.prepareDatabase { db in
-            try SpatiaLiteExtension.load(into: db)
             // Our busy handler on every connection, readers included (GRDB gives readers a fixed 10 s).
             meter.install(on: db)
+            try SpatiaLiteExtension.load(into: db)
             // Read pages through a memory map instead of read() calls: scanning a user's 100k
             // rows took 156 ms with SQLite's default page cache and 87 ms mapped (sqlite3 shell).
             try db.execute(sql: "PRAGMA mmap_size = 1073741824")
@@ -61,6 +61,10 @@ public final class SpatiaLiteStore: ExpenseStore {
                 // Before the pool switches the file to WAL mode: another program's file stays untouched.
                 var plain = Configuration()
                 plain.readonly = true
+                // With the busy handler: a plain connection fails at once while another process
+                // recovers the WAL or checkpoints it on close (SQLITE_BUSY_RECOVERY, seen in the
+                // concurrency test).
+                plain.busyMode = .callback { tries in meter.wait(tries: tries) }
                 try Schema.checkOwnership(of: try DatabaseQueue(path: path, configuration: plain), path: path)
             }
             var pool = try DatabasePool(path: path, configuration: config)
@@ -76,7 +80,7 @@ public final class SpatiaLiteStore: ExpenseStore {
             self.pool = pool
             reader = snapshotReads ? try pool.makeSnapshot() : pool
         } catch let error as DatabaseError {
-            throw StoreError.translating(error, path: path, busyTimeout: busyTimeout) ?? error
+            throw StoreError.translating(error, path: path, waited: meter.seconds) ?? error
         }
     }
 
@@ -86,7 +90,7 @@ public final class SpatiaLiteStore: ExpenseStore {
     /// Runs `body`, turning SQLite failures a user can act on into `StoreError`s naming this file.
     func translatingErrors<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as DatabaseError {
-            throw StoreError.translating(error, path: path, busyTimeout: busyTimeout) ?? error
+            throw StoreError.translating(error, path: path, waited: lockWaits.seconds) ?? error
         }
     }
 
@@ -184,6 +188,12 @@ public final class LockWaitMeter: @unchecked Sendable {
     func storeClosed() {
         let (report, total) = lock.withLock { (close, (waited, episodes)) }
         report?(total.0, total.1)
+    }
+
+    /// Total time spent waiting, in seconds.
+    var seconds: Double {
+        let waited = total.waited
+        return Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18
     }
 
     /// Total time spent waiting, and how many times a lock was found busy.

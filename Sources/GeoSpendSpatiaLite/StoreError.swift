@@ -29,8 +29,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the spatial index of \(table) is damaged (R*Tree node \(node) is missing or truncated); "
                 + "repair it with `geospend doctor --repair`"
         case .locked(let path, let waited):
-            return "\(path): the database is locked by another process that is writing to it; gave up after "
-                + "\(Self.seconds(waited)) (set GEOSPEND_BUSY_TIMEOUT=SECONDS to wait longer)"
+            return "\(path): the database is locked by another process that is writing to it; gave up after waiting "
+                + String(format: "%.1f s", waited) + " (set GEOSPEND_BUSY_TIMEOUT=SECONDS to wait longer)"
         case .diskFull(let path):
             return "\(path): disk full: the database file could not grow; nothing of this command was written. "
                 + "Free some space and run it again"
@@ -43,16 +43,13 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    private static func seconds(_ s: Double) -> String {
-        s == s.rounded() ? "\(Int(s)) s" : String(format: "%.1f s", s)
-    }
-
     /// The user-facing error for a SQLite failure on `path`, or nil when SQLite's own error is the
     /// clearest thing to show (constraints, SQL mistakes).
-    static func translating(_ error: DatabaseError, path: String, busyTimeout: TimeInterval) -> StoreError? {
+    /// - Parameter waited: how long this store's busy handler had waited for locks.
+    static func translating(_ error: DatabaseError, path: String, waited: TimeInterval) -> StoreError? {
         let sqlite = error.message ?? "SQLite error \(error.extendedResultCode.rawValue)"
         switch error.resultCode {
-        case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, waitedSeconds: busyTimeout)
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, waitedSeconds: waited)
         case .SQLITE_FULL: return .diskFull(path: path)
         case .SQLITE_READONLY, .SQLITE_PERM:
             return .readOnly(path: path, reason: "the file or its folder is read-only (SQLite: \(sqlite))")

@@ -5,8 +5,10 @@ import Testing
 /// Files a user may point GeoSpend at by mistake or misfortune — read-only, locked by another
 /// process, damaged, not a database, someone else's database, on a full disk — each give one
 /// clear line naming the file and exit status 1: never a crash, a stack trace, or a changed file.
-@Suite(.serialized) struct BadDatabaseTests {
+@Suite(.serialized) final class BadDatabaseTests {
     let dir = Reliability.scratch("bad-db")
+
+    deinit { try? FileManager.default.removeItem(at: dir) }
 
     /// A database with the Helsinki stores and the sample expenses (Data/).
     func demo(_ name: String = "demo.sqlite") throws -> String {
