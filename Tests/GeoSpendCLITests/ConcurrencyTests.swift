@@ -71,11 +71,7 @@ import Testing
                 group.enter()
                 Thread.detachNewThread {
                     defer { group.leave() }
-                    var i = reader
-                    while true {
-                        let finished = importing.withLock { done }
-                        let q = Self.queries[i % Self.queries.count]
-                        i += 1
+                    func ask(_ q: (name: String, args: [String])) {
                         let start = ContinuousClock.now
                         var env = Self.env
                         env["GEOSPEND_LOCK_WAIT_LOG"] = lockLog
@@ -90,8 +86,13 @@ import Testing
                             error = "round \(round) \(q.name): an answer of no committed state (half an import?)"
                         }
                         seen.record(q.name, state: state, error: error, seconds: seconds)
-                        if finished { break }  // one more query after the last import
                     }
+                    var i = reader
+                    while !importing.withLock({ done }) {
+                        ask(Self.queries[i % Self.queries.count])
+                        i += 1
+                    }
+                    Self.queries.forEach(ask)  // each query once more after the last import
                 }
             }
             for batch in 1...batches {
