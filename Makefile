@@ -5,7 +5,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 VENV := .venv
 
-.PHONY: bootstrap venv build release demo test notebooks fixtures fuzz bench bench-quick clean
+.PHONY: bootstrap venv build release demo test reliability notebooks fixtures fuzz bench bench-quick clean
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -27,6 +27,16 @@ test: bootstrap venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	@$(MAKE) --no-print-directory notebooks
+
+# The crash, bad-file and concurrency tests at length (make test runs them short): 200 SIGKILLs
+# during imports (RUNS=N for another count), 4 rounds of 6 imports against 4 reader processes,
+# then a summary of runs, failures and lock waits.
+reliability: bootstrap
+	$(SWIFT) build --build-tests
+	@rm -f .build/reliability-summary.txt
+	GEOSPEND_RELIABILITY_RUNS=$(or $(RUNS),200) GEOSPEND_RELIABILITY_SUMMARY=$(CURDIR)/.build/reliability-summary.txt \
+		$(SWIFT) test --skip-build --filter 'CrashTests|ConcurrencyTests|BadDatabaseTests|FullDiskTests'
+	@echo; echo "== make reliability: summary =="; cat .build/reliability-summary.txt
 
 # Execute every notebook headless (outputs written back in place), failing on any cell error.
 notebooks: bootstrap venv

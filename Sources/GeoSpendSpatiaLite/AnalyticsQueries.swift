@@ -5,7 +5,7 @@ import GRDB
 extension SpatiaLiteStore {
     /// Runs one cached statement on a pooled read connection and decodes every row.
     func fetchAll<T>(_ sql: String, bind: (RawStatement) -> Void = { _ in }, decode: (RawStatement) throws -> T) throws -> [T] {
-        try pool.read { db in
+        try read { db in
             let s = RawStatement(try db.cachedStatement(sql: sql))
             defer { s.reset() }
             s.reset()
@@ -41,7 +41,7 @@ extension SpatiaLiteStore {
         // makes no string for them (a third of a points export's decoding time before).
         var currencies: [(key: UInt32, currency: Currency)] = []
         var categories: [Int64: String] = [:]
-        try pool.read { db in
+        try read { db in
             let s = RawStatement(try db.cachedStatement(sql: sql))
             let category = RawStatement(try db.cachedStatement(sql: "SELECT name FROM categories WHERE id = ?1"))
             defer { s.reset(); category.reset() }
@@ -90,7 +90,7 @@ extension SpatiaLiteStore {
     public func forEachLocatedAmount(_ filter: ExpenseFilter, withUsers: Bool, _ body: (LocatedAmount) throws -> Void) throws {
         let (source, arguments) = Self.locatedSource(filter)
         let columns = "e.lat, e.lon, e.amount_minor, e.currency" + (withUsers ? ", e.user_id" : "")
-        try pool.read { db in
+        try read { db in
             let s = RawStatement(try db.cachedStatement(sql: "SELECT \(columns) \(source)"))
             defer { s.reset() }
             s.reset()
@@ -119,7 +119,7 @@ extension SpatiaLiteStore {
     /// NearestStores.swift): the bounding box of every geotagged expense, give or take float
     /// rounding, read in one small row.
     public func geotaggedCenterHint() throws -> Coordinate? {
-        try pool.read { db in
+        try read { db in
             let root = RawStatement(try db.cachedStatement(sql: "SELECT data FROM idx_expenses_geom_node WHERE nodeno = 1"))
             defer { root.reset() }
             root.reset()

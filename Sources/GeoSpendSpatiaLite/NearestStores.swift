@@ -20,7 +20,7 @@ extension SpatiaLiteStore {
     public func nearestStores(to center: Coordinate, limit: Int, maxDistance: Distance?, kind: String?) throws -> [StoreHit] {
         guard limit > 0 else { return [] }
         let cap = maxDistance?.meters ?? .infinity
-        return try pool.read { db in
+        return try read { db in
             let nodeStatement = RawStatement(try db.cachedStatement(sql: "SELECT data FROM idx_stores_geom_node WHERE nodeno = ?1"))
             let position = RawStatement(try db.cachedStatement(
                 sql: "SELECT lat, lon FROM stores WHERE pk = ?1" + (kind == nil ? "" : " AND kind = ?2")))

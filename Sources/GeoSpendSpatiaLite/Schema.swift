@@ -8,13 +8,77 @@ import GRDB
 /// `idx_stores_geom` with SpatiaLite's triggers keeping them in step. Plain `lat`/`lon` columns
 /// sit next to each geometry so queries never parse a geometry blob.
 enum Schema {
-    static func migrate(_ writer: some DatabaseWriter) throws {
+    /// Runs the migrations that are not applied yet. An up-to-date file is only read, so opening it
+    /// never waits for another process's import to finish.
+    static func migrate(_ pool: DatabasePool) throws {
+        if try isCurrent(pool) { return }
+        let migrator = migrator()
         // InitSpatialMetadata cannot run inside a transaction, and migrations run in one.
-        try writer.writeWithoutTransaction { db in
+        try pool.writeWithoutTransaction { db in
             if try !db.tableExists("spatial_ref_sys") {
                 _ = try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(1)")
             }
         }
+        try migrator.migrate(pool)
+    }
+
+    /// GeoSpend's secondary indexes as the migrations leave them, for `doctor --repair`.
+    static let secondaryIndexSQL: [(name: String, sql: String)] = [
+        ("stores_kind", "CREATE INDEX stores_kind ON stores(kind)"),
+        ("expenses_user_time", "CREATE INDEX expenses_user_time ON expenses(user_id, occurred_ms)"),
+        ("expenses_user_place", "CREATE INDEX expenses_user_place ON expenses(user_id, lat, lon, kind, currency, amount_minor) WHERE lat IS NOT NULL"),
+        ("expenses_store", "CREATE INDEX expenses_store ON expenses(store_id) WHERE store_id IS NOT NULL"),
+        ("expenses_category", "CREATE INDEX expenses_category ON expenses(category_id) WHERE category_id IS NOT NULL"),
+    ]
+
+    /// Whether every migration is applied.
+    static func isCurrent(_ reader: some DatabaseReader) throws -> Bool {
+        let migrator = migrator()
+        return try reader.read { db in try migrator.hasCompletedMigrations(db) }
+    }
+
+    /// The migrations' identifiers, oldest first: the schema version is the last applied one.
+    static var versions: [String] { migrator().migrations }
+
+    /// Refuses to touch a file that holds another program's data, or GeoSpend data of a newer
+    /// schema. An empty file, or one with only SpatiaLite's metadata (a first open that was
+    /// interrupted), is fine to initialise. Each migration commits on its own, so an interrupted
+    /// first open may also leave an older schema version, which the next open completes.
+    static func checkOwnership(of reader: some DatabaseReader, path: String) throws {
+        try reader.read { db in
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            // GRDB creates grdb_migrations before the first migration's transaction: empty, it
+            // means a first open was interrupted.
+            let applied = tables.contains("grdb_migrations")
+                ? try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") : []
+            if !applied.isEmpty {
+                guard applied.contains(versions[0]) else {
+                    throw StoreError.notAGeoSpendDatabase(path: path, reason: "its migrations are another program's")
+                }
+                let unknown = applied.filter { !versions.contains($0) }
+                if !unknown.isEmpty { throw StoreError.newerSchema(path: path, unknown: unknown) }
+                return
+            }
+            let foreign = tables.filter { !isSpatiaLiteMetadata($0) && $0 != "grdb_migrations" }.sorted()
+            if !foreign.isEmpty {
+                throw StoreError.notAGeoSpendDatabase(
+                    path: path, reason: "it holds other tables (\(foreign.prefix(3).joined(separator: ", "))) and no GeoSpend schema")
+            }
+        }
+    }
+
+    /// Tables `InitSpatialMetadata(1)` creates (SpatiaLite 5.0.1), and SQLite's own.
+    private static func isSpatiaLiteMetadata(_ table: String) -> Bool {
+        let prefixes = [
+            "sqlite_", "spatial_ref_sys", "geometry_columns", "views_geometry_columns", "virts_geometry_columns",
+            "spatialite_history", "sql_statements_log", "SpatialIndex", "ElementaryGeometries", "KNN", "data_licenses",
+            "ISO_metadata", "idx_ISO_metadata", "SE_", "raster_coverages", "vector_coverages", "rl2map", "wms_",
+            "networks", "topologies", "stored_procedures", "stored_variables",
+        ]
+        return prefixes.contains { table.hasPrefix($0) }
+    }
+
+    private static func migrator() -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: users, categories, stores, expenses") { db in
             try db.execute(sql: """
@@ -109,6 +173,6 @@ enum Schema {
             try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
             try db.execute(sql: "PRAGMA writable_schema = OFF")
         }
-        try migrator.migrate(writer)
+        return migrator
     }
 }

@@ -1,11 +1,13 @@
 import Foundation
 import GeoSpend
 import GRDB
+import GRDBSQLite
 
 /// GeoSpend's embedded store: one SpatiaLite file that QGIS, GDAL and `spatialite` open as they are.
 ///
 /// Opening creates the file and runs the migrations when needed. The connection pool uses WAL,
-/// a busy timeout, foreign keys, and `BEGIN IMMEDIATE` for every write.
+/// a busy timeout, foreign keys, and `BEGIN IMMEDIATE` for every write. SQLite failures a user
+/// can act on (locked, disk full, read-only, damaged) are thrown as `StoreError`s naming the file.
 ///
 /// ```swift
 /// let store = try SpatiaLiteStore(path: "geospend.sqlite")
@@ -16,32 +18,80 @@ import GRDB
 public final class SpatiaLiteStore: ExpenseStore {
     public let path: String
     let pool: DatabasePool
+    /// Where reads go: the pool, or one snapshot (`snapshotReads`) so that every read of a command
+    /// sees the same committed state even while another process imports.
+    private let reader: any DatabaseReader
+    /// How long a connection waits for another process's lock before failing.
+    public let busyTimeout: TimeInterval
+    /// Time this store's connections spent waiting for other processes' locks.
+    public let lockWaits: LockWaitMeter
 
-    /// How long a writer waits for another process's write lock before failing.
-    public static let busyTimeout: TimeInterval = 30
+    /// The default busy timeout: how long a writer waits for another process's write lock.
+    public static let defaultBusyTimeout: TimeInterval = 30
 
     /// Opens (and creates or migrates) the database at `path`.
-    /// - Throws: `StoreError` when the file is not a database or SpatiaLite cannot load;
-    ///   `DatabaseError` for SQLite's own failures.
-    public init(path: String, readOnly: Bool = false) throws {
+    /// - Parameters:
+    ///   - readOnly: open without writing. GRDB's read-write pool writes a little on open when the
+    ///     WAL file is missing or empty, which waits for any other process's write transaction:
+    ///     queries open read-only so that they never wait for an import.
+    ///   - busyTimeout: seconds to wait for another process's lock before throwing `StoreError.locked`.
+    ///   - snapshotReads: every read sees the database as it was when the store was opened
+    ///     (one read transaction held open), so a concurrent import is seen whole or not at all.
+    /// - Throws: `StoreError` when the file is locked, read-only, damaged, not a GeoSpend database
+    ///   or from a newer GeoSpend; `DatabaseError` for SQLite's other failures.
+    public init(path: String, readOnly: Bool = false, busyTimeout: TimeInterval = defaultBusyTimeout, snapshotReads: Bool = false) throws {
         self.path = path
+        self.busyTimeout = busyTimeout
+        let meter = LockWaitMeter(timeout: busyTimeout)
+        lockWaits = meter
         var config = Configuration()
-        config.busyMode = .timeout(Self.busyTimeout)
         config.foreignKeysEnabled = true
         config.readonly = readOnly
         config.label = "geospend"
         config.prepareDatabase { db in
+            // Our busy handler on every connection, readers included (GRDB gives readers a fixed 10 s).
+            meter.install(on: db)
             try SpatiaLiteExtension.load(into: db)
             // Read pages through a memory map instead of read() calls: scanning a user's 100k
             // rows took 156 ms with SQLite's default page cache and 87 ms mapped (sqlite3 shell).
             try db.execute(sql: "PRAGMA mmap_size = 1073741824")
         }
         do {
-            pool = try DatabasePool(path: path, configuration: config)
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-            throw StoreError.notAGeoSpendDatabase(path: path, reason: "the file is not an SQLite database")
+            if FileManager.default.fileExists(atPath: path) {
+                // Before the pool switches the file to WAL mode: another program's file stays untouched.
+                var plain = Configuration()
+                plain.readonly = true
+                // With the busy handler: a plain connection fails at once while another process
+                // recovers the WAL or checkpoints it on close (SQLITE_BUSY_RECOVERY, seen in the
+                // concurrency test).
+                plain.busyMode = .callback { tries in meter.wait(tries: tries) }
+                try Schema.checkOwnership(of: try DatabaseQueue(path: path, configuration: plain), path: path)
+            }
+            var pool = try DatabasePool(path: path, configuration: config)
+            if !readOnly {
+                try Schema.migrate(pool)
+            } else if try !Schema.isCurrent(pool) {
+                // An older file: migrate it once with a writable pool, then read as asked.
+                var writable = config
+                writable.readonly = false
+                try Schema.migrate(try DatabasePool(path: path, configuration: writable))
+                pool = try DatabasePool(path: path, configuration: config)
+            }
+            self.pool = pool
+            reader = snapshotReads ? try pool.makeSnapshot() : pool
+        } catch let error as DatabaseError {
+            throw StoreError.translating(error, path: path, waited: meter.seconds) ?? error
         }
-        if !readOnly { try Schema.migrate(pool) }
+    }
+
+    // Connections may close later, on their own queues; the waits of this store's work are all in.
+    deinit { lockWaits.storeClosed() }
+
+    /// Runs `body`, turning SQLite failures a user can act on into `StoreError`s naming this file.
+    func translatingErrors<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as DatabaseError {
+            throw StoreError.translating(error, path: path, waited: lockWaits.seconds) ?? error
+        }
     }
 
     /// Versions of SQLite, SpatiaLite, GEOS and PROJ in use.
@@ -54,25 +104,32 @@ public final class SpatiaLiteStore: ExpenseStore {
     // MARK: Writing
 
     public func write<T>(_ body: (any BulkWriter) throws -> T) throws -> T {
-        try pool.writeWithoutTransaction { db in
-            // A large import touches every index page; a 1 GiB page cache (allocated only as used) keeps them in memory
-            // instead of spilling to the WAL mid-transaction.
-            try db.execute(sql: "PRAGMA cache_size = -1048576")
-            var result: T?
-            try db.inTransaction(.immediate) {
-                let writer = try SpatiaLiteBulkWriter(db: db)
-                result = try body(writer)
-                try writer.finish()
-                return .commit
+        try translatingErrors {
+            try pool.writeWithoutTransaction { db in
+                // A large import touches every index page; a 1 GiB page cache (allocated only as used) keeps them in memory
+                // instead of spilling to the WAL mid-transaction.
+                try db.execute(sql: "PRAGMA cache_size = -1048576")
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    let writer = try SpatiaLiteBulkWriter(db: db)
+                    result = try body(writer)
+                    try writer.finish()
+                    return .commit
+                }
+                return result!
             }
-            return result!
         }
+    }
+
+    /// Runs a closure in one `BEGIN IMMEDIATE` transaction (for maintenance such as `doctor --repair`).
+    public func writeTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+        try translatingErrors { try pool.write(body) }
     }
 
     /// Deletes a store; expenses that referred to it keep existing with no store.
     @discardableResult
     public func deleteStore(_ id: String) throws -> Bool {
-        try pool.write { db in
+        try writeTransaction { db in
             try db.execute(sql: "DELETE FROM stores WHERE id = ?", arguments: [id])
             return db.changesCount > 0
         }
@@ -81,7 +138,7 @@ public final class SpatiaLiteStore: ExpenseStore {
     // MARK: Reading
 
     public func counts() throws -> StoreCounts {
-        try pool.read { db in
+        try read { db in
             StoreCounts(
                 users: try Int.fetchOne(db, sql: "SELECT count(*) FROM users") ?? 0,
                 expenses: try Int.fetchOne(db, sql: "SELECT count(*) FROM expenses") ?? 0,
@@ -90,8 +147,77 @@ public final class SpatiaLiteStore: ExpenseStore {
         }
     }
 
-    /// Runs a read-only closure on a pooled connection (for tests and tools that need SQL).
+    /// Runs a read-only closure on a pooled connection, or on the store's snapshot (`snapshotReads`).
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.read(body)
+        try translatingErrors { try reader.read(body) }
+    }
+}
+
+/// Measures the time connections spend blocked on another process's lock: SQLite calls the busy
+/// handler each time a lock is refused, and the handler sleeps (SQLite's own back-off, 1 ms
+/// growing to 100 ms) until the lock is free or the timeout has passed. The sum of those sleeps is
+/// the lock wait; it does not include SQLite's internal WAL read retries, which bypass the handler.
+public final class LockWaitMeter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let timeout: TimeInterval
+    private var waited: Duration = .zero
+    private var episodes = 0
+
+    /// SQLite's back-off in milliseconds (`sqliteDefaultBusyCallback`, main.c); then 100 ms a try.
+    private static let delays: [Int] = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100]
+
+    init(timeout: TimeInterval) { self.timeout = timeout }
+
+    /// Called once when the store is released, with its totals (e.g. a CLI writing them to a log).
+    public var onClose: (@Sendable (_ waited: Duration, _ waits: Int) -> Void)? {
+        get { lock.withLock { close } }
+        set { lock.withLock { close = newValue } }
+    }
+    private var close: (@Sendable (Duration, Int) -> Void)?
+
+    func storeClosed() {
+        let (report, total) = lock.withLock { (close, (waited, episodes)) }
+        report?(total.0, total.1)
+    }
+
+    /// Total time spent waiting, in seconds.
+    var seconds: Double {
+        let waited = total.waited
+        return Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18
+    }
+
+    /// Total time spent waiting, and how many times a lock was found busy.
+    public var total: (waited: Duration, waits: Int) {
+        lock.withLock { (waited, episodes) }
+    }
+
+    /// Installs the handler on a connection (`sqlite3_busy_handler`); the connection must not
+    /// outlive the meter, which the store's configuration keeps alive.
+    func install(on db: Database) {
+        sqlite3_busy_handler(
+            db.sqliteConnection,
+            { meter, tries in
+                Unmanaged<LockWaitMeter>.fromOpaque(meter!).takeUnretainedValue().wait(tries: Int(tries)) ? 1 : 0
+            },
+            Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// The busy handler: sleeps and returns true to retry, false once the timeout is spent.
+    func wait(tries: Int) -> Bool {
+        var delay = tries < Self.delays.count ? Self.delays[tries] : 100
+        let prior = tries < Self.delays.count
+            ? Self.delays[..<tries].reduce(0, +) : Self.delays.reduce(0, +) + (tries - Self.delays.count) * 100
+        let timeoutMilliseconds = Int(timeout * 1000)
+        if prior + delay > timeoutMilliseconds {
+            delay = timeoutMilliseconds - prior
+            if delay <= 0 { return false }
+        }
+        let clock = ContinuousClock()
+        let slept = clock.measure { usleep(useconds_t(delay * 1000)) }
+        lock.withLock {
+            waited += slept
+            if tries == 0 { episodes += 1 }
+        }
+        return true
     }
 }

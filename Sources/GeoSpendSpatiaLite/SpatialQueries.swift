@@ -37,7 +37,7 @@ extension SpatiaLiteStore {
             \(conditions.map { "AND " + $0 }.joined(separator: " "))
             """
         let boxes = SearchBox.boxes(around: center, radius: radius)
-        return try pool.read { db in
+        return try read { db in
             let statement = RawStatement(try db.cachedStatement(sql: sql))
             var hits: [ExpenseHit] = []
             for box in boxes {

@@ -1,10 +1,24 @@
-/// Why the SpatiaLite store could not do what was asked. GRDB's `DatabaseError` passes through
-/// unwrapped where SQLite's own message is the truth.
+import Foundation
+import GRDB
+
+/// Why the SpatiaLite store could not do what was asked. SQLite failures a user can act on
+/// (locked, full disk, read-only, damaged file) become cases naming the database file; other
+/// `DatabaseError`s pass through unwrapped where SQLite's own message is the truth.
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     case notAGeoSpendDatabase(path: String, reason: String)
     case notFound(what: String, id: String)
     case corruptSpatialIndex(table: String, node: Int64)
+    /// Another process held the write lock for longer than the busy timeout.
+    case locked(path: String, waitedSeconds: Double)
+    /// SQLite could not grow the file (`SQLITE_FULL`): the disk, or the file's page limit, is full.
+    case diskFull(path: String)
+    /// The file or its folder cannot be written (`SQLITE_READONLY`, `SQLITE_CANTOPEN`, `SQLITE_PERM`).
+    case readOnly(path: String, reason: String)
+    /// SQLite found the file damaged (`SQLITE_CORRUPT`) or failed to read or write it (`SQLITE_IOERR`).
+    case damaged(path: String, reason: String)
+    /// Written by a newer GeoSpend: migrations this version does not know.
+    case newerSchema(path: String, unknown: [String])
 
     public var description: String {
         switch self {
@@ -13,7 +27,37 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notFound(let what, let id): return "no \(what) with id \"\(id)\""
         case .corruptSpatialIndex(let table, let node):
             return "the spatial index of \(table) is damaged (R*Tree node \(node) is missing or truncated); "
-                + "rebuild it with the SpatiaLite SQL SELECT RecoverSpatialIndex('\(table)', 'geom')"
+                + "repair it with `geospend doctor --repair`"
+        case .locked(let path, let waited):
+            return "\(path): the database is locked by another process that is writing to it; gave up after waiting "
+                + String(format: "%.1f s", waited) + " (set GEOSPEND_BUSY_TIMEOUT=SECONDS to wait longer)"
+        case .diskFull(let path):
+            return "\(path): disk full: the database file could not grow; nothing of this command was written. "
+                + "Free some space and run it again"
+        case .readOnly(let path, let reason):
+            return "\(path): \(reason); GeoSpend writes the file, and SQLite its -wal and -shm files beside it, even to read"
+        case .damaged(let path, let reason):
+            return "\(path): the database file is damaged (\(reason)); `geospend doctor` checks it, or restore a backup"
+        case .newerSchema(let path, let unknown):
+            return "\(path): written by a newer GeoSpend (schema \(unknown.joined(separator: ", "))); upgrade geospend"
+        }
+    }
+
+    /// The user-facing error for a SQLite failure on `path`, or nil when SQLite's own error is the
+    /// clearest thing to show (constraints, SQL mistakes).
+    /// - Parameter waited: how long this store's busy handler had waited for locks.
+    static func translating(_ error: DatabaseError, path: String, waited: TimeInterval) -> StoreError? {
+        let sqlite = error.message ?? "SQLite error \(error.extendedResultCode.rawValue)"
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked(path: path, waitedSeconds: waited)
+        case .SQLITE_FULL: return .diskFull(path: path)
+        case .SQLITE_READONLY, .SQLITE_PERM:
+            return .readOnly(path: path, reason: "the file or its folder is read-only (SQLite: \(sqlite))")
+        case .SQLITE_CANTOPEN:
+            return .cannotOpen(path: path, reason: "\(sqlite); check that the folder exists and is writable")
+        case .SQLITE_NOTADB: return .notAGeoSpendDatabase(path: path, reason: "the file is not an SQLite database")
+        case .SQLITE_CORRUPT, .SQLITE_IOERR: return .damaged(path: path, reason: sqlite)
+        default: return nil
         }
     }
 }

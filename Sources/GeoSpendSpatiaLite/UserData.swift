@@ -4,14 +4,14 @@ import GRDB
 /// A user's own data: list, export, delete (`geospend users …`).
 extension SpatiaLiteStore: UserDataStore {
     public func users() throws -> [UserRecord] {
-        try pool.read { db in
+        try read { db in
             try Row.fetchAll(db, sql: "\(Self.userSelect) ORDER BY u.id").map(Self.userRecord)
         }
     }
 
     public func withUserData<T>(_ userID: String, _ body: (any UserDataSnapshot) throws -> T) throws -> T? {
         // GRDB reads in a transaction: every statement below sees the same snapshot.
-        try pool.read { db in
+        try read { db in
             guard let user = try Row.fetchOne(db, sql: "\(Self.userSelect) WHERE u.id = ?", arguments: [userID]).map(Self.userRecord)
             else { return nil }
             return try body(Snapshot(db: db, user: user))

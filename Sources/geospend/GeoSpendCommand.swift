@@ -22,7 +22,7 @@ struct GeoSpendCommand: ParsableCommand {
         subcommands: [
             ImportCommand.self, NearCommand.self, NearestStoresCommand.self, SnapCommand.self, InsightsCommand.self,
             SummaryCommand.self, ReportCommand.self, ExportCommand.self, GenerateCommand.self,
-            InfoCommand.self, UsersCommand.self,
+            InfoCommand.self, UsersCommand.self, DoctorCommand.self,
         ])
 
     /// Runs the command; every error is turned into a message and an exit code here, in one place.
@@ -40,6 +40,8 @@ struct GeoSpendCommand: ParsableCommand {
             FileHandle.standardError.write(Data("geospend: \(error)\n".utf8))
             if case .writeFailed = error { Foundation.exit(1) }
             Foundation.exit(2)
+        } catch let error as ExitCode {
+            Foundation.exit(error.rawValue)  // the command has said why on stderr
         } catch let error as StoreError {
             FileHandle.standardError.write(Data("geospend: \(error)\n".utf8))
             Foundation.exit(1)
@@ -69,14 +71,42 @@ struct DatabaseOptions: ParsableArguments {
 
     var path: String { db ?? ProcessInfo.processInfo.environment["GEOSPEND_DB"] ?? "geospend.sqlite" }
 
-    func open() throws -> SpatiaLiteStore { try SpatiaLiteStore(path: path) }
+    func open() throws -> SpatiaLiteStore { try Self.logLockWaits(SpatiaLiteStore(path: path, busyTimeout: try busyTimeout())) }
 
-    /// Opens a database that must exist already (queries never create an empty file).
-    func openExisting() throws -> SpatiaLiteStore {
+    /// Opens a database that must exist already (queries never create an empty file). Unless
+    /// `writable`, it is opened read-only and every read sees one snapshot: an import running
+    /// meanwhile is seen whole or not at all, and is never waited for.
+    func openExisting(writable: Bool = false) throws -> SpatiaLiteStore {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ValidationError("no database at \(path); create one with `geospend import stores FILE` or pass --db")
         }
-        return try SpatiaLiteStore(path: path)
+        return try Self.logLockWaits(
+            SpatiaLiteStore(path: path, readOnly: !writable, busyTimeout: try busyTimeout(), snapshotReads: !writable))
+    }
+
+    /// `$GEOSPEND_BUSY_TIMEOUT` seconds, else the store's default (30 s).
+    func busyTimeout() throws -> TimeInterval {
+        guard let text = ProcessInfo.processInfo.environment["GEOSPEND_BUSY_TIMEOUT"] else { return SpatiaLiteStore.defaultBusyTimeout }
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+            throw ValidationError("GEOSPEND_BUSY_TIMEOUT must be a number of seconds, not \"\(text)\"")
+        }
+        return seconds
+    }
+
+    /// With `$GEOSPEND_LOCK_WAIT_LOG` set, appends "<milliseconds waited> <waits>" to that file when
+    /// the store closes: how `make reliability` measures the time readers spend blocked on locks.
+    private static func logLockWaits(_ store: SpatiaLiteStore) -> SpatiaLiteStore {
+        guard let log = ProcessInfo.processInfo.environment["GEOSPEND_LOCK_WAIT_LOG"] else { return store }
+        store.lockWaits.onClose = { waited, waits in
+            let ms = Double(waited.components.seconds) * 1000 + Double(waited.components.attoseconds) / 1e15
+            // One O_APPEND write per process: lines from concurrent readers never interleave.
+            let fd = Foundation.open(log, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+            guard fd >= 0 else { return }
+            let line = Array(String(format: "%.3f %d\n", ms, waits).utf8)
+            _ = line.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        return store
     }
 }
 

@@ -27,7 +27,7 @@ struct SnapCommand: ParsableCommand {
     enum SnapFormat: String, ExpressibleByArgument { case table, json }
 
     func run() throws {
-        let store = try database.openExisting()
+        let store = try database.openExisting(writable: !dryRun)
         let request = SnapRequest(
             userID: user, tolerance: try Parse.distance(tolerance, option: "--tolerance"),
             ambiguityMargin: try Parse.distance(ambiguity, option: "--ambiguity"), storeKind: kind)

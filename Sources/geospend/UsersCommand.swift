@@ -107,7 +107,7 @@ struct UsersCommand: ParsableCommand {
         var noVacuum = false
 
         func run() throws {
-            let store = try database.openExisting()
+            let store = try database.openExisting(writable: true)
             guard let record = try store.users().first(where: { $0.id == user }) else { throw unknownUser(user, database) }
             if !yes {
                 guard isatty(0) == 1 else {

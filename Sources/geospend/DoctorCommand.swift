@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import GeoSpend
+import GeoSpendSpatiaLite
+
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check the database file (integrity, schema, spatial indexes) and optionally repair it.",
+        discussion: """
+            Checks SQLite's integrity_check, the schema version, foreign keys, GeoSpend's indexes,
+            SpatiaLite's geometry registration and triggers, each spatial index (rtreecheck and
+            CheckSpatialIndex) and that lat/lon match each geometry. Exits 1 when something is wrong.
+            --repair rebuilds the spatial indexes (RecoverSpatialIndex), missing triggers and
+            indexes, and every index (REINDEX) in one transaction, then checks again. Damage to the
+            rows themselves cannot be repaired: restore a backup.
+
+            Example:
+              geospend doctor --db demo.sqlite
+              geospend doctor --db demo.sqlite --repair --format json
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Flag(help: "Rebuild spatial and secondary indexes, then check again.") var repair = false
+    @Option(help: "table or json.") var format: DoctorFormat = .table
+
+    enum DoctorFormat: String, ExpressibleByArgument { case table, json }
+
+    func run() throws {
+        let store = try database.openExisting(writable: true)  // CheckSpatialIndex needs a writable connection
+        let repaired = repair ? try store.repair() : []
+        let report = try store.checkHealth()
+        switch format {
+        case .json:
+            let checks = report.checks.map { c in
+                JSONOutput.object([("check", .string(c.name)), ("ok", .bool(c.ok)), ("detail", .string(c.detail))])
+            }
+            printOut(JSONOutput.object([
+                ("database", .string(database.path)), ("healthy", .bool(report.isHealthy)),
+                ("repaired", .array(repaired.map { .string($0) })), ("checks", .array(checks)),
+            ]).serialized() + "\n")
+        case .table:
+            var out = repaired.map { "repair: \($0)\n" }.joined()
+            out += TextTable(
+                headers: ["check", "ok", "detail"],
+                rows: report.checks.map { [$0.name, $0.ok ? "ok" : "FAIL", $0.detail] }
+            ).rendered()
+            printOut(out)
+        }
+        if !report.isHealthy {
+            printErr("geospend: \(database.path): \(report.checks.filter { !$0.ok }.count) checks failed"
+                + (repair ? "" : "; try `geospend doctor --repair`"))
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import GeoSpend
+import Testing
+
+/// Shared by the crash, concurrency and bad-file tests: knobs from the environment, the
+/// outside checker (Debian's `spatialite` shell, not GeoSpend's code), and the summary that
+/// `make reliability` prints.
+enum Reliability {
+    /// `GEOSPEND_RELIABILITY_RUNS` (set by `make reliability`), else `quick` for `make test`.
+    static func runs(quick: Int) -> Int {
+        ProcessInfo.processInfo.environment["GEOSPEND_RELIABILITY_RUNS"].flatMap(Int.init) ?? quick
+    }
+
+    /// Whether this is the long `make reliability` run.
+    static var isLong: Bool { ProcessInfo.processInfo.environment["GEOSPEND_RELIABILITY_RUNS"] != nil }
+
+    static var seed: UInt64 {
+        ProcessInfo.processInfo.environment["GEOSPEND_RELIABILITY_SEED"].flatMap(UInt64.init) ?? 20_260_707
+    }
+
+    /// Appends lines to `$GEOSPEND_RELIABILITY_SUMMARY` (which `make reliability` prints), and to stdout.
+    static func report(_ lines: [String]) {
+        let text = lines.map { $0 + "\n" }.joined()
+        print(text, terminator: "")
+        guard let path = ProcessInfo.processInfo.environment["GEOSPEND_RELIABILITY_SUMMARY"] else { return }
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+        guard fd >= 0 else { return }
+        _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+    }
+
+    /// The p-th percentile (0–100) by nearest rank.
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(rank, 1), sorted.count) - 1]
+    }
+
+    static let spatialite = "/usr/bin/spatialite"
+    static let sqlite3 = "/usr/bin/sqlite3"
+
+    /// Runs SQL with Debian's `spatialite` shell (SQLite + SpatiaLite, none of GeoSpend's code),
+    /// or its `sqlite3` shell, and returns the output lines; stderr must be empty. The spatialite
+    /// shell initialises SpatiaLite's metadata in a file that has no tables: use sqlite3 there.
+    static func sql(_ database: String, _ statements: String, shell: String = spatialite) throws -> [String] {
+        let r = try CLITests.run(shell, shell == spatialite ? ["-silent", database, statements] : [database, statements])
+        #expect(r.status == 0 && r.err.isEmpty, "\(shell): \(r.err)")
+        return r.out.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    /// What a crash must never break, read by the outside checker. `expenses` is nil when the
+    /// file has no GeoSpend tables yet (a first open killed before its migrations committed).
+    struct FileState: Equatable {
+        var integrity: String
+        var expenses: Int?
+        var stores: Int?
+        /// `CheckSpatialIndex` of expenses.geom and stores.geom (1 = agrees with the table).
+        var spatialIndexes: [String]
+        /// Every table, index, trigger and view with its SQL: triggers and indexes set aside by a
+        /// bulk import must be back exactly as they were.
+        var schema: String
+    }
+
+    static func state(of database: String) throws -> FileState {
+        let tables = try sql(database, "SELECT count(*) FROM sqlite_master WHERE name IN ('expenses', 'stores')", shell: sqlite3)
+        let schema = try sql(
+            database, "SELECT type || ' ' || name || ' ' || ifnull(sql, '') FROM sqlite_master ORDER BY type, name", shell: sqlite3
+        ).joined(separator: "\n")
+        let integrity = try sql(database, "PRAGMA integrity_check", shell: sqlite3).joined(separator: "; ")
+        guard tables == ["2"] else {
+            return FileState(integrity: integrity, expenses: nil, stores: nil, spatialIndexes: [], schema: schema)
+        }
+        let counts = try sql(database, """
+            SELECT count(*) FROM expenses; SELECT count(*) FROM stores;
+            SELECT CheckSpatialIndex('expenses', 'geom'); SELECT CheckSpatialIndex('stores', 'geom');
+            """)
+        return FileState(
+            integrity: integrity, expenses: Int(counts[0]), stores: Int(counts[1]), spatialIndexes: Array(counts[2...3]),
+            schema: schema)
+    }
+
+    /// Synthetic expenses (`geospend generate --users 30 --seed SEED`), split into CSV files of
+    /// the given sizes, each with the header.
+    static func expenseFiles(_ sizes: [Int], seed: UInt64, in dir: URL) throws -> [String] {
+        let all = dir.appendingPathComponent("all-\(seed).csv").path
+        let r = try CLITests.run(
+            CLITests.binary,
+            ["generate", "--users", "30", "--expenses", "\(sizes.reduce(0, +))", "--seed", "\(seed)", "--out", all],
+            directory: CLITests.repo)
+        try #require(r.status == 0, "\(r.err)")
+        var lines = try String(contentsOfFile: all, encoding: .utf8).split(separator: "\n")
+        let header = lines.removeFirst()
+        var files: [String] = []
+        var start = 0
+        for (i, size) in sizes.enumerated() {
+            let path = dir.appendingPathComponent("part-\(seed)-\(i).csv").path
+            // Ids prefixed with the seed, so files of different seeds (and Data/'s e1, e2, …) never collide.
+            try ([header] + lines[start..<start + size].map { "s\(seed)-" + $0 }).joined(separator: "\n").appending("\n")
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            files.append(path)
+            start += size
+        }
+        return files
+    }
+
+    /// A fresh scratch directory.
+    static func scratch(_ name: String) -> URL {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-\(name)-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+        return d
+    }
+
+    /// `geospend ARGS` from the repository folder (where `Data/` is), with extra environment.
+    static func geospend(_ args: [String], env: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+        var environment = ProcessInfo.processInfo.environment
+        environment["GEOSPEND_DB"] = nil
+        for (k, v) in env { environment[k] = v }
+        return try CLITests.run(CLITests.binary, args, directory: CLITests.repo, environment: environment)
+    }
+
+    /// Copies a database file with its WAL, if any.
+    static func copy(_ from: String, to: String) throws {
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: to + suffix)
+            if FileManager.default.fileExists(atPath: from + suffix) { try FileManager.default.copyItem(atPath: from + suffix, toPath: to + suffix) }
+        }
+    }
+}
