@@ -33,10 +33,6 @@ public protocol ExpenseStore: Sendable {
     /// place their grid with it before their one pass and check it afterwards.
     func geotaggedCenterHint() throws -> Coordinate?
 
-    /// Per currency, the geotagged expenses matching `filter`: count, total, largest amount and
-    /// bounding box, most expenses first. Map exports size their layers with it before streaming.
-    func geotaggedExtent(_ filter: ExpenseFilter) throws -> [GeotaggedExtent]
-
     /// The stores with these ids (unknown ids are left out).
     func stores(withIDs ids: Set<String>) throws -> [String: Store]
 
@@ -48,6 +44,21 @@ public protocol ExpenseStore: Sendable {
 
     /// Every store, optionally of one kind, in id order.
     func allStores(kind: String?) throws -> [Store]
+}
+
+extension ExpenseStore {
+    /// Per currency, the geotagged expenses matching `filter`: count, total, largest amount and
+    /// bounding box, most expenses first; one pass of `forEachLocatedAmount` (aggregated here
+    /// rather than with SQL's GROUP BY, which sorted every row through a temporary B-tree: 90 ms
+    /// per 100k rows against ~25 ms for the pass). Point layers size themselves with it.
+    public func geotaggedExtent(_ filter: ExpenseFilter) throws -> [GeotaggedExtent] {
+        var sums = PerCurrency { ExtentAccumulator() }
+        try forEachLocatedAmount(filter, withUsers: false) { p in
+            sums.values[sums.slot(p.currencyKey)].add(latitude: p.latitude, longitude: p.longitude, amountMinor: p.amountMinor)
+        }
+        return try zip(sums.keys, sums.values).map { try $1.extent(currency: LocatedAmount.currency(key: $0)) }
+            .sorted { ($1.count, $0.currency.code) < ($0.count, $1.currency.code) }
+    }
 }
 
 /// A geotagged expense that no store has been assigned to: what snapping needs.
