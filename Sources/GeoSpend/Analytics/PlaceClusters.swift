@@ -14,15 +14,21 @@ import Foundation
 /// cells are joined as soon as one pair of their core points is within `radius` (geodesic).
 /// Points are not joined across ±180° (a known limit).
 public struct PlaceClusters: Sendable {
-    /// For each input point, the id of its cluster (`c-` + the smallest member id).
-    public let clusterIDs: [String]
+    /// For each input point, the number of its cluster, an index into `names`.
+    public let clusterOf: [Int32]
+    /// Each cluster's id: `c-` + its smallest member id (numbers follow the input order; names
+    /// do not depend on it).
+    public let names: [String]
+
+    /// For each input point, the id of its cluster.
+    public var clusterIDs: [String] { clusterOf.map { names[Int($0)] } }
 
     /// - Complexity: O(n) for spread-out or dense data; O(n · m) at worst for m points per cell
     ///   neighbourhood.
     public init(ids: [String], coordinates: [Coordinate], radius: Distance = .meters(75), minPoints: Int = 2) {
         let n = coordinates.count
         precondition(ids.count == n)
-        guard n > 0 else { clusterIDs = []; return }
+        guard n > 0 else { clusterOf = []; names = []; return }
         let eps = radius.meters
         let grid = ClusterGrid(coordinates: coordinates, radius: eps)
         func within(_ i: Int, _ j: Int) -> Bool { Geodesic.isWithin(coordinates[i], coordinates[j], meters: eps) }
@@ -80,12 +86,22 @@ public struct PlaceClusters: Sendable {
             }
             if let best { root[i] = find(best.2) }
         }
-        var name: [Int: String] = [:]
+        // Number the clusters by first member; name each after its smallest member id.
+        var number = [Int32](repeating: -1, count: n)
+        var smallest: [Int] = []
+        var clusterOf = [Int32](repeating: 0, count: n)
         for i in 0..<n {
             let r = root[i]
-            if let current = name[r] { if ids[i] < current { name[r] = ids[i] } } else { name[r] = ids[i] }
+            if number[r] < 0 {
+                number[r] = Int32(smallest.count)
+                smallest.append(i)
+            } else if ids[i] < ids[smallest[Int(number[r])]] {
+                smallest[Int(number[r])] = i
+            }
+            clusterOf[i] = number[r]
         }
-        clusterIDs = root.map { "c-" + name[$0]! }
+        self.clusterOf = clusterOf
+        names = smallest.map { "c-" + ids[$0] }
     }
 }
 
