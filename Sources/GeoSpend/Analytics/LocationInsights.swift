@@ -114,144 +114,210 @@ public struct LocationInsights: Sendable {
         let points = try store.spendingPoints(request.filter)
         let (previousFrom, previousTo) = previousWindow(request.from, request.to)
 
-        // Assign places: a store, or the cluster of a storeless position (by point index, so the
-        // hot loop hashes one String per point at most).
-        var clusterName = [String?](repeating: nil, count: points.count)
-        var clustered: [SpendingPoint] = []
-        var clusteredNames: [String] = []  // cluster id of each `clustered` point
+        // Everything below groups by small integers, not by strings: each point gets a currency
+        // slot and a place number (stores first, then clusters), each (place, currency) a group.
+        // Hashing a String key per point and copying points into per-group arrays was most of
+        // the time for a heavy user.
+        var currencies: [Currency] = []
+        let currencyOf = points.map { p -> Int in
+            if let k = currencies.firstIndex(where: { $0.code == p.currency.code }) { return k }
+            currencies.append(p.currency)
+            return currencies.count - 1
+        }
+        var storeNumber: [String: Int32] = [:]
+        var placeIDs: [String] = []  // by place number
+        var placeOf = [Int32](repeating: -1, count: points.count)
+        for (i, p) in points.enumerated() {
+            guard let s = p.storeID else { continue }
+            if let k = storeNumber[s] {
+                placeOf[i] = k
+            } else {
+                placeOf[i] = Int32(placeIDs.count)
+                storeNumber[s] = placeOf[i]
+                placeIDs.append(s)
+            }
+        }
+        let storeCount = placeIDs.count
+        var clustered: [Int] = []  // indices of the points that were clustered
         if request.grouping == .place {
-            let indices = points.indices.filter { points[$0].storeID == nil && points[$0].coordinate != nil }
-            clustered = indices.map { points[$0] }
+            clustered = points.indices.filter { points[$0].storeID == nil && points[$0].coordinate != nil }
             let clusters = PlaceClusters(
-                ids: clustered.map(\.id), coordinates: clustered.map { $0.coordinate! }, radius: request.clusterRadius,
-                minPoints: request.clusterMinPoints)
-            clusteredNames = clusters.clusterIDs
-            for (k, i) in indices.enumerated() { clusterName[i] = clusters.clusterIDs[k] }
+                ids: clustered.map { points[$0].id }, coordinates: clustered.map { points[$0].coordinate! },
+                radius: request.clusterRadius, minPoints: request.clusterMinPoints)
+            for (k, i) in clustered.enumerated() { placeOf[i] = Int32(storeCount) + clusters.clusterOf[k] }
+            placeIDs += clusters.names
         }
 
-        var byPlace: [PlaceKey: [Int]] = [:]
-        var totals = MoneyTotals(), unplaced = MoneyTotals(), placed = MoneyTotals()
+        var groupOfKey: [Int: Int32] = [:]
+        var groups: [Group] = []
+        var groupOf = [Int32](repeating: -1, count: points.count)
+        var totals = currencies.map { MoneyTotal(currency: $0) }
+        var unplaced = totals, placed = totals
         for (i, p) in points.enumerated() {
-            let money = Money(minorUnits: p.amountMinor, currency: p.currency)
-            totals.add(money)
-            let key: PlaceKey
-            if let s = p.storeID {
-                key = PlaceKey(kind: .store, id: s)
-            } else if let c = clusterName[i] {
-                key = PlaceKey(kind: .cluster, id: c)
-            } else {
-                unplaced.add(money)
+            let currency = currencyOf[i]
+            totals[currency].add(p.amountMinor)
+            let place = placeOf[i]
+            guard place >= 0 else {
+                unplaced[currency].add(p.amountMinor)
                 continue
             }
-            byPlace[key, default: []].append(i)
-            placed.add(money)
-        }
-        var groups: [GroupKey: [SpendingPoint]] = [:]
-        for (place, indices) in byPlace {
-            let first = points[indices[0]].currency
-            if indices.allSatisfy({ points[$0].currency == first }) {
-                groups[GroupKey(place: place, currency: first)] = indices.map { points[$0] }
+            placed[currency].add(p.amountMinor)
+            let key = Int(place) * currencies.count + currency
+            let g: Int32
+            if let known = groupOfKey[key] {
+                g = known
             } else {
-                for i in indices { groups[GroupKey(place: place, currency: points[i].currency), default: []].append(points[i]) }
+                g = Int32(groups.count)
+                groupOfKey[key] = g
+                groups.append(Group(place: Int(place), currency: currency))
             }
+            groupOf[i] = g
+            groups[Int(g)].count += 1
+            groups[Int(g)].totalMinor += p.amountMinor
         }
-        let placedTotal = Dictionary(uniqueKeysWithValues: placed.totals.map { ($0.currency, $0.totalMinor) })
+        // Each group's points, contiguous (a counting sort by group).
+        var start = [Int](repeating: 0, count: groups.count + 1)
+        for (g, group) in groups.enumerated() { start[g + 1] = start[g] + group.count }
+        var members = [Int](repeating: 0, count: start[groups.count])
+        var fill = start
+        for (i, g) in groupOf.enumerated() where g >= 0 {
+            members[fill[Int(g)]] = i
+            fill[Int(g)] += 1
+        }
 
         // Previous window, assigned to the current places: same store, or the cluster of the
         // nearest current member within the cluster radius.
-        var previous: [GroupKey: Int64] = [:]
+        var previousTotal = [Int64](repeating: 0, count: groups.count)
         if let previousFrom, let previousTo {
             var f = request.filter
             f.from = previousFrom
             f.to = previousTo
             let earlier = try store.spendingPoints(f)
-            let memberPositions = clustered.map { $0.coordinate! }
+            let memberPositions = clustered.map { points[$0].coordinate! }
             // The grid's scale must cover the earlier points' latitudes too, hence both sets.
             let grid = ClusterGrid(coordinates: memberPositions + earlier.compactMap(\.coordinate), radius: request.clusterRadius.meters)
-            var members: [ClusterGrid.Key: [Int]] = [:]
-            for (i, c) in memberPositions.enumerated() { members[grid.key(c), default: []].append(i) }
+            var cellMembers: [ClusterGrid.Key: [Int]] = [:]
+            for (k, c) in memberPositions.enumerated() { cellMembers[grid.key(c), default: []].append(k) }
             for p in earlier {
-                var key: PlaceKey?
+                var place: Int32?
                 if let s = p.storeID {
-                    key = PlaceKey(kind: .store, id: s)
+                    place = storeNumber[s]
                 } else if let c = p.coordinate, request.grouping == .place {
                     var best: (distance: Double, id: String, index: Int)?
-                    grid.forEachNeighbourKey(of: grid.key(c), including: true) { k in
-                        for j in members[k] ?? [] where Geodesic.isWithin(c, memberPositions[j], meters: request.clusterRadius.meters) {
-                            let d = Geodesic.distance(c, memberPositions[j])
-                            if best == nil || (d, clustered[j].id) < (best!.distance, best!.id) { best = (d, clustered[j].id, j) }
+                    grid.forEachNeighbourKey(of: grid.key(c), including: true) { key in
+                        for k in cellMembers[key] ?? [] where Geodesic.isWithin(c, memberPositions[k], meters: request.clusterRadius.meters) {
+                            let d = Geodesic.distance(c, memberPositions[k])
+                            let id = points[clustered[k]].id
+                            if best == nil || (d, id) < (best!.distance, best!.id) { best = (d, id, k) }
                         }
                     }
-                    if let best { key = PlaceKey(kind: .cluster, id: clusteredNames[best.index]) }
+                    if let best { place = placeOf[clustered[best.index]] }
                 }
-                if let key { previous[GroupKey(place: key, currency: p.currency), default: 0] += p.amountMinor }
+                guard let place, let currency = currencies.firstIndex(where: { $0.code == p.currency.code }),
+                    let g = groupOfKey[Int(place) * currencies.count + currency]
+                else { continue }
+                previousTotal[Int(g)] += p.amountMinor
             }
         }
 
-        let storeIDs = Set(groups.keys.filter { $0.place.kind == .store }.map(\.place.id))
-        let stores = try store.stores(withIDs: storeIDs)
-        var rows: [(key: GroupKey, points: [SpendingPoint], total: Int64)] = groups.map {
-            ($0.key, $0.value, $0.value.reduce(0) { $0 + $1.amountMinor })
-        }
         // Totals of different currencies are not comparable: rows come per currency (the currency
         // with the most placed expenses first), each by total descending, ties by place id.
-        let currencyRank = Dictionary(
-            uniqueKeysWithValues: placed.totals.sorted { ($1.count, $0.currency.code) < ($0.count, $1.currency.code) }
-                .enumerated().map { ($0.element.currency, $0.offset) })
-        rows = rows.map { (currencyRank[$0.key.currency]!, $0) }
-            .sorted { a, b in (a.0, b.1.total, a.1.key.place.id) < (b.0, a.1.total, b.1.key.place.id) }
-            .map(\.1)
+        var currencyRank = [Int](repeating: 0, count: currencies.count)
+        for (rank, k) in currencies.indices.sorted(by: {
+            (placed[$1].count, currencies[$0].code) < (placed[$0].count, currencies[$1].code)
+        }).enumerated() { currencyRank[k] = rank }
+        var rows = groups.indices.sorted { a, b in
+            let (x, y) = (groups[a], groups[b])
+            if currencyRank[x.currency] != currencyRank[y.currency] { return currencyRank[x.currency] < currencyRank[y.currency] }
+            if x.totalMinor != y.totalMinor { return x.totalMinor > y.totalMinor }
+            return placeIDs[x.place] < placeIDs[y.place]
+        }
         if let limit = request.limit { rows = Array(rows.prefix(limit)) }
 
         // First and last visits keep their recorded offsets: fetch those timestamps.
-        let visits = rows.map {
-            (first: $0.points.min(by: SpendingPoint.chronological)!, last: $0.points.max(by: SpendingPoint.chronological)!)
+        func earlier(_ a: Int, _ b: Int) -> Bool {
+            let (x, y) = (points[a].occurredMilliseconds, points[b].occurredMilliseconds)
+            return x != y ? x < y : points[a].id < points[b].id
         }
-        let timestamps = try store.timestamps(ofExpenses: Set(visits.flatMap { [$0.first.id, $0.last.id] }))
-
-        let places = zip(rows, visits).map { row, visit -> PlaceInsight in
-            let (key, ps) = (row.key, row.points)
-            let currency = key.currency
-            let stats = AmountStatistics(minorUnits: ps.map(\.amountMinor), currency: currency)
-            let total = stats.total
-            var byCategory: [String: Int64] = [:]
-            for p in ps { if let c = p.category { byCategory[c, default: 0] += p.amountMinor } }
-            let top = byCategory.min { ($1.value, $0.key) < ($0.value, $1.key) }?.key
-            let centroid: Coordinate?
-            if key.place.kind == .store {
-                centroid = stores[key.place.id]?.coordinate
-            } else {
-                centroid = Self.meanPosition(ps.compactMap(\.coordinate))
+        let visits = rows.map { g -> (first: Int, last: Int) in
+            var first = members[start[g]], last = first
+            for i in members[start[g]..<start[g + 1]] {
+                if earlier(i, first) { first = i }
+                if earlier(last, i) { last = i }
             }
+            return (first, last)
+        }
+        let timestamps = try store.timestamps(ofExpenses: Set(visits.flatMap { [points[$0.first].id, points[$0.last].id] }))
+        let stores = try store.stores(withIDs: Set(rows.compactMap { groups[$0].place < storeCount ? placeIDs[groups[$0].place] : nil }))
+
+        var categories = CategoryNumbers()
+        var categoryTotals: [Int64] = []
+        var days: [Int64] = []
+        let places = zip(rows, visits).map { g, visit -> PlaceInsight in
+            let group = groups[g]
+            let currency = currencies[group.currency]
+            let mine = members[start[g]..<start[g + 1]]
+            let stats = AmountStatistics(minorUnits: mine.map { points[$0].amountMinor }, currency: currency)
+            categoryTotals.removeAll(keepingCapacity: true)
+            for i in mine {
+                guard let c = points[i].category else { continue }
+                let k = categories.number(c)
+                if k >= categoryTotals.count { categoryTotals += repeatElement(0, count: k + 1 - categoryTotals.count) }
+                categoryTotals[k] += points[i].amountMinor
+            }
+            // The largest total, ties by name.
+            let top = categoryTotals.indices.filter { categoryTotals[$0] > 0 }
+                .min { (categoryTotals[$1], categories.names[$0]) < (categoryTotals[$0], categories.names[$1]) }
+                .map { categories.names[$0] }
+            days.removeAll(keepingCapacity: true)
+            for i in mine { days.append(points[i].localDayNumber) }
+            days.sort()
+            let visitDays = days.indices.reduce(0) { $0 + ($1 == 0 || days[$1] != days[$1 - 1] ? 1 : 0) }
+            let isStore = group.place < storeCount
+            let id = placeIDs[group.place]
             let change: WindowChange? = previousFrom == nil ? nil : {
-                let before = previous[key, default: 0]
+                let before = previousTotal[g]
                 return WindowChange(
                     previousTotal: Money(minorUnits: before, currency: currency),
-                    delta: Money(minorUnits: total.totalMinor - before, currency: currency),
-                    ratio: before == 0 ? nil : Double(total.totalMinor) / Double(before))
+                    delta: Money(minorUnits: group.totalMinor - before, currency: currency),
+                    ratio: before == 0 ? nil : Double(group.totalMinor) / Double(before))
             }()
             return PlaceInsight(
-                place: Place(kind: key.place.kind, id: key.place.id, name: key.place.kind == .store ? stores[key.place.id]?.displayName : nil),
-                centroid: centroid, currency: currency, count: ps.count, total: total.total, average: total.average,
+                place: Place(kind: isStore ? .store : .cluster, id: id, name: isStore ? stores[id]?.displayName : nil),
+                centroid: isStore ? stores[id]?.coordinate : Self.meanPosition(mine.map { points[$0].coordinate! }),
+                currency: currency, count: group.count, total: stats.total.total, average: stats.total.average,
                 median: stats.median, min: stats.min, max: stats.max,
-                firstVisit: timestamps[visit.first.id]!, lastVisit: timestamps[visit.last.id]!,
-                visitDays: Set(ps.map(\.localDate)).count,
-                share: Double(total.totalMinor) / Double(placedTotal[currency]!),
+                firstVisit: timestamps[points[visit.first].id]!, lastVisit: timestamps[points[visit.last].id]!,
+                visitDays: visitDays, share: Double(group.totalMinor) / Double(placed[group.currency].totalMinor),
                 topCategory: top, change: change)
         }
+        func sorted(_ ts: [MoneyTotal]) -> [MoneyTotal] { ts.filter { $0.count > 0 }.sorted { $0.currency < $1.currency } }
         return LocationInsights(
             userID: request.userID, from: request.from, to: request.to, previousFrom: previousFrom, previousTo: previousTo,
-            places: places, totals: totals.totals, unplaced: unplaced.totals)
+            places: places, totals: sorted(totals), unplaced: sorted(unplaced))
     }
 
-    private struct PlaceKey: Hashable {
-        let kind: Place.Kind
-        let id: String
+    /// A place in one currency, while it is being summed.
+    private struct Group {
+        let place: Int
+        let currency: Int
+        var count = 0
+        var totalMinor: Int64 = 0
     }
 
-    private struct GroupKey: Hashable {
-        let place: PlaceKey
-        let currency: Currency
+    /// Category names numbered on first sight. A user has a handful: comparing small strings in a
+    /// short list is cheaper than hashing one per expense.
+    private struct CategoryNumbers {
+        private(set) var names: [String] = []
+        private var more: [String: Int] = [:]
+
+        mutating func number(_ name: String) -> Int {
+            if let k = names.prefix(16).firstIndex(of: name) { return k }
+            if let k = more[name] { return k }
+            names.append(name)
+            if names.count > 16 { more[name] = names.count - 1 }
+            return names.count - 1
+        }
     }
 
     /// Mean latitude and longitude, longitudes unwrapped around the first point (clusters are

@@ -4,7 +4,7 @@ public enum QueryOutput {
     /// Metres with one decimal, always shown, so table columns line up.
     static func fixed(_ meters: Double) -> String {
         let s = formatDecimal(meters, digits: 1)
-        return s.contains(".") ? s : s + ".0"
+        return s.utf8.contains(UInt8(ascii: ".")) ? s : s + ".0"
     }
 
     // MARK: near

@@ -115,6 +115,13 @@ public struct SpendingPoint: Sendable, Hashable {
         (a.occurredMilliseconds, a.id) < (b.occurredMilliseconds, b.id)
     }
 
+    /// The local calendar day (`localDate`) as days since 1970-01-01, from the instant and its
+    /// offset (a bare date's instant is its midnight read as UTC): no text to parse.
+    public var localDayNumber: Int64 {
+        let local = occurredMilliseconds + Int64(utcOffsetMinutes ?? 0) * 60_000
+        return local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
+    }
+
     /// Local weekday (0 = Monday … 6 = Sunday) and hour (0–23); nil for a bare date.
     public var localWeekdayHour: (weekday: Int, hour: Int)? {
         guard let offset = utcOffsetMinutes else { return nil }
