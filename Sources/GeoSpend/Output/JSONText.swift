@@ -56,6 +56,15 @@ public indirect enum JSONOutput: Sendable {
 
     static func writeString(_ s: String, into out: inout String) {
         out += "\""
+        // Most strings need no escape and are appended whole: a scalar at a time was most of the
+        // cost of large documents. 0xE2 leads U+2028 and U+2029 (and other scalars, which then
+        // just take the slow path).
+        let plain = !s.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0xE2 }
+        if plain {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
