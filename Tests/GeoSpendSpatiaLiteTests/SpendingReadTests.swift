@@ -133,15 +133,17 @@ import Testing
         #expect(SpatiaLiteStore.runs(ofAscending: [], maxGap: 3) == [])
         #expect(SpatiaLiteStore.runs(ofAscending: [7], maxGap: 0) == [7...7])
         #expect(SpatiaLiteStore.runs(ofAscending: [Int64.min, -1, Int64.max], maxGap: 10) == [Int64.min...Int64.min, -1...(-1), Int64.max...Int64.max])
-        #expect(SpatiaLiteStore.ascending([Int64.max, Int64.min, 0]) == [Int64.min, 0, Int64.max])  // span overflows: sorted
+        #expect(SpatiaLiteStore.runs(of: [Int64.max, Int64.min, 0], maxGap: 10) == [Int64.min...Int64.min, 0...0, Int64.max...Int64.max])  // span overflows: sorted
     }
 
     @Test(arguments: [1, 2, 64, 1000], [Int64(1), 3, 64, 100_000])
-    func ascendingEqualsSorted(count: Int, spread: Int64) {
-        // `spread` rowids per row: dense spans go through the bitmap, wide ones through the sort.
+    func unorderedRowidsCutAsSorted(count: Int, spread: Int64) {
+        // `spread` rowids per row: narrow spans go through the bitmap, wide ones through the sort.
         var rng = SplitMix64(seed: UInt64(count) &* 31 &+ UInt64(spread))
         let rowids = Array(Set((0..<count).map { _ in Int64(rng.next() % UInt64(Int64(count) * spread)) - 500 }))
-        #expect(SpatiaLiteStore.ascending(rowids) == rowids.sorted())
+        for maxGap in [Int64(0), 2, 10] {
+            #expect(SpatiaLiteStore.runs(of: rowids, maxGap: maxGap) == SpatiaLiteStore.runs(ofAscending: rowids.sorted(), maxGap: maxGap))
+        }
     }
 
     /// A user whose rows lie together is read by ranges, or with the whole table when they are
