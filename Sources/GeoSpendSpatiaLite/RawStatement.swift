@@ -19,6 +19,11 @@ struct RawStatement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Ready to run again with the same bindings (cheaper than binding them all anew).
+    func rewind() {
+        sqlite3_reset(handle)
+    }
+
     func bind(_ index: Int32, _ value: String?) {
         guard let value else { sqlite3_bind_null(handle, index); return }
         var v = value

@@ -1,0 +1,212 @@
+import GRDB
+import GeoSpend
+import Testing
+
+@testable import GeoSpendSpatiaLite
+
+/// One user's spending points read by ranges of rowids (RowidRuns.swift) or through the index:
+/// both give exactly the rows a brute-force pass over every inserted expense keeps.
+@Suite struct SpendingReadTests {
+    static let maxGap = SpatiaLiteStore.rowsSkippedRatherThanRestart
+
+    /// Times around the window 2025-03-10 … 2025-03-12, at the edges of those local days with the
+    /// offsets the parser allows at most (±23:59) and the real extremes (+14:00, −12:00).
+    static let times = [
+        "2025-03-09", "2025-03-10", "2025-03-12", "2025-03-13", "2025-01-01", "2025-06-30",
+        "2025-03-10T00:00:00+23:59",  // 2025-03-09T00:01Z: local 10th, 23 h 59 min before its UTC midnight
+        "2025-03-10T00:00:00+14:00",
+        "2025-03-09T23:59:59.999-12:00",  // UTC the 10th, local the 9th: out of a window by dates
+        "2025-03-09T23:59:59.999-23:59",
+        "2025-03-12T23:59:59.999-23:59",  // 2025-03-13T23:58:59.999Z: local 12th, 47 h 59 min after its midnight
+        "2025-03-12T23:59:59.999-12:00",
+        "2025-03-13T00:00:00+14:00",  // UTC the 12th, local the 13th
+        "2025-03-13T00:00:00+23:59",
+        "2025-03-11T12:00:00Z", "2025-03-13T12:00:00Z",
+        "2025-03-10T00:00:00+14:00",  // the instant window's start itself (inclusive) …
+        "2025-03-13T00:00:00-12:00",  // … and its end (exclusive)
+    ]
+
+    /// Expenses in insertion (rowid) order: ann's rows with 0, 1, …, maxGap ± 1 and more of
+    /// bob's between them (so some ranges hold bob's rows, some end where a gap is too wide),
+    /// then cat's rows all together, eve's every third row, and dan's single row last.
+    static func expenses() throws -> [Expense] {
+        let gaps: [Int64] = [0, 0, 1, 2, maxGap - 1, maxGap, maxGap + 1, 3 * maxGap, 0, 5, maxGap, 0, 2 * maxGap + 1, 1]
+        var owners: [String] = []
+        for _ in 0..<3 {
+            for gap in gaps {
+                owners.append("ann")
+                owners += Array(repeating: "bob", count: Int(gap))
+            }
+        }
+        owners += Array(repeating: "cat", count: 40)
+        for _ in 0..<30 { owners += ["eve", "bob", "bob"] }
+        owners.append("dan")
+        let eur = try Currency(code: "EUR"), sek = try Currency(code: "SEK")
+        return try owners.enumerated().map { n, user in
+            let kind: ExpenseKind = [.expense, .expense, .income, .transfer][n % 4]
+            let category: String? = switch kind {
+            case .expense: n % 3 == 0 ? nil : (n % 3 == 1 ? "Food" : "Rent")
+            case .income: "Salary"
+            case .transfer: nil
+            }
+            return Expense(
+                id: String(format: "x%04d", n), userID: user, kind: kind,
+                amount: Money(minorUnits: Int64(100 + n), currency: n % 5 == 0 ? sek : eur),
+                occurredAt: try Timestamp(parsing: times[(n * 7) % times.count]), category: category,
+                location: n % 2 == 0 ? nil : ExpenseLocation(coordinate: Coordinate(uncheckedLatitude: 60 + Double(n) / 1000, longitude: 24.9)),
+                storeID: nil)
+        }
+    }
+
+    static func day(_ text: String) throws -> Timestamp { try Timestamp(parsing: text) }
+
+    /// Windows by bare dates, instants and both; two bare dates as reports make them from an
+    /// expense (`epochMilliseconds` its instant, not midnight: a bound taken from it would drop
+    /// the ±23:59 rows).
+    static func windows() throws -> [(from: Timestamp?, to: Timestamp?)] {
+        let fromExpense = Timestamp(text: "2025-03-10", epochMilliseconds: try day("2025-03-10T20:00:00Z").epochMilliseconds, utcOffsetMinutes: nil, localDate: "2025-03-10")
+        let toExpense = Timestamp(text: "2025-03-12", epochMilliseconds: try day("2025-03-12T05:00:00+14:00").epochMilliseconds, utcOffsetMinutes: nil, localDate: "2025-03-12")
+        return [
+            (nil, nil), (try day("2025-03-10"), nil), (nil, try day("2025-03-12")),
+            (try day("2025-03-10"), try day("2025-03-12")), (try day("2025-03-10"), try day("2025-03-10")),
+            (try day("2025-03-12"), try day("2025-03-12")), (fromExpense, toExpense),
+            (try day("2025-03-10T00:00:00+14:00"), try day("2025-03-13T00:00:00-12:00")),
+            (try day("2025-03-10"), try day("2025-03-13T00:00:00-12:00")),
+            (try day("2025-03-10T00:00:00+14:00"), try day("2025-03-12")),
+        ]
+    }
+
+    static let narrowings: [(kinds: Set<ExpenseKind>, categories: Set<String>)] = [
+        ([], []), ([.income], []), ([], ["FOOD"]), ([.expense, .transfer], ["food", "Rent"]),
+    ]
+
+    @Test func rowsEqualBruteForceByEveryAccessPath() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        let all = try Self.expenses()
+        _ = try store.write { w in for e in all { _ = try w.insert(e) } }
+        var checked = 0
+        for user in ["ann", "bob", "cat", "dan", "eve", "nobody"] {
+            for (from, to) in try Self.windows() {
+                for (kinds, categories) in Self.narrowings {
+                    let filter = ExpenseFilter(userID: user, from: from, to: to, kinds: kinds, categories: categories)
+                    for geotaggedOnly in [false, true] {
+                        let expected = all.filter { filter.matches($0) && (!geotaggedOnly || $0.location != nil) }
+                            .map(SpendingPoint.init).sorted { $0.id < $1.id }
+                        for access in [SpatiaLiteStore.SpendingRowAccess.rowidRuns, .index, .tableScan, nil] {
+                            var got: [SpendingPoint] = []
+                            try store.forEachSpendingPoint(filter, geotaggedOnly: geotaggedOnly, access: access) { got.append($0) }
+                            #expect(got.sorted { $0.id < $1.id } == expected, "\(user) \(from?.text ?? "-")…\(to?.text ?? "-") \(kinds) \(categories) geotagged=\(geotaggedOnly) \(String(describing: access))")
+                            checked += expected.count
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checked > 1000)
+        // The margins are tight: the window by dates holds the ±23:59 rows at its very edges.
+        let byDates = ExpenseFilter(userID: "ann", from: try Self.day("2025-03-10"), to: try Self.day("2025-03-12"))
+        let edges = Set(["2025-03-10T00:00:00+23:59", "2025-03-12T23:59:59.999-23:59"])
+        #expect(Set(try store.spendingPoints(byDates).compactMap { p in all.first { $0.id == p.id }?.occurredAt.text }).isSuperset(of: edges))
+    }
+
+    /// The data above covers what can go wrong with ranges: several of them, some holding
+    /// another user's rows, some ending at a gap one row too wide.
+    @Test func annsRangesMixMergedAndSplitGaps() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        let all = try Self.expenses()
+        _ = try store.write { w in for e in all { _ = try w.insert(e) } }
+        let runs = try store.read { db in try SpatiaLiteStore.rowidRuns(of: "ann", within: OccurredWindow(from: nil, to: nil), db) }
+        let annRows = all.filter { $0.userID == "ann" }.count
+        #expect(runs.count > 3 && runs.count < annRows)
+        let covered = runs.reduce(0) { $0 + $1.count }
+        #expect(covered > annRows)  // bob's rows inside some ranges
+        #expect(runs.first?.lowerBound == 1)
+    }
+
+    @Test func rangesJoinGapsUpToTheThreshold() {
+        let runs = SpatiaLiteStore.runs(ofAscending: [1, 2, 3, 5, 9, 20, 21, 40], maxGap: 3)
+        #expect(runs == [1...9, 20...21, 40...40])
+        #expect(SpatiaLiteStore.runs(ofAscending: [1, 5], maxGap: 3) == [1...5])  // 3 rows between
+        #expect(SpatiaLiteStore.runs(ofAscending: [1, 6], maxGap: 3) == [1...1, 6...6])  // 4 rows between
+        #expect(SpatiaLiteStore.runs(ofAscending: [], maxGap: 3) == [])
+        #expect(SpatiaLiteStore.runs(ofAscending: [7], maxGap: 0) == [7...7])
+        #expect(SpatiaLiteStore.runs(ofAscending: [Int64.min, -1, Int64.max], maxGap: 10) == [Int64.min...Int64.min, -1...(-1), Int64.max...Int64.max])
+        #expect(SpatiaLiteStore.runs(of: [Int64.max, Int64.min, 0], maxGap: 10) == [Int64.min...Int64.min, 0...0, Int64.max...Int64.max])  // span overflows: sorted
+    }
+
+    @Test(arguments: [1, 2, 64, 1000], [Int64(1), 3, 64, 100_000])
+    func unorderedRowidsCutAsSorted(count: Int, spread: Int64) {
+        // `spread` rowids per row: narrow spans go through the bitmap, wide ones through the sort.
+        var rng = SplitMix64(seed: UInt64(count) &* 31 &+ UInt64(spread))
+        let rowids = Array(Set((0..<count).map { _ in Int64(rng.next() % UInt64(Int64(count) * spread)) - 500 }))
+        for maxGap in [Int64(0), 2, 10] {
+            #expect(SpatiaLiteStore.runs(of: rowids, maxGap: maxGap) == SpatiaLiteStore.runs(ofAscending: rowids.sorted(), maxGap: maxGap))
+        }
+    }
+
+    /// A user whose rows lie together is read by ranges, or with the whole table when they are
+    /// most of it; one scattered among others, or whose window holds rows far apart, through
+    /// the index.
+    @Test func accessFollowsHowCloseTheRowsLie() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        _ = try store.write { w in for e in try Self.expenses() { _ = try w.insert(e) } }
+        func access(_ user: String?, from: Timestamp? = nil, stores: Set<String> = []) throws -> SpatiaLiteStore.SpendingRowAccess {
+            try store.read { db in try SpatiaLiteStore.spendingRowAccess(ExpenseFilter(userID: user, from: from, storeIDs: stores), db) }
+        }
+        #expect(try access("cat") == .rowidRuns)
+        #expect(try access("eve") == .index)
+        #expect(try access("nobody") == .index)
+        #expect(try access(nil) == .tableScan)
+        #expect(try access("cat", stores: ["s1"]) == .index)
+        // From June 30th on, only every 18th of cat's rows is in the window (times cycle through 18).
+        #expect(try access("cat", from: try Timestamp(parsing: "2025-06-30")) == .index)
+
+        let alone = try scratch.store("alone.sqlite")
+        _ = try alone.write { w in for e in try Self.expenses() { var e = e; e.userID = e.userID == "dan" ? "dan" : "solo"; _ = try w.insert(e) } }
+        let soloAccess = try alone.read { db in try SpatiaLiteStore.spendingRowAccess(ExpenseFilter(userID: "solo"), db) }
+        #expect(soloAccess == .tableScan)
+    }
+
+    /// SQLite reads a range as a range, a window's index entries as one span, and the rowids
+    /// from the index alone.
+    @Test func plansUseTheRowidRangeAndTheIndexRange() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        _ = try store.write { w in for e in try Self.expenses() { _ = try w.insert(e) } }
+        func plan(_ sql: String) throws -> String {
+            try store.read { db in
+                let s = RawStatement(try db.cachedStatement(sql: "EXPLAIN QUERY PLAN " + sql))  // the cache keeps it alive
+                var details: [String] = []
+                while try s.step(db) { details.append(s.text(3) ?? "") }
+                return details.joined(separator: "; ")
+            }
+        }
+        let filter = ExpenseFilter(userID: "ann", from: try Timestamp(parsing: "2025-03-10"), to: try Timestamp(parsing: "2025-03-12"), categories: ["Food"])
+        let runs = SpatiaLiteStore.spendingPointQuery(filter, geotaggedOnly: true, access: .rowidRuns).sql
+        #expect(try plan(runs).hasPrefix("SEARCH e USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)"))
+        var byDates = filter
+        byDates.categories = []
+        let indexed = SpatiaLiteStore.spendingPointQuery(byDates, geotaggedOnly: false, access: .index).sql
+        #expect(try plan(indexed).contains("expenses_user_time (user_id=? AND occurred_ms>? AND occurred_ms<?)"))
+        let window = OccurredWindow(filter)
+        #expect(try plan("SELECT pk FROM expenses WHERE user_id = ?1 \(window.sql(on: "expenses"))")
+            == "SEARCH expenses USING COVERING INDEX expenses_user_time (user_id=? AND occurred_ms>? AND occurred_ms<?)")
+    }
+
+    @Test func windowBoundsWidenBareDatesByADayEachSide() throws {
+        let day: Int64 = 86_400_000
+        let midnight10 = try Timestamp(parsing: "2025-03-10").epochMilliseconds
+        let dates = OccurredWindow(from: try Timestamp(parsing: "2025-03-10"), to: try Timestamp(parsing: "2025-03-10"))
+        #expect(dates.from == midnight10 - day && dates.to == midnight10 + 2 * day)
+        #expect(dates.fromIsWidened && dates.toIsWidened)
+        let instant = try Timestamp(parsing: "2025-03-10T08:15:00.5+02:00")
+        let instants = OccurredWindow(from: instant, to: instant)
+        #expect(instants.from == instant.epochMilliseconds && instants.to == instant.epochMilliseconds)
+        #expect(!instants.fromIsWidened && !instants.toIsWidened)
+        let odd = Timestamp(text: "March", epochMilliseconds: 0, utcOffsetMinutes: nil, localDate: "March")
+        #expect(OccurredWindow(from: odd, to: odd).from == nil)  // no bound rather than a wrong one
+    }
+}
