@@ -322,19 +322,21 @@ public struct LocationInsights: Sendable {
 
     /// Mean latitude and longitude, longitudes unwrapped around the first point (clusters are
     /// at most a few hundred metres wide, so this is the centroid to well under a millimetre).
+    /// Summed in whole nanodegrees (about 0.1 mm), exactly: the mean does not depend on the
+    /// order the store returns rows in, as a floating-point sum would in its last digits.
     static func meanPosition(_ cs: [Coordinate]) -> Coordinate? {
         guard let first = cs.first else { return nil }
-        var lat = 0.0, lon = 0.0
+        func nano(_ degrees: Double) -> Int64 { Int64((degrees * 1e9).rounded()) }
+        var lat: Int64 = 0, lon: Int64 = 0
         for c in cs {
-            lat += c.latitude
-            var d = c.longitude - first.longitude
-            if d > 180 { d -= 360 } else if d < -180 { d += 360 }
-            lon += first.longitude + d
+            lat += nano(c.latitude)
+            let d = c.longitude - first.longitude
+            lon += nano(c.longitude) + (d > 180 ? -360_000_000_000 : d < -180 ? 360_000_000_000 : 0)
         }
-        lat /= Double(cs.count)
-        lon /= Double(cs.count)
-        if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
-        return Coordinate(uncheckedLatitude: lat, longitude: lon)
+        let n = Double(cs.count)
+        var meanLon = Double(lon) / 1e9 / n
+        if meanLon > 180 { meanLon -= 360 } else if meanLon < -180 { meanLon += 360 }
+        return Coordinate(uncheckedLatitude: Double(lat) / 1e9 / n, longitude: meanLon)
     }
 
     /// The window of equal length just before [from, to]: bare dates by whole days (both
