@@ -35,7 +35,8 @@ extension SpatiaLiteStore {
             let access = try forced ?? Self.spendingRowAccess(filter, db)
             let (sql, arguments, runBounds) = Self.spendingPointQuery(filter, geotaggedOnly: geotaggedOnly, access: access)
             let s = RawStatement(try db.cachedStatement(sql: sql))
-            var decoder = SpendingPointDecoder(categoryName: RawStatement(try db.cachedStatement(sql: "SELECT name FROM categories WHERE id = ?1")))
+            var decoder = SpendingPointDecoder(
+                categoryName: RawStatement(try db.cachedStatement(sql: "SELECT name FROM categories WHERE id = ?1")), filter: filter)
             defer { s.reset(); decoder.categoryName.reset() }
             s.reset()
             for apply in arguments { apply(s) }
@@ -101,11 +102,18 @@ extension SpatiaLiteStore {
         // Category names are looked up by the decoder, not joined per row; the join stays only
         // for filtering by name.
         let join = filter.categories.isEmpty ? "" : "LEFT JOIN categories AS c ON c.id = e.category_id"
+        // One user's rows come in rowid order on every path (scans and runs give it; the index
+        // path sorts its few rows), so what lists them does not change with other users present:
+        // the path chosen depends on them (IsolationTests).
+        let oneUser = filter.userID != nil && filter.storeIDs.isEmpty
+        // A user or kind the filter fixes is not read per row (the decoder fills it in).
+        let kind = filter.kinds.count == 1 ? "NULL" : "e.kind", user = filter.userID == nil ? "e.user_id" : "NULL"
         let sql = """
-            SELECT e.id, e.store_id, e.lat, e.lon, e.kind, e.amount_minor, e.currency, e.occurred_ms, e.local_date, e.category_id,
-                e.user_id, e.utc_offset_min
-            FROM expenses AS e \(access == .index ? "" : "NOT INDEXED") \(join)
+            SELECT e.id, e.store_id, e.lat, e.lon, \(kind), e.amount_minor, e.currency, e.occurred_ms, e.local_date, e.category_id,
+                \(user), e.utc_offset_min
+            FROM expenses AS e \(access == .index ? (oneUser ? "INDEXED BY expenses_user_time" : "") : "NOT INDEXED") \(join)
             \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
+            \(oneUser && access == .index ? "ORDER BY e.rowid" : "")
             """
         return (sql, arguments, runBounds)
     }
@@ -124,10 +132,17 @@ extension SpatiaLiteStore {
     /// decoding time before); category names are looked up once per category, not joined.
     struct SpendingPointDecoder {
         let categoryName: RawStatement
+        /// What the filter fixes for every row (`spendingPointQuery` then reads NULL instead).
+        private let user: String?
+        private let kind: ExpenseKind?
         private var currencies = PerCurrency<Currency?> { nil }
         private var categories: [Int64: String] = [:]
 
-        init(categoryName: RawStatement) { self.categoryName = categoryName }
+        init(categoryName: RawStatement, filter: ExpenseFilter) {
+            self.categoryName = categoryName
+            user = filter.userID
+            kind = filter.kinds.count == 1 ? filter.kinds.first : nil
+        }
 
         mutating func point(_ s: RawStatement, _ db: Database) throws -> SpendingPoint {
             let k = currencies.slot(s.withText(6, LocatedAmount.currencyKey))
@@ -145,9 +160,9 @@ extension SpatiaLiteStore {
                 }
             }
             return SpendingPoint(
-                id: s.text(0) ?? "", userID: s.text(10) ?? "", storeID: s.text(1),
+                id: s.text(0) ?? "", userID: user ?? s.text(10) ?? "", storeID: s.text(1),
                 coordinate: s.isNull(2) ? nil : Coordinate(uncheckedLatitude: s.double(2), longitude: s.double(3)),
-                kind: s.withText(4, SpatiaLiteStore.kind), amountMinor: s.int64(5), currency: currencies.values[k]!,
+                kind: kind ?? s.withText(4, SpatiaLiteStore.kind), amountMinor: s.int64(5), currency: currencies.values[k]!,
                 occurredMilliseconds: s.int64(7), utcOffsetMinutes: s.optionalInt64(11).map { Int($0) },
                 localDate: s.text(8) ?? "", category: category)
         }

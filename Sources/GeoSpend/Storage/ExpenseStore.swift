@@ -15,12 +15,15 @@ public protocol ExpenseStore: Sendable {
     /// Row counts, for summaries and `geospend info`.
     func counts() throws -> StoreCounts
 
-    /// Every expense matching `filter` in its lean analytics form, in no particular order.
-    /// - Complexity: O(n) for the n matching rows, read through the (user_id, occurred_ms) index.
+    /// Every expense matching `filter` in its lean analytics form, in the order of
+    /// `forEachSpendingPoint`.
+    /// - Complexity: O(n) for the n matching rows.
     func spendingPoints(_ filter: ExpenseFilter) throws -> [SpendingPoint]
 
     /// Streams the expenses matching `filter` (only geotagged ones when `geotaggedOnly`) to
-    /// `body` one at a time, in no particular order: memory stays flat for any number of rows.
+    /// `body` one at a time; memory stays flat for any number of rows. The order is the store's,
+    /// but one user's rows must come in the same order whatever other users the store holds:
+    /// exports list them in it, and must not reveal other users (IsolationTests).
     func forEachSpendingPoint(_ filter: ExpenseFilter, geotaggedOnly: Bool, _ body: (SpendingPoint) throws -> Void) throws
 
     /// Streams position, amount, currency and (when `withUsers`) a user key of every geotagged
