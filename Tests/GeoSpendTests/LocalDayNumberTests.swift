@@ -9,7 +9,7 @@ import Testing
         SpendingPoint(
             id: "e", userID: "u", storeID: nil, coordinate: nil, kind: .expense, amountMinor: 1,
             currency: try! Currency(code: "EUR"), occurredMilliseconds: t.epochMilliseconds,
-            utcOffsetMinutes: t.utcOffsetMinutes, localDate: t.localDate, category: nil)
+            utcOffsetMinutes: t.utcOffsetMinutes, category: nil)
     }
 
     /// Instants a second either side of local midnight, at every offset in use (−12:00 to +14:00,
@@ -25,6 +25,7 @@ import Testing
                 let text = Timestamp(epochSeconds: localSeconds - Int64(offset) * 60, utcOffsetMinutes: offset).text
                 let t = try Timestamp(parsing: text)
                 #expect(Self.point(t).localDayNumber == Timestamp.days(of: t.localDate), "\(text)")
+                #expect(Self.point(t).localDate == t.localDate, "\(text)")
             }
         }
     }
@@ -33,6 +34,7 @@ import Testing
         for text in ["1969-12-31", "1970-01-01", "2024-02-29", "2025-12-31", "1900-03-01"] {
             let t = try Timestamp(parsing: text)
             #expect(Self.point(t).localDayNumber == Timestamp.days(of: text), "\(text)")
+            #expect(Self.point(t).localDate == text)
         }
     }
 }

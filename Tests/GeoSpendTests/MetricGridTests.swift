@@ -150,6 +150,8 @@ struct MetricGridTests {
             let t = try Timestamp(parsing: text)
             #expect(Timestamp.rfc3339(epochMilliseconds: t.epochMilliseconds, utcOffsetMinutes: t.utcOffsetMinutes) == t.text)
         }
-        #expect(Timestamp.rfc3339(epochMilliseconds: 0, utcOffsetMinutes: nil, localDate: "2026-03-05") == "2026-03-05")
+        for date in ["2026-03-05", "1969-12-31", "1900-02-28"] {
+            #expect(Timestamp.rfc3339(epochMilliseconds: try Timestamp(parsing: date).epochMilliseconds, utcOffsetMinutes: nil) == date)
+        }
     }
 }

@@ -147,7 +147,7 @@ enum PlacesLayer {
         let stores = try store.stores(withIDs: Set(groups.keys))
         let placed = groups.values.reduce(Int64(0)) { $0 + ($1[currency]?.amounts.reduce(0, +) ?? 0) }
         func text(_ p: SpendingPoint) -> String {
-            Timestamp.rfc3339(epochMilliseconds: p.occurredMilliseconds, utcOffsetMinutes: p.utcOffsetMinutes, localDate: p.localDate)
+            Timestamp.rfc3339(epochMilliseconds: p.occurredMilliseconds, utcOffsetMinutes: p.utcOffsetMinutes)
         }
         let rows = groups.compactMap { id, byCurrency -> Row? in
             guard let g = byCurrency[currency], let s = stores[id] else { return nil }

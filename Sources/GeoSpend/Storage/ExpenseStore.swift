@@ -92,13 +92,11 @@ public struct SpendingPoint: Sendable, Hashable {
     public let occurredMilliseconds: Int64
     /// The recorded UTC offset in minutes; nil for a bare date (no time of day).
     public let utcOffsetMinutes: Int?
-    /// The local calendar day, `YYYY-MM-DD`.
-    public let localDate: String
     public let category: String?
 
     public init(
         id: String, userID: String, storeID: String?, coordinate: Coordinate?, kind: ExpenseKind, amountMinor: Int64,
-        currency: Currency, occurredMilliseconds: Int64, utcOffsetMinutes: Int?, localDate: String, category: String?
+        currency: Currency, occurredMilliseconds: Int64, utcOffsetMinutes: Int?, category: String?
     ) {
         self.id = id
         self.userID = userID
@@ -109,7 +107,6 @@ public struct SpendingPoint: Sendable, Hashable {
         self.currency = currency
         self.occurredMilliseconds = occurredMilliseconds
         self.utcOffsetMinutes = utcOffsetMinutes
-        self.localDate = localDate
         self.category = category
     }
 
@@ -118,8 +115,12 @@ public struct SpendingPoint: Sendable, Hashable {
         (a.occurredMilliseconds, a.id) < (b.occurredMilliseconds, b.id)
     }
 
-    /// The local calendar day (`localDate`) as days since 1970-01-01, from the instant and its
-    /// offset (a bare date's instant is its midnight read as UTC): no text to parse.
+    /// The local calendar day, `YYYY-MM-DD`, in the recorded offset. Made from the instant when
+    /// asked for, not read and kept per row: analytics mostly need `localDayNumber`.
+    public var localDate: String { Timestamp(localDay: localDayNumber).localDate }
+
+    /// The local calendar day as days since 1970-01-01, from the instant and its offset (a bare
+    /// date's instant is its midnight read as UTC, as `Timestamp` parses it): no text to parse.
     public var localDayNumber: Int64 {
         let local = occurredMilliseconds + Int64(utcOffsetMinutes ?? 0) * 60_000
         return local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
@@ -140,7 +141,7 @@ public struct SpendingPoint: Sendable, Hashable {
         self.init(
             id: e.id, userID: e.userID, storeID: e.storeID, coordinate: e.location?.coordinate, kind: e.kind,
             amountMinor: e.amount.minorUnits, currency: e.amount.currency, occurredMilliseconds: e.occurredAt.epochMilliseconds,
-            utcOffsetMinutes: e.occurredAt.utcOffsetMinutes, localDate: e.occurredAt.localDate, category: e.category)
+            utcOffsetMinutes: e.occurredAt.utcOffsetMinutes, category: e.category)
     }
 }
 
