@@ -67,11 +67,19 @@ public struct PlaceClusters: Sendable {
             coresByCell[key] = cores
             for c in cores.dropFirst() { union(cores[0], c) }
         }
+        // Nearest cell offsets first: by the time far pairs of cells come, most are already in
+        // one component and skip their pair scan (components do not depend on the order).
+        var cellPairs: [(gap: Int64, cores: [Int], others: [Int])] = []
         for (key, cores) in coresByCell {
             grid.forEachNeighbourKey(of: key) { otherKey in
-                guard otherKey.isAfter(key), let others = coresByCell[otherKey], find(cores[0]) != find(others[0]) else { return }
-                if let _ = cores.first(where: { i in others.contains { within(i, $0) } }) { union(cores[0], others[0]) }
+                guard otherKey.isAfter(key), let others = coresByCell[otherKey] else { return }
+                let gapX = max(0, abs(otherKey.x - key.x) - 1), gapY = max(0, abs(otherKey.y - key.y) - 1)
+                cellPairs.append((gapX * gapX + gapY * gapY, cores, others))
             }
+        }
+        cellPairs.sort { $0.gap < $1.gap }
+        for (_, cores, others) in cellPairs where find(cores[0]) != find(others[0]) {
+            if let _ = cores.first(where: { i in others.contains { within(i, $0) } }) { union(cores[0], others[0]) }
         }
 
         // Border points join their nearest core point's cluster; the rest are noise.
