@@ -136,11 +136,11 @@ import Testing
     }
 
     /// The grid algorithm against a plain O(n²) DBSCAN with the same rules, on dense and sparse
-    /// clouds at several latitudes.
-    @Test(arguments: [(0.0, 0.002), (60.17, 0.004), (60.17, 0.03), (-45.0, 0.01), (78.0, 0.01)])
-    func gridAgreesWithBruteForce(latitude: Double, spread: Double) {
+    /// clouds at several latitudes; the last two put a dozen or more points in most cells.
+    @Test(arguments: [(0.0, 0.002, 300), (60.17, 0.004, 300), (60.17, 0.03, 300), (-45.0, 0.01, 300), (78.0, 0.01, 300),
+                      (70.0, 0.003, 800), (60.17, 0.0015, 600)])
+    func gridAgreesWithBruteForce(latitude: Double, spread: Double, n: Int) {
         var rng = SplitMix64(seed: UInt64(abs(latitude * 100)) + UInt64(spread * 1e4))
-        let n = 300
         let ids = (0..<n).map { String(format: "q%03d", $0) }
         let cs = (0..<n).map { _ in
             Coordinate(uncheckedLatitude: latitude + (rng.unit() - 0.5) * spread, longitude: 24.9 + (rng.unit() - 0.5) * spread * 2)
@@ -148,6 +148,29 @@ import Testing
         for minPoints in [2, 4] {
             let grid = PlaceClusters(ids: ids, coordinates: cs, radius: .meters(75), minPoints: minPoints).clusterIDs
             #expect(grid == Self.bruteForce(ids: ids, cs: cs, eps: 75, minPoints: minPoints), "lat \(latitude) spread \(spread) minPoints \(minPoints)")
+        }
+    }
+
+    /// Random walks with steps around the radius (some of them zero: equal positions), from the
+    /// equator to 80° in one input: the grid's reach spans many cells, and whether two parts of a
+    /// walk join hangs on pairs of cells several cells apart.
+    @Test func walksAcrossLatitudesAgreeWithBruteForce() {
+        var rng = SplitMix64(seed: 11)
+        var cs: [Coordinate] = []
+        for _ in 0..<30 {
+            var c = Coordinate(uncheckedLatitude: (rng.unit() - 0.2) * 100, longitude: rng.unit() * 360 - 180)
+            for _ in 0..<20 {
+                cs.append(c)
+                let step = rng.unit() < 0.1 ? 0 : 60 + rng.unit() * 30
+                c = Geodesic.destination(from: c, azimuth: rng.unit() * 360, distance: step)
+            }
+        }
+        let ids = cs.indices.map { String(format: "w%03d", ($0 * 7919) % cs.count) }  // ids not in input order
+        for minPoints in [2, 3] {
+            let grid = PlaceClusters(ids: ids, coordinates: cs, radius: .meters(75), minPoints: minPoints).clusterIDs
+            let expected = Self.bruteForce(ids: ids, cs: cs, eps: 75, minPoints: minPoints)
+            #expect(grid == expected, "minPoints \(minPoints)")
+            #expect(Set(expected).count > 60 && Set(expected).count < cs.count - 100)  // walks both join and break
         }
     }
 
