@@ -111,39 +111,54 @@ public struct LocationInsights: Sendable {
 
     /// - Complexity: O(n log n) for the n matching expenses, plus clustering.
     public static func compute(_ request: InsightsRequest, store: some ExpenseStore) throws -> LocationInsights {
-        let points = try store.spendingPoints(request.filter)
         let (previousFrom, previousTo) = previousWindow(request.from, request.to)
 
         // Everything below groups by small integers, not by strings: each point gets a currency
         // slot and a place number (stores first, then clusters), each (place, currency) a group.
         // Hashing a String key per point and copying points into per-group arrays was most of
-        // the time for a heavy user.
+        // the time for a heavy user. Points are numbered as they arrive, while the next ones are
+        // read on a second thread (the read is half the work).
+        var points: [SpendingPoint] = []
         var currencies: [Currency] = []
-        let currencyOf = points.map { p -> Int in
-            if let k = currencies.firstIndex(where: { $0.code == p.currency.code }) { return k }
-            currencies.append(p.currency)
-            return currencies.count - 1
-        }
+        var currencyOf: [Int] = []
         var storeNumber: [String: Int32] = [:]
         var placeIDs: [String] = []  // by place number
-        var placeOf = [Int32](repeating: -1, count: points.count)
-        for (i, p) in points.enumerated() {
-            guard let s = p.storeID else { continue }
-            if let k = storeNumber[s] {
-                placeOf[i] = k
+        var placeOf: [Int32] = []
+        var clustered: [Int] = []  // the points to cluster: positions without a store
+        var clusteredIDs: [String] = [], clusteredPositions: [Coordinate] = []
+        try store.forEachSpendingPointReadAhead(request.filter, geotaggedOnly: false) { p in
+            if let k = currencies.firstIndex(where: { $0.code == p.currency.code }) {
+                currencyOf.append(k)
             } else {
-                placeOf[i] = Int32(placeIDs.count)
-                storeNumber[s] = placeOf[i]
-                placeIDs.append(s)
+                currencyOf.append(currencies.count)
+                currencies.append(p.currency)
             }
+            if let s = p.storeID {
+                if let k = storeNumber[s] {
+                    placeOf.append(k)
+                } else {
+                    storeNumber[s] = Int32(placeIDs.count)
+                    placeOf.append(Int32(placeIDs.count))
+                    placeIDs.append(s)
+                }
+            } else {
+                placeOf.append(-1)
+                if request.grouping == .place, let c = p.coordinate {
+                    clustered.append(points.count)
+                    clusteredIDs.append(p.id)
+                    clusteredPositions.append(c)
+                }
+            }
+            points.append(p)
         }
         let storeCount = placeIDs.count
-        var clustered: [Int] = []  // indices of the points that were clustered
+        // Store names and positions are looked up on a second thread while clusters form.
+        let storeIDs = Set(placeIDs)
+        let storesLookup = BackgroundWork { try store.stores(withIDs: storeIDs) }
         if request.grouping == .place {
-            clustered = points.indices.filter { points[$0].storeID == nil && points[$0].coordinate != nil }
             let clusters = PlaceClusters(
-                ids: clustered.map { points[$0].id }, coordinates: clustered.map { points[$0].coordinate! },
-                radius: request.clusterRadius, minPoints: request.clusterMinPoints)
+                ids: clusteredIDs, coordinates: clusteredPositions, radius: request.clusterRadius,
+                minPoints: request.clusterMinPoints)
             for (k, i) in clustered.enumerated() { placeOf[i] = Int32(storeCount) + clusters.clusterOf[k] }
             placeIDs += clusters.names
         }
@@ -193,7 +208,7 @@ public struct LocationInsights: Sendable {
             f.from = previousFrom
             f.to = previousTo
             let earlier = try store.spendingPoints(f)
-            let memberPositions = clustered.map { points[$0].coordinate! }
+            let memberPositions = clusteredPositions
             // The grid's scale must cover the earlier points' latitudes too, hence both sets.
             let grid = ClusterGrid(coordinates: memberPositions + earlier.compactMap(\.coordinate), radius: request.clusterRadius.meters)
             var cellMembers: [ClusterGrid.Key: [Int]] = [:]
@@ -207,7 +222,7 @@ public struct LocationInsights: Sendable {
                     grid.forEachNeighbourKey(of: grid.key(c), including: true) { key in
                         for k in cellMembers[key] ?? [] where Geodesic.isWithin(c, memberPositions[k], meters: request.clusterRadius.meters) {
                             let d = Geodesic.distance(c, memberPositions[k])
-                            let id = points[clustered[k]].id
+                            let id = clusteredIDs[k]
                             if best == nil || (d, id) < (best!.distance, best!.id) { best = (d, id, k) }
                         }
                     }
@@ -247,13 +262,14 @@ public struct LocationInsights: Sendable {
             }
             return (first, last)
         }
-        let timestamps = try store.timestamps(ofExpenses: Set(visits.flatMap { [points[$0.first].id, points[$0.last].id] }))
-        let stores = try store.stores(withIDs: Set(rows.compactMap { groups[$0].place < storeCount ? placeIDs[groups[$0].place] : nil }))
+        // Looked up on a second thread while the figures are worked out.
+        let visitIDs = Set(visits.flatMap { [points[$0.first].id, points[$0.last].id] })
+        let timestampsLookup = BackgroundWork { try store.timestamps(ofExpenses: visitIDs) }
 
         var categories = CategoryNumbers()
         var categoryTotals: [Int64] = []
         var days: [Int64] = []
-        let places = zip(rows, visits).map { g, visit -> PlaceInsight in
+        let figures = rows.map { g -> PlaceFigures in
             let group = groups[g]
             let currency = currencies[group.currency]
             let mine = members[start[g]..<start[g + 1]]
@@ -273,8 +289,6 @@ public struct LocationInsights: Sendable {
             for i in mine { days.append(points[i].localDayNumber) }
             days.sort()
             let visitDays = days.indices.reduce(0) { $0 + ($1 == 0 || days[$1] != days[$1 - 1] ? 1 : 0) }
-            let isStore = group.place < storeCount
-            let id = placeIDs[group.place]
             let change: WindowChange? = previousFrom == nil ? nil : {
                 let before = previousTotal[g]
                 return WindowChange(
@@ -282,19 +296,40 @@ public struct LocationInsights: Sendable {
                     delta: Money(minorUnits: group.totalMinor - before, currency: currency),
                     ratio: before == 0 ? nil : Double(group.totalMinor) / Double(before))
             }()
+            let isCluster = group.place >= storeCount
+            return PlaceFigures(
+                stats: stats, visitDays: visitDays, topCategory: top, change: change,
+                centroid: isCluster ? Self.meanPosition(mine.map { points[$0].coordinate! }) : nil)
+        }
+        let stores = try storesLookup.value()
+        let timestamps = try timestampsLookup.value()
+        let places = zip(rows, zip(figures, visits)).map { g, figuresAndVisit -> PlaceInsight in
+            let (f, visit) = figuresAndVisit
+            let group = groups[g]
+            let isStore = group.place < storeCount
+            let id = placeIDs[group.place]
             return PlaceInsight(
                 place: Place(kind: isStore ? .store : .cluster, id: id, name: isStore ? stores[id]?.displayName : nil),
-                centroid: isStore ? stores[id]?.coordinate : Self.meanPosition(mine.map { points[$0].coordinate! }),
-                currency: currency, count: group.count, total: stats.total.total, average: stats.total.average,
-                median: stats.median, min: stats.min, max: stats.max,
+                centroid: isStore ? stores[id]?.coordinate : f.centroid,
+                currency: f.stats.total.currency, count: group.count, total: f.stats.total.total, average: f.stats.total.average,
+                median: f.stats.median, min: f.stats.min, max: f.stats.max,
                 firstVisit: timestamps[points[visit.first].id]!, lastVisit: timestamps[points[visit.last].id]!,
-                visitDays: visitDays, share: Double(group.totalMinor) / Double(placed[group.currency].totalMinor),
-                topCategory: top, change: change)
+                visitDays: f.visitDays, share: Double(group.totalMinor) / Double(placed[group.currency].totalMinor),
+                topCategory: f.topCategory, change: f.change)
         }
         func sorted(_ ts: [MoneyTotal]) -> [MoneyTotal] { ts.filter { $0.count > 0 }.sorted { $0.currency < $1.currency } }
         return LocationInsights(
             userID: request.userID, from: request.from, to: request.to, previousFrom: previousFrom, previousTo: previousTo,
             places: places, totals: sorted(totals), unplaced: sorted(unplaced))
+    }
+
+    /// A row's figures, before the store and timestamp lookups are joined in.
+    private struct PlaceFigures {
+        let stats: AmountStatistics
+        let visitDays: Int
+        let topCategory: String?
+        let change: WindowChange?
+        let centroid: Coordinate?
     }
 
     /// A place in one currency, while it is being summed.

@@ -44,26 +44,12 @@ enum PointsLayer {
         func forEach(
             store: some ExpenseStore, progress: ExportProgress?, _ body: (SpendingPoint, Coordinate) throws -> Void
         ) throws -> Int {
-            let pipeline = ProducerPipeline<SpendingPoint>(batchSize: 2048)
-            let filter = filter
-            pipeline.start { emit in
-                try store.forEachSpendingPoint(filter, geotaggedOnly: true) { try emit($0) }
-                return 0
-            }
             var n = 0
-            do {
-                while let batch = pipeline.next() {
-                    for p in batch {
-                        guard let c = p.coordinate, let out = privacy.published(c, id: p.id) else { continue }
-                        try body(p, out)
-                        n += 1
-                        if n % 65_536 == 0 { progress?(n, expected) }
-                    }
-                }
-                _ = try pipeline.finish()
-            } catch {
-                pipeline.cancel()
-                throw error
+            try store.forEachSpendingPointReadAhead(filter, geotaggedOnly: true) { p in
+                guard let c = p.coordinate, let out = privacy.published(c, id: p.id) else { return }
+                try body(p, out)
+                n += 1
+                if n % 65_536 == 0 { progress?(n, expected) }
             }
             progress?(n, expected)
             return n

@@ -13,6 +13,7 @@ final class ProducerPipeline<Item: Sendable>: @unchecked Sendable {
     private var cancelled = false
     private let capacity: Int
     private let batchSize: Int
+    private var producer: (@Sendable (_ emit: (Item) throws -> Void) throws -> Int64)?
 
     private struct Cancelled: Error {}
 
@@ -24,25 +25,35 @@ final class ProducerPipeline<Item: Sendable>: @unchecked Sendable {
     /// Starts `produce` on a new thread; it calls `emit` for each item and returns a count
     /// (bytes read) that `finish()` hands back.
     func start(_ produce: @escaping @Sendable (_ emit: (Item) throws -> Void) throws -> Int64) {
+        producer = produce
         let thread = Thread { [self] in
-            var batch: [Item] = []
-            batch.reserveCapacity(batchSize)
-            do {
-                let result = try produce { item in
-                    batch.append(item)
-                    if batch.count == self.batchSize {
-                        try self.push(batch)
-                        batch.removeAll(keepingCapacity: true)
-                    }
-                }
-                if !batch.isEmpty { try push(batch) }
-                end(result: result, error: nil)
-            } catch {
-                end(result: 0, error: error)
-            }
+            let (result, error) = produceAll()
+            end(result: result, error: error)
         }
         thread.stackSize = 8 << 20
         thread.start()
+    }
+
+    /// Runs the producer and lets go of it before `end` wakes the consumer: what it captured (a
+    /// store, whose closing writes a log line) must not outlive the consumer's wait.
+    private func produceAll() -> (Int64, (any Error)?) {
+        let produce = producer!
+        producer = nil
+        var batch: [Item] = []
+        batch.reserveCapacity(batchSize)
+        do {
+            let result = try produce { item in
+                batch.append(item)
+                if batch.count == self.batchSize {
+                    try self.push(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            if !batch.isEmpty { try push(batch) }
+            return (result, nil)
+        } catch {
+            return (0, error)
+        }
     }
 
     private func push(_ batch: [Item]) throws {
@@ -89,5 +100,55 @@ final class ProducerPipeline<Item: Sendable>: @unchecked Sendable {
         condition.broadcast()
         while !producerDone { condition.wait() }
         condition.unlock()
+    }
+}
+
+/// Work started on another thread now and collected later: an independent lookup overlaps with
+/// computing on this thread (2 cores here).
+final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    // Written by the worker before `done` is signalled; read after waiting on it.
+    private var work: (@Sendable () throws -> Value)?
+    private var result: Result<Value, any Error>?
+
+    init(_ work: @escaping @Sendable () throws -> Value) {
+        self.work = work
+        Thread { [self] in
+            result = Result { try self.work!() }
+            // Let go of what the work captured (a store, whose closing writes a log line) before
+            // the waiter goes on.
+            self.work = nil
+            done.signal()
+        }.start()
+    }
+
+    /// Waits for the work and returns its value, or rethrows its error. Call once.
+    func value() throws -> Value {
+        done.wait()
+        return try result!.get()
+    }
+}
+
+extension ExpenseStore {
+    /// `forEachSpendingPoint` with the rows read and decoded on a second thread, handed over in
+    /// batches through a bounded queue: the calling thread works on rows while the next ones are
+    /// read. Memory stays flat; the order is the store's.
+    func forEachSpendingPointReadAhead(
+        _ filter: ExpenseFilter, geotaggedOnly: Bool, _ body: (SpendingPoint) throws -> Void
+    ) throws {
+        let pipeline = ProducerPipeline<SpendingPoint>(batchSize: 2048)
+        pipeline.start { emit in
+            try self.forEachSpendingPoint(filter, geotaggedOnly: geotaggedOnly) { try emit($0) }
+            return 0
+        }
+        do {
+            while let batch = pipeline.next() {
+                for p in batch { try body(p) }
+            }
+            _ = try pipeline.finish()
+        } catch {
+            pipeline.cancel()
+            throw error
+        }
     }
 }
