@@ -117,8 +117,11 @@ public struct LocationInsights: Sendable {
         // slot and a place number (stores first, then clusters), each (place, currency) a group.
         // Hashing a String key per point and copying points into per-group arrays was most of
         // the time for a heavy user. Points are numbered as they arrive, while the next ones are
-        // read on a second thread (the read is half the work).
+        // read on a second thread (the read is half the work), and what the sums below need is
+        // copied into flat arrays, which are cheaper to walk than the points.
         var points: [SpendingPoint] = []
+        var amountOf: [Int64] = [], millisecondsOf: [Int64] = [], dayOf: [Int32] = [], categoryOf: [Int32] = []
+        var categories = CategoryNumbers()
         var currencies: [Currency] = []
         var currencyOf: [Int] = []
         var storeNumber: [String: Int32] = [:]
@@ -149,6 +152,10 @@ public struct LocationInsights: Sendable {
                     clusteredPositions.append(c)
                 }
             }
+            amountOf.append(p.amountMinor)
+            millisecondsOf.append(p.occurredMilliseconds)
+            dayOf.append(Int32(truncatingIfNeeded: p.localDayNumber))
+            categoryOf.append(p.category.map { Int32(categories.number($0)) } ?? -1)
             points.append(p)
         }
         let storeCount = placeIDs.count
@@ -168,15 +175,15 @@ public struct LocationInsights: Sendable {
         var groupOf = [Int32](repeating: -1, count: points.count)
         var totals = currencies.map { MoneyTotal(currency: $0) }
         var unplaced = totals, placed = totals
-        for (i, p) in points.enumerated() {
-            let currency = currencyOf[i]
-            totals[currency].add(p.amountMinor)
+        for i in points.indices {
+            let currency = currencyOf[i], amount = amountOf[i]
+            totals[currency].add(amount)
             let place = placeOf[i]
             guard place >= 0 else {
-                unplaced[currency].add(p.amountMinor)
+                unplaced[currency].add(amount)
                 continue
             }
-            placed[currency].add(p.amountMinor)
+            placed[currency].add(amount)
             let key = Int(place) * currencies.count + currency
             let g: Int32
             if let known = groupOfKey[key] {
@@ -188,7 +195,7 @@ public struct LocationInsights: Sendable {
             }
             groupOf[i] = g
             groups[Int(g)].count += 1
-            groups[Int(g)].totalMinor += p.amountMinor
+            groups[Int(g)].totalMinor += amount
         }
         // Each group's points, contiguous (a counting sort by group).
         var start = [Int](repeating: 0, count: groups.count + 1)
@@ -251,7 +258,7 @@ public struct LocationInsights: Sendable {
 
         // First and last visits keep their recorded offsets: fetch those timestamps.
         func earlier(_ a: Int, _ b: Int) -> Bool {
-            let (x, y) = (points[a].occurredMilliseconds, points[b].occurredMilliseconds)
+            let (x, y) = (millisecondsOf[a], millisecondsOf[b])
             return x != y ? x < y : points[a].id < points[b].id
         }
         let visits = rows.map { g -> (first: Int, last: Int) in
@@ -266,27 +273,21 @@ public struct LocationInsights: Sendable {
         let visitIDs = Set(visits.flatMap { [points[$0.first].id, points[$0.last].id] })
         let timestampsLookup = BackgroundWork { try store.timestamps(ofExpenses: visitIDs) }
 
-        var categories = CategoryNumbers()
-        var categoryTotals: [Int64] = []
-        var days: [Int64] = []
+        var categoryTotals = [Int64](repeating: 0, count: categories.names.count)
+        var days: [Int32] = []
         let figures = rows.map { g -> PlaceFigures in
             let group = groups[g]
             let currency = currencies[group.currency]
             let mine = members[start[g]..<start[g + 1]]
-            let stats = AmountStatistics(minorUnits: mine.map { points[$0].amountMinor }, currency: currency)
-            categoryTotals.removeAll(keepingCapacity: true)
-            for i in mine {
-                guard let c = points[i].category else { continue }
-                let k = categories.number(c)
-                if k >= categoryTotals.count { categoryTotals += repeatElement(0, count: k + 1 - categoryTotals.count) }
-                categoryTotals[k] += points[i].amountMinor
-            }
+            let stats = AmountStatistics(minorUnits: mine.map { amountOf[$0] }, currency: currency)
+            for k in categoryTotals.indices { categoryTotals[k] = 0 }
+            for i in mine where categoryOf[i] >= 0 { categoryTotals[Int(categoryOf[i])] += amountOf[i] }
             // The largest total, ties by name.
             let top = categoryTotals.indices.filter { categoryTotals[$0] > 0 }
                 .min { (categoryTotals[$1], categories.names[$0]) < (categoryTotals[$0], categories.names[$1]) }
                 .map { categories.names[$0] }
             days.removeAll(keepingCapacity: true)
-            for i in mine { days.append(points[i].localDayNumber) }
+            for i in mine { days.append(dayOf[i]) }
             days.sort()
             let visitDays = days.indices.reduce(0) { $0 + ($1 == 0 || days[$1] != days[$1 - 1] ? 1 : 0) }
             let change: WindowChange? = previousFrom == nil ? nil : {
