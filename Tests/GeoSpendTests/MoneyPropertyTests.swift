@@ -79,4 +79,28 @@ import Testing
             #expect(s.min.minorUnits <= s.average.minorUnits && s.average.minorUnits <= s.max.minorUnits)
         }
     }
+
+    /// The selected median is the sorted one: odd and even counts, many repeats, runs.
+    @Test func medianBySelectionEqualsMedianBySorting() {
+        var rng = SplitMix(seed: 5)
+        let eur = try! Currency(code: "EUR")
+        for n in Array(1...70) + [999, 1000, 4096, 37_000] {
+            for spread in [2, 50, 1_000_000] as [Int64] {
+                var amounts = (0..<n).map { _ in Int64.random(in: 1...spread, using: &rng) }
+                if n % 3 == 0 { amounts.sort() }  // already in order
+                if n % 5 == 0 { amounts.reverse() }
+                let sorted = amounts.sorted()
+                let mid = n / 2
+                let expected = n % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid] + 1) / 2
+                let s = AmountStatistics(minorUnits: amounts, currency: eur)
+                #expect(s.median.minorUnits == expected, "n \(n) spread \(spread)")
+                #expect(s.min.minorUnits == sorted.first! && s.max.minorUnits == sorted.last!)
+                for k in [0, mid, n - 1] {
+                    var work = amounts
+                    #expect(AmountStatistics.select(&work, k) == sorted[k])
+                    #expect(work[..<k].allSatisfy { $0 <= sorted[k] } && work[(k + 1)...].allSatisfy { $0 >= sorted[k] })
+                }
+            }
+        }
+    }
 }

@@ -187,17 +187,53 @@ public struct AmountStatistics: Sendable, Hashable {
     public var average: Money { total.average }
 
     /// - Precondition: `amounts` is not empty.
-    /// - Complexity: O(n log n).
+    /// - Complexity: O(n) expected (the median is selected, not sorted for).
     public init(minorUnits amounts: [Int64], currency: Currency) {
         precondition(!amounts.isEmpty)
-        let sorted = amounts.sorted()
         var total = MoneyTotal(currency: currency)
-        for a in sorted { total.add(a) }
-        let mid = sorted.count / 2
-        let median = sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid] + 1) / 2
+        var low = Int64.max, high = Int64.min
+        for a in amounts {
+            total.add(a)
+            low = Swift.min(low, a)
+            high = Swift.max(high, a)
+        }
+        var work = amounts
+        let mid = work.count / 2
+        let upper = Self.select(&work, mid)
+        // After selecting, work[..<mid] holds the smaller half: its largest is the lower middle.
+        let median = work.count % 2 == 1 ? upper : (work[..<mid].max()! + upper + 1) / 2
         self.total = total
         self.median = Money(minorUnits: median, currency: currency)
-        self.min = Money(minorUnits: sorted.first!, currency: currency)
-        self.max = Money(minorUnits: sorted.last!, currency: currency)
+        self.min = Money(minorUnits: low, currency: currency)
+        self.max = Money(minorUnits: high, currency: currency)
+    }
+
+    /// The `k`-th smallest of `a` (from 0), reordering `a` so that a[..<k] ≤ a[k] ≤ a[(k+1)...]:
+    /// Hoare's FIND with a median-of-three pivot, and a sort of what is left should the
+    /// partitions keep coming out lopsided.
+    static func select(_ a: inout [Int64], _ k: Int) -> Int64 {
+        var low = 0, high = a.count - 1, rounds = 0
+        while low < high {
+            rounds += 1
+            if rounds > 64 {
+                a[low...high].sort()
+                return a[k]
+            }
+            let (x, y, z) = (a[low], a[low + (high - low) / 2], a[high])
+            let pivot = Swift.max(Swift.min(x, y), Swift.min(Swift.max(x, y), z))
+            var i = low, j = high
+            while i <= j {
+                while a[i] < pivot { i += 1 }
+                while a[j] > pivot { j -= 1 }
+                if i <= j {
+                    a.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            // a[low...j] ≤ pivot ≤ a[i...high], and everything between equals the pivot.
+            if k <= j { high = j } else if k >= i { low = i } else { return a[k] }
+        }
+        return a[k]
     }
 }
