@@ -11,7 +11,8 @@ import GRDB
 /// built without lookaside), where the index path pays one table seek per row (~1,650). So
 /// `rowsLieClose` checks that first, and a user scattered among many others keeps the index
 /// path; and when the user's rows are most of the table (`rowsFillTable`), a plain scan skips
-/// the index read too. Rows come in rowid order, not time order (the store promises none).
+/// the index read too. Rows come in rowid order, as on every path for one user
+/// (`spendingPointQuery`).
 extension SpatiaLiteStore {
     /// Neighbouring rowids at most this many rows apart share a range: stepping over a row costs
     /// ~690 instructions (0.14 µs), a new range ~7,400 (1.3 µs), so the break-even is 9–11 rows
