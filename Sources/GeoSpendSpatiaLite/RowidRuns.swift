@@ -26,18 +26,11 @@ extension SpatiaLiteStore {
     /// in the window too: then the rows lie close enough that ranges of rowids beat a table seek
     /// per row. One statement over `closenessSample` index entries and as many rowid lookups.
     static func rowsLieClose(of user: String, within window: OccurredWindow, _ db: Database) throws -> Bool {
-        let s = RawStatement(try db.cachedStatement(sql: """
+        try atLeastHalf(of: user, within: window, db, sql: """
             SELECT count(*), total(n.user_id = ?1 \(window.sql(on: "n")))
             FROM (SELECT pk FROM expenses WHERE user_id = ?1 \(window.sql(on: "expenses")) LIMIT \(closenessSample)) AS k
             LEFT JOIN expenses AS n ON n.rowid = k.pk + 1
-            """))
-        defer { s.reset() }
-        s.reset()
-        s.bind(1, user)
-        window.bind(s)
-        guard try s.step(db) else { return false }
-        let sampled = s.int64(0), close = s.double(1)
-        return sampled > 0 && close * 2 >= Double(sampled)
+            """)
     }
 
     /// Whether at least half of a sample of the table's rows, evenly spaced by rowid, are the
@@ -45,21 +38,27 @@ extension SpatiaLiteStore {
     /// than reading the index first (~820 instructions a row for the rowids, against ~690 for
     /// stepping over another row).
     static func rowsFillTable(of user: String, within window: OccurredWindow, _ db: Database) throws -> Bool {
-        let s = RawStatement(try db.cachedStatement(sql: """
+        try atLeastHalf(of: user, within: window, db, sql: """
             WITH RECURSIVE
                 span(low, step) AS (
                     SELECT (SELECT min(rowid) FROM expenses), ((SELECT max(rowid) FROM expenses) - (SELECT min(rowid) FROM expenses)) / \(closenessSample) + 1),
                 probe(at) AS (SELECT low FROM span UNION ALL SELECT at + step FROM probe, span LIMIT \(closenessSample))
             SELECT count(*), total(e.user_id = ?1 \(window.sql(on: "e")))
             FROM probe JOIN expenses AS e ON e.rowid = probe.at
-            """))
+            """)
+    }
+
+    /// Runs a probe whose one row is (rows sampled, how many of them qualify), with the user as
+    /// ?1 and the window's bounds bound; true when at least half qualify.
+    private static func atLeastHalf(of user: String, within window: OccurredWindow, _ db: Database, sql: String) throws -> Bool {
+        let s = RawStatement(try db.cachedStatement(sql: sql))
         defer { s.reset() }
         s.reset()
         s.bind(1, user)
         window.bind(s)
         guard try s.step(db) else { return false }
-        let sampled = s.int64(0), theirs = s.double(1)
-        return sampled > 0 && theirs * 2 >= Double(sampled)
+        let sampled = s.int64(0), qualifying = s.double(1)
+        return sampled > 0 && qualifying * 2 >= Double(sampled)
     }
 
     /// The rowids of `user`'s rows in `window`, read from the covering index alone, cut into

@@ -256,7 +256,8 @@ public struct LocationInsights: Sendable {
         }
         if let limit = request.limit { rows = Array(rows.prefix(limit)) }
 
-        // First and last visits keep their recorded offsets: fetch those timestamps.
+        // First and last visits keep their recorded offsets: fetch those timestamps. `earlier` is
+        // SpendingPoint.chronological on the flat instants.
         func earlier(_ a: Int, _ b: Int) -> Bool {
             let (x, y) = (millisecondsOf[a], millisecondsOf[b])
             return x != y ? x < y : points[a].id < points[b].id

@@ -12,73 +12,49 @@ public indirect enum JSONOutput: Sendable {
 
     /// The document as text; `pretty` indents by two spaces.
     public func serialized(pretty: Bool = true) -> String {
-        var out = ""
-        write(into: &out, indent: pretty ? 0 : nil)
-        return out
+        let sink = ByteSink(descriptor: -1, capacity: 1 << 16)
+        write(into: sink, indent: pretty ? 0 : nil)
+        return String(decoding: sink.bytes, as: UTF8.self)
     }
 
-    private func write(into out: inout String, indent: Int?) {
+    /// Written through `ByteSink`, whose string escaping the map exports use too.
+    private func write(into out: ByteSink, indent: Int?) {
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .string(let s): JSONOutput.writeString(s, into: &out)
-        case .number(let d, let decimals): out += d.isFinite ? formatDecimal(d, digits: decimals) : "null"
-        case .integer(let i): out += String(i)
+        case .null: out.ascii("null")
+        case .bool(let b): out.ascii(b ? "true" : "false")
+        case .string(let s): out.jsonString(s)
+        case .number(let d, let decimals):
+            if d.isFinite { out.raw(formatDecimal(d, digits: decimals)) } else { out.ascii("null") }
+        case .integer(let i): out.integer(i)
         case .array(let items):
-            if items.isEmpty { out += "[]"; return }
-            out += "["
+            if items.isEmpty { out.ascii("[]"); return }
+            out.byte(UInt8(ascii: "["))
             for (n, item) in items.enumerated() {
-                if n > 0 { out += "," }
-                JSONOutput.newline(&out, indent.map { $0 + 1 })
-                item.write(into: &out, indent: indent.map { $0 + 1 })
+                if n > 0 { out.byte(UInt8(ascii: ",")) }
+                JSONOutput.newline(out, indent.map { $0 + 1 })
+                item.write(into: out, indent: indent.map { $0 + 1 })
             }
-            JSONOutput.newline(&out, indent)
-            out += "]"
+            JSONOutput.newline(out, indent)
+            out.byte(UInt8(ascii: "]"))
         case .object(let members):
-            if members.isEmpty { out += "{}"; return }
-            out += "{"
+            if members.isEmpty { out.ascii("{}"); return }
+            out.byte(UInt8(ascii: "{"))
             for (n, (key, value)) in members.enumerated() {
-                if n > 0 { out += "," }
-                JSONOutput.newline(&out, indent.map { $0 + 1 })
-                JSONOutput.writeString(key, into: &out)
-                out += indent == nil ? ":" : ": "
-                value.write(into: &out, indent: indent.map { $0 + 1 })
+                if n > 0 { out.byte(UInt8(ascii: ",")) }
+                JSONOutput.newline(out, indent.map { $0 + 1 })
+                out.jsonString(key)
+                out.ascii(indent == nil ? ":" : ": ")
+                value.write(into: out, indent: indent.map { $0 + 1 })
             }
-            JSONOutput.newline(&out, indent)
-            out += "}"
+            JSONOutput.newline(out, indent)
+            out.byte(UInt8(ascii: "}"))
         }
     }
 
-    private static func newline(_ out: inout String, _ indent: Int?) {
+    private static func newline(_ out: ByteSink, _ indent: Int?) {
         guard let indent else { return }
-        out += "\n" + String(repeating: "  ", count: indent)
-    }
-
-    static func writeString(_ s: String, into out: inout String) {
-        out += "\""
-        // Most strings need no escape and are appended whole: a scalar at a time was most of the
-        // cost of large documents. 0xE2 leads U+2028 and U+2029 (and other scalars, which then
-        // just take the slow path).
-        let plain = !s.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0xE2 }
-        if plain {
-            out += s
-            out += "\""
-            return
-        }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        out.byte(UInt8(ascii: "\n"))
+        for _ in 0..<indent { out.ascii("  ") }
     }
 }
 

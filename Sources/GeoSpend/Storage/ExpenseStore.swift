@@ -64,6 +64,30 @@ extension ExpenseStore {
     }
 }
 
+extension ExpenseStore {
+    /// `forEachSpendingPoint` with the rows read and decoded on a second thread, handed over in
+    /// batches through a bounded queue: the calling thread works on rows while the next ones are
+    /// read. Memory stays flat; the order is the store's.
+    func forEachSpendingPointReadAhead(
+        _ filter: ExpenseFilter, geotaggedOnly: Bool, _ body: (SpendingPoint) throws -> Void
+    ) throws {
+        let pipeline = ProducerPipeline<SpendingPoint>(batchSize: 2048)
+        pipeline.start { emit in
+            try self.forEachSpendingPoint(filter, geotaggedOnly: geotaggedOnly) { try emit($0) }
+            return 0
+        }
+        do {
+            while let batch = pipeline.next() {
+                for p in batch { try body(p) }
+            }
+            _ = try pipeline.finish()
+        } catch {
+            pipeline.cancel()
+            throw error
+        }
+    }
+}
+
 /// A geotagged expense that no store has been assigned to: what snapping needs.
 public struct UnsnappedExpense: Sendable, Hashable {
     public let id: String
