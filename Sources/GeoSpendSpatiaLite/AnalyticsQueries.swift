@@ -31,25 +31,111 @@ extension SpatiaLiteStore {
     func forEachSpendingPoint(
         _ filter: ExpenseFilter, geotaggedOnly: Bool, access forced: SpendingRowAccess?, _ body: (SpendingPoint) throws -> Void
     ) throws {
-        try read { db in
+        var decoder = SpendingPointDecoder(filter: filter)
+        try forEachSpendingRow(filter, geotaggedOnly: geotaggedOnly, access: forced) { s, lookup in try body(decoder.point(s, lookup)) }
+    }
+
+    public func spendingColumns(_ filter: ExpenseFilter) throws -> SpendingColumns {
+        try spendingColumns(filter, access: nil)
+    }
+
+    /// `splitFrom`: the fewest rowids a one-user read must span to be split between two
+    /// connections (`SplitRead.swift`); tests lower it.
+    func spendingColumns(
+        _ filter: ExpenseFilter, access forced: SpendingRowAccess?, splitFrom minimumSpan: Int64 = SplitRead.minimumSpan
+    ) throws -> SpendingColumns {
+        let pin = splitRead.pin()
+        return try read { db in
             let access = try forced ?? Self.spendingRowAccess(filter, db)
-            let (sql, arguments, runBounds) = Self.spendingPointQuery(filter, geotaggedOnly: geotaggedOnly, access: access)
-            let s = RawStatement(try db.cachedStatement(sql: sql))
-            var decoder = SpendingPointDecoder(
-                categoryName: RawStatement(try db.cachedStatement(sql: "SELECT name FROM categories WHERE id = ?1")), filter: filter)
-            defer { s.reset(); decoder.categoryName.reset() }
+            var decoder = SpendingColumnsDecoder()
+            if let pin, let ranges = try Self.rowidRanges(filter, access: access, db), SplitRead.span(of: ranges) >= minimumSpan {
+                let (first, second) = SplitRead.halves(of: ranges)
+                let secondHalf = BackgroundWork { [splitRead] in
+                    try splitRead.read(ifUnchangedSince: pin) { db in
+                        var other = SpendingColumnsDecoder()
+                        try Self.forEachSpendingRow(filter, geotaggedOnly: false, inRowidRanges: second, db) { try other.add($0, $1) }
+                        return other
+                    }
+                }
+                try Self.forEachSpendingRow(filter, geotaggedOnly: false, inRowidRanges: first, db) { try decoder.add($0, $1) }
+                if let other = try? secondHalf.value() {
+                    decoder.append(other)
+                } else {
+                    // The second connection saw another state (or failed): this one reads on.
+                    try Self.forEachSpendingRow(filter, geotaggedOnly: false, inRowidRanges: second, db) { try decoder.add($0, $1) }
+                }
+            } else {
+                try Self.forEachSpendingRow(filter, geotaggedOnly: false, access: access, db) { try decoder.add($0, $1) }
+            }
+            return decoder.columns
+        }
+    }
+
+    /// Steps `spendingPointQuery` over every matching row in one read transaction, handing each
+    /// to `body` with a way to look up category names on the same connection.
+    private func forEachSpendingRow(
+        _ filter: ExpenseFilter, geotaggedOnly: Bool, access forced: SpendingRowAccess?,
+        _ body: (RawStatement, CategoryNameLookup) throws -> Void
+    ) throws {
+        try read { db in
+            try Self.forEachSpendingRow(filter, geotaggedOnly: geotaggedOnly, access: forced ?? Self.spendingRowAccess(filter, db), db, body)
+        }
+    }
+
+    private static func forEachSpendingRow(
+        _ filter: ExpenseFilter, geotaggedOnly: Bool, access: SpendingRowAccess, _ db: Database,
+        _ body: (RawStatement, CategoryNameLookup) throws -> Void
+    ) throws {
+        if access == .rowidRuns, let user = filter.userID {
+            let runs = try rowidRuns(of: user, within: OccurredWindow(filter), db)
+            return try forEachSpendingRow(filter, geotaggedOnly: geotaggedOnly, inRowidRanges: runs, db, body)
+        }
+        let (sql, arguments, _) = spendingPointQuery(filter, geotaggedOnly: geotaggedOnly, access: access)
+        let s = RawStatement(try db.cachedStatement(sql: sql))
+        let lookup = try CategoryNameLookup(db)
+        defer { s.reset(); lookup.statement.reset() }
+        s.reset()
+        for apply in arguments { apply(s) }
+        while try s.step(db) { try body(s, lookup) }
+    }
+
+    /// The matching rows within these ranges of rowids, range by range (the `.rowidRuns` form).
+    static func forEachSpendingRow(
+        _ filter: ExpenseFilter, geotaggedOnly: Bool, inRowidRanges ranges: [ClosedRange<Int64>], _ db: Database,
+        _ body: (RawStatement, CategoryNameLookup) throws -> Void
+    ) throws {
+        let (sql, arguments, runBounds) = spendingPointQuery(filter, geotaggedOnly: geotaggedOnly, access: .rowidRuns)
+        let s = RawStatement(try db.cachedStatement(sql: sql))
+        let lookup = try CategoryNameLookup(db)
+        defer { s.reset(); lookup.statement.reset() }
+        s.reset()
+        for apply in arguments { apply(s) }
+        for range in ranges {
+            s.rewind()  // the filter's bindings stay
+            s.bind(runBounds, range.lowerBound)
+            s.bind(runBounds + 1, range.upperBound)
+            while try s.step(db) { try body(s, lookup) }
+        }
+    }
+
+    /// The lowest and highest rowid of the table, as two subqueries: each reads one end of the
+    /// B-tree, where `min(rowid), max(rowid)` in one SELECT scans every row (SQLite's min/max
+    /// shortcut takes a lone aggregate); that scan was 15 ms for 100k rows.
+    static let tableEndsSQL = "SELECT (SELECT min(rowid) FROM expenses), (SELECT max(rowid) FROM expenses)"
+
+    /// The rowids to read one user's rows by, when the access path reads ranges of them: the
+    /// user's runs, or the whole table's span. Nil for the index path and for all users.
+    static func rowidRanges(_ filter: ExpenseFilter, access: SpendingRowAccess, _ db: Database) throws -> [ClosedRange<Int64>]? {
+        guard let user = filter.userID, filter.storeIDs.isEmpty else { return nil }
+        switch access {
+        case .index: return nil
+        case .rowidRuns: return try rowidRuns(of: user, within: OccurredWindow(filter), db)
+        case .tableScan:
+            let s = RawStatement(try db.cachedStatement(sql: tableEndsSQL))
+            defer { s.reset() }
             s.reset()
-            for apply in arguments { apply(s) }
-            guard access == .rowidRuns, let user = filter.userID else {
-                while try s.step(db) { try body(decoder.point(s, db)) }
-                return
-            }
-            for run in try Self.rowidRuns(of: user, within: OccurredWindow(filter), db) {
-                s.rewind()  // the filter's bindings stay
-                s.bind(runBounds, run.lowerBound)
-                s.bind(runBounds + 1, run.upperBound)
-                while try s.step(db) { try body(decoder.point(s, db)) }
-            }
+            guard try s.step(db), !s.isNull(0) else { return [] }
+            return [s.int64(0)...s.int64(1)]
         }
     }
 
@@ -131,20 +217,18 @@ extension SpatiaLiteStore {
     /// row: decoded once each, so a row makes no string for them (a third of a points export's
     /// decoding time before); category names are looked up once per category, not joined.
     struct SpendingPointDecoder {
-        let categoryName: RawStatement
         /// What the filter fixes for every row (`spendingPointQuery` then reads NULL instead).
         private let user: String?
         private let kind: ExpenseKind?
         private var currencies = PerCurrency<Currency?> { nil }
         private var categories: [Int64: String] = [:]
 
-        init(categoryName: RawStatement, filter: ExpenseFilter) {
-            self.categoryName = categoryName
+        init(filter: ExpenseFilter) {
             user = filter.userID
             kind = filter.kinds.count == 1 ? filter.kinds.first : nil
         }
 
-        mutating func point(_ s: RawStatement, _ db: Database) throws -> SpendingPoint {
+        mutating func point(_ s: RawStatement, _ lookup: CategoryNameLookup) throws -> SpendingPoint {
             let k = currencies.slot(s.withText(6, LocatedAmount.currencyKey))
             if currencies.values[k] == nil { currencies.values[k] = try Currency(code: s.text(6) ?? "") }
             var category: String?
@@ -153,9 +237,7 @@ extension SpatiaLiteStore {
                 if let known = categories[id] {
                     category = known
                 } else {
-                    categoryName.reset()
-                    categoryName.bind(1, id)
-                    category = try categoryName.step(db) ? categoryName.text(0) : nil
+                    category = try lookup.name(id)
                     categories[id] = category
                 }
             }
@@ -165,6 +247,119 @@ extension SpatiaLiteStore {
                 kind: kind ?? s.withText(4, SpatiaLiteStore.kind), amountMinor: s.int64(5), currency: currencies.values[k]!,
                 occurredMilliseconds: s.int64(7), utcOffsetMinutes: s.optionalInt64(11).map { Int($0) },
                 category: category)
+        }
+    }
+
+    /// A category's name by id, on the connection reading the rows (decoders look each id up
+    /// once instead of joining categories on every row).
+    struct CategoryNameLookup {
+        let db: Database
+        let statement: RawStatement
+
+        init(_ db: Database) throws {
+            self.db = db
+            statement = RawStatement(try db.cachedStatement(sql: "SELECT name FROM categories WHERE id = ?1"))
+        }
+
+        func name(_ id: Int64) throws -> String? {
+            statement.reset()
+            statement.bind(1, id)
+            return try statement.step(db) ? statement.text(0) : nil
+        }
+    }
+
+    /// Decodes rows of `spendingPointQuery` into `SpendingColumns`: store ids numbered from
+    /// their bytes in place, currencies by their packed code, categories by id then name; each
+    /// column read once as a value.
+    struct SpendingColumnsDecoder: Sendable {
+        private var idBytes: [UInt8] = [], idEnd: [Int] = []
+        private var amountMinor: [Int64] = [], occurredMilliseconds: [Int64] = [], utcOffsetMinutes: [Int32?] = []
+        private var latitude: [Double] = [], longitude: [Double] = []
+        private var currencyNumber: [Int32] = [], storeNumber: [Int32] = [], categoryNumber: [Int32] = []
+        private var currencies: [Currency] = [], storeIDs: [String] = [], categories: [String] = []
+        private var currencySlots = PerCurrency<Void> {}
+        private var stores = ByteInterner()
+        /// Category ids seen, and their numbers by name (a user has a handful: a short list).
+        private var categoryIDs: [Int64] = [], categoryNumbers: [Int32] = []
+
+        var columns: SpendingColumns {
+            SpendingColumns(
+                idBytes: idBytes, idEnd: idEnd, amountMinor: amountMinor, occurredMilliseconds: occurredMilliseconds,
+                utcOffsetMinutes: utcOffsetMinutes, latitude: latitude, longitude: longitude, currencyNumber: currencyNumber,
+                storeNumber: storeNumber, categoryNumber: categoryNumber, currencies: currencies, storeIDs: storeIDs,
+                categories: categories)
+        }
+
+        mutating func add(_ s: RawStatement, _ lookup: CategoryNameLookup) throws {
+            let c = currencySlots.slot(s.value(6).withText { $0.map(LocatedAmount.currencyKey) ?? 0 })
+            if c == currencies.count { currencies.append(try Currency(code: s.text(6) ?? "")) }
+            currencyNumber.append(Int32(c))
+            storeNumber.append(s.value(1).withText { id in
+                guard let id else { return -1 }
+                let (n, isNew) = stores.number(id)
+                if isNew { storeIDs.append(String(decoding: id, as: UTF8.self)) }
+                return n
+            })
+            let category = s.value(9)
+            categoryNumber.append(category.isNull ? -1 : try categoryNumber(id: category.int64, lookup))
+            let lat = s.value(2)
+            latitude.append(lat.isNull ? .nan : lat.double)
+            longitude.append(lat.isNull ? .nan : s.value(3).double)
+            s.value(0).withText { id in idBytes.append(contentsOf: id ?? .init(start: nil, count: 0)) }
+            idEnd.append(idBytes.count)
+            amountMinor.append(s.value(5).int64)
+            occurredMilliseconds.append(s.value(7).int64)
+            let offset = s.value(11)
+            utcOffsetMinutes.append(offset.isNull ? nil : Int32(truncatingIfNeeded: offset.int64))
+        }
+
+        /// Appends rows another decoder read after these (the second half of a split read),
+        /// renumbering its currencies, stores and categories into this one's.
+        mutating func append(_ other: SpendingColumnsDecoder) {
+            var currency: [Int32] = [], store: [Int32] = [], category: [Int32] = []
+            for c in other.currencies {
+                var code = c.code
+                let k = code.withUTF8 { currencySlots.slot(LocatedAmount.currencyKey($0)) }
+                if k == currencies.count { currencies.append(c) }
+                currency.append(Int32(k))
+            }
+            for id in other.storeIDs {
+                var id = id
+                let (n, isNew) = id.withUTF8 { stores.number($0) }
+                if isNew { storeIDs.append(id) }
+                store.append(n)
+            }
+            for name in other.categories {
+                if let k = categories.firstIndex(of: name) {
+                    category.append(Int32(k))
+                } else {
+                    category.append(Int32(categories.count))
+                    categories.append(name)
+                }
+            }
+            currencyNumber += other.currencyNumber.map { currency[Int($0)] }
+            storeNumber += other.storeNumber.map { $0 < 0 ? -1 : store[Int($0)] }
+            categoryNumber += other.categoryNumber.map { $0 < 0 ? -1 : category[Int($0)] }
+            let base = idBytes.count
+            idBytes += other.idBytes
+            idEnd += other.idEnd.map { base + $0 }
+            amountMinor += other.amountMinor
+            occurredMilliseconds += other.occurredMilliseconds
+            utcOffsetMinutes += other.utcOffsetMinutes
+            latitude += other.latitude
+            longitude += other.longitude
+        }
+
+        private mutating func categoryNumber(id: Int64, _ lookup: CategoryNameLookup) throws -> Int32 {
+            if let k = categoryIDs.firstIndex(of: id) { return categoryNumbers[k] }
+            var n: Int32 = -1
+            if let name = try lookup.name(id) {
+                n = Int32(categories.firstIndex(of: name) ?? categories.count)
+                if n == categories.count { categories.append(name) }
+            }
+            categoryIDs.append(id)
+            categoryNumbers.append(n)
+            return n
         }
     }
 

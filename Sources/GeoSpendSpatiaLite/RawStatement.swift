@@ -85,9 +85,30 @@ struct RawStatement {
         return try body(UnsafeRawBufferPointer(start: p, count: p == nil ? 0 : Int(sqlite3_column_bytes(handle, column))))
     }
 
+    /// A column's value, to ask several questions of (NULL? then its content) for the price of
+    /// one call into the statement: each `sqlite3_column_*` call checks the statement and its
+    /// connection again. Valid until the next step; SQLite calls it unprotected, which is safe
+    /// here because a connection is used by one thread at a time.
+    func value(_ column: Int32) -> RawValue { RawValue(handle: sqlite3_column_value(handle, column)) }
+
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
     func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
     func optionalDouble(_ column: Int32) -> Double? { isNull(column) ? nil : double(column) }
     func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
+}
+
+/// A value of the current row (`RawStatement.value`).
+struct RawValue {
+    let handle: OpaquePointer
+
+    var isNull: Bool { sqlite3_value_type(handle) == SQLITE_NULL }
+    var int64: Int64 { sqlite3_value_int64(handle) }
+    var double: Double { sqlite3_value_double(handle) }
+
+    /// The text's bytes in place; nil for NULL.
+    func withText<T>(_ body: (UnsafeBufferPointer<UInt8>?) -> T) -> T {
+        guard let p = sqlite3_value_text(handle) else { return body(nil) }
+        return body(UnsafeBufferPointer(start: p, count: Int(sqlite3_value_bytes(handle))))
+    }
 }

@@ -25,6 +25,8 @@ public final class SpatiaLiteStore: ExpenseStore {
     public let busyTimeout: TimeInterval
     /// Time this store's connections spent waiting for other processes' locks.
     public let lockWaits: LockWaitMeter
+    /// The second connection that reads half of a heavy user's rows.
+    let splitRead: SplitRead
 
     /// The default busy timeout: how long a writer waits for another process's write lock.
     public static let defaultBusyTimeout: TimeInterval = 30
@@ -44,6 +46,7 @@ public final class SpatiaLiteStore: ExpenseStore {
         self.busyTimeout = busyTimeout
         let meter = LockWaitMeter(timeout: busyTimeout)
         lockWaits = meter
+        splitRead = SplitRead(path: path, meter: meter)
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.readonly = readOnly
@@ -78,6 +81,7 @@ public final class SpatiaLiteStore: ExpenseStore {
                 pool = try DatabasePool(path: path, configuration: config)
             }
             self.pool = pool
+            if snapshotReads { splitRead.pinSnapshot() }
             reader = snapshotReads ? try pool.makeSnapshot() : pool
         } catch let error as DatabaseError {
             throw StoreError.translating(error, path: path, waited: meter.seconds) ?? error

@@ -98,8 +98,14 @@ import Testing
                             try store.forEachSpendingPoint(filter, geotaggedOnly: geotaggedOnly, access: access) { got.append($0) }
                             // Ids follow insertion order, so `expected` is in rowid order: the
                             // order every path must give one user's rows.
-                            #expect(got == expected, "\(user) \(from?.text ?? "-")…\(to?.text ?? "-") \(kinds) \(categories) geotagged=\(geotaggedOnly) \(String(describing: access))")
+                            let context = "\(user) \(from?.text ?? "-")…\(to?.text ?? "-") \(kinds) \(categories) geotagged=\(geotaggedOnly) \(String(describing: access))"
+                            #expect(got == expected, "\(context)")
                             checked += expected.count
+                            if !geotaggedOnly {
+                                let columns = try store.spendingColumns(filter, access: access)
+                                #expect(ColumnRow.all(columns) == ColumnRow.all(SpendingColumns(expected)), "\(context)")
+                                #expect(ColumnRow.all(columns).map(\.id) == expected.map(\.id), "\(context)")
+                            }
                         }
                     }
                 }
@@ -110,6 +116,54 @@ import Testing
         let byDates = ExpenseFilter(userID: "ann", from: try Self.day("2025-03-10"), to: try Self.day("2025-03-12"))
         let edges = Set(["2025-03-10T00:00:00+23:59", "2025-03-12T23:59:59.999-23:59"])
         #expect(Set(try store.spendingPoints(byDates).compactMap { p in all.first { $0.id == p.id }?.occurredAt.text }).isSuperset(of: edges))
+    }
+
+    /// A row of `SpendingColumns` with its numbers resolved, comparable whatever the numbering.
+    struct ColumnRow: Equatable {
+        let id: String, amountMinor: Int64, occurredMilliseconds: Int64, utcOffsetMinutes: Int32?, coordinate: Coordinate?
+        let currency: String, storeID: String?, category: String?, localDayNumber: Int64
+
+        static func all(_ c: SpendingColumns) -> [ColumnRow] {
+            (0..<c.count).map { i in
+                ColumnRow(
+                    id: c.id(i), amountMinor: c.amountMinor[i], occurredMilliseconds: c.occurredMilliseconds[i],
+                    utcOffsetMinutes: c.utcOffsetMinutes[i], coordinate: c.coordinate(i), currency: c.currencies[Int(c.currencyNumber[i])].code,
+                    storeID: c.storeNumber[i] < 0 ? nil : c.storeIDs[Int(c.storeNumber[i])],
+                    category: c.categoryNumber[i] < 0 ? nil : c.categories[Int(c.categoryNumber[i])], localDayNumber: c.localDayNumber(i))
+            }
+        }
+    }
+
+    /// Store ids, currencies and categories are numbered in order of first sight, one number per
+    /// value, and the columns agree with the points they stand for.
+    @Test func columnsNumberRepeatedValuesInOrderOfFirstSight() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        let eur = try Currency(code: "EUR"), jpy = try Currency(code: "JPY")
+        for (id, name) in [("s2", "Two"), ("s1", "One"), ("s3", "Three")] {
+            _ = try store.write { w in try w.insert(Store(id: id, name: name, coordinate: Coordinate(uncheckedLatitude: 60.17, longitude: 24.94))) }
+        }
+        let plan: [(store: String?, currency: Currency, category: String?)] = [
+            ("s2", eur, "Food"), (nil, jpy, nil), ("s1", eur, "Rent"), ("s2", jpy, "Food"), ("s3", eur, "Fuel"), (nil, eur, "Rent"),
+        ]
+        let expenses = try plan.enumerated().map { n, p in
+            Expense(
+                id: "e\(n)", userID: "ann", kind: .expense, amount: Money(minorUnits: Int64(10 + n), currency: p.currency),
+                occurredAt: try Timestamp(parsing: "2025-03-1\(n)T10:00:00+02:00"), category: p.category,
+                location: n == 1 ? nil : ExpenseLocation(coordinate: Coordinate(uncheckedLatitude: 60 + Double(n) / 100, longitude: 24.9)),
+                storeID: p.store)
+        }
+        _ = try store.write { w in for e in expenses { _ = try w.insert(e) } }
+        let columns = try store.spendingColumns(ExpenseFilter(userID: "ann"))
+        #expect(columns.storeIDs == ["s2", "s1", "s3"])
+        #expect(columns.storeNumber == [0, -1, 1, 0, 2, -1])
+        #expect(columns.currencies.map(\.code) == ["EUR", "JPY"])
+        #expect(columns.currencyNumber == [0, 1, 0, 1, 0, 0])
+        #expect(columns.categoryNumber.map { $0 < 0 ? nil : columns.categories[Int($0)] } == expenses.map(\.category))
+        #expect(columns.categories == ["Food", "Rent", "Fuel"])
+        #expect(columns.latitude[1].isNaN && columns.coordinate(1) == nil)
+        #expect(ColumnRow.all(columns) == ColumnRow.all(SpendingColumns(expenses.map(SpendingPoint.init))))
+        #expect(columns.localDayNumber(0) == 20157)  // 2025-03-10, days since 1970-01-01
     }
 
     /// The data above covers what can go wrong with ranges: several of them, some holding

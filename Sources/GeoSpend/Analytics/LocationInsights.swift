@@ -113,99 +113,54 @@ public struct LocationInsights: Sendable {
     public static func compute(_ request: InsightsRequest, store: some ExpenseStore) throws -> LocationInsights {
         let (previousFrom, previousTo) = previousWindow(request.from, request.to)
 
-        // Everything below groups by small integers, not by strings: each point gets a currency
-        // slot and a place number (stores first, then clusters), each (place, currency) a group.
-        // Hashing a String key per point and copying points into per-group arrays was most of
-        // the time for a heavy user. Points are numbered as they arrive, while the next ones are
-        // read on a second thread (the read is half the work), and what the sums below need is
-        // copied into flat arrays, which are cheaper to walk than the points.
-        var points: [SpendingPoint] = []
-        var amountOf: [Int64] = [], millisecondsOf: [Int64] = [], dayOf: [Int32] = [], categoryOf: [Int32] = []
-        var categories = CategoryNumbers()
-        var currencies: [Currency] = []
-        var currencyOf: [Int] = []
-        var storeNumber: [String: Int32] = [:]
-        var placeIDs: [String] = []  // by place number
-        var placeOf: [Int32] = []
-        var clustered: [Int] = []  // the points to cluster: positions without a store
-        var clusteredIDs: [String] = [], clusteredPositions: [Coordinate] = []
-        try store.forEachSpendingPointReadAhead(request.filter, geotaggedOnly: false) { p in
-            if let k = currencies.firstIndex(where: { $0.code == p.currency.code }) {
-                currencyOf.append(k)
-            } else {
-                currencyOf.append(currencies.count)
-                currencies.append(p.currency)
-            }
-            if let s = p.storeID {
-                if let k = storeNumber[s] {
-                    placeOf.append(k)
-                } else {
-                    storeNumber[s] = Int32(placeIDs.count)
-                    placeOf.append(Int32(placeIDs.count))
-                    placeIDs.append(s)
-                }
-            } else {
-                placeOf.append(-1)
-                if request.grouping == .place, let c = p.coordinate {
-                    clustered.append(points.count)
-                    clusteredIDs.append(p.id)
-                    clusteredPositions.append(c)
-                }
-            }
-            amountOf.append(p.amountMinor)
-            millisecondsOf.append(p.occurredMilliseconds)
-            dayOf.append(Int32(truncatingIfNeeded: p.localDayNumber))
-            categoryOf.append(p.category.map { Int32(categories.number($0)) } ?? -1)
-            points.append(p)
+        // Everything below groups by small integers, not by strings: the store numbers the
+        // currencies, stores and categories of the rows it reads as columns; each row gets a
+        // place number (stores first, then clusters) and each (place, currency) a group.
+        // Hashing a String key per expense and copying expenses into per-group arrays was most
+        // of the time for a heavy user.
+        let rows = try store.spendingColumns(request.filter)
+        let storeCount = rows.storeIDs.count
+        var groups = PlaceGroups(rows: rows, placeCount: storeCount)
+        for i in 0..<rows.count where rows.storeNumber[i] >= 0 { groups.add(i, place: rows.storeNumber[i]) }
+        // Store names and positions, and the instants of the stores' first and last visits, are
+        // looked up on a second thread while clusters form (waiting for them after the figures
+        // was a tenth of the time).
+        let storeIDs = Set(rows.storeIDs), storeVisits = groups.visitIDs(of: 0..<groups.count)
+        let storeLookup = BackgroundWork { (try store.stores(withIDs: storeIDs), try store.timestamps(ofExpenses: storeVisits)) }
+
+        var placeOf = rows.storeNumber
+        var placeIDs = rows.storeIDs  // by place number
+        var clustered: [Int] = []  // the rows to cluster: positions without a store
+        if request.grouping == .place {
+            for i in 0..<rows.count where placeOf[i] < 0 && !rows.latitude[i].isNaN { clustered.append(i) }
         }
-        let storeCount = placeIDs.count
-        // Store names and positions are looked up on a second thread while clusters form.
-        let storeIDs = Set(placeIDs)
-        let storesLookup = BackgroundWork { try store.stores(withIDs: storeIDs) }
+        let clusteredPositions = clustered.map { rows.coordinate($0)! }
+        let clusteredIDs = clustered.map { rows.id($0) }
+        let firstClusterGroup = groups.count
         if request.grouping == .place {
             let clusters = PlaceClusters(
                 ids: clusteredIDs, coordinates: clusteredPositions, radius: request.clusterRadius,
                 minPoints: request.clusterMinPoints)
-            for (k, i) in clustered.enumerated() { placeOf[i] = Int32(storeCount) + clusters.clusterOf[k] }
+            groups.addPlaces(clusters.names.count)
+            for (k, i) in clustered.enumerated() {
+                placeOf[i] = Int32(storeCount) + clusters.clusterOf[k]
+                groups.add(i, place: placeOf[i])
+            }
             placeIDs += clusters.names
         }
+        let clusterVisits = groups.visitIDs(of: firstClusterGroup..<groups.count)
+        let clusterTimestampsLookup = BackgroundWork { try store.timestamps(ofExpenses: clusterVisits) }
 
-        var groupOfKey: [Int: Int32] = [:]
-        var groups: [Group] = []
-        var groupOf = [Int32](repeating: -1, count: points.count)
+        let currencies = rows.currencies, categories = rows.categories, amountOf = rows.amountMinor, categoryOf = rows.categoryNumber
+        let dayOf = (0..<rows.count).map { Int32(truncatingIfNeeded: rows.localDayNumber($0)) }
         var totals = currencies.map { MoneyTotal(currency: $0) }
         var unplaced = totals, placed = totals
-        for i in points.indices {
-            let currency = currencyOf[i], amount = amountOf[i]
-            totals[currency].add(amount)
-            let place = placeOf[i]
-            guard place >= 0 else {
-                unplaced[currency].add(amount)
-                continue
-            }
-            placed[currency].add(amount)
-            let key = Int(place) * currencies.count + currency
-            let g: Int32
-            if let known = groupOfKey[key] {
-                g = known
-            } else {
-                g = Int32(groups.count)
-                groupOfKey[key] = g
-                groups.append(Group(place: Int(place), currency: currency))
-            }
-            groupOf[i] = g
-            groups[Int(g)].count += 1
-            groups[Int(g)].totalMinor += amount
+        for i in 0..<rows.count {
+            let currency = Int(rows.currencyNumber[i])
+            totals[currency].add(amountOf[i])
+            if placeOf[i] >= 0 { placed[currency].add(amountOf[i]) } else { unplaced[currency].add(amountOf[i]) }
         }
-        // Each group's points, contiguous (a counting sort by group).
-        var start = [Int](repeating: 0, count: groups.count + 1)
-        for (g, group) in groups.enumerated() { start[g + 1] = start[g] + group.count }
-        var members = [Int](repeating: 0, count: start[groups.count])
-        var fill = start
-        for (i, g) in groupOf.enumerated() where g >= 0 {
-            members[fill[Int(g)]] = i
-            fill[Int(g)] += 1
-        }
+        let (start, members) = groups.members()
 
         // Previous window, assigned to the current places: same store, or the cluster of the
         // nearest current member within the cluster radius.
@@ -214,17 +169,22 @@ public struct LocationInsights: Sendable {
             var f = request.filter
             f.from = previousFrom
             f.to = previousTo
-            let earlier = try store.spendingPoints(f)
+            let earlier = try store.spendingColumns(f)
             let memberPositions = clusteredPositions
             // The grid's scale must cover the earlier points' latitudes too, hence both sets.
-            let grid = ClusterGrid(coordinates: memberPositions + earlier.compactMap(\.coordinate), radius: request.clusterRadius.meters)
+            let grid = ClusterGrid(
+                coordinates: memberPositions + (0..<earlier.count).compactMap(earlier.coordinate), radius: request.clusterRadius.meters)
             var cellMembers: [ClusterGrid.Key: [Int]] = [:]
             for (k, c) in memberPositions.enumerated() { cellMembers[grid.key(c), default: []].append(k) }
-            for p in earlier {
+            // Both reads number stores and currencies in their own order of first sight.
+            let storeNumber = Dictionary(uniqueKeysWithValues: zip(rows.storeIDs, Int32(0)...))
+            let storePlace = earlier.storeIDs.map { storeNumber[$0] }
+            let currencyOfEarlier = earlier.currencies.map { c in currencies.firstIndex { $0.code == c.code } }
+            for i in 0..<earlier.count {
                 var place: Int32?
-                if let s = p.storeID {
-                    place = storeNumber[s]
-                } else if let c = p.coordinate, request.grouping == .place {
+                if earlier.storeNumber[i] >= 0 {
+                    place = storePlace[Int(earlier.storeNumber[i])]
+                } else if let c = earlier.coordinate(i), request.grouping == .place {
                     var best: (distance: Double, id: String, index: Int)?
                     grid.forEachNeighbourKey(of: grid.key(c), including: true) { key in
                         for k in cellMembers[key] ?? [] where Geodesic.isWithin(c, memberPositions[k], meters: request.clusterRadius.meters) {
@@ -235,10 +195,10 @@ public struct LocationInsights: Sendable {
                     }
                     if let best { place = placeOf[clustered[best.index]] }
                 }
-                guard let place, let currency = currencies.firstIndex(where: { $0.code == p.currency.code }),
-                    let g = groupOfKey[Int(place) * currencies.count + currency]
+                guard let place, let currency = currencyOfEarlier[Int(earlier.currencyNumber[i])],
+                    let g = groups.group(place: place, currency: currency)
                 else { continue }
-                previousTotal[Int(g)] += p.amountMinor
+                previousTotal[Int(g)] += earlier.amountMinor[i]
             }
         }
 
@@ -248,36 +208,18 @@ public struct LocationInsights: Sendable {
         for (rank, k) in currencies.indices.sorted(by: {
             (placed[$1].count, currencies[$0].code) < (placed[$0].count, currencies[$1].code)
         }).enumerated() { currencyRank[k] = rank }
-        var rows = groups.indices.sorted { a, b in
-            let (x, y) = (groups[a], groups[b])
+        var order = groups.all.indices.sorted { a, b in
+            let (x, y) = (groups.all[a], groups.all[b])
             if currencyRank[x.currency] != currencyRank[y.currency] { return currencyRank[x.currency] < currencyRank[y.currency] }
             if x.totalMinor != y.totalMinor { return x.totalMinor > y.totalMinor }
             return placeIDs[x.place] < placeIDs[y.place]
         }
-        if let limit = request.limit { rows = Array(rows.prefix(limit)) }
+        if let limit = request.limit { order = Array(order.prefix(limit)) }
 
-        // First and last visits keep their recorded offsets: fetch those timestamps. `earlier` is
-        // SpendingPoint.chronological on the flat instants.
-        func earlier(_ a: Int, _ b: Int) -> Bool {
-            let (x, y) = (millisecondsOf[a], millisecondsOf[b])
-            return x != y ? x < y : points[a].id < points[b].id
-        }
-        let visits = rows.map { g -> (first: Int, last: Int) in
-            var first = members[start[g]], last = first
-            for i in members[start[g]..<start[g + 1]] {
-                if earlier(i, first) { first = i }
-                if earlier(last, i) { last = i }
-            }
-            return (first, last)
-        }
-        // Looked up on a second thread while the figures are worked out.
-        let visitIDs = Set(visits.flatMap { [points[$0.first].id, points[$0.last].id] })
-        let timestampsLookup = BackgroundWork { try store.timestamps(ofExpenses: visitIDs) }
-
-        var categoryTotals = [Int64](repeating: 0, count: categories.names.count)
+        var categoryTotals = [Int64](repeating: 0, count: categories.count)
         var visitDays = DistinctDays()
-        let figures = rows.map { g -> PlaceFigures in
-            let group = groups[g]
+        let figures = order.map { g -> PlaceFigures in
+            let group = groups.all[g]
             let currency = currencies[group.currency]
             let mine = members[start[g]..<start[g + 1]]
             let stats = AmountStatistics(minorUnits: mine.map { amountOf[$0] }, currency: currency)
@@ -285,8 +227,8 @@ public struct LocationInsights: Sendable {
             for i in mine where categoryOf[i] >= 0 { categoryTotals[Int(categoryOf[i])] += amountOf[i] }
             // The largest total, ties by name.
             let top = categoryTotals.indices.filter { categoryTotals[$0] > 0 }
-                .min { (categoryTotals[$1], categories.names[$0]) < (categoryTotals[$0], categories.names[$1]) }
-                .map { categories.names[$0] }
+                .min { (categoryTotals[$1], categories[$0]) < (categoryTotals[$0], categories[$1]) }
+                .map { categories[$0] }
             let change: WindowChange? = previousFrom == nil ? nil : {
                 let before = previousTotal[g]
                 return WindowChange(
@@ -297,13 +239,14 @@ public struct LocationInsights: Sendable {
             let isCluster = group.place >= storeCount
             return PlaceFigures(
                 stats: stats, visitDays: visitDays.count(mine, dayOf), topCategory: top, change: change,
-                centroid: isCluster ? Self.meanPosition(mine.map { points[$0].coordinate! }) : nil)
+                centroid: isCluster ? Self.meanPosition(mine.map { rows.coordinate($0)! }) : nil)
         }
-        let stores = try storesLookup.value()
-        let timestamps = try timestampsLookup.value()
-        let places = zip(rows, zip(figures, visits)).map { g, figuresAndVisit -> PlaceInsight in
-            let (f, visit) = figuresAndVisit
-            let group = groups[g]
+        // First and last visits keep their recorded offsets, hence the timestamps looked up.
+        let (stores, storeTimestamps) = try storeLookup.value()
+        let clusterTimestamps = try clusterTimestampsLookup.value()
+        let places = zip(order, figures).map { g, f -> PlaceInsight in
+            let group = groups.all[g]
+            let timestamps = g < firstClusterGroup ? storeTimestamps : clusterTimestamps
             let isStore = group.place < storeCount
             let id = placeIDs[group.place]
             return PlaceInsight(
@@ -311,7 +254,7 @@ public struct LocationInsights: Sendable {
                 centroid: isStore ? stores[id]?.coordinate : f.centroid,
                 currency: f.stats.total.currency, count: group.count, total: f.stats.total.total, average: f.stats.total.average,
                 median: f.stats.median, min: f.stats.min, max: f.stats.max,
-                firstVisit: timestamps[points[visit.first].id]!, lastVisit: timestamps[points[visit.last].id]!,
+                firstVisit: timestamps[rows.id(group.first)]!, lastVisit: timestamps[rows.id(group.last)]!,
                 visitDays: f.visitDays, share: Double(group.totalMinor) / Double(placed[group.currency].totalMinor),
                 topCategory: f.topCategory, change: f.change)
         }
@@ -336,6 +279,71 @@ public struct LocationInsights: Sendable {
         let currency: Int
         var count = 0
         var totalMinor: Int64 = 0
+        /// Rows of the first and last visits (`SpendingColumns.isEarlier`).
+        var first: Int, last: Int
+    }
+
+    /// The (place, currency) groups of the rows, numbered as they are first met: the stores'
+    /// first, then, once clustering has numbered them, the clusters'.
+    private struct PlaceGroups {
+        let rows: SpendingColumns
+        private(set) var all: [Group] = []
+        /// Each row's group; -1 for rows with no place.
+        private var groupOf: [Int32]
+        /// The group of place p in currency c at `p * currencies + c`; -1 for none yet.
+        private var groupOfKey: [Int32]
+        private let currencies: Int
+
+        init(rows: SpendingColumns, placeCount: Int) {
+            self.rows = rows
+            currencies = rows.currencies.count
+            groupOf = [Int32](repeating: -1, count: rows.count)
+            groupOfKey = [Int32](repeating: -1, count: placeCount * currencies)
+        }
+
+        var count: Int { all.count }
+
+        /// Makes room for `n` more places.
+        mutating func addPlaces(_ n: Int) { groupOfKey += [Int32](repeating: -1, count: n * currencies) }
+
+        mutating func add(_ i: Int, place: Int32) {
+            let currency = Int(rows.currencyNumber[i]), key = Int(place) * currencies + currency
+            var g = groupOfKey[key]
+            if g < 0 {
+                g = Int32(all.count)
+                groupOfKey[key] = g
+                all.append(Group(place: Int(place), currency: currency, first: i, last: i))
+            }
+            groupOf[i] = g
+            all[Int(g)].count += 1
+            all[Int(g)].totalMinor += rows.amountMinor[i]
+            if rows.isEarlier(i, than: all[Int(g)].first) { all[Int(g)].first = i }
+            if rows.isEarlier(all[Int(g)].last, than: i) { all[Int(g)].last = i }
+        }
+
+        func group(place: Int32, currency: Int) -> Int32? {
+            let g = groupOfKey[Int(place) * currencies + currency]
+            return g < 0 ? nil : g
+        }
+
+        /// The ids of the first and last visits of these groups.
+        func visitIDs(of groups: Range<Int>) -> Set<String> {
+            Set(all[groups].flatMap { [rows.id($0.first), rows.id($0.last)] })
+        }
+
+        /// Each group's rows, contiguous (a counting sort by group): group g's are
+        /// `members[start[g]..<start[g + 1]]`.
+        func members() -> (start: [Int], members: [Int]) {
+            var start = [Int](repeating: 0, count: all.count + 1)
+            for (g, group) in all.enumerated() { start[g + 1] = start[g] + group.count }
+            var members = [Int](repeating: 0, count: start[all.count])
+            var fill = start
+            for (i, g) in groupOf.enumerated() where g >= 0 {
+                members[fill[Int(g)]] = i
+                fill[Int(g)] += 1
+            }
+            return (start, members)
+        }
     }
 
     /// Counts distinct day numbers with a bit per day over their range (sorting every group's
@@ -364,21 +372,6 @@ public struct LocationInsights: Sendable {
                 bits[w] = 0
             }
             return n
-        }
-    }
-
-    /// Category names numbered on first sight. A user has a handful: comparing small strings in a
-    /// short list is cheaper than hashing one per expense.
-    private struct CategoryNumbers {
-        private(set) var names: [String] = []
-        private var more: [String: Int] = [:]
-
-        mutating func number(_ name: String) -> Int {
-            if let k = names.prefix(16).firstIndex(of: name) { return k }
-            if let k = more[name] { return k }
-            names.append(name)
-            if names.count > 16 { more[name] = names.count - 1 }
-            return names.count - 1
         }
     }
 

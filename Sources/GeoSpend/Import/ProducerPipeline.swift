@@ -105,13 +105,13 @@ final class ProducerPipeline<Item: Sendable>: @unchecked Sendable {
 
 /// Work started on another thread now and collected later: an independent lookup overlaps with
 /// computing on this thread (2 cores here).
-final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
+package final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     // Written by the worker before `done` is signalled; read after waiting on it.
     private var work: (@Sendable () throws -> Value)?
     private var result: Result<Value, any Error>?
 
-    init(_ work: @escaping @Sendable () throws -> Value) {
+    package init(_ work: @escaping @Sendable () throws -> Value) {
         self.work = work
         Thread { [self] in
             result = Result { try self.work!() }
@@ -123,7 +123,7 @@ final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Waits for the work and returns its value, or rethrows its error. Call once.
-    func value() throws -> Value {
+    package func value() throws -> Value {
         done.wait()
         return try result!.get()
     }

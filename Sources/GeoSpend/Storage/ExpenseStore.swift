@@ -26,6 +26,12 @@ public protocol ExpenseStore: Sendable {
     /// exports list them in it, and must not reveal other users (IsolationTests).
     func forEachSpendingPoint(_ filter: ExpenseFilter, geotaggedOnly: Bool, _ body: (SpendingPoint) throws -> Void) throws
 
+    /// The expenses matching `filter` as columns, in the order of `forEachSpendingPoint`: the
+    /// read behind insights. A store without a faster way can leave it to the default, which
+    /// builds the columns from `spendingPoints`.
+    /// - Complexity: O(n) for the n matching rows.
+    func spendingColumns(_ filter: ExpenseFilter) throws -> SpendingColumns
+
     /// Streams position, amount, currency and (when `withUsers`) a user key of every geotagged
     /// expense matching `filter`: all that grids and density surfaces read, so a store can serve
     /// it from a narrow index. Without `withUsers` the user key is 0 and the id is not read.
@@ -65,6 +71,10 @@ extension ExpenseStore {
 }
 
 extension ExpenseStore {
+    public func spendingColumns(_ filter: ExpenseFilter) throws -> SpendingColumns {
+        SpendingColumns(try spendingPoints(filter))
+    }
+
     /// `forEachSpendingPoint` with the rows read and decoded on a second thread, handed over in
     /// batches through a bounded queue: the calling thread works on rows while the next ones are
     /// read. Memory stays flat; the order is the store's.
@@ -214,9 +224,9 @@ public struct PerCurrency<Value> {
     public private(set) var keys: [UInt32] = []
     public var values: [Value] = []
     private var last = -1
-    private let make: () -> Value
+    private let make: @Sendable () -> Value
 
-    public init(_ make: @escaping () -> Value) { self.make = make }
+    public init(_ make: @escaping @Sendable () -> Value) { self.make = make }
 
     /// The slot of `key` in `values`, created on first sight.
     @inline(__always)
@@ -229,6 +239,8 @@ public struct PerCurrency<Value> {
         return last
     }
 }
+
+extension PerCurrency: Sendable where Value: Sendable {}
 
 /// What `ExpenseStore.geotaggedExtent` reports for one currency.
 public struct GeotaggedExtent: Sendable, Hashable {

@@ -1,0 +1,113 @@
+/// The expenses matching a filter as columns, row `i` in each: what per-place analytics read of
+/// a heavy user's rows, with no string, allocation or retain per row. Values that repeat
+/// (currency, store, category) are numbered in order of first sight.
+///
+/// For a heavy user (100k expenses) reading `SpendingPoint`s, each with its strings, then
+/// numbering their currencies, stores and categories, took more than half of insights' time.
+///
+/// ```swift
+/// let rows = try store.spendingColumns(ExpenseFilter(userID: "user1", kinds: [.expense]))
+/// var totals = [Int64](repeating: 0, count: rows.currencies.count)
+/// for i in 0..<rows.count { totals[Int(rows.currencyNumber[i])] += rows.amountMinor[i] }
+/// ```
+public struct SpendingColumns: Sendable {
+    public let amountMinor: [Int64]
+    /// The instant, milliseconds since 1970 UTC.
+    public let occurredMilliseconds: [Int64]
+    /// The recorded UTC offset in minutes; nil for a bare date.
+    public let utcOffsetMinutes: [Int32?]
+    /// Degrees (WGS84); NaN for an expense without a position.
+    public let latitude: [Double], longitude: [Double]
+    /// Index into `currencies`.
+    public let currencyNumber: [Int32]
+    /// Index into `storeIDs`; -1 without a store.
+    public let storeNumber: [Int32]
+    /// Index into `categories`; -1 without a category.
+    public let categoryNumber: [Int32]
+    public let currencies: [Currency]
+    public let storeIDs: [String]
+    /// Category names: one number per name, whatever the store keys categories by.
+    public let categories: [String]
+    /// The expense ids' UTF-8 bytes back to back; row `i`'s end at `idEnd[i]`.
+    private let idBytes: [UInt8]
+    private let idEnd: [Int]
+
+    /// Columns a store has read: all of one length, numbers indexing the lists given; ids as
+    /// their UTF-8 bytes back to back, row `i`'s ending at `idEnd[i]`.
+    public init(
+        idBytes: [UInt8], idEnd: [Int], amountMinor: [Int64], occurredMilliseconds: [Int64], utcOffsetMinutes: [Int32?],
+        latitude: [Double], longitude: [Double], currencyNumber: [Int32], storeNumber: [Int32], categoryNumber: [Int32],
+        currencies: [Currency], storeIDs: [String], categories: [String]
+    ) {
+        let n = amountMinor.count
+        precondition(
+            [idEnd.count, occurredMilliseconds.count, utcOffsetMinutes.count, latitude.count, longitude.count, currencyNumber.count,
+                storeNumber.count, categoryNumber.count].allSatisfy { $0 == n } && (idEnd.last ?? 0) == idBytes.count)
+        self.idBytes = idBytes
+        self.idEnd = idEnd
+        self.amountMinor = amountMinor
+        self.occurredMilliseconds = occurredMilliseconds
+        self.utcOffsetMinutes = utcOffsetMinutes
+        self.latitude = latitude
+        self.longitude = longitude
+        self.currencyNumber = currencyNumber
+        self.storeNumber = storeNumber
+        self.categoryNumber = categoryNumber
+        self.currencies = currencies
+        self.storeIDs = storeIDs
+        self.categories = categories
+    }
+
+    /// The columns of these points, in their order (stores whose reader has no faster way).
+    public init(_ points: some Collection<SpendingPoint>) {
+        var codes: [String] = [], storeIDs: [String] = [], categories: [String] = []
+        var numbers: [String: Int32] = [:]  // keys tagged by list: "c:EUR", "s:…", "k:…"
+        func number(_ key: String, in list: inout [String], tag: String) -> Int32 {
+            if let k = numbers[tag + key] { return k }
+            numbers[tag + key] = Int32(list.count)
+            list.append(key)
+            return Int32(list.count - 1)
+        }
+        var idBytes: [UInt8] = [], idEnd: [Int] = []
+        var currencyNumber: [Int32] = [], storeNumber: [Int32] = [], categoryNumber: [Int32] = [], currencies: [Currency] = []
+        for p in points {
+            idBytes += p.id.utf8
+            idEnd.append(idBytes.count)
+            currencyNumber.append(number(p.currency.code, in: &codes, tag: "c:"))
+            if codes.count > currencies.count { currencies.append(p.currency) }
+            storeNumber.append(p.storeID.map { number($0, in: &storeIDs, tag: "s:") } ?? -1)
+            categoryNumber.append(p.category.map { number($0, in: &categories, tag: "k:") } ?? -1)
+        }
+        self.init(
+            idBytes: idBytes, idEnd: idEnd, amountMinor: points.map(\.amountMinor), occurredMilliseconds: points.map(\.occurredMilliseconds),
+            utcOffsetMinutes: points.map { $0.utcOffsetMinutes.map { Int32($0) } }, latitude: points.map { $0.coordinate?.latitude ?? .nan },
+            longitude: points.map { $0.coordinate?.longitude ?? .nan }, currencyNumber: currencyNumber, storeNumber: storeNumber,
+            categoryNumber: categoryNumber, currencies: currencies, storeIDs: storeIDs, categories: categories)
+    }
+
+    public var count: Int { amountMinor.count }
+
+    /// The id of row `i`.
+    public func id(_ i: Int) -> String {
+        idBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[idStart(i)..<idEnd[i]]), as: UTF8.self) }
+    }
+
+    private func idStart(_ i: Int) -> Int { i == 0 ? 0 : idEnd[i - 1] }
+
+    /// The position of row `i`, if it has one.
+    public func coordinate(_ i: Int) -> Coordinate? {
+        latitude[i].isNaN ? nil : Coordinate(uncheckedLatitude: latitude[i], longitude: longitude[i])
+    }
+
+    /// The local calendar day of row `i` as days since 1970-01-01 (`SpendingPoint.localDayNumber`).
+    public func localDayNumber(_ i: Int) -> Int64 {
+        let local = occurredMilliseconds[i] + Int64(utcOffsetMinutes[i] ?? 0) * 60_000
+        return local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
+    }
+
+    /// Whether row `a` comes before row `b` by instant, ties by id (`SpendingPoint.chronological`).
+    public func isEarlier(_ a: Int, than b: Int) -> Bool {
+        let (x, y) = (occurredMilliseconds[a], occurredMilliseconds[b])
+        return x != y ? x < y : id(a) < id(b)
+    }
+}
