@@ -39,14 +39,20 @@ public final class SpatiaLiteStore: ExpenseStore {
     ///   - busyTimeout: seconds to wait for another process's lock before throwing `StoreError.locked`.
     ///   - snapshotReads: every read sees the database as it was when the store was opened
     ///     (one read transaction held open), so a concurrent import is seen whole or not at all.
+    ///   - splitReads: a heavy user's rows may be read by a second connection, half each
+    ///     (`SplitRead`). With `snapshotReads` that costs a connection opened now (to pin the
+    ///     snapshot's state, ~8.5 M instructions); without, one opened on first use.
     /// - Throws: `StoreError` when the file is locked, read-only, damaged, not a GeoSpend database
     ///   or from a newer GeoSpend; `DatabaseError` for SQLite's other failures.
-    public init(path: String, readOnly: Bool = false, busyTimeout: TimeInterval = defaultBusyTimeout, snapshotReads: Bool = false) throws {
+    public init(
+        path: String, readOnly: Bool = false, busyTimeout: TimeInterval = defaultBusyTimeout, snapshotReads: Bool = false,
+        splitReads: Bool = true
+    ) throws {
         self.path = path
         self.busyTimeout = busyTimeout
         let meter = LockWaitMeter(timeout: busyTimeout)
         lockWaits = meter
-        splitRead = SplitRead(path: path, meter: meter)
+        splitRead = SplitRead(path: path, meter: meter, enabled: splitReads)
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.readonly = readOnly

@@ -23,6 +23,7 @@ final class SplitRead: @unchecked Sendable {
 
     private let path: String
     private let meter: LockWaitMeter
+    private let enabled: Bool
     private let lock = NSLock()
     // Guarded by `lock`.
     private var connection: DatabaseQueue?
@@ -31,13 +32,16 @@ final class SplitRead: @unchecked Sendable {
     /// that failed (then reads are not split).
     private var snapshotPin: Int64?
 
-    init(path: String, meter: LockWaitMeter) {
+    /// `enabled` false: `pin()` is always nil, so no read is split.
+    init(path: String, meter: LockWaitMeter, enabled: Bool = true) {
         self.path = path
         self.meter = meter
+        self.enabled = enabled
     }
 
     /// Reads the pin now, just before the store's snapshot is taken (`snapshotReads`).
     func pinSnapshot() {
+        guard enabled else { return }
         let version = try? version()
         lock.withLock {
             pinsSnapshot = true
@@ -48,6 +52,7 @@ final class SplitRead: @unchecked Sendable {
     /// The version a read's second half must still see, read now, before the first connection
     /// starts its transaction (with `snapshotReads`, the snapshot's pin); nil: do not split.
     func pin() -> Int64? {
+        guard enabled else { return nil }
         let (pinsSnapshot, snapshotPin) = lock.withLock { (self.pinsSnapshot, self.snapshotPin) }
         return pinsSnapshot ? snapshotPin : try? version()
     }

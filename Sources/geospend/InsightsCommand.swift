@@ -34,7 +34,7 @@ struct InsightsCommand: ParsableCommand {
         let request = InsightsRequest(
             userID: user, from: from, to: to,
             kinds: kind.isEmpty ? [.expense] : Set(kind), categories: Set(category), grouping: by, limit: limit)
-        let insights = try LocationInsights.compute(request, store: try database.openExisting())
+        let insights = try LocationInsights.compute(request, store: try database.openExisting(splitReads: true))
         switch format {
         case .json: printOut(InsightsOutput.json(insights).serialized() + "\n")
         case .csv: printOut(InsightsOutput.csv(insights))

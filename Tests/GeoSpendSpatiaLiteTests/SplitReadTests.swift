@@ -107,6 +107,7 @@ import Testing
         let before = try #require(split.pin())
         _ = try store.write { w in try w.insert(Store(id: "s2", name: "Two", coordinate: Coordinate(uncheckedLatitude: 60.18, longitude: 24.95))) }
         #expect(try split.read(ifUnchangedSince: before) { _ in 1 } == nil)
+        #expect(SplitRead(path: store.path, meter: store.lockWaits, enabled: false).pin() == nil)
     }
 
     /// With `snapshotReads`, a change committed after the store was opened stays out of a split
