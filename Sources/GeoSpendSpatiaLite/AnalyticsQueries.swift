@@ -39,33 +39,33 @@ extension SpatiaLiteStore {
         try spendingColumns(filter, access: nil)
     }
 
-    /// `splitFrom`: the fewest rowids a one-user read must span to be split between two
-    /// connections (`SplitRead.swift`); tests lower it.
-    func spendingColumns(
-        _ filter: ExpenseFilter, access forced: SpendingRowAccess?, splitFrom minimumSpan: Int64 = SplitRead.minimumSpan
-    ) throws -> SpendingColumns {
-        let pin = splitRead.pin()
+
+    /// A one-user read whose rowid ranges are large is split between this connection and a
+    /// second one (`SplitRead`, where the order of the steps below is explained).
+    func spendingColumns(_ filter: ExpenseFilter, access forced: SpendingRowAccess?) throws -> SpendingColumns {
+        let pin = filter.userID != nil && filter.storeIDs.isEmpty ? splitRead.pin() : nil  // step 1
         return try read { db in
-            let access = try forced ?? Self.spendingRowAccess(filter, db)
+            let access = try forced ?? Self.spendingRowAccess(filter, db)  // step 2: this connection's state is fixed
             var decoder = SpendingColumnsDecoder()
-            if let pin, let ranges = try Self.rowidRanges(filter, access: access, db), SplitRead.span(of: ranges) >= minimumSpan {
-                let (first, second) = SplitRead.halves(of: ranges)
-                let secondHalf = BackgroundWork { [splitRead] in
-                    try splitRead.read(ifUnchangedSince: pin) { db in
-                        var other = SpendingColumnsDecoder()
-                        try Self.forEachSpendingRow(filter, geotaggedOnly: false, inRowidRanges: second, db) { try other.add($0, $1) }
-                        return other
-                    }
-                }
-                try Self.forEachSpendingRow(filter, geotaggedOnly: false, inRowidRanges: first, db) { try decoder.add($0, $1) }
-                if let other = try? secondHalf.value() {
-                    decoder.append(other)
-                } else {
-                    // The second connection saw another state (or failed): this one reads on.
-                    try Self.forEachSpendingRow(filter, geotaggedOnly: false, inRowidRanges: second, db) { try decoder.add($0, $1) }
-                }
+            guard let ranges = try Self.rowidRanges(filter, access: access, db) else {
+                try Self.stepSpendingRows(filter, geotaggedOnly: false, access: access, db) { try decoder.add($0, $1) }
+                return decoder.columns
+            }
+            guard let pin, let halves = splitRead.halves(ofLarge: ranges) else {
+                try Self.stepSpendingRows(filter, geotaggedOnly: false, inRowidRanges: ranges, db) { try decoder.add($0, $1) }
+                return decoder.columns
+            }
+            let (lower, upper) = halves
+            let secondHalf = splitRead.start(ifUnchangedSince: pin) { db in  // step 3
+                var other = SpendingColumnsDecoder()
+                try Self.stepSpendingRows(filter, geotaggedOnly: false, inRowidRanges: upper, db) { try other.add($0, $1) }
+                return other
+            }
+            try Self.stepSpendingRows(filter, geotaggedOnly: false, inRowidRanges: lower, db) { try decoder.add($0, $1) }
+            if let other = splitRead.collect(secondHalf) {
+                decoder.appendRows(of: other)
             } else {
-                try Self.forEachSpendingRow(filter, geotaggedOnly: false, access: access, db) { try decoder.add($0, $1) }
+                try Self.stepSpendingRows(filter, geotaggedOnly: false, inRowidRanges: upper, db) { try decoder.add($0, $1) }
             }
             return decoder.columns
         }
@@ -78,17 +78,18 @@ extension SpatiaLiteStore {
         _ body: (RawStatement, CategoryNameLookup) throws -> Void
     ) throws {
         try read { db in
-            try Self.forEachSpendingRow(filter, geotaggedOnly: geotaggedOnly, access: forced ?? Self.spendingRowAccess(filter, db), db, body)
+            try Self.stepSpendingRows(filter, geotaggedOnly: geotaggedOnly, access: forced ?? Self.spendingRowAccess(filter, db), db, body)
         }
     }
 
-    private static func forEachSpendingRow(
+    /// `forEachSpendingRow` on a connection already reading.
+    private static func stepSpendingRows(
         _ filter: ExpenseFilter, geotaggedOnly: Bool, access: SpendingRowAccess, _ db: Database,
         _ body: (RawStatement, CategoryNameLookup) throws -> Void
     ) throws {
         if access == .rowidRuns, let user = filter.userID {
             let runs = try rowidRuns(of: user, within: OccurredWindow(filter), db)
-            return try forEachSpendingRow(filter, geotaggedOnly: geotaggedOnly, inRowidRanges: runs, db, body)
+            return try stepSpendingRows(filter, geotaggedOnly: geotaggedOnly, inRowidRanges: runs, db, body)
         }
         let (sql, arguments, _) = spendingPointQuery(filter, geotaggedOnly: geotaggedOnly, access: access)
         let s = RawStatement(try db.cachedStatement(sql: sql))
@@ -100,7 +101,7 @@ extension SpatiaLiteStore {
     }
 
     /// The matching rows within these ranges of rowids, range by range (the `.rowidRuns` form).
-    static func forEachSpendingRow(
+    static func stepSpendingRows(
         _ filter: ExpenseFilter, geotaggedOnly: Bool, inRowidRanges ranges: [ClosedRange<Int64>], _ db: Database,
         _ body: (RawStatement, CategoryNameLookup) throws -> Void
     ) throws {
@@ -315,7 +316,7 @@ extension SpatiaLiteStore {
 
         /// Appends rows another decoder read after these (the second half of a split read),
         /// renumbering its currencies, stores and categories into this one's.
-        mutating func append(_ other: SpendingColumnsDecoder) {
+        mutating func appendRows(of other: SpendingColumnsDecoder) {
             var currency: [Int32] = [], store: [Int32] = [], category: [Int32] = []
             for c in other.currencies {
                 var code = c.code
@@ -330,7 +331,7 @@ extension SpatiaLiteStore {
                 store.append(n)
             }
             for name in other.categories {
-                if let k = categories.firstIndex(of: name) {
+                if let k = categories.firstIndex(where: { $0.utf8.elementsEqual(name.utf8) }) {
                     category.append(Int32(k))
                 } else {
                     category.append(Int32(categories.count))
@@ -354,7 +355,7 @@ extension SpatiaLiteStore {
             if let k = categoryIDs.firstIndex(of: id) { return categoryNumbers[k] }
             var n: Int32 = -1
             if let name = try lookup.name(id) {
-                n = Int32(categories.firstIndex(of: name) ?? categories.count)
+                n = Int32(categories.firstIndex(where: { $0.utf8.elementsEqual(name.utf8) }) ?? categories.count)
                 if n == categories.count { categories.append(name) }
             }
             categoryIDs.append(id)

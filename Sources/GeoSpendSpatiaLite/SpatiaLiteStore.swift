@@ -40,8 +40,9 @@ public final class SpatiaLiteStore: ExpenseStore {
     ///   - snapshotReads: every read sees the database as it was when the store was opened
     ///     (one read transaction held open), so a concurrent import is seen whole or not at all.
     ///   - splitReads: a heavy user's rows may be read by a second connection, half each
-    ///     (`SplitRead`). With `snapshotReads` that costs a connection opened now (to pin the
-    ///     snapshot's state, ~8.5 M instructions); without, one opened on first use.
+    ///     (`SplitRead`). With `snapshotReads` that costs a connection opened now, to pin the
+    ///     snapshot's state (8.5 M instructions, measured on `geospend near`); without, one
+    ///     opened by the first one-user `spendingColumns` call.
     /// - Throws: `StoreError` when the file is locked, read-only, damaged, not a GeoSpend database
     ///   or from a newer GeoSpend; `DatabaseError` for SQLite's other failures.
     public init(

@@ -9,6 +9,12 @@ import Testing
 @Suite struct SplitReadTests {
     typealias Row = SpendingReadTests.ColumnRow
 
+    /// The store's read, split whatever its size or never.
+    func columns(_ store: SpatiaLiteStore, _ filter: ExpenseFilter, access: SpatiaLiteStore.SpendingRowAccess?, split: Bool) throws -> SpendingColumns {
+        store.splitRead.minimumSpan = split ? 0 : .max
+        return try store.spendingColumns(filter, access: access)
+    }
+
     @Test func halvesCoverTheRangesOnceAtTheMiddleRowid() {
         let ranges: [ClosedRange<Int64>] = [1...4, 10...10, 20...29]  // 15 rowids
         let (lower, upper) = SplitRead.halves(of: ranges)
@@ -54,8 +60,8 @@ import Testing
                     for (kinds, categories) in SpendingReadTests.narrowings {
                         let filter = ExpenseFilter(userID: user, from: from, to: to, kinds: kinds, categories: categories)
                         for access in [SpatiaLiteStore.SpendingRowAccess.rowidRuns, .tableScan, nil] {
-                            let one = try store.spendingColumns(filter, access: access, splitFrom: .max)
-                            let split = try store.spendingColumns(filter, access: access, splitFrom: 0)
+                            let one = try columns(store, filter, access: access, split: false)
+                            let split = try columns(store, filter, access: access, split: true)
                             #expect(Row.all(split) == Row.all(one), "\(user) \(String(describing: access)) \(kinds) \(categories)")
                             #expect(split.storeIDs == one.storeIDs && split.categories == one.categories)
                             #expect(split.currencies == one.currencies && split.currencyNumber == one.currencyNumber)
@@ -66,6 +72,9 @@ import Testing
             }
         }
         #expect(compared > 1000)
+        // Split for real: no second half declined or failed.
+        #expect(store.splitRead.outcomes[.split, default: 0] > 100 && alone.splitRead.outcomes[.split, default: 0] > 10)
+        #expect(store.splitRead.outcomes[.declined] == nil && store.splitRead.outcomes[.failed] == nil)
     }
 
     /// Store and category numbers met first in the upper half are renumbered after the lower
@@ -86,7 +95,7 @@ import Testing
                     occurredAt: try Timestamp(parsing: "2025-03-10"), category: category, storeID: s))
             }
         }
-        let split = try store.spendingColumns(ExpenseFilter(userID: "ann"), access: .tableScan, splitFrom: 0)
+        let split = try columns(store, ExpenseFilter(userID: "ann"), access: .tableScan, split: true)
         #expect(split.storeIDs == ["b", "a", "c"])
         #expect(split.storeNumber == [0, 1, 2, 1, 0, 2])
         #expect(split.currencies.map(\.code) == ["EUR", "SEK"])
@@ -94,6 +103,7 @@ import Testing
         #expect(split.categories == ["Food", "Rent"])
         #expect(split.categoryNumber == [0, 0, 1, 0, 1, 0])
         #expect((0..<6).map(split.id) == (0..<6).map { "e\($0)" })
+        #expect(store.splitRead.outcomes == [.split: 1])
     }
 
     /// A commit after the pin makes the second connection decline; without one it reads.
@@ -110,6 +120,31 @@ import Testing
         #expect(SplitRead(path: store.path, meter: store.lockWaits, enabled: false).pin() == nil)
     }
 
+    /// With a pool: a commit after this connection's read began and before the second one's
+    /// makes the second decline, and the rows are this connection's state, whole. (Without the
+    /// check, the upper half would come with stores.)
+    @Test func aCommitBetweenTheTwoReadsMakesTheSecondDecline() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        let cat = try SpendingReadTests.expenses().filter { $0.userID == "cat" }
+        _ = try store.write { w in
+            _ = try w.insert(Store(id: "s1", name: "One", coordinate: Coordinate(uncheckedLatitude: 60.17, longitude: 24.94)))
+            for e in cat { _ = try w.insert(e) }
+        }
+        let writer = try SpatiaLiteStore(path: store.path)
+        store.splitRead.minimumSpan = 0
+        store.splitRead.beforeSecondHalf = {
+            _ = try! writer.write { w in for e in cat { _ = try w.assignStore("s1", toExpense: e.id) } }
+        }
+        let during = try store.spendingColumns(ExpenseFilter(userID: "cat"), access: .rowidRuns)
+        #expect(during.count == cat.count && during.storeIDs.isEmpty)
+        #expect(store.splitRead.outcomes == [.declined: 1])
+        store.splitRead.beforeSecondHalf = nil
+        let after = try store.spendingColumns(ExpenseFilter(userID: "cat"), access: .rowidRuns)
+        #expect(after.storeNumber == Array(repeating: 0, count: cat.count))
+        #expect(store.splitRead.outcomes == [.declined: 1, .split: 1])
+    }
+
     /// With `snapshotReads`, a change committed after the store was opened stays out of a split
     /// read: the second connection sees it, so it declines, and the snapshot's connection reads
     /// both halves. (Without the check, the upper half would come with stores.)
@@ -122,14 +157,15 @@ import Testing
             for e in cat { _ = try w.insert(e) }
         }
         let reader = try SpatiaLiteStore(path: writer.path, readOnly: true, snapshotReads: true)
-        let before = try reader.spendingColumns(ExpenseFilter(userID: "cat"), access: .rowidRuns, splitFrom: .max)
+        let before = try columns(reader, ExpenseFilter(userID: "cat"), access: .rowidRuns, split: false)
         _ = try writer.write { w in for e in cat { _ = try w.assignStore("s1", toExpense: e.id) } }
         for access in [SpatiaLiteStore.SpendingRowAccess.rowidRuns, .tableScan] {
-            let split = try reader.spendingColumns(ExpenseFilter(userID: "cat"), access: access, splitFrom: 0)
+            let split = try columns(reader, ExpenseFilter(userID: "cat"), access: access, split: true)
             #expect(Row.all(split) == Row.all(before))
             #expect(split.storeIDs.isEmpty && split.count == cat.count)
         }
+        #expect(reader.splitRead.outcomes == [.declined: 2])
         let fresh = try SpatiaLiteStore(path: writer.path, readOnly: true, snapshotReads: true)
-        #expect(try fresh.spendingColumns(ExpenseFilter(userID: "cat"), access: .rowidRuns, splitFrom: 0).storeNumber == Array(repeating: 0, count: cat.count))
+        #expect(try columns(fresh, ExpenseFilter(userID: "cat"), access: .rowidRuns, split: true).storeNumber == Array(repeating: 0, count: cat.count))
     }
 }

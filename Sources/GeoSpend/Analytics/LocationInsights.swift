@@ -177,8 +177,10 @@ public struct LocationInsights: Sendable {
             var cellMembers: [ClusterGrid.Key: [Int]] = [:]
             for (k, c) in memberPositions.enumerated() { cellMembers[grid.key(c), default: []].append(k) }
             // Both reads number stores and currencies in their own order of first sight.
-            let storeNumber = Dictionary(uniqueKeysWithValues: zip(rows.storeIDs, Int32(0)...))
-            let storePlace = earlier.storeIDs.map { storeNumber[$0] }
+            // Keyed by UTF-8 bytes, as the store numbers them: two ids equal as Swift strings
+            // (é composed and decomposed) are two stores there.
+            let placeOfStoreID = Dictionary(zip(rows.storeIDs.map { Array($0.utf8) }, Int32(0)...), uniquingKeysWith: { a, _ in a })
+            let storePlace = earlier.storeIDs.map { placeOfStoreID[Array($0.utf8)] }
             let currencyOfEarlier = earlier.currencies.map { c in currencies.firstIndex { $0.code == c.code } }
             for i in 0..<earlier.count {
                 var place: Int32?

@@ -26,7 +26,8 @@ public struct SpendingColumns: Sendable {
     public let categoryNumber: [Int32]
     public let currencies: [Currency]
     public let storeIDs: [String]
-    /// Category names: one number per name, whatever the store keys categories by.
+    /// Category names: one number per name (compared by UTF-8 bytes, as store ids are),
+    /// whatever the store keys categories by.
     public let categories: [String]
     /// The expense ids' UTF-8 bytes back to back; row `i`'s end at `idEnd[i]`.
     private let idBytes: [UInt8]
@@ -61,10 +62,13 @@ public struct SpendingColumns: Sendable {
     /// The columns of these points, in their order (stores whose reader has no faster way).
     public init(_ points: some Collection<SpendingPoint>) {
         var codes: [String] = [], storeIDs: [String] = [], categories: [String] = []
-        var numbers: [String: Int32] = [:]  // keys tagged by list: "c:EUR", "s:…", "k:…"
-        func number(_ key: String, in list: inout [String], tag: String) -> Int32 {
-            if let k = numbers[tag + key] { return k }
-            numbers[tag + key] = Int32(list.count)
+        // Keyed by UTF-8 bytes, tagged by list, as a store reading bytes numbers them: two ids
+        // equal as Swift strings (é composed and decomposed) stay two.
+        var numbers: [[UInt8]: Int32] = [:]
+        func number(_ key: String, in list: inout [String], tag: UInt8) -> Int32 {
+            let bytes = [tag] + Array(key.utf8)
+            if let k = numbers[bytes] { return k }
+            numbers[bytes] = Int32(list.count)
             list.append(key)
             return Int32(list.count - 1)
         }
@@ -73,10 +77,10 @@ public struct SpendingColumns: Sendable {
         for p in points {
             idBytes += p.id.utf8
             idEnd.append(idBytes.count)
-            currencyNumber.append(number(p.currency.code, in: &codes, tag: "c:"))
+            currencyNumber.append(number(p.currency.code, in: &codes, tag: 0))
             if codes.count > currencies.count { currencies.append(p.currency) }
-            storeNumber.append(p.storeID.map { number($0, in: &storeIDs, tag: "s:") } ?? -1)
-            categoryNumber.append(p.category.map { number($0, in: &categories, tag: "k:") } ?? -1)
+            storeNumber.append(p.storeID.map { number($0, in: &storeIDs, tag: 1) } ?? -1)
+            categoryNumber.append(p.category.map { number($0, in: &categories, tag: 2) } ?? -1)
         }
         self.init(
             idBytes: idBytes, idEnd: idEnd, amountMinor: points.map(\.amountMinor), occurredMilliseconds: points.map(\.occurredMilliseconds),
