@@ -91,15 +91,21 @@ import Testing
     }
 
     /// Properties on generated data: placed + unplaced = total per currency; shares sum to 1.
-    @Test(arguments: [1, 2, 3])
-    func totalsAddUpAndSharesSumToOne(seed: UInt64) throws {
-        let scratch = Scratch()
+    /// A store with the Helsinki places and synthetic expenses spent at them.
+    static func helsinkiStore(_ scratch: Scratch, users: Int, count: Int, seed: UInt64) throws -> (SpatiaLiteStore, [Expense]) {
         let store = try scratch.store()
         let places = try Importer.readStores(from: Repo.path("Data/helsinki-places.geojson"))
         _ = try Importer.importStores(from: Repo.path("Data/helsinki-places.geojson"), into: store)
         var all: [Expense] = []
-        SyntheticData(places: places, scale: .city).generateExpenses(users: 3, count: 900, seed: seed) { all.append($0) }
+        SyntheticData(places: places, scale: .city).generateExpenses(users: users, count: count, seed: seed) { all.append($0) }
         _ = try store.write { w in for e in all { _ = try w.insert(e) } }
+        return (store, all)
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func totalsAddUpAndSharesSumToOne(seed: UInt64) throws {
+        let scratch = Scratch()
+        let (store, all) = try Self.helsinkiStore(scratch, users: 3, count: 900, seed: seed)
         for grouping in PlaceGrouping.allCases {
             let r = try LocationInsights.compute(InsightsRequest(userID: "user2", grouping: grouping), store: store)
             for total in r.totals {
@@ -123,20 +129,18 @@ import Testing
     @Test(arguments: [4, 5])
     func byStoreAgreesWithBruteForceAndSplitReads(seed: UInt64) throws {
         let scratch = Scratch()
-        let store = try scratch.store()
-        let places = try Importer.readStores(from: Repo.path("Data/helsinki-places.geojson"))
-        _ = try Importer.importStores(from: Repo.path("Data/helsinki-places.geojson"), into: store)
-        var all: [Expense] = []
-        SyntheticData(places: places, scale: .city).generateExpenses(users: 2, count: 1200, seed: seed) { all.append($0) }
+        var (store, all) = try Self.helsinkiStore(scratch, users: 2, count: 1200, seed: seed)
         let tied = try #require(all.first { $0.userID == "user1" && $0.kind == .expense && $0.storeID != nil })
+        var ties: [Expense] = []
         for (id, at) in [("tie-b", "2001-01-01T00:00:00Z"), ("tie-a", "2001-01-01T02:00:00+02:00"), ("tie-c", "2001-01-01T00:00:00Z"),
                          ("tie-y", "2039-01-01T00:00:00Z"), ("tie-z", "2039-01-01T01:00:00+01:00"), ("tie-x", "2039-01-01T00:00:00Z")] {
             var e = tied
             e.id = id
             e.occurredAt = try Timestamp(parsing: at)
-            all.append(e)
+            ties.append(e)
         }
-        _ = try store.write { w in for e in all { _ = try w.insert(e) } }
+        _ = try store.write { w in for e in ties { _ = try w.insert(e) } }
+        all += ties
         store.splitRead.minimumSpan = .max
         let r = try LocationInsights.compute(InsightsRequest(userID: "user1", grouping: .store), store: store)
         let mine = all.filter { $0.userID == "user1" && $0.kind == .expense && $0.storeID != nil }

@@ -120,17 +120,23 @@ import Testing
         #expect(SplitRead(path: store.path, meter: store.lockWaits, enabled: false).pin() == nil)
     }
 
-    /// With a pool: a commit after this connection's read began and before the second one's
-    /// makes the second decline, and the rows are this connection's state, whole. (Without the
-    /// check, the upper half would come with stores.)
-    @Test func aCommitBetweenTheTwoReadsMakesTheSecondDecline() throws {
-        let scratch = Scratch()
+    /// A store holding cat's rows (SpendingReadTests), none linked yet to its one store "s1".
+    static func catAndAStore(_ scratch: Scratch) throws -> (SpatiaLiteStore, [Expense]) {
         let store = try scratch.store()
         let cat = try SpendingReadTests.expenses().filter { $0.userID == "cat" }
         _ = try store.write { w in
             _ = try w.insert(Store(id: "s1", name: "One", coordinate: Coordinate(uncheckedLatitude: 60.17, longitude: 24.94)))
             for e in cat { _ = try w.insert(e) }
         }
+        return (store, cat)
+    }
+
+    /// With a pool: a commit after this connection's read began and before the second one's
+    /// makes the second decline, and the rows are this connection's state, whole. (Without the
+    /// check, the upper half would come with stores.)
+    @Test func aCommitBetweenTheTwoReadsMakesTheSecondDecline() throws {
+        let scratch = Scratch()
+        let (store, cat) = try Self.catAndAStore(scratch)
         let writer = try SpatiaLiteStore(path: store.path)
         store.splitRead.minimumSpan = 0
         store.splitRead.beforeSecondHalf = {
@@ -150,12 +156,7 @@ import Testing
     /// both halves. (Without the check, the upper half would come with stores.)
     @Test func snapshotReadsNeverMixInLaterChanges() throws {
         let scratch = Scratch()
-        let writer = try scratch.store()
-        let cat = try SpendingReadTests.expenses().filter { $0.userID == "cat" }
-        _ = try writer.write { w in
-            _ = try w.insert(Store(id: "s1", name: "One", coordinate: Coordinate(uncheckedLatitude: 60.17, longitude: 24.94)))
-            for e in cat { _ = try w.insert(e) }
-        }
+        let (writer, cat) = try Self.catAndAStore(scratch)
         let reader = try SpatiaLiteStore(path: writer.path, readOnly: true, snapshotReads: true)
         let before = try columns(reader, ExpenseFilter(userID: "cat"), access: .rowidRuns, split: false)
         _ = try writer.write { w in for e in cat { _ = try w.assignStore("s1", toExpense: e.id) } }
