@@ -91,6 +91,57 @@ import Testing
     }
 
     /// Properties on generated data: placed + unplaced = total per currency; shares sum to 1.
+    /// Everything from a SpatiaLite store except `spendingColumns`, which the protocol's default
+    /// builds from points (as a store without a faster way would); optionally it has lost the
+    /// timestamps of some expenses, as when another process deletes them mid-way.
+    struct PointsOnlyStore: ExpenseStore {
+        let base: SpatiaLiteStore
+        var deletedMeanwhile: Set<String> = []
+
+        func write<T>(_ body: (any BulkWriter) throws -> T) throws -> T { try base.write(body) }
+        func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit] {
+            try base.expenses(within: radius, of: center, filter: filter)
+        }
+        func nearestStores(to center: Coordinate, limit: Int, maxDistance: Distance?, kind: String?) throws -> [StoreHit] {
+            try base.nearestStores(to: center, limit: limit, maxDistance: maxDistance, kind: kind)
+        }
+        func counts() throws -> StoreCounts { try base.counts() }
+        func spendingPoints(_ filter: ExpenseFilter) throws -> [SpendingPoint] { try base.spendingPoints(filter) }
+        func forEachSpendingPoint(_ filter: ExpenseFilter, geotaggedOnly: Bool, _ body: (SpendingPoint) throws -> Void) throws {
+            try base.forEachSpendingPoint(filter, geotaggedOnly: geotaggedOnly, body)
+        }
+        func forEachLocatedAmount(_ filter: ExpenseFilter, withUsers: Bool, _ body: (LocatedAmount) throws -> Void) throws {
+            try base.forEachLocatedAmount(filter, withUsers: withUsers, body)
+        }
+        func geotaggedCenterHint() throws -> Coordinate? { try base.geotaggedCenterHint() }
+        func stores(withIDs ids: Set<String>) throws -> [String: Store] { try base.stores(withIDs: ids) }
+        func timestamps(ofExpenses ids: Set<String>) throws -> [String: Timestamp] {
+            try base.timestamps(ofExpenses: ids.subtracting(deletedMeanwhile))
+        }
+        func expensesWithoutStore(userID: String?) throws -> [UnsnappedExpense] { try base.expensesWithoutStore(userID: userID) }
+        func allStores(kind: String?) throws -> [Store] { try base.allStores(kind: kind) }
+    }
+
+    /// The protocol's default `spendingColumns` (from points) gives the insights SpatiaLite's own
+    /// read gives; an expense deleted between the read and the visit lookup is a clear error.
+    @Test func defaultColumnsAgreeAndADeletionMidwayIsAnError() throws {
+        let scratch = Scratch()
+        let (store, _) = try Self.helsinkiStore(scratch, users: 2, count: 600, seed: 9)
+        let pointsOnly = PointsOnlyStore(base: store)
+        for request in [InsightsRequest(userID: "user1"), InsightsRequest(userID: "user2", grouping: .store),
+                        InsightsRequest(userID: "user1", from: try Timestamp(parsing: "2025-04-01"), to: try Timestamp(parsing: "2025-06-30"))] {
+            let native = try LocationInsights.compute(request, store: store)
+            let fromPoints = try LocationInsights.compute(request, store: pointsOnly)
+            #expect(fromPoints.places == native.places && fromPoints.totals == native.totals && fromPoints.unplaced == native.unplaced)
+        }
+        let first = try #require(try LocationInsights.compute(InsightsRequest(userID: "user1"), store: store).places.first { $0.place.kind == .store })
+        let gone = try #require(try store.spendingPoints(ExpenseFilter(userID: "user1", kinds: [.expense]))
+            .first { $0.storeID == first.place.id && $0.occurredMilliseconds == first.firstVisit.epochMilliseconds }).id
+        #expect(throws: InsightsError.expenseDeletedDuringRead(gone)) {
+            try LocationInsights.compute(InsightsRequest(userID: "user1"), store: PointsOnlyStore(base: store, deletedMeanwhile: [gone]))
+        }
+    }
+
     /// A store with the Helsinki places and synthetic expenses spent at them.
     static func helsinkiStore(_ scratch: Scratch, users: Int, count: Int, seed: UInt64) throws -> (SpatiaLiteStore, [Expense]) {
         let store = try scratch.store()

@@ -39,6 +39,19 @@ public struct InsightsRequest: Sendable {
     var filter: ExpenseFilter { ExpenseFilter(userID: userID, from: from, to: to, kinds: kinds, categories: categories) }
 }
 
+/// Why insights could not be computed.
+public enum InsightsError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// An expense read for the insights was gone when its visit time was looked up: another
+    /// process deleted it meanwhile (a store read through a pool, not one snapshot).
+    case expenseDeletedDuringRead(String)
+
+    public var description: String {
+        switch self {
+        case .expenseDeletedDuringRead(let id): "expense \"\(id)\" was deleted while the insights were computed; run them again"
+        }
+    }
+}
+
 /// `store`: one row per store (expenses without a store are unplaced); `place`: stores, plus
 /// density clusters of the geotagged expenses that have no store.
 public enum PlaceGrouping: String, Sendable, CaseIterable { case store, place }
@@ -246,9 +259,14 @@ public struct LocationInsights: Sendable {
         // First and last visits keep their recorded offsets, hence the timestamps looked up.
         let (stores, storeTimestamps) = try storeLookup.value()
         let clusterTimestamps = try clusterTimestampsLookup.value()
-        let places = zip(order, figures).map { g, f -> PlaceInsight in
+        let places = try zip(order, figures).map { g, f -> PlaceInsight in
             let group = groups.all[g]
             let timestamps = g < firstClusterGroup ? storeTimestamps : clusterTimestamps
+            // A store read through a pool looks them up in a later transaction than the rows.
+            func visit(_ row: Int) throws -> Timestamp {
+                guard let t = timestamps[rows.id(row)] else { throw InsightsError.expenseDeletedDuringRead(rows.id(row)) }
+                return t
+            }
             let isStore = group.place < storeCount
             let id = placeIDs[group.place]
             return PlaceInsight(
@@ -256,7 +274,7 @@ public struct LocationInsights: Sendable {
                 centroid: isStore ? stores[id]?.coordinate : f.centroid,
                 currency: f.stats.total.currency, count: group.count, total: f.stats.total.total, average: f.stats.total.average,
                 median: f.stats.median, min: f.stats.min, max: f.stats.max,
-                firstVisit: timestamps[rows.id(group.first)]!, lastVisit: timestamps[rows.id(group.last)]!,
+                firstVisit: try visit(group.first), lastVisit: try visit(group.last),
                 visitDays: f.visitDays, share: Double(group.totalMinor) / Double(placed[group.currency].totalMinor),
                 topCategory: f.topCategory, change: f.change)
         }
