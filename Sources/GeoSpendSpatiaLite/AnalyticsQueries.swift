@@ -1,6 +1,11 @@
 import GeoSpend
 import GRDB
 
+extension ExpenseFilter {
+    /// One user's rows, not narrowed to stores: what the rowid paths and the split read serve.
+    var readsOneUser: Bool { userID != nil && storeIDs.isEmpty }
+}
+
 /// The reads behind insights, snapping and reports: lean rows, bound and decoded directly.
 extension SpatiaLiteStore {
     /// Runs one cached statement on a pooled read connection and decodes every row.
@@ -39,11 +44,10 @@ extension SpatiaLiteStore {
         try spendingColumns(filter, access: nil)
     }
 
-
     /// A one-user read whose rowid ranges are large is split between this connection and a
     /// second one (`SplitRead`, where the order of the steps below is explained).
     func spendingColumns(_ filter: ExpenseFilter, access forced: SpendingRowAccess?) throws -> SpendingColumns {
-        let pin = filter.userID != nil && filter.storeIDs.isEmpty ? splitRead.pin() : nil  // step 1
+        let pin = filter.readsOneUser ? splitRead.pin() : nil  // step 1
         return try read { db in
             let access = try forced ?? Self.spendingRowAccess(filter, db)  // step 2: this connection's state is fixed
             var decoder = SpendingColumnsDecoder()
@@ -127,7 +131,7 @@ extension SpatiaLiteStore {
     /// The rowids to read one user's rows by, when the access path reads ranges of them: the
     /// user's runs, or the whole table's span. Nil for the index path and for all users.
     static func rowidRanges(_ filter: ExpenseFilter, access: SpendingRowAccess, _ db: Database) throws -> [ClosedRange<Int64>]? {
-        guard let user = filter.userID, filter.storeIDs.isEmpty else { return nil }
+        guard filter.readsOneUser, let user = filter.userID else { return nil }
         switch access {
         case .index: return nil
         case .rowidRuns: return try rowidRuns(of: user, within: OccurredWindow(filter), db)
@@ -170,7 +174,7 @@ extension SpatiaLiteStore {
     ) -> (sql: String, bind: [(RawStatement) -> Void], runBounds: Int32) {
         var (conditions, arguments) = Self.conditions(for: filter, firstParameter: 1)
         if geotaggedOnly { conditions.append("e.lat IS NOT NULL") }
-        if access == .index, filter.userID != nil, filter.storeIDs.isEmpty {
+        if access == .index, filter.readsOneUser {
             // A bare-date window compares local_date, which the index does not hold: its
             // occurred_ms superset lets SQLite seek only the window's rows, not all the user's.
             let window = OccurredWindow(filter)
@@ -192,7 +196,7 @@ extension SpatiaLiteStore {
         // One user's rows come in rowid order on every path (scans and runs give it; the index
         // path sorts its few rows), so what lists them does not change with other users present:
         // the path chosen depends on them (IsolationTests).
-        let oneUser = filter.userID != nil && filter.storeIDs.isEmpty
+        let oneUser = filter.readsOneUser
         // A user or kind the filter fixes is not read per row (the decoder fills it in).
         let kind = filter.kinds.count == 1 ? "NULL" : "e.kind", user = filter.userID == nil ? "e.user_id" : "NULL"
         let sql = """
@@ -292,15 +296,10 @@ extension SpatiaLiteStore {
         }
 
         mutating func add(_ s: RawStatement, _ lookup: CategoryNameLookup) throws {
-            let c = currencySlots.slot(s.value(6).withText { $0.map(LocatedAmount.currencyKey) ?? 0 })
-            if c == currencies.count { currencies.append(try Currency(code: s.text(6) ?? "")) }
-            currencyNumber.append(Int32(c))
-            storeNumber.append(s.value(1).withText { id in
-                guard let id else { return -1 }
-                let (n, isNew) = stores.number(id)
-                if isNew { storeIDs.append(String(decoding: id, as: UTF8.self)) }
-                return n
+            currencyNumber.append(try number(currencyKey: s.value(6).withText { $0.map(LocatedAmount.currencyKey) ?? 0 }) {
+                try Currency(code: s.text(6) ?? "")
             })
+            storeNumber.append(s.value(1).withText { id in id.map { number(storeID: $0) } ?? -1 })
             let category = s.value(9)
             categoryNumber.append(category.isNull ? -1 : try categoryNumber(id: category.int64, lookup))
             let lat = s.value(2)
@@ -317,27 +316,15 @@ extension SpatiaLiteStore {
         /// Appends rows another decoder read after these (the second half of a split read),
         /// renumbering its currencies, stores and categories into this one's.
         mutating func appendRows(of other: SpendingColumnsDecoder) {
-            var currency: [Int32] = [], store: [Int32] = [], category: [Int32] = []
-            for c in other.currencies {
+            let currency = other.currencies.map { c in
                 var code = c.code
-                let k = code.withUTF8 { currencySlots.slot(LocatedAmount.currencyKey($0)) }
-                if k == currencies.count { currencies.append(c) }
-                currency.append(Int32(k))
+                return number(currencyKey: code.withUTF8(LocatedAmount.currencyKey)) { c }
             }
-            for id in other.storeIDs {
+            let store = other.storeIDs.map { id in
                 var id = id
-                let (n, isNew) = id.withUTF8 { stores.number($0) }
-                if isNew { storeIDs.append(id) }
-                store.append(n)
+                return id.withUTF8 { number(storeID: $0) }
             }
-            for name in other.categories {
-                if let k = categories.firstIndex(where: { $0.utf8.elementsEqual(name.utf8) }) {
-                    category.append(Int32(k))
-                } else {
-                    category.append(Int32(categories.count))
-                    categories.append(name)
-                }
-            }
+            let category = other.categories.map { number(categoryName: $0) }
             currencyNumber += other.currencyNumber.map { currency[Int($0)] }
             storeNumber += other.storeNumber.map { $0 < 0 ? -1 : store[Int($0)] }
             categoryNumber += other.categoryNumber.map { $0 < 0 ? -1 : category[Int($0)] }
@@ -353,14 +340,31 @@ extension SpatiaLiteStore {
 
         private mutating func categoryNumber(id: Int64, _ lookup: CategoryNameLookup) throws -> Int32 {
             if let k = categoryIDs.firstIndex(of: id) { return categoryNumbers[k] }
-            var n: Int32 = -1
-            if let name = try lookup.name(id) {
-                n = Int32(categories.firstIndex(where: { $0.utf8.elementsEqual(name.utf8) }) ?? categories.count)
-                if n == categories.count { categories.append(name) }
-            }
+            let n = try lookup.name(id).map { number(categoryName: $0) } ?? -1
             categoryIDs.append(id)
             categoryNumbers.append(n)
             return n
+        }
+
+        // Numbers in order of first sight, shared by rows read here and rows merged from
+        // another decoder; store ids and category names compare as UTF-8 bytes.
+
+        private mutating func number(currencyKey key: UInt32, _ make: () throws -> Currency) rethrows -> Int32 {
+            let k = currencySlots.slot(key)
+            if k == currencies.count { currencies.append(try make()) }
+            return Int32(k)
+        }
+
+        private mutating func number(storeID bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+            let (n, isNew) = stores.number(bytes)
+            if isNew { storeIDs.append(String(decoding: bytes, as: UTF8.self)) }
+            return n
+        }
+
+        private mutating func number(categoryName name: String) -> Int32 {
+            if let k = categories.firstIndex(where: { $0.utf8.elementsEqual(name.utf8) }) { return Int32(k) }
+            categories.append(name)
+            return Int32(categories.count - 1)
         }
     }
 

@@ -194,7 +194,7 @@ public struct LocationInsights: Sendable {
             // (é composed and decomposed) are two stores there.
             let placeOfStoreID = Dictionary(zip(rows.storeIDs.map { Array($0.utf8) }, Int32(0)...), uniquingKeysWith: { a, _ in a })
             let storePlace = earlier.storeIDs.map { placeOfStoreID[Array($0.utf8)] }
-            let currencyOfEarlier = earlier.currencies.map { c in currencies.firstIndex { $0.code == c.code } }
+            let currencyOfEarlier = earlier.currencies.map { currencies.firstIndex(of: $0) }
             for i in 0..<earlier.count {
                 var place: Int32?
                 if earlier.storeNumber[i] >= 0 {
@@ -434,6 +434,14 @@ public struct LocationInsights: Sendable {
 }
 
 extension Timestamp {
+    /// The local calendar day of an instant at an offset, as days since 1970-01-01 (a bare
+    /// date's instant is its midnight read as UTC, as `Timestamp(parsing:)` makes it, with no
+    /// offset): floor division, so days before 1970 count down.
+    static func localDayNumber(epochMilliseconds ms: Int64, utcOffsetMinutes offset: Int?) -> Int64 {
+        let local = ms + Int64(offset ?? 0) * 60_000
+        return local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
+    }
+
     /// Days since 1970-01-01 of a `YYYY-MM-DD` text (already validated).
     static func days(of date: String) -> Int64 {
         let parts = date.split(separator: "-").map { Int($0)! }

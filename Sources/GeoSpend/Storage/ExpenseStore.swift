@@ -156,8 +156,7 @@ public struct SpendingPoint: Sendable, Hashable {
     /// The local calendar day as days since 1970-01-01, from the instant and its offset (a bare
     /// date's instant is its midnight read as UTC, as `Timestamp` parses it): no text to parse.
     public var localDayNumber: Int64 {
-        let local = occurredMilliseconds + Int64(utcOffsetMinutes ?? 0) * 60_000
-        return local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
+        Timestamp.localDayNumber(epochMilliseconds: occurredMilliseconds, utcOffsetMinutes: utcOffsetMinutes)
     }
 
     /// Local weekday (0 = Monday … 6 = Sunday) and hour (0–23); nil for a bare date.

@@ -105,8 +105,7 @@ public struct SpendingColumns: Sendable {
 
     /// The local calendar day of row `i` as days since 1970-01-01 (`SpendingPoint.localDayNumber`).
     public func localDayNumber(_ i: Int) -> Int64 {
-        let local = occurredMilliseconds[i] + Int64(utcOffsetMinutes[i] ?? 0) * 60_000
-        return local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
+        Timestamp.localDayNumber(epochMilliseconds: occurredMilliseconds[i], utcOffsetMinutes: utcOffsetMinutes[i].map { Int($0) })
     }
 
     /// Whether row `a` comes before row `b` by instant, ties by id (`SpendingPoint.chronological`).
