@@ -19,6 +19,13 @@ struct ReportCommand: ParsableCommand {
             commandName: "store",
             abstract: "One store: visitors, totals, average ticket, categories, weekday × hour, months, peers.",
             discussion: """
+                Nothing from fewer than --min-users distinct users is published, labels included:
+                a currency or category with fewer users is not named; the weekday × hour grid
+                always has its 7 × 24 cells; months run from the first to the last month with
+                enough users, the ones between without enough shown as suppressed. When exactly
+                one category, month or hour is too small, the smallest published one is
+                suppressed too. A store too few users visited reads like one nobody visited.
+
                 Example:
                   geospend report store 317766538
                   geospend report store 317766538 --from 2025-01-01 --to 2025-06-30 --format html > store.html
@@ -53,6 +60,9 @@ struct ReportCommand: ParsableCommand {
             commandName: "stores",
             abstract: "Key figures for many stores, optionally near a point and of one kind.",
             discussion: """
+                Only stores with at least --min-users distinct users (per currency) are listed,
+                so a store a few users visited cannot be told from one nobody visited.
+
                 Example:
                   geospend report stores --kind amenity:cafe --format markdown
                   geospend report stores --near 60.1710,24.9414 --radius 500m --format json

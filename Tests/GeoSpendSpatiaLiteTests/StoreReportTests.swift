@@ -17,16 +17,20 @@ import Testing
             from: scratch.file("s.csv", "id,name,kind,lat,lon\n" + stores.map { "\($0.0),\($0.0) name,\($0.1),\($0.2.latitude),\($0.2.longitude)" }.joined(separator: "\n") + "\n"),
             into: store)
         var rows = ["user,amount,currency,occurred_at,category,store_id"]
-        // S: four users, total 20.00 over 4 expenses (avg 5.00); Monday 2025-03-03 08:xx local for three users.
+        // S: five users, total 25.00 over 5 expenses (avg 5.00); Monday 2025-03-03 08:xx local for three users.
         rows += [
             "u1,4.00,EUR,2025-03-03T08:10:00+02:00,Food,S", "u2,6.00,EUR,2025-03-03T08:20:00+02:00,Food,S",
             "u3,5.00,EUR,2025-03-03T08:30:00+02:00,Food,S", "u4,5.00,EUR,2025-05-10T12:00:00+03:00,Shopping,S",
-            "u1,300,JPY,2025-03-04T09:00:00+09:00,Food,S",  // one user in JPY: the whole section is suppressed
+            "u5,5.00,EUR,2025-04-15T17:00:00+03:00,Wartime Clinic,S",  // one user: category, month and hour unnamed
+            "u1,300,JPY,2025-03-04T09:00:00+09:00,Food,S",  // one user in JPY: the currency is not named
         ]
         for (store, amount) in [("P1", "10.00"), ("P2", "2.00"), ("P3", "50.00"), ("P4", "50.00")] {
             rows += ["u1", "u2", "u3"].map { "\($0),\(amount),EUR,2025-03-05,Food,\(store)" }
         }
-        rows += ["u1,99.00,EUR,2025-03-05,Food,P5", "u2,99.00,EUR,2025-03-05,Food,P5"]  // two users: not a peer
+        rows += ["u1,99.00,EUR,2025-03-05,Food,P5", "u2,99.00,EUR,2025-03-05,Food,P5"]  // two users: not a peer, not listed
+        // P3 (2 km away, no peer): exactly one small category and month, so the smallest
+        // published one of each is suppressed too.
+        rows += ["u4", "u5", "u6"].map { "\($0),1.10,EUR,2025-04-05,Drinks,P3" } + ["u7,7.00,EUR,2025-06-05,Clinic,P3"]
         _ = try Importer.importExpenses(from: scratch.file("e.csv", rows.joined(separator: "\n") + "\n"), into: store)
         return store
     }
@@ -34,47 +38,107 @@ import Testing
     @Test func figuresSuppressionAndPeers() throws {
         let scratch = Scratch()
         let r = try StoreReport.compute(StoreReportRequest(storeID: "S"), store: try fixture(scratch))
-        #expect(r.sections.map(\.currency.code) == ["EUR", "JPY"])
+        #expect(r.sections.map(\.currency.code) == ["EUR"])  // JPY: one user, not named
         let eur = r.sections[0]
-        let f = try #require(eur.figures)
-        #expect(f.visitors == 4 && f.count == 4 && f.total.decimalString == "20.00" && f.average.decimalString == "5.00")
+        let f = eur.figures
+        #expect(f.visitors == 5 && f.count == 5 && f.total.decimalString == "25.00" && f.average.decimalString == "5.00")
         #expect(f.median.decimalString == "5.00")
-        #expect(f.firstExpense.text == "2025-03-03T08:10:00+02:00" && f.lastExpense.text == "2025-05-10T12:00:00+03:00")
-        // Categories: Food has 3 users (published), Shopping 1 (suppressed).
-        #expect(eur.byCategory.map(\.key) == ["Food", "Shopping"])
-        #expect(eur.byCategory[0].total?.decimalString == "15.00" && eur.byCategory[1].isSuppressed)
-        // Monday 08:00 local holds the three users; Saturday 12:00 one user.
+        // Categories: Food has 3 users (listed); Shopping and the clinic one each, not listed.
+        #expect(eur.byCategory.map(\.key) == ["Food"] && eur.byCategory[0].total?.decimalString == "15.00")
+        // Monday 08:00 local holds the three users; Saturday 12:00 and Tuesday 17:00 one each.
+        #expect(eur.weekdayHour.flatMap { $0 }.count == 7 * 24)
         #expect(eur.weekdayHour[0][8].count == 3 && eur.weekdayHour[0][8].total?.decimalString == "15.00")
-        #expect(eur.weekdayHour[5][12].isSuppressed)
+        #expect(eur.weekdayHour[5][12].isSuppressed && eur.weekdayHour[1][17].isSuppressed)
         #expect(eur.weekdayHour.flatMap { $0 }.filter { !$0.isSuppressed }.count == 1)
-        // Months from March to May, April empty (suppressed like any cell under 3 users).
-        #expect(eur.monthly.map(\.key) == ["2025-03", "2025-04", "2025-05"])
-        #expect(eur.monthly[0].count == 3 && eur.monthly[1].isSuppressed && eur.monthly[2].isSuppressed)
+        // Months: only March meets the threshold; April and May (one user each) are not named.
+        #expect(eur.monthly.map(\.key) == ["2025-03"] && eur.monthly[0].count == 3)
         // Peers: P1 (avg 10.00) and P2 (avg 2.00); P3 is too far, P4 another kind, P5 has two users.
-        let c = try #require(eur.comparison)
+        let c = eur.comparison
         #expect(c.peers == 2 && c.rank == 2)
         #expect(abs(c.ratio! - 500.0 / 600.0) < 1e-12)
         #expect(c.peersAverage?.decimalString == "6.00")
-        #expect(r.sections[1].figures == nil && r.sections[1].comparison == nil)
     }
 
-    @Test func outputsNeverLeakSuppressedFigures() throws {
+    @Test func exactlyOneSmallGroupTakesTheSmallestPublishedOneWithIt() throws {
+        let scratch = Scratch()
+        let r = try StoreReport.compute(StoreReportRequest(storeID: "P3"), store: try fixture(scratch))
+        let eur = try #require(r.sections.first)
+        #expect(eur.figures.total.decimalString == "160.30")
+        // Food 150.00 and Drinks 3.30 pass, Clinic (one user) fails: with Drinks published,
+        // 160.30 − 150.00 − 3.30 would be the clinic visit. Drinks, the smaller, goes too.
+        #expect(eur.byCategory.map(\.key) == ["Food"])
+        // Months the same way: March 150.00, April 3.30, June one user → April suppressed, and
+        // the range ends at the last published month, so June is not named.
+        #expect(eur.monthly.map(\.key) == ["2025-03"])
+        let all = [StoreReportOutput.markdown(r), StoreReportOutput.html(r), StoreReportOutput.json(r).serialized()]
+        for out in all {
+            #expect(!out.contains("Drinks") && !out.contains("Clinic") && !out.contains("2025-06"))
+            #expect(!out.contains("3.30"))  // Drinks' total
+        }
+    }
+
+    /// The attacker's report: a one-user category, month and currency were named with null figures.
+    @Test func smallLabelsAppearInNoFormat() throws {
         let scratch = Scratch()
         let r = try StoreReport.compute(StoreReportRequest(storeID: "S"), store: try fixture(scratch))
+        let outputs = [
+            "markdown": StoreReportOutput.markdown(r), "html": StoreReportOutput.html(r),
+            "json": StoreReportOutput.json(r).serialized(),
+        ]
+        for (format, out) in outputs {
+            for label in ["Wartime Clinic", "Shopping", "2025-04", "2025-05", "JPY"] {
+                #expect(!out.contains(label), "\(format) names \(label)")
+            }
+        }
         let json = try #require(
             try JSONSerialization.jsonObject(with: Data(StoreReportOutput.json(r).serialized().utf8)) as? [String: Any])
-        let yen = try #require((json["currencies"] as? [[String: Any]])?.last)
-        #expect(yen["suppressed"] as? Bool == true && yen["total"] is NSNull && yen["count"] is NSNull)
-        #expect((yen["by_category"] as? [[String: Any]])?.allSatisfy { $0["total"] is NSNull } == true)
-        let md = StoreReportOutput.markdown(r), html = StoreReportOutput.html(r)
-        #expect(!md.contains("| 300 |") && !md.contains("| Shopping | 1 |") && md.contains("| Shopping | suppressed | suppressed |"))
-        #expect(!html.contains(">300<") && !html.contains("300 JPY"))
-        #expect(html.hasPrefix("<!DOCTYPE html>") && html.contains("<svg"))
+        let eur = try #require((json["currencies"] as? [[String: Any]])?.first)
+        #expect((eur["weekday_hour"] as? [[Any]])?.map(\.count) == Array(repeating: 24, count: 7))  // fixed labels
+        #expect(StoreReportOutput.html(r).hasPrefix("<!DOCTYPE html>") && StoreReportOutput.html(r).contains("<svg"))
+        let html = StoreReportOutput.html(r)
         #expect(!html.contains("<script") && !html.contains("src=") && !html.contains("href="))  // self-contained
-        let other = Scratch()
-        let list = try StoreListReport.compute(near: Self.s, radius: .kilometers(1), kind: "amenity:cafe", store: try fixture(other))
-        #expect(list.rows.map(\.store.id) == ["P1", "S", "P2", "P5", "S"])  // EUR by total (30, 20, 6), suppressed last; then JPY
-        #expect(list.rows.filter { $0.figures == nil }.map(\.store.id) == ["P5", "S"])  // P5: 2 users; S in JPY: 1
+    }
+
+    /// A store one user visited and a store nobody visited give the same report, byte for byte
+    /// apart from the store's own id and name, in every format.
+    @Test func oneUserStoreLooksLikeAnUnvisitedOne() throws {
+        let scratch = Scratch()
+        let store = try fixture(scratch)
+        _ = try Importer.importStores(
+            from: scratch.file("more.csv", "id,name,kind,lat,lon\nV,V name,amenity:cafe,61.0001,25.0001\nE,E name,amenity:cafe,61.0002,25.0002\n"),
+            into: store)
+        _ = try Importer.importExpenses(
+            from: scratch.file("v.csv", "user,amount,currency,occurred_at,category,store_id\nu9,12.34,SEK,2025-03-07T10:00:00+02:00,Clinic,V\n"),
+            into: store)
+        func outputs(_ id: String) throws -> [String] {
+            let r = try StoreReport.compute(StoreReportRequest(storeID: id), store: store)
+            let s = r.store
+            return [StoreReportOutput.markdown(r), StoreReportOutput.html(r), StoreReportOutput.json(r).serialized()].map {
+                $0.replacingOccurrences(of: "\(s.name!)", with: "NAME").replacingOccurrences(of: "\"\(s.id)\"", with: "\"ID\"")
+                    .replacingOccurrences(of: "id \(s.id)", with: "id ID")
+                    .replacingOccurrences(of: "\(s.coordinate.latitude)", with: "LAT").replacingOccurrences(of: "\(s.coordinate.longitude)", with: "LON")
+            }
+        }
+        let visited = try outputs("V"), empty = try outputs("E")
+        for (v, e) in zip(visited, empty) { #expect(v == e) }
+        // The list: neither store is there, whatever the format.
+        let list = try StoreListReport.compute(near: Coordinate(uncheckedLatitude: 61, longitude: 25), radius: .meters(50), kind: nil, store: store)
+        #expect(list.rows.isEmpty)
+        let listOut = [
+            StoreReportOutput.table(list), StoreReportOutput.markdown(list), StoreReportOutput.csv(list), StoreReportOutput.html(list),
+            StoreReportOutput.json(list).serialized(),
+        ]
+        for out in listOut { #expect(!out.contains("V name") && !out.contains("E name") && !out.contains("SEK")) }
+    }
+
+    @Test func storeListsOnlyStoresWithEnoughUsers() throws {
+        let scratch = Scratch()
+        let list = try StoreListReport.compute(near: Self.s, radius: .kilometers(1), kind: "amenity:cafe", store: try fixture(scratch))
+        #expect(list.rows.map(\.store.id) == ["P1", "S", "P2"])  // EUR by total (30, 25, 6); P5 (2 users) and S in JPY not listed
+        for out in [StoreReportOutput.table(list), StoreReportOutput.markdown(list), StoreReportOutput.csv(list), StoreReportOutput.html(list),
+                    StoreReportOutput.json(list).serialized()] {
+            #expect(!out.contains("P5") && !out.contains("JPY") && !out.contains("suppressed\""))
+        }
     }
 
     @Test func unknownStoreIsAnError() throws {

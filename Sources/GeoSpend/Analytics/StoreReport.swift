@@ -37,6 +37,13 @@ public struct ReportCell: Sendable, Hashable {
     public let total: Money?
     public var isSuppressed: Bool { count == nil }
 
+    private init(key: String, users: Int, count: Int?, total: Money?) {
+        (self.key, self.users, self.count, self.total) = (key, users, count, total)
+    }
+
+    /// A cell shown without figures (suppressed, or empty and indistinguishable from small).
+    static func suppressed(_ key: String) -> ReportCell { ReportCell(key: key, users: 0, count: nil, total: nil) }
+
     init(key: String, points: [SpendingPoint], currency: Currency, minUsers: Int) {
         self.key = key
         users = Set(points.map(\.userID)).count
@@ -50,30 +57,24 @@ public struct ReportCell: Sendable, Hashable {
     }
 }
 
-/// Count, total, average, median and first/last expense of a group.
+/// Count, total, average and median of a group. No first or last expense: that is one user's
+/// visit, its instant (and month) a figure of one user.
 public struct ReportFigures: Sendable, Hashable {
     public let visitors: Int
     public let count: Int
     public let total: Money
     public let average: Money
     public let median: Money
-    public let firstExpense: Timestamp
-    public let lastExpense: Timestamp
 }
 
 extension ReportFigures {
     /// The figures of one store's expenses in one currency, or nil when fewer than `minUsers`
-    /// distinct users are behind them. `timestamp` gives the first and last expense's timestamp.
-    static func of(
-        _ ps: [SpendingPoint], currency: Currency, minUsers: Int, timestamp: (SpendingPoint) throws -> Timestamp
-    ) rethrows -> ReportFigures? {
+    /// distinct users are behind them.
+    static func of(_ ps: [SpendingPoint], currency: Currency, minUsers: Int) -> ReportFigures? {
         let visitors = Set(ps.map(\.userID)).count
         guard visitors >= minUsers else { return nil }
         let stats = AmountStatistics(minorUnits: ps.map(\.amountMinor), currency: currency)
-        return ReportFigures(
-            visitors: visitors, count: ps.count, total: stats.total.total, average: stats.average, median: stats.median,
-            firstExpense: try timestamp(ps.min(by: SpendingPoint.chronological)!),
-            lastExpense: try timestamp(ps.max(by: SpendingPoint.chronological)!))
+        return ReportFigures(visitors: visitors, count: ps.count, total: stats.total.total, average: stats.average, median: stats.median)
     }
 }
 
@@ -90,21 +91,22 @@ public struct StoreComparison: Sendable, Hashable {
 public struct StoreReport: Sendable {
     public struct Section: Sendable {
         public let currency: Currency
-        /// Nil when fewer than `minUsers` users spent here in this currency.
-        public let figures: ReportFigures?
+        public let figures: ReportFigures
+        /// Only the categories with at least `minUsers` users (and not complementary-suppressed).
         public let byCategory: [ReportCell]
         /// 7 × 24 cells: weekday (Monday first) × local hour. Bare-date expenses have no hour.
         public let weekdayHour: [[ReportCell]]
-        /// One cell per local month `YYYY-MM` from the first to the last month with expenses.
+        /// One cell per local month `YYYY-MM` from the first to the last published month.
         public let monthly: [ReportCell]
-        public let comparison: StoreComparison?
+        public let comparison: StoreComparison
     }
 
     public let store: Store
     public let from: Timestamp?
     public let to: Timestamp?
     public let minUsers: Int
-    /// One section per currency, the one with most expenses first.
+    /// One section per currency with at least `minUsers` users, the one with most expenses
+    /// first; a currency with fewer users is not named (README, "Store reports").
     public let sections: [Section]
 
     public static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
@@ -138,41 +140,67 @@ public struct StoreReport: Sendable {
         }
 
         let byCurrency = Dictionary(grouping: points, by: \.currency)
-        let ordered = byCurrency.keys.sorted { (byCurrency[$1]!.count, $0.code) < (byCurrency[$0]!.count, $1.code) }
         var sections: [Section] = []
-        for currency in ordered {
-            let ps = byCurrency[currency]!
+        for (currency, ps) in byCurrency {
+            // A currency fewer users paid in is not named at all: a small section and no
+            // section look the same.
+            guard let figures = ReportFigures.of(ps, currency: currency, minUsers: request.minUsers) else { continue }
             let cell = { (key: String, group: [SpendingPoint]) in
                 ReportCell(key: key, points: group, currency: currency, minUsers: request.minUsers)
             }
-            let figures = try ReportFigures.of(ps, currency: currency, minUsers: request.minUsers) { p in
-                try store.timestamps(ofExpenses: [p.id])[p.id]!
-            }
-            var comparison: StoreComparison?
-            if let figures {
-                let peers = peerAverages[currency] ?? []
-                let mine = figures.average.minorUnits
-                let peersMean = peers.isEmpty ? nil : Double(peers.reduce(0, +)) / Double(peers.count)
-                comparison = StoreComparison(
-                    peers: peers.count, rank: 1 + peers.filter { $0 > mine }.count,
-                    ratio: peersMean.flatMap { $0 == 0 ? nil : Double(mine) / $0 },
-                    peersAverage: peersMean.map { Money(minorUnits: Int64($0.rounded(.toNearestOrAwayFromZero)), currency: currency) })
-            }
+            let peers = peerAverages[currency] ?? []
+            let mine = figures.average.minorUnits
+            let peersMean = peers.isEmpty ? nil : Double(peers.reduce(0, +)) / Double(peers.count)
+            let comparison = StoreComparison(
+                peers: peers.count, rank: 1 + peers.filter { $0 > mine }.count,
+                ratio: peersMean.flatMap { $0 == 0 ? nil : Double(mine) / $0 },
+                peersAverage: peersMean.map { Money(minorUnits: Int64($0.rounded(.toNearestOrAwayFromZero)), currency: currency) })
+            // Categories: only those that pass (complementary suppression included) are listed.
             let categories = Dictionary(grouping: ps, by: { $0.category ?? "(none)" })
-            var grid: [[ReportCell]] = []
+            let categoryCells = published(categories.keys.sorted().map { cell($0, categories[$0]!) })
+            // Weekday × hour: the 7 × 24 labels are fixed; only figures are suppressed.
             let timed = Dictionary(grouping: ps.filter { $0.localWeekdayHour != nil }) { p -> Int in
                 let wh = p.localWeekdayHour!
                 return wh.weekday * 24 + wh.hour
             }
-            for d in 0..<7 { grid.append((0..<24).map { h in cell("\(weekdays[d]) \(h)", timed[d * 24 + h] ?? []) }) }
+            let hourCells = suppressingOne((0..<(7 * 24)).map { k in cell("\(weekdays[k / 24]) \(k % 24)", timed[k] ?? []) })
+            // Months: from the first to the last published month, so no month is named only
+            // because fewer users spent in it; the gaps between look alike, empty or small.
             let months = Dictionary(grouping: ps, by: { String($0.localDate.prefix(7)) })
+            let monthCells = suppressingOne(months.keys.sorted().map { cell($0, months[$0]!) })
+            let shown = Dictionary(uniqueKeysWithValues: monthCells.map { ($0.key, $0) })
+            let monthly = monthRange(monthCells.filter { !$0.isSuppressed }.map(\.key)).map { shown[$0] ?? .suppressed($0) }
             sections.append(Section(
-                currency: currency, figures: figures,
-                byCategory: categories.keys.sorted().map { cell($0, categories[$0]!) },
-                weekdayHour: grid, monthly: monthRange(months.keys).map { cell($0, months[$0] ?? []) },
+                currency: currency, figures: figures, byCategory: categoryCells,
+                weekdayHour: (0..<7).map { d in Array(hourCells[(d * 24)..<(d * 24 + 24)]) }, monthly: monthly,
                 comparison: comparison))
         }
+        sections.sort { ($1.figures.count, $0.currency.code) < ($0.figures.count, $1.currency.code) }
         return StoreReport(store: subject, from: request.from, to: request.to, minUsers: request.minUsers, sections: sections)
+    }
+
+    /// The published cells of a breakdown: those that pass, minus the complementary pick when
+    /// exactly one failed (`Suppression`), so the section's total minus the published cells is
+    /// never one small group.
+    static func published(_ cells: [ReportCell]) -> [ReportCell] {
+        suppressingOne(cells).filter { !$0.isSuppressed }
+    }
+
+    /// Cells with complementary suppression applied: when exactly one non-empty cell fails, the
+    /// smallest published one (fewest expenses, then smallest total, then first) is suppressed too.
+    static func suppressingOne(_ cells: [ReportCell]) -> [ReportCell] {
+        let filled = cells.indices.filter { cells[$0].users > 0 }  // empty cells neither fail nor pass
+        let s = Suppression(
+            count: filled.count, passes: { !cells[filled[$0]].isSuppressed },
+            smaller: { a, b in
+                let x = cells[filled[a]], y = cells[filled[b]]
+                return (x.count!, x.total!.minorUnits, a) < (y.count!, y.total!.minorUnits, b)
+            })
+        guard s.complementary > 0 else { return cells }
+        let kept = Set(s.kept.map { filled[$0] })
+        var out = cells
+        for k in filled where !kept.contains(k) { out[k] = .suppressed(cells[k].key) }
+        return out
     }
 
     /// Every `YYYY-MM` from the earliest to the latest given, gaps included.
@@ -190,17 +218,18 @@ public struct StoreReport: Sendable {
     }
 }
 
-/// `geospend report stores`: key figures for many stores, suppressed below `minUsers`.
+/// `geospend report stores`: key figures for many stores; stores below `minUsers` are not listed.
 public struct StoreListReport: Sendable {
     public struct Row: Sendable, Hashable {
         public let store: Store
         public let currency: Currency
         public let distanceMeters: Double?
-        /// Nil when fewer than `minUsers` users spent here in this currency.
-        public let figures: ReportFigures?
+        public let figures: ReportFigures
     }
     public let minUsers: Int
-    /// Per currency (most expenses first), published rows by total descending, suppressed last.
+    /// Per currency (most listed expenses first), by total descending. Only store × currency
+    /// rows with at least `minUsers` users are listed: nothing tells a store fewer users
+    /// visited from one nobody visited.
     public let rows: [Row]
 
     /// - Parameters:
@@ -227,20 +256,23 @@ public struct StoreListReport: Sendable {
             guard let s = p.storeID, wanted[s] != nil else { continue }
             groups[s, default: []].append(p)
         }
+        // Only rows with enough users are listed: a store fewer users visited looks like one
+        // nobody visited. No complementary step: nothing here publishes a total over stores
+        // that a left-out row would be the difference of, and dropping a listed row whenever
+        // exactly one is left out would tell, for a selection of two stores, that the other
+        // one had a few users.
         var rows: [Row] = []
         var count: [Currency: Int] = [:]
         for (id, ps) in groups {
             for (currency, cps) in Dictionary(grouping: ps, by: \.currency) {
+                guard let figures = ReportFigures.of(cps, currency: currency, minUsers: minUsers) else { continue }
                 count[currency, default: 0] += cps.count
-                // Store lists show days, not instants: no timestamp lookups for thousands of stores.
-                let figures = ReportFigures.of(cps, currency: currency, minUsers: minUsers, timestamp: Timestamp.init(localDate:))
                 rows.append(Row(store: wanted[id]!, currency: currency, distanceMeters: distances[id], figures: figures))
             }
         }
         rows.sort { a, b in
             if a.currency != b.currency { return (count[b.currency]!, a.currency.code) < (count[a.currency]!, b.currency.code) }
-            let ta = a.figures?.total.minorUnits ?? -1, tb = b.figures?.total.minorUnits ?? -1
-            return (tb, a.store.id) < (ta, b.store.id)
+            return (b.figures.total.minorUnits, a.store.id) < (a.figures.total.minorUnits, b.store.id)
         }
         return StoreListReport(minUsers: minUsers, rows: rows)
     }

@@ -86,7 +86,7 @@ public enum InsightsOutput {
 
     public static func table(_ r: LocationInsights) -> String {
         let (headers, rows) = peopleRows(r)
-        var out = heading(r) + "\n\n"
+        var out = OutputEscaping.visible(heading(r)) + "\n\n"
         out += rows.isEmpty ? "No expenses at any place.\n" : TextTable(headers: headers, rows: rows, rightAligned: [2, 3, 4, 5, 6, 7]).rendered()
         if !r.unplaced.isEmpty {
             out += "\nNot at a place (no position or store): "
@@ -97,6 +97,6 @@ public enum InsightsOutput {
 
     public static func markdown(_ r: LocationInsights) -> String {
         let (headers, rows) = peopleRows(r)
-        return "## " + heading(r) + "\n\n" + TextTable(headers: headers, rows: rows).markdown()
+        return "## " + OutputEscaping.markdown(heading(r)) + "\n\n" + TextTable(headers: headers, rows: rows).markdown()
     }
 }

@@ -44,7 +44,7 @@ public enum SnapOutput {
             ).rendered()
         }
         if !plan.unmatched.isEmpty {
-            out += "\nUnmatched: " + plan.unmatched.prefix(shown).map(\.expenseID).joined(separator: ", ")
+            out += "\nUnmatched: " + plan.unmatched.prefix(shown).map { OutputEscaping.visible($0.expenseID) }.joined(separator: ", ")
                 + (plan.unmatched.count > shown ? ", …" : "") + "\n"
         }
         return out
@@ -83,7 +83,7 @@ public enum SummaryOutput {
         var title = "Summary for \(s.userID)"
         if let f = s.from { title += " from \(f.text)" }
         if let t = s.to { title += " to \(t.text)" }
-        return title + "\n\n" + (s.lines.isEmpty ? "No expenses.\n" : TextTable(headers: headers, rows: rows(s), rightAligned: [1, 2, 3, 4]).rendered())
+        return OutputEscaping.visible(title) + "\n\n" + (s.lines.isEmpty ? "No expenses.\n" : TextTable(headers: headers, rows: rows(s), rightAligned: [1, 2, 3, 4]).rendered())
     }
 
     public static func markdown(_ s: SpendingSummary) -> String {

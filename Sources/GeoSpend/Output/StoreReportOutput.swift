@@ -1,6 +1,7 @@
 /// `geospend report store` and `report stores` as JSON, Markdown (with inline SVG) and a
 /// self-contained HTML page (no external assets). Suppressed figures are `null` in JSON and
-/// "suppressed" for people.
+/// "suppressed" for people; labels (currencies, categories, months, stores) below the threshold
+/// are not there at all (`StoreReport`). Stored text is escaped per format (`OutputEscaping`).
 public enum StoreReportOutput {
     static let suppressed = "suppressed"
 
@@ -17,24 +18,21 @@ public enum StoreReportOutput {
             ("currencies", .array(r.sections.map { s in
                 .object([
                     ("currency", .string(s.currency.code)),
-                    ("suppressed", .bool(s.figures == nil)),
-                    ("visitors", s.figures.map { .integer(Int64($0.visitors)) } ?? .null),
-                    ("count", s.figures.map { .integer(Int64($0.count)) } ?? .null),
-                    ("total", s.figures.map { .string($0.total.decimalString) } ?? .null),
-                    ("average_ticket", s.figures.map { .string($0.average.decimalString) } ?? .null),
-                    ("median", s.figures.map { .string($0.median.decimalString) } ?? .null),
-                    ("first_expense", s.figures.map { .string($0.firstExpense.text) } ?? .null),
-                    ("last_expense", s.figures.map { .string($0.lastExpense.text) } ?? .null),
+                    ("visitors", .integer(Int64(s.figures.visitors))),
+                    ("count", .integer(Int64(s.figures.count))),
+                    ("total", .string(s.figures.total.decimalString)),
+                    ("average_ticket", .string(s.figures.average.decimalString)),
+                    ("median", .string(s.figures.median.decimalString)),
+                    ("first_month", .text(s.monthly.first?.key)),
+                    ("last_month", .text(s.monthly.last?.key)),
                     ("by_category", .array(s.byCategory.map(cell))),
                     ("monthly", .array(s.monthly.map(cell))),
                     ("weekday_hour", .array(s.weekdayHour.map { row in .array(row.map { $0.count.map { .integer(Int64($0)) } ?? .null }) })),
-                    ("comparison", s.comparison.map { c in
-                        .object([
-                            ("peers", .integer(Int64(c.peers))), ("rank", .integer(Int64(c.rank))),
-                            ("ratio", c.ratio.map { .number($0, decimals: 6) } ?? .null),
-                            ("peers_average_ticket", c.peersAverage.map { .string($0.decimalString) } ?? .null),
-                        ])
-                    } ?? .null),
+                    ("comparison", .object([
+                        ("peers", .integer(Int64(s.comparison.peers))), ("rank", .integer(Int64(s.comparison.rank))),
+                        ("ratio", s.comparison.ratio.map { .number($0, decimals: 6) } ?? .null),
+                        ("peers_average_ticket", s.comparison.peersAverage.map { .string($0.decimalString) } ?? .null),
+                    ])),
                 ])
             })),
         ])
@@ -54,12 +52,12 @@ public enum StoreReportOutput {
                 .object([
                     ("id", .string(row.store.id)), ("name", .text(row.store.name)), ("kind", .text(row.store.kind)),
                     ("distance_m", row.distanceMeters.map { .meters($0) } ?? .null),
-                    ("currency", .string(row.currency.code)), ("suppressed", .bool(row.figures == nil)),
-                    ("visitors", row.figures.map { .integer(Int64($0.visitors)) } ?? .null),
-                    ("count", row.figures.map { .integer(Int64($0.count)) } ?? .null),
-                    ("total", row.figures.map { .string($0.total.decimalString) } ?? .null),
-                    ("average_ticket", row.figures.map { .string($0.average.decimalString) } ?? .null),
-                    ("median", row.figures.map { .string($0.median.decimalString) } ?? .null),
+                    ("currency", .string(row.currency.code)),
+                    ("visitors", .integer(Int64(row.figures.visitors))),
+                    ("count", .integer(Int64(row.figures.count))),
+                    ("total", .string(row.figures.total.decimalString)),
+                    ("average_ticket", .string(row.figures.average.decimalString)),
+                    ("median", .string(row.figures.median.decimalString)),
                 ])
             })),
         ])
@@ -68,21 +66,18 @@ public enum StoreReportOutput {
     // MARK: People
 
     static func headline(_ s: StoreReport.Section) -> [(String, String)] {
-        guard let f = s.figures else { return [("figures", "suppressed (fewer users than the minimum)")] }
-        var rows = [
+        let f = s.figures, c = s.comparison
+        return [
             ("visitors", String(f.visitors)), ("expenses", String(f.count)), ("total", f.total.decimalString),
             ("average ticket", f.average.decimalString), ("median", f.median.decimalString),
-            ("first expense", f.firstExpense.text), ("last expense", f.lastExpense.text),
-        ]
-        if let c = s.comparison {
-            rows.append((
+            ("first month", s.monthly.first?.key ?? "–"), ("last month", s.monthly.last?.key ?? "–"),
+            (
                 "vs same kind within 1 km",
                 c.peers == 0
                     ? "no comparable store"
                     : "rank \(c.rank) of \(c.peers + 1); \(c.ratio.map { formatDecimal($0, digits: 2) } ?? "–")× the peers' mean average ticket (\(c.peersAverage?.decimalString ?? "–"))"
-            ))
-        }
-        return rows
+            ),
+        ]
     }
 
     static func title(_ r: StoreReport) -> String {
@@ -96,8 +91,8 @@ public enum StoreReportOutput {
         func cells(_ list: [ReportCell]) -> [[String]] {
             list.map { [$0.key, $0.count.map(String.init) ?? suppressed, $0.total?.decimalString ?? suppressed] }
         }
-        var out = "# Store report: \(title(r))\n\nFigures from fewer than \(r.minUsers) distinct users are suppressed.\n"
-        if r.sections.isEmpty { out += "\nNo expenses at this store.\n" }
+        var out = "# Store report: \(OutputEscaping.markdown(title(r)))\n\n\(notice(r))\n"
+        if r.sections.isEmpty { out += "\n\(nothing(r))\n" }
         for s in r.sections {
             out += "\n## \(s.currency.code)\n\n"
                 + TextTable(headers: ["figure", "value"], rows: headline(s).map { [$0.0, $0.1] }).markdown()
@@ -112,8 +107,8 @@ public enum StoreReportOutput {
 
     public static func html(_ r: StoreReport) -> String {
         var body = "<h1>Store report</h1><p class=\"sub\">\(escape(title(r)))</p>"
-        body += "<p>Figures from fewer than \(r.minUsers) distinct users are suppressed.</p>"
-        if r.sections.isEmpty { body += "<p>No expenses at this store.</p>" }
+        body += "<p>\(escape(notice(r)))</p>"
+        if r.sections.isEmpty { body += "<p>\(escape(nothing(r)))</p>" }
         for s in r.sections {
             body += "<h2>\(s.currency.code)</h2><table>" + headline(s).map { "<tr><th>\(escape($0.0))</th><td>\(escape($0.1))</td></tr>" }.joined() + "</table>"
             body += "<h3>By category</h3><table><tr><th>category</th><th>expenses</th><th>total</th></tr>"
@@ -131,6 +126,14 @@ public enum StoreReportOutput {
 
             """
     }
+
+    /// What suppression means here, said once at the top of every store report.
+    static func notice(_ r: StoreReport) -> String {
+        "Figures from fewer than \(r.minUsers) distinct users are suppressed; currencies and categories with fewer users are not listed."
+    }
+
+    /// The same words for a store nobody visited and one too few users visited.
+    static func nothing(_ r: StoreReport) -> String { "No figures from at least \(r.minUsers) users at this store." }
 
     static func heatCaption(_ r: StoreReport) -> String {
         "Darker blue: more expenses in that hour. Grey: fewer than \(r.minUsers) users (or none), not shown."
@@ -182,10 +185,7 @@ public enum StoreReportOutput {
         return out + "</svg>"
     }
 
-    static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static func escape(_ s: String) -> String { OutputEscaping.html(s) }
 
     // MARK: Store lists
 
@@ -194,21 +194,24 @@ public enum StoreReportOutput {
             let f = row.figures
             return [
                 row.store.displayName, row.store.kind ?? "", row.distanceMeters.map(QueryOutput.fixed) ?? "", row.currency.code,
-                f.map { String($0.visitors) } ?? suppressed, f.map { String($0.count) } ?? suppressed, f?.total.decimalString ?? suppressed,
-                f?.average.decimalString ?? suppressed, f?.median.decimalString ?? suppressed, row.store.id,
+                String(f.visitors), String(f.count), f.total.decimalString, f.average.decimalString, f.median.decimalString, row.store.id,
             ]
         }
+    }
+
+    static func listNotice(_ r: StoreListReport) -> String {
+        "Only stores with at least \(r.minUsers) distinct users (per currency) are listed."
     }
 
     static let listHeaders = ["store", "kind", "distance m", "cur", "visitors", "expenses", "total", "avg ticket", "median", "id"]
 
     public static func markdown(_ r: StoreListReport) -> String {
-        "Figures from fewer than \(r.minUsers) distinct users are suppressed.\n\n"
+        listNotice(r) + "\n\n"
             + TextTable(headers: listHeaders, rows: listRows(r)).markdown()
     }
 
     public static func table(_ r: StoreListReport) -> String {
-        "Figures from fewer than \(r.minUsers) distinct users are suppressed.\n\n"
+        listNotice(r) + "\n\n"
             + TextTable(headers: listHeaders, rows: listRows(r), rightAligned: [2, 4, 5, 6, 7, 8]).rendered()
     }
 
@@ -224,7 +227,7 @@ public enum StoreReportOutput {
             <html lang="en"><head><meta charset="utf-8"><title>Stores</title>
             <style>body{font:15px/1.4 system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse}
             td,th{border:1px solid #ccc;padding:.2em .6em}</style></head>
-            <body><h1>Stores</h1><p>Figures from fewer than \(r.minUsers) distinct users are suppressed.</p><table>\(head)\(rows)</table></body></html>
+            <body><h1>Stores</h1><p>\(escape(listNotice(r)))</p><table>\(head)\(rows)</table></body></html>
 
             """
     }
