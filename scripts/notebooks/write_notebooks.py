@@ -176,7 +176,7 @@ The store with the highest total among those that at least 3 users visited (`rep
 then its report. Cells behind fewer than 3 users are suppressed (shown empty)."""),
     new_code_cell("""\
 stores = geospend_json("report", "stores", "--min-users", "3")
-busiest = next(s for s in stores["stores"] if not s["suppressed"])
+busiest = stores["stores"][0]  # only stores at least 3 users visited are listed
 report = geospend_json("report", "store", busiest["id"], "--min-users", "3")
 euro = next(c for c in report["currencies"] if c["currency"] == "EUR")
 print(report["store"]["name"] or report["store"]["id"], report["store"]["kind"], "—", euro["visitors"], "customers,",
