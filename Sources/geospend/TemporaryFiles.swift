@@ -28,11 +28,9 @@ enum TemporaryFiles {
 
     /// Called with each new temporary file (main thread): it is removed if a signal ends the process.
     static func register(_ path: String) {
+        // The slot first: a signal pending until the handlers unblock it must find the file.
+        if let i = (0..<slotCount).first(where: { slots[$0] == nil }) { slots[i] = strdup(path) }
         installHandlers()
-        for i in 0..<slotCount where slots[i] == nil {
-            slots[i] = strdup(path)
-            return
-        }
     }
 
     /// Called when the file was renamed or removed.
@@ -57,11 +55,20 @@ enum TemporaryFiles {
     private static func installHandlers() {
         guard !handlersInstalled else { return }
         handlersInstalled = true
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
         for signo in [SIGINT, SIGTERM, SIGHUP] {
             // A signal the caller ignores (nohup, `&` in a script) stays ignored.
             let previous = signal(signo, handler)
-            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { signal(signo, SIG_IGN) }
+            if unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+                signal(signo, SIG_IGN)
+            } else {
+                sigaddset(&unblock, signo)
+            }
         }
+        // A blocked mask is inherited by accident (a parent spawning from one of its dispatch
+        // threads, which block nearly every signal): then SIGTERM would not stop the export at all.
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 
     /// Removes leftovers of earlier runs for `name` in `directory`: this scheme's `.NAME.partial-PID-…`
