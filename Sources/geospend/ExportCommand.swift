@@ -24,7 +24,11 @@ struct ExportCommand: ParsableCommand {
             (its circumradius), as in PostGIS ST_HexagonGrid; a square --cell is its side.
             A layer holds one currency: --currency, else the most common one (the others are
             named on stderr and in the layer's "geospend" member).
-            The file is written whole or not at all; progress goes to stderr on a terminal.
+            The file is written whole or not at all (a temporary file beside it, removed on Ctrl-C,
+            SIGTERM or SIGHUP); a FIFO or device (/dev/stdout) is written in place. --out never
+            replaces the database, its -wal/-shm/-journal files, its mask key or any SQLite file
+            (exit 2). The bundle's folder must be new, empty or an earlier bundle; --tiles takes
+            an http(s) template with {z}, {x} and {y}. Progress goes to stderr on a terminal.
 
             Location privacy (a shared map should not give away a home):
               --min-count N, --min-users N (grid, density, places): cells and places
@@ -46,7 +50,8 @@ struct ExportCommand: ParsableCommand {
                 the gap never points at the place and exports cannot be averaged.
                 The key: $GEOSPEND_MASK_KEY (32 hex digits), else DB.mask-key beside
                 the database, created on first use. Keep it private and keep it;
-                give the same LAT,LON each time. Places positioned in the region
+                give the same LAT,LON each time. An all-zero key is refused; a key
+                file others can read draws a warning (chmod 600 it). Places positioned in the region
                 are left out. The export records the masks' count and radii only.
               --round N (point layers): coordinates rounded to N decimals before
                 anything is written (3 ≈ 110 m); --precision only formats them.
@@ -97,7 +102,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Leave out cells and places with fewer expenses than this.") var minCount: Int = 1
     @Option(help: "Leave out cells and places with fewer distinct users (default 3 with --all-users).") var minUsers: Int?
     @Option(help: "Projection origin of grids, LAT,LON (default: data centre rounded to whole degrees).") var origin: String?
-    @Option(help: "bundle: a basemap tile URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png.") var tiles: String?
+    @Option(help: "bundle: a basemap tile URL template (http or https, with {z}, {x}, {y}), e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png.") var tiles: String?
     @Option(help: "Leave out everything near this place, LAT,LON (home, office); repeatable; needs --mask-radius.")
     var maskAround: [String] = []
     @Option(help: "Radius of --mask-around, e.g. 500m: once for all masks, or once per mask in order.")

@@ -10,6 +10,9 @@ struct GenerateCommand: ParsableCommand {
         discussion: """
             The same arguments always give the same bytes. With --scale region the places are
             copied into towns 22 km apart until there are --stores stores; --stores-out writes them.
+            At most 1,000,000 users, 1,000,000 stores and 1,000,000,000 expenses (expenses are
+            streamed; users and stores are held in memory). Files are written whole or not at all,
+            and never over an SQLite database ($GEOSPEND_DB, ./geospend.sqlite or any other).
 
             Example:
               geospend generate --users 20 --expenses 2000 --seed 7 --out expenses.csv
