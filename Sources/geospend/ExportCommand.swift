@@ -24,7 +24,11 @@ struct ExportCommand: ParsableCommand {
             (its circumradius), as in PostGIS ST_HexagonGrid; a square --cell is its side.
             A layer holds one currency: --currency, else the most common one (the others are
             named on stderr and in the layer's "geospend" member).
-            The file is written whole or not at all; progress goes to stderr on a terminal.
+            The file is written whole or not at all (a temporary file beside it, removed on Ctrl-C,
+            SIGTERM or SIGHUP); a FIFO or device (/dev/stdout) is written in place. --out never
+            replaces the database, its -wal/-shm/-journal files, its mask key or any SQLite file
+            (exit 2). The bundle's folder must be new, empty or an earlier bundle; --tiles takes
+            an http(s) template with {z}, {x} and {y}. Progress goes to stderr on a terminal.
 
             Location privacy (a shared map should not give away a home):
               --min-count N, --min-users N (grid, density, places): cells and places
@@ -46,7 +50,8 @@ struct ExportCommand: ParsableCommand {
                 the gap never points at the place and exports cannot be averaged.
                 The key: $GEOSPEND_MASK_KEY (32 hex digits), else DB.mask-key beside
                 the database, created on first use. Keep it private and keep it;
-                give the same LAT,LON each time. Places positioned in the region
+                give the same LAT,LON each time. An all-zero key is refused; a key
+                file others can read draws a warning (chmod 600 it). Places positioned in the region
                 are left out. The export records the masks' count and radii only.
               --round N (point layers): coordinates rounded to N decimals before
                 anything is written (3 ≈ 110 m); --precision only formats them.
@@ -97,7 +102,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Leave out cells and places with fewer expenses than this.") var minCount: Int = 1
     @Option(help: "Leave out cells and places with fewer distinct users (default 3 with --all-users).") var minUsers: Int?
     @Option(help: "Projection origin of grids, LAT,LON (default: data centre rounded to whole degrees).") var origin: String?
-    @Option(help: "bundle: a basemap tile URL template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png.") var tiles: String?
+    @Option(help: "bundle: a basemap tile URL template (http or https, with {z}, {x}, {y}), e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png.") var tiles: String?
     @Option(help: "Leave out everything near this place, LAT,LON (home, office); repeatable; needs --mask-radius.")
     var maskAround: [String] = []
     @Option(help: "Radius of --mask-around, e.g. 500m: once for all masks, or once per mask in order.")
@@ -116,6 +121,7 @@ struct ExportCommand: ParsableCommand {
         if format == .csv && layer != .points { throw ValidationError("--format csv is for the points layer") }
         if layer == .bundle && out == "-" { throw ValidationError("bundle writes a folder: give it with --out DIR") }
         if tiles != nil && layer != .bundle { throw ValidationError("--tiles is for the bundle") }
+        if let tiles, let problem = MapBundle.tileTemplateProblem(tiles) { throw ValidationError("--tiles \(tiles): \(problem)") }
         if layer == .points || layer == .leafletHeat {
             if minCount > 1 || minUsers != nil {
                 throw ValidationError("--min-count and --min-users apply to grid, density and places, not \(layer.rawValue)")
@@ -157,17 +163,42 @@ struct ExportCommand: ParsableCommand {
     }
 
     /// `$GEOSPEND_MASK_KEY`, else the key file beside the database, created (mode 600) on first use.
+    /// An all-zero key is refused (anyone can guess it, so masks made with it can be undone); a
+    /// key file others can read or write is used with a warning.
     private func maskKey() throws -> MaskKey {
+        let zero = MaskKey(k0: 0, k1: 0)
         if let hex = ProcessInfo.processInfo.environment["GEOSPEND_MASK_KEY"] {
-            do { return try MaskKey(hex: hex.trimmingCharacters(in: .whitespacesAndNewlines)) } catch {
+            let key: MaskKey
+            do { key = try MaskKey(hex: hex.trimmingCharacters(in: .whitespacesAndNewlines)) } catch {
                 throw ValidationError("$GEOSPEND_MASK_KEY: \(error)")
             }
+            guard key != zero else {
+                throw ValidationError("$GEOSPEND_MASK_KEY is all zeros, which anyone can guess: masks made with it can be undone. Use a random key (e.g. `openssl rand -hex 16`)")
+            }
+            return key
         }
         let path = database.path + ".mask-key"
         if let text = try? String(contentsOfFile: path, encoding: .utf8) {
-            do { return try MaskKey(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)) } catch {
+            let key: MaskKey
+            do { key = try MaskKey(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)) } catch {
                 throw ValidationError("\(path): \(error)")
             }
+            guard key != zero else {
+                throw ValidationError("""
+                    \(path) holds an all-zero key, which anyone can guess: masks made with it can be undone. \
+                    Delete the file to have a random key created on the next masked export; masks then move, \
+                    so exports made with the old key and the new one, compared, narrow down the masked places: \
+                    share exports made with one key only
+                    """)
+            }
+            var info = stat()
+            if stat(path, &info) == 0 && info.st_mode & 0o077 != 0 {
+                printErr("""
+                    warning: the mask key \(path) can be read or changed by other users (mode \(String(info.st_mode & 0o777, radix: 8))): \
+                    with it they can undo the masks. Run: chmod 600 \(path) (keep the file: a new key moves every mask)
+                    """)
+            }
+            return key
         }
         let key = MaskKey.random()
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
@@ -185,6 +216,9 @@ struct ExportCommand: ParsableCommand {
             do { filter.currency = try Currency(code: currency.uppercased()) } catch { throw ValidationError("--currency: \(error)") }
         }
         let masks = try masks()
+        // The output path is checked before anything is read: a refusal costs nothing.
+        let protected = OutputFile.protecting(database: database.path)
+        let target = layer == .bundle ? nil : try OutputFile.target(out, protecting: protected)
         let store = try database.openExisting()
         let privacy = ExportPrivacy(
             masks: masks, maskKey: masks.isEmpty ? MaskKey(k0: 0, k1: 0) : try maskKey(), roundDecimals: roundDecimals,
@@ -192,13 +226,13 @@ struct ExportCommand: ParsableCommand {
         let request = MapExportRequest(
             filter: filter, precision: precision, minCount: minCount, minUsers: minUsers ?? (allUsers ? 3 : 1),
             origin: try origin.map(Self.parseOrigin), privacy: privacy)
-        if layer == .bundle {
-            let summaries = try MapBundle.write(request, store: store, to: out, cellMeters: try cellSize(default: "250m"), tiles: tiles)
+        guard let target else {
+            let summaries = try writeBundle(request, store: store, protecting: protected)
             let counts = ["points", "hex", "places"].map { "\(summaries[$0]?.features ?? 0) \($0)" }.joined(separator: ", ")
             printErr("wrote \(counts) to \(out)/ — open \(out)/index.html")
             return
         }
-        let summary = try OutputFile.write(to: out) { sink in
+        let summary = try OutputFile.write(to: target) { sink in
             let progress: ExportProgress? = stderrIsTerminal && out != "-"
                 ? { done, total in printErrInline(total > 0 ? "  \(done) / \(total) expenses…" : "  \(done) expenses…") } : nil
             defer { if progress != nil { printErrInline("") } }
@@ -234,6 +268,48 @@ struct ExportCommand: ParsableCommand {
         }
     }
 
+    /// The bundle's folder: created if missing; an existing one must be empty or an earlier
+    /// bundle (its index.html has the page's marker), so `--out ~` or `--out /` never scatters
+    /// files among the user's own. A symlink to a folder is followed; symlinks inside it are not
+    /// written through. Every file is checked before the first is written.
+    private func writeBundle(
+        _ request: MapExportRequest, store: some ExpenseStore, protecting protected: [OutputFile.Protected]
+    ) throws -> [String: MapExportSummary] {
+        guard !out.isEmpty else { throw ValidationError("--out is empty: give the bundle's folder, e.g. --out user1-map") }
+        let fm = FileManager.default
+        var isFolder: ObjCBool = false
+        if fm.fileExists(atPath: out, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw ValidationError("--out \(out) is a file; a bundle is a folder: choose a new folder name") }
+            let entries = (try? fm.contentsOfDirectory(atPath: out)) ?? []
+            let page = (try? String(contentsOfFile: out + "/index.html", encoding: .utf8)) ?? ""
+            guard entries.isEmpty || page.contains(MapBundle.pageMarker) else {
+                throw ValidationError(
+                    "--out \(out) is a folder with other files in it, not an earlier bundle: choose a new folder (it is created)")
+            }
+        }
+        let bundle = try MapBundle.contents(request, store: store, cellMeters: try cellSize(default: "250m"), tiles: tiles)
+        let folders = Set(bundle.files.map { ($0.path as NSString).deletingLastPathComponent }).filter { !$0.isEmpty }.sorted()
+        for folder in [""] + folders {
+            let path = folder.isEmpty ? out : out + "/" + folder
+            do {
+                if folder.isEmpty { try fm.createDirectory(atPath: path, withIntermediateDirectories: true) }
+                else if mkdir(path, 0o777) != 0 && errno != EEXIST { throw ExportError.writeFailed("\(path): \(String(cString: strerror(errno)))") }
+            } catch let error as ExportError { throw error } catch {
+                throw ExportError.writeFailed("\(path): \(error.localizedDescription)")
+            }
+            var info = stat()
+            // Subfolders are never symlinks: a link planted as leaflet/ would take the files elsewhere.
+            guard (folder.isEmpty ? stat(path, &info) : lstat(path, &info)) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                throw ValidationError("--out \(out): \(path) is not a folder; remove it or choose a new folder")
+            }
+        }
+        let targets = try bundle.files.map { try OutputFile.target(out + "/" + $0.path, protecting: protected) }
+        for (file, target) in zip(bundle.files, targets) {
+            try OutputFile.write(to: target) { sink in file.bytes.withUnsafeBufferPointer { sink.rawBytes($0) } }
+        }
+        return bundle.summaries
+    }
+
     /// A cell size in metres, large enough that rounded coordinates still draw a proper polygon.
     private func cellSize(default fallback: String) throws -> Double {
         let size = try Parse.distance(cell ?? fallback, option: "--cell").meters
@@ -263,36 +339,3 @@ struct ExportCommand: ParsableCommand {
 
 extension MetricGrid.Shape: ExpressibleByArgument {}
 extension GridMetric: ExpressibleByArgument {}
-
-/// Writes command output all-or-nothing: into a temporary file beside the target, renamed over
-/// it only when everything was written (a failed export never leaves half a file); `-` streams
-/// to stdout.
-enum OutputFile {
-    static func write<T>(to path: String, _ body: (ByteSink) throws -> T) throws -> T {
-        if path == "-" {
-            let sink = ByteSink(descriptor: 1)
-            let result = try body(sink)
-            try sink.flush()
-            return result
-        }
-        let temporary = path + ".partial-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw ExportError.writeFailed("\(path): \(String(cString: strerror(errno)))") }
-        var isOpen = true
-        func failure() -> ExportError { .writeFailed("\(path): \(String(cString: strerror(errno)))") }
-        do {
-            let sink = ByteSink(descriptor: fd)
-            let result = try body(sink)
-            try sink.flush()
-            guard fsync(fd) == 0 else { throw failure() }
-            isOpen = false
-            guard close(fd) == 0 else { throw failure() }
-            guard rename(temporary, path) == 0 else { throw failure() }
-            return result
-        } catch {
-            if isOpen { close(fd) }
-            unlink(temporary)
-            throw error
-        }
-    }
-}

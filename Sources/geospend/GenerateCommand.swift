@@ -10,6 +10,9 @@ struct GenerateCommand: ParsableCommand {
         discussion: """
             The same arguments always give the same bytes. With --scale region the places are
             copied into towns 22 km apart until there are --stores stores; --stores-out writes them.
+            At most 1,000,000 users, 1,000,000 stores and 1,000,000,000 expenses (expenses are
+            streamed; users and stores are held in memory). Files are written whole or not at all,
+            and never over an SQLite database ($GEOSPEND_DB, ./geospend.sqlite or any other).
 
             Example:
               geospend generate --users 20 --expenses 2000 --seed 7 --out expenses.csv
@@ -26,62 +29,46 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "Where to write the expenses CSV ('-' for stdout).") var out: String = "-"
     @Option(help: "Also write the stores as CSV here.") var storesOut: String?
 
+    /// Bounds that keep the generator within a few hundred MB, not a crash: users and stores are
+    /// held in memory (peak RSS measured: 278 MB at 1M users, 205 MB at 1M stores), expenses
+    /// stream (38 MB at 2M); 1e9 expenses are about 150 GB of CSV.
+    static let maxUsers = 1_000_000
+    static let maxExpenses = 1_000_000_000
+    static let maxStores = 1_000_000
+
     func validate() throws {
-        guard users > 0 else { throw ValidationError("--users must be at least 1") }
-        guard expenses >= 0 else { throw ValidationError("--expenses must not be negative") }
-        guard stores > 0 else { throw ValidationError("--stores must be at least 1") }
+        guard (1...Self.maxUsers).contains(users) else { throw ValidationError("--users must be between 1 and \(Self.maxUsers)") }
+        guard (0...Self.maxExpenses).contains(expenses) else {
+            throw ValidationError("--expenses must be between 0 and \(Self.maxExpenses) (about 150 GB of CSV)")
+        }
+        guard (1...Self.maxStores).contains(stores) else { throw ValidationError("--stores must be between 1 and \(Self.maxStores)") }
     }
 
     func run() throws {
-        let data = SyntheticData(places: try Importer.readStores(from: places), scale: scale, storeCount: stores)
-        if let storesOut {
-            let w = try LineWriter(path: storesOut)
-            w.write(ImportCSV.storeHeader + "\n")
-            for s in data.stores { w.write(ImportCSV.line(s)) }
-            try w.close()
+        // Both outputs are checked before anything is written; neither may be the database
+        // (--db is not an option here: $GEOSPEND_DB or ./geospend.sqlite) or any SQLite file.
+        let database = ProcessInfo.processInfo.environment["GEOSPEND_DB"] ?? "geospend.sqlite"
+        let protected = OutputFile.protecting(database: database)
+        let storesTarget = try storesOut.map { try OutputFile.target($0, option: "--stores-out", protecting: protected) }
+        if let storesOut, case .regular = storesTarget, OutputFile.sameFile(storesOut, out) {
+            throw ValidationError("--stores-out and --out are the same file \(out): give two files")
         }
-        let w = try LineWriter(path: out)
-        w.write(ImportCSV.expenseHeader + "\n")
-        data.generateExpenses(users: users, count: expenses, seed: seed) { w.write(ImportCSV.line($0)) }
-        try w.close()
+        let target = try OutputFile.target(out, protecting: protected)
+        let data = SyntheticData(places: try Importer.readStores(from: places), scale: scale, storeCount: stores)
+        if let storesTarget {
+            try OutputFile.write(to: storesTarget) { sink in
+                sink.raw(ImportCSV.storeHeader + "\n")
+                for s in data.stores { sink.raw(ImportCSV.line(s)) }
+            }
+        }
+        try OutputFile.write(to: target) { sink in
+            sink.raw(ImportCSV.expenseHeader + "\n")
+            data.generateExpenses(users: users, count: expenses, seed: seed) { sink.raw(ImportCSV.line($0)) }
+        }
     }
 }
 
 extension SyntheticData.Scale: ExpressibleByArgument {}
-
-/// Buffered writing to a file or stdout.
-final class LineWriter {
-    private let handle: FileHandle
-    private var buffer = ""
-    private let path: String
-
-    init(path: String) throws {
-        self.path = path
-        if path == "-" {
-            handle = .standardOutput
-        } else {
-            guard FileManager.default.createFile(atPath: path, contents: nil) else {
-                throw ValidationError("cannot create \(path)")
-            }
-            handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        }
-    }
-
-    func write(_ s: String) {
-        buffer += s
-        if buffer.utf8.count > 1 << 20 { flush() }
-    }
-
-    private func flush() {
-        handle.write(Data(buffer.utf8))
-        buffer = ""
-    }
-
-    func close() throws {
-        flush()
-        if path != "-" { try handle.close() }
-    }
-}
 
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

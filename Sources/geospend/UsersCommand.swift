@@ -72,8 +72,9 @@ struct UsersCommand: ParsableCommand {
         @Option(name: .shortAndLong, help: "Output file, or - for stdout (default).") var out: String = "-"
 
         func run() throws {
+            let target = try OutputFile.target(out, protecting: OutputFile.protecting(database: database.path))
             let store = try database.openExisting()
-            let counts = try OutputFile.write(to: out) { sink in
+            let counts = try OutputFile.write(to: target) { sink in
                 let counts = try store.withUserData(user) { data in
                     try UserExport.write(data, generatedAt: MapExportRequest.now(), to: sink)
                 }

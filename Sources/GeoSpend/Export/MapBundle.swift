@@ -5,14 +5,26 @@ import Foundation
 /// same layers in `layers.js` (pages opened from disk cannot `fetch` files), Leaflet's own
 /// JS/CSS/images and licence copied from Debian's `libjs-leaflet`, and `index.html`.
 ///
+/// This builds the files in memory; the caller writes them (the CLI through its one safe writer,
+/// which checks every path before anything is written).
+///
 /// ```swift
-/// try MapBundle.write(MapExportRequest(filter: ExpenseFilter(userID: "user1")), store: store,
-///                     to: "user1-map", leaflet: MapBundle.debianLeaflet)
+/// let bundle = try MapBundle.contents(MapExportRequest(filter: ExpenseFilter(userID: "user1")), store: store)
+/// for file in bundle.files { /* write file.bytes to "user1-map/" + file.path */ }
 /// ```
 public enum MapBundle {
     /// Where Debian's `libjs-leaflet` puts Leaflet (1.7.1 on Debian 12), and its licence.
     public static let debianLeaflet = "/usr/share/javascript/leaflet"
     public static let debianLeafletLicense = "/usr/share/doc/libjs-leaflet/copyright"
+
+    /// In every `index.html` a bundle has: how a folder is recognised as an earlier bundle.
+    public static let pageMarker = "<pre id=\"geospend-status\">"
+
+    /// One file of the bundle; `path` is relative to the bundle's folder (`leaflet/leaflet.js`).
+    public struct File: Sendable {
+        public let path: String
+        public let bytes: [UInt8]
+    }
 
     /// The layers of a bundle, in drawing order (bottom first).
     static let layers: [(name: String, title: String, layer: @Sendable (Double) -> MapLayer)] = [
@@ -21,34 +33,32 @@ public enum MapBundle {
         ("places", "Places", { _ in .places }),
     ]
 
-    /// Writes the bundle into `directory` (created if needed; existing bundle files replaced).
+    /// The bundle's files, subfolders before their files, `index.html` last.
     /// - Parameters:
     ///   - cellMeters: the hex grid's cell (edge) size.
-    ///   - tiles: an XYZ tile URL template for a basemap (e.g. OpenStreetMap's); none offline.
-    /// - Returns: each layer's summary, by name.
-    @discardableResult
-    public static func write(
-        _ request: MapExportRequest, store: some ExpenseStore, to directory: String, cellMeters: Double = 250,
+    ///   - tiles: an XYZ tile URL template for a basemap (e.g. OpenStreetMap's), checked by
+    ///     `tileTemplateProblem`; none offline.
+    /// - Returns: the files, and each layer's summary by name.
+    public static func contents(
+        _ request: MapExportRequest, store: some ExpenseStore, cellMeters: Double = 250,
         tiles: String? = nil, leaflet: String = debianLeaflet, leafletLicense: String = debianLeafletLicense
-    ) throws -> [String: MapExportSummary] {
+    ) throws -> (files: [File], summaries: [String: MapExportSummary]) {
+        if let tiles, let problem = tileTemplateProblem(tiles) { throw ExportError.writeFailed("--tiles \(tiles): \(problem)") }
         let fm = FileManager.default
         guard fm.fileExists(atPath: leaflet + "/leaflet.js") else {
             throw ExportError.writeFailed("Leaflet not found at \(leaflet) (install the Debian package libjs-leaflet)")
         }
+        var files: [File] = []
         do {
-            try fm.createDirectory(atPath: directory + "/leaflet/images", withIntermediateDirectories: true)
-            for file in ["leaflet.js", "leaflet.css"] + (try fm.contentsOfDirectory(atPath: leaflet + "/images")).map({ "images/" + $0 }) {
-                let target = directory + "/leaflet/" + file
-                if fm.fileExists(atPath: target) { try fm.removeItem(atPath: target) }
-                try fm.copyItem(atPath: leaflet + "/" + file, toPath: target)
+            let images = try fm.contentsOfDirectory(atPath: leaflet + "/images").sorted().map { "images/" + $0 }
+            for name in ["leaflet.js", "leaflet.css"] + images {
+                files.append(File(path: "leaflet/" + name, bytes: Array(try Data(contentsOf: URL(fileURLWithPath: leaflet + "/" + name)))))
             }
-            let license = directory + "/leaflet/LICENSE"
-            if fm.fileExists(atPath: license) { try fm.removeItem(atPath: license) }
-            if fm.fileExists(atPath: leafletLicense) { try fm.copyItem(atPath: leafletLicense, toPath: license) }
-        } catch let error as ExportError {
-            throw error
+            if fm.fileExists(atPath: leafletLicense) {
+                files.append(File(path: "leaflet/LICENSE", bytes: Array(try Data(contentsOf: URL(fileURLWithPath: leafletLicense)))))
+            }
         } catch {
-            throw ExportError.writeFailed("\(directory): \(error.localizedDescription)")
+            throw ExportError.writeFailed("cannot read Leaflet at \(leaflet): \(error.localizedDescription)")
         }
 
         var summaries: [String: MapExportSummary] = [:]
@@ -57,22 +67,44 @@ public enum MapBundle {
             let geojson = ByteSink()
             summaries[name] = try MapExport.geoJSON(layer(cellMeters), request, store: store, to: geojson)
             let bytes = geojson.bytes
-            try write(bytes, to: directory + "/\(name).geojson")
+            files.append(File(path: "\(name).geojson", bytes: bytes))
             script.ascii("geospendLayer(")
             script.jsonString(name)
             script.ascii(", ")
             bytes.withUnsafeBufferPointer { script.rawBytes($0) }
             script.ascii(");\n")
         }
-        try write(script.bytes, to: directory + "/layers.js")
-        try write(Array(page(request: request, tiles: tiles).utf8), to: directory + "/index.html")
-        return summaries
+        files.append(File(path: "layers.js", bytes: script.bytes))
+        files.append(File(path: "index.html", bytes: Array(page(request: request, tiles: tiles).utf8)))
+        return (files, summaries)
     }
 
-    private static func write(_ bytes: [UInt8], to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            throw ExportError.writeFailed("cannot write \(path)")
+    /// Why `url` is not an XYZ tile URL template a page can take, or nil when it is: http or
+    /// https, `{z}`, `{x}` and `{y}` in it, and none of the characters that could end the string
+    /// or the script it lands in (quotes, `<`, `>`, backslash, backquote, spaces, controls).
+    public static func tileTemplateProblem(_ url: String) -> String? {
+        let lower = url.lowercased()
+        guard lower.hasPrefix("https://") || lower.hasPrefix("http://") else {
+            return "a tile URL starts with https:// or http://"
         }
+        if let bad = url.unicodeScalars.first(where: {
+            $0.value < 0x21 || $0.value == 0x7F || "\"'<>\\`".unicodeScalars.contains($0)
+                || $0.properties.isWhitespace || $0.properties.generalCategory == .control
+                || $0.properties.generalCategory == .format || $0.value == 0x2028 || $0.value == 0x2029
+        }) {
+            return "character U+\(String(bad.value, radix: 16, uppercase: true)) is not allowed in a tile URL (percent-encode it)"
+        }
+        for part in ["{z}", "{x}", "{y}"] where !url.contains(part) {
+            return "a tile URL template has {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+        }
+        return nil
+    }
+
+    /// JSON to put inside an inline `<script>`: `<`, `>` and `&` escaped (`\u003c`…), so no
+    /// value can close the script or open a comment; U+2028/2029 are escaped by the serializer.
+    static func scriptJSON(_ value: JSONOutput) -> String {
+        value.serialized(pretty: false).replacingOccurrences(of: "<", with: "\\u003c")
+            .replacingOccurrences(of: ">", with: "\\u003e").replacingOccurrences(of: "&", with: "\\u0026")
     }
 
     /// The page: Leaflet, a layer switcher, a legend of the grid's colours, popups with each
@@ -81,10 +113,11 @@ public enum MapBundle {
     static func page(request: MapExportRequest, tiles: String?) -> String {
         let who = request.filter.userID.map { "user \($0)" } ?? "all users"
         let tileJS = tiles.map { url in
-            "L.tileLayer(\(JSONOutput.string(url).serialized()), {maxZoom: 19, attribution: '&copy; OpenStreetMap contributors'}).addTo(map);"
+            "L.tileLayer(\(scriptJSON(.string(url))), {maxZoom: 19, attribution: '&copy; OpenStreetMap contributors'}).addTo(map);"
         } ?? "// No basemap: pass --tiles URL for one."
-        let layerTitles = JSONOutput.object(layers.map { ($0.name, .string($0.title)) }).serialized(pretty: false)
-        let ramp = JSONOutput.array(PlacesLayer.ramp.map { .string($0) }).serialized(pretty: false)
+        let layerTitles = scriptJSON(.object(layers.map { ($0.name, .string($0.title)) }))
+        let ramp = scriptJSON(.array(PlacesLayer.ramp.map { .string($0) }))
+        let tileURL = scriptJSON(tiles.map { .string($0) } ?? .null)
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -115,7 +148,7 @@ public enum MapBundle {
             <script src="layers.js"></script>
             <script>
             (function () {
-              var data = window.geospendData, titles = \(layerTitles), ramp = \(ramp);
+              var data = window.geospendData, titles = \(layerTitles), ramp = \(ramp), tiles = \(tileURL);
               var map = L.map('map', {preferCanvas: true});
               \(tileJS)
               function colour(w) { return ramp[Math.min(ramp.length - 1, Math.floor(w * ramp.length))]; }
@@ -173,7 +206,7 @@ public enum MapBundle {
               var bounds = hex.getBounds();
               if (bounds.isValid()) { map.fitBounds(bounds, {padding: [20, 20]}); } else { map.setView([0, 0], 2); }
               document.getElementById('geospend-status').textContent =
-                JSON.stringify({loaded: loaded, errors: window.geospendErrors, leaflet: L.version});
+                JSON.stringify({loaded: loaded, errors: window.geospendErrors, leaflet: L.version, tiles: tiles});
             })();
             </script>
             </body>
