@@ -22,23 +22,40 @@ enum FirstOpen {
         }
         do {
             var config = configuration
-            config.journalMode = .default
+            config.journalMode = .default  // the journal mode is set below, before any write
             let queue = try DatabaseQueue(path: temporary, configuration: config)
             try queue.inDatabase { db in
-                try db.inTransaction(.immediate) {
-                    try Schema.applyPending(db)
-                    return .commit
-                }
-                // Switched here, where no other process can hold the file open; the target is
-                // then WAL from its first byte, as every later open expects.
+                // WAL from the first byte, as every later open expects (switched here, where no
+                // other process can hold the file open). A transaction a full disk breaks off
+                // leaves its frames in the log, so the disk is still full when we look.
                 guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
                     throw StoreError.cannotOpen(path: path, reason: "SQLite could not switch the new file to WAL mode")
                 }
+                try db.inTransaction(.immediate) {
+                    do { try Schema.applyPending(db) } catch {
+                        // SpatiaLite swallows SQLite's SQLITE_FULL (its functions return 0 and the
+                        // transaction is aborted): look at the disk while the log still fills it.
+                        if diskIsFull(folder) { throw StoreError.diskFull(path: path) }
+                        throw error
+                    }
+                    return .commit
+                }
+                // Into the file itself before it is linked: the committed pages are still in the
+                // log, and a checkpoint that finds the disk full must not pass unnoticed (closing
+                // ignores it; the linked file was then "malformed" without its log).
+                let r = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                guard r?[0] as Int? == 0, r?[1] as Int? == r?[2] as Int? else {
+                    if diskIsFull(folder) { throw StoreError.diskFull(path: path) }
+                    throw StoreError.cannotOpen(path: path, reason: "SQLite could not write the new file's log into it")
+                }
             }
             try queue.close()  // checkpoints and removes the temporary -wal
-        } catch let error as DatabaseError {
-            throw StoreError.translating(error, path: path, waited: 0) ?? error
+        } catch {
+            if let error = error as? DatabaseError { throw StoreError.translating(error, path: path, waited: 0) ?? error }
+            throw error
         }
+        let log = (try? FileManager.default.attributesOfItem(atPath: temporary + "-wal"))?[.size] as? NSNumber
+        guard (log?.intValue ?? 0) == 0 else { throw StoreError.diskFull(path: path) }  // never link a file that needs its log
         try sync(temporary, path: path)
         if link(temporary, path) != 0 {
             let failure = errno
@@ -55,6 +72,13 @@ enum FirstOpen {
             }
         }
         try sync(folder, path: path)  // the new name itself survives a power cut
+    }
+
+    /// Less than 1 MiB free: a failed build of a 7 MB file then ran out of space.
+    private static func diskIsFull(_ folder: String) -> Bool {
+        var fs = statvfs()
+        guard statvfs(folder, &fs) == 0 else { return false }
+        return Int64(fs.f_bavail) * Int64(fs.f_frsize) < 1 << 20
     }
 
     /// `fsync` of a file or folder.

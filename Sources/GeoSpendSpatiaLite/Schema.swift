@@ -30,8 +30,11 @@ enum Schema {
     /// under the write lock.
     static func applyPending(_ db: Database) throws {
         if try !db.tableExists("spatial_ref_sys") {
-            // 0: no transaction of its own (1 would BEGIN one, which fails inside ours).
-            guard try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(0)") == 1 else {
+            // 0: no transaction of its own (1 would BEGIN one, which fails inside ours). SpatiaLite
+            // prints its SQL errors to stderr; ours say the same in one line. A full disk aborts
+            // the transaction under it, which the caller sees (`FirstOpen`: disk full).
+            let done = try SpatiaLiteExtension.quietly { try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(0)") }
+            guard done == 1, db.isInsideTransaction else {
                 throw StoreError.cannotOpen(path: db.description, reason: "SpatiaLite's InitSpatialMetadata failed")
             }
         }

@@ -74,6 +74,8 @@ public final class SpatiaLiteStore: ExpenseStore {
             if !readOnly && !FileManager.default.fileExists(atPath: path) {
                 try FirstOpen.create(at: path, configuration: config)
             }
+            // Before any connection opens the file: the ownership check's creates an empty -wal.
+            if !readOnly { Self.keepGRDBFromWritingOnOpen(path) }
             if FileManager.default.fileExists(atPath: path) {
                 // Before the pool switches the file to WAL mode: another program's file stays untouched.
                 var plain = Configuration()
@@ -114,6 +116,22 @@ public final class SpatiaLiteStore: ExpenseStore {
         default:
             throw StoreError.notAFile(path: path, what: "is not a regular file (a device, pipe or socket)", hint: "pass --db the path of a database file")
         }
+    }
+
+    /// GRDB's writable pool commits a `CREATE`/`DROP TABLE grdb_issue_102` on open when the -wal
+    /// file is missing or empty (its work-around for GRDB issue 102), so even a re-import that adds
+    /// nothing changed the file (a page onto the free list, the header's counters). A WAL file of
+    /// 32 zero bytes, which SQLite reads as an empty log (no valid magic number) and rewrites on
+    /// the first commit, keeps it from writing. Created only when missing (`O_EXCL`): no other
+    /// connection has the file open in WAL mode then, and SQLite deletes it on the last close.
+    private static func keepGRDBFromWritingOnOpen(_ path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        let fd = open(path + "-wal", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, info.st_mode & 0o777)
+        guard fd >= 0 else { return }
+        let zeros = [UInt8](repeating: 0, count: 32)
+        _ = zeros.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+        close(fd)
     }
 
     // Connections may close later, on their own queues; the waits of this store's work are all in.
