@@ -1,25 +1,49 @@
 import GRDB
 
-/// The database schema as numbered migrations (GRDB `DatabaseMigrator`).
+/// The database schema as numbered migrations, recorded in GRDB's `grdb_migrations` table.
 ///
 /// Spatial parts use SpatiaLite's own functions so the file is a standard SpatiaLite database:
 /// `AddGeometryColumn` registers `expenses.geom` and `stores.geom` (POINT, SRID 4326) in
 /// `geometry_columns`, and `CreateSpatialIndex` builds the R*Trees `idx_expenses_geom` and
 /// `idx_stores_geom` with SpatiaLite's triggers keeping them in step. Plain `lat`/`lon` columns
 /// sit next to each geometry so queries never parse a geometry blob.
+///
+/// Every pending migration, SpatiaLite's metadata included, runs in one `BEGIN IMMEDIATE`
+/// transaction: an interrupted or failed migration (a kill, a full disk) leaves the file as it
+/// was, and two processes migrating at once take turns through the busy handler, the second
+/// finding the work done. (GRDB's `DatabaseMigrator` read the applied migrations before taking
+/// the write lock and committed each migration on its own.)
 enum Schema {
     /// Runs the migrations that are not applied yet. An up-to-date file is only read, so opening it
     /// never waits for another process's import to finish.
     static func migrate(_ pool: DatabasePool) throws {
         if try isCurrent(pool) { return }
-        let migrator = migrator()
-        // InitSpatialMetadata cannot run inside a transaction, and migrations run in one.
         try pool.writeWithoutTransaction { db in
-            if try !db.tableExists("spatial_ref_sys") {
-                _ = try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(1)")
+            try db.inTransaction(.immediate) {
+                try applyPending(db)
+                return .commit
             }
         }
-        try migrator.migrate(pool)
+    }
+
+    /// Applies what is missing inside the caller's write transaction, reading what is applied
+    /// under the write lock.
+    static func applyPending(_ db: Database) throws {
+        if try !db.tableExists("spatial_ref_sys") {
+            // 0: no transaction of its own (1 would BEGIN one, which fails inside ours). SpatiaLite
+            // prints its SQL errors to stderr; ours say the same in one line. A full disk aborts
+            // the transaction under it, which the caller sees (`FirstOpen`: disk full).
+            let done = try SpatiaLiteExtension.quietly { try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(0)") }
+            guard done == 1, db.isInsideTransaction else {
+                throw StoreError.cannotOpen(path: db.description, reason: "SpatiaLite's InitSpatialMetadata failed")
+            }
+        }
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+        for migration in migrations where !applied.contains(migration.identifier) {
+            try migration.apply(db)
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
+        }
     }
 
     /// GeoSpend's secondary indexes as the migrations leave them, for `doctor --repair`.
@@ -33,22 +57,24 @@ enum Schema {
 
     /// Whether every migration is applied.
     static func isCurrent(_ reader: some DatabaseReader) throws -> Bool {
-        let migrator = migrator()
-        return try reader.read { db in try migrator.hasCompletedMigrations(db) }
+        try reader.read { db in
+            guard try db.tableExists("grdb_migrations") else { return false }
+            let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+            return versions.allSatisfy(applied.contains)
+        }
     }
 
     /// The migrations' identifiers, oldest first: the schema version is the last applied one.
-    static var versions: [String] { migrator().migrations }
+    static var versions: [String] { migrations.map(\.identifier) }
 
     /// Refuses to touch a file that holds another program's data, or GeoSpend data of a newer
-    /// schema. An empty file, or one with only SpatiaLite's metadata (a first open that was
-    /// interrupted), is fine to initialise. Each migration commits on its own, so an interrupted
-    /// first open may also leave an older schema version, which the next open completes.
+    /// schema. An empty file, or one with only SpatiaLite's metadata (left by a first open of an
+    /// older GeoSpend that was interrupted), is fine to initialise; so is an older schema version.
     static func checkOwnership(of reader: some DatabaseReader, path: String) throws {
         try reader.read { db in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-            // GRDB creates grdb_migrations before the first migration's transaction: empty, it
-            // means a first open was interrupted.
+            // Older GeoSpends (GRDB's migrator) created grdb_migrations before the first
+            // migration's transaction: empty, it means a first open was interrupted.
             let applied = tables.contains("grdb_migrations")
                 ? try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") : []
             if !applied.isEmpty {
@@ -78,9 +104,14 @@ enum Schema {
         return prefixes.contains { table.hasPrefix($0) }
     }
 
-    private static func migrator() -> DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: users, categories, stores, expenses") { db in
+    /// One schema change; it must run inside a transaction (`applyPending`).
+    struct Migration: Sendable {
+        let identifier: String
+        let apply: @Sendable (Database) throws -> Void
+    }
+
+    static let migrations: [Migration] = [
+        Migration(identifier: "v1: users, categories, stores, expenses") { db in
             try db.execute(sql: """
                 CREATE TABLE users (
                     id TEXT PRIMARY KEY NOT NULL,
@@ -145,8 +176,8 @@ enum Schema {
                 let indexed = try Int.fetchOne(db, sql: "SELECT CreateSpatialIndex(?, 'geom')", arguments: [table])
                 guard indexed == 1 else { throw StoreError.cannotOpen(path: table, reason: "CreateSpatialIndex failed") }
             }
-        }
-        migrator.registerMigration("v2: expenses_user_place covers map exports") { db in
+        },
+        Migration(identifier: "v2: expenses_user_place covers map exports") { db in
             // The same (user_id, lat, lon) prefix the user-scoped radius search walks, plus what
             // grids, density surfaces and layer extents read: an all-users heat map scans this
             // narrow index instead of the wide table rows (~10× fewer bytes).
@@ -155,8 +186,8 @@ enum Schema {
                 CREATE INDEX expenses_user_place ON expenses(user_id, lat, lon, kind, currency, amount_minor)
                     WHERE lat IS NOT NULL;
                 """)
-        }
-        migrator.registerMigration("v3: expenses.kind check by comparisons") { db in
+        },
+        Migration(identifier: "v3: expenses.kind check by comparisons") { db in
             // SQLite 3.40 checks `kind IN ('expense', 'income', 'transfer')` (three constants or
             // more) by building a temporary B-tree for every inserted row (EXPLAIN: OpenEphemeral);
             // comparisons say the same at ~14 % less time for a 100k-row import. Every stored row
@@ -172,7 +203,6 @@ enum Schema {
                 ])
             try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
             try db.execute(sql: "PRAGMA writable_schema = OFF")
-        }
-        return migrator
-    }
+        },
+    ]
 }

@@ -37,6 +37,11 @@ final class SpatiaLiteBulkWriter: BulkWriter {
 
     /// Whether `assignStore` changed a row (`finish()` then stamps the last-update time).
     private var linkedStores = false
+    /// SQLite's count of rows changed on this connection once the triggers and indexes were set
+    /// aside (dropping them changes no row).
+    private let changesBefore: Int
+    /// Whether any row was inserted, updated or deleted since (the store rolls back when not).
+    var wroteRows: Bool { db.totalChangesCount != changesBefore }
     private var knownUsers = Set<String>()
     /// Per currency, the sum of all expense amounts in the database with this transaction's rows.
     /// Kept within `Int64` so that every total computed later — a sum of some of these positive
@@ -83,6 +88,7 @@ final class SpatiaLiteBulkWriter: BulkWriter {
             }
         }
         setAside = dropped
+        changesBefore = db.totalChangesCount
         if try RTreeBulkLoad.isEmpty("idx_expenses_geom", in: db) { expenseIndexLoad = RTreeBulkLoad(index: "idx_expenses_geom") }
         if try RTreeBulkLoad.isEmpty("idx_stores_geom", in: db) { storeIndexLoad = RTreeBulkLoad(index: "idx_stores_geom") }
         insertExpenseIndex = RawStatement(try db.cachedStatement(

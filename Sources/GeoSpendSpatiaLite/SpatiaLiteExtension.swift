@@ -1,4 +1,5 @@
 import CGEOS
+import Foundation
 import CSpatiaLite
 import GRDB
 import GRDBSQLite
@@ -22,6 +23,22 @@ enum SpatiaLiteExtension {
             spatialite_cleanup_ex(cache)
             throw StoreError.cannotOpen(path: db.description, reason: "could not register SpatiaLite's cleanup (\(rc))")
         }
+    }
+
+    /// Runs `body` with stderr sent to /dev/null: some SpatiaLite functions print their SQL
+    /// errors there whatever the connection's verbosity (14 lines from `InitSpatialMetadata` on a
+    /// full disk). Only for the store's set-up, when no other thread of ours writes to stderr.
+    static func quietly<T>(_ body: () throws -> T) rethrows -> T {
+        fflush(nil)  // every stream: stderr itself is not concurrency-safe to name
+        let saved = dup(2)
+        let null = open("/dev/null", O_WRONLY)
+        if saved >= 0 && null >= 0 { dup2(null, 2) }
+        defer {
+            fflush(nil)  // every stream: stderr itself is not concurrency-safe to name
+            if saved >= 0 { dup2(saved, 2); close(saved) }
+            if null >= 0 { close(null) }
+        }
+        return try body()
     }
 
     /// Versions of the C libraries under the store, for `geospend info` and benchmark reports.

@@ -60,13 +60,22 @@ public final class SpatiaLiteStore: ExpenseStore {
         config.label = "geospend"
         config.prepareDatabase { db in
             // Our busy handler on every connection, readers included (GRDB gives readers a fixed 10 s).
-            meter.install(on: db)
+            // Installed after SpatiaLite's initialisation, which replaces any handler with its own
+            // `sqlite3_busy_timeout(5000)`: writers gave up after 5 s whatever the timeout, and
+            // reported a 0.0 s wait (the meter never ran).
             try SpatiaLiteExtension.load(into: db)
+            meter.install(on: db)
             // Read pages through a memory map instead of read() calls: scanning a user's 100k
             // rows took 156 ms with SQLite's default page cache and 87 ms mapped (sqlite3 shell).
             try db.execute(sql: "PRAGMA mmap_size = 1073741824")
         }
+        try Self.checkIsAFile(path)
         do {
+            if !readOnly && !FileManager.default.fileExists(atPath: path) {
+                try FirstOpen.create(at: path, configuration: config)
+            }
+            // Before any connection opens the file: the ownership check's creates an empty -wal.
+            if !readOnly { Self.keepGRDBFromWritingOnOpen(path) }
             if FileManager.default.fileExists(atPath: path) {
                 // Before the pool switches the file to WAL mode: another program's file stays untouched.
                 var plain = Configuration()
@@ -93,6 +102,36 @@ public final class SpatiaLiteStore: ExpenseStore {
         } catch let error as DatabaseError {
             throw StoreError.translating(error, path: path, waited: meter.seconds) ?? error
         }
+    }
+
+    /// A path that exists must be a regular file (or a link to one): SQLite reports a folder or a
+    /// device as a disk I/O error, which read as a damaged database.
+    private static func checkIsAFile(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }  // missing: created, or refused, later
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR:
+            throw StoreError.notAFile(path: path, what: "is a folder", hint: "pass --db a file inside it, e.g. \(path)/geospend.sqlite")
+        default:
+            throw StoreError.notAFile(path: path, what: "is not a regular file (a device, pipe or socket)", hint: "pass --db the path of a database file")
+        }
+    }
+
+    /// GRDB's writable pool commits a `CREATE`/`DROP TABLE grdb_issue_102` on open when the -wal
+    /// file is missing or empty (its work-around for GRDB issue 102), so even a re-import that adds
+    /// nothing changed the file (a page onto the free list, the header's counters). A WAL file of
+    /// 32 zero bytes, which SQLite reads as an empty log (no valid magic number) and rewrites on
+    /// the first commit, keeps it from writing. Created only when missing (`O_EXCL`): no other
+    /// connection has the file open in WAL mode then, and SQLite deletes it on the last close.
+    private static func keepGRDBFromWritingOnOpen(_ path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        let fd = open(path + "-wal", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, info.st_mode & 0o777)
+        guard fd >= 0 else { return }
+        let zeros = [UInt8](repeating: 0, count: 32)
+        _ = zeros.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+        close(fd)
     }
 
     // Connections may close later, on their own queues; the waits of this store's work are all in.
@@ -124,6 +163,10 @@ public final class SpatiaLiteStore: ExpenseStore {
                 try db.inTransaction(.immediate) {
                     let writer = try SpatiaLiteBulkWriter(db: db)
                     result = try body(writer)
+                    // Nothing written (a re-import): roll back instead of recreating the triggers and
+                    // indexes set aside and stamping SpatiaLite's times, so the file stays byte for
+                    // byte the same (a re-import of 936 stores changed 2,306 bytes).
+                    guard writer.wroteRows else { return .rollback }
                     try writer.finish()
                     return .commit
                 }

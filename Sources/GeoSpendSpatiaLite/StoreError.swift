@@ -19,6 +19,13 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case damaged(path: String, reason: String)
     /// Written by a newer GeoSpend: migrations this version does not know.
     case newerSchema(path: String, unknown: [String])
+    /// The path is a folder, a device or another non-file (SQLite calls it a disk I/O error).
+    case notAFile(path: String, what: String, hint: String)
+    /// `users delete` would need more free space to rewrite the file than there is: nothing was deleted.
+    case notEnoughSpaceToScrub(path: String, user: String, neededBytes: Int64, freeBytes: Int64)
+    /// The user's rows were deleted and committed, but the write-ahead log could not be emptied or
+    /// the file rewritten afterwards: fragments may remain until `doctor --repair` finishes the job.
+    case deletedButNotScrubbed(path: String, user: String, rows: Int, reason: String)
 
     public var description: String {
         switch self {
@@ -40,8 +47,21 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): the database file is damaged (\(reason)); `geospend doctor` checks it, or restore a backup"
         case .newerSchema(let path, let unknown):
             return "\(path): written by a newer GeoSpend (schema \(unknown.joined(separator: ", "))); upgrade geospend"
+        case .notAFile(let path, let what, let hint):
+            return "\(path): \(what), not a database file; \(hint)"
+        case .notEnoughSpaceToScrub(let path, let user, let needed, let free):
+            return "\(path): not enough free disk space to delete user \"\(user)\" and then rewrite the file "
+                + "(VACUUM needs about \(megabytes(needed)), \(megabytes(free)) free); nothing was deleted. "
+                + "Free some space and run it again, or pass --no-vacuum (fragments of the deleted rows may then stay "
+                + "in unused page space until `geospend doctor --repair` rewrites the file)"
+        case .deletedButNotScrubbed(let path, let user, let rows, let reason):
+            return "\(path): deleted user \"\(user)\" (\(rows) rows, committed), but could not then \(reason): "
+                + "fragments of the deleted rows may remain in the write-ahead log or unused page space. "
+                + "Free some disk space and run `geospend doctor --repair` to finish the job"
         }
     }
+
+    private func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
 
     /// The user-facing error for a SQLite failure on `path`, or nil when SQLite's own error is the
     /// clearest thing to show (constraints, SQL mistakes).

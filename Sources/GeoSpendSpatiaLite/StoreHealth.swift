@@ -100,6 +100,12 @@ extension SpatiaLiteStore {
                     return mismatched == 0 ? (true, "lat/lon match geom") : (false, "\(mismatched) rows whose lat/lon differ from geom")
                 }
             }
+            check("deleted users scrubbed") {
+                // Set by `users delete` until its VACUUM and checkpoint are done (`PendingScrub`).
+                guard let since = try Self.pendingScrub(db) else { return (true, "ok") }
+                return (false, "a user deleted since \(since) may have left fragments in unused page space or the "
+                    + "write-ahead log (deleted with --no-vacuum, or the rewrite failed); --repair rewrites the file")
+            }
             return HealthReport(checks: checks)
         }
     }
@@ -120,8 +126,25 @@ extension SpatiaLiteStore {
     /// Rebuilds what can be rebuilt from the rows, in one transaction: every spatial index
     /// (SpatiaLite's `RecoverSpatialIndex`), SpatiaLite's triggers when some are missing
     /// (`UpgradeGeometryTriggers`), GeoSpend's missing secondary indexes, and every index (`REINDEX`).
+    /// Then, when a user's deletion still owes its clean-up, `VACUUM` and an emptied write-ahead log.
     /// - Returns: what was done, one line per action.
     public func repair() throws -> [String] {
+        var done = try rebuildIndexes()
+        guard try pendingScrubSince() != nil else { return done }
+        do {
+            let emptied = try scrubAfterDeletion(rewrite: true)
+            done.append("rewrote the file (VACUUM) after a user's deletion"
+                + (emptied ? " and emptied the write-ahead log" : "; another process was reading, so the write-ahead log is not empty yet: run --repair again"))
+        } catch let failure as ScrubFailure {
+            if let e = failure.error as? DatabaseError, let error = StoreError.translating(e, path: path, waited: lockWaits.seconds) {
+                throw error
+            }
+            throw StoreError.damaged(path: path, reason: failure.reason)
+        }
+        return done
+    }
+
+    private func rebuildIndexes() throws -> [String] {
         try writeTransaction { db in
             var done: [String] = []
             let present = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type IN ('index', 'trigger')"))

@@ -79,45 +79,51 @@ extension SpatiaLiteStore: UserDataStore {
     ///   rows between pages, stale copies stay in the pages' unused space, which `secure_delete`
     ///   never visits (measured: 30k expenses, `snap` over all, then a user deleted — 7 of their
     ///   positions were still in the file, none after `VACUUM`). It costs a pass over the file
-    ///   and as much free disk space as the file takes;
+    ///   and as much free disk space as the file takes, which is checked before anything is deleted;
     /// - the write-ahead log is checkpointed and truncated, so the old pages are not kept there.
-    /// Stores are shared and stay.
+    /// The clean-up after the commit is owed until done (`PendingScrub`): when it fails, the error
+    /// says what was deleted and `doctor --repair` finishes it. Stores are shared and stay.
+    /// - Throws: `StoreError.notEnoughSpaceToScrub` (nothing deleted), `.deletedButNotScrubbed`
+    ///   (deleted and committed, clean-up owed), or another `StoreError` (nothing deleted).
     @discardableResult
     public func deleteUser(_ userID: String, rewriteFile: Bool = true) throws -> UserDeletion? {
-        let removed: [UserDeletion.TableRows]? = try pool.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA secure_delete = ON")  // Debian builds SQLite with it on; other builds may not
-            var removed: [UserDeletion.TableRows]?
-            try db.inTransaction(.immediate) {
-                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [userID]) == true else {
-                    return .rollback
+        let removed: [UserDeletion.TableRows]? = try translatingErrors {
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA secure_delete = ON")  // Debian builds SQLite with it on; other builds may not
+                var removed: [UserDeletion.TableRows]?
+                try db.inTransaction(.immediate) {
+                    guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [userID]) == true else {
+                        return .rollback
+                    }
+                    if rewriteFile { try Self.checkSpaceToRewrite(db, path: path, user: userID) }
+                    var rows: [UserDeletion.TableRows] = []
+                    for (table, column) in try Self.userKeyedTables(db) {
+                        try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ?", arguments: [userID])
+                        rows.append(.init(table: table, rows: db.changesCount))
+                    }
+                    try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [userID])
+                    rows.append(.init(table: "users", rows: db.changesCount))
+                    try RTreeScrub.zeroUnusedCells(of: "idx_expenses_geom", in: db)
+                    try Self.refreshLayerStatistics(db)
+                    try Self.markPendingScrub(db)
+                    removed = rows
+                    return .commit
                 }
-                var rows: [UserDeletion.TableRows] = []
-                for (table, column) in try Self.userKeyedTables(db) {
-                    try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ?", arguments: [userID])
-                    rows.append(.init(table: table, rows: db.changesCount))
-                }
-                try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [userID])
-                rows.append(.init(table: "users", rows: db.changesCount))
-                try RTreeScrub.zeroUnusedCells(of: "idx_expenses_geom", in: db)
-                try Self.refreshLayerStatistics(db)
-                removed = rows
-                return .commit
+                return removed
             }
-            return removed
         }
         guard let removed else { return nil }
         var leftovers: [String] = []
-        if rewriteFile {
-            do {
-                try pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
-            } catch {
-                leftovers.append("the file could not be rewritten (\(error)): fragments of the deleted rows may stay in unused page space until a VACUUM succeeds")
+        do {
+            if !rewriteFile {
+                leftovers.append("the file was not rewritten: fragments of the deleted rows may stay in unused page space until `geospend doctor --repair` rewrites it")
             }
-        } else {
-            leftovers.append("the file was not rewritten: fragments of the deleted rows may stay in unused page space until the next VACUUM")
-        }
-        if try !emptyWriteAheadLog() {
-            leftovers.append("another connection was reading: the write-ahead log keeps old pages until its next checkpoint")
+            if try !scrubAfterDeletion(rewrite: rewriteFile) {
+                leftovers.append("another connection was reading: the write-ahead log keeps old pages until its next checkpoint; `geospend doctor --repair` empties it")
+            }
+        } catch let failure as ScrubFailure {
+            throw StoreError.deletedButNotScrubbed(
+                path: path, user: userID, rows: removed.map(\.rows).reduce(0, +), reason: failure.reason)
         }
         return UserDeletion(userID: userID, rowsByTable: removed, leftovers: leftovers)
     }
@@ -142,14 +148,5 @@ extension SpatiaLiteStore: UserDataStore {
                 OR EXISTS (SELECT 1 FROM geometry_columns_field_infos WHERE f_table_name = 'expenses')
             """) ?? false
         if kept { _ = try Int.fetchOne(db, sql: "SELECT UpdateLayerStatistics('expenses', 'geom')") }
-    }
-
-    /// `PRAGMA wal_checkpoint(TRUNCATE)`: copies the log into the file and empties it.
-    /// - Returns: false when a reader kept it from completing.
-    private func emptyWriteAheadLog() throws -> Bool {
-        try pool.writeWithoutTransaction { db in
-            let r = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-            return (r?[0] as Int?) == 0
-        }
     }
 }

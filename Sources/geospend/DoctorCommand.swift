@@ -12,8 +12,11 @@ struct DoctorCommand: ParsableCommand {
             SpatiaLite's geometry registration and triggers, each spatial index (rtreecheck and
             CheckSpatialIndex) and that lat/lon match each geometry. Exits 1 when something is wrong.
             --repair rebuilds the spatial indexes (RecoverSpatialIndex), missing triggers and
-            indexes, and every index (REINDEX) in one transaction, then checks again. Damage to the
-            rows themselves cannot be repaired: restore a backup.
+            indexes, and every index (REINDEX) in one transaction, then checks again. When a
+            `users delete` still owes its clean-up (--no-vacuum, or a full disk after the commit),
+            doctor reports it and --repair rewrites the file (VACUUM) and empties the write-ahead
+            log; that needs as much free disk as the file. Damage to the rows themselves cannot be
+            repaired: restore a backup.
 
             Example:
               geospend doctor --db demo.sqlite

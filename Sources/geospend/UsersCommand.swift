@@ -98,8 +98,15 @@ struct UsersCommand: ParsableCommand {
                 so no copy stays in the file. Asks for confirmation on a terminal; elsewhere
                 (scripts, pipes) --yes is required. Export first if the data is still wanted.
 
+                Free space is checked first: when the disk cannot hold the rewrite, nothing is
+                deleted (exit 1) and --no-vacuum is offered. If the rewrite or the emptying of the
+                write-ahead log fails after the deletion committed (a full disk), the error says
+                what was deleted, exit status is 1, and `geospend doctor --repair` finishes the
+                job once space is free (doctor reports it until then; also after --no-vacuum).
+
                 Example:
                   geospend users export alice --out alice.json && geospend users delete alice --yes
+                  geospend users delete alice --yes --no-vacuum && geospend doctor --repair
                 """)
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The user id.") var user: String
@@ -109,7 +116,13 @@ struct UsersCommand: ParsableCommand {
 
         func run() throws {
             let store = try database.openExisting(writable: true)
-            guard let record = try store.users().first(where: { $0.id == user }) else { throw unknownUser(user, database) }
+            guard let record = try store.users().first(where: { $0.id == user }) else {
+                // Say so when an earlier deletion (maybe of this very user) still owes its clean-up.
+                guard try store.pendingScrubSince() != nil else { throw unknownUser(user, database) }
+                throw ValidationError(
+                    "no user \"\(user)\" in \(database.path); a deletion there has not finished rewriting the file "
+                        + "(fragments may remain): run `geospend doctor --repair --db \(database.path)` to finish it")
+            }
             if !yes {
                 guard isatty(0) == 1 else {
                     throw ValidationError("refusing to delete user \(user) without --yes: stdin is not a terminal")

@@ -165,3 +165,127 @@ import Testing
         #expect(try Reliability.geospend(nearest).out == answer)
     }
 }
+
+/// Issue 22: paths that are not files, first opens and deletions on a full disk, re-imports.
+extension BadDatabaseTests {
+    /// SQLite calls a folder or a device a disk I/O error, which read "damaged".
+    @Test func aFolderOrADeviceAsTheDatabaseIsNamedForWhatItIs() throws {
+        let folder = dir.appendingPathComponent("a-folder").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (path, expected) in [(folder, "is a folder, not a database file; pass --db a file inside it"), ("/dev/null", "is not a regular file")] {
+            for args in [["import", "expenses", "Data/sample-expenses.csv"], Self.query, ["doctor"]] {
+                let r = try Reliability.geospend(args + ["--db", path])
+                expectOneClearLine(r, file: path, expected, "\(path) \(args[0])")
+                #expect(!r.err.contains("damaged"), "\(r.err)")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+
+    /// Re-importing the same files adds no row and leaves the file byte for byte as it was: the
+    /// transaction rolls back instead of recreating triggers and indexes and stamping SpatiaLite's
+    /// times, and GRDB's pool no longer commits a CREATE/DROP on open (2,306 bytes changed before).
+    @Test func aReImportThatAddsNothingLeavesTheFileAsItWas() throws {
+        let db = try demo()
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        for args in [["import", "stores", "Data/helsinki-places.geojson"], ["import", "expenses", "Data/sample-expenses.csv"]] {
+            let r = try Reliability.geospend(args + ["--db", db])
+            #expect(r.status == 0 && r.err.contains("imported 0 "), "\(r.err)")
+        }
+        let after = try Data(contentsOf: URL(fileURLWithPath: db))
+        let differing = zip(before, after).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset)
+        #expect(after.count == before.count && differing.isEmpty, "\(after.count - before.count) bytes more; bytes differ at \(differing.prefix(10))")
+        #expect(!FileManager.default.fileExists(atPath: db + "-wal"), "the write-ahead log was left behind")
+    }
+
+    /// Mounts a tmpfs of `bytes` (root only); nil when that is not possible here.
+    func smallDisk(_ name: String, bytes: Int) throws -> String? {
+        let mount = dir.appendingPathComponent(name).path
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let mounted = try CLITests.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", mount])
+        guard mounted.status == 0 else {
+            print("\(name): skipped, cannot mount a tmpfs here: \(mounted.err)")
+            return nil
+        }
+        return mount
+    }
+
+    func unmount(_ mount: String) { _ = try? CLITests.run("/usr/bin/umount", [mount]) }
+
+    /// A first open on a disk too small for the new file, at fill levels landing anywhere in
+    /// SpatiaLite's metadata, the migrations and the import: the path then does not exist, or it
+    /// opens and `doctor` finds it healthy. (Before, a half-initialised file stayed that no
+    /// command, `doctor --repair` included, could open.)
+    @Test func aFirstOpenOnAFullDiskLeavesNoFileOrAGoodOne() throws {
+        // The new file with the stores takes ~7 MB, and ~14 MB while its log is written into it.
+        let levels = Reliability.runs(quick: 6)
+        var outcomes: [String: Int] = [:]
+        for level in 0..<levels {
+            let bytes = 65_536 + level * 16_000_000 / max(levels - 1, 1)
+            guard let mount = try smallDisk("first-open-\(level)", bytes: bytes) else { return }
+            defer { unmount(mount) }
+            let db = mount + "/new.sqlite"
+            let r = try Reliability.geospend(["import", "stores", "Data/helsinki-places.geojson", "--db", db])
+            if r.status == 0 {
+                outcomes["imported", default: 0] += 1
+            } else {
+                expectOneClearLine(r, file: db, "disk full", "first open on \(bytes) bytes")
+                outcomes[FileManager.default.fileExists(atPath: db) ? "failed, file left" : "failed, no file", default: 0] += 1
+            }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: mount).filter { $0.contains(".creating-") }
+            #expect(leftovers.isEmpty, "\(bytes) bytes: \(leftovers)")
+            if FileManager.default.fileExists(atPath: db) {
+                let doctor = try Reliability.geospend(["doctor", "--db", db])
+                #expect(doctor.status == 0, "\(bytes) bytes: the file left does not open cleanly: \(doctor.err)")
+            }
+        }
+        Reliability.report(["first open on a full tmpfs at \(levels) fill levels: \(outcomes.sorted { $0.key < $1.key })"])
+    }
+
+    /// `users delete` on a disk that cannot hold the rewrite refuses before deleting; one whose
+    /// rewrite fails after the commit says what was deleted and that `doctor --repair` finishes
+    /// the job, which it does: no byte of the user is left in the file or its write-ahead log.
+    @Test func deletingAUserOnAFullDiskIsFinishedByDoctorRepair() throws {
+        let db = try demo()
+        var csv = "id,user,amount,currency,occurred_at,title,lat,lon\n"
+        for i in 0..<300 { csv += "zed-secret-\(i),zed-secret-user,\(i + 1).50,EUR,2025-05-01T12:00:00+03:00,zed secret title,60.1\(i),24.9\(i)\n" }
+        let input = dir.appendingPathComponent("zed.csv").path
+        try csv.write(toFile: input, atomically: true, encoding: .utf8)
+        #expect(try Reliability.geospend(["import", "expenses", input, "--db", db]).status == 0)
+        let size = (try FileManager.default.attributesOfItem(atPath: db)[.size] as? Int) ?? 0
+        let delete = ["users", "delete", "zed-secret-user", "--yes"]
+
+        // Free space for less than one copy of the file: refused, nothing deleted.
+        guard let tight = try smallDisk("delete-tight", bytes: size + size / 2) else { return }
+        defer { unmount(tight) }
+        let tightDB = tight + "/demo.sqlite"
+        try FileManager.default.copyItem(atPath: db, toPath: tightDB)
+        let refused = try Reliability.geospend(delete + ["--db", tightDB])
+        expectOneClearLine(refused, file: tightDB, "not enough free disk space to delete user \"zed-secret-user\"", "delete on a tight disk")
+        #expect(refused.err.contains("nothing was deleted") && refused.err.contains("--no-vacuum"), "\(refused.err)")
+        #expect(try Reliability.geospend(["users", "list", "--db", tightDB]).out.contains("zed-secret-user"))
+
+        // Room for the write-ahead log but not for SQLite's temporary copy too (its temp folder on
+        // the same disk): VACUUM fails after the deletion committed.
+        guard let small = try smallDisk("delete-small", bytes: size * 2 + size / 3) else { return }
+        defer { unmount(small) }
+        let smallDB = small + "/demo.sqlite"
+        try FileManager.default.copyItem(atPath: db, toPath: smallDB)
+        let failed = try Reliability.geospend(delete + ["--db", smallDB], env: ["SQLITE_TMPDIR": small])
+        expectOneClearLine(failed, file: smallDB, "deleted user \"zed-secret-user\" (", "delete whose rewrite fails")
+        #expect(failed.err.contains("disk full") && failed.err.contains("`geospend doctor --repair`"), "\(failed.err)")
+        let retry = try Reliability.geospend(delete + ["--db", smallDB])
+        #expect(retry.status == 2 && retry.err.contains("doctor --repair"), "\(retry.err)")
+        let doctor = try Reliability.geospend(["doctor", "--db", smallDB])
+        #expect(doctor.status == 1 && doctor.out.contains("deleted users scrubbed"), "\(doctor.out)")
+
+        let repaired = try Reliability.geospend(["doctor", "--repair", "--db", smallDB])
+        #expect(repaired.status == 0, "\(repaired.out) \(repaired.err)")
+        #expect(repaired.out.contains("rewrote the file (VACUUM)"), "\(repaired.out)")
+        for file in [smallDB, smallDB + "-wal"] where FileManager.default.fileExists(atPath: file) {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+            #expect(bytes.range(of: Data("zed-secret".utf8)) == nil, "\(file) still holds the deleted user's text")
+        }
+        #expect(try Reliability.geospend(["doctor", "--db", smallDB]).status == 0)
+    }
+}

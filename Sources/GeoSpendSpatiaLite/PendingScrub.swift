@@ -1,0 +1,94 @@
+import Foundation
+import GRDB
+
+/// The clean-up a user's deletion owes the file once its transaction has committed: `VACUUM`
+/// (stale copies of the rows in unused page space) and a `wal_checkpoint(TRUNCATE)` (old pages in
+/// the write-ahead log). Either can fail after the commit — a full disk — so the deletion records
+/// a flag in `geospend_pending_scrub` inside its own transaction, and only a finished clean-up
+/// clears it; `doctor` reports a set flag and `doctor --repair` finishes the job. The flag names
+/// no user: it would otherwise keep the very id the deletion removed.
+extension SpatiaLiteStore {
+    static let pendingScrubTable = "geospend_pending_scrub"
+
+    /// Sets the flag, inside the deletion's transaction.
+    static func markPendingScrub(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS \(pendingScrubTable) (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                since TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+            )
+            """)
+        try db.execute(sql: "INSERT OR IGNORE INTO \(pendingScrubTable) (id) VALUES (1)")
+    }
+
+    /// When a deletion's clean-up is still owed: the time of the first such deletion, else nil.
+    static func pendingScrub(_ db: Database) throws -> String? {
+        guard try db.tableExists(pendingScrubTable) else { return nil }
+        return try String.fetchOne(db, sql: "SELECT since FROM \(pendingScrubTable) WHERE id = 1")
+    }
+
+    public func pendingScrubSince() throws -> String? {
+        try read { db in try Self.pendingScrub(db) }
+    }
+
+    /// Refuses, before a deletion changes anything, when the disk cannot hold the rewrite: `VACUUM`
+    /// in WAL mode writes every page of the file into the write-ahead log beside it.
+    static func checkSpaceToRewrite(_ db: Database, path: String, user: String) throws {
+        let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+        let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
+        let wal = ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber)?.int64Value ?? 0
+        let needed = pages * pageSize + wal
+        var fs = statvfs()
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard statvfs(folder, &fs) == 0 else { return }  // cannot tell: let VACUUM try
+        let free = Int64(fs.f_bavail) * Int64(fs.f_frsize)
+        if free < needed { throw StoreError.notEnoughSpaceToScrub(path: path, user: user, neededBytes: needed, freeBytes: free) }
+    }
+
+    /// The clean-up: `VACUUM` (when `rewrite`), then the log emptied; the flag is cleared only
+    /// when the file was rewritten and the log emptied.
+    /// - Returns: whether the write-ahead log could be emptied (false: a reader held it).
+    /// - Throws: `ScrubFailure` naming the step that failed.
+    func scrubAfterDeletion(rewrite: Bool) throws -> Bool {
+        if rewrite {
+            do { try pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") } } catch {
+                throw ScrubFailure(step: "rewrite the file (VACUUM)", error: error)
+            }
+        }
+        var emptied = try emptyWriteAheadLog()
+        if rewrite && emptied {
+            do {
+                try pool.writeWithoutTransaction { db in try db.execute(sql: "DELETE FROM \(Self.pendingScrubTable)") }
+            } catch {
+                throw ScrubFailure(step: "clear the pending clean-up flag", error: error)
+            }
+            emptied = try emptyWriteAheadLog()
+        }
+        return emptied
+    }
+
+    /// `PRAGMA wal_checkpoint(TRUNCATE)`: copies the log into the file and empties it.
+    /// - Returns: false when a reader kept it from completing.
+    private func emptyWriteAheadLog() throws -> Bool {
+        do {
+            return try pool.writeWithoutTransaction { db in
+                let r = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                return (r?[0] as Int?) == 0
+            }
+        } catch {
+            throw ScrubFailure(step: "empty the write-ahead log (checkpoint)", error: error)
+        }
+    }
+
+    /// A step of the clean-up that failed, with SQLite's reason in words.
+    struct ScrubFailure: Error {
+        let step: String
+        let error: any Error
+
+        var reason: String {
+            if let e = error as? DatabaseError, e.resultCode == .SQLITE_FULL { return "\(step): disk full" }
+            if let e = error as? DatabaseError { return "\(step): \(e.message ?? "SQLite error \(e.extendedResultCode.rawValue)")" }
+            return "\(step): \(error)"
+        }
+    }
+}
