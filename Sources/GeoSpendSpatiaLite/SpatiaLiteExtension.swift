@@ -27,17 +27,14 @@ enum SpatiaLiteExtension {
 
     /// Runs `body` with stderr sent to /dev/null: some SpatiaLite functions print their SQL
     /// errors there whatever the connection's verbosity (14 lines from `InitSpatialMetadata` on a
-    /// full disk). Only for the store's set-up, when no other thread of ours writes to stderr.
+    /// full disk). Only for a new file's set-up. fd 2 belongs to the whole process, so concurrent
+    /// callers share one redirection: the first saves the real stderr, the last puts it back
+    /// (saving per caller let a second caller save /dev/null and restore it last, and stderr
+    /// stayed silenced for good: a parallel test run lost its own report). Other threads' stderr
+    /// output during the set-up is lost too.
     static func quietly<T>(_ body: () throws -> T) rethrows -> T {
-        fflush(nil)  // every stream: stderr itself is not concurrency-safe to name
-        let saved = dup(2)
-        let null = open("/dev/null", O_WRONLY)
-        if saved >= 0 && null >= 0 { dup2(null, 2) }
-        defer {
-            fflush(nil)  // every stream: stderr itself is not concurrency-safe to name
-            if saved >= 0 { dup2(saved, 2); close(saved) }
-            if null >= 0 { close(null) }
-        }
+        StderrSilencer.shared.enter()
+        defer { StderrSilencer.shared.leave() }
         return try body()
     }
 
@@ -51,5 +48,36 @@ enum SpatiaLiteExtension {
             GEOS_finish_r(ctx)
         }
         return v
+    }
+}
+
+/// The process-wide redirection of fd 2 behind `SpatiaLiteExtension.quietly`, counted.
+private final class StderrSilencer: @unchecked Sendable {
+    static let shared = StderrSilencer()
+    private let lock = NSLock()
+    private var depth = 0
+    private var saved: Int32 = -1
+
+    func enter() {
+        lock.lock()
+        defer { lock.unlock() }
+        depth += 1
+        guard depth == 1 else { return }
+        fflush(nil)
+        saved = dup(2)
+        let null = open("/dev/null", O_WRONLY)
+        if saved >= 0 && null >= 0 { dup2(null, 2) }
+        if null >= 0 { close(null) }
+    }
+
+    func leave() {
+        lock.lock()
+        defer { lock.unlock() }
+        depth -= 1
+        guard depth == 0, saved >= 0 else { return }
+        fflush(nil)
+        dup2(saved, 2)
+        close(saved)
+        saved = -1
     }
 }

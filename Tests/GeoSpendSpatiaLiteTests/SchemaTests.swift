@@ -18,6 +18,24 @@ import Testing
         #expect(try store.scalar("SELECT count(*) FROM sqlite_master WHERE name IN ('idx_expenses_geom', 'idx_stores_geom')") == 2)
     }
 
+    /// New files are set up with SpatiaLite's stderr noise silenced, and fd 2 is the whole
+    /// process's: eight first opens at once must leave stderr where it was. (With a save and
+    /// restore per caller, a caller saved another's /dev/null and stderr stayed silenced.)
+    @Test func concurrentFirstOpensLeaveStderrWhereItWas() throws {
+        func identity() -> (UInt, UInt) {
+            var s = stat()
+            fstat(2, &s)
+            return (UInt(s.st_dev), UInt(s.st_ino))
+        }
+        let before = identity()
+        let scratch = Scratch()
+        let paths = (0..<24).map { scratch.path("first-\($0).sqlite") }
+        DispatchQueue.concurrentPerform(iterations: 8) { n in
+            for round in 0..<3 { _ = try? SpatiaLiteStore(path: paths[n * 3 + round]) }
+        }
+        #expect(identity() == before)
+    }
+
     /// GDAL, an outside reader, sees both point layers (ogrinfo from Debian's gdal-bin).
     @Test func ogrinfoListsExpensesAndStoresAsPointLayers() throws {
         let scratch = Scratch()
