@@ -33,8 +33,8 @@ enum SpatiaLiteExtension {
     /// stayed silenced for good: a parallel test run lost its own report). Other threads' stderr
     /// output during the set-up is lost too.
     static func quietly<T>(_ body: () throws -> T) rethrows -> T {
-        StderrSilencer.shared.enter()
-        defer { StderrSilencer.shared.leave() }
+        DescriptorSilencer.stderr.enter()
+        defer { DescriptorSilencer.stderr.leave() }
         return try body()
     }
 
@@ -51,12 +51,15 @@ enum SpatiaLiteExtension {
     }
 }
 
-/// The process-wide redirection of fd 2 behind `SpatiaLiteExtension.quietly`, counted.
-private final class StderrSilencer: @unchecked Sendable {
-    static let shared = StderrSilencer()
+/// A counted redirection of a descriptor to /dev/null (fd 2 behind `SpatiaLiteExtension.quietly`).
+final class DescriptorSilencer: @unchecked Sendable {
+    static let stderr = DescriptorSilencer(descriptor: 2)
+    private let descriptor: Int32
     private let lock = NSLock()
     private var depth = 0
     private var saved: Int32 = -1
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
 
     func enter() {
         lock.lock()
@@ -64,9 +67,9 @@ private final class StderrSilencer: @unchecked Sendable {
         depth += 1
         guard depth == 1 else { return }
         fflush(nil)
-        saved = dup(2)
+        saved = dup(descriptor)
         let null = open("/dev/null", O_WRONLY)
-        if saved >= 0 && null >= 0 { dup2(null, 2) }
+        if saved >= 0 && null >= 0 { dup2(null, descriptor) }
         if null >= 0 { close(null) }
     }
 
@@ -76,7 +79,7 @@ private final class StderrSilencer: @unchecked Sendable {
         depth -= 1
         guard depth == 0, saved >= 0 else { return }
         fflush(nil)
-        dup2(saved, 2)
+        dup2(saved, descriptor)
         close(saved)
         saved = -1
     }

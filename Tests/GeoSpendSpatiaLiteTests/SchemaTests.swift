@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import GeoSpend
-import GeoSpendSpatiaLite
+@testable import GeoSpendSpatiaLite
 import Testing
 
 @Suite struct SchemaTests {
@@ -18,20 +18,28 @@ import Testing
         #expect(try store.scalar("SELECT count(*) FROM sqlite_master WHERE name IN ('idx_expenses_geom', 'idx_stores_geom')") == 2)
     }
 
-    /// New files are set up with SpatiaLite's stderr noise silenced, and fd 2 is the whole
-    /// process's: eight first opens at once must leave stderr where it was. (With a save and
-    /// restore per caller, a caller saved another's /dev/null and stderr stayed silenced.)
-    @Test func concurrentFirstOpensLeaveStderrWhereItWas() throws {
+    /// New files are set up with SpatiaLite's stderr noise silenced, and a descriptor is the
+    /// whole process's: callers at once must leave it where it was. (With a save and restore per
+    /// caller, one saved another's /dev/null and restored it last: a parallel test run lost its
+    /// report.) A descriptor of its own, so other tests' first opens cannot interfere.
+    @Test func concurrentSilencingLeavesTheDescriptorWhereItWas() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let fd = fcntl(ends[1], F_DUPFD, 100)
+        defer { close(fd); close(ends[0]); close(ends[1]) }
         func identity() -> (UInt, UInt) {
             var s = stat()
-            fstat(2, &s)
+            fstat(fd, &s)
             return (UInt(s.st_dev), UInt(s.st_ino))
         }
         let before = identity()
-        let scratch = Scratch()
-        let paths = (0..<24).map { scratch.path("first-\($0).sqlite") }
-        DispatchQueue.concurrentPerform(iterations: 8) { n in
-            for round in 0..<3 { _ = try? SpatiaLiteStore(path: paths[n * 3 + round]) }
+        let silencer = DescriptorSilencer(descriptor: fd)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<200 {
+                silencer.enter()
+                usleep(10)
+                silencer.leave()
+            }
         }
         #expect(identity() == before)
     }
