@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=.build-fuzz
 TARGETS_ALL=(csv jsonl geojson arguments)
-FLAGS=(-O -g -sanitize=fuzzer,address -parse-as-library -I Sources/CProj)
+FLAGS=(-O -g -sanitize=fuzzer,address -parse-as-library -package-name GeoSpend -I Sources/CProj)
 
 # gold warns once per ASan helper symbol when linking Swift with -sanitize=address: noise.
 quiet_link() { "$@" 2> >(grep -v "Cannot export local symbol" >&2); }

@@ -42,17 +42,19 @@ final class SpatiaLiteBulkWriter: BulkWriter {
     private let changesBefore: Int
     /// Whether any row was inserted, updated or deleted since (the store rolls back when not).
     var wroteRows: Bool { db.totalChangesCount != changesBefore }
-    private var knownUsers = Set<String>()
+    // The caches below stand in for SQL lookups, so they compare as SQL does: bytes
+    // (`ExactText`), and category names case-insensitively for ASCII only (`NOCASE`).
+    private var knownUsers = Set<ExactText>()
     /// Per currency, the sum of all expense amounts in the database with this transaction's rows.
     /// Kept within `Int64` so that every total computed later — a sum of some of these positive
     /// amounts — is exact and cannot overflow (9,224 amounts of the largest size, 10¹⁵ minor
     /// units, made `geospend summary` crash). Read once, lazily: one scan per import.
     private var currencyTotals: [String: Int64]?
     private var categoryIDs: [CategoryKey: Int64] = [:]
-    private var knownStores: [String: Bool] = [:]
+    private var knownStores: [ExactText: Bool] = [:]
 
     private struct CategoryKey: Hashable {
-        let user: String, kind: Category.Kind, name: String
+        let user: ExactText, kind: Category.Kind, name: ExactText
     }
 
     /// The INSERT triggers SpatiaLite creates per geometry column: geometry check (ggi),
@@ -163,7 +165,7 @@ final class SpatiaLiteBulkWriter: BulkWriter {
         _ = try s.step(db)
         if db.changesCount == 1 {
             try index(&storeIndexLoad, insertStoreIndex, latitude: store.coordinate.latitude, longitude: store.coordinate.longitude)
-            knownStores[store.id] = true
+            knownStores[ExactText(store.id)] = true
             return .inserted
         }
         return try compareExisting(existingStore, id: store.id, hash: hash, what: "store")
@@ -234,29 +236,29 @@ final class SpatiaLiteBulkWriter: BulkWriter {
     }
 
     private func storeIsKnown(_ id: String) throws -> Bool {
-        if let known = knownStores[id] { return known }
+        if let known = knownStores[ExactText(id)] { return known }
         storeExists.reset()
         storeExists.bind(1, id)
         let found = try storeExists.step(db)
-        knownStores[id] = found
+        knownStores[ExactText(id)] = found
         return found
     }
 
     /// Creates the user with the default categories on first sight.
     private func ensureUser(_ id: String) throws {
-        guard !knownUsers.contains(id) else { return }
+        guard !knownUsers.contains(ExactText(id)) else { return }
         insertUser.reset()
         insertUser.bind(1, id)
         _ = try insertUser.step(db)
         if db.changesCount == 1 {
             for c in Category.defaults { _ = try category(named: c.name, user: id, kind: c.kind) }
         }
-        knownUsers.insert(id)
+        knownUsers.insert(ExactText(id))
     }
 
     /// The category's row id, created for this user when it is new.
     private func category(named name: String, user: String, kind: Category.Kind) throws -> Int64 {
-        let key = CategoryKey(user: user, kind: kind, name: name.lowercased())
+        let key = CategoryKey(user: ExactText(user), kind: kind, name: ExactText(Identity.asciiLowercased(name)))
         if let id = categoryIDs[key] { return id }
         findCategory.reset()
         findCategory.bind(1, user); findCategory.bind(2, kind.rawValue); findCategory.bind(3, name)

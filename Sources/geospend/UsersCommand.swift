@@ -68,7 +68,7 @@ struct UsersCommand: ParsableCommand {
                   geospend users export alice | jq -c '.expenses[]' > alice.jsonl
                 """)
         @OptionGroup var database: DatabaseOptions
-        @Argument(help: "The user id.") var user: String
+        @Argument(help: "The user id.", transform: Identity.normalized) var user: String
         @Option(name: .shortAndLong, help: "Output file, or - for stdout (default).") var out: String = "-"
 
         func run() throws {
@@ -109,14 +109,14 @@ struct UsersCommand: ParsableCommand {
                   geospend users delete alice --yes --no-vacuum && geospend doctor --repair
                 """)
         @OptionGroup var database: DatabaseOptions
-        @Argument(help: "The user id.") var user: String
+        @Argument(help: "The user id.", transform: Identity.normalized) var user: String
         @Flag(help: "Delete without asking (required when stdin is not a terminal).") var yes = false
         @Flag(help: "Skip rewriting the file (VACUUM) afterwards: faster on a large database, but fragments of the deleted rows may stay in unused page space until the next VACUUM.")
         var noVacuum = false
 
         func run() throws {
             let store = try database.openExisting(writable: true)
-            guard let record = try store.users().first(where: { $0.id == user }) else {
+            guard let record = try store.users().first(where: { ExactText($0.id) == ExactText(user) }) else {
                 // Say so when an earlier deletion (maybe of this very user) still owes its clean-up.
                 guard try store.pendingScrubSince() != nil else { throw unknownUser(user, database) }
                 throw ValidationError(

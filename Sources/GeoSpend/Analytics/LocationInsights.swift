@@ -422,11 +422,16 @@ public struct LocationInsights: Sendable {
             let f = Timestamp.days(of: from.localDate), t = Timestamp.days(of: to.localDate)
             guard t >= f else { return (nil, nil) }
             let length = t - f + 1
+            // Dates are years 0000–9999: a window early in year 0000 has no previous one (it
+            // was printed as "00-1-12-01").
+            guard f - length >= Timestamp.firstDay else { return (nil, nil) }
             return (Timestamp(localDay: f - length), Timestamp(localDay: f - 1))
         }
         let length = to.epochMilliseconds - from.epochMilliseconds
         guard length > 0 else { return (nil, nil) }
         let offset = from.utcOffsetMinutes ?? 0
+        guard Timestamp.localDayNumber(epochMilliseconds: from.epochMilliseconds - length, utcOffsetMinutes: offset) >= Timestamp.firstDay
+        else { return (nil, nil) }
         return (
             Timestamp(epochSeconds: (from.epochMilliseconds - length) / 1000, utcOffsetMinutes: offset), from
         )
@@ -434,6 +439,9 @@ public struct LocationInsights: Sendable {
 }
 
 extension Timestamp {
+    /// 0000-01-01 in days since 1970-01-01: the first day a four-digit year can write.
+    static let firstDay = daysFromCivil(year: 0, month: 1, day: 1)
+
     /// The local calendar day of an instant at an offset, as days since 1970-01-01 (a bare
     /// date's instant is its midnight read as UTC, as `Timestamp(parsing:)` makes it, with no
     /// offset): floor division, so days before 1970 count down.

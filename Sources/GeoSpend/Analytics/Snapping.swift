@@ -16,13 +16,14 @@ import Foundation
 /// try Snapping.apply(plan, to: store)
 /// ```
 public struct SnapRequest: Sendable {
-    public var userID: String?
+    /// In NFC, as ids are stored (`Identity`).
+    public var userID: String? { didSet { userID = userID.map(Identity.normalized) } }
     public var tolerance: Distance
     public var ambiguityMargin: Distance
     public var storeKind: String?
 
     public init(userID: String? = nil, tolerance: Distance = .meters(50), ambiguityMargin: Distance = .meters(3), storeKind: String? = nil) {
-        self.userID = userID
+        self.userID = userID.map(Identity.normalized)
         self.tolerance = tolerance
         self.ambiguityMargin = ambiguityMargin
         self.storeKind = storeKind

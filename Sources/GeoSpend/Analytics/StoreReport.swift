@@ -6,7 +6,8 @@
 /// print(StoreReportOutput.markdown(report))
 /// ```
 public struct StoreReportRequest: Sendable {
-    public var storeID: String
+    /// In NFC, as ids are stored (`Identity`).
+    public var storeID: String { didSet { storeID = Identity.normalized(storeID) } }
     public var from: Timestamp?
     public var to: Timestamp?
     public var kinds: Set<ExpenseKind>
@@ -19,7 +20,7 @@ public struct StoreReportRequest: Sendable {
         storeID: String, from: Timestamp? = nil, to: Timestamp? = nil, kinds: Set<ExpenseKind> = [.expense], minUsers: Int = 3,
         peerRadius: Distance = .kilometers(1)
     ) {
-        self.storeID = storeID
+        self.storeID = Identity.normalized(storeID)
         self.from = from
         self.to = to
         self.kinds = kinds

@@ -38,11 +38,13 @@ public struct SpendingSummary: Sendable {
     /// The first and last local day of a month given as `YYYY-MM`.
     /// - Throws: `ValueError.invalidDate`.
     public static func month(_ text: String) throws(ValueError) -> (from: Timestamp, to: Timestamp) {
+        // Checked as a month before it becomes a date: "2025-13" was reported as "2025-13-01".
+        let b = Array(text.utf8)
+        guard b.count == 7, b[4] == UInt8(ascii: "-"), b.enumerated().allSatisfy({ $0.offset == 4 || (48...57).contains($0.element) }),
+            let y = Int(text.prefix(4)), let m = Int(text.suffix(2))
+        else { throw .invalidDate(text, reason: "is not a month like 2026-03 (YYYY-MM)") }
+        guard (1...12).contains(m) else { throw .invalidDate(text, reason: "has month \(text.suffix(2)); months are 01–12") }
         let first = try Timestamp(parsing: text + "-01")
-        let parts = text.split(separator: "-")
-        guard parts.count == 2, let y = Int(parts[0]), let m = Int(parts[1]) else {
-            throw .invalidDate(text, reason: "is not a month like 2026-03")
-        }
         let last = try Timestamp(parsing: text + "-" + Timestamp.pad(Timestamp.daysIn(month: m, year: y), 2))
         return (first, last)
     }

@@ -49,9 +49,13 @@ private struct BinnedLayer {
     let choice: LayerCurrency
     let sums: CellSums
 
+    /// - Parameters:
+    ///   - progressEvery: expenses between progress reports (fewer where each costs more).
+    ///   - expected: the expenses the pass will read, when known (0 otherwise), for progress.
     init(
         shape: MetricGrid.Shape, cellMeters: Double, _ request: MapExportRequest, store: some ExpenseStore,
-        progress: ExportProgress?, bin: (inout CellSums, MetricGrid, LocatedAmount) -> Void
+        progress: ExportProgress?, progressEvery: Int = 16_384, expected: Int = 0,
+        bin: (inout CellSums, MetricGrid, LocatedAmount) -> Void
     ) throws {
         let privacy = PositionPrivacy(request.privacy)
         func makeGrid(_ origin: Coordinate) -> MetricGrid {
@@ -69,9 +73,9 @@ private struct BinnedLayer {
                 bins.values[k].0.add(latitude: p.latitude, longitude: p.longitude, amountMinor: p.amountMinor)
                 bin(&bins.values[k].1, g!, p)
                 read += 1
-                if read % 16_384 == 0 { progress?(read, 0) }
+                if read % progressEvery == 0 { progress?(read, expected) }
             }
-            progress?(read, 0)
+            progress?(read, expected)
             return (g, bins)
         }
 
@@ -190,7 +194,13 @@ enum DensityLayer {
         to sink: ByteSink, progress: ExportProgress?
     ) throws -> MapExportSummary {
         let h2 = h * h
-        let layer = try BinnedLayer(shape: .square, cellMeters: cellMeters, request, store: store, progress: progress) { sums, grid, p in
+        // Refused before any kernel work when too large; otherwise progress every ~4·10⁶ evaluations.
+        let cost = DensityCost(bandwidthMeters: h, cellMeters: cellMeters, extents: try store.geotaggedExtent(request.filter))
+        try cost.check(bandwidthMeters: h, cellMeters: cellMeters)
+        let layer = try BinnedLayer(
+            shape: .square, cellMeters: cellMeters, request, store: store, progress: progress,
+            progressEvery: max(1, 4_000_000 / cost.footprint), expected: cost.expenses
+        ) { sums, grid, p in
             let (x, y) = grid.projection.forward(latitude: p.latitude, longitude: p.longitude)
             let amount = Double(p.amountMinor)
             let i0 = Int(((x - h) / cellMeters).rounded(.down)), i1 = Int(((x + h) / cellMeters).rounded(.down))

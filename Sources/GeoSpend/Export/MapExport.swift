@@ -57,10 +57,13 @@ public enum GridMetric: String, Sendable, CaseIterable { case total, count, aver
 
 public enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
     case writeFailed(String)
+    /// The request would take more work or memory than one export is allowed (`DensityCost`).
+    case tooMuchWork(String)
 
     public var description: String {
         switch self {
         case .writeFailed(let reason): "cannot write the export: \(reason)"
+        case .tooMuchWork(let reason): "refusing the export: \(reason)"
         }
     }
 }

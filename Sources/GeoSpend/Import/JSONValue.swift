@@ -56,7 +56,14 @@ public struct StrictJSONParser {
     static let maximumDepth = 64
 
     public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+        try parse(bytes, depth: 0)
+    }
+
+    /// Parses a value found `depth` levels down a document read piece by piece
+    /// (`FeatureCollectionReader`), so the nesting limit stays the document's.
+    static func parse(_ bytes: [UInt8], depth: Int) throws(SyntaxError) -> JSONValue {
         var p = StrictJSONParser(b: bytes)
+        p.depth = depth
         p.skipSpace()
         let v = try p.value()
         p.skipSpace()

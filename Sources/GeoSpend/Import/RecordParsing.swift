@@ -52,25 +52,33 @@ struct FieldError: Error {
 
 let maximumTextLength = 4096
 
+/// Free text (names, titles, notes) as stored: in NFC (`Identity`), at most
+/// `maximumTextLength` characters, without control characters but tab and line ends, and
+/// without the bidi controls that make text display as something else.
 func checkText(_ v: String, column: String) throws(FieldError) -> String {
     if v.unicodeScalars.count > maximumTextLength {
         throw FieldError(column: column, reason: "is longer than \(maximumTextLength) characters")
     }
-    for s in v.unicodeScalars where s.value < 0x20 && s != "\t" && s != "\n" && s != "\r" || s.value == 0x7F {
-        throw FieldError(column: column, reason: "contains a control character (U+\(String(s.value, radix: 16, uppercase: true)))")
+    let text = Identity.normalized(v)
+    if let s = Identity.deceptiveScalar(inText: text) {
+        let what = s.value < 0x20 || (0x7F...0x9F).contains(s.value) ? "a control character" : "a bidi control that reorders the text shown after it"
+        throw FieldError(column: column, reason: "contains \(Identity.describe(s)), \(what); remove it")
     }
-    return v
+    return text
 }
 
-/// An identifier (user, expense, store): 1–128 characters, no control characters, no leading or
-/// trailing space.
+/// An identifier (user, expense, store) as stored: in NFC (`Identity`), 1–128 characters, no
+/// invisible characters (controls, bidi and other format characters, zero-width and
+/// non-ASCII spaces), no leading or trailing space: two ids that differ there look the same.
 func checkIdentifier(_ v: String, column: String) throws(FieldError) -> String {
-    guard v.count <= 128 else { throw FieldError(column: column, reason: "is longer than 128 characters") }
-    guard v == v.trimmingSpaces() else { throw FieldError(column: column, reason: "has leading or trailing spaces") }
-    for s in v.unicodeScalars where s.value < 0x20 || s.value == 0x7F {
-        throw FieldError(column: column, reason: "contains a control character")
+    let id = Identity.normalized(v)
+    guard id.count <= 128 else { throw FieldError(column: column, reason: "is longer than 128 characters") }
+    if let s = Identity.invisibleScalar(in: id) {
+        let what = s.properties.generalCategory == .control ? "a control character" : "an invisible character"
+        throw FieldError(column: column, reason: "contains \(Identity.describe(s)), \(what) that makes ids look alike; remove it")
     }
-    return v
+    guard id == id.trimmingSpaces() else { throw FieldError(column: column, reason: "has leading or trailing spaces; remove them") }
+    return id
 }
 
 /// Both or neither of lat/lon, each strictly parsed and in range.

@@ -6,6 +6,7 @@ enum RecordReaders {
         path: String, displayName: String, known: [String], required: [String],
         body: (Result<RawRecord, RowError>) throws -> Void
     ) throws -> Int64 {
+        try TextEncoding.requireUTF8(path: path, displayName: displayName)
         let reader = try CSVReader(path: path)
         guard let first = reader.next() else {
             throw ImportError.badFile(RowError(file: displayName, line: 1, column: "header", reason: "the file is empty; expected a header row"))
@@ -48,6 +49,7 @@ enum RecordReaders {
         body: (Result<RawRecord, RowError>) throws -> Void
     ) throws -> Int64 {
         let source = try ByteSource(path: path)
+        try TextEncoding.requireUTF8(path: path, displayName: displayName)
         var line = 0
         var bytes: [UInt8] = []
         var oversize = false
@@ -104,37 +106,31 @@ enum RecordReaders {
     static func geoJSONStores(
         path: String, displayName: String, body: (Result<(store: Store, location: String), RowError>) throws -> Void
     ) throws -> Int64 {
-        let file = try MappedFile(path: path)
-        var bytes = withExtendedLifetime(file) { Array(file.bytes) }  // copy before the unmap
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        let source = try ByteSource(path: path)
+        try TextEncoding.requireUTF8(path: path, displayName: displayName)
         func bad(_ reason: String) -> ImportError {
             .badFile(RowError(file: displayName, location: "1", column: "document", reason: reason))
         }
-        let document: JSONValue
-        do { document = try StrictJSONParser.parse(bytes) } catch {
-            throw bad("is not valid JSON at byte \(error.offset): \(error.reason)")
-        }
-        guard document["type"] == .string("FeatureCollection"), case .array(let features)? = document["features"] else {
-            throw bad("is not a GeoJSON FeatureCollection (expected \"type\": \"FeatureCollection\" and a \"features\" array)")
-        }
-        for (n, feature) in features.enumerated() {
+        /// One feature: a store, or an error located at the feature.
+        func storeOf(_ feature: JSONValue, _ n: Int) throws {
             let location = "feature \(n + 1)"
             func fail(_ column: String, _ reason: String) throws {
                 try body(.failure(RowError(file: displayName, location: location, column: column, reason: reason)))
             }
-            guard feature["type"] == .string("Feature") else { try fail("type", "is not a GeoJSON Feature"); continue }
+            guard feature["type"] == .string("Feature") else { return try fail("type", "is not a GeoJSON Feature") }
             guard case .object(let geometry)? = feature["geometry"],
                 geometry.first(where: { $0.key == "type" })?.value == .string("Point"),
                 case .array(let position)? = geometry.first(where: { $0.key == "coordinates" })?.value
-            else { try fail("geometry", "is not a Point; stores are points"); continue }
+            else { return try fail("geometry", "is not a Point; stores are points") }
             guard position.count == 2 || position.count == 3, case .number(let lonText) = position[0],
                 case .number(let latText) = position[1]
-            else { try fail("geometry", "coordinates must be [longitude, latitude]"); continue }
+            else { return try fail("geometry", "coordinates must be [longitude, latitude]") }
             var idText: String?
             switch feature["id"] {
             case .string(let s)?: idText = s
             case .number(let s)?: idText = s
-            default: break
+            case nil, .null?: break
+            case let other?: return try fail("id", "must be a string or number, not \(other.typeName)")
             }
             var properties: [String: RawRecord.RawValue] = [:]
             if case .object(let members)? = feature["properties"] {
@@ -142,12 +138,15 @@ enum RecordReaders {
                     switch v {
                     case .string(let s): properties[key] = .text(s)
                     case .number(let s): properties[key] = .number(s)
-                    default: break
+                    // A known column given as an object, array or boolean is an error at that
+                    // column, not a missing value (an object id read as "is empty").
+                    case .null: break
+                    default: if StoreRecord.columns.contains(key) { properties[key] = .invalid(v.typeName) }
                     }
                 }
             }
             if idText == nil, case .text(let s)? = properties["id"] { idText = s }
-            properties["id"] = idText.map { .text($0) }
+            if let idText { properties["id"] = .text(idText) }
             properties["lat"] = .number(latText)
             properties["lon"] = .number(lonText)
             var sourceID: String?
@@ -159,6 +158,14 @@ enum RecordReaders {
                 try fail(e.column, e.reason)
             }
         }
-        return Int64(bytes.count)
+        var reader = FeatureCollectionReader(source)
+        let document: FeatureCollectionReader.Document
+        do { document = try reader.read(storeOf) } catch let error as StrictJSONParser.SyntaxError {
+            throw bad("is not valid JSON at byte \(error.offset): \(error.reason)")
+        }
+        guard document.type == .string("FeatureCollection"), document.hasFeatureArray else {
+            throw bad("is not a GeoJSON FeatureCollection (expected \"type\": \"FeatureCollection\" and a \"features\" array)")
+        }
+        return source.bytesRead
     }
 }

@@ -114,7 +114,8 @@ public struct User: Sendable, Hashable {
     }
 }
 
-/// A user's category; names are unique per user and kind, compared case-insensitively.
+/// A user's category; names are unique per user and kind, compared case-insensitively for
+/// ASCII letters (SQLite's `NOCASE`: `Café` and `CAFÉ` are two categories).
 public struct Category: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable { case expense, income }
     public var name: String

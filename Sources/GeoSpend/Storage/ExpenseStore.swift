@@ -354,10 +354,12 @@ public struct RowRejection: Error, Sendable, Equatable {
     }
 }
 
-/// Filters shared by the queries scoped to one user.
+/// Filters shared by the queries scoped to one user. Ids and names are kept in NFC
+/// (`Identity`), as the importer stores them: `--user` typed in another normal form finds the
+/// same user.
 public struct ExpenseFilter: Sendable, Hashable {
     /// The user whose expenses are searched; nil only for cross-user tools (benchmarks, reports).
-    public var userID: String?
+    public var userID: String? { didSet { userID = userID.map(Identity.normalized) } }
     /// Lower bound, inclusive. A bare date compares with the expense's local calendar day
     /// (`2026-03-01` starts at local midnight wherever the expense happened); a date-time
     /// compares instants.
@@ -366,10 +368,10 @@ public struct ExpenseFilter: Sendable, Hashable {
     /// March 31st); a date-time is exclusive.
     public var to: Timestamp?
     public var kinds: Set<ExpenseKind>
-    /// Category names, compared case-insensitively; empty means all.
-    public var categories: Set<String>
+    /// Category names, compared case-insensitively for ASCII letters (SQLite's `NOCASE`); empty means all.
+    public var categories: Set<String> { didSet { categories = Set(categories.map(Identity.normalized)) } }
     /// Only expenses linked to these stores; empty means all.
-    public var storeIDs: Set<String>
+    public var storeIDs: Set<String> { didSet { storeIDs = Set(storeIDs.map(Identity.normalized)) } }
     /// Only expenses in this currency; nil means all.
     public var currency: Currency?
 
@@ -378,12 +380,12 @@ public struct ExpenseFilter: Sendable, Hashable {
         categories: Set<String> = [], storeIDs: Set<String> = [], currency: Currency? = nil
     ) {
         self.currency = currency
-        self.userID = userID
+        self.userID = userID.map(Identity.normalized)
         self.from = from
         self.to = to
         self.kinds = kinds
-        self.categories = categories
-        self.storeIDs = storeIDs
+        self.categories = Set(categories.map(Identity.normalized))
+        self.storeIDs = Set(storeIDs.map(Identity.normalized))
     }
 
     /// Whether an expense passes the non-spatial filters (used by brute-force oracles in tests).
@@ -405,7 +407,9 @@ public struct ExpenseFilter: Sendable, Hashable {
             guard let s = e.storeID, storeIDs.contains(s) else { return false }
         }
         if !categories.isEmpty {
-            guard let c = e.category?.lowercased(), categories.contains(where: { $0.lowercased() == c }) else {
+            guard let c = e.category.map(Identity.asciiLowercased),
+                categories.contains(where: { ExactText(Identity.asciiLowercased($0)) == ExactText(c) })
+            else {
                 return false
             }
         }
