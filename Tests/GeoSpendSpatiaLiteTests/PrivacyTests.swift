@@ -86,6 +86,60 @@ import Testing
         #expect(complementary > 0, "no configuration needed complementary suppression: the test would not exercise it")
     }
 
+    /// Four users pay in EUR at two stores; one user pays once in SEK, in another city. Across
+    /// users with --min-users 3, no layer may tell that anybody paid in SEK: not as the layer's
+    /// currency, not among the currencies left out, not through a grid origin placed by the SEK
+    /// expense. Places publish no one person's expense (min, max, first and last visit), and a
+    /// density surface with suppressed cells publishes no total to subtract them from.
+    @Test func crossUserLayersNameNothingFewerUsersAreBehind() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        _ = try Importer.importStores(
+            from: scratch.file("s.csv", "id,name,lat,lon\nshop1,Shop,60.17,24.94\nshop2,Kiosk,60.18,24.95\nfar,Far,59.33,18.07\n"),
+            into: store)
+        var csv = "id,user,kind,amount,currency,occurred_at,category,lat,lon,store_id\n"
+        for k in 0..<4 {
+            csv += "e\(k),u\(k),expense,1\(k).50,EUR,2025-03-0\(k + 1)T10:00:00Z,Food,60.17,24.94,shop1\n"
+            csv += "k\(k),u\(k),expense,2.\(k)0,EUR,2025-03-1\(k)T10:00:00Z,Food,60.18,24.95,shop2\n"
+        }
+        csv += "sek,u9,expense,99.00,SEK,2025-03-05T10:00:00Z,Clinic,59.33,18.07,far\n"
+        _ = try Importer.importExpenses(from: scratch.file("e.csv", csv), into: store)
+        let everyone = ExpenseFilter(userID: nil, kinds: [.expense])
+        let layers: [MapLayer] = [.grid(.hex, cellMeters: 250, metric: .total), .density(bandwidthMeters: 300, cellMeters: 100), .places]
+        for layer in layers {
+            let doc = try X.export(layer, MapExportRequest(filter: everyone, minUsers: 3), store)
+            let text = String(decoding: try JSONSerialization.data(withJSONObject: doc), as: UTF8.self)
+            #expect(!text.contains("SEK"), "\(layer) names SEK: \(Self.meta(doc)["currencies_left_out"] ?? "")")
+            #expect(Self.meta(doc)["currency"] as? String == "EUR", "\(layer)")
+            // With the threshold at 1 the SEK expense is a currency like any other: the control.
+            let open = try X.export(layer, MapExportRequest(filter: everyone, minUsers: 1), store)
+            #expect((Self.meta(open)["currencies_left_out"] as? [String]) == ["SEK 1"], "\(layer)")
+            // Asked for SEK by name, the layer is empty and its grid is not placed by the expense.
+            var sek = everyone
+            sek.currency = try Currency(code: "SEK")
+            let asked = try X.export(layer, MapExportRequest(filter: sek, minUsers: 3), store)
+            #expect(X.features(asked).isEmpty && Self.meta(asked)["currency"] is NSNull, "\(layer)")
+            let grid = (Self.meta(asked)["grid"] as? [String: Any])?["projection"] as? String ?? ""
+            #expect(!grid.contains("lat_0=59") && !grid.contains("lon_0=18"), "\(layer): \(grid)")
+        }
+        let places = try X.export(.places, MapExportRequest(filter: everyone, minUsers: 3), store)
+        #expect(X.features(places).count == 2)
+        for f in X.features(places) {
+            let p = X.properties(f)
+            for key in ["min", "max", "first_visit", "last_visit"] { #expect(p[key] == nil, "\(key) published across users") }
+            #expect(p["median"] != nil && p["users"] as? Int == 4)
+        }
+        let mine = try X.export(.places, MapExportRequest(filter: ExpenseFilter(userID: "u1", kinds: [.expense])), store)
+        #expect(X.features(mine).allSatisfy { X.properties($0)["first_visit"] != nil && X.properties($0)["min"] != nil })
+        // Density: the total only when nothing is suppressed.
+        let euro = ExpenseFilter(userID: nil, kinds: [.expense], currency: X.eur)
+        let whole = try X.export(.density(bandwidthMeters: 300, cellMeters: 100), MapExportRequest(filter: euro, minUsers: 1), store)
+        #expect(Self.meta(whole)["expenses"] as? Int == 8 && X.minor(Self.meta(whole)["total"]) == 4_800 + 860)
+        let cut = try X.export(.density(bandwidthMeters: 300, cellMeters: 100), MapExportRequest(filter: euro, minCount: 6), store)
+        #expect((Self.meta(cut)["suppression"] as? [String: Any])?["suppressed_features"] as? Int ?? 0 > 0)
+        #expect(Self.meta(cut)["expenses"] is NSNull && Self.meta(cut)["total"] is NSNull)
+    }
+
     /// Three hex cells of 5, 3 and 1 expenses, --min-count 2: without complementary suppression
     /// the selection's total minus the two published cells is the lone cell. With it, the cell of
     /// 3 goes too and the difference is the sum of two cells.

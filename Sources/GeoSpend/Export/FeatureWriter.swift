@@ -111,7 +111,7 @@ struct FeatureWriter {
 /// The provenance every layer carries in its `geospend` member.
 enum Provenance {
     static func object(
-        layer: String, request: MapExportRequest, currency choice: LayerCurrency, features: Int, expenses: Int, totalMinor: Int64,
+        layer: String, request: MapExportRequest, currency choice: LayerCurrency, features: Int, expenses: Int?, totalMinor: Int64?,
         suppression: Suppression?, extra: [(String, JSONOutput)]
     ) -> JSONOutput {
         let f = request.filter
@@ -124,7 +124,9 @@ enum Provenance {
             ("currency", .text(f.currency?.code)),
         ]
         if !f.storeIDs.isEmpty { filters.append(("stores", .array(f.storeIDs.sorted().map { .string($0) }))) }
-        let total: JSONOutput = currency.map { .number(Double(totalMinor) / Double($0.minorUnitsPerMajor), decimals: $0.minorDigits) } ?? .null
+        let total: JSONOutput = currency.flatMap { c in
+            totalMinor.map { .number(Double($0) / Double(c.minorUnitsPerMajor), decimals: c.minorDigits) }
+        } ?? .null
         return .object(
             [
                 ("layer", .string(layer)),
@@ -135,7 +137,7 @@ enum Provenance {
                 ("currencies_left_out", .array(choice.leftOut.map { .string($0) })),
                 ("precision", .integer(Int64(request.precision))),
                 ("features", .integer(Int64(features))),
-                ("expenses", .integer(Int64(expenses))),
+                ("expenses", expenses.map { .integer(Int64($0)) } ?? .null),
                 ("total", total),
                 ("suppression", .object([
                     ("min_count", .integer(Int64(request.minCount))),

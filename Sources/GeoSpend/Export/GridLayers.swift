@@ -61,9 +61,9 @@ private struct BinnedLayer {
         func makeGrid(_ origin: Coordinate) -> MetricGrid {
             MetricGrid(shape: shape, size: cellMeters, projection: EqualAreaProjection(origin: origin))
         }
-        func pass(_ filter: ExpenseFilter, origin: Coordinate?) throws -> (MetricGrid?, PerCurrency<(ExtentAccumulator, CellSums)>) {
+        func pass(_ filter: ExpenseFilter, origin: Coordinate?) throws -> (MetricGrid?, PerCurrency<(ExtentAccumulator, CellSums, UserTally)>) {
             var g = origin.map(makeGrid)
-            var bins = PerCurrency { (ExtentAccumulator(), CellSums()) }
+            var bins = PerCurrency { (ExtentAccumulator(), CellSums(), UserTally()) }
             var read = 0
             try store.forEachLocatedAmount(filter, withUsers: request.minUsers > 1) { p in
                 // Masked expenses count nowhere: not in cells, extents, currencies or the origin.
@@ -72,6 +72,7 @@ private struct BinnedLayer {
                 let k = bins.slot(p.currencyKey)
                 bins.values[k].0.add(latitude: p.latitude, longitude: p.longitude, amountMinor: p.amountMinor)
                 bin(&bins.values[k].1, g!, p)
+                if request.minUsers > 1 { bins.values[k].2.add(p.userKey, upTo: request.minUsers) }
                 read += 1
                 if read % progressEvery == 0 { progress?(read, expected) }
             }
@@ -82,7 +83,8 @@ private struct BinnedLayer {
         let hint = request.filter.userID == nil ? try store.geotaggedCenterHint().map(MetricGrid.origin(around:)) : nil
         let (guessed, bins) = try pass(request.filter, origin: request.origin ?? hint)
         let extents = try zip(bins.keys, bins.values).map { try $1.0.extent(currency: LocatedAmount.currency(key: $0)) }
-        choice = LayerCurrency(counts: extents.map { ($0.currency, $0.count) })
+        choice = LayerCurrency(
+            counts: zip(extents, bins.values).map { ($0.currency, $0.count, $1.2.count) }, minUsers: request.minUsers)
         guard let currency = choice.currency, let chosen = extents.firstIndex(where: { $0.currency == currency }), let guessed else {
             (grid, extent, sums) = (makeGrid(request.origin ?? Coordinate(uncheckedLatitude: 0, longitude: 0)), nil, CellSums())
             return
@@ -230,9 +232,13 @@ enum DensityLayer {
         // Minor units · kernel (per m²) → major units per km².
         let scale = 3 / (Double.pi * h2) / Double(currency.minorUnitsPerMajor) * 1_000_000
         let largest = slots.map { sums.densities[$0] }.max() ?? 1
+        // The surface integrates to the selection's total: with that total published, total minus
+        // the published cells' integral would give what the suppressed cells hide (a lone user far
+        // from everyone, whole). Cells overlap, so no published-only total exists: none then.
+        let whole = suppression.suppressed == 0
         let provenance = Provenance.object(
-            layer: "density", request: request, currency: choice, features: slots.count, expenses: extent?.count ?? 0,
-            totalMinor: extent?.totalMinor ?? 0, suppression: suppression,
+            layer: "density", request: request, currency: choice, features: slots.count,
+            expenses: whole ? extent?.count ?? 0 : nil, totalMinor: whole ? extent?.totalMinor ?? 0 : nil, suppression: suppression,
             extra: [("grid", .object(description)), ("weight", .string("density / largest published density"))])
         var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
         let cellID = grid.cellIDs()

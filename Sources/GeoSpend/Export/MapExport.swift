@@ -153,6 +153,14 @@ struct LayerCurrency {
         currency = sorted.first?.0
         leftOut = sorted.dropFirst().map { "\($0.0.code) \($0.1)" }
     }
+
+    /// With `minUsers` > 1 (cross-user layers), a currency fewer distinct users paid in is as if
+    /// absent: neither chosen nor listed as left out, so the layer does not tell that somebody
+    /// paid in SEK, nor how often — a label, like a cell, is published only from enough users.
+    /// - Parameter counts: expenses and distinct users (counted up to `minUsers`) per currency.
+    init(counts: [(currency: Currency, expenses: Int, users: Int)], minUsers: Int) {
+        self.init(counts: counts.filter { minUsers <= 1 || $0.users >= minUsers }.map { ($0.currency, $0.expenses) })
+    }
 }
 
 /// Counts distinct users up to a threshold without keeping more keys than that.

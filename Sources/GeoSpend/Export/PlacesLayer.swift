@@ -71,11 +71,17 @@ enum PlacesLayer {
             writer.money("total", r.total, currency)
             writer.money("average", r.average, currency)
             writer.money("median", r.median, currency)
-            writer.money("min", r.min, currency)
-            writer.money("max", r.max, currency)
+            // Across users, the smallest and largest amounts and the first and last visits are
+            // each one person's expense: published for a user's own places only.
+            if request.filter.userID != nil {
+                writer.money("min", r.min, currency)
+                writer.money("max", r.max, currency)
+            }
             writer.string("currency", currency.code)
-            writer.string("first_visit", r.firstVisit)
-            writer.string("last_visit", r.lastVisit)
+            if request.filter.userID != nil {
+                writer.string("first_visit", r.firstVisit)
+                writer.string("last_visit", r.lastVisit)
+            }
             if let days = r.visitDays { writer.integer("visit_days", days) }
             writer.number("share", r.share, decimals: 6)
             if request.filter.userID != nil { writer.string("top_category", r.topCategory) }
@@ -131,10 +137,12 @@ enum PlacesLayer {
     ) throws -> ([Row], LayerCurrency) {
         var groups: [String: [Currency: StoreGroup]] = [:]
         var counts: [Currency: Int] = [:]
+        var users: [Currency: Set<String>] = [:]
         try store.forEachSpendingPoint(request.filter, geotaggedOnly: false) { p in
             guard let s = p.storeID else { return }
             if let c = p.coordinate, privacy.isMasked(latitude: c.latitude, longitude: c.longitude) { return }
             counts[p.currency, default: 0] += 1
+            if users[p.currency, default: []].count < request.minUsers { users[p.currency, default: []].insert(p.userID) }
             var g = groups[s, default: [:]][p.currency] ?? StoreGroup(first: p, last: p)
             g.amounts.append(p.amountMinor)
             g.users.insert(p.userID)
@@ -142,7 +150,7 @@ enum PlacesLayer {
             if SpendingPoint.chronological(g.last, p) { g.last = p }
             groups[s, default: [:]][p.currency] = g
         }
-        let choice = LayerCurrency(counts: counts.map { ($0.key, $0.value) })
+        let choice = LayerCurrency(counts: counts.map { ($0.key, $0.value, users[$0.key]?.count ?? 0) }, minUsers: request.minUsers)
         guard let currency = choice.currency else { return ([], choice) }
         let stores = try store.stores(withIDs: Set(groups.keys))
         let placed = groups.values.reduce(Int64(0)) { $0 + ($1[currency]?.amounts.reduce(0, +) ?? 0) }
