@@ -23,7 +23,10 @@ struct ExportCommand: ParsableCommand {
             --origin); every cell has the same ground area. A hex --cell is the hexagon's edge
             (its circumradius), as in PostGIS ST_HexagonGrid; a square --cell is its side.
             A layer holds one currency: --currency, else the most common one (the others are
-            named on stderr and in the layer's "geospend" member).
+            named on stderr and in the layer's "geospend" member; with --min-users K, a currency
+            fewer than K users paid in counts as absent). A density surface costs expenses ×
+            (2·bandwidth/cell + 2)² kernel evaluations: past 2·10⁹ it is refused up front with
+            the figures and how to cut them.
             The file is written whole or not at all (a temporary file beside it, removed on Ctrl-C,
             SIGTERM or SIGHUP); a FIFO or device (/dev/stdout) is written in place. --out never
             replaces the database, its -wal/-shm/-journal files, its mask key or any SQLite file
