@@ -30,6 +30,9 @@ import Testing
     @Test(arguments: [
         ("{\"\":1}", "\"\""), ("{\"a\\nb\":1}", "\"a\\nb\""), ("{\"colour\":\"red\"}", "colour"),
         ("{\"\(String(repeating: "k", count: 100))\":1}", "\"" + String(repeating: "k", count: 57) + "…\""),
+        // Not from the fuzzer (issue 22): a bidi override or zero-width space in a key would
+        // disguise the message on the terminal that shows it.
+        ("{\"lat\u{202E}x\":1}", "\"lat\\u{202E}x\""), ("{\"lat\u{200B}\":1}", "\"lat\\u{200B}\""),
     ])
     func unknownKeysAreNamedReadably(line: String, column: String) throws {
         let errors = try jsonLinesErrors(line + "\n")

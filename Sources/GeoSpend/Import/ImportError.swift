@@ -26,7 +26,7 @@ public struct RowError: Error, Sendable, Equatable, CustomStringConvertible {
     /// key would garble the message; found by the `csv` and `jsonl` fuzz targets).
     static func columnName(_ name: String) -> String {
         let plain = !name.isEmpty && name.count <= 60
-            && name.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && $0 != "\"" }
+            && name.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && !OutputEscaping.isInvisible($0) }
         return plain ? name : ValueError.quote(name)
     }
 }

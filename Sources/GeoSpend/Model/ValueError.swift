@@ -34,8 +34,9 @@ public enum ValueError: Error, Sendable, Equatable, CustomStringConvertible {
                 case "\r": piece += "\\r"
                 case "\t": piece += "\\t"
                 case "\0": piece += "\\0"
-                // Other control characters would act on the terminal the message is read in.
-                case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                // Other control characters would act on the terminal the message is read in;
+                // bidi overrides and other invisible characters would disguise the value.
+                case _ where OutputEscaping.isInvisible(scalar):
                     piece += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
                 default: piece.unicodeScalars.append(scalar)
                 }
