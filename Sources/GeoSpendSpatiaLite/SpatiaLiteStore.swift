@@ -68,6 +68,8 @@ public final class SpatiaLiteStore: ExpenseStore {
             // Read pages through a memory map instead of read() calls: scanning a user's 100k
             // rows took 156 ms with SQLite's default page cache and 87 ms mapped (sqlite3 shell).
             try db.execute(sql: "PRAGMA mmap_size = 1073741824")
+            // `geospend_nfc(text)`, for doctor's identity check and repair (`IdentityRepair`).
+            db.add(function: Self.nfcFunction)
         }
         try Self.checkIsAFile(path)
         do {
