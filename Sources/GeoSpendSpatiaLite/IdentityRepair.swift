@@ -222,7 +222,7 @@ extension SpatiaLiteStore {
         }
         if kept > 0 {
             done.append("kept the content hash of \(kept) rows whose stored hash their text does not reproduce "
-                + "(a category spelled in another case in the imported file): a re-import of them says \"different content\"")
+                + "(changed outside GeoSpend, or a category the imported file spelled in another case): a re-import of them says \"different content\"")
         }
         if !clashes.isEmpty {
             done.append("left alone, their NFC form is another row: " + clashes.prefix(5).map(\.description).joined(separator: "; ")

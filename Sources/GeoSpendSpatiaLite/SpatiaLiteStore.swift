@@ -90,6 +90,9 @@ public final class SpatiaLiteStore: ExpenseStore {
             }
             var pool = try DatabasePool(path: path, configuration: config)
             if !readOnly {
+                // A file another tool created empty (the `spatialite` shell on a missing path) is
+                // initialised here, not by `FirstOpen`: its killed attempts' leftovers go here too.
+                if try !Schema.isCurrent(pool) { FirstOpen.removeLeftovers(of: path) }
                 try Schema.migrate(pool)
             } else if try !Schema.isCurrent(pool) {
                 // An older file: migrate it once with a writable pool, then read as asked.
