@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpend
 import GRDB
 
 /// Creates a new database file all at once: the schema is built in a temporary file beside the
@@ -15,8 +16,10 @@ enum FirstOpen {
     static func create(at path: String, configuration: Configuration) throws {
         let target = URL(fileURLWithPath: path)
         let folder = target.deletingLastPathComponent().path
-        // Hidden, and unique per attempt: a kill leaves at most this file behind, never `path`.
-        let temporary = folder + "/.\(target.lastPathComponent).creating-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        // Hidden, and unique per attempt: a kill leaves at most this file behind, never `path`;
+        // the next first open of the same target (or `doctor --repair`) removes it.
+        removeLeftovers(of: path)
+        let temporary = folder + "/" + leftoverPrefix(target.lastPathComponent) + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer {
             for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }
         }
@@ -72,6 +75,20 @@ enum FirstOpen {
             }
         }
         try sync(folder, path: path)  // the new name itself survives a power cut
+    }
+
+    /// `.NAME.creating-`: the temporary files' names up to the process id.
+    static func leftoverPrefix(_ name: String) -> String { ".\(name).creating-" }
+
+    /// Removes the temporary files (and their -wal/-shm/-journal) that killed first opens of
+    /// `path` left, those whose process is gone (`LeftoverFiles`). Only the process id tells:
+    /// a first open takes seconds, but one may be running in a process that has run for days.
+    /// - Returns: the names removed.
+    @discardableResult
+    static func removeLeftovers(of path: String) -> [String] {
+        let target = URL(fileURLWithPath: path)
+        return LeftoverFiles.removeStale(
+            in: target.deletingLastPathComponent().path, prefixes: [leftoverPrefix(target.lastPathComponent)])
     }
 
     /// Less than 1 MiB free: a failed build of a 7 MB file then ran out of space.

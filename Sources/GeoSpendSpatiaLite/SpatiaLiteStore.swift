@@ -68,6 +68,8 @@ public final class SpatiaLiteStore: ExpenseStore {
             // Read pages through a memory map instead of read() calls: scanning a user's 100k
             // rows took 156 ms with SQLite's default page cache and 87 ms mapped (sqlite3 shell).
             try db.execute(sql: "PRAGMA mmap_size = 1073741824")
+            // `geospend_nfc(text)`, for doctor's identity check and repair (`IdentityRepair`).
+            db.add(function: Self.nfcFunction)
         }
         try Self.checkIsAFile(path)
         do {
@@ -88,6 +90,9 @@ public final class SpatiaLiteStore: ExpenseStore {
             }
             var pool = try DatabasePool(path: path, configuration: config)
             if !readOnly {
+                // A file another tool created empty (the `spatialite` shell on a missing path) is
+                // initialised here, not by `FirstOpen`: its killed attempts' leftovers go here too.
+                if try !Schema.isCurrent(pool) { FirstOpen.removeLeftovers(of: path) }
                 try Schema.migrate(pool)
             } else if try !Schema.isCurrent(pool) {
                 // An older file: migrate it once with a writable pool, then read as asked.

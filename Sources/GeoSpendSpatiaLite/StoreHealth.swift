@@ -100,6 +100,7 @@ extension SpatiaLiteStore {
                     return mismatched == 0 ? (true, "lat/lon match geom") : (false, "\(mismatched) rows whose lat/lon differ from geom")
                 }
             }
+            check("ids and names in NFC") { Self.identityDetail(try Self.identityFindings(db)) }
             check("deleted users scrubbed") {
                 // Set by `users delete` until its VACUUM and checkpoint are done (`PendingScrub`).
                 guard let since = try Self.pendingScrub(db) else { return (true, "ok") }
@@ -125,11 +126,14 @@ extension SpatiaLiteStore {
 
     /// Rebuilds what can be rebuilt from the rows, in one transaction: every spatial index
     /// (SpatiaLite's `RecoverSpatialIndex`), SpatiaLite's triggers when some are missing
-    /// (`UpgradeGeometryTriggers`), GeoSpend's missing secondary indexes, and every index (`REINDEX`).
-    /// Then, when a user's deletion still owes its clean-up, `VACUUM` and an emptied write-ahead log.
+    /// (`UpgradeGeometryTriggers`), GeoSpend's missing secondary indexes, and every index (`REINDEX`),
+    /// after ids and text stored before the identity rule are rewritten in NFC (`repairIdentity`)
+    /// and an interrupted first open's leftover files removed (`FirstOpen.removeLeftovers`). Then, when a user's deletion still owes its clean-up, `VACUUM` and an emptied write-ahead log.
     /// - Returns: what was done, one line per action.
     public func repair() throws -> [String] {
-        var done = try rebuildIndexes()
+        var done = FirstOpen.removeLeftovers(of: path).map { "removed \($0), left by an interrupted first open" }
+        done += try writeTransaction { db in try Self.repairIdentity(db) }
+        done += try rebuildIndexes()
         guard try pendingScrubSince() != nil else { return done }
         do {
             let emptied = try scrubAfterDeletion(rewrite: true)

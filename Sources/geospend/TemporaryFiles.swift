@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpend
 
 /// The temporary files `OutputFile` writes before renaming them over their targets: named
 /// `.NAME.partial-PID-RANDOM` beside the target, removed when SIGINT, SIGTERM or SIGHUP ends the
@@ -72,22 +73,9 @@ enum TemporaryFiles {
     }
 
     /// Removes leftovers of earlier runs for `name` in `directory`: this scheme's `.NAME.partial-PID-…`
-    /// and the older `NAME.partial-PID`, when their process is gone or they are over an hour old.
-    /// Only regular files of this user go, looked at without following symlinks (`lstat`), and
-    /// `unlink` removes a link that replaced one meanwhile, never what it points to.
+    /// and the older `NAME.partial-PID`, when their process is gone or they are over an hour old
+    /// (`LeftoverFiles`: regular files of this user only, symlinks left alone).
     static func removeStale(in directory: String, target name: String) {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        let prefixes = [namePrefix(name), name + ".partial-"]
-        for entry in entries {
-            guard let prefix = prefixes.first(where: { entry.hasPrefix($0) }) else { continue }
-            let rest = entry.dropFirst(prefix.count)
-            guard let pid = Int32(rest.prefix { $0.isASCII && $0.isNumber }), pid > 0 else { continue }
-            let path = directory + "/" + entry
-            var info = stat()
-            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else { continue }
-            let age = Date().timeIntervalSince1970 - Double(info.st_mtim.tv_sec)
-            let gone = kill(pid, 0) != 0 && errno == ESRCH
-            if gone || age > staleAfter { unlink(path) }
-        }
+        LeftoverFiles.removeStale(in: directory, prefixes: [namePrefix(name), name + ".partial-"], olderThan: staleAfter)
     }
 }
