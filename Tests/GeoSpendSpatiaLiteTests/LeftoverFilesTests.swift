@@ -54,4 +54,13 @@ import Testing
         for name in kept { #expect(names.contains(name), "\(name) was removed") }
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me")
     }
+
+    /// A file name of 247 bytes (NAME_MAX is 255) is still created: the temporary name beside it
+    /// cuts the target's name instead of running past the limit.
+    @Test func aFirstOpenOfTheLongestNamesWorks() throws {
+        let scratch = Scratch()
+        let name = String(repeating: "a", count: 240) + ".sqlite"
+        _ = try SpatiaLiteStore(path: scratch.path(name))
+        #expect(FileManager.default.fileExists(atPath: scratch.path(name)))
+    }
 }
