@@ -35,13 +35,14 @@ struct ExportCommand: ParsableCommand {
 
             Location privacy (a shared map should not give away a home):
               --min-count N, --min-users N (grid, density, places): cells and places
-                with fewer expenses or distinct users are suppressed. When exactly one
-                is, the smallest published one (fewest expenses, then smallest value)
-                goes too (complementary suppression); the layer's expenses, total and
-                places' shares are those of what is published.
+                with fewer expenses or distinct users are suppressed. When those
+                together have too few, the smallest published one (fewest expenses,
+                then smallest value) goes too (complementary suppression); the layer's
+                expenses, total and places' shares are those of what is published.
                 Promised, for one export: no suppressed cell's or place's figures
                 follow from it, even with the selection's true totals in hand
-                (subtracting leaves the sum of two or more suppressed items).
+                (subtracting leaves the sum of suppressed items that together meet
+                the thresholds).
                 Not promised: two exports that differ (filter, window, threshold,
                 cell size, origin, or the data a user later) can be subtracted from
                 each other. Share one export per dataset; density cells overlap and
@@ -265,7 +266,9 @@ struct ExportCommand: ParsableCommand {
             printErr("note: exported \(c.code), the most common currency; left out \(summary.leftOutCurrencies.joined(separator: ", ")) (choose with --currency)")
         }
         if out != "-" {
-            let total = summary.currency.map { " totalling \(Money(minorUnits: summary.totalMinor, currency: $0).decimalString) \($0.code)" } ?? ""
+            let total = summary.currency.flatMap { c in
+                summary.totalMinor.map { " totalling \(Money(minorUnits: $0, currency: c).decimalString) \(c.code)" }
+            } ?? ""
             let suppressed = summary.suppressed > 0 ? " (\(summary.suppressed) suppressed)" : ""
             printErr("wrote \(summary.features) features\(suppressed)\(total) to \(out)")
         }

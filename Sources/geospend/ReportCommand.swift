@@ -22,9 +22,11 @@ struct ReportCommand: ParsableCommand {
                 Nothing from fewer than --min-users distinct users is published, labels included:
                 a currency or category with fewer users is not named; the weekday × hour grid
                 always has its 7 × 24 cells; months run from the first to the last month with
-                enough users, the ones between without enough shown as suppressed. When exactly
-                one category, month or hour is too small, the smallest published one is
-                suppressed too. A store too few users visited reads like one nobody visited.
+                enough users, the ones between without enough shown as suppressed. When the
+                withheld categories, months or hours (bare dates count as a withheld hour) come
+                from too few users together, the smallest published one is withheld too, so the
+                total minus what is shown is never a few users' figure. A store too few users
+                visited reads like one nobody visited.
 
                 Example:
                   geospend report store 317766538

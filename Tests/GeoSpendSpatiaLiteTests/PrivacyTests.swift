@@ -138,6 +138,9 @@ import Testing
         let cut = try X.export(.density(bandwidthMeters: 300, cellMeters: 100), MapExportRequest(filter: euro, minCount: 6), store)
         #expect((Self.meta(cut)["suppression"] as? [String: Any])?["suppressed_features"] as? Int ?? 0 > 0)
         #expect(Self.meta(cut)["expenses"] is NSNull && Self.meta(cut)["total"] is NSNull)
+        // …nor in the summary the command prints ("totalling …" on stderr, found by a review).
+        let summary = try MapExport.geoJSON(.density(bandwidthMeters: 300, cellMeters: 100), MapExportRequest(filter: euro, minCount: 6), store: store, to: ByteSink())
+        #expect(summary.totalMinor == nil)
     }
 
     /// Three hex cells of 5, 3 and 1 expenses, --min-count 2: without complementary suppression

@@ -22,6 +22,9 @@ import Testing
             "u1,4.00,EUR,2025-03-03T08:10:00+02:00,Food,S", "u2,6.00,EUR,2025-03-03T08:20:00+02:00,Food,S",
             "u3,5.00,EUR,2025-03-03T08:30:00+02:00,Food,S", "u4,5.00,EUR,2025-05-10T12:00:00+03:00,Shopping,S",
             "u5,5.00,EUR,2025-04-15T17:00:00+03:00,Wartime Clinic,S",  // one user: category, month and hour unnamed
+            // Shopping, May and Saturday 12:00 have two users: withheld, but with the clinic's
+            // user the withheld cells of each breakdown come from three users, enough.
+            "u6,5.00,EUR,2025-05-10T12:30:00+03:00,Shopping,S",
             "u1,300,JPY,2025-03-04T09:00:00+09:00,Food,S",  // one user in JPY: the currency is not named
         ]
         for (store, amount) in [("P1", "10.00"), ("P2", "2.00"), ("P3", "50.00"), ("P4", "50.00")] {
@@ -41,22 +44,55 @@ import Testing
         #expect(r.sections.map(\.currency.code) == ["EUR"])  // JPY: one user, not named
         let eur = r.sections[0]
         let f = eur.figures
-        #expect(f.visitors == 5 && f.count == 5 && f.total.decimalString == "25.00" && f.average.decimalString == "5.00")
+        #expect(f.visitors == 6 && f.count == 6 && f.total.decimalString == "30.00" && f.average.decimalString == "5.00")
         #expect(f.median.decimalString == "5.00")
-        // Categories: Food has 3 users (listed); Shopping and the clinic one each, not listed.
+        // Categories: Food has 3 users (listed); Shopping two and the clinic one, not listed.
         #expect(eur.byCategory.map(\.key) == ["Food"] && eur.byCategory[0].total?.decimalString == "15.00")
-        // Monday 08:00 local holds the three users; Saturday 12:00 and Tuesday 17:00 one each.
+        // Monday 08:00 local holds the three users; Saturday 12:00 two, Tuesday 17:00 one.
         #expect(eur.weekdayHour.flatMap { $0 }.count == 7 * 24)
         #expect(eur.weekdayHour[0][8].count == 3 && eur.weekdayHour[0][8].total?.decimalString == "15.00")
         #expect(eur.weekdayHour[5][12].isSuppressed && eur.weekdayHour[1][17].isSuppressed)
         #expect(eur.weekdayHour.flatMap { $0 }.filter { !$0.isSuppressed }.count == 1)
-        // Months: only March meets the threshold; April and May (one user each) are not named.
+        // Months: only March meets the threshold; April (one user) and May (two) are not named.
         #expect(eur.monthly.map(\.key) == ["2025-03"] && eur.monthly[0].count == 3)
         // Peers: P1 (avg 10.00) and P2 (avg 2.00); P3 is too far, P4 another kind, P5 has two users.
         let c = eur.comparison
         #expect(c.peers == 2 && c.rank == 2)
         #expect(abs(c.ratio! - 500.0 / 600.0) < 1e-12)
         #expect(c.peersAverage?.decimalString == "6.00")
+    }
+
+    /// A newcomer's review found the "exactly one small group" rule too weak: one user's two
+    /// categories (or one user's bare-date expense, which has no hour) are two hidden cells or
+    /// one unlisted remainder, and the section total minus the published cells was that user's
+    /// spending (1029.00 − 30.00 = 999.00). Now the withheld cells of a breakdown must come from
+    /// `--min-users` users together, bare-date expenses counting as a withheld hour cell.
+    @Test func oneUsersSmallGroupsAreNeverTheRemainder() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        _ = try Importer.importStores(from: scratch.file("s.csv", "id,name,kind,lat,lon\nS,S,clinic,60.17,24.94\n"), into: store)
+        var rows = ["user,amount,currency,occurred_at,category,store_id"]
+        rows += ["a", "b", "c"].map { "\($0),10.00,EUR,2025-03-03T08:10:00+02:00,Food,S" }
+        rows += ["d,777.00,EUR,2025-03-04,Clinic,S", "d,222.00,EUR,2025-03-05,Pharmacy,S"]
+        _ = try Importer.importExpenses(from: scratch.file("e.csv", rows.joined(separator: "\n") + "\n"), into: store)
+        let eur = try #require(try StoreReport.compute(StoreReportRequest(storeID: "S"), store: store).sections.first)
+        #expect(eur.figures.count == 5 && eur.figures.total.decimalString == "1029.00")
+        // What the published cells leave of the section is all of it (a, b, c and d: four users)
+        // or nothing; never d's 2 expenses and 999.00.
+        let breakdowns: [(String, [ReportCell], Int)] = [
+            ("category", eur.byCategory, 0), ("hour", eur.weekdayHour.flatMap { $0 }, 0), ("month", eur.monthly, 5),
+        ]
+        for (name, cells, expected) in breakdowns {
+            let published = cells.filter { !$0.isSuppressed }
+            let count = published.reduce(0) { $0 + $1.count! }, total = published.reduce(Int64(0)) { $0 + $1.total!.minorUnits }
+            #expect(count == expected, "\(name): 5 − \(count) expenses, 1029.00 − \(Double(total) / 100) left")
+        }
+        // With two more users in the clinic it is published; the pharmacy (d alone) then takes
+        // the smallest published category with it (Food: 3 expenses, 30.00), so what is left
+        // (252.00) comes from a, b, c and d.
+        _ = try Importer.importExpenses(from: scratch.file("e2.csv", "user,amount,currency,occurred_at,category,store_id\ne,5.00,EUR,2025-03-06,Clinic,S\nf,5.00,EUR,2025-03-07,Clinic,S\n"), into: store)
+        let more = try #require(try StoreReport.compute(StoreReportRequest(storeID: "S"), store: store).sections.first)
+        #expect(more.byCategory.map(\.key) == ["Clinic"] && more.byCategory[0].total?.decimalString == "787.00")
     }
 
     @Test func exactlyOneSmallGroupTakesTheSmallestPublishedOneWithIt() throws {

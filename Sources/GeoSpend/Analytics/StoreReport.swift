@@ -32,25 +32,38 @@ public struct StoreReportRequest: Sendable {
 /// A figure over a group of expenses, or nothing when too few users are behind it.
 public struct ReportCell: Sendable, Hashable {
     public let key: String
-    /// Distinct users behind the cell (not published when suppressed).
-    let users: Int
+    /// Distinct users behind the cell (not published: for suppression only).
+    let userIDs: Set<String>
+    var users: Int { userIDs.count }
+    /// Expenses behind the cell, published or not (for the complementary pick).
+    let expenses: Int
+    let totalMinor: Int64
     public let count: Int?
     public let total: Money?
     public var isSuppressed: Bool { count == nil }
 
-    private init(key: String, users: Int, count: Int?, total: Money?) {
-        (self.key, self.users, self.count, self.total) = (key, users, count, total)
+    private init(key: String, userIDs: Set<String>, expenses: Int, totalMinor: Int64, count: Int?, total: Money?) {
+        (self.key, self.userIDs, self.expenses, self.totalMinor, self.count, self.total) = (key, userIDs, expenses, totalMinor, count, total)
     }
 
     /// A cell shown without figures (suppressed, or empty and indistinguishable from small).
-    static func suppressed(_ key: String) -> ReportCell { ReportCell(key: key, users: 0, count: nil, total: nil) }
+    static func suppressed(_ key: String) -> ReportCell {
+        ReportCell(key: key, userIDs: [], expenses: 0, totalMinor: 0, count: nil, total: nil)
+    }
+
+    /// The same cell with its figures withheld.
+    var withheld: ReportCell {
+        ReportCell(key: key, userIDs: userIDs, expenses: expenses, totalMinor: totalMinor, count: nil, total: nil)
+    }
 
     init(key: String, points: [SpendingPoint], currency: Currency, minUsers: Int) {
         self.key = key
-        users = Set(points.map(\.userID)).count
-        if users >= minUsers {
-            count = points.count
-            total = Money(minorUnits: points.reduce(0) { $0 + $1.amountMinor }, currency: currency)
+        userIDs = Set(points.map(\.userID))
+        expenses = points.count
+        totalMinor = points.reduce(0) { $0 + $1.amountMinor }
+        if userIDs.count >= minUsers {
+            count = expenses
+            total = Money(minorUnits: totalMinor, currency: currency)
         } else {
             count = nil
             total = nil
@@ -158,17 +171,22 @@ public struct StoreReport: Sendable {
                 peersAverage: peersMean.map { Money(minorUnits: Int64($0.rounded(.toNearestOrAwayFromZero)), currency: currency) })
             // Categories: only those that pass (complementary suppression included) are listed.
             let categories = Dictionary(grouping: ps, by: { $0.category ?? "(none)" })
-            let categoryCells = published(categories.keys.sorted().map { cell($0, categories[$0]!) })
-            // Weekday × hour: the 7 × 24 labels are fixed; only figures are suppressed.
-            let timed = Dictionary(grouping: ps.filter { $0.localWeekdayHour != nil }) { p -> Int in
-                let wh = p.localWeekdayHour!
+            let categoryCells = published(categories.keys.sorted().map { cell($0, categories[$0]!) }, minUsers: request.minUsers)
+            // Weekday × hour: the 7 × 24 labels are fixed; only figures are suppressed. Expenses
+            // with a bare date have no hour: they form a 169th cell that is never published, so
+            // the section count minus the published cells cannot be one user's bare-date count.
+            let timed = Dictionary(grouping: ps) { p -> Int in
+                guard let wh = p.localWeekdayHour else { return 7 * 24 }
                 return wh.weekday * 24 + wh.hour
             }
-            let hourCells = suppressingOne((0..<(7 * 24)).map { k in cell("\(weekdays[k / 24]) \(k % 24)", timed[k] ?? []) })
+            let untimed = cell("no hour", timed[7 * 24] ?? []).withheld
+            let hourCells = suppressingSmall(
+                (0..<(7 * 24)).map { k in cell("\(weekdays[k / 24]) \(k % 24)", timed[k] ?? []) } + [untimed], minUsers: request.minUsers
+            ).dropLast()
             // Months: from the first to the last published month, so no month is named only
             // because fewer users spent in it; the gaps between look alike, empty or small.
             let months = Dictionary(grouping: ps, by: { String($0.localDate.prefix(7)) })
-            let monthCells = suppressingOne(months.keys.sorted().map { cell($0, months[$0]!) })
+            let monthCells = suppressingSmall(months.keys.sorted().map { cell($0, months[$0]!) }, minUsers: request.minUsers)
             let shown = Dictionary(uniqueKeysWithValues: monthCells.map { ($0.key, $0) })
             let monthly = monthRange(monthCells.filter { !$0.isSuppressed }.map(\.key)).map { shown[$0] ?? .suppressed($0) }
             sections.append(Section(
@@ -180,27 +198,30 @@ public struct StoreReport: Sendable {
         return StoreReport(store: subject, from: request.from, to: request.to, minUsers: request.minUsers, sections: sections)
     }
 
-    /// The published cells of a breakdown: those that pass, minus the complementary pick when
-    /// exactly one failed (`Suppression`), so the section's total minus the published cells is
-    /// never one small group.
-    static func published(_ cells: [ReportCell]) -> [ReportCell] {
-        suppressingOne(cells).filter { !$0.isSuppressed }
+    /// The published cells of a breakdown: those that pass, minus the complementary picks
+    /// (`Suppression`), so the section's total minus the published cells is never a figure of
+    /// fewer than `minUsers` users.
+    static func published(_ cells: [ReportCell], minUsers: Int) -> [ReportCell] {
+        suppressingSmall(cells, minUsers: minUsers).filter { !$0.isSuppressed }
     }
 
-    /// Cells with complementary suppression applied: when exactly one non-empty cell fails, the
-    /// smallest published one (fewest expenses, then smallest total, then first) is suppressed too.
-    static func suppressingOne(_ cells: [ReportCell]) -> [ReportCell] {
+    /// Cells with complementary suppression applied: while the withheld non-empty cells together
+    /// come from fewer than `minUsers` users, the smallest published one (fewest expenses, then
+    /// smallest total, then first) is withheld too. A breakdown is a partition of the section,
+    /// whose total is published: the difference is exactly the withheld cells' sum.
+    static func suppressingSmall(_ cells: [ReportCell], minUsers: Int) -> [ReportCell] {
         let filled = cells.indices.filter { cells[$0].users > 0 }  // empty cells neither fail nor pass
         let s = Suppression(
             count: filled.count, passes: { !cells[filled[$0]].isSuppressed },
             smaller: { a, b in
                 let x = cells[filled[a]], y = cells[filled[b]]
-                return (x.count!, x.total!.minorUnits, a) < (y.count!, y.total!.minorUnits, b)
-            })
+                return (x.expenses, x.totalMinor, a) < (y.expenses, y.totalMinor, b)
+            },
+            hiddenPass: { hidden in hidden.reduce(into: Set<String>()) { $0.formUnion(cells[filled[$1]].userIDs) }.count >= minUsers })
         guard s.complementary > 0 else { return cells }
         let kept = Set(s.kept.map { filled[$0] })
         var out = cells
-        for k in filled where !kept.contains(k) { out[k] = .suppressed(cells[k].key) }
+        for k in filled where !kept.contains(k) { out[k] = cells[k].withheld }
         return out
     }
 

@@ -30,7 +30,11 @@ struct CellSums {
     func published(minCount: Int, minUsers: Int, value: [Double]) -> (slots: [Int], suppression: Suppression) {
         let suppression = Suppression(
             count: cells.count, passes: { counts[$0] >= minCount && (minUsers <= 1 || users[$0].count >= minUsers) },
-            smaller: { (counts[$0], value[$0], cells[$0]) < (counts[$1], value[$1], cells[$1]) })
+            smaller: { (counts[$0], value[$0], cells[$0]) < (counts[$1], value[$1], cells[$1]) },
+            hiddenPass: { hidden in
+                hidden.reduce(0) { $0 + counts[$1] } >= minCount
+                    && (minUsers <= 1 || UserTally.union(hidden.lazy.map { users[$0] }, upTo: minUsers) >= minUsers)
+            })
         return (suppression.kept.sorted { cells[$0] < cells[$1] }, suppression)
     }
 }
@@ -253,7 +257,7 @@ enum DensityLayer {
         }
         writer.finish()
         return MapExportSummary(
-            features: slots.count, suppressed: suppression.suppressed, currency: currency, totalMinor: extent?.totalMinor ?? 0,
+            features: slots.count, suppressed: suppression.suppressed, currency: currency, totalMinor: whole ? extent?.totalMinor ?? 0 : nil,
             leftOutCurrencies: choice.leftOut)
     }
 }

@@ -74,11 +74,13 @@ public struct MapExportSummary: Sendable, Equatable {
     /// Cells or places left out by `minCount`/`minUsers`, complementary suppression included.
     public let suppressed: Int
     public let currency: Currency?
-    public let totalMinor: Int64
+    /// The layer's total as its provenance gives it (nil where that is withheld: a density
+    /// surface with suppressed cells).
+    public let totalMinor: Int64?
     /// Other currencies in the selection, with their expense counts ("SEK 12"), not exported.
     public let leftOutCurrencies: [String]
 
-    public init(features: Int, suppressed: Int, currency: Currency?, totalMinor: Int64, leftOutCurrencies: [String]) {
+    public init(features: Int, suppressed: Int, currency: Currency?, totalMinor: Int64?, leftOutCurrencies: [String]) {
         self.features = features
         self.suppressed = suppressed
         self.currency = currency
@@ -163,14 +165,6 @@ struct LayerCurrency {
     }
 }
 
-/// Counts distinct users up to a threshold without keeping more keys than that.
-struct UserTally {
-    private(set) var seen: [UInt64] = []
-    mutating func add(_ user: UInt64, upTo limit: Int) {
-        if seen.count < limit, !seen.contains(user) { seen.append(user) }
-    }
-    var count: Int { seen.count }
-}
 
 extension Timestamp {
     /// RFC 3339 text of an instant in a recorded offset (`Z` for UTC), milliseconds when not

@@ -15,6 +15,8 @@ enum PlacesLayer {
         var min: Int64
         var max: Int64
         var users: Int?
+        /// Across users, who they are (for the hidden places' union; empty for one user's places).
+        var userIDs: Set<String> = []
         var firstVisit: String
         var lastVisit: String
         var visitDays: Int?
@@ -38,7 +40,11 @@ enum PlacesLayer {
         }
         let suppression = Suppression(
             count: all.count, passes: { all[$0].count >= request.minCount && (all[$0].users ?? Int.max) >= request.minUsers },
-            smaller: { (all[$0].count, all[$0].total, all[$0].id) < (all[$1].count, all[$1].total, all[$1].id) })
+            smaller: { (all[$0].count, all[$0].total, all[$0].id) < (all[$1].count, all[$1].total, all[$1].id) },
+            hiddenPass: { hidden in
+                hidden.reduce(0) { $0 + all[$1].count } >= request.minCount
+                    && (request.minUsers <= 1 || hidden.reduce(into: Set<String>()) { $0.formUnion(all[$1].userIDs) }.count >= request.minUsers)
+            })
         var rows = suppression.kept.map { all[$0] }.sorted { ($1.total, $0.id) < ($0.total, $1.id) }
         let total = rows.reduce(Int64(0)) { $0 + $1.total }
         // A share of a total that includes left-out places would publish that total (total / share):
@@ -163,7 +169,7 @@ enum PlacesLayer {
             return Row(
                 id: id, kind: .store, name: s.name, coordinate: s.coordinate, count: stats.count, total: stats.total.totalMinor,
                 average: stats.average.minorUnits, median: stats.median.minorUnits, min: stats.min.minorUnits,
-                max: stats.max.minorUnits, users: g.users.count,
+                max: stats.max.minorUnits, users: g.users.count, userIDs: g.users,
                 firstVisit: text(g.first), lastVisit: text(g.last), visitDays: nil,
                 share: placed > 0 ? Double(stats.total.totalMinor) / Double(placed) : 0, topCategory: nil, change: nil)
         }
