@@ -90,6 +90,9 @@ import Testing
         ("an\u{2028}n", "U+2028 LINE SEPARATOR"),
         ("an\tn", "U+0009 CHARACTER TABULATION"),
         ("\"an\nn\"", "U+000A LINE FEED"),
+        // Found by a review: default-ignorable letters and marks that draw nothing.
+        ("ann\u{3164}", "U+3164 HANGUL FILLER"),
+        ("an\u{34F}n", "U+034F COMBINING GRAPHEME JOINER"),
     ])
     func invisibleCharactersInIdsAreRefused(id: String, named: String) throws {
         let scratch = Scratch()

@@ -20,16 +20,13 @@ public enum Identity {
     /// The first character of an id that a reader cannot see or that changes how the text
     /// around it is shown: controls (Cc), format characters (Cf: bidi overrides and isolates,
     /// zero-width spaces and joiners, the byte-order mark, …), line and paragraph separators,
-    /// and any space other than U+0020 (a no-break space looks like a space but is not one).
-    /// Two user ids that differ only by such a character look identical in `users list`.
+    /// any space other than U+0020 (a no-break space looks like a space but is not one), and the
+    /// other default-ignorable or unassigned code points (U+3164 HANGUL FILLER, U+034F) — the
+    /// very set text tables show escaped (`OutputEscaping.isInvisible`), so what an id may hold
+    /// and what output must escape cannot drift apart. Two user ids that differ only by such a
+    /// character look identical in `users list`.
     public static func invisibleScalar(in id: String) -> Unicode.Scalar? {
-        id.unicodeScalars.first { s in
-            if s.value < 0x80 { return s.value < 0x20 || s.value == 0x7F }
-            switch s.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator, .spaceSeparator: return true
-            default: return false
-            }
-        }
+        id.unicodeScalars.first { s in s.value < 0x80 ? s.value < 0x20 || s.value == 0x7F : OutputEscaping.isInvisible(s) }
     }
 
     /// The first character of a name or other free text (a category, a store's name, a title,
