@@ -33,10 +33,14 @@ enum OutputFile {
         let role: String
     }
 
-    /// The database, its journals and its mask key.
+    /// The database, its journals and its mask key. When the database is reached through a
+    /// symlink, SQLite names its journals after the file the link resolves to: those too.
     static func protecting(database path: String) -> [Protected] {
-        [Protected(path: path, role: "the database itself")]
-            + ["-wal", "-shm", "-journal"].map { Protected(path: path + $0, role: "the database's \($0) file") }
+        let real = realPath(path).map { [$0] } ?? []
+        return [Protected(path: path, role: "the database itself")]
+            + Set([path] + real).sorted().flatMap { base in
+                ["-wal", "-shm", "-journal"].map { Protected(path: base + $0, role: "the database's \($0) file") }
+            }
             + [Protected(path: path + ".mask-key", role: "the database's mask key")]
     }
 

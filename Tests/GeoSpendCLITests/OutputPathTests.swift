@@ -57,6 +57,15 @@ import Testing
         }
         #expect(bytes(db) == before.0 && bytes(key) == before.1)
         #expect(fileType(db + "-journal") == nil)
+        // --db through a symlink: SQLite names the journals after the real file (found by a
+        // review: `--db link.sqlite --out d.sqlite-wal` replaced the log).
+        let dbLink = dir.appendingPathComponent("link.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: dbLink, withDestinationPath: db)
+        for target in [db + "-wal", db + "-shm", db + "-journal"] {
+            let r = try geospend(["export", "points", "--db", dbLink, "--user", "user1", "--out", target])
+            #expect(r.status == 2 && r.err.contains("choose another file"), "\(target): \(r.status) \(r.err)")
+        }
+        #expect(fileType(db + "-journal") == nil)
         // Any other SQLite database, too (generate has no --db).
         let other = try demoDatabase("other.sqlite")
         let copy = bytes(other)
