@@ -119,6 +119,13 @@ enum OutputFile {
     }
 
     /// `realpath` of an existing path.
+    /// The process's umask, read once (POSIX has no way to read it without setting it).
+    private static let processUmask: mode_t = {
+        let current = umask(0)
+        umask(current)
+        return current
+    }()
+
     static func realPath(_ path: String) -> String? {
         guard let p = realpath(path, nil) else { return nil }
         defer { free(p) }
@@ -182,15 +189,15 @@ enum OutputFile {
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         TemporaryFiles.register(temporary)
         defer { TemporaryFiles.unregister(temporary) }
+        // An existing file keeps its permissions; a new one gets the usual 666 less umask (read
+        // here, before `body` may start reader threads: reading it means setting it for a moment).
+        let permissions = mode ?? (0o666 & ~processUmask)
         var isOpen = true
         do {
             let sink = ByteSink(descriptor: fd)
             let result = try body(sink)
             try flush(sink, path)
-            // An existing file keeps its permissions; a new one gets the usual 666 less umask.
-            let current = umask(0)
-            umask(current)
-            guard fchmod(fd, mode ?? (0o666 & ~current)) == 0, fsync(fd) == 0 else { throw failure(path) }
+            guard fchmod(fd, permissions) == 0, fsync(fd) == 0 else { throw failure(path) }
             isOpen = false
             guard close(fd) == 0 else { throw failure(path) }
             guard rename(temporary, directory + "/" + name) == 0 else { throw failure(path) }
