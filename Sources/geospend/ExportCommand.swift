@@ -181,36 +181,7 @@ struct ExportCommand: ParsableCommand {
             }
             return key
         }
-        let path = database.path + ".mask-key"
-        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
-            let key: MaskKey
-            do { key = try MaskKey(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)) } catch {
-                throw ValidationError("\(path): \(error)")
-            }
-            guard key != zero else {
-                throw ValidationError("""
-                    \(path) holds an all-zero key, which anyone can guess: masks made with it can be undone. \
-                    Delete the file to have a random key created on the next masked export; masks then move, \
-                    so exports made with the old key and the new one, compared, narrow down the masked places: \
-                    share exports made with one key only
-                    """)
-            }
-            var info = stat()
-            if stat(path, &info) == 0 && info.st_mode & 0o077 != 0 {
-                printErr("""
-                    warning: the mask key \(path) can be read or changed by other users (mode \(String(info.st_mode & 0o777, radix: 8))): \
-                    with it they can undo the masks. Run: chmod 600 \(path) (keep the file: a new key moves every mask)
-                    """)
-            }
-            return key
-        }
-        let key = MaskKey.random()
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0, write(fd, key.hex + "\n", 33) == 33, fsync(fd) == 0, close(fd) == 0 else {
-            throw ExportError.writeFailed("cannot create the mask key \(path): \(String(cString: strerror(errno)))")
-        }
-        printErr("created the mask key \(path): keep it private, and keep it (without it, masks move)")
-        return key
+        return try MaskKeyFile.loadOrCreate(path: database.path + ".mask-key")
     }
 
     func run() throws {

@@ -284,4 +284,38 @@ import Testing
         let closed = try geospend(args)
         #expect(closed.status == 0 && !closed.err.contains("warning"), "\(closed.err)")
     }
+
+    /// Eight masked exports of a database without a key, at once: one key is created and every
+    /// export uses it (the same points dropped), none reads a half-written key or fails with
+    /// "File exists" (found by a review of `open(O_CREAT | O_EXCL)` then `write`).
+    @Test func concurrentFirstMaskedExportsShareOneKey() throws {
+        let db = try demoDatabase("keyless.sqlite")
+        let key = db + ".mask-key"
+        try? FileManager.default.removeItem(atPath: key)
+        let args = ["export", "points", "--db", db, "--user", "user1", "--mask-around", "60.17,24.94", "--mask-radius", "300m"]
+        let results = Locked<[(status: Int32, out: String, err: String)]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let r = (try? Reliability.geospend(args, env: ["SOURCE_DATE_EPOCH": "0"])) ?? (-1, "", "could not run")
+            results.withLock { $0.append(r) }
+        }
+        let all = results.withLock { $0 }
+        #expect(all.allSatisfy { $0.status == 0 }, "\(all.map(\.err))")
+        #expect(Set(all.map(\.out)).count == 1)
+        #expect(all.filter { $0.err.contains("created the mask key") }.count == 1)
+        #expect(bytes(key)?.count == 33)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".mask-key-") }
+        #expect(leftovers.isEmpty)
+    }
+}
+
+/// A value shared between threads behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
 }
