@@ -2,11 +2,13 @@ import Foundation
 
 /// What a density surface will cost, estimated before the work starts, and the bound past
 /// which an export is refused. The kernel is evaluated at every cell centre in the square
-/// around each expense: `(2h/c + 1)²` evaluations per expense for bandwidth h and cell c,
+/// around each expense: `(⌊2h/c⌋ + 2)²` evaluations per expense for bandwidth h and cell c,
 /// and the surface holds up to one cell per evaluation (fewer where the squares overlap).
 /// `export density --all-users --cell 11.2m --bandwidth 2240m` over 970k expenses was 1.6·10¹¹
 /// evaluations: it ran for minutes without a word (issue 22, item 13).
 struct DensityCost: Equatable {
+    let bandwidthMeters: Double
+    let cellMeters: Double
     let expenses: Int
     /// Kernel evaluations per expense.
     let footprint: Int
@@ -23,6 +25,7 @@ struct DensityCost: Equatable {
     static let maximumCells = 12_000_000
 
     init(bandwidthMeters h: Double, cellMeters c: Double, extents: [GeotaggedExtent]) {
+        (bandwidthMeters, cellMeters) = (h, c)
         let side = Int((2 * h / c).rounded(.down)) + 2  // i0...i1 spans at most this many cells
         footprint = side * side
         expenses = extents.reduce(0) { $0 + $1.count }
@@ -38,7 +41,8 @@ struct DensityCost: Equatable {
     }
 
     /// - Throws: `ExportError.tooMuchWork` naming the cost and how to bring it down.
-    func check(bandwidthMeters h: Double, cellMeters c: Double) throws(ExportError) {
+    func check() throws(ExportError) {
+        let (h, c) = (bandwidthMeters, cellMeters)
         guard evaluations > Self.maximumEvaluations || cells > Self.maximumCells else { return }
         let what = evaluations > Self.maximumEvaluations
             ? "\(Self.approximately(Double(evaluations))) kernel evaluations (\(expenses) expenses × \(footprint) cells each); the limit is \(Self.approximately(Double(Self.maximumEvaluations)))"

@@ -202,7 +202,7 @@ enum DensityLayer {
         let h2 = h * h
         // Refused before any kernel work when too large; otherwise progress every ~4·10⁶ evaluations.
         let cost = DensityCost(bandwidthMeters: h, cellMeters: cellMeters, extents: try store.geotaggedExtent(request.filter))
-        try cost.check(bandwidthMeters: h, cellMeters: cellMeters)
+        try cost.check()
         let layer = try BinnedLayer(
             shape: .square, cellMeters: cellMeters, request, store: store, progress: progress,
             progressEvery: max(1, 4_000_000 / cost.footprint), expected: cost.expenses

@@ -53,7 +53,8 @@ public enum OutputEscaping {
 
     /// Text for a Markdown line or table cell: `visible`, then every character Markdown (GFM)
     /// gives a meaning inline backslash-escaped — `\ ` * _ [ ] < > | # & ~` — so no HTML tag,
-    /// entity, link, emphasis or cell boundary can come from the data. Newlines are already
+    /// entity, link syntax, emphasis or cell boundary can come from the data (a bare URL in a name
+    /// may still be shown as a link by GFM's autolink extension). Newlines are already
     /// `\u{A}`: a value never starts a new line or table row.
     public static func markdown(_ s: String) -> String {
         let v = visible(s)
