@@ -77,10 +77,8 @@ enum FirstOpen {
         try sync(folder, path: path)  // the new name itself survives a power cut
     }
 
-    /// `.NAME.creating-`: the temporary files' names up to the process id. NAME is cut to 180
-    /// bytes, so that with the process id, a random number and `-journal` the whole stays within
-    /// NAME_MAX (255) for any name the target itself may have.
-    static func leftoverPrefix(_ name: String) -> String { ".\(String(decoding: name.utf8.prefix(180), as: UTF8.self)).creating-" }
+    /// `.NAME.creating-`: the temporary files' names up to the process id.
+    static func leftoverPrefix(_ name: String) -> String { LeftoverFiles.prefix(target: name, kind: "creating") }
 
     /// Removes the temporary files (and their -wal/-shm/-journal) that killed first opens of
     /// `path` left, those whose process is gone (`LeftoverFiles`). Only the process id tells:

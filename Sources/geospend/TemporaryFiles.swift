@@ -14,7 +14,7 @@ enum TemporaryFiles {
     }
 
     private static func namePrefix(_ name: String) -> String {
-        "." + String(decoding: name.utf8.prefix(200), as: UTF8.self) + ".partial-"
+        LeftoverFiles.prefix(target: name, kind: "partial")
     }
 
     // The signal handler may only touch memory that is never freed or moved: a fixed table of C

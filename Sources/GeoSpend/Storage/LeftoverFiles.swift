@@ -5,6 +5,13 @@ import Foundation
 /// Their names carry the writer's process id, so a later run can tell a leftover from a file
 /// another process is still writing.
 public enum LeftoverFiles {
+    /// `.NAME.KIND-`, the hidden name of a temporary file for the target NAME up to its process
+    /// id. NAME is cut to 180 bytes, so that with a process id, a random part and `-journal` the
+    /// whole stays within NAME_MAX (255) for any name the target itself may have.
+    public static func prefix(target name: String, kind: String) -> String {
+        "." + String(decoding: name.utf8.prefix(180), as: UTF8.self) + "." + kind + "-"
+    }
+
     /// Removes the entries of `directory` named `PREFIX` + a process id + `-…` (or nothing more),
     /// for one of `prefixes`, whose process is gone (`kill(pid, 0)` fails with `ESRCH`) or, with
     /// `olderThan`, that are older than that (a reused process id).
