@@ -56,6 +56,16 @@ import Testing
                 expectOneClearLine(r, file: path, file.expected, "\(file.name) \(args[0])")
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(file.name) was changed")
+            // No -wal beside it either: its presence alone switched another program's database to
+            // WAL mode for every later reader (a refused import left 32 bytes of -wal and a -shm).
+            // The truncated GeoSpend file is in WAL mode: SQLite itself makes both on any open.
+            for suffix in ["-wal", "-shm", "-journal"] where file.name != "truncated.sqlite" {
+                #expect(!FileManager.default.fileExists(atPath: path + suffix), "\(file.name)\(suffix) was left beside it")
+            }
+            if file.bytes == nil {
+                let mode = try CLITests.run(Reliability.sqlite3, [path, "PRAGMA journal_mode"])
+                #expect(mode.out.trimmingCharacters(in: .whitespacesAndNewlines) == "delete", "\(file.name): journal mode \(mode.out)")
+            }
         }
     }
 
