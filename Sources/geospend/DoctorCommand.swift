@@ -49,7 +49,8 @@ struct DoctorCommand: ParsableCommand {
                 ("repaired", .array(repaired.map { .string($0) })), ("checks", .array(checks)),
             ]).serialized() + "\n")
         case .table:
-            var out = repaired.map { "repair: \($0)\n" }.joined()
+            // Escaped once, as the table's cells are: a line may quote stored ids (a clash).
+            var out = repaired.map { "repair: \(OutputEscaping.visible($0))\n" }.joined()
             out += TextTable(
                 headers: ["check", "ok", "detail"],
                 rows: report.checks.map { [$0.name, $0.ok ? "ok" : "FAIL", $0.detail] }

@@ -208,6 +208,45 @@ extension BadDatabaseTests {
         #expect(!FileManager.default.fileExists(atPath: db + "-wal"), "the write-ahead log was left behind")
     }
 
+    /// `doctor --repair` whose owed clean-up fails half-way (here SQLite cannot write the log
+    /// past a 2 MB file size limit; a full disk or a failing device alike) says the clean-up is not
+    /// finished and to run it again, exit 1 — not that the file is damaged and a backup is needed
+    /// (before: "the database file is damaged (disk I/O error) … restore a backup"). Then, without
+    /// the limit, `--repair` finishes it.
+    @Test func aCleanUpThatFailsIsNotCalledDamage() throws {
+        let db = try demo()
+        #expect(try Reliability.geospend(["users", "delete", "user1", "--yes", "--no-vacuum", "--db", db]).status == 0)
+        // SIGXFSZ ignored: a write past the limit fails with EFBIG instead of killing the process.
+        let limited = try CLITests.run(
+            "/bin/sh", ["-c", "trap '' XFSZ; ulimit -f 4000; exec \"$0\" doctor --repair --db \"$1\"", CLITests.binary, db],
+            directory: CLITests.repo)
+        expectOneClearLine(limited, file: db, "could not finish the clean-up after a user's deletion: could not rewrite the file (VACUUM)", "repair past a file size limit")
+        #expect(limited.err.contains("run `geospend doctor --repair` again") && !limited.err.contains("restore a backup"), "\(limited.err)")
+        let doctor = try Reliability.geospend(["doctor", "--db", db])
+        #expect(doctor.status == 1 && doctor.out.split(separator: "\n").contains { $0.hasPrefix("deleted users scrubbed") && $0.contains("FAIL") }, "\(doctor.out)")
+        let repaired = try Reliability.geospend(["doctor", "--repair", "--db", db])
+        #expect(repaired.status == 0 && repaired.out.contains("rewrote the file (VACUUM)"), "\(repaired.out) \(repaired.err)")
+    }
+
+    /// `doctor` shows ids stored before the identity rule escaped once: its table and its
+    /// `repair:` lines alike. Two users, one NFC and one NFD, both with a bidi override (which the
+    /// identity rule now refuses, so written with sqlite3 as an earlier GeoSpend could have).
+    /// Before: the table said `as "Jose\\u{301}…"` (escaped twice) and the `repair:` line carried
+    /// the raw U+202E, reversing the rest of the line on screen.
+    @Test func doctorEscapesStoredIdsOnce() throws {
+        let db = try demo()
+        let made = try CLITests.run(Reliability.sqlite3, [db, """
+            INSERT INTO users (id) VALUES ('Jos' || char(233, 8238) || 'x'), ('Jose' || char(769, 8238) || 'x');
+            """])
+        try #require(made.status == 0, "\(made.err)")
+        for args in [["doctor"], ["doctor", "--repair"]] {
+            let r = try Reliability.geospend(args + ["--db", db])
+            #expect(r.status == 1, "\(r.err)")
+            #expect(r.out.contains("user \"Jos\u{E9}\\u{202E}x\" is stored twice, in NFC and as \"Jose\u{301}\\u{202E}x\" (non-ASCII code points U+0301 U+202E)"), "\(args): \(r.out)")
+            #expect(!r.out.unicodeScalars.contains("\u{202E}") && !r.out.contains("\\\\u{"), "\(args): \(r.out)")
+        }
+    }
+
     /// Mounts a tmpfs of `bytes` (root only); nil when that is not possible here.
     func smallDisk(_ name: String, bytes: Int) throws -> String? {
         let mount = dir.appendingPathComponent(name).path
