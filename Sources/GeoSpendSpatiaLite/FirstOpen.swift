@@ -38,7 +38,7 @@ enum FirstOpen {
                     do { try Schema.applyPending(db) } catch {
                         // SpatiaLite swallows SQLite's SQLITE_FULL (its functions return 0 and the
                         // transaction is aborted): look at the disk while the log still fills it.
-                        if diskIsFull(folder) { throw StoreError.diskFull(path: path) }
+                        if FreeSpace.isNearlyExhausted(folder) { throw StoreError.diskFull(path: path) }
                         throw error
                     }
                     return .commit
@@ -48,7 +48,7 @@ enum FirstOpen {
                 // ignores it; the linked file was then "malformed" without its log).
                 let r = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
                 guard r?[0] as Int? == 0, r?[1] as Int? == r?[2] as Int? else {
-                    if diskIsFull(folder) { throw StoreError.diskFull(path: path) }
+                    if FreeSpace.isNearlyExhausted(folder) { throw StoreError.diskFull(path: path) }
                     throw StoreError.cannotOpen(path: path, reason: "SQLite could not write the new file's log into it")
                 }
             }
@@ -89,13 +89,6 @@ enum FirstOpen {
         let target = URL(fileURLWithPath: path)
         return LeftoverFiles.removeStale(
             in: target.deletingLastPathComponent().path, prefixes: [leftoverPrefix(target.lastPathComponent)])
-    }
-
-    /// Less than 1 MiB free: a failed build of a 7 MB file then ran out of space.
-    private static func diskIsFull(_ folder: String) -> Bool {
-        var fs = statvfs()
-        guard statvfs(folder, &fs) == 0 else { return false }
-        return Int64(fs.f_bavail) * Int64(fs.f_frsize) < 1 << 20
     }
 
     /// `fsync` of a file or folder.

@@ -59,9 +59,14 @@ extension SpatiaLiteStore {
         var stored: String
         var owner: String?  // a category's user
 
+        /// The values as stored: whoever shows the line escapes them once for its format
+        /// (`OutputEscaping.visible` in doctor's table; JSON as data). The other form's non-ASCII
+        /// code points are spelled out, since the two forms look alike on screen.
         var description: String {
-            let escaped = stored.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }.joined()
-            return "\(what) \"\(Identity.normalized(stored))\"\(owner.map { " of user \"\(Identity.normalized($0))\"" } ?? "") is stored twice, in NFC and as \"\(escaped)\""
+            let codePoints = stored.unicodeScalars.filter { !$0.isASCII }.prefix(8)
+                .map { String(format: "U+%04X", $0.value) }
+            return "\(what) \"\(Identity.normalized(stored))\"\(owner.map { " of user \"\(Identity.normalized($0))\"" } ?? "")"
+                + " is stored twice, in NFC and as \"\(stored)\" (non-ASCII code points \(codePoints.joined(separator: " ")))"
         }
     }
 

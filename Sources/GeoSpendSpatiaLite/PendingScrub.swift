@@ -10,15 +10,36 @@ import GRDB
 extension SpatiaLiteStore {
     static let pendingScrubTable = "geospend_pending_scrub"
 
-    /// Sets the flag, inside the deletion's transaction.
+    /// Sets the flag, inside the deletion's transaction, and counts one more deletion
+    /// (`generation`): a clean-up clears the flag only when no deletion came after the one it read
+    /// before its rewrite (`scrubAfterDeletion`). A table made before the counter gets it here.
     static func markPendingScrub(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS \(pendingScrubTable) (
                 id INTEGER PRIMARY KEY CHECK (id = 1),
-                since TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+                since TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+                generation INTEGER NOT NULL DEFAULT 1
             )
             """)
-        try db.execute(sql: "INSERT OR IGNORE INTO \(pendingScrubTable) (id) VALUES (1)")
+        try addGenerationIfMissing(db)
+        // `since` stays the first deletion's time.
+        try db.execute(sql: """
+            INSERT INTO \(pendingScrubTable) (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET generation = generation + 1
+            """)
+    }
+
+    /// A flag table made before the counter (issue 22's first version) gets it: its flag counts as 1.
+    private static func addGenerationIfMissing(_ db: Database) throws {
+        guard try !db.columns(in: pendingScrubTable).contains(where: { $0.name == "generation" }) else { return }
+        try db.execute(sql: "ALTER TABLE \(pendingScrubTable) ADD COLUMN generation INTEGER NOT NULL DEFAULT 1")
+    }
+
+    /// The deletions counted so far while the flag is set, or nil when no clean-up is owed.
+    /// On the writer connection (it may add the counter to an older table).
+    static func pendingScrubGeneration(_ db: Database) throws -> Int64? {
+        guard try db.tableExists(pendingScrubTable) else { return nil }
+        try addGenerationIfMissing(db)
+        return try Int64.fetchOne(db, sql: "SELECT generation FROM \(pendingScrubTable) WHERE id = 1")
     }
 
     /// When a deletion's clean-up is still owed: the time of the first such deletion, else nil.
@@ -38,27 +59,39 @@ extension SpatiaLiteStore {
         let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
         let wal = ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber)?.int64Value ?? 0
         let needed = pages * pageSize + wal
-        var fs = statvfs()
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        guard statvfs(folder, &fs) == 0 else { return }  // cannot tell: let VACUUM try
-        let free = Int64(fs.f_bavail) * Int64(fs.f_frsize)
+        guard let free = FreeSpace.bytes(in: FreeSpace.folder(of: path)) else { return }  // cannot tell: let VACUUM try
         if free < needed { throw StoreError.notEnoughSpaceToScrub(path: path, user: user, neededBytes: needed, freeBytes: free) }
     }
 
     /// The clean-up: `VACUUM` (when `rewrite`), then the log emptied; the flag is cleared only
-    /// when the file was rewritten and the log emptied.
+    /// when the file was rewritten and the log emptied, and only if no deletion was flagged since
+    /// the rewrite began: another process's `users delete --no-vacuum` committed between this
+    /// `VACUUM` and the clearing is not covered by it, and its flag stays for `doctor`.
+    /// - Parameter afterRewrite: run between the rewrite and the clearing (tests: the interleaving).
     /// - Returns: whether the write-ahead log could be emptied (false: a reader held it).
     /// - Throws: `ScrubFailure` naming the step that failed.
-    func scrubAfterDeletion(rewrite: Bool) throws -> Bool {
+    func scrubAfterDeletion(rewrite: Bool, afterRewrite: () throws -> Void = {}) throws -> Bool {
+        var covered: Int64?
         if rewrite {
-            do { try pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") } } catch {
+            do {
+                try pool.writeWithoutTransaction { db in
+                    // Read before the rewrite: a deletion another process commits between this
+                    // read and VACUUM is rewritten too, but its flag stays (a clean-up reported
+                    // once too often, never one lost).
+                    covered = try Self.pendingScrubGeneration(db)
+                    try db.execute(sql: "VACUUM")
+                }
+            } catch {
                 throw ScrubFailure(step: "rewrite the file (VACUUM)", error: error)
             }
         }
+        try afterRewrite()
         var emptied = try emptyWriteAheadLog()
-        if rewrite && emptied {
+        if rewrite && emptied, let covered {
             do {
-                try pool.writeWithoutTransaction { db in try db.execute(sql: "DELETE FROM \(Self.pendingScrubTable)") }
+                try pool.writeWithoutTransaction { db in
+                    try db.execute(sql: "DELETE FROM \(Self.pendingScrubTable) WHERE generation = ?", arguments: [covered])
+                }
             } catch {
                 throw ScrubFailure(step: "clear the pending clean-up flag", error: error)
             }

@@ -76,8 +76,11 @@ public final class SpatiaLiteStore: ExpenseStore {
             if !readOnly && !FileManager.default.fileExists(atPath: path) {
                 try FirstOpen.create(at: path, configuration: config)
             }
-            // Before any connection opens the file: the ownership check's creates an empty -wal.
-            if !readOnly { Self.keepGRDBFromWritingOnOpen(path) }
+            // Before any connection opens the file: the ownership check's read-only connection
+            // creates an empty -wal itself (and leaves it) when the file is in WAL mode. Only then:
+            // beside a rollback-journal file (another program's) a -wal would switch it to WAL for
+            // every later reader, and that check creates nothing there.
+            if !readOnly && Self.headerSaysWAL(path) { Self.keepGRDBFromWritingOnOpen(path) }
             if FileManager.default.fileExists(atPath: path) {
                 // Before the pool switches the file to WAL mode: another program's file stays untouched.
                 var plain = Configuration()
@@ -123,12 +126,24 @@ public final class SpatiaLiteStore: ExpenseStore {
         }
     }
 
+    /// Whether `path` is an SQLite file in WAL mode: the magic string, and the header's file
+    /// format write and read versions (bytes 18 and 19) both 2. Any other file — another program's
+    /// rollback-journal database, a picture, a truncated read — gets no -wal from GeoSpend.
+    private static func headerSaysWAL(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return false }
+        return header.prefix(16) == Data("SQLite format 3\0".utf8) && header[18] == 2 && header[19] == 2
+    }
+
     /// GRDB's writable pool commits a `CREATE`/`DROP TABLE grdb_issue_102` on open when the -wal
     /// file is missing or empty (its work-around for GRDB issue 102), so even a re-import that adds
     /// nothing changed the file (a page onto the free list, the header's counters). A WAL file of
     /// 32 zero bytes, which SQLite reads as an empty log (no valid magic number) and rewrites on
     /// the first commit, keeps it from writing. Created only when missing (`O_EXCL`): no other
     /// connection has the file open in WAL mode then, and SQLite deletes it on the last close.
+    /// Never written into an existing log, even an empty one: another process's first commit may
+    /// be writing its header at that moment. Only for files already in WAL mode (`headerSaysWAL`).
     private static func keepGRDBFromWritingOnOpen(_ path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return }

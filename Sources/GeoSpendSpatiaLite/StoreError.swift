@@ -26,6 +26,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The user's rows were deleted and committed, but the write-ahead log could not be emptied or
     /// the file rewritten afterwards: fragments may remain until `doctor --repair` finishes the job.
     case deletedButNotScrubbed(path: String, user: String, rows: Int, reason: String)
+    /// `doctor --repair` could not finish a deletion's owed clean-up (`VACUUM`, checkpoint): the
+    /// file is not damaged, the clean-up is still owed and the next `--repair` tries again.
+    case cleanUpNotFinished(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -58,6 +61,11 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): deleted user \"\(user)\" (\(rows) rows, committed), but could not then \(reason): "
                 + "fragments of the deleted rows may remain in the write-ahead log or unused page space. "
                 + "Free some disk space and run `geospend doctor --repair` to finish the job"
+        case .cleanUpNotFinished(let path, let reason):
+            return "\(path): could not finish the clean-up after a user's deletion: could not \(reason). The file is "
+                + "not damaged, and the repairs before the clean-up are done; fragments of the deleted rows may remain "
+                + "in the write-ahead log or unused page space. Free disk space (about the file's size, in its folder "
+                + "and SQLite's temporary folder) and run `geospend doctor --repair` again"
         }
     }
 

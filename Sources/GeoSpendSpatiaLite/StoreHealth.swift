@@ -140,10 +140,13 @@ extension SpatiaLiteStore {
             done.append("rewrote the file (VACUUM) after a user's deletion"
                 + (emptied ? " and emptied the write-ahead log" : "; another process was reading, so the write-ahead log is not empty yet: run --repair again"))
         } catch let failure as ScrubFailure {
-            if let e = failure.error as? DatabaseError, let error = StoreError.translating(e, path: path, waited: lockWaits.seconds) {
-                throw error
+            // Another process's lock is the one failure with its own way out (a longer wait).
+            // Any other — disk full, an I/O error writing the log or SQLite's temporary copy —
+            // is a clean-up not finished, not a damaged file or a command that wrote nothing.
+            if let e = failure.error as? DatabaseError, e.resultCode == .SQLITE_BUSY || e.resultCode == .SQLITE_LOCKED {
+                throw StoreError.locked(path: path, waitedSeconds: lockWaits.seconds)
             }
-            throw StoreError.damaged(path: path, reason: failure.reason)
+            throw StoreError.cleanUpNotFinished(path: path, reason: failure.reason)
         }
         return done
     }

@@ -15,11 +15,12 @@ struct DoctorCommand: ParsableCommand {
             indexes, and every index (REINDEX) in one transaction, then checks again. When a
             `users delete` still owes its clean-up (--no-vacuum, or a full disk after the commit),
             doctor reports it and --repair rewrites the file (VACUUM) and empties the write-ahead
-            log; that needs as much free disk as the file. Ids and names an earlier GeoSpend
+            log; that needs as much free disk as the file (if it fails, doctor says the clean-up
+            is not finished and exits 1; free space and run --repair again). Ids and names an earlier GeoSpend
             stored in another Unicode form than NFC (a decomposed "José" that --user José does
             not find) are counted; --repair rewrites them in NFC, with the rows that refer to them
             and their content hashes. An id whose NFC form is another row (one user stored twice)
-            is named and left: export the NFC one, `users delete` it, run --repair again, then
+            is named, with the other form's non-ASCII code points (U+0301), and left: export the NFC one, `users delete` it, run --repair again, then
             import the export. --repair also removes the hidden .NAME.creating-PID-… files a
             killed first open left beside the database. Damage to the rows themselves cannot be
             repaired: restore a backup.
@@ -49,7 +50,8 @@ struct DoctorCommand: ParsableCommand {
                 ("repaired", .array(repaired.map { .string($0) })), ("checks", .array(checks)),
             ]).serialized() + "\n")
         case .table:
-            var out = repaired.map { "repair: \($0)\n" }.joined()
+            // Escaped once, as the table's cells are: a line may quote stored ids (a clash).
+            var out = repaired.map { "repair: \(OutputEscaping.visible($0))\n" }.joined()
             out += TextTable(
                 headers: ["check", "ok", "detail"],
                 rows: report.checks.map { [$0.name, $0.ok ? "ok" : "FAIL", $0.detail] }

@@ -56,6 +56,16 @@ import Testing
                 expectOneClearLine(r, file: path, file.expected, "\(file.name) \(args[0])")
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(file.name) was changed")
+            // No -wal beside it either: its presence alone switched another program's database to
+            // WAL mode for every later reader (a refused import left 32 bytes of -wal and a -shm).
+            // The truncated GeoSpend file is in WAL mode: SQLite itself makes both on any open.
+            for suffix in ["-wal", "-shm", "-journal"] where file.name != "truncated.sqlite" {
+                #expect(!FileManager.default.fileExists(atPath: path + suffix), "\(file.name)\(suffix) was left beside it")
+            }
+            if file.bytes == nil {
+                let mode = try CLITests.run(Reliability.sqlite3, [path, "PRAGMA journal_mode"])
+                #expect(mode.out.trimmingCharacters(in: .whitespacesAndNewlines) == "delete", "\(file.name): journal mode \(mode.out)")
+            }
         }
     }
 
@@ -115,17 +125,11 @@ import Testing
 
     /// A real full disk: a 1 MiB-larger-than-the-file tmpfs (needs root with CAP_SYS_ADMIN, as
     /// here; skipped elsewhere — GeoSpendSpatiaLiteTests' `PRAGMA max_page_count` test always runs).
-    @Test func fullDiskIsAClearErrorAndKeepsThePreviousData() throws {
+    @Test(.enabled(if: SmallDisk.canMount, SmallDisk.why)) func fullDiskIsAClearErrorAndKeepsThePreviousData() throws {
         let db = try demo()
         let size = (try FileManager.default.attributesOfItem(atPath: db)[.size] as? Int) ?? 0
-        let mount = dir.appendingPathComponent("small-disk").path
-        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-        let mounted = try CLITests.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=\(size + 1_048_576)", "tmpfs", mount])
-        guard mounted.status == 0 else {
-            print("fullDisk: skipped, cannot mount a tmpfs here: \(mounted.err)")
-            return
-        }
-        defer { _ = try? CLITests.run("/usr/bin/umount", [mount]) }
+        let mount = try smallDisk("small-disk", bytes: size + 1_048_576)
+        defer { unmount(mount) }
         let full = mount + "/demo.sqlite"
         try FileManager.default.copyItem(atPath: db, toPath: full)
         let before = try Reliability.state(of: full)
@@ -198,15 +202,52 @@ extension BadDatabaseTests {
         #expect(!FileManager.default.fileExists(atPath: db + "-wal"), "the write-ahead log was left behind")
     }
 
-    /// Mounts a tmpfs of `bytes` (root only); nil when that is not possible here.
-    func smallDisk(_ name: String, bytes: Int) throws -> String? {
+    /// `doctor --repair` whose owed clean-up fails half-way (here SQLite cannot write the log
+    /// past a 2 MB file size limit; a full disk or a failing device alike) says the clean-up is not
+    /// finished and to run it again, exit 1 — not that the file is damaged and a backup is needed
+    /// (before: "the database file is damaged (disk I/O error) … restore a backup"). Then, without
+    /// the limit, `--repair` finishes it.
+    @Test func aCleanUpThatFailsIsNotCalledDamage() throws {
+        let db = try demo()
+        #expect(try Reliability.geospend(["users", "delete", "user1", "--yes", "--no-vacuum", "--db", db]).status == 0)
+        // SIGXFSZ ignored: a write past the limit fails with EFBIG instead of killing the process.
+        let limited = try CLITests.run(
+            "/bin/sh", ["-c", "trap '' XFSZ; ulimit -f 4000; exec \"$0\" doctor --repair --db \"$1\"", CLITests.binary, db],
+            directory: CLITests.repo)
+        expectOneClearLine(limited, file: db, "could not finish the clean-up after a user's deletion: could not rewrite the file (VACUUM)", "repair past a file size limit")
+        #expect(limited.err.contains("run `geospend doctor --repair` again") && !limited.err.contains("restore a backup"), "\(limited.err)")
+        let doctor = try Reliability.geospend(["doctor", "--db", db])
+        #expect(doctor.status == 1 && doctor.out.split(separator: "\n").contains { $0.hasPrefix("deleted users scrubbed") && $0.contains("FAIL") }, "\(doctor.out)")
+        let repaired = try Reliability.geospend(["doctor", "--repair", "--db", db])
+        #expect(repaired.status == 0 && repaired.out.contains("rewrote the file (VACUUM)"), "\(repaired.out) \(repaired.err)")
+    }
+
+    /// `doctor` shows ids stored before the identity rule escaped once: its table and its
+    /// `repair:` lines alike. Two users, one NFC and one NFD, both with a bidi override (which the
+    /// identity rule now refuses, so written with sqlite3 as an earlier GeoSpend could have).
+    /// Before: the table said `as "Jose\\u{301}…"` (escaped twice) and the `repair:` line carried
+    /// the raw U+202E, reversing the rest of the line on screen.
+    @Test func doctorEscapesStoredIdsOnce() throws {
+        let db = try demo()
+        let made = try CLITests.run(Reliability.sqlite3, [db, """
+            INSERT INTO users (id) VALUES ('Jos' || char(233, 8238) || 'x'), ('Jose' || char(769, 8238) || 'x');
+            """])
+        try #require(made.status == 0, "\(made.err)")
+        for args in [["doctor"], ["doctor", "--repair"]] {
+            let r = try Reliability.geospend(args + ["--db", db])
+            #expect(r.status == 1, "\(r.err)")
+            #expect(r.out.contains("user \"Jos\u{E9}\\u{202E}x\" is stored twice, in NFC and as \"Jose\u{301}\\u{202E}x\" (non-ASCII code points U+0301 U+202E)"), "\(args): \(r.out)")
+            #expect(!r.out.unicodeScalars.contains("\u{202E}") && !r.out.contains("\\\\u{"), "\(args): \(r.out)")
+        }
+    }
+
+    /// Mounts a tmpfs of `bytes`. Only in tests enabled by `SmallDisk.canMount`: a mount that
+    /// fails there is a failure, not a quiet pass.
+    func smallDisk(_ name: String, bytes: Int) throws -> String {
         let mount = dir.appendingPathComponent(name).path
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
         let mounted = try CLITests.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", mount])
-        guard mounted.status == 0 else {
-            print("\(name): skipped, cannot mount a tmpfs here: \(mounted.err)")
-            return nil
-        }
+        try #require(mounted.status == 0, "\(name): cannot mount a \(bytes)-byte tmpfs: \(mounted.err)")
         return mount
     }
 
@@ -216,13 +257,13 @@ extension BadDatabaseTests {
     /// SpatiaLite's metadata, the migrations and the import: the path then does not exist, or it
     /// opens and `doctor` finds it healthy. (Before, a half-initialised file stayed that no
     /// command, `doctor --repair` included, could open.)
-    @Test func aFirstOpenOnAFullDiskLeavesNoFileOrAGoodOne() throws {
+    @Test(.enabled(if: SmallDisk.canMount, SmallDisk.why)) func aFirstOpenOnAFullDiskLeavesNoFileOrAGoodOne() throws {
         // The new file with the stores takes ~7 MB, and ~14 MB while its log is written into it.
         let levels = Reliability.runs(quick: 6)
         var outcomes: [String: Int] = [:]
         for level in 0..<levels {
             let bytes = 65_536 + level * 16_000_000 / max(levels - 1, 1)
-            guard let mount = try smallDisk("first-open-\(level)", bytes: bytes) else { return }
+            let mount = try smallDisk("first-open-\(level)", bytes: bytes)
             defer { unmount(mount) }
             let db = mount + "/new.sqlite"
             let r = try Reliability.geospend(["import", "stores", "Data/helsinki-places.geojson", "--db", db])
@@ -245,7 +286,7 @@ extension BadDatabaseTests {
     /// `users delete` on a disk that cannot hold the rewrite refuses before deleting; one whose
     /// rewrite fails after the commit says what was deleted and that `doctor --repair` finishes
     /// the job, which it does: no byte of the user is left in the file or its write-ahead log.
-    @Test func deletingAUserOnAFullDiskIsFinishedByDoctorRepair() throws {
+    @Test(.enabled(if: SmallDisk.canMount, SmallDisk.why)) func deletingAUserOnAFullDiskIsFinishedByDoctorRepair() throws {
         let db = try demo()
         var csv = "id,user,amount,currency,occurred_at,title,lat,lon\n"
         for i in 0..<300 { csv += "zed-secret-\(i),zed-secret-user,\(i + 1).50,EUR,2025-05-01T12:00:00+03:00,zed secret title,60.1\(i),24.9\(i)\n" }
@@ -256,7 +297,7 @@ extension BadDatabaseTests {
         let delete = ["users", "delete", "zed-secret-user", "--yes"]
 
         // Free space for less than one copy of the file: refused, nothing deleted.
-        guard let tight = try smallDisk("delete-tight", bytes: size + size / 2) else { return }
+        let tight = try smallDisk("delete-tight", bytes: size + size / 2)
         defer { unmount(tight) }
         let tightDB = tight + "/demo.sqlite"
         try FileManager.default.copyItem(atPath: db, toPath: tightDB)
@@ -267,7 +308,7 @@ extension BadDatabaseTests {
 
         // Room for the write-ahead log but not for SQLite's temporary copy too (its temp folder on
         // the same disk): VACUUM fails after the deletion committed.
-        guard let small = try smallDisk("delete-small", bytes: size * 2 + size / 3) else { return }
+        let small = try smallDisk("delete-small", bytes: size * 2 + size / 3)
         defer { unmount(small) }
         let smallDB = small + "/demo.sqlite"
         try FileManager.default.copyItem(atPath: db, toPath: smallDB)
@@ -288,4 +329,22 @@ extension BadDatabaseTests {
         }
         #expect(try Reliability.geospend(["doctor", "--db", smallDB]).status == 0)
     }
+}
+
+/// Whether this run can mount small tmpfs disks (root with CAP_SYS_ADMIN), probed once with a
+/// 64 KiB mount: the full-disk tests are skipped, and reported as skipped, where it cannot.
+enum SmallDisk {
+    static let canMount: Bool = {
+        guard geteuid() == 0 else { return false }
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-tmpfs-probe-\(getpid())").path
+        guard (try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)) != nil else { return false }
+        defer { try? FileManager.default.removeItem(atPath: probe) }
+        guard let mounted = try? CLITests.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=65536", "tmpfs", probe]), mounted.status == 0 else {
+            return false
+        }
+        _ = try? CLITests.run("/usr/bin/umount", [probe])
+        return true
+    }()
+
+    static let why: Comment = "needs root and a working tmpfs mount (CAP_SYS_ADMIN)"
 }

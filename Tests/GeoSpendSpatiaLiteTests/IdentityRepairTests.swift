@@ -83,7 +83,7 @@ import Testing
 
         let found = try Self.check(store)
         #expect(!found.ok)
-        #expect(found.detail.contains("user \"Jos\u{E9}\" is stored twice, in NFC and as \"Jose\\u{301}\""), "\(found.detail)")
+        #expect(found.detail.contains("user \"Jos\u{E9}\" is stored twice, in NFC and as \"Jose\u{301}\" (non-ASCII code points U+0301)"), "\(found.detail)")
         #expect(found.detail.contains("category \"Caf\u{E9}s\" of user \"ann\" is stored twice"), "\(found.detail)")
         #expect(found.detail.contains("`users delete` it, run `doctor --repair` again"), "\(found.detail)")
 
