@@ -47,6 +47,30 @@ final class ByteSource {
         return refill() ? next() : nil
     }
 
+    /// Fills `destination` from the input, bytes still buffered first; the count, 0 at the end.
+    /// For readers that scan whole buffers (`FeatureCollectionReader`) instead of calling
+    /// `next()` per byte.
+    func fill(_ destination: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        guard let out = destination.baseAddress, !destination.isEmpty else { return 0 }
+        if position < count {
+            let n = min(count - position, destination.count)
+            buffer.withUnsafeBufferPointer { out.update(from: $0.baseAddress! + position, count: n) }
+            position += n
+            return n
+        }
+        guard !exhausted, fd >= 0 else { return 0 }
+        while true {
+            let n = read(fd, out, destination.count)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                exhausted = true
+                return 0
+            }
+            bytesBefore += Int64(n)  // `position` stays at `count`: bytesRead grows by n
+            return n
+        }
+    }
+
     private func refill() -> Bool {
         guard !exhausted, fd >= 0 else { return false }
         bytesBefore += Int64(count)
