@@ -4,8 +4,8 @@
     import Darwin
 #endif
 
-/// Reads a file in large chunks, byte by byte, without holding it all: the JSON Lines reader
-/// streams a file of any length in constant memory (CSV and GeoJSON map their file instead).
+/// Reads a file in large chunks without holding it all, a byte or a buffer at a time: the JSON
+/// Lines and GeoJSON readers stream a file of any length in constant memory (CSV maps its file).
 final class ByteSource {
     private var fd: Int32 = -1
     private var buffer: [UInt8]
