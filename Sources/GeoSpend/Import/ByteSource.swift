@@ -4,8 +4,8 @@
     import Darwin
 #endif
 
-/// Reads a file in large chunks, byte by byte, without holding it all: the JSON Lines reader
-/// streams a file of any length in constant memory (CSV and GeoJSON map their file instead).
+/// Reads a file in large chunks without holding it all, a byte or a buffer at a time: the JSON
+/// Lines and GeoJSON readers stream a file of any length in constant memory (CSV maps its file).
 final class ByteSource {
     private var fd: Int32 = -1
     private var buffer: [UInt8]
@@ -45,6 +45,30 @@ final class ByteSource {
             return b
         }
         return refill() ? next() : nil
+    }
+
+    /// Fills `destination` from the input, bytes still buffered first; the count, 0 at the end.
+    /// For readers that scan whole buffers (`FeatureCollectionReader`) instead of calling
+    /// `next()` per byte.
+    func fill(_ destination: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        guard let out = destination.baseAddress, !destination.isEmpty else { return 0 }
+        if position < count {
+            let n = min(count - position, destination.count)
+            buffer.withUnsafeBufferPointer { out.update(from: $0.baseAddress! + position, count: n) }
+            position += n
+            return n
+        }
+        guard !exhausted, fd >= 0 else { return 0 }
+        while true {
+            let n = read(fd, out, destination.count)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                exhausted = true
+                return 0
+            }
+            bytesBefore += Int64(n)  // `position` stays at `count`: bytesRead grows by n
+            return n
+        }
     }
 
     private func refill() -> Bool {

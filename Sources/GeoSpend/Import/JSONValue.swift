@@ -1,6 +1,9 @@
 /// A JSON value as read by `StrictJSONParser`: numbers keep their literal text so money and
 /// coordinates are never rounded through `Double` before they are validated.
-public indirect enum JSONValue: Sendable, Equatable {
+///
+/// Not `indirect`: arrays and objects are already boxed by their storage, and boxing every
+/// string and number too cost an allocation per value (a store import parses ~20 per feature).
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(String)
@@ -50,7 +53,9 @@ public struct StrictJSONParser {
         public let reason: String
     }
 
-    private let b: [UInt8]
+    /// The bytes being parsed, borrowed for the length of a `parse` call (no bounds checks in
+    /// a release build, no copy of a feature cut out of `FeatureCollectionReader`'s window).
+    private let b: UnsafeBufferPointer<UInt8>
     private var i = 0
     private var depth = 0
     static let maximumDepth = 64
@@ -62,6 +67,14 @@ public struct StrictJSONParser {
     /// Parses a value found `depth` levels down a document read piece by piece
     /// (`FeatureCollectionReader`), so the nesting limit stays the document's.
     static func parse(_ bytes: [UInt8], depth: Int) throws(SyntaxError) -> JSONValue {
+        let result = bytes.withUnsafeBufferPointer { bytes in
+            Result { () throws(SyntaxError) in try parse(bytes, depth: depth) }
+        }
+        return try result.get()
+    }
+
+    /// Parses bytes that stay valid for the call.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int) throws(SyntaxError) -> JSONValue {
         var p = StrictJSONParser(b: bytes)
         p.depth = depth
         p.skipSpace()
@@ -71,7 +84,7 @@ public struct StrictJSONParser {
         return v
     }
 
-    private init(b: [UInt8]) { self.b = b }
+    private init(b: UnsafeBufferPointer<UInt8>) { self.b = b }
 
     private func error(_ reason: String) -> SyntaxError { SyntaxError(offset: i + 1, reason: reason) }
 
@@ -94,10 +107,11 @@ public struct StrictJSONParser {
         }
     }
 
-    private mutating func literal(_ word: String) throws(SyntaxError) {
-        let w = Array(word.utf8)
-        guard i + w.count <= b.count, Array(b[i..<(i + w.count)]) == w else { throw error("expected \(word)") }
-        i += w.count
+    private mutating func literal(_ word: StaticString) throws(SyntaxError) {
+        let n = word.utf8CodeUnitCount
+        guard i + n <= b.count, UnsafeBufferPointer(rebasing: b[i..<(i + n)]).elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: n))
+        else { throw error("expected \(word)") }
+        i += n
     }
 
     private mutating func enter() throws(SyntaxError) {
@@ -109,7 +123,9 @@ public struct StrictJSONParser {
         try enter()
         i += 1
         var members: [(key: String, value: JSONValue)] = []
-        var keys = Set<String>()
+        // Duplicates: a look along the members while there are few (a feature's objects have
+        // 2–10), a set past that; both compare keys as `String ==` does.
+        var keys: Set<String>?
         skipSpace()
         if i < b.count, b[i] == UInt8(ascii: "}") {
             i += 1
@@ -121,7 +137,16 @@ public struct StrictJSONParser {
             guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw error("expected a quoted object key") }
             let keyOffset = i
             let key = try string()
-            guard keys.insert(key).inserted else {
+            let duplicate: Bool
+            if keys != nil {
+                duplicate = !keys!.insert(key).inserted
+            } else if members.count < 16 {
+                duplicate = members.contains { $0.key == key }
+            } else {
+                keys = Set(members.map(\.key))
+                duplicate = !keys!.insert(key).inserted
+            }
+            guard !duplicate else {
                 throw SyntaxError(offset: keyOffset + 1, reason: "has the key \"\(key)\" twice")
             }
             skipSpace()
@@ -206,6 +231,28 @@ public struct StrictJSONParser {
     }
 
     private mutating func string() throws(SyntaxError) -> String {
+        // Most strings have no escape: validated straight from the input, no copy byte by byte.
+        // ASCII ones skip `String(validating:)`, whose generic entry point cost ~330 instructions a
+        // call in metadata look-ups (18 strings a feature).
+        var j = i + 1
+        var high: UInt8 = 0
+        while j < b.count {
+            let c = b[j]
+            if c == UInt8(ascii: "\"") {
+                let bytes = UnsafeBufferPointer(rebasing: b[(i + 1)..<j])
+                i = j + 1
+                if high < 0x80 { return String(decoding: bytes, as: UTF8.self) }
+                guard let s = String(validating: bytes, as: UTF8.self) else { throw error("is not valid UTF-8") }
+                return s
+            }
+            if c < 0x20 || c == UInt8(ascii: "\\") { break }  // the byte-by-byte path says what is wrong
+            high |= c
+            j += 1
+        }
+        return try escapedString()
+    }
+
+    private mutating func escapedString() throws(SyntaxError) -> String {
         i += 1  // opening quote
         var out: [UInt8] = []
         while true {

@@ -85,14 +85,35 @@ enum RecordReaders {
             }
             try body(.success(RawRecord(location: String(line)) { fields[$0] }))
         }
-        while let b = source.next() {
-            if b == UInt8(ascii: "\n") {
-                line += 1
-                try flush()
-                continue
+        // Whole chunks scanned for line ends, each line's bytes appended at once (a call and an
+        // append per byte made the reader, not the parser, most of a JSON Lines import).
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = chunk.withUnsafeMutableBufferPointer { source.fill($0) }
+            if n == 0 { break }
+            var start = 0
+            while start < n {
+                let (stop, newline, nul) = chunk.withUnsafeBufferPointer { c -> (Int, Bool, Bool) in
+                    var i = start, nul = false
+                    while i < n {
+                        let b = c[i]
+                        if b == UInt8(ascii: "\n") { return (i, true, nul) }
+                        if b == 0 { nul = true }
+                        i += 1
+                    }
+                    return (n, false, nul)
+                }
+                if nul { sawNUL = true }
+                let room = (1 << 20) - bytes.count
+                if stop - start > room { oversize = true }
+                bytes.append(contentsOf: chunk[start..<(start + min(room, stop - start))])
+                start = stop
+                if newline {
+                    start += 1
+                    line += 1
+                    try flush()
+                }
             }
-            if b == 0 { sawNUL = true }
-            if bytes.count < 1 << 20 { bytes.append(b) } else { oversize = true }
         }
         if !bytes.isEmpty {
             line += 1
