@@ -107,23 +107,18 @@ import Testing
         }
     }
 
-    /// Reading feature by feature was 4.5× parsing the whole document in this debug build (a
-    /// function call, a bounds check and an array append per byte; 0.37 s against 0.08 s for
-    /// 1.9 MB); scanning the window in place makes it 1.3×. Bound: 2× (release: ≤ 1×).
-    @Test func streamingCostsLittleMoreThanTheWholeParse() throws {
-        let one = try String(contentsOfFile: Self.helsinki, encoding: .utf8)
-        let features = one[one.range(of: "[")!.upperBound..<one.range(of: "]}", options: .backwards)!.lowerBound]
-        let doc = Array((#"{"type":"FeatureCollection","features":["# + Array(repeating: features, count: 8).joined(separator: ",") + "]}").utf8)
+    /// Features come out while the file is read: the first is handed over before a syntax error
+    /// 8 MiB further on (past the 4 MiB window) is reached. A whole-document parse hands over
+    /// nothing before it fails, so this fails for it. (Speed is measured in `make bench`-style
+    /// runs, not here: a timed unit test on a shared machine is a flaky one.)
+    @Test func featuresComeOutBeforeTheRestIsRead() throws {
+        let filler = String(repeating: " ", count: 8 << 20)
+        let doc = Array((#"{"type":"FeatureCollection","features":["# + Self.point + "," + filler + "oops]}").utf8)
         try withFile(doc) { path in
-            let clock = ContinuousClock()
-            var whole = Duration.seconds(1000), streamed = Duration.seconds(1000)
-            for _ in 0..<3 {
-                whole = min(whole, clock.measure { _ = try? StrictJSONParser.parse(Array(try! Data(contentsOf: URL(fileURLWithPath: path)))) })
-                var outcome: Outcome?
-                streamed = min(streamed, clock.measure { outcome = try? read(path, keep: false) })
-                #expect(outcome?.end.hasPrefix("type") == true)
-            }
-            #expect(streamed < whole * 2, "streamed \(streamed), whole \(whole)")
+            let outcome = try read(path)
+            #expect(outcome.features.count == 1)
+            let offset = Int(outcome.end.dropFirst(5).prefix { $0.isNumber }) ?? 0
+            #expect(offset > 8 << 20, "\(outcome.end)")  // at "oops", past the filler
         }
     }
 }

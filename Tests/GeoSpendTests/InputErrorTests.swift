@@ -135,4 +135,42 @@ import Testing
         #expect(try window("0000-02-01", "0000-02-29") == ("0000-01-03", "0000-01-31"))
         #expect(try window("0001-01-01", "0001-01-31") == ("0000-12-01", "0000-12-31"))
     }
+
+    /// A file given as a pipe (`<(cat u.jsonl)`) is read once: the encoding check looks at the
+    /// reader's own first bytes. (It opened the path again and took 4 bytes from the pipe:
+    /// "is not valid JSON at byte 5", found by a review.) UTF-16 through a pipe is still named.
+    @Test func pipesLoseNoBytesToTheEncodingCheck() throws {
+        let line = #"{"user":"u","amount":"1.00","currency":"EUR","occurred_at":"2025-01-01"}"# + "\n"
+        let cases: [([UInt8], String)] = [
+            (Array(line.utf8), "1 rows, no errors"),
+            ([0xFF, 0xFE] + Array(line.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }, "is UTF-16"),
+        ]
+        for (bytes, expected) in cases {
+            let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("pipe-\(UUID().uuidString)").path
+            try #require(mkfifo(fifo, 0o600) == 0)
+            defer { unlink(fifo) }
+            let writer = Thread {
+                let fd = open(fifo, O_WRONLY)
+                _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                // Held open a moment: a second open of the path (the old check's) then gets in
+                // and takes bytes, instead of blocking for a writer that never comes.
+                usleep(300_000)
+                close(fd)
+            }
+            writer.start()
+            var rows = 0, errors: [String] = []
+            do {
+                _ = try RecordReaders.jsonLines(path: fifo, displayName: "in", known: ExpenseRecord.columns) {
+                    switch $0 {
+                    case .success: rows += 1
+                    case .failure(let e): errors.append(e.description)
+                    }
+                }
+            } catch let ImportError.badFile(e) {
+                errors.append(e.description)
+            }
+            let said = errors.isEmpty ? "\(rows) rows, no errors" : errors.joined(separator: "; ")
+            #expect(said.contains(expected), "\(said)")
+        }
+    }
 }

@@ -47,6 +47,13 @@ final class ByteSource {
         return refill() ? next() : nil
     }
 
+    /// Up to `n` next bytes, without consuming them (fewer at the end of the input). Reading
+    /// them from the source itself matters for a pipe: opening it again to look would take them.
+    func peek(_ n: Int) -> ArraySlice<UInt8> {
+        if position >= count { _ = refill() }
+        return buffer[position..<min(count, position + n)]
+    }
+
     /// Fills `destination` from the input, bytes still buffered first; the count, 0 at the end.
     /// For readers that scan whole buffers (`FeatureCollectionReader`) instead of calling
     /// `next()` per byte.

@@ -49,7 +49,7 @@ enum RecordReaders {
         body: (Result<RawRecord, RowError>) throws -> Void
     ) throws -> Int64 {
         let source = try ByteSource(path: path)
-        try TextEncoding.requireUTF8(path: path, displayName: displayName)
+        try TextEncoding.requireUTF8(source.peek(4), file: displayName)
         var line = 0
         var bytes: [UInt8] = []
         var oversize = false
@@ -128,7 +128,7 @@ enum RecordReaders {
         path: String, displayName: String, body: (Result<(store: Store, location: String), RowError>) throws -> Void
     ) throws -> Int64 {
         let source = try ByteSource(path: path)
-        try TextEncoding.requireUTF8(path: path, displayName: displayName)
+        try TextEncoding.requireUTF8(source.peek(4), file: displayName)
         func bad(_ reason: String) -> ImportError {
             .badFile(RowError(file: displayName, location: "1", column: "document", reason: reason))
         }

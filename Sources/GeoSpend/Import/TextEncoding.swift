@@ -34,12 +34,16 @@ enum TextEncoding {
     }
 
     /// Reads the first bytes of `path` and checks them (an unreadable file is left to the reader).
+    /// Only a regular file is looked at, with `pread`: a pipe read here would lose those bytes
+    /// to the reader that opens it next (readers that stream check `ByteSource.peek` instead).
     static func requireUTF8(path: String, displayName: String) throws(ImportError) {
-        let fd = open(path, O_RDONLY)
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else { return }
         defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return }
         var prefix = [UInt8](repeating: 0, count: 4)
-        let n = prefix.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4) }
+        let n = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 4, 0) }
         guard n > 0 else { return }
         try requireUTF8(prefix.prefix(n), file: displayName)
     }
