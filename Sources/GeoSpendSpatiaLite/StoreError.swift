@@ -84,6 +84,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .SQLITE_CANTOPEN:
             return .cannotOpen(path: path, reason: "\(sqlite); check that the folder exists and is writable")
         case .SQLITE_NOTADB: return .notAGeoSpendDatabase(path: path, reason: "the file is not an SQLite database")
+        case .SQLITE_IOERR where FreeSpace.isNearlyExhausted(FreeSpace.folder(of: path)):
+            // A disk with no room left fails the shared-memory file or the log with an I/O error
+            // before any SQLITE_FULL: "damaged … restore a backup" sent users to their backups.
+            return .diskFull(path: path)
         case .SQLITE_CORRUPT, .SQLITE_IOERR: return .damaged(path: path, reason: sqlite)
         default: return nil
         }

@@ -306,6 +306,18 @@ extension BadDatabaseTests {
         #expect(refused.err.contains("nothing was deleted") && refused.err.contains("--no-vacuum"), "\(refused.err)")
         #expect(try Reliability.geospend(["users", "list", "--db", tightDB]).out.contains("zed-secret-user"))
 
+        // A disk with no byte left: the open itself fails. Disk full, not "damaged … restore a
+        // backup" (what an I/O error said before), and nothing deleted.
+        let full = try smallDisk("delete-full", bytes: size + size / 2)
+        defer { unmount(full) }
+        let fullDB = full + "/demo.sqlite"
+        try FileManager.default.copyItem(atPath: db, toPath: fullDB)
+        _ = try CLITests.run("/bin/dd", ["if=/dev/zero", "of=\(full)/filler", "bs=4096"])  // until ENOSPC
+        let noRoom = try Reliability.geospend(delete + ["--db", fullDB])
+        #expect(noRoom.status == 1 && noRoom.err.contains("disk full") && !noRoom.err.contains("damaged"), "\(noRoom.err)")
+        try FileManager.default.removeItem(atPath: full + "/filler")
+        #expect(try Reliability.geospend(["users", "list", "--db", fullDB]).out.contains("zed-secret-user"))
+
         // Room for the write-ahead log but not for SQLite's temporary copy too (its temp folder on
         // the same disk): VACUUM fails after the deletion committed.
         let small = try smallDisk("delete-small", bytes: size * 2 + size / 3)
