@@ -17,12 +17,7 @@ import Testing
         var description: String { "\(features.count) features, \(end)" }
     }
 
-    func withFile<T>(_ bytes: [UInt8], _ body: (String) throws -> T) throws -> T {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fc-reader-\(UUID().uuidString)").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        return try body(path)
-    }
+    func withFile<T>(_ bytes: [UInt8], _ body: (String) throws -> T) throws -> T { try Fixtures.withFile(bytes, body) }
 
     func read(_ path: String, window: Int? = nil, keep: Bool = true) throws -> Outcome {
         let source = try ByteSource(path: path)

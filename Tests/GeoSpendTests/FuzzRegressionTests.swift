@@ -6,13 +6,7 @@ import Testing
 /// Inputs the libFuzzer targets in Fuzz/ found breaking an invariant, kept as tests so they stay
 /// fixed (`make fuzz`; Fuzz/README.md lists each finding).
 @Suite struct FuzzRegressionTests {
-    /// `body` with the path of a temporary file holding `bytes` (the readers map or stream files).
-    func withFile<T>(_ bytes: [UInt8], _ body: (String) throws -> T) throws -> T {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-regression-\(UUID().uuidString)").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        return try body(path)
-    }
+    func withFile<T>(_ bytes: [UInt8], _ body: (String) throws -> T) throws -> T { try Fixtures.withFile(bytes, body) }
 
     /// Row errors of a JSON Lines text, read through the real reader.
     func jsonLinesErrors(_ text: String) throws -> [RowError] {

@@ -6,12 +6,7 @@ import Testing
 /// Small parsing errors from the outside test of issue 22 (item 14): each must say what is
 /// wrong with the input as given, and how to fix it.
 @Suite struct InputErrorTests {
-    func withFile<T>(_ bytes: [UInt8], _ body: (String) throws -> T) throws -> T {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("input-error-\(UUID().uuidString)").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        return try body(path)
-    }
+    func withFile<T>(_ bytes: [UInt8], _ body: (String) throws -> T) throws -> T { try Fixtures.withFile(bytes, body) }
 
     /// What each reader says about a file: its first document error, or its row errors.
     func errors(_ bytes: [UInt8], format: ImportFormat) throws -> [String] {
