@@ -35,7 +35,9 @@ enum FirstOpen {
                     throw StoreError.cannotOpen(path: path, reason: "SQLite could not switch the new file to WAL mode")
                 }
                 try db.inTransaction(.immediate) {
-                    do { try Schema.applyPending(db) } catch {
+                    // Quietly: SpatiaLite prints its SQL errors (AddGeometryColumn's trigger
+                    // updates on a full disk) to stderr besides returning them; ours say it once.
+                    do { try SpatiaLiteExtension.quietly { try Schema.applyPending(db) } } catch {
                         // SpatiaLite swallows SQLite's SQLITE_FULL (its functions return 0 and the
                         // transaction is aborted): look at the disk while the log still fills it.
                         if FreeSpace.isNearlyExhausted(folder) { throw StoreError.diskFull(path: path) }
