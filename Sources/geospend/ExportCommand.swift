@@ -105,9 +105,9 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "density: kernel radius, e.g. 300m.") var bandwidth: String = "300m"
     @Option(help: "Leave out cells and places with fewer expenses than this.") var minCount: Int = 1
     @Option(help: "Leave out cells and places with fewer distinct users (default 3 with --all-users).") var minUsers: Int?
-    @Option(help: "Projection origin of grids, LAT,LON (default: data centre rounded to whole degrees).") var origin: String?
+    @Option(parsing: .unconditional, help: "Projection origin of grids, LAT,LON (default: data centre rounded to whole degrees).") var origin: String?
     @Option(help: "bundle: a basemap tile URL template (http or https, with {z}, {x}, {y}), e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png.") var tiles: String?
-    @Option(help: "Leave out everything near this place, LAT,LON (home, office); repeatable; needs --mask-radius.")
+    @Option(parsing: .unconditionalSingleValue, help: "Leave out everything near this place, LAT,LON (home, office); repeatable; needs --mask-radius.")
     var maskAround: [String] = []
     @Option(help: "Radius of --mask-around, e.g. 500m: once for all masks, or once per mask in order.")
     var maskRadius: [String] = []

@@ -16,8 +16,8 @@ struct NearCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
     @Option(help: "The user whose expenses are searched.") var user: String
-    @Option(help: "Latitude of the centre, degrees (WGS84).") var lat: Double
-    @Option(help: "Longitude of the centre, degrees (WGS84).") var lon: Double
+    @Option(parsing: .unconditional, help: "Latitude of the centre, degrees (WGS84); south is negative.") var lat: Double
+    @Option(parsing: .unconditional, help: "Longitude of the centre, degrees (WGS84); west is negative.") var lon: Double
     @Option(help: "Radius: 500m, 1.5km, or metres.") var radius: String
     @OptionGroup var window: WindowOptions
     @Option(help: "Only this kind (expense, income, transfer); repeatable.") var kind: [ExpenseKind] = []
@@ -53,8 +53,8 @@ struct NearestStoresCommand: ParsableCommand {
             """)
 
     @OptionGroup var database: DatabaseOptions
-    @Option(help: "Latitude of the centre, degrees (WGS84).") var lat: Double
-    @Option(help: "Longitude of the centre, degrees (WGS84).") var lon: Double
+    @Option(parsing: .unconditional, help: "Latitude of the centre, degrees (WGS84); south is negative.") var lat: Double
+    @Option(parsing: .unconditional, help: "Longitude of the centre, degrees (WGS84); west is negative.") var lon: Double
     @Option(name: .customShort("k"), help: "How many stores.") var count: Int = 5
     @Option(help: "Only stores within this distance: 2km, 800m.") var maxDistance: String?
     @Option(help: "Only this kind, e.g. amenity:cafe or shop:supermarket.") var kind: String?

@@ -70,7 +70,7 @@ struct ReportCommand: ParsableCommand {
                   geospend report stores --near 60.1710,24.9414 --radius 500m --format json
                 """)
         @OptionGroup var database: DatabaseOptions
-        @Option(help: "A centre LAT,LON (with --radius).") var near: String?
+        @Option(parsing: .unconditional, help: "A centre LAT,LON (with --radius).") var near: String?
         @Option(help: "Radius around --near: 500m, 2km.") var radius: String?
         @Option(help: "Only stores of this kind.") var kind: String?
         @OptionGroup var window: WindowOptions

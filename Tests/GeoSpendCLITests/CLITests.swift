@@ -70,6 +70,35 @@ import Testing
         #expect(csv.out.split(separator: "\n").count == 6)
     }
 
+    /// Half the world has negative coordinates: `--lat -33.92` is a value, not an unknown
+    /// option, in every option that takes coordinates (only `--lat=-33.92` worked; issue 15).
+    /// An option name where a value belongs is still a usage error.
+    @Test func negativeCoordinatesAreOrdinaryValues() throws {
+        let db = dir.appendingPathComponent("south.sqlite").path
+        let stores = dir.appendingPathComponent("s.csv").path, expenses = dir.appendingPathComponent("e.csv").path
+        try "id,name,lat,lon\nct1,Cape Town shop,-33.9201,-18.4201\n".write(toFile: stores, atomically: true, encoding: .utf8)
+        try "id,user,amount,currency,occurred_at,lat,lon,store_id\ne1,ann,4.50,ZAR,2025-03-01T10:00:00+02:00,-33.92,-18.42,ct1\n"
+            .write(toFile: expenses, atomically: true, encoding: .utf8)
+        #expect(try geospend(["import", "stores", stores, "--db", db]).status == 0)
+        #expect(try geospend(["import", "expenses", expenses, "--db", db]).status == 0)
+        let out = dir.appendingPathComponent("o.geojson").path
+        let commands: [[String]] = [
+            ["near", "--user", "ann", "--lat", "-33.92", "--lon", "-18.42", "--radius", "100m"],
+            ["nearest-stores", "--lat", "-33.92", "--lon", "-18.42", "-k", "1"],
+            ["report", "stores", "--near", "-33.92,-18.42", "--radius", "1km", "--min-users", "1"],
+            ["export", "points", "--user", "ann", "--mask-around", "-33.0,-18.0", "--mask-radius", "100m", "--out", out],
+            ["export", "grid", "--user", "ann", "--origin", "-33,-18", "--out", out],
+        ]
+        for command in commands {
+            let r = try geospend(command + ["--db", db])
+            #expect(r.status == 0, "\(command): \(r.err)")
+        }
+        let near = try geospend(["near", "--db", db, "--user", "ann", "--lat=-33.92", "--lon=-18.42", "--radius", "100m"])
+        #expect(near.status == 0 && near.out.contains("1 expense"), "\(near.out) \(near.err)")
+        let swapped = try geospend(["near", "--db", db, "--user", "ann", "--lat", "--lon", "-18.42", "--radius", "100m"])
+        #expect(swapped.status == 2 && swapped.err.contains("--lat"), "\(swapped.err)")
+    }
+
     @Test func databaseComesFromTheEnvironmentWhenNoOption() throws {
         let db = try demoDatabase()
         let r = try geospend(["info"], env: ["GEOSPEND_DB": db])
