@@ -193,29 +193,26 @@ extension SpatiaLiteStore {
         // Hashes of the rewritten rows, as an import of the same data in NFC computes them.
         var rehashed = 0
         var kept = 0
-        let expenseByPK = RawStatement(try db.cachedStatement(sql: expenseSQL + " WHERE e.pk = ?"))
-        for (pk, reproducible) in expenseHashes {
-            guard reproducible else { kept += 1; continue }
-            expenseByPK.reset()
-            expenseByPK.bind(1, pk)
-            guard try expenseByPK.step(db) else { continue }
-            var expense = try decodeExpense(expenseByPK)
+        // Reads each row marked reproducible by `select` (its pk as ?1) and stores `hash` of it.
+        func rehash(_ rows: [(pk: Int64, reproducible: Bool)], table: String, select: String, hash: (RawStatement) throws -> Int64) throws {
+            let byPK = RawStatement(try db.cachedStatement(sql: select))
+            for (pk, reproducible) in rows {
+                guard reproducible else { kept += 1; continue }
+                byPK.reset()
+                byPK.bind(1, pk)
+                guard try byPK.step(db) else { continue }
+                let value = try hash(byPK)
+                byPK.reset()
+                try db.execute(sql: "UPDATE \(table) SET content_hash = ? WHERE pk = ?", arguments: [value, pk])
+                rehashed += 1
+            }
+        }
+        try rehash(expenseHashes, table: "expenses", select: expenseSQL + " WHERE e.pk = ?") { row in
+            var expense = try decodeExpense(row)
             expense.category = expense.category.map(Identity.normalized)
-            expenseByPK.reset()
-            try db.execute(sql: "UPDATE expenses SET content_hash = ? WHERE pk = ?", arguments: [expense.contentHash, pk])
-            rehashed += 1
+            return expense.contentHash
         }
-        let storeByPK = RawStatement(try db.cachedStatement(sql: storeSQL + " WHERE s.pk = ?"))
-        for (pk, reproducible) in storeHashes {
-            guard reproducible else { kept += 1; continue }
-            storeByPK.reset()
-            storeByPK.bind(1, pk)
-            guard try storeByPK.step(db) else { continue }
-            let hash = decodeStore(storeByPK).contentHash
-            storeByPK.reset()
-            try db.execute(sql: "UPDATE stores SET content_hash = ? WHERE pk = ?", arguments: [hash, pk])
-            rehashed += 1
-        }
+        try rehash(storeHashes, table: "stores", select: storeSQL + " WHERE s.pk = ?") { decodeStore($0).contentHash }
 
         var done: [String] = []
         let counts = ["user", "store", "expense", "category"].compactMap { what in

@@ -12,7 +12,7 @@ extension SpatiaLiteStore {
 
     /// Sets the flag, inside the deletion's transaction, and counts one more deletion
     /// (`generation`): a clean-up clears the flag only when no deletion came after the one it read
-    /// before its rewrite (`scrubAfterDeletion`). A table made before the counter gets it here.
+    /// before its rewrite (`scrubAfterDeletion`).
     static func markPendingScrub(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE IF NOT EXISTS \(pendingScrubTable) (
@@ -21,24 +21,15 @@ extension SpatiaLiteStore {
                 generation INTEGER NOT NULL DEFAULT 1
             )
             """)
-        try addGenerationIfMissing(db)
         // `since` stays the first deletion's time.
         try db.execute(sql: """
             INSERT INTO \(pendingScrubTable) (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET generation = generation + 1
             """)
     }
 
-    /// A flag table made before the counter (issue 22's first version) gets it: its flag counts as 1.
-    private static func addGenerationIfMissing(_ db: Database) throws {
-        guard try !db.columns(in: pendingScrubTable).contains(where: { $0.name == "generation" }) else { return }
-        try db.execute(sql: "ALTER TABLE \(pendingScrubTable) ADD COLUMN generation INTEGER NOT NULL DEFAULT 1")
-    }
-
     /// The deletions counted so far while the flag is set, or nil when no clean-up is owed.
-    /// On the writer connection (it may add the counter to an older table).
     static func pendingScrubGeneration(_ db: Database) throws -> Int64? {
         guard try db.tableExists(pendingScrubTable) else { return nil }
-        try addGenerationIfMissing(db)
         return try Int64.fetchOne(db, sql: "SELECT generation FROM \(pendingScrubTable) WHERE id = 1")
     }
 

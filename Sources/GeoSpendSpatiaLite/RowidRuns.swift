@@ -173,8 +173,8 @@ struct OccurredWindow: Equatable {
     private static let day: Int64 = 86_400_000
 
     /// A `YYYY-MM-DD` day's midnight read as UTC, in milliseconds: parsed from the text, since a
-    /// bare date made from an expense (`Timestamp(localDate:)` in reports) keeps that expense's
-    /// instant as its `epochMilliseconds`. Nil for any other text: no bound, still a superset.
+    /// bare-date `Timestamp` built by hand need not carry its midnight as `epochMilliseconds`.
+    /// Nil for any other text: no bound, still a superset.
     private static func midnight(_ localDate: String) -> Int64? {
         guard let day = try? Timestamp(parsing: localDate), day.isDateOnly, day.localDate == localDate else { return nil }
         return day.epochMilliseconds

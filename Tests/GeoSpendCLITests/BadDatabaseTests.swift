@@ -97,17 +97,7 @@ import Testing
     /// writer waits the busy timeout, then says so; a reader does not wait at all.
     @Test func lockedDatabaseWaitsThenSaysSo() throws {
         let db = try demo()
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: Reliability.sqlite3)
-        holder.arguments = [db]
-        let input = Pipe(), output = Pipe()
-        holder.standardInput = input
-        holder.standardOutput = output
-        try holder.run()
-        input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE; UPDATE users SET display_name = 'x' WHERE id = 'user1'; SELECT 'locked';\n".utf8))
-        // Wait until the shell says it holds the lock.
-        var said = Data()
-        while !String(decoding: said, as: UTF8.self).contains("locked") { said += output.fileHandleForReading.availableData }
+        let holder = try SQLiteLockHolder(db)  // returns once the shell holds the lock
 
         let start = ContinuousClock.now
         let r = try Reliability.geospend(["import", "expenses", "Data/sample-expenses.csv", "--db", db], env: ["GEOSPEND_BUSY_TIMEOUT": "1"])
@@ -117,9 +107,7 @@ import Testing
         let reader = try Reliability.geospend(Self.query + ["--db", db, "--format", "json"], env: ["GEOSPEND_BUSY_TIMEOUT": "1"])
         #expect(reader.status == 0, "a reader must not wait for a writer: \(reader.err)")
 
-        input.fileHandleForWriting.write(Data("COMMIT;\n".utf8))
-        try input.fileHandleForWriting.close()
-        holder.waitUntilExit()
+        try holder.release()
         #expect(try Reliability.geospend(["import", "expenses", "Data/sample-expenses.csv", "--db", db]).status == 0)
     }
 

@@ -10,28 +10,6 @@ import Testing
 
     deinit { try? FileManager.default.removeItem(at: dir) }
 
-    /// A `sqlite3` shell holding `BEGIN IMMEDIATE` on `db` until `release()`.
-    final class LockHolder: @unchecked Sendable {
-        let process = Process()
-        let input = Pipe()
-        init(_ db: String) throws {
-            process.executableURL = URL(fileURLWithPath: Reliability.sqlite3)
-            process.arguments = [db]
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
-            input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE; UPDATE users SET display_name = 'x'; SELECT 'locked';\n".utf8))
-            var said = Data()
-            while !String(decoding: said, as: UTF8.self).contains("locked") { said += output.fileHandleForReading.availableData }
-        }
-        func release() throws {
-            input.fileHandleForWriting.write(Data("COMMIT;\n".utf8))
-            try input.fileHandleForWriting.close()
-            process.waitUntilExit()
-        }
-    }
-
     static func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
 
     /// SpatiaLite's initialisation replaced the busy handler with a fixed 5 s timeout: a writer
@@ -39,7 +17,7 @@ import Testing
     @Test func aWriterWaitsPastFiveSecondsWhenTheTimeoutSaysSo() throws {
         let db = dir.appendingPathComponent("long.sqlite").path
         #expect(try Reliability.geospend(["import", "stores", "Data/helsinki-places.geojson", "--db", db]).status == 0)
-        let holder = try LockHolder(db)
+        let holder = try SQLiteLockHolder(db)
         let released = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             Thread.sleep(forTimeInterval: 6.0)
@@ -57,7 +35,7 @@ import Testing
     @Test func aWriterGivesUpAtTheTimeoutAndReportsTheRealWait() throws {
         let db = dir.appendingPathComponent("short.sqlite").path
         #expect(try Reliability.geospend(["import", "stores", "Data/helsinki-places.geojson", "--db", db]).status == 0)
-        let holder = try LockHolder(db)
+        let holder = try SQLiteLockHolder(db)
         defer { try? holder.release() }
         let start = ContinuousClock.now
         let r = try Reliability.geospend(["import", "expenses", "Data/sample-expenses.csv", "--db", db], env: ["GEOSPEND_BUSY_TIMEOUT": "1"])

@@ -127,3 +127,25 @@ enum Reliability {
         }
     }
 }
+
+/// A `sqlite3` shell holding `BEGIN IMMEDIATE` on `db` until `release()`.
+final class SQLiteLockHolder: @unchecked Sendable {
+    let process = Process()
+    let input = Pipe()
+    init(_ db: String) throws {
+        process.executableURL = URL(fileURLWithPath: Reliability.sqlite3)
+        process.arguments = [db]
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE; UPDATE users SET display_name = 'x'; SELECT 'locked';\n".utf8))
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("locked") { said += output.fileHandleForReading.availableData }
+    }
+    func release() throws {
+        input.fileHandleForWriting.write(Data("COMMIT;\n".utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}

@@ -27,34 +27,4 @@ import Testing
         #expect(try a.pendingScrubSince() == nil)
         #expect(try a.checkHealth().isHealthy)
     }
-
-    /// A flag table made before the counter (no `generation` column): a later deletion adds the
-    /// column and its rewrite clears the flag.
-    @Test func aFlagTableWithoutTheCounterIsUpgraded() throws {
-        let scratch = Scratch()
-        let store = try UserDataTests().fixture(scratch)
-        try store.writeTransaction { db in
-            try db.execute(sql: """
-                CREATE TABLE geospend_pending_scrub (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    since TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')));
-                INSERT INTO geospend_pending_scrub (id) VALUES (1);
-                """)
-        }
-        #expect(try store.pendingScrubSince() != nil)
-        #expect(try store.deleteUser("ann")?.leftovers.isEmpty == true)
-        #expect(try store.pendingScrubSince() == nil)
-        // An old flag alone is finished by doctor --repair.
-        try store.writeTransaction { db in
-            try db.execute(sql: "DROP TABLE geospend_pending_scrub")
-            try db.execute(sql: """
-                CREATE TABLE geospend_pending_scrub (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    since TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')));
-                INSERT INTO geospend_pending_scrub (id) VALUES (1);
-                """)
-        }
-        #expect(try store.repair().contains { $0.hasPrefix("rewrote the file (VACUUM)") })
-        #expect(try store.pendingScrubSince() == nil)
-    }
 }

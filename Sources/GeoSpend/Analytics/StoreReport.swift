@@ -306,10 +306,3 @@ public enum StoreReportError: Error, Sendable, Equatable, CustomStringConvertibl
         switch self { case .unknownStore(let id): return "no store with id \"\(id)\"" }
     }
 }
-
-extension Timestamp {
-    /// The local day of a spending point as a bare date (store lists show days, not instants).
-    init(localDate p: SpendingPoint) {
-        self.init(text: p.localDate, epochMilliseconds: p.occurredMilliseconds, utcOffsetMinutes: nil, localDate: p.localDate)
-    }
-}
