@@ -48,7 +48,10 @@ let package = Package(
             dependencies: ["GeoSpend", "CProj", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(
             name: "GeoSpendSpatiaLiteTests",
-            dependencies: ["GeoSpend", "GeoSpendSpatiaLite", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "GeoSpend", "GeoSpendSpatiaLite", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
         // The CLI tests inspect the databases the commands leave behind (isolation, user deletion).
         .testTarget(
             name: "GeoSpendCLITests",

@@ -52,7 +52,7 @@ for n in "$@"; do
   "$bench" store-report "$db"
   "$bench" points-export "$db" "$dir"
   echo -n "export points, all users (CLI to a file): "
-  scripts/peak-memory.sh "$geospend" export points --all-users --db "$db" --out "$dir/points.geojson" 2>&1 | grep -v '^note:\|^wrote'
+  scripts/peak-memory.sh "$geospend" export points --all-users --allow-raw-positions --db "$db" --out "$dir/points.geojson" 2>&1 | grep -v '^note:\|^wrote'
   rm -f "$dir/points.geojson"
   # Snapping rewrites store links, so it runs last.
   start=$(date +%s.%N)

@@ -204,5 +204,10 @@ enum Schema {
             try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
             try db.execute(sql: "PRAGMA writable_schema = OFF")
         },
+        Migration(identifier: "v4: 64-bit integer columns declared BIGINT") { db in
+            // GDAL, QGIS and geopandas read a declared INTEGER as 32-bit and clamp amounts, times
+            // and hashes past 2^31 − 1; the why and the how are in `Integer64Columns`.
+            try Integer64Columns.declare(db)
+        },
     ]
 }

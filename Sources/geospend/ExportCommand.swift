@@ -66,6 +66,11 @@ struct ExportCommand: ParsableCommand {
                 (tests); the seed is never written.
               Point layers: points (GeoJSON, CSV), leaflet-heat, places, and those
               of a bundle. Every parameter used is in the layer's "geospend" member.
+              --all-users with points, leaflet-heat or bundle writes every user's
+                raw positions, one per expense: refused (exit 2) unless
+                --allow-raw-positions is given. To share a map of many users, use
+                grid or density with --all-users: they aggregate positions and
+                suppress cells of fewer than --min-users users (default 3).
 
             Examples:
               geospend export points --user user1 --out user1-points.geojson
@@ -79,6 +84,7 @@ struct ExportCommand: ParsableCommand {
               geospend export points --user user1 --mask-around 60.17,24.94 --mask-radius 500m \
                   --mask-around 60.19,24.96 --mask-radius 300m --geo-noise 0.01 --round 4 --out shared.geojson
               geospend export grid --all-users --min-users 5 --mask-around 60.17,24.94 --mask-radius 1km --out hex.geojson
+              geospend export points --all-users --allow-raw-positions --out all.geojson
             """)
 
     enum Layer: String, ExpressibleByArgument, CaseIterable {
@@ -92,6 +98,8 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @Option(help: "Only this user's expenses.") var user: String?
     @Flag(help: "Every user's expenses (cross-user layers; see --min-users).") var allUsers = false
+    @Flag(help: "With --all-users, let points, leaflet-heat and bundle write every user's raw positions (refused without it; grid and density aggregate).")
+    var allowRawPositions = false
     @OptionGroup var window: WindowOptions
     @Option(help: "Kinds to include; repeatable (default: expense).") var kind: [ExpenseKind] = []
     @Option(help: "Only this category; repeatable.") var category: [String] = []
@@ -131,7 +139,24 @@ struct ExportCommand: ParsableCommand {
                 throw ValidationError("--min-count and --min-users apply to grid, density and places, not \(layer.rawValue)")
             }
         }
+        try validateRawPositions()
         try validatePrivacy()
+    }
+
+    /// Every user's positions, one per expense, are the most revealing thing the database holds
+    /// (homes, routines): across users only aggregated, suppressed layers go out unless asked.
+    private func validateRawPositions() throws {
+        let raw = [.points, .leafletHeat, .bundle].contains(layer)
+        if allowRawPositions && !(raw && allUsers) {
+            throw ValidationError("--allow-raw-positions is for points, leaflet-heat and bundle with --all-users")
+        }
+        guard raw && allUsers && !allowRawPositions else { return }
+        throw ValidationError("""
+            export \(layer.rawValue) --all-users would write every user's raw positions, one per expense. \
+            For a shared map use `export grid --all-users` or `export density --all-users`, which aggregate \
+            positions and leave out cells of fewer than --min-users users (default 3); to write the raw \
+            positions anyway, add --allow-raw-positions
+            """)
     }
 
     private func validatePrivacy() throws {
@@ -204,6 +229,9 @@ struct ExportCommand: ParsableCommand {
         guard let target else {
             let summaries = try writeBundle(request, store: store, protecting: protected)
             let counts = ["points", "hex", "places"].map { "\(summaries[$0]?.features ?? 0) \($0)" }.joined(separator: ", ")
+            if let points = summaries["points"], let note = Self.emptyNote(points, currency: filter.currency, masked: !masks.isEmpty) {
+                printErr(note)
+            }
             printErr("wrote \(counts) to \(out)/ — open \(out)/index.html")
             return
         }
@@ -236,6 +264,7 @@ struct ExportCommand: ParsableCommand {
         if !summary.leftOutCurrencies.isEmpty, let c = summary.currency {
             printErr("note: exported \(c.code), the most common currency; left out \(summary.leftOutCurrencies.joined(separator: ", ")) (choose with --currency)")
         }
+        if let note = Self.emptyNote(summary, currency: filter.currency, masked: !masks.isEmpty) { printErr(note) }
         if out != "-" {
             let total = summary.currency.flatMap { c in
                 summary.totalMinor.map { " totalling \(Money(minorUnits: $0, currency: c).decimalString) \(c.code)" }
@@ -285,6 +314,18 @@ struct ExportCommand: ParsableCommand {
             try OutputFile.write(to: target) { sink in file.bytes.withUnsafeBufferPointer { sink.rawBytes($0) } }
         }
         return bundle.summaries
+    }
+
+    /// Why a layer came out empty, when nothing was suppressed: a stderr note, so an empty file
+    /// (a valid empty layer, exit 0) is not mistaken for a failure or for the user's whole data.
+    static func emptyNote(_ summary: MapExportSummary, currency: Currency?, masked: Bool) -> String? {
+        guard summary.features == 0, summary.suppressed == 0 else { return nil }
+        var note = "note: the layer is empty: no geotagged expense" + (currency.map { " in \($0.code)" } ?? "")
+            + " matches the filters" + (masked ? " outside the masked regions" : "")
+        if !summary.leftOutCurrencies.isEmpty {
+            note += "; the selection has \(summary.leftOutCurrencies.joined(separator: ", ")) (choose with --currency)"
+        }
+        return note
     }
 
     /// A cell size in metres, large enough that rounded coordinates still draw a proper polygon.

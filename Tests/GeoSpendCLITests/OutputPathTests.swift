@@ -179,7 +179,7 @@ import Testing
             let out = outputs.appendingPathComponent("all-\(signo).geojson").path
             let p = Process()
             p.executableURL = URL(fileURLWithPath: CLITests.binary)
-            p.arguments = ["export", "points", "--db", db, "--all-users", "--out", out]
+            p.arguments = ["export", "points", "--db", db, "--all-users", "--allow-raw-positions", "--out", out]
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             try p.run()

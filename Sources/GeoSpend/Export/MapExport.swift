@@ -156,6 +156,13 @@ struct LayerCurrency {
         leftOut = sorted.dropFirst().map { "\($0.0.code) \($0.1)" }
     }
 
+    /// None of the selection's expenses is in the currency asked for: no layer currency, and
+    /// `others`, the selection's currencies with their counts ("EUR 40"), all left out.
+    init(noneOf others: [String]) {
+        currency = nil
+        leftOut = others
+    }
+
     /// With `minUsers` > 1 (cross-user layers), a currency fewer distinct users paid in is as if
     /// absent: neither chosen nor listed as left out, so the layer does not tell that somebody
     /// paid in SEK, nor how often — a label, like a cell, is published only from enough users.

@@ -17,15 +17,30 @@ enum PointsLayer {
         private let largest: Double
 
         init(_ request: MapExportRequest, store: some ExpenseStore) throws {
-            (extent, choice) = try MapExport.extent(request.filter, store: store)
+            let (extent, found) = try MapExport.extent(request.filter, store: store)
+            var choice = found
+            if extent == nil, request.filter.currency != nil {
+                // None in the asked currency: the layer is empty, and names what the selection has.
+                var any = request.filter
+                any.currency = nil
+                let others = try store.geotaggedExtent(any).map { "\($0.currency.code) \($0.count)" }
+                choice = LayerCurrency(noneOf: others)
+            }
+            (self.extent, self.choice) = (extent, choice)
+            // Always one currency. (A nil extent once cleared the filter's currency: the layer then
+            // read every currency, weighted by a largest amount of 1 — weights in minor units.)
+            // With no extent nothing is read (`forEach`); the asked currency stays in the filter.
             var filter = request.filter
-            filter.currency = extent?.currency
+            filter.currency = extent?.currency ?? request.filter.currency
             self.filter = filter
             let privacy = PositionPrivacy(request.privacy)
             self.privacy = privacy
-            if privacy.regions.isEmpty {
-                (expected, totalMinor, largest) = (extent?.count ?? 0, extent?.totalMinor ?? 0, Double(max(extent?.maxMinor ?? 1, 1)))
-            } else {
+            switch (extent, privacy.regions.isEmpty) {
+            case (nil, _):
+                (expected, totalMinor, largest) = (0, 0, 1)
+            case (let extent?, true):
+                (expected, totalMinor, largest) = (extent.count, extent.totalMinor, Double(max(extent.maxMinor, 1)))
+            case (_?, false):
                 var (n, total, most) = (0, Int64(0), Int64(1))
                 try store.forEachSpendingPoint(filter, geotaggedOnly: true) { p in
                     guard let c = p.coordinate, privacy.published(c, id: p.id) != nil else { return }
@@ -45,6 +60,10 @@ enum PointsLayer {
             store: some ExpenseStore, progress: ExportProgress?, _ body: (SpendingPoint, Coordinate) throws -> Void
         ) throws -> Int {
             var n = 0
+            guard extent != nil else {
+                progress?(0, 0)
+                return 0
+            }
             try store.forEachSpendingPointReadAhead(filter, geotaggedOnly: true) { p in
                 guard let c = p.coordinate, let out = privacy.published(c, id: p.id) else { return }
                 try body(p, out)
