@@ -40,7 +40,7 @@ enum NameChecks {
     }
 
     private static func hint(_ name: String?) -> String {
-        name.map { ": did you mean \"\(OutputEscaping.visible($0))\"?" } ?? ""
+        name.map { " (did you mean \"\(OutputEscaping.visible($0))\"?)" } ?? ""
     }
 
     /// The existing name closest to `typed`: the same letters in another case first, then the

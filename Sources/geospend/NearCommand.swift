@@ -51,7 +51,7 @@ struct NearCommand: ParsableCommand {
             // A valid query, so exit 0; but latitude and longitude swapped is the likelier story.
             printErr(
                 "note: no expenses within \(radius) of \(lat),\(lon); did you swap latitude and longitude? "
-                    + "\(lon),\(lat) has some: --lat \(lon) --lon \(lat)")
+                    + "\(lon),\(lat) has expenses within \(radius): try --lat \(lon) --lon \(lat)")
         }
         switch format {
         case .json: printOut(QueryOutput.json(result).serialized() + "\n")
