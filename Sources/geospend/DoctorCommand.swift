@@ -8,22 +8,25 @@ struct DoctorCommand: ParsableCommand {
         commandName: "doctor",
         abstract: "Check the database file (integrity, schema, spatial indexes) and optionally repair it.",
         discussion: """
-            Checks SQLite's integrity_check, the schema version, foreign keys, GeoSpend's indexes,
-            SpatiaLite's geometry registration and triggers, each spatial index (rtreecheck and
-            CheckSpatialIndex) and that lat/lon match each geometry. Exits 1 when something is wrong.
-            --repair rebuilds the spatial indexes (RecoverSpatialIndex), missing triggers and
-            indexes, and every index (REINDEX) in one transaction, then checks again. When a
-            `users delete` still owes its clean-up (--no-vacuum, or a full disk after the commit),
-            doctor reports it and --repair rewrites the file (VACUUM) and empties the write-ahead
-            log; that needs as much free disk as the file (if it fails, doctor says the clean-up
-            is not finished and exits 1; free space and run --repair again). Ids and names an earlier GeoSpend
-            stored in another Unicode form than NFC (a decomposed "José" that --user José does
-            not find) are counted; --repair rewrites them in NFC, with the rows that refer to them
-            and their content hashes. An id whose NFC form is another row (one user stored twice)
-            is named, with the other form's non-ASCII code points (U+0301), and left: export the NFC one, `users delete` it, run --repair again, then
-            import the export. --repair also removes the hidden .NAME.creating-PID-… files a
-            killed first open left beside the database. Damage to the rows themselves cannot be
-            repaired: restore a backup.
+            Checks SQLite's integrity_check, the schema version, foreign keys,
+            GeoSpend's indexes, SpatiaLite's geometry registration and triggers, each
+            spatial index (rtreecheck and CheckSpatialIndex) and that lat/lon match each
+            geometry. Exits 1 when something is wrong. --repair rebuilds the spatial
+            indexes (RecoverSpatialIndex), missing triggers and indexes, and every index
+            (REINDEX) in one transaction, then checks again. When a `users delete` still
+            owes its clean-up (--no-vacuum, or a full disk after the commit), doctor
+            reports it and --repair rewrites the file (VACUUM) and empties the
+            write-ahead log; that needs as much free disk as the file (if it fails,
+            doctor says the clean-up is not finished and exits 1; free space and run
+            --repair again). Ids and names an earlier GeoSpend stored in another Unicode
+            form than NFC (a decomposed "José" that --user José does not find) are
+            counted; --repair rewrites them in NFC, with the rows that refer to them and
+            their content hashes. An id whose NFC form is another row (one user stored
+            twice) is named, with the other form's non-ASCII code points (U+0301), and
+            left: export the NFC one, `users delete` it, run --repair again, then import
+            the export. --repair also removes the hidden .NAME.creating-PID-… files a
+            killed first open left beside the database. Damage to the rows themselves
+            cannot be repaired: restore a backup.
 
             Example:
               geospend doctor --db demo.sqlite

@@ -9,29 +9,38 @@ struct ExportCommand: ParsableCommand {
         abstract: "Map layers as GeoJSON (RFC 7946) for QGIS, kepler.gl, MapLibre, Leaflet and geojson.io.",
         discussion: """
             Layers:
-              points        one Point per geotagged expense; weight = amount / largest amount
-              grid          hex or square Polygon cells in metres with count, total, average, weight
-              density       quartic-kernel density of amounts (amount per km²) on square cells
-              places        one Point per place (insights for --user, stores for --all-users),
-                            styled with simplestyle marker-size/marker-color
+              points        one Point per geotagged expense;
+                            weight = amount / largest amount
+              grid          hex or square Polygon cells in metres with count,
+                            total, average, weight
+              density       quartic-kernel density of amounts (amount per km²)
+                            on square cells
+              places        one Point per place (insights for --user, stores
+                            for --all-users), styled with simplestyle
+                            marker-size/marker-color
               leaflet-heat  [[lat, lon, intensity], …] for Leaflet.heat
-              bundle        a folder (--out DIR) with points, hex grid and places and an index.html
-                            that shows them with Leaflet, offline (Leaflet from Debian's libjs-leaflet)
+              bundle        a folder (--out DIR) with points, hex grid and
+                            places and an index.html that shows them with
+                            Leaflet, offline (Leaflet from Debian's
+                            libjs-leaflet)
 
-            Grids and density surfaces are laid out in metres on a Lambert azimuthal equal-area
-            projection (WGS84) centred on the data's centre rounded to whole degrees (or
-            --origin); every cell has the same ground area. A hex --cell is the hexagon's edge
-            (its circumradius), as in PostGIS ST_HexagonGrid; a square --cell is its side.
-            A layer holds one currency: --currency, else the most common one (the others are
-            named on stderr and in the layer's "geospend" member; with --min-users K, a currency
-            fewer than K users paid in counts as absent). A density surface costs expenses ×
-            (2·bandwidth/cell + 2)² kernel evaluations: past 2·10⁹ it is refused up front with
-            the figures and how to cut them.
-            The file is written whole or not at all (a temporary file beside it, removed on Ctrl-C,
-            SIGTERM or SIGHUP); a FIFO or device (/dev/stdout) is written in place. --out never
-            replaces the database, its -wal/-shm/-journal files, its mask key or any SQLite file
-            (exit 2). The bundle's folder must be new, empty or an earlier bundle; --tiles takes
-            an http(s) template with {z}, {x} and {y}. Progress goes to stderr on a terminal.
+            Grids and density surfaces are laid out in metres on a Lambert azimuthal
+            equal-area projection (WGS84) centred on the data's centre rounded to whole
+            degrees (or --origin); every cell has the same ground area. A hex --cell is
+            the hexagon's edge (its circumradius), as in PostGIS ST_HexagonGrid; a
+            square --cell is its side. A layer holds one currency: --currency, else the
+            most common one (the others are named on stderr and in the layer's
+            "geospend" member; with --min-users K, a currency fewer than K users paid in
+            counts as absent). A density surface costs
+            expenses × (2·bandwidth/cell + 2)² kernel evaluations: past 2·10⁹ it is
+            refused up front with the figures and how to cut them.
+
+            The file is written whole or not at all (a temporary file beside it,
+            removed on Ctrl-C, SIGTERM or SIGHUP); a FIFO or device (/dev/stdout) is
+            written in place. --out never replaces the database, its -wal/-shm/-journal
+            files, its mask key or any SQLite file (exit 2). The bundle's folder must be
+            new, empty or an earlier bundle; --tiles takes an http(s) template with {z},
+            {x} and {y}. Progress goes to stderr on a terminal.
 
             Location privacy (a shared map should not give away a home):
               --min-count N, --min-users N (grid, density, places): cells and places
@@ -55,8 +64,9 @@ struct ExportCommand: ParsableCommand {
                 The key: $GEOSPEND_MASK_KEY (32 hex digits), else DB.mask-key beside
                 the database, created on first use. Keep it private and keep it;
                 give the same LAT,LON each time. An all-zero key is refused; a key
-                file others can read draws a warning (chmod 600 it). Places positioned in the region
-                are left out. The export records the masks' count and radii only.
+                file others can read draws a warning (chmod 600 it). Places
+                positioned in the region are left out. The export records the
+                masks' count and radii only.
               --round N (point layers): coordinates rounded to N decimals before
                 anything is written (3 ≈ 110 m); --precision only formats them.
               --geo-noise E (point layers): planar Laplace noise, E per metre, mean
@@ -75,16 +85,25 @@ struct ExportCommand: ParsableCommand {
             Examples:
               geospend export points --user user1 --out user1-points.geojson
               geospend export points --user user1 --format csv --out user1-points.csv
-              geospend export grid --shape hex --cell 250m --all-users --min-users 3 --out hex.geojson
-              geospend export density --user user1 --bandwidth 300m --cell 50m --out density.geojson
-              geospend export places --user user1 --from 2025-03-01 --to 2025-03-31 --out places.geojson
+              geospend export grid --shape hex --cell 250m --all-users \\
+                  --min-users 3 --out hex.geojson
+              geospend export density --user user1 --bandwidth 300m --cell 50m \\
+                  --out density.geojson
+              geospend export places --user user1 --from 2025-03-01 --to 2025-03-31 \\
+                  --out places.geojson
               geospend export leaflet-heat --user user1 --out heat.json
-              geospend export bundle --user user1 --out user1-map      # open user1-map/index.html
-              geospend export bundle --user user1 --out user1-map --tiles 'https://tile.openstreetmap.org/{z}/{x}/{y}.png'
-              geospend export points --user user1 --mask-around 60.17,24.94 --mask-radius 500m \
-                  --mask-around 60.19,24.96 --mask-radius 300m --geo-noise 0.01 --round 4 --out shared.geojson
-              geospend export grid --all-users --min-users 5 --mask-around 60.17,24.94 --mask-radius 1km --out hex.geojson
-              geospend export points --all-users --allow-raw-positions --out all.geojson
+              geospend export bundle --user user1 --out user1-map
+                  # then open user1-map/index.html
+              geospend export bundle --user user1 --out user1-map \\
+                  --tiles 'https://tile.openstreetmap.org/{z}/{x}/{y}.png'
+              geospend export points --user user1 \\
+                  --mask-around 60.17,24.94 --mask-radius 500m \\
+                  --mask-around 60.19,24.96 --mask-radius 300m \\
+                  --geo-noise 0.01 --round 4 --out shared.geojson
+              geospend export grid --all-users --min-users 5 \\
+                  --mask-around 60.17,24.94 --mask-radius 1km --out hex.geojson
+              geospend export points --all-users --allow-raw-positions \\
+                  --out all.geojson
             """)
 
     enum Layer: String, ExpressibleByArgument, CaseIterable {
@@ -220,6 +239,8 @@ struct ExportCommand: ParsableCommand {
         let protected = OutputFile.protecting(database: database.path)
         let target = layer == .bundle ? nil : try OutputFile.target(out, protecting: protected)
         let store = try database.openExisting()
+        if let user { try NameChecks.user(user, in: store, database: database.path) }
+        try NameChecks.categories(category, userID: user, in: store)
         let privacy = ExportPrivacy(
             masks: masks, maskKey: masks.isEmpty ? MaskKey(k0: 0, k1: 0) : try maskKey(), roundDecimals: roundDecimals,
             geoNoiseEpsilon: geoNoise, seed: seed)
@@ -297,12 +318,8 @@ struct ExportCommand: ParsableCommand {
         let folders = Set(bundle.files.map { ($0.path as NSString).deletingLastPathComponent }).filter { !$0.isEmpty }.sorted()
         for folder in [""] + folders {
             let path = folder.isEmpty ? out : out + "/" + folder
-            do {
-                if folder.isEmpty { try fm.createDirectory(atPath: path, withIntermediateDirectories: true) }
-                else if mkdir(path, 0o777) != 0 && errno != EEXIST { throw ExportError.writeFailed("\(path): \(String(cString: strerror(errno)))") }
-            } catch let error as ExportError { throw error } catch {
-                throw ExportError.writeFailed("\(path): \(error.localizedDescription)")
-            }
+            if folder.isEmpty { try FileErrors.createFolders(path, option: "--out") }
+            else if mkdir(path, 0o777) != 0 && errno != EEXIST { throw ExportError.writeFailed("\(path): \(String(cString: strerror(errno)))") }
             var info = stat()
             // Subfolders are never symlinks: a link planted as leaflet/ would take the files elsewhere.
             guard (folder.isEmpty ? stat(path, &info) : lstat(path, &info)) == 0, info.st_mode & S_IFMT == S_IFDIR else {

@@ -7,17 +7,29 @@ struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Write deterministic synthetic expenses (CSV) of people visiting real places.",
+        usage: """
+            geospend generate [--users <users>] [--expenses <expenses>]
+              [--seed <seed>] [--scale <scale>] [--stores <stores>]
+              [--places <places>]
+              [--out <out>] [--stores-out <stores-out>]
+            """,
         discussion: """
-            The same arguments always give the same bytes. With --scale region the places are
-            copied into towns 22 km apart until there are --stores stores; --stores-out writes them.
-            At most 1,000,000 users, 1,000,000 stores and 1,000,000,000 expenses (expenses are
-            streamed; users and stores are held in memory). Files are written whole or not at all,
-            and never over an SQLite database ($GEOSPEND_DB, ./geospend.sqlite or any other).
+            The same arguments always give the same bytes. With --scale region the
+            places are copied into towns 22 km apart until there are --stores stores;
+            --stores-out writes them. At most 1,000,000 users, 1,000,000 stores and
+            1,000,000,000 expenses (expenses are streamed; users and stores are held in
+            memory). Files are written whole or not at all, and never over an SQLite
+            database ($GEOSPEND_DB, ./geospend.sqlite or any other).
+
+            The places are --places FILE, else $GEOSPEND_PLACES, else the Helsinki
+            places (Data/helsinki-places.geojson) found from the working folder, from
+            the folders above the executable (a checkout's .build/debug/geospend), or in
+            share/geospend/ beside an installed bin/.
 
             Example:
               geospend generate --users 20 --expenses 2000 --seed 7 --out expenses.csv
-              geospend generate --users 1000 --expenses 1000000 --scale region --stores 50000 \\
-                  --stores-out stores.csv --out expenses.csv
+              geospend generate --users 1000 --expenses 1000000 --scale region \\
+                  --stores 50000 --stores-out stores.csv --out expenses.csv
             """)
 
     @Option(help: "How many users.") var users: Int = 10
@@ -25,7 +37,7 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "Random seed.") var seed: UInt64 = 1
     @Option(help: "city (the places as they are) or region (towns of copies).") var scale: SyntheticData.Scale = .city
     @Option(help: "Stores for --scale region.") var stores: Int = 50_000
-    @Option(help: "The real places to start from (GeoJSON or CSV).") var places: String = "Data/helsinki-places.geojson"
+    @Option(help: "The real places to start from, GeoJSON or CSV (default: see above).") var places: String?
     @Option(help: "Where to write the expenses CSV ('-' for stdout).") var out: String = "-"
     @Option(help: "Also write the stores as CSV here.") var storesOut: String?
 
@@ -54,7 +66,7 @@ struct GenerateCommand: ParsableCommand {
             throw ValidationError("--stores-out and --out are the same file \(out): give two files")
         }
         let target = try OutputFile.target(out, protecting: protected)
-        let data = SyntheticData(places: try Importer.readStores(from: places), scale: scale, storeCount: stores)
+        let data = SyntheticData(places: try Importer.readStores(from: try places ?? Self.defaultPlaces()), scale: scale, storeCount: stores)
         if let storesTarget {
             try OutputFile.write(to: storesTarget) { sink in
                 sink.raw(ImportCSV.storeHeader + "\n")
@@ -65,6 +77,28 @@ struct GenerateCommand: ParsableCommand {
             sink.raw(ImportCSV.expenseHeader + "\n")
             data.generateExpenses(users: users, count: expenses, seed: seed) { sink.raw(ImportCSV.line($0)) }
         }
+    }
+
+    static let placesFile = "helsinki-places.geojson"
+
+    /// Without --places: $GEOSPEND_PLACES, else Data/helsinki-places.geojson in the working
+    /// folder or in a folder above the executable (`.build/debug/geospend` of a checkout finds
+    /// the checkout's), else share/geospend/ beside an installed bin/ folder.
+    static func defaultPlaces() throws -> String {
+        if let path = ProcessInfo.processInfo.environment["GEOSPEND_PLACES"], !path.isEmpty { return path }
+        var candidates = ["Data/" + placesFile]
+        if let executable = OutputFile.realPath("/proc/self/exe") {
+            var folder = (executable as NSString).deletingLastPathComponent
+            candidates.append((folder as NSString).deletingLastPathComponent + "/share/geospend/" + placesFile)
+            while folder != "/" && !folder.isEmpty {
+                folder = (folder as NSString).deletingLastPathComponent
+                candidates.append((folder == "/" ? "" : folder) + "/Data/" + placesFile)
+            }
+        }
+        if let found = candidates.first(where: { FileManager.default.isReadableFile(atPath: $0) }) { return found }
+        throw ValidationError(
+            "no places file found: give one with --places FILE (GeoJSON or CSV) or $GEOSPEND_PLACES; looked for "
+                + candidates.joined(separator: ", "))
     }
 }
 

@@ -10,8 +10,8 @@ struct GeoSpendCommand: ParsableCommand {
         abstract: "Geospatial expense analytics on a SpatiaLite file.",
         discussion: """
             The database is --db PATH, else $GEOSPEND_DB, else ./geospend.sqlite.
-            Results go to stdout, diagnostics to stderr. Exit status: 0 ok, 1 runtime failure,
-            2 bad usage or bad input.
+            Results go to stdout, diagnostics to stderr. Exit status: 0 ok, 1 runtime
+            failure, 2 bad usage or bad input.
 
             Example:
               geospend import stores Data/helsinki-places.geojson
@@ -22,30 +22,44 @@ struct GeoSpendCommand: ParsableCommand {
         subcommands: [
             ImportCommand.self, NearCommand.self, NearestStoresCommand.self, SnapCommand.self, InsightsCommand.self,
             SummaryCommand.self, ReportCommand.self, ExportCommand.self, GenerateCommand.self,
-            InfoCommand.self, UsersCommand.self, DoctorCommand.self,
+            InfoCommand.self, UsersCommand.self, CategoriesCommand.self, KindsCommand.self, DoctorCommand.self,
         ])
 
     /// Runs the command; every error is turned into a message and an exit code here, in one place.
     static func main() {
-        do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch let error as ImportError {
-            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+        var command: ParsableCommand
+        do { command = try parseAsRoot() } catch { fail(error, in: Self.self) }
+        do { try command.run() } catch { fail(error, in: type(of: command)) }
+    }
+
+    /// Reports `error` of `command` (the subcommand that ran, or the root while parsing) and exits.
+    static func fail(_ error: Error, in command: ParsableCommand.Type) -> Never {
+        switch error {
+        case let error as ImportError:
+            printErr(error.description)
             Foundation.exit(2)
-        } catch let error as ValueError {
-            FileHandle.standardError.write(Data("geospend: \(error)\n".utf8))
+        case let error as ValueError:
+            printErr("geospend: \(error)")
             Foundation.exit(2)
-        } catch let error as ExportError {
-            FileHandle.standardError.write(Data("geospend: \(error)\n".utf8))
+        case let error as ExportError:
+            printErr("geospend: \(error)")
             if case .writeFailed = error { Foundation.exit(1) }
             Foundation.exit(2)
-        } catch let error as ExitCode {
+        case let error as ExitCode:
             Foundation.exit(error.rawValue)  // the command has said why on stderr
-        } catch let error as StoreError {
-            FileHandle.standardError.write(Data("geospend: \(error)\n".utf8))
+        case let error as StoreError:
+            printErr("geospend: \(error)")
             Foundation.exit(1)
-        } catch {
+        case let error as ValidationError where ObjectIdentifier(command) != ObjectIdentifier(Self.self):
+            // Thrown by a subcommand's run(): ArgumentParser would show the root's usage.
+            printErr("Error: \(error.message)\n" + usage(of: command))
+            Foundation.exit(2)
+        case let error as CocoaError:
+            // Foundation's own text ("The operation could not be completed… NSCocoaErrorDomain")
+            // tells a user nothing: name the file and the cause.
+            printErr("geospend: \(FileErrors.describe(error))")
+            Foundation.exit(1)
+        default:
             // ArgumentParser's own errors: help goes to stdout; usage errors (its EX_USAGE 64)
             // become 2 like every other bad input; anything else is a runtime failure.
             let code = exitCode(for: error)
@@ -57,6 +71,26 @@ struct GeoSpendCommand: ParsableCommand {
             printErr(message.isEmpty ? "geospend: \(error)" : message)
             Foundation.exit(code == .validationFailure ? 2 : (error is ExitCode ? code.rawValue : 1))
         }
+    }
+
+    /// "Usage: geospend export <layer> …" and where its help is, as ArgumentParser writes it
+    /// for errors found while parsing.
+    static func usage(of command: ParsableCommand.Type) -> String {
+        let names = ["geospend"] + path(to: command, from: subcommands).map { $0._commandName }
+        let lines = usageString(for: command).split(separator: "\n", omittingEmptySubsequences: false)
+        return "Usage: " + lines.joined(separator: "\n       ") + "\n  See '\(names.joined(separator: " ")) --help' for more information."
+    }
+
+    private static var subcommands: [ParsableCommand.Type] { configuration.subcommands }
+
+    /// The subcommands from the root down to `command` (empty when not found).
+    private static func path(to command: ParsableCommand.Type, from children: [ParsableCommand.Type]) -> [ParsableCommand.Type] {
+        for child in children {
+            if ObjectIdentifier(child) == ObjectIdentifier(command) { return [child] }
+            let below = path(to: command, from: child.configuration.subcommands)
+            if !below.isEmpty { return [child] + below }
+        }
+        return []
     }
 }
 
@@ -121,8 +155,26 @@ struct WindowOptions: ParsableArguments {
 
     var isEmpty: Bool { from == nil && to == nil }
 
+    /// - Throws: a usage error when the window can hold nothing: --from later than --to.
     func parsed() throws -> (from: Timestamp?, to: Timestamp?) {
-        (try Parse.timestamp(from, option: "--from"), try Parse.timestamp(to, option: "--to"))
+        let window = (from: try Parse.timestamp(from, option: "--from"), to: try Parse.timestamp(to, option: "--to"))
+        if let f = window.from, let t = window.to, Self.isEmpty(from: f, to: t) {
+            throw ValidationError("--from \(f) is later than --to \(t), so nothing can match: swap them")
+        }
+        return window
+    }
+
+    /// Whether no expense can fall in [from, to] (a bare date is a local day, inclusive; an
+    /// instant's --to is exclusive). A bare date's day starts within a day of its UTC midnight
+    /// (offsets are less than 24 h), so mixed forms are only refused when no offset could help.
+    static func isEmpty(from: Timestamp, to: Timestamp) -> Bool {
+        let day: Int64 = 86_400_000
+        switch (from.isDateOnly, to.isDateOnly) {
+        case (true, true): return from.localDate > to.localDate
+        case (false, false): return from.epochMilliseconds >= to.epochMilliseconds
+        case (true, false): return to.epochMilliseconds <= from.epochMilliseconds - day
+        case (false, true): return from.epochMilliseconds >= to.epochMilliseconds + 2 * day
+        }
     }
 }
 

@@ -5,15 +5,22 @@ struct InsightsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "insights",
         abstract: "Where a user's money goes, place by place: totals, averages, medians, visits, change.",
+        usage: """
+            geospend insights --user <user> [--by <by>] [--from <from>] [--to <to>]
+              [--kind <kind> ...] [--category <category> ...] [--limit <limit>]
+              [--format <format>] [--db <db>]
+            """,
         discussion: """
-            One row per (place, currency), sorted by total. A place is a store, or (with --by place)
-            a density cluster of nearby expense positions without a store (DBSCAN, 75 m, 2 points;
-            a lone position is its own place). With --from and --to of the same form, each row is
-            compared with the previous window of equal length.
+            One row per (place, currency), sorted by total. A place is a store, or (with
+            --by place) a density cluster of nearby expense positions without a store
+            (DBSCAN, 75 m, 2 points; a lone position is its own place). With --from and
+            --to of the same form, each row is compared with the previous window of
+            equal length.
 
             Example:
               geospend insights --user user1
-              geospend insights --user user1 --from 2025-03-01 --to 2025-03-31 --limit 10 --format json
+              geospend insights --user user1 --from 2025-03-01 --to 2025-03-31 \\
+                  --limit 10 --format json
             """)
 
     @OptionGroup var database: DatabaseOptions
@@ -34,7 +41,10 @@ struct InsightsCommand: ParsableCommand {
         let request = InsightsRequest(
             userID: user, from: from, to: to,
             kinds: kind.isEmpty ? [.expense] : Set(kind), categories: Set(category), grouping: by, limit: limit)
-        let insights = try LocationInsights.compute(request, store: try database.openExisting(splitReads: true))
+        let store = try database.openExisting(splitReads: true)
+        try NameChecks.user(user, in: store, database: database.path)
+        try NameChecks.categories(category, userID: user, in: store)
+        let insights = try LocationInsights.compute(request, store: store)
         switch format {
         case .json: printOut(InsightsOutput.json(insights).serialized() + "\n")
         case .csv: printOut(InsightsOutput.csv(insights))

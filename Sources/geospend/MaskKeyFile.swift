@@ -38,7 +38,21 @@ enum MaskKeyFile {
     /// The key at `path`, nil when there is no file; refuses an all-zero key, warns when others
     /// may read it.
     static func load(path: String) throws -> MaskKey? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        // Read with open(2): a file that is there but cannot be read (a folder, no permission) is
+        // said so, not taken for a missing key (creating one then failed with "File exists").
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw ValidationError("cannot read the mask key \(path): \(String(cString: strerror(errno))); fix its permissions or set $GEOSPEND_MASK_KEY")
+        }
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let n = read(fd, &bytes, bytes.count)
+        let readError = errno
+        close(fd)
+        guard n >= 0 else {
+            throw ValidationError("cannot read the mask key \(path): \(String(cString: strerror(readError))); it must be a file of 32 hex digits")
+        }
+        let text = String(decoding: bytes[..<n], as: UTF8.self)
         let key: MaskKey
         do { key = try MaskKey(hex: text.trimmingCharacters(in: .whitespacesAndNewlines)) } catch {
             throw ValidationError("\(path): \(error)")

@@ -5,13 +5,23 @@ struct NearCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "near",
         abstract: "A user's expenses within a geodesic radius of a point, nearest first, with totals per currency.",
+        usage: """
+            geospend near --user <user> --lat <lat> --lon <lon> --radius <radius>
+              [--from <from>] [--to <to>] [--kind <kind> ...]
+              [--category <category> ...] [--format <format>] [--db <db>]
+            """,
         discussion: """
-            Distances are WGS84 geodesics (Karney's algorithm), in metres. Write negative
-            coordinates with '=': --lon=-73.98.
+            Distances are WGS84 geodesics (Karney's algorithm), in metres. Negative
+            coordinates are ordinary values: --lat -33.92 --lon 18.42.
+
+            An unknown user or category is an error (exit 2) naming the closest existing
+            one. When nothing is found but the same search with latitude and longitude
+            swapped finds expenses, a note on stderr says so (exit 0).
 
             Example:
               geospend near --user user1 --lat 60.1710 --lon 24.9414 --radius 300m
-              geospend near --user user1 --lat 60.1710 --lon 24.9414 --radius 1.5km --from 2025-03-01 --to 2025-03-31 --format json
+              geospend near --user user1 --lat 60.1710 --lon 24.9414 --radius 1.5km \\
+                  --from 2025-03-01 --to 2025-03-31 --format json
             """)
 
     @OptionGroup var database: DatabaseOptions
@@ -31,7 +41,18 @@ struct NearCommand: ParsableCommand {
         let filter = ExpenseFilter(
             userID: user, from: from, to: to,
             kinds: Set(kind), categories: Set(category))
-        let result = try database.openExisting().radiusSearch(center: center, radius: distance, filter: filter)
+        let store = try database.openExisting()
+        try NameChecks.user(user, in: store, database: database.path)
+        try NameChecks.categories(category, userID: user, in: store)
+        let result = try store.radiusSearch(center: center, radius: distance, filter: filter)
+        if result.hits.isEmpty, let swapped = try? Coordinate(latitude: lon, longitude: lat), lat != lon,
+            try !store.radiusSearch(center: swapped, radius: distance, filter: filter).hits.isEmpty
+        {
+            // A valid query, so exit 0; but latitude and longitude swapped is the likelier story.
+            printErr(
+                "note: no expenses within \(radius) of \(lat),\(lon); did you swap latitude and longitude? "
+                    + "\(lon),\(lat) has expenses within \(radius): try --lat \(lon) --lon \(lat)")
+        }
         switch format {
         case .json: printOut(QueryOutput.json(result).serialized() + "\n")
         case .csv: printOut(QueryOutput.csv(result))
@@ -46,10 +67,17 @@ struct NearestStoresCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nearest-stores",
         abstract: "The stores nearest to a point (geodesic metres), ties broken by id.",
+        usage: """
+            geospend nearest-stores --lat <lat> --lon <lon> [-k <k>]
+              [--max-distance <max-distance>] [--kind <kind>] [--format <format>]
+              [--db <db>]
+            """,
         discussion: """
             Example:
-              geospend nearest-stores --lat 60.1710 --lon 24.9414 -k 5 --kind amenity:cafe
-              geospend nearest-stores --lat 60.1710 --lon 24.9414 --max-distance 2km --format json
+              geospend nearest-stores --lat 60.1710 --lon 24.9414 -k 5 \\
+                  --kind amenity:cafe
+              geospend nearest-stores --lat 60.1710 --lon 24.9414 \\
+                  --max-distance 2km --format json
             """)
 
     @OptionGroup var database: DatabaseOptions
@@ -67,7 +95,9 @@ struct NearestStoresCommand: ParsableCommand {
     func run() throws {
         let center = try Parse.coordinate(lat: lat, lon: lon)
         let limit = try maxDistance.map { try Parse.distance($0, option: "--max-distance") }
-        let hits = try database.openExisting().nearestStores(to: center, limit: count, maxDistance: limit, kind: kind)
+        let store = try database.openExisting()
+        try NameChecks.storeKind(kind, in: store)
+        let hits = try store.nearestStores(to: center, limit: count, maxDistance: limit, kind: kind)
         let result = NearestStoresResult(center: center, stores: hits)
         switch format {
         case .json: printOut(QueryOutput.json(result).serialized() + "\n")

@@ -8,7 +8,8 @@ struct ReportCommand: ParsableCommand {
         discussion: """
             Example:
               geospend report store 317766538 --format html > store.html
-              geospend report stores --near 60.1710,24.9414 --radius 500m --kind amenity:cafe
+              geospend report stores --near 60.1710,24.9414 --radius 500m \\
+                  --kind amenity:cafe
             """,
         subcommands: [OneStore.self, ManyStores.self])
 
@@ -18,19 +19,24 @@ struct ReportCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "store",
             abstract: "One store: visitors, totals, average ticket, categories, weekday × hour, months, peers.",
+            usage: """
+                geospend report store <id> [--from <from>] [--to <to>]
+                  [--min-users <min-users>] [--format <format>] [--db <db>]
+                """,
             discussion: """
-                Nothing from fewer than --min-users distinct users is published, labels included:
-                a currency or category with fewer users is not named; the weekday × hour grid
-                always has its 7 × 24 cells; months run from the first to the last month with
-                enough users, the ones between without enough shown as suppressed. When the
-                withheld categories, months or hours (bare dates count as a withheld hour) come
-                from too few users together, the smallest published one is withheld too, so the
-                total minus what is shown is never a few users' figure. A store too few users
-                visited reads like one nobody visited.
+                Nothing from fewer than --min-users distinct users is published, labels
+                included: a currency or category with fewer users is not named; the weekday
+                × hour grid always has its 7 × 24 cells; months run from the first to the
+                last month with enough users, the ones between without enough shown as
+                suppressed. When the withheld categories, months or hours (bare dates count
+                as a withheld hour) come from too few users together, the smallest published
+                one is withheld too, so the total minus what is shown is never a few users'
+                figure. A store too few users visited reads like one nobody visited.
 
                 Example:
                   geospend report store 317766538
-                  geospend report store 317766538 --from 2025-01-01 --to 2025-06-30 --format html > store.html
+                  geospend report store 317766538 --from 2025-01-01 --to 2025-06-30 \\
+                      --format html > store.html
                 """)
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The store id.") var id: String
@@ -61,9 +67,15 @@ struct ReportCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "stores",
             abstract: "Key figures for many stores, optionally near a point and of one kind.",
+            usage: """
+                geospend report stores [--near <near> --radius <radius>] [--kind <kind>]
+                  [--from <from>] [--to <to>] [--min-users <min-users>] [--limit <limit>]
+                  [--format <format>] [--db <db>]
+                """,
             discussion: """
-                Only stores with at least --min-users distinct users (per currency) are listed,
-                so a store a few users visited cannot be told from one nobody visited.
+                Only stores with at least --min-users distinct users (per currency) are
+                listed, so a store a few users visited cannot be told from one nobody
+                visited.
 
                 Example:
                   geospend report stores --kind amenity:cafe --format markdown
@@ -75,10 +87,12 @@ struct ReportCommand: ParsableCommand {
         @Option(help: "Only stores of this kind.") var kind: String?
         @OptionGroup var window: WindowOptions
         @OptionGroup var suppression: SuppressionOptions
+        @Option(help: "At most this many rows, largest totals first (default: all).") var limit: Int?
         @Option(help: "table, markdown, json, html or csv.") var format: Format = .table
 
         func validate() throws {
             guard (near == nil) == (radius == nil) else { throw ValidationError("--near and --radius go together") }
+            if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         }
 
         func run() throws {
@@ -91,9 +105,11 @@ struct ReportCommand: ParsableCommand {
                 } catch { throw ValidationError("--near: \(error)") }
             }
             let (from, to) = try window.parsed()
+            let store = try database.openExisting()
+            try NameChecks.storeKind(kind, in: store)
             let report = try StoreListReport.compute(
                 near: center, radius: try radius.map { try Parse.distance($0, option: "--radius") }, kind: kind,
-                from: from, to: to, minUsers: suppression.minUsers, store: try database.openExisting())
+                from: from, to: to, minUsers: suppression.minUsers, limit: limit, store: store)
             switch format {
             case .json: printOut(StoreReportOutput.json(report).serialized() + "\n")
             case .html: printOut(StoreReportOutput.html(report))

@@ -5,11 +5,17 @@ struct SnapCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snap",
         abstract: "Assign geotagged expenses without a store to the nearest store within a tolerance.",
+        usage: """
+            geospend snap [--user <user>] [--tolerance <tolerance>]
+              [--ambiguity <ambiguity>] [--kind <kind>] [--dry-run]
+              [--format <format>] [--db <db>]
+            """,
         discussion: """
-            The search radius is --tolerance, or the expense's accuracy_m when larger. A store named
-            by the expense's merchant text (case- and accent-insensitive) is preferred; otherwise the
-            nearest store, unless the next one is less than --ambiguity farther: then the expense is
-            reported as ambiguous and left alone. Running it again changes nothing more.
+            The search radius is --tolerance, or the expense's accuracy_m when larger. A
+            store named by the expense's merchant text (case- and accent-insensitive) is
+            preferred; otherwise the nearest store, unless the next one is less than
+            --ambiguity farther: then the expense is reported as ambiguous and left
+            alone. Running it again changes nothing more.
 
             Example:
               geospend snap --dry-run
@@ -28,6 +34,8 @@ struct SnapCommand: ParsableCommand {
 
     func run() throws {
         let store = try database.openExisting(writable: !dryRun)
+        if let user { try NameChecks.user(user, in: store, database: database.path) }
+        try NameChecks.storeKind(kind, in: store)
         let request = SnapRequest(
             userID: user, tolerance: try Parse.distance(tolerance, option: "--tolerance"),
             ambiguityMargin: try Parse.distance(ambiguity, option: "--ambiguity"), storeKind: kind)
@@ -44,10 +52,15 @@ struct SummaryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "summary",
         abstract: "Income, expenses and balance per currency; transfers counted apart.",
+        usage: """
+            geospend summary --user <user> [--month <month>]
+              [--from <from>] [--to <to>] [--format <format>] [--db <db>]
+            """,
         discussion: """
             Example:
               geospend summary --user user1 --month 2025-03
-              geospend summary --user user1 --from 2025-01-01 --to 2025-06-30 --format json
+              geospend summary --user user1 --from 2025-01-01 --to 2025-06-30 \\
+                  --format json
             """)
 
     @OptionGroup var database: DatabaseOptions
@@ -65,7 +78,9 @@ struct SummaryCommand: ParsableCommand {
         if let month {
             do { (from, to) = try SpendingSummary.month(month) } catch { throw ValidationError("--month: \(error)") }
         }
-        let summary = try SpendingSummary.compute(userID: user, from: from, to: to, store: try database.openExisting())
+        let store = try database.openExisting()
+        try NameChecks.user(user, in: store, database: database.path)
+        let summary = try SpendingSummary.compute(userID: user, from: from, to: to, store: store)
         switch format {
         case .json: printOut(SummaryOutput.json(summary).serialized() + "\n")
         case .csv: printOut(SummaryOutput.csv(summary))

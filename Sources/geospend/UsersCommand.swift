@@ -57,11 +57,11 @@ struct UsersCommand: ParsableCommand {
             commandName: "export",
             abstract: "Everything kept for one user as one JSON document: user, categories, expenses, stores used.",
             discussion: """
-                Expenses come one per line with the keys of the JSON Lines import format, money as
-                decimal strings, coordinates exact; the stores they name follow as objects.
-                `jq -c '.expenses[]'` turns the export into a file `geospend import expenses` takes.
-                The document reflects one instant even while an import runs. With --out the file
-                is written whole or not at all.
+                Expenses come one per line with the keys of the JSON Lines import format,
+                money as decimal strings, coordinates exact; the stores they name follow as
+                objects. `jq -c '.expenses[]'` turns the export into a file
+                `geospend import expenses` takes. The document reflects one instant even
+                while an import runs. With --out the file is written whole or not at all.
 
                 Example:
                   geospend users export alice --out alice.json
@@ -92,20 +92,23 @@ struct UsersCommand: ParsableCommand {
             commandName: "delete",
             abstract: "Delete every row of one user, in one transaction; shared stores stay.",
             discussion: """
-                Removes the user's expenses, categories and the user, and with them their entries
-                in the spatial index; the space they took is zeroed, the file rewritten (VACUUM:
-                needs as much free disk space as the file takes) and the write-ahead log emptied,
-                so no copy stays in the file. Asks for confirmation on a terminal; elsewhere
-                (scripts, pipes) --yes is required. Export first if the data is still wanted.
+                Removes the user's expenses, categories and the user, and with them their
+                entries in the spatial index; the space they took is zeroed, the file
+                rewritten (VACUUM: needs as much free disk space as the file takes) and the
+                write-ahead log emptied, so no copy stays in the file. Asks for confirmation
+                on a terminal; elsewhere (scripts, pipes) --yes is required. Export first if
+                the data is still wanted.
 
-                Free space is checked first: when the disk cannot hold the rewrite, nothing is
-                deleted (exit 1) and --no-vacuum is offered. If the rewrite or the emptying of the
-                write-ahead log fails after the deletion committed (a full disk), the error says
-                what was deleted, exit status is 1, and `geospend doctor --repair` finishes the
-                job once space is free (doctor reports it until then; also after --no-vacuum).
+                Free space is checked first: when the disk cannot hold the rewrite, nothing
+                is deleted (exit 1) and --no-vacuum is offered. If the rewrite or the
+                emptying of the write-ahead log fails after the deletion committed (a full
+                disk), the error says what was deleted, exit status is 1, and
+                `geospend doctor --repair` finishes the job once space is free (doctor
+                reports it until then; also after --no-vacuum).
 
                 Example:
-                  geospend users export alice --out alice.json && geospend users delete alice --yes
+                  geospend users export alice \\
+                      --out alice.json && geospend users delete alice --yes
                   geospend users delete alice --yes --no-vacuum && geospend doctor --repair
                 """)
         @OptionGroup var database: DatabaseOptions
@@ -141,7 +144,8 @@ struct UsersCommand: ParsableCommand {
         }
     }
 
-    static func unknownUser(_ user: String, _ database: DatabaseOptions) -> ValidationError {
-        ValidationError("no user \"\(user)\" in \(database.path) (see geospend users list)")
+    static func unknownUser(_ user: String, _ database: DatabaseOptions) -> Error {
+        do { try NameChecks.user(user, in: try database.openExisting(), database: database.path) } catch { return error }
+        return ValidationError("no user \"\(user)\" in \(database.path) (see geospend users list)")
     }
 }

@@ -62,6 +62,10 @@ import Testing
             near(kiosk, "100m"),
             near(home, "2km", ["--format", "json"]),  // bob's home: alice has nothing there
             near(p1, "5km", ["--from", "2025-03-01", "--to", "2025-04-30", "--format", "json"]),
+            near(p1, "5km", ["--category", "food", "--format", "json"]),
+            // Bob's home with latitude and longitude swapped: the swap note must look at alice's
+            // expenses only (bob has some there, so a note would betray him).
+            near((home.1, home.0), "300m"),
             ["insights"] + user + ["--by", "store", "--format", "json"],
             ["insights"] + user + ["--by", "place", "--format", "json"],
             ["insights"] + user + ["--by", "place", "--from", "2025-03-01", "--to", "2025-04-30", "--format", "json"],
@@ -79,6 +83,8 @@ import Testing
             ["export", "places"] + user + ["--from", "2025-03-01", "--to", "2025-04-30"],
             ["export", "leaflet-heat"] + user,
             ["users", "export", "alice"],
+            ["categories"] + user,
+            ["categories", "list"] + user + ["--format", "json"],
         ]
     }()
 

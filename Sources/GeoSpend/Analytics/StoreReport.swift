@@ -141,7 +141,10 @@ public struct StoreReport: Sendable {
             if !peers.isEmpty {
                 filter.storeIDs = Set(peers)
                 var byStore: [String: [SpendingPoint]] = [:]
-                for p in try store.spendingPoints(filter) { byStore[p.storeID!, default: []].append(p) }
+                for p in try store.spendingPoints(filter) {
+                    guard let id = p.storeID else { continue }  // the filter asks for store ids; a store may not honour it
+                    byStore[id, default: []].append(p)
+                }
                 for (_, ps) in byStore {
                     for (currency, cps) in Dictionary(grouping: ps, by: \.currency)
                     where Set(cps.map(\.userID)).count >= request.minUsers {
@@ -257,9 +260,10 @@ public struct StoreListReport: Sendable {
     /// - Parameters:
     ///   - near: with `radius`, only stores within it (geodesic).
     ///   - kind: only stores of this kind.
+    ///   - limit: at most this many rows, the first in the report's order (nil: all).
     public static func compute(
         near: Coordinate?, radius: Distance?, kind: String?, from: Timestamp? = nil, to: Timestamp? = nil, minUsers: Int = 3,
-        store: some ExpenseStore
+        limit: Int? = nil, store: some ExpenseStore
     ) throws -> StoreListReport {
         var distances: [String: Double] = [:]
         let stores: [Store]
@@ -296,7 +300,7 @@ public struct StoreListReport: Sendable {
             if a.currency != b.currency { return (count[b.currency]!, a.currency.code) < (count[a.currency]!, b.currency.code) }
             return (b.figures.total.minorUnits, a.store.id) < (a.figures.total.minorUnits, b.store.id)
         }
-        return StoreListReport(minUsers: minUsers, rows: rows)
+        return StoreListReport(minUsers: minUsers, rows: limit.map { Array(rows.prefix($0)) } ?? rows)
     }
 }
 

@@ -1,0 +1,82 @@
+import ArgumentParser
+import GeoSpend
+import GeoSpendSpatiaLite
+
+/// Names typed on the command line that match nothing stored — a user, a category, a store
+/// kind — are usage errors (exit 2) with the nearest existing name suggested: an empty result
+/// caused by a typo must not read like "no spending here". One name is suggested, never a list
+/// (this is the owner's local file, but a list of other users' ids helps no one fix a typo).
+enum NameChecks {
+    static func user(_ id: String, in store: SpatiaLiteStore, database: String) throws {
+        let id = Identity.normalized(id)
+        guard try !store.hasUser(id) else { return }
+        throw ValidationError(
+            "no user \"\(OutputEscaping.visible(id))\" in \(database)\(hint(suggestion(for: id, among: try store.userIDs()))); "
+                + "`geospend users list` shows the users")
+    }
+
+    /// Each `--category` must name a category of the user (of any user with nil), compared as
+    /// the filter compares them: ASCII letters case-insensitively.
+    static func categories(_ names: [String], userID: String?, in store: SpatiaLiteStore) throws {
+        guard !names.isEmpty else { return }
+        let known = Set(try store.categoryCounts(userID: userID.map(Identity.normalized)).map(\.name))
+        let folded = Set(known.map { ExactText(Identity.asciiLowercased($0)) })
+        for name in names where !folded.contains(ExactText(Identity.asciiLowercased(Identity.normalized(name)))) {
+            let whose = userID.map { " of user \"\(OutputEscaping.visible(Identity.normalized($0)))\"" } ?? ""
+            throw ValidationError(
+                "--category \(OutputEscaping.visible(name)): no such category\(whose)\(hint(suggestion(for: name, among: known.sorted()))); "
+                    + "`geospend categories\(userID == nil ? "" : " --user U")` lists them")
+        }
+    }
+
+    /// A store `--kind` must be one some store has (`amenity:cafe`); `cafe` suggests it.
+    static func storeKind(_ kind: String?, in store: SpatiaLiteStore) throws {
+        guard let kind else { return }
+        let known = try store.storeKindCounts().compactMap(\.kind)
+        guard !known.contains(where: { ExactText($0) == ExactText(kind) }) else { return }
+        throw ValidationError(
+            "--kind \(OutputEscaping.visible(kind)): no store has this kind\(hint(suggestion(for: kind, among: known))); "
+                + "`geospend kinds` lists them")
+    }
+
+    private static func hint(_ name: String?) -> String {
+        name.map { " (did you mean \"\(OutputEscaping.visible($0))\"?)" } ?? ""
+    }
+
+    /// The existing name closest to `typed`: the same letters in another case first, then the
+    /// same text after a `key:` prefix (`cafe` → `amenity:cafe`), then the smallest edit
+    /// distance when it is at most a third of the name (at least 1, at most 3); ties go to the
+    /// first in sorted order. Nil when nothing is that close.
+    static func suggestion(for typed: String, among names: [String]) -> String? {
+        let t = Array(typed.lowercased().unicodeScalars)
+        let sorted = names.sorted()
+        if let same = sorted.first(where: { $0.lowercased() == typed.lowercased() }) { return same }
+        let tail = { (name: String) in name.split(separator: ":", maxSplits: 1).last.map { String($0).lowercased() } ?? "" }
+        if let prefixed = sorted.first(where: { $0.contains(":") && tail($0) == typed.lowercased() }) { return prefixed }
+        let limit = min(3, max(1, t.count / 3))
+        var best: (distance: Int, name: String)?
+        for name in sorted {
+            let whole = editDistance(t, Array(name.lowercased().unicodeScalars))
+            let part = name.contains(":") ? editDistance(t, Array(tail(name).unicodeScalars)) : whole
+            let d = min(whole, part)
+            if d <= limit && d < (best?.distance ?? .max) { best = (d, name) }
+        }
+        return best?.name
+    }
+
+    /// Levenshtein distance (insertions, deletions, substitutions), one row at a time.
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}
