@@ -80,8 +80,10 @@ public struct ValueConversions: Sendable {
         // settles the hours next to a change of offset.
         var offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(localSeconds)))
         offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(localSeconds - Int64(offset))))
-        let stamp = Timestamp(epochSeconds: localSeconds - Int64(offset), utcOffsetMinutes: offset / 60)
-        guard stamp.text.hasPrefix(local.text) else {
+        let instant = localSeconds - Int64(offset)
+        let stamp = Timestamp(epochSeconds: instant, utcOffsetMinutes: offset / 60)
+        // In the hour a spring change skips, no offset the zone has gives back this local time.
+        guard zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))) == offset else {
             throw .invalidDate(raw, reason: "does not exist in \(zone.identifier): the clocks skip that hour")
         }
         return stamp
