@@ -104,7 +104,7 @@ struct ImportCommand: ParsableCommand {
                 """)
         @OptionGroup var common: Common
 
-        @Option(help: "A known export: firefly-iii, ezbookkeeping, ofx, qif, camt053.")
+        @Option(help: "A known export (see the presets above).")
         var preset: ImportPreset?
 
         @Option(help: ArgumentHelp("The user of every row (for files without a user column).", valueName: "ID"))

@@ -33,7 +33,7 @@ enum RecordReaders {
         if let converted = try encoding.utf8Bytes(path: path, displayName: displayName) {
             reader = CSVReader(bytes: converted, delimiter: delimiter)
         } else {
-            try TextEncoding.requireUTF8(path: path, displayName: displayName)
+            try TextEncoding.requireUTF8(path: path, displayName: displayName, readsUTF16: true)
             reader = try CSVReader(path: path, delimiter: delimiter)
         }
         guard let first = reader.next() else {

@@ -27,12 +27,13 @@ enum TextEncoding {
         return nil
     }
 
-    /// - Throws: `ImportError.badFile` at line 1, column `encoding`, when `prefix` is UTF-16 or UTF-32.
-    static func requireUTF8(_ prefix: some Collection<UInt8>, file: String) throws(ImportError) {
+    /// - Throws: `ImportError.badFile` at line 1, column `encoding`, when `prefix` is UTF-16 or
+    ///   UTF-32; `readsUTF16`: the reader takes `--encoding utf16`, so say that instead of iconv.
+    static func requireUTF8(_ prefix: some Collection<UInt8>, file: String, readsUTF16: Bool = false) throws(ImportError) {
         guard let encoding = wideEncoding(prefix) else { return }
         throw .badFile(RowError(
             file: file, line: 1, column: "encoding",
-            reason: encoding.hasPrefix("UTF-16")
+            reason: readsUTF16 && encoding.hasPrefix("UTF-16")
                 ? "is \(encoding), not UTF-8; import it with --encoding utf16"
                 : "is \(encoding), not UTF-8; convert it with `iconv -f \(encoding) -t UTF-8 \(file) > \(file).utf8`"))
     }
@@ -40,7 +41,7 @@ enum TextEncoding {
     /// Reads the first bytes of `path` and checks them (an unreadable file is left to the reader).
     /// Only a regular file is looked at, with `pread`: a pipe read here would lose those bytes
     /// to the reader that opens it next (readers that stream check `ByteSource.peek` instead).
-    static func requireUTF8(path: String, displayName: String) throws(ImportError) {
+    static func requireUTF8(path: String, displayName: String, readsUTF16: Bool = false) throws(ImportError) {
         let fd = open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else { return }
         defer { close(fd) }
@@ -49,7 +50,7 @@ enum TextEncoding {
         var prefix = [UInt8](repeating: 0, count: 4)
         let n = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 4, 0) }
         guard n > 0 else { return }
-        try requireUTF8(prefix.prefix(n), file: displayName)
+        try requireUTF8(prefix.prefix(n), file: displayName, readsUTF16: readsUTF16)
     }
 }
 
