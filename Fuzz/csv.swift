@@ -53,6 +53,8 @@ public func fuzzCSV(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         }
     } catch let ImportError.badFile(e) {
         checkLocated(e, lines: lines)
+    } catch let ImportError.badHeader(errors) {
+        for e in errors { checkLocated(e, lines: lines) }
     } catch {
         check(false, "unexpected error \(error)")
     }

@@ -39,6 +39,7 @@ struct ImportCommand: ParsableCommand {
             if report.rejected > report.errors.count { printErr("… and \(report.rejected - report.errors.count) more bad rows") }
             var line = "imported \(report.inserted) \(noun), \(report.unchanged) already present"
             if report.rejected > 0 { line += ", \(report.rejected) bad rows skipped" }
+            if report.skipped > 0 { line += ", \(report.skipped) balance entries left out" }
             printErr(line + " (\(database.path))")
         }
     }
@@ -64,26 +65,171 @@ struct ImportCommand: ParsableCommand {
 
     struct Expenses: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Import expenses from CSV or JSON Lines.",
+            abstract: "Import expenses from CSV, JSON Lines, an app export or a bank statement.",
             discussion: """
-                Columns (CSV header or JSON keys): id,user,kind,amount,currency,occurred_at,title,category,
-                merchant,lat,lon,accuracy_m,store_id,notes — only user, amount, currency, occurred_at are
-                required. Amounts are decimal strings (12.50); occurred_at is RFC 3339 with an offset or a
-                bare date. A bad row is reported as FILE:LINE: COLUMN: reason and nothing is written.
+                GeoSpend's own columns (CSV header or JSON keys): id, user, kind,
+                amount, currency, occurred_at, title, category, merchant, lat,
+                lon, accuracy_m, store_id, notes; user, amount, currency and
+                occurred_at are required (--user and --currency can stand in for
+                the first and third). Amounts are positive decimals (12.50);
+                occurred_at is RFC 3339 with an offset or a bare date.
 
-                Example:
+                Presets (--preset NAME):
+                  firefly-iii    Firefly III's transactions CSV export
+                  ezbookkeeping  ezBookkeeping's CSV or TSV export
+                  ofx, qif, camt053  bank statements
+                Any other delimited file: --map FIELD=COLUMN for each field
+                whose column has another name; other columns are ignored.
+                Without a mapped kind a negative amount is an expense and a
+                positive one income; with one, the sign is dropped.
+
+                Bad rows are listed as FILE:LINE: COLUMN: reason (the first 20;
+                reading stops there) and nothing is written, unless
+                --skip-invalid. --dry-run shows how the columns were understood
+                and the first rows as they would be stored, and writes nothing.
+
+                Examples:
                   geospend import expenses Data/sample-expenses.csv
-                  geospend import expenses --skip-invalid bank-export.jsonl
+                  geospend import expenses Data/examples/firefly-iii.csv \\
+                    --preset firefly-iii --user alice
+                  geospend import expenses Data/examples/ezbookkeeping.tsv \\
+                    --preset ezbookkeeping --user alice
+                  geospend import expenses bank.ofx --preset ofx --user alice
+                  geospend import expenses Data/examples/bank-semicolon.csv \\
+                    --user alice --delimiter ';' --encoding latin1 \\
+                    --decimal-comma --date-format dd.MM.yyyy --currency EUR \\
+                    --map occurred_at=Buchungstag --map amount=Betrag \\
+                    --map merchant=Empfänger --map title=Verwendungszweck \\
+                    --dry-run
                 """)
         @OptionGroup var common: Common
 
+        @Option(help: "A known export (see the presets above).")
+        var preset: ImportPreset?
+
+        @Option(help: ArgumentHelp("The user of every row (for files without a user column).", valueName: "ID"))
+        var user: String?
+
+        @Option(help: ArgumentHelp("Read FIELD from the file's COLUMN (repeatable).", valueName: "FIELD=COLUMN"))
+        var map: [String] = []
+
+        @Option(help: ArgumentHelp("Field separator: ',' (default), ';', tab, '|'.", valueName: "C"))
+        var delimiter: String?
+
+        @Flag(help: "Amounts use a decimal comma and '.' for thousands (-1.234,56).")
+        var decimalComma = false
+
+        @Option(help: "Text encoding: utf8 (default), latin1, utf16.")
+        var encoding: SourceEncoding = .utf8
+
+        @Option(help: ArgumentHelp("Dates written like this, e.g. dd.MM.yyyy, MM/dd/yyyy HH:mm.", valueName: "PATTERN"))
+        var dateFormat: String?
+
+        @Option(help: ArgumentHelp("Zone of local times without offset, e.g. Europe/Helsinki.", valueName: "IANA-NAME"))
+        var timezone: String?
+
+        @Option(help: ArgumentHelp("Currency of rows whose file has none (ISO 4217, e.g. EUR).", valueName: "CODE"))
+        var currency: String?
+
+        @Flag(help: "Show how the file would be read; write nothing.")
+        var dryRun = false
+
+        /// The options as an `ExpenseSource`; every mistake in them is a usage error (exit 2).
+        func source() throws -> ExpenseSource {
+            var source = ExpenseSource()
+            source.preset = preset
+            if preset != nil, !map.isEmpty {
+                throw ValidationError("--map is for files without a preset; --preset \(preset!.rawValue) knows its columns")
+            }
+            if preset != nil, user == nil {
+                throw ValidationError("--preset \(preset!.rawValue) needs --user: the user the rows belong to")
+            }
+            for entry in map {
+                guard let eq = entry.firstIndex(of: "="), eq != entry.startIndex, entry.index(after: eq) != entry.endIndex else {
+                    throw ValidationError("--map \(entry): write FIELD=COLUMN, e.g. --map amount=Betrag")
+                }
+                let field = String(entry[..<eq]), column = String(entry[entry.index(after: eq)...])
+                guard ExpenseSource.fields.contains(field) else {
+                    let hint = ExpenseSource.suggestedField(for: field).map { "did you mean \"\($0)\"? " } ?? ""
+                    throw ValidationError("--map \(entry): \"\(field)\" is not a field; \(hint)fields are \(ExpenseSource.fields.joined(separator: ", "))")
+                }
+                guard source.mapping[field] == nil else { throw ValidationError("--map \(field)= is given twice") }
+                source.mapping[field] = column
+            }
+            if let delimiter {
+                switch delimiter {
+                case ",", ";", "|": source.delimiter = UInt8(ascii: Unicode.Scalar(delimiter)!)
+                case "\t", "tab", "\\t": source.delimiter = UInt8(ascii: "\t")
+                default: throw ValidationError("--delimiter \(delimiter): use ',', ';', '|' or tab")
+                }
+            }
+            source.encoding = encoding
+            source.conversions.decimalComma = decimalComma
+            if let dateFormat {
+                do { source.conversions.dateFormat = try DateFormatPattern(dateFormat) } catch {
+                    throw ValidationError("--date-format \(error)")
+                }
+            }
+            if let timezone {
+                guard let zone = TimeZone(identifier: timezone) else {
+                    throw ValidationError("--timezone \(timezone): not an IANA time zone name (e.g. Europe/Helsinki, America/New_York)")
+                }
+                source.conversions.timeZone = zone
+            }
+            if let currency {
+                do { _ = try Currency(code: currency) } catch { throw ValidationError("--currency \(error)") }
+                source.conversions.currency = currency
+            }
+            source.conversions.user = user
+            return source
+        }
+
         func run() throws {
+            let source = try source()
+            if dryRun {
+                // No database is opened: a dry run creates no file.
+                let preview = try Importer.previewExpenses(from: common.file, format: common.format, source: source)
+                printOut(Self.describe(preview, file: common.file))
+                return
+            }
             let store = try common.database.open()
-            let report = try Importer.importExpenses(from: common.file, format: common.format, into: store, options: common.options)
+            let report = try Importer.importExpenses(
+                from: common.file, format: common.format, source: source, into: store, options: common.options)
             common.report(report, noun: "expenses")
+        }
+
+        /// The dry run's report: columns, conversions, first rows, counts.
+        static func describe(_ p: ImportPreview, file: String) -> String {
+            var out = "dry run of \(file): nothing written\n"
+            if !p.columns.isEmpty {
+                out += "\ncolumns:\n"
+                out += TextTable(headers: ["column", "read as"], rows: p.columns.map { [$0.column, $0.use] }).rendered()
+            }
+            out += "\nconversions:\n" + p.conversions.map { "  \($0)\n" }.joined()
+            out += "\nfirst \(p.rows.count) rows as they would be stored:\n"
+            let rows = p.rows.map { e -> [String] in
+                [
+                    e.id, e.userID, e.kind.rawValue, "\(e.amount.decimalString) \(e.amount.currency.code)", e.occurredAt.text,
+                    e.title ?? "", e.merchant ?? "", e.category ?? "",
+                    e.location.map { "\($0.coordinate.latitude)" } ?? "", e.location.map { "\($0.coordinate.longitude)" } ?? "",
+                ]
+            }
+            out += TextTable(
+                headers: ["id", "user", "kind", "amount", "occurred_at", "title", "merchant", "category", "lat", "lon"],
+                rows: rows, rightAligned: [3]
+            ).rendered()
+            out += "\n"
+            for e in p.errors { out += e.description + "\n" }
+            if p.bad > p.errors.count { out += "… and \(p.bad - p.errors.count) more bad rows\n" }
+            var counts = "rows: \(p.good) good, \(p.bad) bad"
+            if p.skipped > 0 { counts += ", \(p.skipped) left out by the preset (balance entries)" }
+            return out + counts + "\n"
         }
     }
 }
+
+extension ImportPreset: ExpressibleByArgument {}
+extension SourceEncoding: ExpressibleByArgument {}
 
 extension ImportFormat: ExpressibleByArgument {}
 

@@ -6,7 +6,8 @@
 /// - rejects a quote inside an unquoted field and text after a closing quote;
 /// - rejects NUL bytes, invalid UTF-8 and fields over `maximumFieldBytes`;
 /// - strips one UTF-8 byte-order mark at the start of the file;
-/// - accepts `\n`, `\r\n` and a lone `\r` as line ends, and skips empty lines.
+/// - accepts `\n`, `\r\n` and a lone `\r` as line ends, and skips empty lines;
+/// - separates fields with a comma, or the `delimiter` given (`;`, tab, `|`).
 /// After a bad record it resumes at the next line, so one run lists every bad row.
 /// Counting which fields a row has (ragged rows) is the caller's job: it knows the header.
 /// The file is memory-mapped and scanned in place.
@@ -43,17 +44,19 @@ public final class CSVReader {
     private var line = 1
     private var finished = false
     private var scratch: [UInt8] = []
+    private let comma: UInt8
 
-    public convenience init(path: String) throws(ImportError) {
-        self.init(file: try MappedFile(path: path))
+    public convenience init(path: String, delimiter: UInt8 = UInt8(ascii: ",")) throws(ImportError) {
+        self.init(file: try MappedFile(path: path), delimiter: delimiter)
     }
 
-    public convenience init(bytes: [UInt8]) {
-        self.init(file: MappedFile(bytes: bytes))
+    public convenience init(bytes: [UInt8], delimiter: UInt8 = UInt8(ascii: ",")) {
+        self.init(file: MappedFile(bytes: bytes), delimiter: delimiter)
     }
 
-    private init(file: MappedFile) {
+    private init(file: MappedFile, delimiter: UInt8) {
         self.file = file
+        self.comma = delimiter
         let b = file.bytes
         // One byte-order mark at the very start is an encoding label, not data.
         if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { position = 3 }
@@ -62,7 +65,7 @@ public final class CSVReader {
     /// Bytes read so far (for progress bars).
     public var bytesRead: Int64 { Int64(position) }
 
-    private static let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","),
+    private static let quote = UInt8(ascii: "\""),
         lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
 
     /// The next record, a syntax error, or nil at the end of the input.
@@ -96,7 +99,10 @@ public final class CSVReader {
         func text(_ bytes: UnsafeBufferPointer<UInt8>, field: Int) -> String {
             if bytes.count > Self.maximumFieldBytes { fail("is longer than 64 KiB", field: field); return "" }
             if bytes.contains(0) { fail("contains a NUL byte", field: field); return "" }
-            guard let s = String(validating: bytes, as: UTF8.self) else { fail("is not valid UTF-8", field: field); return "" }
+            guard let s = String(validating: bytes, as: UTF8.self) else {
+                fail("is not valid UTF-8; if the file is Latin-1, import it with --encoding latin1", field: field)
+                return ""
+            }
             return s
         }
         while true {  // one field per iteration; i is at the field's first byte
@@ -145,7 +151,7 @@ public final class CSVReader {
                 // After the closing quote only a comma or a line end may follow.
                 if i >= end || b[i] == Self.lf || b[i] == Self.cr {
                     endOfRecord = true
-                } else if b[i] == Self.comma {
+                } else if b[i] == comma {
                     i += 1
                 } else {
                     fail("has text after a closing quote; quote the whole field and double inner quotes (\"\")", field: fieldIndex)
@@ -157,7 +163,7 @@ public final class CSVReader {
                 var endedByComma = false
                 while i < end {
                     let c = b[i]
-                    if c == Self.comma { endedByComma = true; break }
+                    if c == comma { endedByComma = true; break }
                     if c == Self.lf || c == Self.cr { break }
                     if c == Self.quote {
                         fail("has a quote inside an unquoted field; quote the whole field and double inner quotes (\"\")", field: fieldIndex)

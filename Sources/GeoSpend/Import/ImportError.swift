@@ -37,17 +37,26 @@ public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(file: String, reason: String)
     /// The header or overall structure is wrong; no row was read.
     case badFile(RowError)
+    /// The header has several problems (unknown, missing, duplicate columns), all listed;
+    /// no row was read. A single problem is `badFile`.
+    case badHeader([RowError])
     /// Some rows were bad, so nothing was written (the default, all-or-nothing).
     /// `errors` lists the first `ImportOptions.maximumListedErrors`; `badRows` counts them all.
+    /// Reading stops at the `maximumListedErrors`th bad row (unless skipping): then
+    /// `badRows == errors.count` and the message says it stopped.
     case rejected(errors: [RowError], badRows: Int)
 
     public var description: String {
         switch self {
         case .unreadable(let file, let reason): return "\(file): cannot read: \(reason)"
         case .badFile(let e): return e.description
+        case .badHeader(let errors): return errors.map(\.description).joined(separator: "\n")
         case .rejected(let errors, let badRows):
             var lines = errors.map(\.description)
             if badRows > errors.count { lines.append("… and \(badRows - errors.count) more bad rows") }
+            if badRows >= ImportOptions.maximumListedErrors && badRows == errors.count {
+                lines.append("stopped after \(badRows) bad rows; fix these and run again")
+            }
             lines.append(
                 "import rejected: \(badRows) bad row\(badRows == 1 ? "" : "s"), nothing was written (use --skip-invalid to import the good rows)")
             return lines.joined(separator: "\n")
@@ -60,27 +69,34 @@ struct HeaderMap {
     let names: [String]
     private let indexByName: [String: Int]
 
-    /// - Throws: a `RowError` at line 1 for a duplicate, unknown or missing column.
-    init(header: [String], known: [String], required: [String], file: String, line: Int) throws(RowError) {
+    /// - Throws: `ImportError.badFile` at line `line` for a duplicate, unknown or missing
+    ///   column, `.badHeader` with every problem when there are several.
+    init(header: [String], known: [String], required: [String], file: String, line: Int) throws(ImportError) {
         var index: [String: Int] = [:]
+        var errors: [RowError] = []
         for (i, raw) in header.enumerated() {
             let name = raw.trimmingSpaces()
             guard !name.isEmpty else {
-                throw RowError(file: file, line: line, column: "column \(i + 1)", reason: "the header has an empty column name")
+                errors.append(RowError(file: file, line: line, column: "column \(i + 1)", reason: "the header has an empty column name"))
+                continue
             }
             guard known.contains(name) else {
-                throw RowError(
-                    file: file, line: line, column: RowError.columnName(name),
-                    reason: "unknown column; known columns are \(known.joined(separator: ", "))")
+                let reason = ColumnSuggestion.field(for: name, among: known).map { "unknown column — did you mean \"\($0)\"?" }
+                    ?? "unknown column; known columns are \(known.joined(separator: ", "))"
+                errors.append(RowError(file: file, line: line, column: RowError.columnName(name), reason: reason))
+                continue
             }
             guard index[name] == nil else {
-                throw RowError(file: file, line: line, column: name, reason: "the header names this column twice")
+                errors.append(RowError(file: file, line: line, column: name, reason: "the header names this column twice"))
+                continue
             }
             index[name] = i
         }
-        for name in required where index[name] == nil {
-            throw RowError(file: file, line: line, column: name, reason: "required column is missing from the header")
+        for name in required where index[name] == nil && !header.contains(where: { $0.trimmingSpaces() == name }) {
+            errors.append(RowError(file: file, line: line, column: name, reason: "required column is missing from the header"))
         }
+        if errors.count == 1 { throw .badFile(errors[0]) }
+        if errors.count > 1 { throw .badHeader(errors) }
         names = header.map { $0.trimmingSpaces() }
         indexByName = index
     }

@@ -4,6 +4,8 @@ public struct ImportReport: Sendable, Equatable {
     public var unchanged = 0
     /// Rows refused (listed in `errors` up to `ImportOptions.maximumListedErrors`).
     public var rejected = 0
+    /// Rows a preset leaves out on purpose (balance corrections), neither written nor errors.
+    public var skipped = 0
     public var errors: [RowError] = []
     public var bytesRead: Int64 = 0
     public init() {}
@@ -14,7 +16,8 @@ public struct ImportOptions: Sendable {
     public var skipInvalid: Bool
     /// Called every 10,000 rows with the number of rows read so far (progress on a terminal).
     public var progress: (@Sendable (Int) -> Void)?
-    public static let maximumListedErrors = 100
+    /// Bad rows listed; without `skipInvalid` reading also stops at this many.
+    public static let maximumListedErrors = 20
 
     public init(skipInvalid: Bool = false, progress: (@Sendable (Int) -> Void)? = nil) {
         self.skipInvalid = skipInvalid
@@ -44,52 +47,149 @@ public enum ImportFormat: String, Sendable, CaseIterable {
 /// print(report.inserted, report.unchanged)
 /// ```
 public enum Importer {
-    /// - Throws: `ImportError` (unreadable file, bad header, or `.rejected` with every bad row).
+    /// - Throws: `ImportError` (unreadable file, bad header, or `.rejected` with the bad rows).
     public static func importExpenses(
-        from path: String, format: ImportFormat? = nil, into store: some ExpenseStore,
+        from path: String, format: ImportFormat? = nil, source: ExpenseSource = ExpenseSource(), into store: some ExpenseStore,
         options: ImportOptions = ImportOptions()
     ) throws -> ImportReport {
-        let format = format ?? ImportFormat.guess(path: path) ?? .csv
-        guard format != .geojson else {
-            throw ImportError.unreadable(file: path, reason: "expenses are imported from CSV or JSON Lines, not GeoJSON")
-        }
         // Stage 1, on a second thread: read and validate rows, assign ids, hash the content.
         let pipeline = ProducerPipeline<ParsedRow<Expense>>()
         pipeline.start { emit in
-            var seenIDs = Set<String>()
-            var identicalContent: [Int64: Int] = [:]
-            func handle(_ raw: Result<RawRecord, RowError>) throws {
-                let r: RawRecord
-                switch raw {
-                case .failure(let e): return try emit(.failure(e))
-                case .success(let v): r = v
+            try readExpenses(from: path, format: format, source: source) { result in
+                switch result {
+                case .failure(let e): try emit(.failure(e))
+                case .success(nil): try emit(.skipped)
+                case .success(let (expense, location)?):
+                    try emit(.row(expense, contentHash: expense.contentHash, location: location))  // the id is hashed too
                 }
-                var expense: Expense
-                do { expense = try ExpenseRecord.parse(r) } catch {
-                    return try emit(.failure(RowError(file: path, location: r.location, column: error.column, reason: error.reason)))
-                }
-                if expense.id.isEmpty {
-                    // No id given: derive a stable one from the content, numbering identical rows
-                    // in file order so two equal coffees stay two expenses and a re-import matches.
-                    let hash = expense.contentHash
-                    let ordinal = identicalContent[hash, default: 0]
-                    identicalContent[hash] = ordinal + 1
-                    expense.id = "h" + String(UInt64(bitPattern: hash), radix: 16) + (ordinal > 0 ? "-\(ordinal)" : "")
-                } else if !seenIDs.insert(expense.id).inserted {
-                    return try emit(.failure(duplicateID(expense.id, file: path, location: r.location)))
-                }
-                try emit(.row(expense, contentHash: expense.contentHash, location: r.location))  // the id is hashed too
-            }
-            switch format {
-            case .jsonl:
-                return try RecordReaders.jsonLines(path: path, displayName: path, known: ExpenseRecord.columns, body: handle)
-            default:
-                return try RecordReaders.csv(
-                    path: path, displayName: path, known: ExpenseRecord.columns, required: ExpenseRecord.required,
-                    body: handle)
-            }
+            }.bytesRead
         }
         return try write(pipeline, from: path, into: store, options: options) { try $0.insert($1, contentHash: $2) }
+    }
+
+    /// Reads a file as `importExpenses` would and writes nothing, not even a database: how
+    /// its columns were understood, the first `rowsShown` rows as they would be stored, and
+    /// the count of good and bad rows (every row is read; the first bad ones are listed).
+    /// - Throws: `ImportError` for an unreadable file or a bad header.
+    public static func previewExpenses(
+        from path: String, format: ImportFormat? = nil, source: ExpenseSource = ExpenseSource(), rowsShown: Int = 5
+    ) throws -> ImportPreview {
+        var preview = ImportPreview()
+        let read = try readExpenses(from: path, format: format, source: source) { result in
+            switch result {
+            case .failure(let e):
+                preview.bad += 1
+                if preview.errors.count < ImportOptions.maximumListedErrors { preview.errors.append(e) }
+            case .success(nil): preview.skipped += 1
+            case .success(let (expense, _)?):
+                preview.good += 1
+                if preview.rows.count < rowsShown { preview.rows.append(expense) }
+            }
+        }
+        preview.columns = read.columns
+        preview.conversions = source.describedConversions(format: read.format, delimiter: read.delimiter)
+        return preview
+    }
+
+    /// The expenses of a file in order, each with its location, nil for a row a preset
+    /// leaves out, or a row error: ids given or derived (content and the ordinal among
+    /// identical rows), duplicates refused.
+    private static func readExpenses(
+        from path: String, format: ImportFormat?, source: ExpenseSource,
+        _ body: (Result<(Expense, String)?, RowError>) throws -> Void
+    ) throws -> (bytesRead: Int64, columns: [ColumnUse], format: String, delimiter: UInt8?) {
+        var seenIDs = Set<String>()
+        var identicalContent: [Int64: Int] = [:]
+        func handle(_ r: RawRecord, column: (String) -> String) throws {
+            var expense: Expense
+            do { expense = try ExpenseRecord.parse(r) } catch {
+                return try body(.failure(RowError(file: path, location: r.location, column: column(error.column), reason: error.reason)))
+            }
+            if expense.id.isEmpty {
+                // No id given: derive a stable one from the content, numbering identical rows
+                // in file order so two equal coffees stay two expenses and a re-import matches.
+                let hash = expense.contentHash
+                let ordinal = identicalContent[hash, default: 0]
+                identicalContent[hash] = ordinal + 1
+                expense.id = "h" + String(UInt64(bitPattern: hash), radix: 16) + (ordinal > 0 ? "-\(ordinal)" : "")
+            } else if !seenIDs.insert(expense.id).inserted {
+                return try body(.failure(duplicateID(expense.id, file: path, location: r.location)))
+            }
+            try body(.success((expense, r.location)))
+        }
+        if let statement = source.preset?.statementFormat {
+            // Bank statements: canonical records without a user; the options give user and
+            // currency, and the statement's own transaction id is made unique per user.
+            let conversions = source.conversions
+            let bytes = try StatementReaders.read(
+                statement, path: path, displayName: path, options: StatementOptions(dateFormat: source.dateFormatText)
+            ) { raw in
+                switch raw {
+                case .failure(let e): try body(.failure(e))
+                case .success(let r):
+                    let prefix = "\(conversions.user ?? "")/\(statement.rawValue)/"
+                    try handle(RawRecord(location: r.location) { key in
+                        switch key {
+                        case "user": return conversions.user.map { .text($0) }
+                        case "currency":
+                            if case .text(let c)? = r.value(key), !c.isEmpty { return .text(c) }
+                            return conversions.currency.map { .text($0) }
+                        case "id":
+                            if case .text(let id)? = r.value(key), !id.isEmpty { return .text(prefix + id) }
+                            return r.value(key)
+                        default: return r.value(key)
+                        }
+                    }, column: { $0 })
+                }
+            }
+            return (bytes, [], statement.rawValue, nil)
+        }
+        let format = format ?? ImportFormat.guess(path: path) ?? .csv
+        switch format {
+        case .geojson:
+            throw ImportError.unreadable(file: path, reason: "expenses are imported from CSV or JSON Lines, not GeoJSON")
+        case .jsonl:
+            guard source.isPlain else {
+                throw ImportError.unreadable(file: path, reason: "--preset, --map and the value options read delimited files, not JSON Lines")
+            }
+            let bytes = try RecordReaders.jsonLines(path: path, displayName: path, known: ExpenseRecord.columns) { raw in
+                switch raw {
+                case .failure(let e): try body(.failure(e))
+                case .success(let r): try handle(r, column: { $0 })
+                }
+            }
+            return (bytes, [], "JSON Lines", nil)
+        case .csv:
+            let preset = source.preset?.delimited
+            let mapping = ExpenseMapping(
+                layout: preset.map { .preset($0) } ?? (source.mapping.isEmpty ? .canonical : .mapped(source.mapping)),
+                conversions: source.conversions)
+            let delimiter = source.delimiter ?? preset?.defaultDelimiter(path: path) ?? UInt8(ascii: ",")
+            var resolved: ExpenseMapping.Resolved?
+            var index: [String: Int] = [:]  // the file's columns by name, first of equal names
+            func header(_ fields: [String], _ line: Int) throws {
+                resolved = try mapping.resolve(header: fields, file: path, line: line, delimiter: delimiter)
+                for (i, name) in resolved!.uses.map(\.column).enumerated() where index[name] == nil { index[name] = i }
+            }
+            func row(_ row: Result<(fields: [String], line: Int), RowError>) throws {
+                let mapping = resolved!
+                let fields: [String], line: Int
+                switch row {
+                case .failure(let e): return try body(.failure(e))
+                case .success(let r): (fields, line) = r
+                }
+                let source = SourceRow(location: String(line)) { column in index[column].map { fields[$0] } }
+                let canonical: [String: String]?
+                do { canonical = try mapping.record(source) } catch {
+                    return try body(.failure(RowError(file: path, line: line, column: RowError.columnName(error.column), reason: error.reason)))
+                }
+                guard let canonical else { return try body(.success(nil)) }
+                try handle(RawRecord(location: String(line)) { canonical[$0].map { .text($0) } }, column: mapping.column)
+            }
+            let bytes = try RecordReaders.delimited(
+                path: path, displayName: path, delimiter: delimiter, encoding: source.encoding, header: header, body: row)
+            return (bytes, resolved?.uses ?? [], preset?.name ?? (source.mapping.isEmpty ? "CSV" : "mapped CSV"), delimiter)
+        }
     }
 
     /// Imports stores from a GeoJSON FeatureCollection of Points or a CSV.
@@ -139,6 +239,8 @@ public enum Importer {
     private enum ParsedRow<Record: Sendable>: Sendable {
         case row(Record, contentHash: Int64, location: String)
         case failure(RowError)
+        /// A row a preset leaves out on purpose.
+        case skipped
     }
 
     private static func duplicateID(_ id: String, file: String, location: String) -> RowError {
@@ -157,6 +259,7 @@ public enum Importer {
                     for item in batch {
                         switch item {
                         case .failure(let e): try record(.failure(e))
+                        case .skipped: try record(.success(nil))
                         case .row(let row, let hash, let location):
                             do { try record(.success(try insert(writer, row, hash))) } catch let e as RowRejection {
                                 try record(.failure(RowError(file: path, location: location, column: e.column, reason: e.reason)))
@@ -203,19 +306,24 @@ public enum Importer {
     /// (unless skipping).
     private static func run(
         store: some ExpenseStore, options: ImportOptions,
-        _ read: (any BulkWriter, (Result<InsertOutcome, RowError>) throws -> Void) throws -> Int64
+        _ read: (any BulkWriter, (Result<InsertOutcome?, RowError>) throws -> Void) throws -> Int64
     ) throws -> ImportReport {
         var report = ImportReport()
         try store.write { writer in
             report.bytesRead = try read(writer) { outcome in
                 switch outcome {
-                case .success(.inserted): report.inserted += 1
-                case .success(.unchanged): report.unchanged += 1
+                case .success(.inserted?): report.inserted += 1
+                case .success(.unchanged?): report.unchanged += 1
+                case .success(nil): report.skipped += 1
                 case .failure(let e):
                     report.rejected += 1
                     if report.errors.count < ImportOptions.maximumListedErrors { report.errors.append(e) }
+                    // All or nothing: after the last listed bad row the rest of the file is not read.
+                    if !options.skipInvalid && report.rejected == ImportOptions.maximumListedErrors {
+                        throw ImportError.rejected(errors: report.errors, badRows: report.rejected)
+                    }
                 }
-                let rows = report.inserted + report.unchanged + report.rejected
+                let rows = report.inserted + report.unchanged + report.rejected + report.skipped
                 if rows % 10_000 == 0 { options.progress?(rows) }
             }
             if report.rejected > 0 && !options.skipInvalid {

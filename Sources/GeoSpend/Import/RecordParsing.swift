@@ -16,6 +16,9 @@ struct RawRecord {
         self.lookup = lookup
     }
 
+    /// A field as the reader gave it (to wrap a record in another).
+    func value(_ name: String) -> RawValue? { lookup(name) }
+
     /// A field as text, or nil when absent/empty. JSON numbers give their literal text.
     func text(_ name: String) throws(FieldError) -> String? {
         switch lookup(name) {

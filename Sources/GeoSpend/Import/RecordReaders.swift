@@ -6,8 +6,36 @@ enum RecordReaders {
         path: String, displayName: String, known: [String], required: [String],
         body: (Result<RawRecord, RowError>) throws -> Void
     ) throws -> Int64 {
-        try TextEncoding.requireUTF8(path: path, displayName: displayName)
-        let reader = try CSVReader(path: path)
+        var header: HeaderMap?
+        return try delimited(
+            path: path, displayName: displayName,
+            header: { fields, line in
+                header = try HeaderMap(header: fields, known: known, required: required, file: displayName, line: line)
+            },
+            body: { row in
+                let columns = header!
+                try body(row.map { fields, line in
+                    RawRecord(location: String(line)) { name in columns.index(of: name).map { .text(fields[$0]) } }
+                })
+            })
+    }
+
+    /// A delimited file with a header row: `header` sees the header's fields and line (and
+    /// throws to refuse it), `body` each data row's fields and line, or a `RowError` (syntax,
+    /// ragged row) located by the header's column names. Files in another `encoding` are
+    /// read converted to UTF-8.
+    static func delimited(
+        path: String, displayName: String, delimiter: UInt8 = UInt8(ascii: ","), encoding: SourceEncoding = .utf8,
+        header: ([String], Int) throws -> Void,
+        body: (Result<(fields: [String], line: Int), RowError>) throws -> Void
+    ) throws -> Int64 {
+        let reader: CSVReader
+        if let converted = try encoding.utf8Bytes(path: path, displayName: displayName) {
+            reader = CSVReader(bytes: converted, delimiter: delimiter)
+        } else {
+            try TextEncoding.requireUTF8(path: path, displayName: displayName, readsUTF16: true)
+            reader = try CSVReader(path: path, delimiter: delimiter)
+        }
         guard let first = reader.next() else {
             throw ImportError.badFile(RowError(file: displayName, line: 1, column: "header", reason: "the file is empty; expected a header row"))
         }
@@ -17,27 +45,22 @@ enum RecordReaders {
         case .failure(let e):
             throw ImportError.badFile(RowError(file: displayName, line: e.line, column: "header", reason: e.reason))
         }
-        let header: HeaderMap
-        do {
-            header = try HeaderMap(header: headerRow.fields, known: known, required: required, file: displayName, line: headerRow.line)
-        } catch { throw ImportError.badFile(error) }
+        try header(headerRow.fields, headerRow.line)
+        let names = headerRow.fields.map { $0.trimmingSpaces() }
         while let next = reader.next() {
             switch next {
             case .failure(let e):
-                let column = e.fieldIndex < header.names.count ? header.names[e.fieldIndex] : "column \(e.fieldIndex + 1)"
+                let column = e.fieldIndex < names.count ? names[e.fieldIndex] : "column \(e.fieldIndex + 1)"
                 try body(.failure(RowError(file: displayName, line: e.line, column: column, reason: e.reason)))
                 if e.isFatal { return reader.bytesRead }
             case .success(let row):
-                guard row.fields.count == header.names.count else {
+                guard row.fields.count == names.count else {
                     try body(.failure(RowError(
                         file: displayName, line: row.line, column: "row",
-                        reason: "has \(row.fields.count) field\(row.fields.count == 1 ? "" : "s") but the header has \(header.names.count)")))
+                        reason: "has \(row.fields.count) field\(row.fields.count == 1 ? "" : "s") but the header has \(names.count)")))
                     continue
                 }
-                let fields = row.fields
-                try body(.success(RawRecord(location: String(row.line)) { name in
-                    header.index(of: name).map { .text(fields[$0]) }
-                }))
+                try body(.success((row.fields, row.line)))
             }
         }
         return reader.bytesRead

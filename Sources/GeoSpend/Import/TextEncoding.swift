@@ -4,10 +4,12 @@
     import Darwin
 #endif
 
-/// Import files are UTF-8. A UTF-16 or UTF-32 file (what some spreadsheet programs save as
-/// "Unicode text") was reported as "contains a NUL byte" on every line; it is recognised here
-/// from its byte-order mark, or from the NUL bytes its first ASCII character has, and refused
-/// once with the command that converts it.
+import Foundation
+
+/// Import files are UTF-8 unless `--encoding` says otherwise. A UTF-16 or UTF-32 file (what
+/// some spreadsheet programs save as "Unicode text") was reported as "contains a NUL byte" on
+/// every line; it is recognised here from its byte-order mark, or from the NUL bytes its first
+/// ASCII character has, and refused once with the option (or command) that reads it.
 enum TextEncoding {
     /// The name of the encoding `prefix` (a file's first bytes) is in when it is not UTF-8,
     /// as `iconv -f` takes it: `UTF-16` with a byte-order mark (iconv reads the order from it),
@@ -25,18 +27,21 @@ enum TextEncoding {
         return nil
     }
 
-    /// - Throws: `ImportError.badFile` at line 1, column `encoding`, when `prefix` is UTF-16 or UTF-32.
-    static func requireUTF8(_ prefix: some Collection<UInt8>, file: String) throws(ImportError) {
+    /// - Throws: `ImportError.badFile` at line 1, column `encoding`, when `prefix` is UTF-16 or
+    ///   UTF-32; `readsUTF16`: the reader takes `--encoding utf16`, so say that instead of iconv.
+    static func requireUTF8(_ prefix: some Collection<UInt8>, file: String, readsUTF16: Bool = false) throws(ImportError) {
         guard let encoding = wideEncoding(prefix) else { return }
         throw .badFile(RowError(
             file: file, line: 1, column: "encoding",
-            reason: "is \(encoding), not UTF-8; convert it with `iconv -f \(encoding) -t UTF-8 \(file) > \(file).utf8`"))
+            reason: readsUTF16 && encoding.hasPrefix("UTF-16")
+                ? "is \(encoding), not UTF-8; import it with --encoding utf16"
+                : "is \(encoding), not UTF-8; convert it with `iconv -f \(encoding) -t UTF-8 \(file) > \(file).utf8`"))
     }
 
     /// Reads the first bytes of `path` and checks them (an unreadable file is left to the reader).
     /// Only a regular file is looked at, with `pread`: a pipe read here would lose those bytes
     /// to the reader that opens it next (readers that stream check `ByteSource.peek` instead).
-    static func requireUTF8(path: String, displayName: String) throws(ImportError) {
+    static func requireUTF8(path: String, displayName: String, readsUTF16: Bool = false) throws(ImportError) {
         let fd = open(path, O_RDONLY | O_NONBLOCK)
         guard fd >= 0 else { return }
         defer { close(fd) }
@@ -45,6 +50,73 @@ enum TextEncoding {
         var prefix = [UInt8](repeating: 0, count: 4)
         let n = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 4, 0) }
         guard n > 0 else { return }
-        try requireUTF8(prefix.prefix(n), file: displayName)
+        try requireUTF8(prefix.prefix(n), file: displayName, readsUTF16: readsUTF16)
+    }
+}
+
+/// The text encoding of a delimited file, as `--encoding` names it.
+public enum SourceEncoding: String, Sendable, CaseIterable {
+    case utf8, latin1, utf16
+
+    /// The file's text as UTF-8 bytes, for an encoding other than UTF-8 (nil for UTF-8: the
+    /// reader maps the file itself). UTF-16 takes its byte order from the byte-order mark, or
+    /// from the NUL bytes of its first ASCII character when it has none.
+    /// - Throws: `ImportError` when the file cannot be read or is not in this encoding.
+    func utf8Bytes(path: String, displayName: String) throws(ImportError) -> [UInt8]? {
+        guard self != .utf8 else { return nil }
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw .unreadable(file: displayName, reason: "cannot be opened (\(error.localizedDescription))")
+        }
+        func bad(_ reason: String) -> ImportError {
+            .badFile(RowError(file: displayName, line: 1, column: "encoding", reason: reason))
+        }
+        switch self {
+        case .utf8: return nil
+        case .latin1:
+            // Every byte is a Latin-1 character, so this cannot fail; a NUL is the reader's to report.
+            return Array(String(decoding: data.map { UInt16($0) }, as: UTF16.self).utf8)
+        case .utf16:
+            let bytes = [UInt8](data)
+            var bigEndian: Bool
+            var start = 0
+            if bytes.starts(with: [0xFF, 0xFE]) { bigEndian = false; start = 2 }
+            else if bytes.starts(with: [0xFE, 0xFF]) { bigEndian = true; start = 2 }
+            else if let guess = TextEncoding.wideEncoding(bytes), guess.hasPrefix("UTF-16") { bigEndian = guess == "UTF-16BE" }
+            else { throw bad("is not UTF-16 (no byte-order mark, no NUL bytes beside its first letters); drop --encoding utf16") }
+            guard (bytes.count - start) % 2 == 0 else { throw bad("has an odd number of bytes, so it is not UTF-16") }
+            var units: [UInt16] = []
+            units.reserveCapacity((bytes.count - start) / 2)
+            var i = start
+            while i < bytes.count {
+                units.append(bigEndian ? UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1]) : UInt16(bytes[i + 1]) << 8 | UInt16(bytes[i]))
+                i += 2
+            }
+            var out: [UInt8] = []
+            var line = 1
+            for scalar in Unicode.UTF16.decode(units) {
+                guard let scalar else { throw bad("has a broken UTF-16 surrogate pair on line \(line)") }
+                if scalar == "\n" { line += 1 }
+                out.append(contentsOf: Array(String(scalar).utf8))
+            }
+            return out
+        }
+    }
+}
+
+extension Unicode.UTF16 {
+    /// The scalars of `units`, nil for each broken surrogate.
+    static func decode(_ units: [UInt16]) -> [Unicode.Scalar?] {
+        var result: [Unicode.Scalar?] = []
+        var decoder = Unicode.UTF16()
+        var iterator = units.makeIterator()
+        loop: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let s): result.append(s)
+            case .emptyInput: break loop
+            case .error: result.append(nil)
+            }
+        }
+        return result
     }
 }

@@ -1,0 +1,180 @@
+/// How the columns of a delimited file become expense fields, in one of three layouts:
+/// - canonical: the header uses GeoSpend's own names (`ExpenseRecord.columns`); an unknown
+///   column is an error, and amounts keep their sign rule (positive, `kind` gives direction);
+/// - mapped (`--map FIELD=COLUMN`): the named columns, plus any column already called by a
+///   field's name; every other column is ignored; without a `kind` column a negative amount
+///   is an expense and a positive one income, with one the sign is dropped;
+/// - a preset's (`DelimitedPreset`).
+///
+/// `resolve` checks the header once and reports every problem in it together.
+struct ExpenseMapping {
+    enum Layout {
+        case canonical
+        case mapped([String: String])  // field → column
+        case preset(any DelimitedPreset)
+    }
+
+    let layout: Layout
+    let conversions: ValueConversions
+
+    /// A header checked against the layout: what each column is used for, and the row reader.
+    struct Resolved {
+        let uses: [ColumnUse]
+        /// The canonical fields of a row (nil: a row the preset leaves out). `FieldError.column`
+        /// names the file's column.
+        let record: (SourceRow) throws(FieldError) -> [String: String]?
+        /// The file's column behind a canonical field, for the errors `ExpenseRecord` finds.
+        let column: (String) -> String
+    }
+
+    /// - Throws: every problem with the header together: `ImportError.badFile` for one,
+    ///   `.badHeader` for several.
+    func resolve(header raw: [String], file: String, line: Int, delimiter: UInt8) throws(ImportError) -> Resolved {
+        let names = raw.map { $0.trimmingSpaces() }
+        var errors: [RowError] = []
+        func fail(_ column: String, _ reason: String) {
+            errors.append(RowError(file: file, line: line, column: column, reason: reason))
+        }
+        // One column holding another delimiter: the whole header is one name, so say that once.
+        if names.count == 1 {
+            for (c, name, option) in [(";", "semicolon", "';'"), ("\t", "tab", "tab"), ("|", "bar", "'|'"), (",", "comma", "','")]
+            where UInt8(ascii: Unicode.Scalar(c)!) != delimiter && names[0].contains(c) {
+                fail("header", "the header looks \(name)-separated: try --delimiter \(option)")
+                throw .badFile(errors[0])
+            }
+        }
+        var index: [String: Int] = [:]
+        var duplicates: Set<String> = []
+        for (i, name) in names.enumerated() {
+            if name.isEmpty {
+                if case .canonical = layout { fail("column \(i + 1)", "the header has an empty column name") }
+                continue
+            }
+            if index[name] != nil { duplicates.insert(name) } else { index[name] = i }
+        }
+        let conversions = self.conversions
+        let uses: [ColumnUse]
+        let resolved: Resolved
+        switch layout {
+        case .canonical:
+            let known = ExpenseRecord.columns
+            for name in names where !name.isEmpty && !known.contains(name) {
+                if let guess = ColumnSuggestion.field(for: name, among: known) {
+                    fail(RowError.columnName(name), "unknown column — did you mean \"\(guess)\"?")
+                } else {
+                    fail(RowError.columnName(name), "unknown column; known columns are \(known.joined(separator: ", ")) (other names: --map FIELD=COLUMN)")
+                }
+            }
+            for name in duplicates where known.contains(name) { fail(name, "the header names this column twice") }
+            if index["user"] != nil, conversions.user != nil {
+                fail("user", "the file names its users and --user was given; drop one of them")
+            }
+            for field in ExpenseRecord.required where index[field] == nil {
+                if field == "user" && conversions.user != nil { continue }
+                if field == "currency" && conversions.currency != nil { continue }
+                let hint = field == "user" ? "; add it or give --user" : field == "currency" ? "; add it or give --currency" : ""
+                fail(field, "required column is missing from the header\(hint)")
+            }
+            uses = names.map { ColumnUse(column: $0, use: known.contains($0) ? $0 : "ignored") }
+            resolved = Resolved(
+                uses: uses,
+                record: { row throws(FieldError) in
+                    var fields: [String: String] = [:]
+                    for name in known { if let v = row.text(name) { fields[name] = v } }
+                    try Self.convert(&fields, conversions, signGivesKind: false, column: { $0 })
+                    return fields
+                },
+                column: { $0 })
+        case .mapped(let mapping):
+            var effective: [String: String] = [:]  // field → column
+            for field in ExpenseRecord.columns where index[field] != nil { effective[field] = field }
+            for (field, column) in mapping.sorted(by: { $0.key < $1.key }) {
+                guard index[column] != nil else {
+                    let guess = ColumnSuggestion.nearest(column, among: names.filter { !$0.isEmpty })
+                    fail(RowError.columnName(column), "--map \(field)=\(column): the header has no such column" + (guess.map { " — did you mean \"\($0)\"?" } ?? ""))
+                    continue
+                }
+                if duplicates.contains(column) { fail(column, "the header names this column twice, so --map \(field)= cannot tell which") }
+                effective[field] = column
+            }
+            if effective["user"] != nil, conversions.user != nil {
+                fail(effective["user"]!, "the file names its users and --user was given; drop one of them")
+            }
+            for field in ExpenseRecord.required where effective[field] == nil {
+                if field == "user" && conversions.user != nil { continue }
+                if field == "currency" && conversions.currency != nil { continue }
+                let option = field == "user" ? " or give --user" : field == "currency" ? " or give --currency" : ""
+                let guess = names.first { ColumnSuggestion.aliases[ColumnSuggestion.key($0)] == field }
+                fail(field, "no column gives this required field; add --map \(field)=COLUMN\(option)" + (guess.map { " (\"\($0)\" looks like it)" } ?? ""))
+            }
+            let signGivesKind = effective["kind"] == nil
+            uses = names.map { name in
+                let fields = effective.filter { $0.value == name }.map(\.key).sorted()
+                if fields.isEmpty { return ColumnUse(column: name, use: "ignored") }
+                return ColumnUse(column: name, use: fields.map { f in
+                    f == "amount" ? (signGivesKind ? "amount (negative: expense, positive: income)" : "amount (sign dropped; kind gives direction)") : f
+                }.joined(separator: ", "))
+            }
+            let columns = effective
+            resolved = Resolved(
+                uses: uses,
+                record: { row throws(FieldError) in
+                    var fields: [String: String] = [:]
+                    for (field, column) in columns { if let v = row.text(column) { fields[field] = v } }
+                    try Self.convert(&fields, conversions, signGivesKind: signGivesKind, dropSign: !signGivesKind) { columns[$0] ?? $0 }
+                    return fields
+                },
+                column: { columns[$0] ?? $0 })
+        case .preset(let preset):
+            if conversions.user == nil { fail("user", "the \(preset.name) preset needs --user: the rows' user") }
+            for role in preset.columns where role.required && index[role.column] == nil {
+                let guess = ColumnSuggestion.nearest(role.column, among: names)
+                fail(role.column, "required column of a \(preset.name) export is missing from the header" + (guess.map { " — did you mean \"\($0)\"?" } ?? ""))
+            }
+            for role in preset.columns where duplicates.contains(role.column) { fail(role.column, "the header names this column twice") }
+            if let ez = preset as? EzBookkeepingPreset {
+                for problem in ez.missing(from: Set(names), conversions) { fail(problem.column, problem.reason) }
+            }
+            uses = names.map { name in ColumnUse(column: name, use: preset.columns.first { $0.column == name }?.use ?? "ignored") }
+            resolved = Resolved(
+                uses: uses,
+                record: { row throws(FieldError) in try preset.record(row, conversions) },
+                column: { preset.fieldColumns[$0] ?? $0 })
+        }
+        if errors.count == 1 { throw .badFile(errors[0]) }
+        if errors.count > 1 { throw .badHeader(errors) }
+        return resolved
+    }
+
+    /// Applies `conversions` to a row's canonical fields in place: user and currency defaults,
+    /// the decimal comma and sign convention, the date format and zone.
+    static func convert(
+        _ fields: inout [String: String], _ conversions: ValueConversions, signGivesKind: Bool, dropSign: Bool = false,
+        column: (String) -> String
+    ) throws(FieldError) {
+        if let user = conversions.user { fields["user"] = user }
+        if fields["currency"] == nil, let currency = conversions.currency { fields["currency"] = currency }
+        if let amount = fields["amount"], signGivesKind || dropSign || conversions.decimalComma {
+            let parsed: (magnitude: String, negative: Bool)
+            do { parsed = try conversions.amount(amount) } catch { throw FieldError(column: column("amount"), reason: error.description) }
+            if signGivesKind {
+                fields["kind"] = parsed.negative ? ExpenseKind.expense.rawValue : ExpenseKind.income.rawValue
+                fields["amount"] = parsed.magnitude
+            } else {
+                fields["amount"] = dropSign || !parsed.negative ? parsed.magnitude : "-" + parsed.magnitude
+            }
+        }
+        if let time = fields["occurred_at"], conversions.dateFormat != nil || conversions.timeZone != nil {
+            do { fields["occurred_at"] = try conversions.timestamp(time) } catch {
+                throw FieldError(column: column("occurred_at"), reason: error.description)
+            }
+        }
+    }
+}
+
+/// What one column of a file is used for, as the dry run shows it.
+public struct ColumnUse: Sendable, Equatable {
+    public let column: String
+    /// The field(s) it gives, or `ignored`.
+    public let use: String
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// How to read an expense file that is not in GeoSpend's own format: a preset, or a column
+/// mapping with its delimiter and encoding, and the value conversions (`import expenses`'
+/// options). The default reads GeoSpend's own CSV or JSON Lines.
+public struct ExpenseSource: Sendable {
+    public var preset: ImportPreset?
+    /// Field → the file's column (`--map FIELD=COLUMN`).
+    public var mapping: [String: String] = [:]
+    /// nil: the preset's, else `,`.
+    public var delimiter: UInt8?
+    public var encoding: SourceEncoding = .utf8
+    public var conversions = ValueConversions()
+
+    public init() {}
+
+    /// The fields `--map` may name.
+    public static let fields = ExpenseRecord.columns
+
+    /// The field `name` probably means (`lng` → `lon`), for a usage error.
+    public static func suggestedField(for name: String) -> String? {
+        ColumnSuggestion.field(for: name, among: fields)
+    }
+
+    /// Nothing but GeoSpend's own format: no option changes how a file is read.
+    var isPlain: Bool {
+        preset == nil && mapping.isEmpty && delimiter == nil && encoding == .utf8 && !conversions.decimalComma
+            && conversions.dateFormat == nil && conversions.timeZone == nil && conversions.currency == nil
+            && conversions.user == nil
+    }
+
+    /// The `--date-format` text, handed to the statement readers (QIF's date order).
+    var dateFormatText: String? { conversions.dateFormat?.description }
+
+    /// The conversions in effect, one phrase each, for the dry run.
+    func describedConversions(format: String, delimiter: UInt8?) -> [String] {
+        var lines = ["format: \(format)"]
+        if let delimiter {
+            let shown = delimiter == UInt8(ascii: "\t") ? "tab" : "'\(Character(Unicode.Scalar(delimiter)))'"
+            lines.append("delimiter: \(shown)")
+            lines.append("encoding: \(encoding == .utf8 ? "UTF-8" : encoding == .latin1 ? "Latin-1 (ISO 8859-1)" : "UTF-16")")
+        }
+        if conversions.decimalComma { lines.append("amounts: decimal comma, '.' groups thousands") }
+        if let f = conversions.dateFormat { lines.append("dates: \(f.description)") }
+        if let z = conversions.timeZone { lines.append("local times: in \(z.identifier), offset by the date") }
+        if let c = conversions.currency { lines.append("currency when the file has none: \(c)") }
+        if let u = conversions.user { lines.append("user: \(u)") }
+        if let p = preset, p.statementFormat != nil || p.delimited is FireflyIIIPreset {
+            lines.append("ids: <user>/\(p.statementFormat?.rawValue ?? p.rawValue)/<the file's own id>")
+        }
+        return lines
+    }
+}
+
+/// What `Importer.previewExpenses` found (the dry run): nothing is written.
+public struct ImportPreview: Sendable {
+    /// Each column of the file and what it is used for (empty for JSON Lines and statements).
+    public var columns: [ColumnUse] = []
+    public var conversions: [String] = []
+    /// The first rows as they would be stored, ids included.
+    public var rows: [Expense] = []
+    public var good = 0
+    public var bad = 0
+    /// Rows a preset leaves out on purpose.
+    public var skipped = 0
+    /// The first `ImportOptions.maximumListedErrors` bad rows.
+    public var errors: [RowError] = []
+    public init() {}
+}

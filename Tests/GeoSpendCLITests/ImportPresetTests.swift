@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+/// `import expenses` on the example files of Data/examples, through the built binary: each
+/// preset and a mapped bank file import, a second import changes nothing, stored values are
+/// checked through `users export`, a dry run writes nothing, and the header and row errors
+/// read as documented.
+@Suite(.serialized) struct ImportPresetTests {
+    let dir: URL = {
+        let d = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-presets-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
+        return d
+    }()
+
+    func geospend(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
+        var environment = ProcessInfo.processInfo.environment
+        environment["GEOSPEND_DB"] = nil
+        return try CLITests.run(CLITests.binary, args, directory: CLITests.repo, environment: environment)
+    }
+
+    /// The stored expenses of `user`, by id, as `users export` writes them.
+    func exported(_ user: String, db: String) throws -> [String: [String: Any]] {
+        let r = try geospend(["users", "export", user, "--db", db])
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+        let expenses = try #require(doc["expenses"] as? [[String: Any]])
+        return Dictionary(uniqueKeysWithValues: expenses.map { ($0["id"] as! String, $0) })
+    }
+
+    static let bankOptions = [
+        "--user", "carol", "--delimiter", ";", "--encoding", "latin1", "--decimal-comma", "--date-format", "dd.MM.yyyy",
+        "--currency", "EUR", "--map", "occurred_at=Buchungstag", "--map", "amount=Betrag", "--map", "merchant=Empfänger",
+        "--map", "title=Verwendungszweck",
+    ]
+
+    /// Each example: its arguments, the rows imported and left out.
+    static let examples: [(args: [String], imported: Int, leftOut: Int)] = [
+        (["Data/examples/firefly-iii.csv", "--preset", "firefly-iii", "--user", "alice"], 12, 2),
+        (["Data/examples/ezbookkeeping.csv", "--preset", "ezbookkeeping", "--user", "bob"], 12, 1),
+        (["Data/examples/ezbookkeeping.tsv", "--preset", "ezbookkeeping", "--user", "bob"], 12, 1),
+        (["Data/examples/bank-semicolon.csv"] + bankOptions, 15, 0),
+    ]
+
+    @Test(arguments: 0..<examples.count)
+    func importsOnceAndASecondImportChangesNothing(example: Int) throws {
+        let (args, imported, leftOut) = Self.examples[example]
+        let db = dir.appendingPathComponent("e\(example).sqlite").path
+        let first = try geospend(["import", "expenses"] + args + ["--db", db])
+        #expect(first.status == 0, "\(first.err)")
+        let outLeft = leftOut > 0 ? ", \(leftOut) balance entries left out" : ""
+        #expect(first.err.hasPrefix("imported \(imported) expenses, 0 already present\(outLeft)"), "\(first.err)")
+        let second = try geospend(["import", "expenses"] + args + ["--db", db])
+        #expect(second.err.hasPrefix("imported 0 expenses, \(imported) already present\(outLeft)"), "\(second.err)")
+    }
+
+    @Test func fireflyValuesAreStoredAsTheExportMeansThem() throws {
+        let db = dir.appendingPathComponent("ff.sqlite").path
+        #expect(try geospend(["import", "expenses"] + Self.examples[0].args + ["--db", db]).status == 0)
+        let e = try exported("alice", db: db)
+        let laptop = try #require(e["alice/firefly-iii/6"])
+        #expect(laptop["kind"] as? String == "expense" && laptop["amount"] as? String == "1234.56")
+        #expect(laptop["merchant"] as? String == "Verkkokauppa.com" && laptop["category"] as? String == "Shopping")
+        #expect(laptop["notes"] as? String == "Receipt in the drawer,\nwarranty 2 years\ntags: work,hardware")
+        let salary = try #require(e["alice/firefly-iii/5"])
+        #expect(salary["kind"] as? String == "income" && salary["merchant"] as? String == "Acme Oy")
+        #expect(e["alice/firefly-iii/7"]?["kind"] as? String == "transfer")
+        #expect(e["alice/firefly-iii/10"]?["occurred_at"] as? String == "2025-03-31T08:05:00+03:00")
+        #expect(e["alice/firefly-iii/1"] == nil, "the opening balance is not an expense")
+    }
+
+    @Test func ezbookkeepingPositionsAndOffsets() throws {
+        let db = dir.appendingPathComponent("ez.sqlite").path
+        #expect(try geospend(["import", "expenses"] + Self.examples[2].args + ["--db", db]).status == 0)
+        let e = Array(try exported("bob", db: db).values)
+        let coffee = try #require(e.first { $0["occurred_at"] as? String == "2025-03-03T08:12:40+02:00" })
+        #expect(coffee["lat"] as? Double == 60.1712 && coffee["lon"] as? Double == 24.9413)
+        #expect(coffee["category"] as? String == "Coffee" && coffee["title"] as? String == "Robert's Coffee Kamppi")
+        let tokyo = try #require(e.first { $0["currency"] as? String == "JPY" })
+        #expect(tokyo["amount"] as? String == "1200" && tokyo["occurred_at"] as? String == "2025-04-03T12:00:00+09:00")
+        #expect(tokyo["lat"] as? Double == 35.6812 && tokyo["lon"] as? Double == 139.7671)
+    }
+
+    @Test func mappedBankFileSignAndDecimalComma() throws {
+        let db = dir.appendingPathComponent("bank.sqlite").path
+        #expect(try geospend(["import", "expenses", "Data/examples/bank-semicolon.csv"] + Self.bankOptions + ["--db", db]).status == 0)
+        let e = Array(try exported("carol", db: db).values)
+        let laptop = try #require(e.first { $0["merchant"] as? String == "Verkkokauppa.com" })
+        #expect(laptop["kind"] as? String == "expense" && laptop["amount"] as? String == "1234.56")
+        #expect(laptop["occurred_at"] as? String == "2025-03-15" && laptop["currency"] as? String == "EUR")
+        let salary = try #require(e.first { $0["merchant"] as? String == "Acme Oy" })
+        #expect(salary["kind"] as? String == "income" && salary["amount"] as? String == "3200.00")
+        #expect(e.contains { $0["merchant"] as? String == "Café Ekberg" && $0["title"] as? String == "Frühstück" }, "Latin-1 read")
+        #expect(e.filter { $0["merchant"] as? String == "Robert's Coffee" && $0["occurred_at"] as? String == "2025-03-03" }.count == 2,
+                "two identical coffees stay two expenses")
+    }
+
+    @Test func dryRunWritesNothing() throws {
+        let db = dir.appendingPathComponent("dry.sqlite").path
+        let r = try geospend(["import", "expenses", "Data/examples/bank-semicolon.csv"] + Self.bankOptions + ["--db", db, "--dry-run"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: db), "a dry run created the database")
+        #expect(r.out.contains("Betrag            amount (negative: expense, positive: income)"))
+        #expect(r.out.contains("Valuta            ignored"))
+        #expect(r.out.contains("dates: dd.MM.yyyy"))
+        #expect(r.out.contains("carol  expense  1234.56 EUR") || r.out.contains("carol  expense   4.50 EUR  2025-03-03"))
+        #expect(r.out.hasSuffix("rows: 15 good, 0 bad\n"))
+    }
+
+    @Test func headerErrorsAreAllReportedWithSuggestions() throws {
+        let file = dir.appendingPathComponent("h.csv").path
+        try "user,amount,currency,date,lat,lng\nann,1.00,EUR,2025-01-01,60.1,24.9\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let db = dir.appendingPathComponent("h.sqlite").path
+        let r = try geospend(["import", "expenses", file, "--db", db])
+        #expect(r.status == 2)
+        #expect(r.err == """
+            \(file):1: date: unknown column — did you mean "occurred_at"?
+            \(file):1: lng: unknown column — did you mean "lon"?
+            \(file):1: occurred_at: required column is missing from the header
+
+            """)
+        let semi = try geospend(["import", "expenses", "Data/examples/bank-semicolon.csv", "--user", "carol", "--encoding", "latin1", "--db", db])
+        #expect(semi.status == 2)
+        #expect(semi.err == "Data/examples/bank-semicolon.csv:1: header: the header looks semicolon-separated: try --delimiter ';'\n")
+        let mapped = try geospend(
+            ["import", "expenses", "Data/examples/bank-semicolon.csv", "--user", "carol", "--encoding", "latin1", "--delimiter", ";",
+             "--currency", "EUR", "--map", "amount=Betrg", "--map", "occurred_at=Buchungstag", "--db", db])
+        #expect(mapped.err == "Data/examples/bank-semicolon.csv:1: Betrg: --map amount=Betrg: the header has no such column — did you mean \"Betrag\"?\n"
+            + "Data/examples/bank-semicolon.csv:1: amount: no column gives this required field; add --map amount=COLUMN (\"Betrag\" looks like it)\n")
+        let field = try geospend(["import", "expenses", file, "--map", "lng=x", "--db", db])
+        #expect(field.status == 2 && field.err.contains(#"--map lng=x: "lng" is not a field; did you mean "lon"?"#))
+        let zone = try geospend(["import", "expenses", file, "--timezone", "Europe/Helsinky", "--db", db])
+        #expect(zone.status == 2 && zone.err.contains("--timezone Europe/Helsinky: not an IANA time zone name"))
+    }
+
+    @Test func readingStopsAfterTwentyBadRowsUnlessSkipping() throws {
+        var text = "user,amount,currency,occurred_at\n"
+        for i in 1...30 { text += "ann,\(i),EUR,2025-02-3\(i % 2)\n" }  // every row dated 30 or 31 February
+        text += "ann,1.00,EUR,2025-03-01\n"
+        let file = dir.appendingPathComponent("bad.csv").path
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let db = dir.appendingPathComponent("bad.sqlite").path
+        let r = try geospend(["import", "expenses", file, "--db", db])
+        #expect(r.status == 2)
+        let lines = r.err.split(separator: "\n")
+        #expect(lines.count == 22, "\(r.err)")
+        #expect(lines.first?.hasPrefix("\(file):2: occurred_at: ") == true)
+        #expect(lines[19].hasPrefix("\(file):21: occurred_at: "))
+        #expect(lines[20] == "stopped after 20 bad rows; fix these and run again")
+        #expect(lines[21] == "import rejected: 20 bad rows, nothing was written (use --skip-invalid to import the good rows)")
+        let skip = try geospend(["import", "expenses", file, "--db", db, "--skip-invalid"])
+        #expect(skip.status == 0)
+        #expect(skip.err.contains("… and 10 more bad rows"))
+        #expect(skip.err.contains("imported 1 expenses, 0 already present, 30 bad rows skipped"))
+    }
+}
