@@ -1,5 +1,5 @@
 # GeoSpend — two commands set everything up on a fresh Debian 12 machine:
-#   make demo   bootstrap, build, import Data/ into demo.sqlite, print a short tour
+#   make demo   bootstrap, build, build demo.sqlite (Data/ places, generated expenses), print a short tour
 #   make test   bootstrap, build, run every test
 SHELL := /bin/bash
 SWIFT ?= swift
@@ -65,4 +65,4 @@ bench-quick: release
 	@scripts/bench.sh 100000
 
 clean:
-	rm -rf .build Benchmarks/.build demo.sqlite* demo-hex.geojson demo-map Notebooks/out out
+	rm -rf .build Benchmarks/.build demo.sqlite* demo-hex.geojson demo-map demo-store.html Notebooks/out out
