@@ -1,11 +1,12 @@
 # GeoSpend — two commands set everything up on a fresh Debian 12 machine:
 #   make demo   bootstrap, build, build demo.sqlite (Data/ places, generated expenses), print a short tour
 #   make test   bootstrap, build, run every test
+# (make screenshots regenerates the README's pictures from the demo data.)
 SHELL := /bin/bash
 SWIFT ?= swift
 VENV := .venv
 
-.PHONY: bootstrap venv build release demo test reliability notebooks fixtures fuzz bench bench-quick clean
+.PHONY: bootstrap venv build release demo screenshots test reliability notebooks fixtures fuzz bench bench-quick clean
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -22,6 +23,10 @@ release: bootstrap
 
 demo: build
 	@scripts/demo.sh .build/debug/geospend
+
+# The README's screenshots, from make demo's data, by headless Chromium (scripts/screenshots.sh).
+screenshots: build
+	@scripts/screenshots.sh .build/debug/geospend
 
 test: bootstrap venv
 	$(SWIFT) build --build-tests
