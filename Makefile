@@ -1,11 +1,12 @@
 # GeoSpend — two commands set everything up on a fresh Debian 12 machine:
-#   make demo   bootstrap, build, import Data/ into demo.sqlite, print a short tour
+#   make demo   bootstrap, build, build demo.sqlite (Data/ places, generated expenses), print a short tour
 #   make test   bootstrap, build, run every test
+# (make screenshots regenerates the README's pictures from the demo data.)
 SHELL := /bin/bash
 SWIFT ?= swift
 VENV := .venv
 
-.PHONY: bootstrap venv build release demo test reliability notebooks fixtures fuzz bench bench-quick clean
+.PHONY: bootstrap venv build release demo screenshots test reliability notebooks fixtures fuzz bench bench-quick clean
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -22,6 +23,10 @@ release: bootstrap
 
 demo: build
 	@scripts/demo.sh .build/debug/geospend
+
+# The README's screenshots, from make demo's data, by headless Chromium (scripts/screenshots.sh).
+screenshots: build
+	@scripts/screenshots.sh .build/debug/geospend
 
 test: bootstrap venv
 	$(SWIFT) build --build-tests
@@ -65,4 +70,4 @@ bench-quick: release
 	@scripts/bench.sh 100000
 
 clean:
-	rm -rf .build Benchmarks/.build demo.sqlite* demo-hex.geojson demo-map Notebooks/out out
+	rm -rf .build Benchmarks/.build demo.sqlite* demo-hex.geojson demo-map demo-store.html Notebooks/out out

@@ -11,7 +11,7 @@ import subprocess
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BIN = os.environ.get("GEOSPEND_BIN", str(ROOT / ".build" / "debug" / "geospend"))
 OUT = ROOT / "Notebooks" / "out"  # git-ignored: databases and exported layers
-DB = OUT / "helsinki.sqlite"
+DB = OUT / "demo.sqlite"
 
 
 def geospend(*args):
@@ -35,11 +35,13 @@ def export(layer, name, *args):
 
 
 def demo_database():
-    """Builds the Helsinki demo database from Data/ once: the places, the sample expenses, and
-    the expenses snapped to their stores. Returns its path."""
+    """Builds `make demo`'s database once, with the same script (scripts/demo-database.sh: the
+    places of Data/, 12,000 generated expenses of 40 users, snapped to their stores). Returns
+    its path."""
     OUT.mkdir(exist_ok=True)
     if not DB.exists():
-        geospend("import", "stores", ROOT / "Data" / "helsinki-places.geojson")
-        geospend("import", "expenses", ROOT / "Data" / "sample-expenses.csv")
-        geospend("snap")
+        result = subprocess.run(["bash", str(ROOT / "scripts" / "demo-database.sh"), BIN, str(DB)],
+                                capture_output=True, text=True, cwd=ROOT)
+        if result.returncode != 0:
+            raise RuntimeError(f"scripts/demo-database.sh failed ({result.returncode}): {result.stderr}")
     return DB

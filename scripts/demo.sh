@@ -1,15 +1,13 @@
 #!/usr/bin/env bash
-# The main job on the embedded default: build demo.sqlite from Data/ and take a short tour.
+# The main job on the embedded default: build demo.sqlite (scripts/demo-database.sh: Helsinki's
+# OpenStreetMap places and 12,000 generated expenses of 40 users) and take a short tour.
 set -euo pipefail
 geospend=${1:-.build/debug/geospend}
 db=demo.sqlite
-rm -f "$db" "$db-wal" "$db-shm"
 export GEOSPEND_DB=$db
 
-echo "== Importing Data/ into $db"
-"$geospend" import stores Data/helsinki-places.geojson
-"$geospend" import expenses Data/sample-expenses.csv
-echo
+echo "== Building $db: Data/helsinki-places.geojson and generated expenses (scripts/demo-database.sh)"
+scripts/demo-database.sh "$geospend" "$db" > /dev/null
 "$geospend" info
 echo
 echo "== user1's expenses within 300 m of Helsinki Central Station (60.1710, 24.9414)"
@@ -18,9 +16,15 @@ echo
 echo "== The 5 nearest cafés to the station"
 "$geospend" nearest-stores --lat 60.1710 --lon 24.9414 -k 5 --kind amenity:cafe
 echo
-echo "== Map layers: everyone's spending on a 250 m hex grid, and user1's map page"
+echo "== Cafés within 500 m of the station, across users (stores 3+ users visited)"
+"$geospend" report stores --near 60.1710,24.9414 --radius 500m --kind amenity:cafe | sed -n 1,8p
+echo "   …"
+echo
+echo "== Map layers: everyone's spending on a 250 m hex grid, user1's map page, a store report"
 "$geospend" export grid --all-users --shape hex --cell 250m --out demo-hex.geojson
 "$geospend" export bundle --user user1 --out demo-map
+"$geospend" report store 288130404 --format html > demo-store.html
 echo
 echo "Open $db in QGIS or run: ogrinfo $db   (layers: expenses, stores)"
-echo "Open demo-hex.geojson in QGIS, kepler.gl or geojson.io; open demo-map/index.html in a browser."
+echo "Open demo-hex.geojson in QGIS, kepler.gl or geojson.io; open demo-map/index.html and"
+echo "demo-store.html (S-Market Sokos Helsinki, every user's favourite) in a browser."

@@ -10,16 +10,19 @@ struct GenerateCommand: ParsableCommand {
         usage: """
             geospend generate [--users <users>] [--expenses <expenses>]
               [--seed <seed>] [--scale <scale>] [--stores <stores>]
-              [--places <places>]
+              [--places <places>] [--popular <popular> ...]
               [--out <out>] [--stores-out <stores-out>]
             """,
         discussion: """
             The same arguments always give the same bytes. With --scale region the
             places are copied into towns 22 km apart until there are --stores stores;
-            --stores-out writes them. At most 1,000,000 users, 1,000,000 stores and
-            1,000,000,000 expenses (expenses are streamed; users and stores are held in
-            memory). Files are written whole or not at all, and never over an SQLite
-            database ($GEOSPEND_DB, ./geospend.sqlite or any other).
+            --stores-out writes them. --popular ID (repeatable, up to 25) makes a place
+            every user's top favourite, so it gets many users in every month and hour
+            (what a cross-user store report needs to publish); without it, each
+            user's favourites are their own. At most 1,000,000 users, 1,000,000
+            stores and 1,000,000,000 expenses (expenses are streamed; users and stores
+            are held in memory). Files are written whole or not at all, and never
+            over an SQLite database ($GEOSPEND_DB, ./geospend.sqlite or any other).
 
             The places are --places FILE, else $GEOSPEND_PLACES, else the Helsinki
             places (Data/helsinki-places.geojson) found from the working folder, from
@@ -28,6 +31,8 @@ struct GenerateCommand: ParsableCommand {
 
             Example:
               geospend generate --users 20 --expenses 2000 --seed 7 --out expenses.csv
+              geospend generate --users 40 --expenses 12000 --seed 7 \\
+                  --popular 288130404 --popular 317766538 --out demo-expenses.csv
               geospend generate --users 1000 --expenses 1000000 --scale region \\
                   --stores 50000 --stores-out stores.csv --out expenses.csv
             """)
@@ -40,6 +45,7 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: "The real places to start from, GeoJSON or CSV (default: see above).") var places: String?
     @Option(help: "Where to write the expenses CSV ('-' for stdout).") var out: String = "-"
     @Option(help: "Also write the stores as CSV here.") var storesOut: String?
+    @Option(help: "A place id every user has as a top favourite; repeatable, up to 25.") var popular: [String] = []
 
     /// Bounds that keep the generator within a few hundred MB, not a crash: users and stores are
     /// held in memory (peak RSS measured: 278 MB at 1M users, 205 MB at 1M stores), expenses
@@ -54,6 +60,7 @@ struct GenerateCommand: ParsableCommand {
             throw ValidationError("--expenses must be between 0 and \(Self.maxExpenses) (about 150 GB of CSV)")
         }
         guard (1...Self.maxStores).contains(stores) else { throw ValidationError("--stores must be between 1 and \(Self.maxStores)") }
+        guard popular.count <= 25 else { throw ValidationError("--popular: at most 25 places (a user has 25 favourites)") }
     }
 
     func run() throws {
@@ -66,7 +73,15 @@ struct GenerateCommand: ParsableCommand {
             throw ValidationError("--stores-out and --out are the same file \(out): give two files")
         }
         let target = try OutputFile.target(out, protecting: protected)
-        let data = SyntheticData(places: try Importer.readStores(from: try places ?? Self.defaultPlaces()), scale: scale, storeCount: stores)
+        let placesFile = try places ?? Self.defaultPlaces()
+        let data = SyntheticData(places: try Importer.readStores(from: placesFile), scale: scale, storeCount: stores)
+        let index = Dictionary(data.stores.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let popularIndices = try popular.map { id in
+            guard let i = index[Identity.normalized(id)] else {
+                throw ValidationError("--popular \(id): no place with that id in \(placesFile)")
+            }
+            return i
+        }
         if let storesTarget {
             try OutputFile.write(to: storesTarget) { sink in
                 sink.raw(ImportCSV.storeHeader + "\n")
@@ -75,7 +90,7 @@ struct GenerateCommand: ParsableCommand {
         }
         try OutputFile.write(to: target) { sink in
             sink.raw(ImportCSV.expenseHeader + "\n")
-            data.generateExpenses(users: users, count: expenses, seed: seed) { sink.raw(ImportCSV.line($0)) }
+            data.generateExpenses(users: users, count: expenses, seed: seed, popular: popularIndices) { sink.raw(ImportCSV.line($0)) }
         }
     }
 

@@ -292,7 +292,9 @@ import Testing
     }
 
     /// The bundle page in a real browser: headless Chromium loads it from disk with no network,
-    /// every layer has the features the export wrote, no script error, and a screenshot.
+    /// every layer has the features the export wrote, no script error, a title, a legend per
+    /// layer in money, a scale bar, OpenStreetMap's attribution (the demo's places are OSM's),
+    /// and a screenshot.
     @Test func bundlePageLoadsEveryLayerInChromium() throws {
         let db = try demoDatabase()
         let bundle = dir.appendingPathComponent("map").path
@@ -319,6 +321,7 @@ import Testing
         #expect(loaded["hex"] == (try features("hex")) && loaded["hex"]! > 0)
         #expect(loaded["places"] == (try features("places")) && loaded["places"]! > 0)
         #expect((json["errors"] as? [Any])?.isEmpty == true, "script errors: \(json["errors"] ?? "")")
+        try MapPageTests.expectTitleLegendsScaleAndAttribution(dom: dom.out, bundle: bundle, who: "user user1", currency: "EUR")
 
         let shot = dir.appendingPathComponent("bundle.png").path
         _ = try Self.run(chromium, flags + ["--screenshot=\(shot)", page])

@@ -37,7 +37,8 @@ answered by `geospend near` (WGS84 geodesic distances, Karney's algorithm), with
 currency exactly as geospend reports them, a map of the expenses coloured by distance, and the
 stores nearest to the station (`geospend nearest-stores`).
 
-Data: the Helsinki demo data in `Data/` (OpenStreetMap places, ODbL; generated expenses)."""),
+Data: `make demo`'s database (`scripts/demo-database.sh`): the OpenStreetMap places of `Data/`
+(© OpenStreetMap contributors, ODbL) and 12,000 generated expenses of 40 users."""),
     new_code_cell(SETUP + """
 station = (60.1710, 24.9414)  # Helsinki Central Station (lat, lon)"""),
     new_markdown_cell("## Totals per currency within each radius"),
@@ -84,7 +85,9 @@ Everyone's spending on grids in **metres** (`geospend export grid`: a Lambert az
 equal-area projection, so every cell covers the same ground), hexagons and squares at two cell
 sizes, and a quartic-kernel density surface (`geospend export density`), with user1's places on
 top. Cells with fewer than 3 distinct users are suppressed (the default for `--all-users`).
-Then the same `helsinki.sqlite` is opened directly with `geopandas.read_file` — it is a standard
+The four grids share one colour scale — spending per km² (a cell's total over its ground area),
+so 250 m and 500 m cells, hexagons and squares, are read on the same colours.
+Then the same demo database is opened directly with `geopandas.read_file` — it is a standard
 SpatiaLite file — and its totals are compared with the export."""),
     new_code_cell(SETUP + """
 import json
@@ -99,15 +102,27 @@ places = gpd.read_file(export("places", "places-user1", "--user", "user1", "--cu
 pd.DataFrame([{"layer": name, "cells": len(df), "expenses": int(df["count"].sum()), "total EUR": round(df["total"].sum(), 2)}
               for name, df in layers.items()])"""),
     new_code_cell("""\
+from matplotlib.colors import Normalize
+
+# Every cell of a grid has the same ground area (equal-area projection): a hexagon of edge a
+# covers 3√3/2·a², a square of side a, a².
+def per_km2(df, shape, cell):
+    area_km2 = (3 * math.sqrt(3) / 2 if shape == "hex" else 1) * cell ** 2 / 1e6
+    return df["total"] / area_km2
+
+for name, df in layers.items():
+    shape, cell = name.split()[0], int(name.split()[1])
+    df["EUR per km²"] = per_km2(df, shape, cell)
+norm = Normalize(vmin=0, vmax=max(df["EUR per km²"].max() for df in layers.values()))  # one scale for all four
 fig, axes = plt.subplots(2, 2, figsize=(11, 10))
 for ax, (name, df) in zip(axes.flat, layers.items()):
-    df.plot(column="total", cmap="YlOrRd", edgecolor="grey", linewidth=0.3, legend=True, ax=ax,
-            legend_kwds={"shrink": 0.6, "label": "total (EUR)"})
+    df.plot(column="EUR per km²", cmap="YlOrRd", norm=norm, edgecolor="grey", linewidth=0.3, ax=ax)
     places.plot(ax=ax, color="tab:blue", markersize=places["count"] * 3, alpha=0.7)
     ax.set_title(name)
     ax.set_aspect(1 / math.cos(math.radians(60.17)))
     ax.set_axis_off()
-fig.suptitle("Everyone's spending per cell (EUR), user1's places in blue")
+fig.colorbar(plt.cm.ScalarMappable(norm=norm, cmap="YlOrRd"), ax=axes, shrink=0.6, label="EUR per km² (all four panels)")
+fig.suptitle("Everyone's spending per km², user1's places in blue")
 plt.show()"""),
     new_markdown_cell("## Density surface (quartic kernel, 300 m bandwidth, 50 m cells)"),
     new_code_cell("""\
@@ -172,17 +187,16 @@ plt.show()"""),
     new_markdown_cell("""\
 ## One store across all its customers
 
-The store with the highest total among those that at least 2 users visited (`report stores`) and
-whose report publishes a month, then its report. Cells behind fewer than 2 users are suppressed
-(shown empty), and so is the smallest published one when the suppressed ones together come from
-fewer than 2 users. (The default is 3; the demo data has too few customers per store for it: at
-the busiest store one regular spends every month and two others came once, in October, so
-publishing October would give the section total minus October — the regular's own spending.)"""),
+The store with the highest total among those that at least 3 users visited (`report stores`, the
+default `--min-users 3`) and whose report publishes a month, then its report. Cells behind fewer
+than 3 users are suppressed (shown empty), and so is the smallest published one when the
+suppressed ones together come from fewer than 3 users. In the demo data S-Market Sokos Helsinki is
+every user's favourite (`generate --popular`), so every month and every hour it is open publish."""),
     new_code_cell("""\
-stores = geospend_json("report", "stores", "--min-users", "2")  # only stores with 2+ users, by total
+stores = geospend_json("report", "stores")  # only stores with 3+ users, by total
 report, euro = None, None
 for listed in stores["stores"]:  # the busiest whose report publishes a month
-    candidate = geospend_json("report", "store", listed["id"], "--min-users", "2")
+    candidate = geospend_json("report", "store", listed["id"])
     euro = next((c for c in candidate["currencies"] if c["currency"] == "EUR"), None)
     if euro and euro["monthly"]:
         report = candidate

@@ -110,6 +110,14 @@ struct FeatureWriter {
 
 /// The provenance every layer carries in its `geospend` member.
 enum Provenance {
+    /// The attribution OpenStreetMap's licence (ODbL 1.0) asks of anything derived from its data,
+    /// as https://www.openstreetmap.org/copyright words it; layers with OSM-sourced places carry it.
+    static let openStreetMap: JSONOutput = .object([
+        ("text", .string("© OpenStreetMap contributors")),
+        ("license", .string("ODbL-1.0")),
+        ("url", .string("https://www.openstreetmap.org/copyright")),
+    ])
+
     static func object(
         layer: String, request: MapExportRequest, currency choice: LayerCurrency, features: Int, expenses: Int?, totalMinor: Int64?,
         suppression: Suppression?, extra: [(String, JSONOutput)]

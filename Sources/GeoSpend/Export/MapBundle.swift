@@ -107,17 +107,29 @@ public enum MapBundle {
             .replacingOccurrences(of: ">", with: "\\u003e").replacingOccurrences(of: "&", with: "\\u0026")
     }
 
-    /// The page: Leaflet, a layer switcher, a legend of the grid's colours, popups with each
-    /// place's figures. It reports what it loaded in `#geospend-status` (JSON), which the
-    /// browser test reads.
+    /// The grid's ramp on the page: ColorBrewer YlOrRd (the same as the places' simplestyle
+    /// `marker-color` in the GeoJSON, for geojson.io); places on the page get Purples instead,
+    /// so a place is never read as a cell.
+    static let gridRamp = PlacesLayer.ramp
+    /// ColorBrewer Purples, light to dark.
+    static let placesRamp = ["#f2f0f7", "#cbc9e2", "#9e9ac8", "#756bb1", "#54278f"]
+
+    /// The page: Leaflet, a layer switcher, a title (who, period, currency), a scale bar, a
+    /// legend per layer in the layer's currency, popups (`geospendPopups`: cells, expenses with
+    /// their merchant, places), and OpenStreetMap's attribution while places from it are shown.
+    /// It reports what it loaded in `#geospend-status` (JSON), which the browser test reads.
     static func page(request: MapExportRequest, tiles: String?) -> String {
-        let who = request.filter.userID.map { "user \($0)" } ?? "all users"
+        let f = request.filter
+        let who = f.userID.map { "user \($0)" } ?? "all users"
         let tileJS = tiles.map { url in
             "L.tileLayer(\(scriptJSON(.string(url))), {maxZoom: 19, attribution: '&copy; OpenStreetMap contributors'}).addTo(map);"
         } ?? "// No basemap: pass --tiles URL for one."
         let layerTitles = scriptJSON(.object(layers.map { ($0.name, .string($0.title)) }))
-        let ramp = scriptJSON(.array(PlacesLayer.ramp.map { .string($0) }))
+        let ramps = scriptJSON(.object([
+            ("grid", .array(gridRamp.map { .string($0) })), ("places", .array(placesRamp.map { .string($0) })),
+        ]))
         let tileURL = scriptJSON(tiles.map { .string($0) } ?? .null)
+        let subject = scriptJSON(.object([("who", .string(who)), ("from", .text(f.from?.text)), ("to", .text(f.to?.text))]))
         return """
             <!DOCTYPE html>
             <html lang="en">
@@ -129,13 +141,17 @@ public enum MapBundle {
             <style>
               html, body, #map { height: 100%; margin: 0; }
               #map { background: #eef0f2; }
+              #geospend-title { position: absolute; top: 10px; left: 60px; z-index: 1000; background: white; padding: 6px 10px;
+                                font: bold 15px/1.3 sans-serif; border-radius: 4px; box-shadow: 0 0 6px rgba(0,0,0,.3); }
               .legend { background: white; padding: 6px 8px; font: 12px/1.4 sans-serif; border-radius: 4px; box-shadow: 0 0 6px rgba(0,0,0,.3); }
               .legend i { display: inline-block; width: 14px; height: 14px; margin-right: 6px; vertical-align: middle; opacity: .8; }
+              .legend .dot { border-radius: 50%; opacity: .6; margin: 0 4px 0 8px; }
               #geospend-status { display: none; }
             </style>
             </head>
             <body>
             <div id="map"></div>
+            <div id="geospend-title"></div>
             <pre id="geospend-status"></pre>
             <script>
               // Every script error is recorded for the status line (and the browser test).
@@ -148,62 +164,141 @@ public enum MapBundle {
             <script src="layers.js"></script>
             <script>
             (function () {
-              var data = window.geospendData, titles = \(layerTitles), ramp = \(ramp), tiles = \(tileURL);
+              var data = window.geospendData, titles = \(layerTitles), ramps = \(ramps), tiles = \(tileURL), subject = \(subject);
+              var meta = {hex: data.hex.geospend || {}, points: data.points.geospend || {}, places: data.places.geospend || {}};
               var map = L.map('map', {preferCanvas: true});
               \(tileJS)
-              function colour(w) { return ramp[Math.min(ramp.length - 1, Math.floor(w * ramp.length))]; }
-              function money(v, currency) { return v == null ? '–' : Number(v).toFixed(2) + ' ' + currency; }
+              function colour(ramp, w) { return ramp[Math.min(ramp.length - 1, Math.floor(w * ramp.length))]; }
               function text(s) { var d = document.createElement('div'); d.textContent = s == null ? '–' : String(s); return d.innerHTML; }
+              // Money in the layer's currency ("€1,234.50"); whole units when `whole` (legend bounds).
+              function money(v, currency, whole) {
+                if (v == null) { return '–'; }
+                try {
+                  var digits = new Intl.NumberFormat('en', {style: 'currency', currency: currency}).resolvedOptions().maximumFractionDigits;
+                  if (whole) { digits = 0; }
+                  return new Intl.NumberFormat('en', {style: 'currency', currency: currency, minimumFractionDigits: digits,
+                                                      maximumFractionDigits: digits}).format(v);
+                } catch (e) { return Number(v).toFixed(whole ? 0 : 2) + ' ' + currency; }
+              }
+              function maxOf(fc, key) { return fc.features.reduce(function (m, f) { return Math.max(m, Number(f.properties[key]) || 0); }, 0); }
+
+              // Popups: built from the layers' properties, every stored text escaped.
+              var placeNames = {};
+              data.places.features.forEach(function (f) { placeNames[f.properties.place_id] = f.properties.name; });
+              var popups = window.geospendPopups = {
+                cell: function (p) {
+                  return '<b>' + text(p.cell_id) + '</b><br>' + p.count + ' expenses<br>total ' + money(p.total, p.currency) +
+                         '<br>average ' + money(p.average, p.currency);
+                },
+                // The merchant is the expense's store, by its id, as the places layer names it.
+                point: function (p) {
+                  var merchant = p.store_id == null ? null : (placeNames[p.store_id] || p.store_id);
+                  return '<b>' + money(p.amount, p.currency) + '</b>' + (merchant == null ? '' : ' at ' + text(merchant)) +
+                         '<br>' + text(p.occurred_at) + '<br>' + text(p.category);
+                },
+                place: function (p) {
+                  return '<b>' + text(p.name || p.place_id) + '</b> (' + text(p.kind) + ')<br>' + p.count + ' visits, total ' +
+                         money(p.total, p.currency) + '<br>average ' + money(p.average, p.currency) + ', median ' +
+                         money(p.median, p.currency) + (p.first_visit ? '<br>first ' + text(p.first_visit) + '<br>last ' + text(p.last_visit) : '');
+                }
+              };
+
               var overlays = {}, loaded = {};
               var hex = L.geoJSON(data.hex, {
-                style: function (f) { return {color: '#555', weight: 0.5, fillColor: colour(f.properties.weight), fillOpacity: 0.6}; },
-                onEachFeature: function (f, layer) {
-                  var p = f.properties;
-                  layer.bindPopup('<b>' + text(p.cell_id) + '</b><br>' + p.count + ' expenses<br>total ' + money(p.total, p.currency) +
-                                  '<br>average ' + money(p.average, p.currency));
-                }
+                style: function (f) { return {color: '#555', weight: 0.5, fillColor: colour(ramps.grid, f.properties.weight), fillOpacity: 0.6}; },
+                onEachFeature: function (f, layer) { layer.bindPopup(popups.cell(f.properties)); }
               });
               var points = L.geoJSON(data.points, {
                 pointToLayer: function (f, latlng) {
                   return L.circleMarker(latlng, {radius: 2 + 6 * f.properties.weight, color: '#08519c', weight: 1, fillOpacity: 0.5});
                 },
-                onEachFeature: function (f, layer) {
-                  var p = f.properties;
-                  layer.bindPopup(money(p.amount, p.currency) + '<br>' + text(p.occurred_at) + '<br>' + text(p.category));
-                }
+                onEachFeature: function (f, layer) { layer.bindPopup(popups.point(f.properties)); }
               });
+              var osm = meta.places.attribution;
               var places = L.geoJSON(data.places, {
+                // Shown in the map's attribution while the places layer is on.
+                attribution: osm ? '<span id="geospend-osm">Places &copy; <a href="' + text(osm.url) + '">OpenStreetMap contributors</a>, ' +
+                                   text(osm.license) + '</span>' : null,
                 pointToLayer: function (f, latlng) {
                   var p = f.properties, r = {small: 5, medium: 8, large: 11}[p['marker-size']] || 5;
-                  return L.circleMarker(latlng, {radius: r, color: '#222', weight: 1, fillColor: p['marker-color'], fillOpacity: 0.9});
+                  return L.circleMarker(latlng, {radius: r, color: '#222', weight: 1, fillColor: colour(ramps.places, p.weight), fillOpacity: 0.9});
                 },
-                onEachFeature: function (f, layer) {
-                  var p = f.properties;
-                  layer.bindPopup('<b>' + text(p.name || p.place_id) + '</b> (' + text(p.kind) + ')<br>' + p.count + ' visits, total ' +
-                                  money(p.total, p.currency) + '<br>average ' + money(p.average, p.currency) + ', median ' +
-                                  money(p.median, p.currency) + '<br>first ' + text(p.first_visit) + '<br>last ' + text(p.last_visit));
-                }
+                onEachFeature: function (f, layer) { layer.bindPopup(popups.place(f.properties)); }
               });
-              [['hex', hex], ['points', points], ['places', places]].forEach(function (pair) {
-                overlays[titles[pair[0]]] = pair[1];
-                pair[1].addTo(map);
-                loaded[pair[0]] = pair[1].getLayers().length;
+              var byName = {hex: hex, points: points, places: places};
+              ['hex', 'points', 'places'].forEach(function (name) {
+                overlays[titles[name]] = byName[name];
+                byName[name].addTo(map);
+                loaded[name] = byName[name].getLayers().length;
               });
               L.control.layers(null, overlays, {collapsed: false}).addTo(map);
-              var legend = L.control({position: 'bottomright'});
-              legend.onAdd = function () {
-                var div = L.DomUtil.create('div', 'legend'), meta = data.hex.geospend || {};
-                var html = '<b>Hex grid: share of the largest cell total</b><br>';
+              L.control.scale({imperial: false, maxWidth: 150}).addTo(map);
+
+              // Title: who, the period (the filter's, else the expenses' first and last day), the currency.
+              var days = data.points.features.map(function (f) { return String(f.properties.occurred_at).slice(0, 10); }).sort();
+              var period = subject.from || subject.to ? (subject.from || '…') + ' to ' + (subject.to || '…')
+                         : days.length ? days[0] + ' to ' + days[days.length - 1] : 'all dates';
+              var currency = meta.hex.currency || meta.points.currency || meta.places.currency;
+              document.getElementById('geospend-title').textContent =
+                'GeoSpend — ' + subject.who + ', ' + period + (currency ? ', ' + currency : '');
+
+              // One legend per layer, in money: a ramp's class k covers weights [k/n, (k+1)/n) of
+              // the largest value, so its bounds are k/n and (k+1)/n of that value.
+              function rampRows(ramp, largest, currency) {
+                var whole = largest / ramp.length >= 10, html = '';
                 for (var k = 0; k < ramp.length; k++) {
-                  html += '<i style="background:' + ramp[k] + '"></i>' + Math.round(100 * k / ramp.length) + '–' +
-                          Math.round(100 * (k + 1) / ramp.length) + ' %<br>';
+                  html += '<div class="legend-row"><i style="background:' + ramp[k] + '"></i>' + money(largest * k / ramp.length, currency, whole) +
+                          ' – ' + money(largest * (k + 1) / ramp.length, currency, whole) + '</div>';
                 }
-                html += (meta.currency ? text(meta.currency) + ', ' : '') + 'cells of ' + text(meta.grid && meta.grid.cell_m) + ' m';
-                div.innerHTML = html;
-                return div;
+                return html;
+              }
+              function suppressed(m) {
+                var n = m.suppression && m.suppression.suppressed_features;
+                return n ? '<br>' + n + ' left out (fewer than ' + m.suppression.min_users + ' users or ' + m.suppression.min_count + ' expenses)' : '';
+              }
+              var legends = {
+                hex: function () {
+                  var m = meta.hex, c = m.currency;
+                  return '<b>' + text(titles.hex) + ': ' + text(c) + ' per ' + text(m.grid && m.grid.cell_m) + ' m cell</b>' +
+                         rampRows(ramps.grid, maxOf(data.hex, 'total'), c) + suppressed(m);
+                },
+                points: function () {
+                  var c = meta.points.currency, largest = maxOf(data.points, 'amount'), html = '<b>' + text(titles.points) + ': amount</b><div class="legend-row">';
+                  [1, 0.5, 0.1].forEach(function (w) {
+                    var d = 2 * (2 + 6 * w);
+                    html += '<i class="dot" style="background:#08519c;width:' + d + 'px;height:' + d + 'px"></i>' + money(largest * w, c);
+                  });
+                  return html + '</div>';
+                },
+                places: function () {
+                  var m = meta.places, c = m.currency;
+                  return '<b>' + text(titles.places) + ': ' + text(c) + ' per place</b>' + rampRows(ramps.places, maxOf(data.places, 'total'), c) +
+                         suppressed(m);
+                }
               };
-              legend.addTo(map);
+              var legendDivs = {};
+              ['places', 'points', 'hex'].forEach(function (name) {
+                if (!loaded[name]) { return; }
+                var control = L.control({position: 'bottomright'});
+                control.onAdd = function () {
+                  var div = legendDivs[name] = L.DomUtil.create('div', 'legend');
+                  div.id = 'legend-' + name;
+                  div.innerHTML = legends[name]();
+                  return div;
+                };
+                control.addTo(map);
+              });
+              // A layer switched off takes its legend with it.
+              function toggle(e, shown) {
+                Object.keys(byName).forEach(function (name) {
+                  if (byName[name] === e.layer && legendDivs[name]) { legendDivs[name].style.display = shown ? '' : 'none'; }
+                });
+              }
+              map.on('overlayadd', function (e) { toggle(e, true); });
+              map.on('overlayremove', function (e) { toggle(e, false); });
+
               var bounds = hex.getBounds();
+              if (!bounds.isValid()) { bounds = points.getBounds().extend(places.getBounds()); }
               if (bounds.isValid()) { map.fitBounds(bounds, {padding: [20, 20]}); } else { map.setView([0, 0], 2); }
               document.getElementById('geospend-status').textContent =
                 JSON.stringify({loaded: loaded, errors: window.geospendErrors, leaflet: L.version, tiles: tiles});

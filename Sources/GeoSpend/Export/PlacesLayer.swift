@@ -51,6 +51,9 @@ enum PlacesLayer {
         // then shares are of the published places' total.
         let partial = rows.count < found.count
         if partial { for n in rows.indices { rows[n].share = total > 0 ? Double(rows[n].total) / Double(total) : 0 } }
+        // Published stores imported from OpenStreetMap carry its licence (ODbL) along.
+        let storeIDs = Set(rows.filter { $0.kind == .store }.map(\.id))
+        let fromOSM = try !storeIDs.isEmpty && store.stores(withIDs: storeIDs).values.contains { $0.sourceID?.hasPrefix("osm:") == true }
         let provenance = Provenance.object(
             layer: "places", request: request, currency: choice, features: rows.count,
             expenses: rows.reduce(0) { $0 + $1.count }, totalMinor: total, suppression: suppression,
@@ -60,7 +63,7 @@ enum PlacesLayer {
                     : "stores and clusters of storeless positions (DBSCAN 75 m, 2 points), as geospend insights")),
                 ("weight", .string("total / largest published total")),
                 ("share", .string(partial ? "of the published places' total" : "of the total of every place in the selection")),
-            ])
+            ] + (fromOSM ? [("attribution", Provenance.openStreetMap)] : []))
         var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
         let largest = Double(max(rows.first?.total ?? 1, 1))
         for r in rows {

@@ -30,6 +30,8 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 /// shops elsewhere. Amounts follow the place kind; positions carry GPS noise (σ 8–40 m) with the
 /// accuracy reported; about 8 % of expenses have no position; 30 % name their store; currencies
 /// are mostly EUR with SEK, USD, JPY and KWD. Income (monthly salary) and transfers have no place.
+/// Popular stores (`popular`) are every user's top favourites, so a few stores get many users in
+/// every month and hour — what a cross-user store report needs to publish anything (the demo).
 public struct SyntheticData: Sendable {
     public enum Scale: String, Sendable, CaseIterable { case city, region }
 
@@ -74,9 +76,14 @@ public struct SyntheticData: Sendable {
 
     /// Calls `emit` for each of `count` expenses of `users` users, in a fixed order.
     /// Times fall in the 365 days from `start` (default 2025-01-01T00:00:00Z).
+    /// - Parameter popular: indices into `stores` (at most 25) that every user has as their top
+    ///   favourites, rotated so each is some users' first; the random draws are the same as
+    ///   without them, so an empty list gives the same expenses as before the option existed.
     public func generateExpenses(
-        users: Int, count: Int, seed: UInt64, start: Int64 = 1_735_689_600, emit: (Expense) throws -> Void
+        users: Int, count: Int, seed: UInt64, start: Int64 = 1_735_689_600, popular: [Int] = [],
+        emit: (Expense) throws -> Void
     ) rethrows {
+        precondition(popular.count <= 25 && popular.allSatisfy { stores.indices.contains($0) })
         var rng = SplitMix64(seed: seed)
         let eur = try! Currency(code: "EUR")
         let currencies = ["SEK", "USD", "JPY", "KWD"].map { try! Currency(code: $0) }
@@ -85,6 +92,8 @@ public struct SyntheticData: Sendable {
         for _ in 0..<users {
             let town = towns[Int(rng.next() % UInt64(towns.count))]
             favourites.append((0..<25).map { _ in town[Int(rng.next() % UInt64(town.count))] })
+            let u = favourites.count - 1
+            for rank in popular.indices { favourites[u][rank] = popular[(rank + u) % popular.count] }
         }
         let zipf = (1...25).map { 1 / Double($0) }
         let zipfTotal = zipf.reduce(0, +)

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Regenerates the README's screenshots from make demo's data: builds the demo database
+# (scripts/demo-database.sh), exports user1's map bundle and S-Market Sokos Helsinki's HTML store
+# report, and has headless Chromium (offline, no basemap) take docs/map-bundle.png and
+# docs/store-report.png. Usage: scripts/screenshots.sh [GEOSPEND_BINARY]   (make screenshots)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+geospend=$(realpath "${1:-$root/.build/debug/geospend}")
+chromium=$(command -v chromium || command -v chromium-browser)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export SOURCE_DATE_EPOCH=1767225600  # the layers' generated_at, so reruns give the same files
+
+"$root/scripts/demo-database.sh" "$geospend" "$work/demo.sqlite" > /dev/null
+"$geospend" export bundle --db "$work/demo.sqlite" --user user1 --out "$work/map"
+"$geospend" report store 288130404 --db "$work/demo.sqlite" --format html > "$work/store.html"
+
+shoot() {  # URL PNG WIDTH,HEIGHT
+    "$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=5000 \
+        --window-size="$3" --screenshot="$2" "$1" 2> /dev/null
+    echo "wrote $2"
+}
+shoot "file://$work/map/index.html" "$root/docs/map-bundle.png" 1200,800
+shoot "file://$work/store.html" "$root/docs/store-report.png" 860,1150
