@@ -272,7 +272,7 @@ import Testing
     static func camt(_ namespace: String, _ entries: String) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
-        <Document xmlns="urn:iso:std:iso:20022:tech:xsd:\(namespace)">
+        <Document xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns="urn:iso:std:iso:20022:tech:xsd:\(namespace)">
         <BkToCstmrStmt><Stmt><Acct><Ccy>EUR</Ccy></Acct>
         \(entries)
         </Stmt></BkToCstmrStmt>

@@ -35,7 +35,10 @@ enum CamtReader {
         let text = try StatementText.decode(bytes, charset, file: file)
         let root = try StatementReaders.parseMarkup(text, sgml: false, file: file)
         guard let document = root.children.first else { throw bad(1, "is empty; expected a camt.053 <Document>") }
-        let namespace = document.attributes.first { $0.key == "xmlns" || $0.key.hasPrefix("xmlns:") }?.value ?? ""
+        // The ISO 20022 namespace says which message this is (other declarations, such as xsi's, do not).
+        let namespaces = document.attributes.filter { $0.key == "xmlns" || $0.key.hasPrefix("xmlns:") }.map(\.value)
+        let iso = namespaces.filter { $0.contains("iso:20022") }.sorted()
+        let namespace = iso.first { $0.contains("camt.053.") } ?? iso.first ?? ""
         guard document.name == "Document", namespace.isEmpty || namespace.contains("camt.053.") else {
             let what = namespace.isEmpty ? "<\(document.name)>" : namespace
             throw bad(document.line, "is \(what), not a camt.053 bank-to-customer statement (urn:iso:std:iso:20022:tech:xsd:camt.053.001.NN)")
