@@ -25,8 +25,9 @@ let package = Package(
         .systemLibrary(
             name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
 
-        // The core: model, geodesy, import parsing, analytics value types. No SQL.
-        .target(name: "GeoSpend", dependencies: ["CProj"]),
+        // The core: model, geodesy, import parsing, analytics value types. No SQL. GEOS gives
+        // imported polygons their point on surface.
+        .target(name: "GeoSpend", dependencies: ["CProj", "CGEOS"]),
         // The SpatiaLite store: schema, migrations, spatial SQL, bulk load.
         .target(
             name: "GeoSpendSpatiaLite",

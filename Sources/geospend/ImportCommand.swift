@@ -46,13 +46,18 @@ struct ImportCommand: ParsableCommand {
 
     struct Stores: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Import stores from a GeoJSON FeatureCollection of Points or a CSV.",
+            abstract: "Import stores from GeoJSON, GPX waypoints or a CSV.",
             discussion: """
                 CSV header: id,name,kind,brand,street,postcode,city,country,lat,lon (id, name, lat, lon required).
-                GeoJSON: feature id, properties name, kind, brand, street, postcode, city.
+                GeoJSON: Points, Polygons and MultiPolygons (placed at their point on surface); feature id,
+                properties name, kind, brand, street, postcode, city, country, and OpenStreetMap tags
+                (amenity=cafe → kind amenity:cafe, addr:*). A feature without id gets its OSM id or one
+                derived from its name and position, so a second import changes nothing.
+                GPX: each <wpt> is a store: name, type (kind); ids derived from name and position.
 
-                Example:
+                Examples:
                   geospend import stores Data/helsinki-places.geojson
+                  geospend import stores Data/examples/places.gpx
                 """)
         @OptionGroup var common: Common
 

@@ -26,6 +26,10 @@ import Testing
                     _ = try RecordReaders.geoJSONStores(path: path, displayName: "in") {
                         if case .failure(let e) = $0 { found.append(e.description) }
                     }
+                case .gpx:
+                    _ = try RecordReaders.gpxStores(path: path, displayName: "in") {
+                        if case .failure(let e) = $0 { found.append(e.description) }
+                    }
                 }
             } catch let ImportError.badFile(e) {
                 found.append(e.description)
@@ -38,6 +42,7 @@ import Testing
         (.csv, "user,amount,currency,occurred_at\nann,1.00,EUR,2025-01-01\n"),
         (.jsonl, "{\"user\":\"ann\",\"amount\":\"1.00\",\"currency\":\"EUR\",\"occurred_at\":\"2025-01-01\"}\n"),
         (.geojson, #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"s1","geometry":{"type":"Point","coordinates":[24.9,60.1]},"properties":{"name":"A"}}]}"#),
+        (.gpx, #"<?xml version="1.0" encoding="UTF-8"?><gpx version="1.1"><wpt lat="60.1" lon="24.9"><name>A</name></wpt></gpx>"#),
     ]
 
     /// Was "contains a NUL byte" on every line.

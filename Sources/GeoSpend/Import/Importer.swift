@@ -27,14 +27,15 @@ public struct ImportOptions: Sendable {
 
 /// File formats the importer reads.
 public enum ImportFormat: String, Sendable, CaseIterable {
-    case csv, jsonl, geojson
+    case csv, jsonl, geojson, gpx
 
-    /// Guesses from the extension: `.csv`, `.jsonl`/`.ndjson`, `.geojson`/`.json`.
+    /// Guesses from the extension: `.csv`, `.jsonl`/`.ndjson`, `.geojson`/`.json`, `.gpx`.
     public static func guess(path: String) -> ImportFormat? {
         let lower = path.lowercased()
         if lower.hasSuffix(".csv") { return .csv }
         if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") { return .jsonl }
         if lower.hasSuffix(".geojson") || lower.hasSuffix(".json") { return .geojson }
+        if lower.hasSuffix(".gpx") { return .gpx }
         return nil
     }
 }
@@ -146,8 +147,9 @@ public enum Importer {
         }
         let format = format ?? ImportFormat.guess(path: path) ?? .csv
         switch format {
-        case .geojson:
-            throw ImportError.unreadable(file: path, reason: "expenses are imported from CSV or JSON Lines, not GeoJSON")
+        case .geojson, .gpx:
+            throw ImportError.unreadable(
+                file: path, reason: "expenses are imported from CSV or JSON Lines, not \(format == .gpx ? "GPX" : "GeoJSON")")
         case .jsonl:
             guard source.isPlain else {
                 throw ImportError.unreadable(file: path, reason: "--preset, --map and the value options read delimited files, not JSON Lines")
@@ -192,7 +194,7 @@ public enum Importer {
         }
     }
 
-    /// Imports stores from a GeoJSON FeatureCollection of Points or a CSV.
+    /// Imports stores from a GeoJSON FeatureCollection (points, polygons), GPX waypoints or a CSV.
     /// - Throws: `ImportError`.
     public static func importStores(
         from path: String, format: ImportFormat? = nil, into store: some ExpenseStore,
@@ -200,7 +202,7 @@ public enum Importer {
     ) throws -> ImportReport {
         let format = format ?? ImportFormat.guess(path: path) ?? .csv
         guard format != .jsonl else {
-            throw ImportError.unreadable(file: path, reason: "stores are imported from GeoJSON or CSV, not JSON Lines")
+            throw ImportError.unreadable(file: path, reason: "stores are imported from GeoJSON, GPX or CSV, not JSON Lines")
         }
         // Stage 1, on a second thread: read and validate stores, hash their content.
         let pipeline = ProducerPipeline<ParsedRow<Store>>()
@@ -210,14 +212,15 @@ public enum Importer {
                 guard seenIDs.insert(s.id).inserted else { return try emit(.failure(duplicateID(s.id, file: path, location: location))) }
                 try emit(.row(s, contentHash: s.contentHash, location: location))
             }
-            switch format {
-            case .geojson:
-                return try RecordReaders.geoJSONStores(path: path, displayName: path) { result in
-                    switch result {
-                    case .failure(let e): try emit(.failure(e))
-                    case .success(let found): try handle(found.store, found.location)
-                    }
+            func found(_ result: Result<(store: Store, location: String), RowError>) throws {
+                switch result {
+                case .failure(let e): try emit(.failure(e))
+                case .success(let found): try handle(found.store, found.location)
                 }
+            }
+            switch format {
+            case .geojson: return try RecordReaders.geoJSONStores(path: path, displayName: path, body: found)
+            case .gpx: return try RecordReaders.gpxStores(path: path, displayName: path, body: found)
             default:
                 return try RecordReaders.csv(
                     path: path, displayName: path, known: StoreRecord.columns, required: StoreRecord.required
@@ -275,18 +278,19 @@ public enum Importer {
         }
     }
 
-    /// Reads the stores of a GeoJSON or CSV file without a database (for the generator).
+    /// Reads the stores of a GeoJSON, GPX or CSV file without a database (for the generator).
     /// - Throws: `ImportError` at the first bad record.
     public static func readStores(from path: String) throws -> [Store] {
         var stores: [Store] = []
-        switch ImportFormat.guess(path: path) {
-        case .geojson:
-            _ = try RecordReaders.geoJSONStores(path: path, displayName: path) { result in
-                switch result {
-                case .failure(let e): throw ImportError.badFile(e)
-                case .success(let found): stores.append(found.store)
-                }
+        func found(_ result: Result<(store: Store, location: String), RowError>) throws {
+            switch result {
+            case .failure(let e): throw ImportError.badFile(e)
+            case .success(let found): stores.append(found.store)
             }
+        }
+        switch ImportFormat.guess(path: path) {
+        case .geojson: _ = try RecordReaders.geoJSONStores(path: path, displayName: path, body: found)
+        case .gpx: _ = try RecordReaders.gpxStores(path: path, displayName: path, body: found)
         default:
             _ = try RecordReaders.csv(path: path, displayName: path, known: StoreRecord.columns, required: StoreRecord.required) {
                 raw in
