@@ -149,6 +149,9 @@ struct ImportCommand: ParsableCommand {
             if preset != nil, user == nil {
                 throw ValidationError("--preset \(preset!.rawValue) needs --user: the user the rows belong to")
             }
+            if preset == .qif, currency == nil {
+                throw ValidationError("--preset qif needs --currency: QIF files do not say their currency (e.g. --currency EUR)")
+            }
             for entry in map {
                 guard let eq = entry.firstIndex(of: "="), eq != entry.startIndex, entry.index(after: eq) != entry.endIndex else {
                     throw ValidationError("--map \(entry): write FIELD=COLUMN, e.g. --map amount=Betrag")

@@ -151,4 +151,45 @@ import Testing
         #expect(skip.err.contains("… and 10 more bad rows"))
         #expect(skip.err.contains("imported 1 expenses, 0 already present, 30 bad rows skipped"))
     }
+
+    /// The bank statements of Data/examples (written by hand from the formats' documentation,
+    /// Data/README.md says which) through the command: each imports, a second run changes
+    /// nothing, and the same statement as OFX 1.x (SGML, Windows-1252) and 2.x (XML) stores
+    /// the same expenses.
+    static let statements: [(args: [String], imported: Int)] = [
+        (["Data/examples/statement-ofx1.ofx", "--preset", "ofx", "--user", "alice"], 14),
+        (["Data/examples/statement-ofx2.ofx", "--preset", "ofx", "--user", "alice"], 14),
+        (["Data/examples/statement.qif", "--preset", "qif", "--user", "alice", "--currency", "EUR"], 14),
+        (["Data/examples/statement-camt053.xml", "--preset", "camt053", "--user", "alice"], 11),
+    ]
+
+    @Test(arguments: 0..<statements.count)
+    func statementsImportOnce(statement: Int) throws {
+        let (args, imported) = Self.statements[statement]
+        let db = dir.appendingPathComponent("s\(statement).sqlite").path
+        let first = try geospend(["import", "expenses"] + args + ["--db", db])
+        #expect(first.status == 0 && first.err.hasPrefix("imported \(imported) expenses, 0 already present"), "\(first.err)")
+        let second = try geospend(["import", "expenses"] + args + ["--db", db])
+        #expect(second.err.hasPrefix("imported 0 expenses, \(imported) already present"), "\(second.err)")
+    }
+
+    @Test func ofxVersionsStoreTheSameExpenses() throws {
+        var stored: [[String: [String: String]]] = []
+        for (n, args) in [Self.statements[0].args, Self.statements[1].args].enumerated() {
+            let db = dir.appendingPathComponent("ofx\(n).sqlite").path
+            #expect(try geospend(["import", "expenses"] + args + ["--db", db]).status == 0)
+            stored.append(try exported("alice", db: db).mapValues { row in
+                row.filter { $0.key != "created_at" && $0.key != "updated_at" }.mapValues { "\($0)" }
+            })
+        }
+        #expect(stored[0].count == 14 && stored[0] == stored[1])
+        let cafe = try #require(stored[0].values.first { $0["merchant"] == "Kahvila Säpä" }, "Windows-1252 ä decoded")
+        #expect(cafe["kind"] == "expense" && cafe["currency"] == "EUR")
+    }
+
+    @Test func qifWithoutCurrencyIsAUsageError() throws {
+        let r = try geospend(["import", "expenses", "Data/examples/statement.qif", "--preset", "qif", "--user", "alice",
+                              "--db", dir.appendingPathComponent("q.sqlite").path])
+        #expect(r.status == 2 && r.err.hasPrefix("Error: --preset qif needs --currency"), "\(r.err)")
+    }
 }
