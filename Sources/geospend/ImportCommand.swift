@@ -47,13 +47,23 @@ struct ImportCommand: ParsableCommand {
     struct Stores: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import stores from GeoJSON, GPX waypoints or a CSV.",
+            usage: """
+                geospend import stores [--db <db>] [--format <format>]
+                  [--skip-invalid] <file>
+                """,
             discussion: """
-                CSV header: id,name,kind,brand,street,postcode,city,country,lat,lon (id, name, lat, lon required).
-                GeoJSON: Points, Polygons and MultiPolygons (placed at their point on surface); feature id,
-                properties name, kind, brand, street, postcode, city, country, and OpenStreetMap tags
-                (amenity=cafe → kind amenity:cafe, addr:*). A feature without id gets its OSM id or one
-                derived from its name and position, so a second import changes nothing.
-                GPX: each <wpt> is a store: name, type (kind); ids derived from name and position.
+                CSV header: id,name,kind,brand,street,postcode,city,country,lat,lon
+                (id, name, lat, lon required).
+
+                GeoJSON: Points, Polygons and MultiPolygons (placed at their point on
+                surface); feature id, properties name, kind, brand, street, postcode,
+                city, country, and OpenStreetMap tags (amenity=cafe → kind
+                amenity:cafe, addr:*). A feature without id gets its OSM id or one
+                derived from its name and position, so a second import changes
+                nothing.
+
+                GPX: each <wpt> is a store: name, type (kind); ids derived from name
+                and position.
 
                 Examples:
                   geospend import stores Data/helsinki-places.geojson

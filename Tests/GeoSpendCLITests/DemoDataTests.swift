@@ -5,16 +5,10 @@ import Testing
 /// report publishes under the default --min-users 3 — what the README's example and the
 /// notebooks show — and `generate --popular` leaves the generator's other output as it was.
 @Suite(.serialized) struct DemoDataTests {
-    let dir: URL = {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-demo-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
-        return d
-    }()
+    let dir = Reliability.scratch("demo")
 
     func geospend(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
-        var environment = ProcessInfo.processInfo.environment
-        environment["GEOSPEND_DB"] = nil
-        return try CLITests.run(CLITests.binary, args, directory: CLITests.repo, environment: environment)
+        try Reliability.geospend(args)
     }
 
     /// Without --popular the generator's bytes are those Data/README.md documents for

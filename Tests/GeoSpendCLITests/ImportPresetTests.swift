@@ -6,16 +6,10 @@ import Testing
 /// checked through `users export`, a dry run writes nothing, and the header and row errors
 /// read as documented.
 @Suite(.serialized) struct ImportPresetTests {
-    let dir: URL = {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-presets-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
-        return d
-    }()
+    let dir = Reliability.scratch("presets")
 
     func geospend(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
-        var environment = ProcessInfo.processInfo.environment
-        environment["GEOSPEND_DB"] = nil
-        return try CLITests.run(CLITests.binary, args, directory: CLITests.repo, environment: environment)
+        try Reliability.geospend(args)
     }
 
     /// The stored expenses of `user`, by id, as `users export` writes them.

@@ -6,16 +6,10 @@ import Testing
 /// where its places are shown — and popups that name the merchant with stored text escaped.
 /// The places layer's provenance carries the attribution exactly when OSM-sourced stores are in it.
 @Suite(.serialized) struct MapPageTests {
-    let dir: URL = {
-        let d = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-map-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: d, withIntermediateDirectories: true)
-        return d
-    }()
+    let dir = Reliability.scratch("map")
 
     func geospend(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
-        var environment = ProcessInfo.processInfo.environment
-        environment["GEOSPEND_DB"] = nil
-        return try CLITests.run(CLITests.binary, args, directory: CLITests.repo, environment: environment)
+        try Reliability.geospend(args)
     }
 
     static let chromiumFlags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--virtual-time-budget=5000",

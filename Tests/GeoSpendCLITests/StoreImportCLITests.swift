@@ -5,14 +5,11 @@ import Testing
 /// binary: counts on stderr, a second import changes nothing, the stores are queryable.
 @Suite struct StoreImportCLITests {
     func geospend(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
-        var environment = ProcessInfo.processInfo.environment
-        environment["GEOSPEND_DB"] = nil
-        return try CLITests.run(CLITests.binary, args, directory: CLITests.repo, environment: environment)
+        try Reliability.geospend(args)
     }
 
     @Test func gpxAndOSMGeoJSONImportOnce() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = Reliability.scratch("stores")
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = dir.appendingPathComponent("stores.sqlite").path
         let first = try geospend(["import", "stores", "Data/examples/places.gpx", "--db", db])
