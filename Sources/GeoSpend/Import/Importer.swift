@@ -180,6 +180,9 @@ public enum Importer {
                 case .failure(let e): return try body(.failure(e))
                 case .success(let r): (fields, line) = r
                 }
+                if mapping.direct {
+                    return try handle(RawRecord(location: String(line)) { column in index[column].map { .text(fields[$0]) } }, column: { $0 })
+                }
                 let source = SourceRow(location: String(line)) { column in index[column].map { fields[$0] } }
                 let canonical: [String: String]?
                 do { canonical = try mapping.record(source) } catch {

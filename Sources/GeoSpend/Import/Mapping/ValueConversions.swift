@@ -17,6 +17,11 @@ public struct ValueConversions: Sendable {
 
     public init() {}
 
+    /// Nothing to convert or fill in: a row's values are read as they are.
+    var isIdentity: Bool {
+        !decimalComma && dateFormat == nil && timeZone == nil && currency == nil && user == nil
+    }
+
     /// A signed amount as its magnitude in the `12.50` form `Money` reads, and its sign.
     /// - Throws: `ValueError.invalidAmount` naming the option that would read it.
     public func amount(_ raw: String) throws(ValueError) -> (magnitude: String, negative: Bool) {
