@@ -95,7 +95,7 @@ extension SpatiaLiteStore: UserDataStore {
                     guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [userID]) == true else {
                         return .rollback
                     }
-                    if rewriteFile { try Self.checkSpaceToRewrite(db, path: path, user: userID) }
+                    if rewriteFile { try Self.checkSpaceToRewrite(db, path: path, what: "user \"\(userID)\"") }
                     var rows: [UserDeletion.TableRows] = []
                     for (table, column) in try Self.userKeyedTables(db) {
                         try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ?", arguments: [userID])
@@ -123,7 +123,7 @@ extension SpatiaLiteStore: UserDataStore {
             }
         } catch let failure as ScrubFailure {
             throw StoreError.deletedButNotScrubbed(
-                path: path, user: userID, rows: removed.map(\.rows).reduce(0, +), reason: failure.reason)
+                path: path, what: "user \"\(userID)\"", rows: removed.map(\.rows).reduce(0, +), reason: failure.reason)
         }
         return UserDeletion(userID: userID, rowsByTable: removed, leftovers: leftovers)
     }
@@ -142,7 +142,7 @@ extension SpatiaLiteStore: UserDataStore {
     }
 
     /// Recomputes SpatiaLite's statistics of the expenses layer if anything ever computed them.
-    private static func refreshLayerStatistics(_ db: Database) throws {
+    static func refreshLayerStatistics(_ db: Database) throws {
         let kept = try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM geometry_columns_statistics WHERE f_table_name = 'expenses' AND last_verified IS NOT NULL)
                 OR EXISTS (SELECT 1 FROM geometry_columns_field_infos WHERE f_table_name = 'expenses')
