@@ -50,7 +50,7 @@ extension SpatiaLiteStore: ExpenseEditing {
                     ? EditError.unknownStore(expense.storeID ?? "") : EditError.invalid(field: rejection.column, reason: rejection.reason)
             }
             try db.execute(
-                sql: "UPDATE expenses SET created_at = \(Self.nowSQL), updated_at = created_at, remind_at = ?, remind_ms = ? WHERE id = ?",
+                sql: "UPDATE expenses SET created_at = \(Self.nowSQL), updated_at = \(Self.nowSQL), remind_at = ?, remind_ms = ? WHERE id = ?",
                 arguments: [remindAt?.text, remindAt?.epochMilliseconds, expense.id])
             guard let stored = try Self.storedExpense(db, id: expense.id, userID: expense.userID) else {
                 throw StoreError.notFound(what: "expense", id: expense.id)
