@@ -16,12 +16,14 @@ extension SpatiaLiteStore: CategoryEditing {
     }
 
     public func categoryDetails(userID: String, includeInactive: Bool) throws -> [CategoryDetail] {
-        try read { db in
-            try Row.fetchAll(
-                db, sql: "\(Self.detailSelect) WHERE c.user_id = ? \(includeInactive ? "" : "AND c.is_active") ORDER BY c.kind, c.name",
-                arguments: [userID]
-            ).map(Self.detail)
-        }
+        try read { db in try Self.categoryDetails(db, userID: userID, includeInactive: includeInactive) }
+    }
+
+    static func categoryDetails(_ db: Database, userID: String, includeInactive: Bool) throws -> [CategoryDetail] {
+        try Row.fetchAll(
+            db, sql: "\(Self.detailSelect) WHERE c.user_id = ? \(includeInactive ? "" : "AND c.is_active") ORDER BY c.kind, c.name",
+            arguments: [userID]
+        ).map(Self.detail)
     }
 
     public func addCategory(_ category: GeoSpend.Category, userID: String, icon: String?, color: String?) throws -> CategoryDetail {

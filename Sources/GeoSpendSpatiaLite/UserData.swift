@@ -52,6 +52,18 @@ extension SpatiaLiteStore: UserDataStore {
             while try s.step(db) { try body(try SpatiaLiteStore.decodeExpense(s)) }
         }
 
+        func categoryDetails() throws -> [CategoryDetail] {
+            try SpatiaLiteStore.categoryDetails(db, userID: user.id, includeInactive: true)
+        }
+
+        func forEachExpenseTimes(_ body: (ExpenseTimes) throws -> Void) throws {
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT id, remind_at, created_at, updated_at FROM expenses
+                WHERE user_id = ? AND (remind_at IS NOT NULL OR created_at IS NOT NULL OR updated_at IS NOT NULL) ORDER BY id
+                """, arguments: [user.id])
+            while let r = try rows.next() { try body(ExpenseTimes(id: r[0], remindAt: r[1], createdAt: r[2], updatedAt: r[3])) }
+        }
+
         func stores(withIDs ids: Set<String>) throws -> [Store] {
             guard !ids.isEmpty else { return [] }
             let s = RawStatement(try db.cachedStatement(sql: """
