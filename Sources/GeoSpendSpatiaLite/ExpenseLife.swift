@@ -148,21 +148,21 @@ extension SpatiaLiteStore: ExpenseEditing {
 
     public func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) throws -> ExpensePage {
         let (conditions, bindings) = Self.conditions(for: filter, firstParameter: 4)  // ?1–?3: cursor and limit
-        let all = conditions + (cursor == nil ? [] : ["(e.occurred_ms, e.pk) < (?1, ?2)"])
+        let all = conditions + (cursor == nil ? [] : ["(e.occurred_ms, e.id) < (?1, ?2)"])
         let sql = """
             SELECT \(Self.storedColumns) FROM \(Self.storedSource)
             \(all.isEmpty ? "" : "WHERE " + all.joined(separator: " AND "))
-            ORDER BY e.occurred_ms DESC, e.pk DESC LIMIT ?3
+            ORDER BY e.occurred_ms DESC, e.id DESC LIMIT ?3
             """
         let rows = try read { db in
             try Self.fetchStored(db, sql) { s in
-                s.bind(1, cursor?.occurredMilliseconds); s.bind(2, cursor?.key); s.bind(3, Int64(limit) + 1)
+                s.bind(1, cursor?.occurredMilliseconds); s.bind(2, cursor?.id); s.bind(3, Int64(limit) + 1)
                 for apply in bindings { apply(s) }
             }
         }
         // One row more than asked tells whether another page follows.
         let page = rows.prefix(limit)
-        let next = rows.count > limit ? page.last.map { ExpenseCursor(occurredMilliseconds: $0.0.expense.occurredAt.epochMilliseconds, key: $0.1) } : nil
+        let next = rows.count > limit ? page.last.map { ExpenseCursor(occurredMilliseconds: $0.0.expense.occurredAt.epochMilliseconds, id: $0.0.expense.id) } : nil
         return ExpensePage(expenses: page.map(\.0), next: next)
     }
 
@@ -173,7 +173,7 @@ extension SpatiaLiteStore: ExpenseEditing {
             SELECT \(Self.storedColumns) FROM \(Self.storedSource)
             WHERE e.user_id = ?1 AND (e.title LIKE ?2 ESCAPE '\\' OR e.merchant LIKE ?2 ESCAPE '\\'
                 OR e.notes LIKE ?2 ESCAPE '\\' OR c.name LIKE ?2 ESCAPE '\\')
-            ORDER BY e.occurred_ms DESC, e.pk DESC LIMIT ?3
+            ORDER BY e.occurred_ms DESC, e.id DESC LIMIT ?3
             """
         return try read { db in
             try Self.fetchStored(db, sql) { s in
@@ -185,7 +185,7 @@ extension SpatiaLiteStore: ExpenseEditing {
     public func dueReminders(userID: String, asOf: Timestamp) throws -> [StoredExpense] {
         let sql = """
             SELECT \(Self.storedColumns) FROM \(Self.storedSource)
-            WHERE e.user_id = ?1 AND e.remind_ms <= ?2 ORDER BY e.remind_ms, e.pk
+            WHERE e.user_id = ?1 AND e.remind_ms <= ?2 ORDER BY e.remind_ms, e.id
             """
         return try read { db in
             try Self.fetchStored(db, sql) { s in s.bind(1, userID); s.bind(2, asOf.epochMilliseconds) }.map(\.0)

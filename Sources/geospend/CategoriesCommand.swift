@@ -27,6 +27,10 @@ struct CategoriesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "A user's categories with their kind and number of expenses.",
+            usage: """
+                geospend categories list --user <user> [--all] [--format <format>]
+                  [--db <db>]
+                """,
             discussion: """
                 Categories come from imports and `categories add` (one per name and
                 kind, letters compared without case). --category of near, insights and
@@ -66,6 +70,10 @@ struct CategoriesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a category for the user.",
+            usage: """
+                geospend categories add --user <user> --name <name> [--kind <kind>]
+                  [--icon <icon>] [--color <color>] [--db <db>]
+                """,
             discussion: """
                 Example:
                   geospend categories add --user user1 --name Coffee --icon coffee \\
@@ -93,6 +101,11 @@ struct CategoriesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit",
             abstract: "Rename a category, change its icon or colour, or activate it.",
+            usage: """
+                geospend categories edit <category> --user <user> [--kind <kind>]
+                  [--name <name>] [--icon <icon>] [--color <color>] [--activate]
+                  [--db <db>]
+                """,
             discussion: """
                 --kind is needed only when the name is both an expense and an income
                 category (Others). An empty --icon or --color unsets it. A rename stays
@@ -127,6 +140,10 @@ struct CategoriesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "deactivate",
             abstract: "Hide a category from lists and new expenses; its expenses keep it.",
+            usage: """
+                geospend categories deactivate <category> --user <user>
+                  [--kind <kind>] [--db <db>]
+                """,
             discussion: """
                 `categories edit NAME --activate` undoes it.
 
@@ -151,6 +168,10 @@ struct CategoriesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
             abstract: "Delete a category; its expenses stay, with no category.",
+            usage: """
+                geospend categories delete <category> --user <user> [--kind <kind>]
+                  [--db <db>]
+                """,
             discussion: """
                 The default categories cannot be deleted (deactivate them instead).
 

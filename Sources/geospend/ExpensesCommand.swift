@@ -209,6 +209,11 @@ struct ExpensesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "The user's expenses, newest first, a page at a time.",
+            usage: """
+                geospend expenses list --user <user> [--from <from>] [--to <to>]
+                  [--kind <kind> ...] [--category <category> ...] [--limit <limit>]
+                  [--after <after>] [--format <format>] [--db <db>]
+                """,
             discussion: """
                 A page ends with the cursor of the next one (JSON: "next", null on the
                 last page); pass it to --after. Pages stay stable while expenses are
@@ -216,7 +221,7 @@ struct ExpensesCommand: ParsableCommand {
 
                 Example:
                   geospend expenses list --user alice --limit 20
-                  geospend expenses list --user alice --limit 20 --after kx3b2.5
+                  geospend expenses list --user alice --limit 20 --after m7qv6yo0.eDAxbTg2eGZz
                   geospend expenses list --user alice --from 2025-03-01 \\
                       --to 2025-03-31 --category Food --format json
                 """)
@@ -263,6 +268,10 @@ struct ExpensesCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "search",
             abstract: "The user's expenses whose title, merchant, notes or category contain TEXT.",
+            usage: """
+                geospend expenses search --user <user> <text> [--limit <limit>]
+                  [--format <format>] [--db <db>]
+                """,
             discussion: """
                 Letters A–Z match in either case (other letters as typed); % and _ are
                 plain characters. Newest first.

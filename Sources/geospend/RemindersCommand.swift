@@ -18,6 +18,10 @@ struct RemindersCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "due",
             abstract: "The user's expenses whose reminder is at or before --as-of.",
+            usage: """
+                geospend reminders due --user <user> [--as-of <as-of>]
+                  [--format <format>] [--db <db>]
+                """,
             discussion: """
                 Earliest reminder first. A reminder stays until it is unset
                 (`expenses edit ID --user U --remind-at ""`) or its expense deleted.

@@ -69,7 +69,7 @@ import Testing
             guard let next = page["next"] as? String else { break }
             after = ["--after", next]
         }
-        let oracle = try CLITests.run("/usr/bin/sqlite3", [db, "SELECT id FROM expenses WHERE user_id = 'alice' ORDER BY occurred_ms DESC, pk DESC"])
+        let oracle = try CLITests.run("/usr/bin/sqlite3", [db, "SELECT id FROM expenses WHERE user_id = 'alice' ORDER BY occurred_ms DESC, id DESC"])
         #expect(paged == oracle.out.split(separator: "\n").map(String.init))
         #expect(paged.count == 6 && pages == 3)
         let text = try geospend(["expenses", "list", "--user", "alice", "--limit", "6", "--db", db])

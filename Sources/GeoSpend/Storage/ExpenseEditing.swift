@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a store offers for one expense's life after import (`geospend expenses …`,
 /// `reminders due`): add, read, edit, delete, page through and search one user's expenses.
 /// Separate from `ExpenseStore` (the analytics seam) because only these commands need it.
@@ -21,7 +23,7 @@ public protocol ExpenseEditing: Sendable {
     ///   remain (empty when nothing does).
     func deleteExpense(id: String, userID: String, rewriteFile: Bool) throws -> [String]?
 
-    /// The user's expenses matching `filter`, newest first (ties: latest stored first), at most
+    /// The user's expenses matching `filter`, newest first (ties: by id, descending), at most
     /// `limit`, starting after `cursor`; the page's `next` is nil on the last page.
     func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) throws -> ExpensePage
 
@@ -49,24 +51,31 @@ public struct StoredExpense: Sendable, Hashable {
     }
 }
 
-/// Where a page of `expensePage` ended: the last row's instant and row key, as opaque text
-/// (`--after`).
+/// Where a page of `expensePage` ended: the last row's instant and id, as opaque text
+/// (`--after`). Not the row key: that counts every user's rows, so it would tell one user how
+/// many others were stored in between (IsolationTests caught it).
 public struct ExpenseCursor: Sendable, Hashable {
     public let occurredMilliseconds: Int64
-    public let key: Int64
+    public let id: String
 
-    public init(occurredMilliseconds: Int64, key: Int64) {
+    public init(occurredMilliseconds: Int64, id: String) {
         self.occurredMilliseconds = occurredMilliseconds
-        self.key = key
+        self.id = id
     }
 
-    /// `<ms>.<key>` in base 36: short, and nothing a user is meant to compose.
-    public var text: String { String(occurredMilliseconds, radix: 36) + "." + String(key, radix: 36) }
+    /// The instant in base 36, a dot, the id in base64url: nothing a user is meant to compose.
+    public var text: String {
+        String(occurredMilliseconds, radix: 36) + "."
+            + Data(id.utf8).base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+    }
 
     public init?(text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let ms = Int64(parts[0], radix: 36), let key = Int64(parts[1], radix: 36) else { return nil }
-        self.init(occurredMilliseconds: ms, key: key)
+        guard parts.count == 2, let ms = Int64(parts[0], radix: 36) else { return nil }
+        var b64 = parts[1].replacing("-", with: "+").replacing("_", with: "/")
+        while b64.count % 4 != 0 { b64 += "=" }
+        guard let data = Data(base64Encoded: String(b64)), let id = String(data: data, encoding: .utf8), !id.isEmpty else { return nil }
+        self.init(occurredMilliseconds: ms, id: id)
     }
 }
 
