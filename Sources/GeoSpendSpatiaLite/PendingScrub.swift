@@ -45,13 +45,13 @@ extension SpatiaLiteStore {
 
     /// Refuses, before a deletion changes anything, when the disk cannot hold the rewrite: `VACUUM`
     /// in WAL mode writes every page of the file into the write-ahead log beside it.
-    static func checkSpaceToRewrite(_ db: Database, path: String, user: String) throws {
+    static func checkSpaceToRewrite(_ db: Database, path: String, what: String) throws {
         let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
         let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
         let wal = ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber)?.int64Value ?? 0
         let needed = pages * pageSize + wal
         guard let free = FreeSpace.bytes(in: FreeSpace.folder(of: path)) else { return }  // cannot tell: let VACUUM try
-        if free < needed { throw StoreError.notEnoughSpaceToScrub(path: path, user: user, neededBytes: needed, freeBytes: free) }
+        if free < needed { throw StoreError.notEnoughSpaceToScrub(path: path, what: what, neededBytes: needed, freeBytes: free) }
     }
 
     /// The clean-up: `VACUUM` (when `rewrite`), then the log emptied; the flag is cleared only

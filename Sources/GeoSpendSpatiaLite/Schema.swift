@@ -1,4 +1,5 @@
 import GRDB
+import GeoSpend
 
 /// The database schema as numbered migrations, recorded in GRDB's `grdb_migrations` table.
 ///
@@ -53,6 +54,7 @@ enum Schema {
         ("expenses_user_place", "CREATE INDEX expenses_user_place ON expenses(user_id, lat, lon, kind, currency, amount_minor) WHERE lat IS NOT NULL"),
         ("expenses_store", "CREATE INDEX expenses_store ON expenses(store_id) WHERE store_id IS NOT NULL"),
         ("expenses_category", "CREATE INDEX expenses_category ON expenses(category_id) WHERE category_id IS NOT NULL"),
+        ("expenses_user_reminder", "CREATE INDEX expenses_user_reminder ON expenses(user_id, remind_ms) WHERE remind_ms IS NOT NULL"),
     ]
 
     /// Whether every migration is applied.
@@ -208,6 +210,26 @@ enum Schema {
             // GDAL, QGIS and geopandas read a declared INTEGER as 32-bit and clamp amounts, times
             // and hashes past 2^31 − 1; the why and the how are in `Integer64Columns`.
             try Integer64Columns.declare(db)
+        },
+        Migration(identifier: "v5: an expense's life: times, reminders; category icon, colour, default, active") { db in
+            // Rows stored before have no known creation time: NULL, not the migration's time.
+            // `remind_ms` (the reminder's instant) is BIGINT for GDAL, as in v4; `remind_at`
+            // keeps the text with its offset. Categories stay active; the defaults are marked.
+            try db.execute(sql: """
+                ALTER TABLE expenses ADD COLUMN created_at TEXT;
+                ALTER TABLE expenses ADD COLUMN updated_at TEXT;
+                ALTER TABLE expenses ADD COLUMN remind_at TEXT;
+                ALTER TABLE expenses ADD COLUMN remind_ms BIGINT;
+                CREATE INDEX expenses_user_reminder ON expenses(user_id, remind_ms) WHERE remind_ms IS NOT NULL;
+                ALTER TABLE categories ADD COLUMN icon TEXT;
+                ALTER TABLE categories ADD COLUMN color TEXT;
+                ALTER TABLE categories ADD COLUMN is_default INTEGER NOT NULL DEFAULT 0 CHECK (is_default = 0 OR is_default = 1);
+                ALTER TABLE categories ADD COLUMN is_active INTEGER NOT NULL DEFAULT 1 CHECK (is_active = 0 OR is_active = 1);
+                """)
+            for c in GeoSpend.Category.defaults {
+                try db.execute(
+                    sql: "UPDATE categories SET is_default = 1 WHERE kind = ? AND name = ?", arguments: [c.kind.rawValue, c.name])
+            }
         },
     ]
 }

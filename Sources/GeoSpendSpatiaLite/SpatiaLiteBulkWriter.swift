@@ -252,6 +252,7 @@ final class SpatiaLiteBulkWriter: BulkWriter {
         _ = try insertUser.step(db)
         if db.changesCount == 1 {
             for c in Category.defaults { _ = try category(named: c.name, user: id, kind: c.kind) }
+            try db.execute(sql: "UPDATE categories SET is_default = 1 WHERE user_id = ?", arguments: [id])  // only these yet
         }
         knownUsers.insert(ExactText(id))
     }

@@ -174,6 +174,11 @@ public final class SpatiaLiteStore: ExpenseStore {
     // MARK: Writing
 
     public func write<T>(_ body: (any BulkWriter) throws -> T) throws -> T {
+        try bulkWrite { writer, _ in try body(writer) }
+    }
+
+    /// `write`, with the transaction's connection too (`expenses add`/`edit` stamp their times in it).
+    func bulkWrite<T>(_ body: (SpatiaLiteBulkWriter, Database) throws -> T) throws -> T {
         try translatingErrors {
             try pool.writeWithoutTransaction { db in
                 // A large import touches every index page; a 1 GiB page cache (allocated only as used) keeps them in memory
@@ -182,7 +187,7 @@ public final class SpatiaLiteStore: ExpenseStore {
                 var result: T?
                 try db.inTransaction(.immediate) {
                     let writer = try SpatiaLiteBulkWriter(db: db)
-                    result = try body(writer)
+                    result = try body(writer, db)
                     // Nothing written (a re-import): roll back instead of recreating the triggers and
                     // indexes set aside and stamping SpatiaLite's times, so the file stays byte for
                     // byte the same (a re-import of 936 stores changed 2,306 bytes).

@@ -21,11 +21,11 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case newerSchema(path: String, unknown: [String])
     /// The path is a folder, a device or another non-file (SQLite calls it a disk I/O error).
     case notAFile(path: String, what: String, hint: String)
-    /// `users delete` would need more free space to rewrite the file than there is: nothing was deleted.
-    case notEnoughSpaceToScrub(path: String, user: String, neededBytes: Int64, freeBytes: Int64)
+    /// `users delete` (or `expenses delete`) would need more free space to rewrite the file than there is: nothing was deleted.
+    case notEnoughSpaceToScrub(path: String, what: String, neededBytes: Int64, freeBytes: Int64)
     /// The user's rows were deleted and committed, but the write-ahead log could not be emptied or
     /// the file rewritten afterwards: fragments may remain until `doctor --repair` finishes the job.
-    case deletedButNotScrubbed(path: String, user: String, rows: Int, reason: String)
+    case deletedButNotScrubbed(path: String, what: String, rows: Int, reason: String)
     /// `doctor --repair` could not finish a deletion's owed clean-up (`VACUUM`, checkpoint): the
     /// file is not damaged, the clean-up is still owed and the next `--repair` tries again.
     case cleanUpNotFinished(path: String, reason: String)
@@ -52,13 +52,13 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): written by a newer GeoSpend (schema \(unknown.joined(separator: ", "))); upgrade geospend"
         case .notAFile(let path, let what, let hint):
             return "\(path): \(what), not a database file; \(hint)"
-        case .notEnoughSpaceToScrub(let path, let user, let needed, let free):
-            return "\(path): not enough free disk space to delete user \"\(user)\" and then rewrite the file "
+        case .notEnoughSpaceToScrub(let path, let what, let needed, let free):
+            return "\(path): not enough free disk space to delete \(what) and then rewrite the file "
                 + "(VACUUM needs about \(megabytes(needed)), \(megabytes(free)) free); nothing was deleted. "
                 + "Free some space and run it again, or pass --no-vacuum (fragments of the deleted rows may then stay "
                 + "in unused page space until `geospend doctor --repair` rewrites the file)"
-        case .deletedButNotScrubbed(let path, let user, let rows, let reason):
-            return "\(path): deleted user \"\(user)\" (\(rows) rows, committed), but could not then \(reason): "
+        case .deletedButNotScrubbed(let path, let what, let rows, let reason):
+            return "\(path): deleted \(what) (\(rows) rows, committed), but could not then \(reason): "
                 + "fragments of the deleted rows may remain in the write-ahead log or unused page space. "
                 + "Free some disk space and run `geospend doctor --repair` to finish the job"
         case .cleanUpNotFinished(let path, let reason):

@@ -52,6 +52,18 @@ extension SpatiaLiteStore: UserDataStore {
             while try s.step(db) { try body(try SpatiaLiteStore.decodeExpense(s)) }
         }
 
+        func categoryDetails() throws -> [CategoryDetail] {
+            try SpatiaLiteStore.categoryDetails(db, userID: user.id, includeInactive: true)
+        }
+
+        func forEachExpenseTimes(_ body: (ExpenseTimes) throws -> Void) throws {
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT id, remind_at, created_at, updated_at FROM expenses
+                WHERE user_id = ? AND (remind_at IS NOT NULL OR created_at IS NOT NULL OR updated_at IS NOT NULL) ORDER BY id
+                """, arguments: [user.id])
+            while let r = try rows.next() { try body(ExpenseTimes(id: r[0], remindAt: r[1], createdAt: r[2], updatedAt: r[3])) }
+        }
+
         func stores(withIDs ids: Set<String>) throws -> [Store] {
             guard !ids.isEmpty else { return [] }
             let s = RawStatement(try db.cachedStatement(sql: """
@@ -95,7 +107,7 @@ extension SpatiaLiteStore: UserDataStore {
                     guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [userID]) == true else {
                         return .rollback
                     }
-                    if rewriteFile { try Self.checkSpaceToRewrite(db, path: path, user: userID) }
+                    if rewriteFile { try Self.checkSpaceToRewrite(db, path: path, what: "user \"\(userID)\"") }
                     var rows: [UserDeletion.TableRows] = []
                     for (table, column) in try Self.userKeyedTables(db) {
                         try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ?", arguments: [userID])
@@ -123,7 +135,7 @@ extension SpatiaLiteStore: UserDataStore {
             }
         } catch let failure as ScrubFailure {
             throw StoreError.deletedButNotScrubbed(
-                path: path, user: userID, rows: removed.map(\.rows).reduce(0, +), reason: failure.reason)
+                path: path, what: "user \"\(userID)\"", rows: removed.map(\.rows).reduce(0, +), reason: failure.reason)
         }
         return UserDeletion(userID: userID, rowsByTable: removed, leftovers: leftovers)
     }
@@ -142,7 +154,7 @@ extension SpatiaLiteStore: UserDataStore {
     }
 
     /// Recomputes SpatiaLite's statistics of the expenses layer if anything ever computed them.
-    private static func refreshLayerStatistics(_ db: Database) throws {
+    static func refreshLayerStatistics(_ db: Database) throws {
         let kept = try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM geometry_columns_statistics WHERE f_table_name = 'expenses' AND last_verified IS NOT NULL)
                 OR EXISTS (SELECT 1 FROM geometry_columns_field_infos WHERE f_table_name = 'expenses')

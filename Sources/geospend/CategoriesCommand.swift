@@ -2,44 +2,56 @@ import ArgumentParser
 import GeoSpend
 import GeoSpendSpatiaLite
 
-/// `geospend categories`: a group, so that `add`, `edit`, … can join `list` later; `list` is
-/// the default (`geospend categories --user U`).
+/// `geospend categories`: list (the default: `geospend categories --user U`), add, edit,
+/// deactivate, delete. The rules are `CategoryEditing`'s.
 struct CategoriesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "categories",
         abstract: "A user's categories (what --category accepts).",
         discussion: """
+            Every user starts with the default categories (expense: Food, Transport,
+            Shopping, Bills, Entertainment, Health, Education, Others; income: Salary,
+            Freelance, Investment, Business, Others). Defaults can be deactivated,
+            not deleted. A deactivated category is hidden from lists (unless --all)
+            and refused for new expenses, but stays on the expenses that have it.
+
             Example:
               geospend categories --user user1
-              geospend categories list --user user1 --format json
+              geospend categories add --user user1 --name Coffee --icon coffee \\
+                  --color "#6F4E37"
+              geospend categories deactivate Coffee --user user1
             """,
-        subcommands: [List.self], defaultSubcommand: List.self)
+        subcommands: [List.self, Add.self, Edit.self, Deactivate.self, Delete.self], defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "A user's categories with their kind and number of expenses.",
+            usage: """
+                geospend categories list --user <user> [--all] [--format <format>]
+                  [--db <db>]
+                """,
             discussion: """
-                Categories come from imports (one per name and kind, letters compared
-                without case). --category of near, insights and export takes these names.
+                Categories come from imports and `categories add` (one per name and
+                kind, letters compared without case). --category of near, insights and
+                export takes these names. Deactivated ones are listed with --all.
 
                 Example:
                   geospend categories list --user user1
-                  geospend categories --user user1 --format csv
+                  geospend categories --user user1 --all --format csv
                 """)
         @OptionGroup var database: DatabaseOptions
         @Option(help: "The user.") var user: String
+        @Flag(help: "Deactivated categories too.") var all = false
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
         func run() throws {
             let store = try database.openExisting()
             try NameChecks.user(user, in: store, database: database.path)
-            let categories = try store.categoryCounts(userID: Identity.normalized(user))
+            let categories = try store.categoryDetails(userID: Identity.normalized(user), includeInactive: all)
             switch format {
             case .json:
-                printOut(JSONOutput.array(categories.map { c in
-                    .object([("name", .string(c.name)), ("kind", .string(c.kind.rawValue)), ("expenses", .integer(Int64(c.expenses)))])
-                }).serialized() + "\n")
+                printOut(JSONOutput.array(categories.map(CategoriesCommand.json)).serialized() + "\n")
             case .csv:
                 printOut(CSVTable(headers: Self.headers, rows: categories.map(Self.row), textColumns: [0]).rendered())
             case .table:
@@ -47,7 +59,180 @@ struct CategoriesCommand: ParsableCommand {
             }
         }
 
-        static let headers = ["category", "kind", "expenses"]
-        static func row(_ c: CategoryCount) -> [String] { [c.name, c.kind.rawValue, String(c.expenses)] }
+        static let headers = ["category", "kind", "expenses", "icon", "color", "default", "active"]
+        static func row(_ c: CategoryDetail) -> [String] {
+            [c.category.name, c.category.kind.rawValue, String(c.expenses), c.icon ?? "", c.color ?? "",
+             c.isDefault ? "yes" : "no", c.isActive ? "yes" : "no"]
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Add a category for the user.",
+            usage: """
+                geospend categories add --user <user> --name <name> [--kind <kind>]
+                  [--icon <icon>] [--color <color>] [--db <db>]
+                """,
+            discussion: """
+                Example:
+                  geospend categories add --user user1 --name Coffee --icon coffee \\
+                      --color "#6F4E37"
+                  geospend categories add --user user1 --name Rent --kind income
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The user.") var user: String
+        @Option(help: "The name (1-100 characters).") var name: String
+        @Option(help: "expense (default) or income.") var kind: GeoSpend.Category.Kind = .expense
+        @Option(help: "An icon name or emoji, as the app showing it uses.") var icon: String?
+        @Option(help: "A colour, #RRGGBB.") var color: String?
+
+        func run() throws {
+            let name = try CategoriesCommand.checkedName(name)
+            let store = try database.open()
+            let added = try store.addCategory(
+                GeoSpend.Category(name: name, kind: kind), userID: try CategoriesCommand.checkedUser(user),
+                icon: try CategoriesCommand.checkedIcon(icon), color: try CategoriesCommand.checkedColor(color))
+            printOut(JSONOutput.object(CategoriesCommand.members(added)).serialized() + "\n")
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "edit",
+            abstract: "Rename a category, change its icon or colour, or activate it.",
+            usage: """
+                geospend categories edit <category> --user <user> [--kind <kind>]
+                  [--name <name>] [--icon <icon>] [--color <color>] [--activate]
+                  [--db <db>]
+                """,
+            discussion: """
+                --kind is needed only when the name is both an expense and an income
+                category (Others). An empty --icon or --color unsets it. A rename stays
+                on the category's expenses.
+
+                Example:
+                  geospend categories edit Coffee --user user1 --name Cafes
+                  geospend categories edit Coffee --user user1 --activate
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The category's name.") var category: String
+        @Option(help: "The user.") var user: String
+        @Option(help: "expense or income, when the name is both.") var kind: GeoSpend.Category.Kind?
+        @Option(help: "A new name.") var name: String?
+        @Option(help: "An icon name or emoji; empty unsets.") var icon: String?
+        @Option(help: "A colour, #RRGGBB; empty unsets.") var color: String?
+        @Flag(help: "Make a deactivated category active again.") var activate = false
+
+        func run() throws {
+            let change = CategoryChange(
+                name: try name.map(CategoriesCommand.checkedName), icon: try icon.map { try CategoriesCommand.checkedIcon($0) ?? "" },
+                color: try color.map { try CategoriesCommand.checkedColor($0) ?? "" }, isActive: activate ? true : nil)
+            let store = try database.openExisting(writable: true)
+            try NameChecks.user(user, in: store, database: database.path)
+            let edited = try store.editCategory(
+                name: Identity.normalized(category), kind: kind, userID: Identity.normalized(user), change: change)
+            printOut(JSONOutput.object(CategoriesCommand.members(edited)).serialized() + "\n")
+        }
+    }
+
+    struct Deactivate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "deactivate",
+            abstract: "Hide a category from lists and new expenses; its expenses keep it.",
+            usage: """
+                geospend categories deactivate <category> --user <user>
+                  [--kind <kind>] [--db <db>]
+                """,
+            discussion: """
+                `categories edit NAME --activate` undoes it.
+
+                Example:
+                  geospend categories deactivate Education --user user1
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The category's name.") var category: String
+        @Option(help: "The user.") var user: String
+        @Option(help: "expense or income, when the name is both.") var kind: GeoSpend.Category.Kind?
+
+        func run() throws {
+            let store = try database.openExisting(writable: true)
+            try NameChecks.user(user, in: store, database: database.path)
+            let done = try store.editCategory(
+                name: Identity.normalized(category), kind: kind, userID: Identity.normalized(user), change: CategoryChange(isActive: false))
+            printOut("deactivated \(done.category.kind.rawValue) category \(OutputEscaping.visible(done.category.name))\n")
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete",
+            abstract: "Delete a category; its expenses stay, with no category.",
+            usage: """
+                geospend categories delete <category> --user <user> [--kind <kind>]
+                  [--db <db>]
+                """,
+            discussion: """
+                The default categories cannot be deleted (deactivate them instead).
+
+                Example:
+                  geospend categories delete Coffee --user user1
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The category's name.") var category: String
+        @Option(help: "The user.") var user: String
+        @Option(help: "expense or income, when the name is both.") var kind: GeoSpend.Category.Kind?
+
+        func run() throws {
+            let store = try database.openExisting(writable: true)
+            try NameChecks.user(user, in: store, database: database.path)
+            let name = Identity.normalized(category)
+            let cleared = try store.deleteCategory(name: name, kind: kind, userID: Identity.normalized(user))
+            printOut("deleted category \(OutputEscaping.visible(name)); \(cleared) expenses now have no category\n")
+        }
+    }
+
+    static func json(_ c: CategoryDetail) -> JSONOutput { .object(members(c)) }
+
+    static func members(_ c: CategoryDetail) -> [(String, JSONOutput)] {
+        [
+            ("name", .string(c.category.name)), ("kind", .string(c.category.kind.rawValue)), ("expenses", .integer(Int64(c.expenses))),
+            ("icon", c.icon.map { .string($0) } ?? .null), ("color", c.color.map { .string($0) } ?? .null),
+            ("is_default", .bool(c.isDefault)), ("is_active", .bool(c.isActive)),
+        ]
+    }
+
+    /// A name as import keeps free text (NFC, no controls), 1–100 characters.
+    static func checkedName(_ name: String) throws -> String {
+        do {
+            let parsed = try ExpenseFields.parse(["user": "u", "amount": "1", "currency": "EUR", "occurred_at": "2025-01-01", "category": name])
+            guard let n = parsed.category, (1...100).contains(n.count) else { throw ValidationError("--name must be 1-100 characters") }
+            return n
+        } catch let e as ValidationError { throw e } catch { throw ValidationError("--name: \(error)") }
+    }
+
+    static func checkedUser(_ user: String) throws -> String {
+        do { return try ExpenseFields.parse(["user": user, "amount": "1", "currency": "EUR", "occurred_at": "2025-01-01"]).userID } catch {
+            throw ValidationError("--user: \(error.reason)")
+        }
+    }
+
+    static func checkedIcon(_ icon: String?) throws -> String? {
+        guard let icon, !icon.isEmpty else { return nil }
+        guard icon.count <= 64, !icon.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ValidationError("--icon: at most 64 characters, no control characters")
+        }
+        return Identity.normalized(icon)
+    }
+
+    /// `#RRGGBB`, kept as typed with the letters upper-cased.
+    static func checkedColor(_ color: String?) throws -> String? {
+        guard let color, !color.isEmpty else { return nil }
+        guard color.utf8.count == 7, color.hasPrefix("#"), color.dropFirst().allSatisfy(\.isHexDigit) else {
+            throw ValidationError("--color: \"\(OutputEscaping.visible(color))\" is not #RRGGBB (e.g. #6F4E37)")
+        }
+        return color.uppercased()
     }
 }
+
+extension GeoSpend.Category.Kind: ExpressibleByArgument {}

@@ -23,6 +23,7 @@ struct GeoSpendCommand: ParsableCommand {
             ImportCommand.self, NearCommand.self, NearestStoresCommand.self, SnapCommand.self, InsightsCommand.self,
             SummaryCommand.self, ReportCommand.self, ExportCommand.self, GenerateCommand.self,
             InfoCommand.self, UsersCommand.self, CategoriesCommand.self, KindsCommand.self, DoctorCommand.self,
+            ExpensesCommand.self, RemindersCommand.self,
         ])
 
     /// Runs the command; every error is turned into a message and an exit code here, in one place.
@@ -39,6 +40,9 @@ struct GeoSpendCommand: ParsableCommand {
             printErr(error.description)
             Foundation.exit(2)
         case let error as ValueError:
+            printErr("geospend: \(error)")
+            Foundation.exit(2)
+        case let error as EditError:
             printErr("geospend: \(error)")
             Foundation.exit(2)
         case let error as ExportError:

@@ -85,6 +85,10 @@ import Testing
             ["users", "export", "alice"],
             ["categories"] + user,
             ["categories", "list"] + user + ["--format", "json"],
+            ["categories", "list"] + user + ["--all", "--format", "json"],
+            ["expenses", "list"] + user + ["--limit", "1000", "--format", "json"],
+            ["expenses", "list"] + user + ["--limit", "3", "--from", "2025-03-01"],
+            ["expenses", "search"] + user + ["market", "--format", "json"],
         ]
     }()
 

@@ -73,7 +73,7 @@ import Testing
         let written: [String: String] = [
             "user": "user_id", "amount": "amount_minor", "category": "category_id",
         ]
-        let exported = Set(UserExport.expenseKeys.map { written[$0] ?? $0 })
+        let exported = Set(UserExport.expenseKeys.map { written[$0] ?? $0 } + UserExport.expenseTimesKeys)
         #expect(columns.subtracting(exported) == UserExport.derivedExpenseColumns)
         #expect(exported.isSubset(of: columns.union(["currency"])))
         // And every table keyed by user is one the export reads.

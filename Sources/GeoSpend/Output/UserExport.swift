@@ -4,10 +4,11 @@
 /// ```json
 /// {"format":"geospend-user-export","version":1,"engine":"geospend 0.1.0","generated_at":"…",
 /// "user":{"id":"alice","display_name":null,"created_at":"2026-03-01T10:00:00Z"},
-/// "categories":[{"kind":"expense","name":"Food"},…],
+/// "categories":[{"kind":"expense","name":"Food","icon":null,"color":null,"is_default":true,"is_active":true},…],
 /// "expenses":[
 /// {"id":"e1","user":"alice","kind":"expense","amount":"4.50","currency":"EUR",…,"lat":60.1712,"lon":24.9413,…},
 /// …],
+/// "expense_times":[{"id":"x01…","remind_at":"2025-03-05T09:00:00+01:00","created_at":"…","updated_at":"…"}],
 /// "stores":[{"id":"317766538","name":"Robert's Coffee",…}],
 /// "counts":{"expenses":1,"categories":13,"stores":1}}
 /// ```
@@ -18,7 +19,9 @@
 /// shortest digits that read back as the same binary number, so nothing is rounded away.
 /// The stored columns left out are recomputed from these on import: the UTC instant, offset
 /// and local day (from `occurred_at`), the geometry (from `lat`/`lon`), the row key and the
-/// content hash (`UserExport.derivedExpenseColumns`).
+/// content hash (`UserExport.derivedExpenseColumns`). What `geospend expenses add|edit` keeps
+/// beyond the import format — reminder, creation and change times — is in `expense_times`, by
+/// expense id, so the expense lines stay importable.
 public enum UserExport {
     /// What a document held.
     public struct Counts: Sendable, Hashable {
@@ -36,9 +39,13 @@ public enum UserExport {
         "accuracy_m", "store_id", "notes",
     ]
 
-    /// Columns of the `expenses` table that are not written because import derives them.
+    /// The keys of each `expense_times` object (columns of `expenses` besides the import's).
+    public static let expenseTimesKeys = ["id", "remind_at", "created_at", "updated_at"]
+
+    /// Columns of the `expenses` table that are not written because import derives them
+    /// (`remind_ms` from `remind_at`).
     public static let derivedExpenseColumns: Set<String> = [
-        "pk", "occurred_ms", "utc_offset_min", "local_date", "geom", "content_hash",
+        "pk", "occurred_ms", "utc_offset_min", "local_date", "geom", "content_hash", "remind_ms",
     ]
 
     /// Writes the document. Expenses stream in id order; the stores they name follow them.
@@ -55,11 +62,15 @@ public enum UserExport {
         sink.ascii(",\n\"user\":")
         sink.raw(header.serialized(pretty: false))
 
-        let categories = try data.categories()
+        let categories = try data.categoryDetails()
         counts.categories = categories.count
         sink.ascii(",\n\"categories\":")
-        sink.raw(JSONOutput.array(categories.map { .object([("kind", .string($0.kind.rawValue)), ("name", .string($0.name))]) })
-            .serialized(pretty: false))
+        sink.raw(JSONOutput.array(categories.map { c in
+            .object([
+                ("kind", .string(c.category.kind.rawValue)), ("name", .string(c.category.name)), ("icon", .text(c.icon)),
+                ("color", .text(c.color)), ("is_default", .bool(c.isDefault)), ("is_active", .bool(c.isActive)),
+            ])
+        }).serialized(pretty: false))
 
         sink.ascii(",\n\"expenses\":[")
         var storeIDs = Set<String>()
@@ -69,7 +80,19 @@ public enum UserExport {
             if let s = e.storeID { storeIDs.insert(s) }
             writeExpense(e, to: sink)
         }
-        sink.ascii(counts.expenses == 0 ? "],\n\"stores\":[" : "\n],\n\"stores\":[")
+        sink.ascii(counts.expenses == 0 ? "],\n\"expense_times\":[" : "\n],\n\"expense_times\":[")
+        var timed = 0
+        try data.forEachExpenseTimes { t in
+            sink.ascii(timed == 0 ? "\n" : ",\n")
+            timed += 1
+            var w = ObjectWriter(sink: sink)
+            w.string("id", t.id)
+            w.string("remind_at", t.remindAt)
+            w.string("created_at", t.createdAt)
+            w.string("updated_at", t.updatedAt)
+            sink.byte(UInt8(ascii: "}"))
+        }
+        sink.ascii(timed == 0 ? "],\n\"stores\":[" : "\n],\n\"stores\":[")
 
         let stores = try data.stores(withIDs: storeIDs)
         counts.stores = stores.count

@@ -26,6 +26,25 @@ public protocol UserDataSnapshot {
     func forEachExpense(_ body: (Expense) throws -> Void) throws
     /// The stores with these ids, in id order (unknown ids are left out).
     func stores(withIDs ids: Set<String>) throws -> [Store]
+    /// The user's categories with icon, colour and flags (inactive ones included), by kind then name.
+    func categoryDetails() throws -> [CategoryDetail]
+    /// Streams, in id order, the user's expenses that have a reminder or stored times
+    /// (`expenses add|edit`); imported rows have none.
+    func forEachExpenseTimes(_ body: (ExpenseTimes) throws -> Void) throws
+}
+
+/// What an expense's life adds to its row: the reminder and when it was stored and changed.
+public struct ExpenseTimes: Sendable, Hashable {
+    public let id: String
+    public let remindAt: String?
+    public let createdAt: String?
+    public let updatedAt: String?
+    public init(id: String, remindAt: String?, createdAt: String?, updatedAt: String?) {
+        self.id = id
+        self.remindAt = remindAt
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
 }
 
 /// A user as stored, with how many rows are theirs.

@@ -1,0 +1,126 @@
+import Foundation
+
+/// What a store offers for one expense's life after import (`geospend expenses …`,
+/// `reminders due`): add, read, edit, delete, page through and search one user's expenses.
+/// Separate from `ExpenseStore` (the analytics seam) because only these commands need it.
+/// Every call is scoped to one user: another user's expense is "not found", never "not yours".
+public protocol ExpenseEditing: Sendable {
+    /// Stores a new expense (its id given by the caller, `GeneratedID`), creating the user with
+    /// the default categories on first sight, as an import does.
+    /// - Throws: `EditError` (unknown store, id taken, category unknown or inactive).
+    func addExpense(_ expense: Expense, remindAt: Timestamp?) throws -> StoredExpense
+
+    /// The user's expense with this id, or nil.
+    func expense(id: String, userID: String) throws -> StoredExpense?
+
+    /// Replaces every field of the user's expense `expense.id`.
+    /// - Returns: the stored expense, or nil when the user has no expense with this id.
+    func updateExpense(_ expense: Expense, remindAt: Timestamp?) throws -> StoredExpense?
+
+    /// Deletes the user's expense with the same no-trace guarantee as deleting a user (secure
+    /// delete, spatial index scrubbed, and with `rewriteFile` the file rewritten).
+    /// - Returns: nil when the user has no expense with this id; else the notes on what may
+    ///   remain (empty when nothing does).
+    func deleteExpense(id: String, userID: String, rewriteFile: Bool) throws -> [String]?
+
+    /// The user's expenses matching `filter`, newest first (ties: by id, descending), at most
+    /// `limit`, starting after `cursor`; the page's `next` is nil on the last page.
+    func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) throws -> ExpensePage
+
+    /// The user's expenses whose title, merchant, notes or category contain `text` (ASCII
+    /// letters compared without case), newest first, at most `limit`.
+    func searchExpenses(userID: String, text: String, limit: Int) throws -> [StoredExpense]
+
+    /// The user's expenses with a reminder at or before `asOf`, earliest reminder first.
+    func dueReminders(userID: String, asOf: Timestamp) throws -> [StoredExpense]
+}
+
+/// An expense with what its life adds to it: a reminder and when it was stored and changed.
+public struct StoredExpense: Sendable, Hashable {
+    public var expense: Expense
+    public var remindAt: Timestamp?
+    /// `YYYY-MM-DDTHH:MM:SS.sssZ`; nil for rows imported (or stored before schema v5).
+    public var createdAt: String?
+    public var updatedAt: String?
+
+    public init(expense: Expense, remindAt: Timestamp?, createdAt: String?, updatedAt: String?) {
+        self.expense = expense
+        self.remindAt = remindAt
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// Where a page of `expensePage` ended: the last row's instant and id, as opaque text
+/// (`--after`). Not the row key: that counts every user's rows, so it would tell one user how
+/// many others were stored in between (IsolationTests caught it).
+public struct ExpenseCursor: Sendable, Hashable {
+    public let occurredMilliseconds: Int64
+    public let id: String
+
+    public init(occurredMilliseconds: Int64, id: String) {
+        self.occurredMilliseconds = occurredMilliseconds
+        self.id = id
+    }
+
+    /// The instant in base 36, a dot, the id in base64url: nothing a user is meant to compose.
+    public var text: String {
+        String(occurredMilliseconds, radix: 36) + "."
+            + Data(id.utf8).base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+    }
+
+    public init?(text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let ms = Int64(parts[0], radix: 36) else { return nil }
+        var b64 = parts[1].replacing("-", with: "+").replacing("_", with: "/")
+        while b64.count % 4 != 0 { b64 += "=" }
+        guard let data = Data(base64Encoded: String(b64)), let id = String(data: data, encoding: .utf8), !id.isEmpty else { return nil }
+        self.init(occurredMilliseconds: ms, id: id)
+    }
+}
+
+/// One page of `expensePage`.
+public struct ExpensePage: Sendable, Hashable {
+    public let expenses: [StoredExpense]
+    /// Where the next page starts; nil when this is the last one.
+    public let next: ExpenseCursor?
+
+    public init(expenses: [StoredExpense], next: ExpenseCursor?) {
+        self.expenses = expenses
+        self.next = next
+    }
+}
+
+/// Why an edit of expenses or categories was refused: bad input the user can fix (exit 2).
+public enum EditError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknownCategory(name: String, kind: Category.Kind, suggestion: String?)
+    case inactiveCategory(name: String, kind: Category.Kind)
+    case categoryExists(name: String, kind: Category.Kind)
+    case ambiguousCategory(name: String)
+    case defaultCategory(name: String, kind: Category.Kind)
+    case unknownStore(String)
+    case invalid(field: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unknownCategory(let name, let kind, let suggestion):
+            return "no \(kind.rawValue) category \(ValueError.quote(name))"
+                + (suggestion.map { " (did you mean \(ValueError.quote($0))?)" } ?? "")
+                + "; `geospend categories --user U --all` lists them, `geospend categories add` creates one"
+        case .inactiveCategory(let name, let kind):
+            return "the \(kind.rawValue) category \(ValueError.quote(name)) is deactivated; "
+                + "`geospend categories edit \(name) --kind \(kind.rawValue) --activate --user U` brings it back"
+        case .categoryExists(let name, let kind):
+            return "the \(kind.rawValue) category \(ValueError.quote(name)) exists already (names are compared without case)"
+        case .ambiguousCategory(let name):
+            return "\(ValueError.quote(name)) is both an expense and an income category: add --kind expense or --kind income"
+        case .defaultCategory(let name, let kind):
+            return "\(ValueError.quote(name)) is one of the default \(kind.rawValue) categories, which stay; "
+                + "`geospend categories deactivate` hides it instead"
+        case .unknownStore(let id):
+            return "--store: \(ValueError.quote(id)) is not a known store; `geospend nearest-stores` finds stores"
+        case .invalid(let field, let reason):
+            return "\(field): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,234 @@
+import GeoSpend
+import GRDB
+
+/// One expense's life after import (`geospend expenses …`, `reminders due`). Every statement is
+/// scoped by `user_id`: another user's expense is never found, so never revealed.
+extension SpatiaLiteStore: ExpenseEditing {
+    /// `expenseColumns` (0–16), then the reminder's text (17), the times (18, 19), the row key (20).
+    static let storedColumns = "\(expenseColumns), e.remind_at, e.created_at, e.updated_at, e.pk"
+    static let storedSource = "expenses AS e LEFT JOIN categories AS c ON c.id = e.category_id"
+    /// SQLite's clock, as `created_at`/`updated_at` keep it: `2025-03-01T09:00:00.000Z`.
+    static let nowSQL = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+    static func decodeStored(_ s: RawStatement) throws -> StoredExpense {
+        StoredExpense(
+            expense: try decodeExpense(s), remindAt: try s.text(17).map { try Timestamp(parsing: $0) },
+            createdAt: s.text(18), updatedAt: s.text(19))
+    }
+
+    /// Reads rows of `storedColumns` from `sql` with `bind` applied.
+    static func fetchStored(_ db: Database, _ sql: String, _ bind: (RawStatement) -> Void) throws -> [(StoredExpense, Int64)] {
+        let s = RawStatement(try db.cachedStatement(sql: sql))
+        s.reset()
+        defer { s.reset() }
+        bind(s)
+        var rows: [(StoredExpense, Int64)] = []
+        while try s.step(db) { rows.append((try decodeStored(s), s.int64(20))) }
+        return rows
+    }
+
+    static func storedExpense(_ db: Database, id: String, userID: String) throws -> StoredExpense? {
+        try fetchStored(db, "SELECT \(storedColumns) FROM \(storedSource) WHERE e.id = ?1 AND e.user_id = ?2") {
+            $0.bind(1, id); $0.bind(2, userID)
+        }.first?.0
+    }
+
+    public func expense(id: String, userID: String) throws -> StoredExpense? {
+        try read { db in try Self.storedExpense(db, id: id, userID: userID) }
+    }
+
+    public func addExpense(_ expense: Expense, remindAt: Timestamp?) throws -> StoredExpense {
+        try bulkWrite { writer, db in
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM expenses WHERE id = ?)", arguments: [expense.id]) == true {
+                throw EditError.invalid(field: "id", reason: "\(expense.id) is taken")
+            }
+            if let name = expense.category {
+                try Self.checkCategory(db, name: name, kind: GeoSpend.Category.kind(for: expense.kind), userID: expense.userID)
+            }
+            do { _ = try writer.insert(expense) } catch let rejection as RowRejection {
+                throw rejection.column == "store_id"
+                    ? EditError.unknownStore(expense.storeID ?? "") : EditError.invalid(field: rejection.column, reason: rejection.reason)
+            }
+            try db.execute(
+                sql: "UPDATE expenses SET created_at = \(Self.nowSQL), updated_at = \(Self.nowSQL), remind_at = ?, remind_ms = ? WHERE id = ?",
+                arguments: [remindAt?.text, remindAt?.epochMilliseconds, expense.id])
+            guard let stored = try Self.storedExpense(db, id: expense.id, userID: expense.userID) else {
+                throw StoreError.notFound(what: "expense", id: expense.id)
+            }
+            return stored
+        }
+    }
+
+    public func updateExpense(_ expense: Expense, remindAt: Timestamp?) throws -> StoredExpense? {
+        try scrubbingWrite { db in
+            guard let old = try Self.storedExpense(db, id: expense.id, userID: expense.userID) else { return nil }
+            let kind = GeoSpend.Category.kind(for: expense.kind)
+            var categoryID: Int64?
+            if let name = expense.category {
+                // An unchanged (maybe deactivated) category stays; a new one must be active.
+                let unchanged = old.expense.category.map(Identity.asciiLowercased) == Identity.asciiLowercased(name)
+                    && GeoSpend.Category.kind(for: old.expense.kind) == kind
+                if !unchanged { try Self.checkCategory(db, name: name, kind: kind, userID: expense.userID) }
+                categoryID = try Int64.fetchOne(
+                    db, sql: "SELECT id FROM categories WHERE user_id = ? AND kind = ? AND name = ? COLLATE NOCASE",
+                    arguments: [expense.userID, kind.rawValue, name])
+                if categoryID == nil { throw EditError.unknownCategory(name: name, kind: kind, suggestion: nil) }
+            }
+            if let storeID = expense.storeID,
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM stores WHERE id = ?)", arguments: [storeID]) != true
+            {
+                throw EditError.unknownStore(storeID)
+            }
+            // The import's rule: every total of a currency stays within Int64 (SpatiaLiteBulkWriter).
+            let others = try Int64.fetchOne(
+                db, sql: "SELECT total(amount_minor) FROM expenses WHERE currency = ? AND id <> ?",
+                arguments: [expense.amount.currency.code, expense.id]) ?? 0
+            if others.addingReportingOverflow(expense.amount.minorUnits).overflow {
+                throw EditError.invalid(field: "--amount", reason: "would bring the total of all \(expense.amount.currency.code) amounts beyond what GeoSpend can add up exactly")
+            }
+            let c = expense.location?.coordinate
+            try db.execute(
+                sql: """
+                    UPDATE expenses SET kind = ?, amount_minor = ?, currency = ?, occurred_at = ?, occurred_ms = ?,
+                        utc_offset_min = ?, local_date = ?, title = ?, category_id = ?, merchant = ?, lat = ?, lon = ?,
+                        accuracy_m = ?, store_id = ?, notes = ?, content_hash = ?,
+                        geom = CASE WHEN ?11 IS NULL THEN NULL ELSE MakePoint(?12, ?11, 4326) END,
+                        remind_at = ?, remind_ms = ?, updated_at = \(Self.nowSQL)
+                    WHERE id = ? AND user_id = ?
+                    """,
+                arguments: [
+                    expense.kind.rawValue, expense.amount.minorUnits, expense.amount.currency.code, expense.occurredAt.text,
+                    expense.occurredAt.epochMilliseconds, expense.occurredAt.utcOffsetMinutes, expense.occurredAt.localDate,
+                    expense.title, categoryID, expense.merchant, c?.latitude, c?.longitude, expense.location?.accuracyMeters,
+                    expense.storeID, expense.notes, expense.contentHash, remindAt?.text, remindAt?.epochMilliseconds,
+                    expense.id, expense.userID,
+                ])
+            // A moved point leaves its old bounds in the R*Tree node's unused slot (RTreeScrub).
+            if old.expense.location?.coordinate != c { try RTreeScrub.zeroUnusedCells(of: "idx_expenses_geom", in: db) }
+            return try Self.storedExpense(db, id: expense.id, userID: expense.userID)
+        }
+    }
+
+    public func deleteExpense(id: String, userID: String, rewriteFile: Bool) throws -> [String]? {
+        let what = "expense \"\(id)\" of user \"\(userID)\""
+        let deleted: Bool = try translatingErrors {
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA secure_delete = ON")  // as `deleteUser`
+                var deleted = false
+                try db.inTransaction(.immediate) {
+                    guard try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM expenses WHERE id = ? AND user_id = ?)", arguments: [id, userID]) == true
+                    else { return .rollback }
+                    if rewriteFile { try Self.checkSpaceToRewrite(db, path: path, what: what) }
+                    // The reminder is a column of the row: it goes with it.
+                    try db.execute(sql: "DELETE FROM expenses WHERE id = ? AND user_id = ?", arguments: [id, userID])
+                    try RTreeScrub.zeroUnusedCells(of: "idx_expenses_geom", in: db)
+                    try Self.refreshLayerStatistics(db)
+                    try Self.markPendingScrub(db)
+                    deleted = true
+                    return .commit
+                }
+                return deleted
+            }
+        }
+        guard deleted else { return nil }
+        var leftovers: [String] = []
+        do {
+            if !rewriteFile {
+                leftovers.append("the file was not rewritten: fragments of the deleted row may stay in unused page space until `geospend doctor --repair` rewrites it")
+            }
+            if try !scrubAfterDeletion(rewrite: rewriteFile) {
+                leftovers.append("another connection was reading: the write-ahead log keeps old pages until its next checkpoint; `geospend doctor --repair` empties it")
+            }
+        } catch let failure as ScrubFailure {
+            throw StoreError.deletedButNotScrubbed(path: path, what: what, rows: 1, reason: failure.reason)
+        }
+        return leftovers
+    }
+
+    public func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) throws -> ExpensePage {
+        let (conditions, bindings) = Self.conditions(for: filter, firstParameter: 4)  // ?1–?3: cursor and limit
+        let all = conditions + (cursor == nil ? [] : ["(e.occurred_ms, e.id) < (?1, ?2)"])
+        let sql = """
+            SELECT \(Self.storedColumns) FROM \(Self.storedSource)
+            \(all.isEmpty ? "" : "WHERE " + all.joined(separator: " AND "))
+            ORDER BY e.occurred_ms DESC, e.id DESC LIMIT ?3
+            """
+        let rows = try read { db in
+            try Self.fetchStored(db, sql) { s in
+                s.bind(1, cursor?.occurredMilliseconds); s.bind(2, cursor?.id); s.bind(3, Int64(limit) + 1)
+                for apply in bindings { apply(s) }
+            }
+        }
+        // One row more than asked tells whether another page follows.
+        let page = rows.prefix(limit)
+        let next = rows.count > limit ? page.last.map { ExpenseCursor(occurredMilliseconds: $0.0.expense.occurredAt.epochMilliseconds, id: $0.0.expense.id) } : nil
+        return ExpensePage(expenses: page.map(\.0), next: next)
+    }
+
+    public func searchExpenses(userID: String, text: String, limit: Int) throws -> [StoredExpense] {
+        // LIKE with `\` escaping the wildcards typed: "50%" finds "50%", not "50 euros".
+        let escaped = text.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_")
+        let sql = """
+            SELECT \(Self.storedColumns) FROM \(Self.storedSource)
+            WHERE e.user_id = ?1 AND (e.title LIKE ?2 ESCAPE '\\' OR e.merchant LIKE ?2 ESCAPE '\\'
+                OR e.notes LIKE ?2 ESCAPE '\\' OR c.name LIKE ?2 ESCAPE '\\')
+            ORDER BY e.occurred_ms DESC, e.id DESC LIMIT ?3
+            """
+        return try read { db in
+            try Self.fetchStored(db, sql) { s in
+                s.bind(1, userID); s.bind(2, "%" + escaped + "%"); s.bind(3, Int64(limit))
+            }.map(\.0)
+        }
+    }
+
+    public func dueReminders(userID: String, asOf: Timestamp) throws -> [StoredExpense] {
+        let sql = """
+            SELECT \(Self.storedColumns) FROM \(Self.storedSource)
+            WHERE e.user_id = ?1 AND e.remind_ms <= ?2 ORDER BY e.remind_ms, e.id
+            """
+        return try read { db in
+            try Self.fetchStored(db, sql) { s in s.bind(1, userID); s.bind(2, asOf.epochMilliseconds) }.map(\.0)
+        }
+    }
+
+    /// A category named for a new expense must exist for the user and be active. A user seen for
+    /// the first time gets the defaults with the expense, so those names are accepted.
+    static func checkCategory(_ db: Database, name: String, kind: GeoSpend.Category.Kind, userID: String) throws {
+        let row = try Row.fetchOne(
+            db, sql: "SELECT name, is_active FROM categories WHERE user_id = ? AND kind = ? AND name = ? COLLATE NOCASE",
+            arguments: [userID, kind.rawValue, name])
+        if let row {
+            if row[1] as Bool == false { throw EditError.inactiveCategory(name: row[0], kind: kind) }
+            return
+        }
+        let known: [String]
+        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [userID]) == true {
+            known = try String.fetchAll(
+                db, sql: "SELECT name FROM categories WHERE user_id = ? AND kind = ? AND is_active ORDER BY name",
+                arguments: [userID, kind.rawValue])
+        } else {
+            known = GeoSpend.Category.defaults.filter { $0.kind == kind }.map(\.name)
+            if known.contains(where: { Identity.asciiLowercased($0) == Identity.asciiLowercased(name) }) { return }
+        }
+        let folded = Identity.asciiLowercased(name)
+        let suggestion = known.first { Identity.asciiLowercased($0).hasPrefix(String(folded.prefix(3))) }
+        throw EditError.unknownCategory(name: name, kind: kind, suggestion: suggestion)
+    }
+
+    /// One `BEGIN IMMEDIATE` transaction with `secure_delete` on: text an edit replaces is zeroed
+    /// where SQLite frees it.
+    func scrubbingWrite<T>(_ body: (Database) throws -> T) throws -> T {
+        try translatingErrors {
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA secure_delete = ON")
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                return result!
+            }
+        }
+    }
+}

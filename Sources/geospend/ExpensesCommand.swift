@@ -1,0 +1,353 @@
+import ArgumentParser
+import Foundation
+import GeoSpend
+import GeoSpendSpatiaLite
+
+/// `geospend expenses`: one expense's life — add, show, edit, delete, list, search.
+struct ExpensesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "expenses",
+        abstract: "Add, show, edit, delete, list and search one user's expenses.",
+        discussion: """
+            Values are checked as `geospend import expenses` checks them. Another
+            user's expense is "no expense ID for user U": never shown, never changed.
+
+            Example:
+              geospend expenses add --user alice --amount 4.50 --currency EUR \\
+                  --at 2025-03-01T10:00:00+01:00 --title Coffee --category Food
+              geospend expenses list --user alice --limit 20
+              geospend expenses search --user alice coffee
+            """,
+        subcommands: [Add.self, Show.self, Edit.self, Delete.self, List.self, Search.self])
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+    /// The fields of an expense as options; import's names in parentheses.
+    struct Fields: ParsableArguments {
+        @Option(help: "Amount, a positive decimal: 4.50 (required for add).") var amount: String?
+        @Option(help: "ISO 4217 code: EUR (required for add).") var currency: String?
+        @Option(help: "When: RFC 3339 with offset, or a bare date (required for add).") var at: String?
+        @Option(help: "expense (default), income or transfer.") var kind: String?
+        @Option(help: "A short title.") var title: String?
+        @Option(help: "An active category of the user (`geospend categories`).") var category: String?
+        @Option(help: "Who was paid.") var merchant: String?
+        @Option(parsing: .unconditional, help: "Latitude, degrees; south is negative (with --lon).") var lat: String?
+        @Option(parsing: .unconditional, help: "Longitude, degrees; west is negative (with --lat).") var lon: String?
+        @Option(help: "The id of a stored store.") var store: String?
+        @Option(help: "Free text.") var notes: String?
+        @Option(help: "A reminder: RFC 3339 instant with offset.") var remindAt: String?
+
+        /// What was given, by import field name ("" kept: it unsets).
+        var given: [String: String] {
+            var f: [String: String] = [:]
+            f["amount"] = amount; f["currency"] = currency; f["occurred_at"] = at; f["kind"] = kind
+            f["title"] = title; f["category"] = category; f["merchant"] = merchant; f["lat"] = lat; f["lon"] = lon
+            f["store_id"] = store; f["notes"] = notes
+            return f
+        }
+
+        /// The option a field comes from, for messages.
+        static func option(_ field: String) -> String {
+            switch field {
+            case "occurred_at": return "--at"
+            case "store_id": return "--store"
+            case "accuracy_m": return "--lat/--lon (the accuracy kept from before)"
+            default: return "--" + field.replacing("_", with: "-")
+            }
+        }
+
+        /// Parses `fields` as import does; a refused field is a usage error naming its option.
+        static func expense(_ fields: [String: String]) throws -> Expense {
+            do { return try ExpenseFields.parse(fields) } catch { throw ValidationError("\(option(error.field)): \(error.reason)") }
+        }
+
+        /// A reminder is an instant: a bare date would leave its time and zone to guess.
+        static func reminder(_ text: String?) throws -> Timestamp? {
+            guard let text, !text.isEmpty else { return nil }
+            let t = try Parse.timestamp(text, option: "--remind-at")!
+            guard !t.isDateOnly else {
+                throw ValidationError("--remind-at: \"\(text)\" is a date; give a time and offset: \(text)T09:00:00+01:00")
+            }
+            return t
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Store a new expense and print it (with its generated id).",
+            discussion: """
+                --amount, --currency and --at are required. A new user is created with the
+                default categories, as an import does. The id is generated: `x` and 26
+                letters and digits, in creation order.
+
+                Example:
+                  geospend expenses add --user alice --amount 4.50 --currency EUR \\
+                      --at 2025-03-01T10:00:00+01:00 --title Coffee --category Food \\
+                      --lat 60.1699 --lon 24.9384 --remind-at 2025-03-05T09:00:00+01:00
+                  geospend expenses add --user alice --amount 2500 --currency EUR \\
+                      --at 2025-03-25 --kind income --category Salary --format json
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The user.") var user: String
+        @OptionGroup var fields: Fields
+        @Option(help: "text or json.") var format: Format = .text
+
+        func run() throws {
+            for (option, value) in [("--amount", fields.amount), ("--currency", fields.currency), ("--at", fields.at)]
+            where value?.isEmpty ?? true {
+                throw ValidationError("\(option) is required to add an expense")
+            }
+            var f = fields.given
+            f["user"] = user
+            f["id"] = "x"  // checked as an import id would be; replaced below
+            var expense = try Fields.expense(f)
+            let remind = try Fields.reminder(fields.remindAt)
+            let store = try database.open()
+            if let name = expense.category, try store.hasUser(expense.userID) {
+                try NameChecks.categories([name], userID: expense.userID, in: store)  // a typo gets a suggestion
+            }
+            for attempt in 1...3 {
+                expense.id = GeneratedID.expense()
+                do {
+                    let stored = try store.addExpense(expense, remindAt: remind)
+                    printOut(ExpenseOutput.render(stored, format: format))
+                    return
+                } catch EditError.invalid(field: "id", _) where attempt < 3 {
+                    continue  // a generated id taken: draw again
+                }
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "Print one expense of the user.",
+            discussion: """
+                Example:
+                  geospend expenses show x01jnq3d8z0000000000000000 --user alice
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The expense id.", transform: Identity.normalized) var id: String
+        @Option(help: "The user.", transform: Identity.normalized) var user: String
+        @Option(help: "text or json.") var format: Format = .text
+
+        func run() throws {
+            guard let stored = try database.openExisting().expense(id: id, userID: user) else { throw noExpense(id, user) }
+            printOut(ExpenseOutput.render(stored, format: format))
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "edit",
+            abstract: "Change fields of one expense of the user and print it.",
+            discussion: """
+                Only the options given change. An empty value unsets an optional field
+                (--title "", --lat "" --lon "" for no place); a new place drops the old
+                accuracy. The category must be active unless it stays the same.
+
+                Example:
+                  geospend expenses edit x01jnq3d8z0000000000000000 --user alice \\
+                      --amount 5.20 --notes "with a croissant"
+                  geospend expenses edit x01jnq3d8z0000000000000000 --user alice \\
+                      --remind-at ""
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The expense id.", transform: Identity.normalized) var id: String
+        @Option(help: "The user.", transform: Identity.normalized) var user: String
+        @OptionGroup var fields: Fields
+        @Option(help: "text or json.") var format: Format = .text
+
+        func run() throws {
+            let store = try database.openExisting(writable: true)
+            guard let old = try store.expense(id: id, userID: user) else { throw noExpense(id, user) }
+            for (option, value) in [("--amount", fields.amount), ("--currency", fields.currency), ("--at", fields.at)]
+            where value?.isEmpty == true {
+                throw ValidationError("\(option) cannot be unset: every expense has one")
+            }
+            var f = ExpenseFields.fields(of: old.expense)
+            if fields.lat != nil || fields.lon != nil { f["accuracy_m"] = nil }
+            // A new currency without a new amount re-reads the amount in it (JPY has no cents).
+            f.merge(fields.given) { _, new in new }
+            let expense = try Fields.expense(f)
+            if let name = fields.category, !name.isEmpty { try NameChecks.categories([name], userID: user, in: store) }
+            let remind = fields.remindAt == nil ? old.remindAt : try Fields.reminder(fields.remindAt)
+            guard let stored = try store.updateExpense(expense, remindAt: remind) else { throw noExpense(id, user) }
+            printOut(ExpenseOutput.render(stored, format: format))
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete",
+            abstract: "Delete one expense of the user, leaving no trace of it in the file.",
+            discussion: """
+                As `geospend users delete`: the row's space is zeroed, its spatial index
+                entry scrubbed, the file rewritten (VACUUM) and the write-ahead log
+                emptied; its reminder goes with it. --no-vacuum skips the rewrite (faster
+                on a large file; `geospend doctor --repair` finishes it later).
+
+                Example:
+                  geospend expenses delete x01jnq3d8z0000000000000000 --user alice
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The expense id.", transform: Identity.normalized) var id: String
+        @Option(help: "The user.", transform: Identity.normalized) var user: String
+        @Flag(help: "Skip rewriting the file (VACUUM) afterwards.") var noVacuum = false
+
+        func run() throws {
+            let store = try database.openExisting(writable: true)
+            guard let notes = try store.deleteExpense(id: id, userID: user, rewriteFile: !noVacuum) else { throw noExpense(id, user) }
+            printOut("deleted expense \(OutputEscaping.visible(id))\n")
+            for note in notes { printErr("note: \(note)") }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "The user's expenses, newest first, a page at a time.",
+            usage: """
+                geospend expenses list --user <user> [--from <from>] [--to <to>]
+                  [--kind <kind> ...] [--category <category> ...] [--limit <limit>]
+                  [--after <after>] [--format <format>] [--db <db>]
+                """,
+            discussion: """
+                A page ends with the cursor of the next one (JSON: "next", null on the
+                last page); pass it to --after. Pages stay stable while expenses are
+                added: a cursor marks a place in time order, not a row number.
+
+                Example:
+                  geospend expenses list --user alice --limit 20
+                  geospend expenses list --user alice --limit 20 --after m7qv6yo0.eDAxbTg2eGZz
+                  geospend expenses list --user alice --from 2025-03-01 \\
+                      --to 2025-03-31 --category Food --format json
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The user.") var user: String
+        @OptionGroup var window: WindowOptions
+        @Option(help: "Only this kind; repeatable.") var kind: [ExpenseKind] = []
+        @Option(help: "Only this category; repeatable.") var category: [String] = []
+        @Option(help: "Expenses per page (1–1000).") var limit: Int = 50
+        @Option(help: "The cursor a previous page ended with.") var after: String?
+        @Option(help: "text or json.") var format: Format = .text
+
+        func validate() throws {
+            guard (1...1000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000") }
+        }
+
+        func run() throws {
+            let cursor = try after.map { text in
+                guard let c = ExpenseCursor(text: text) else {
+                    throw ValidationError("--after: \"\(OutputEscaping.visible(text))\" is not a cursor printed by `expenses list`")
+                }
+                return c
+            }
+            let (from, to) = try window.parsed()
+            let store = try database.openExisting()
+            try NameChecks.user(user, in: store, database: database.path)
+            try NameChecks.categories(category, userID: user, in: store)
+            let filter = ExpenseFilter(userID: user, from: from, to: to, kinds: Set(kind), categories: Set(category))
+            let page = try store.expensePage(filter, after: cursor, limit: limit)
+            switch format {
+            case .json:
+                printOut(JSONOutput.object([
+                    ("expenses", .array(page.expenses.map(ExpenseOutput.json))),
+                    ("next", page.next.map { .string($0.text) } ?? .null),
+                ]).serialized() + "\n")
+            case .text:
+                printOut(ExpenseOutput.table(page.expenses))
+                printOut(page.next.map { "more: --after \($0.text)\n" } ?? "(no more)\n")
+            }
+        }
+    }
+
+    struct Search: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "search",
+            abstract: "The user's expenses whose title, merchant, notes or category contain TEXT.",
+            usage: """
+                geospend expenses search --user <user> <text> [--limit <limit>]
+                  [--format <format>] [--db <db>]
+                """,
+            discussion: """
+                Letters A–Z match in either case (other letters as typed); % and _ are
+                plain characters. Newest first.
+
+                Example:
+                  geospend expenses search --user alice coffee
+                  geospend expenses search --user alice "50%" --format json
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The user.") var user: String
+        @Argument(help: "The text to look for.") var text: String
+        @Option(help: "At most this many (1–1000).") var limit: Int = 100
+        @Option(help: "text or json.") var format: Format = .text
+
+        func validate() throws {
+            guard !text.isEmpty else { throw ValidationError("TEXT is empty; give a word to look for") }
+            guard (1...1000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000") }
+        }
+
+        func run() throws {
+            let store = try database.openExisting()
+            try NameChecks.user(user, in: store, database: database.path)
+            let found = try store.searchExpenses(userID: Identity.normalized(user), text: Identity.normalized(text), limit: limit)
+            switch format {
+            case .json: printOut(JSONOutput.array(found.map(ExpenseOutput.json)).serialized() + "\n")
+            case .text: printOut(ExpenseOutput.table(found))
+            }
+        }
+    }
+
+    /// Another user's expense reads exactly like a missing one.
+    static func noExpense(_ id: String, _ user: String) -> Error {
+        ValidationError("no expense \(OutputEscaping.visible(id)) for user \(OutputEscaping.visible(user)); "
+            + "`geospend expenses list --user \(OutputEscaping.visible(user))` lists them")
+    }
+}
+
+/// How the expense commands print expenses.
+enum ExpenseOutput {
+    static func json(_ s: StoredExpense) -> JSONOutput {
+        let e = s.expense
+        func text(_ v: String?) -> JSONOutput { v.map { .string($0) } ?? .null }
+        func exact(_ v: Double?) -> JSONOutput { v.map { .number($0, decimals: 7) } ?? .null }
+        return .object([
+            ("id", .string(e.id)), ("user", .string(e.userID)), ("kind", .string(e.kind.rawValue)),
+            ("amount", .string(e.amount.decimalString)), ("currency", .string(e.amount.currency.code)),
+            ("occurred_at", .string(e.occurredAt.text)), ("title", text(e.title)), ("category", text(e.category)),
+            ("merchant", text(e.merchant)), ("lat", exact(e.location?.coordinate.latitude)),
+            ("lon", exact(e.location?.coordinate.longitude)), ("accuracy_m", e.location?.accuracyMeters.map { .number($0, decimals: 1) } ?? .null),
+            ("store_id", text(e.storeID)), ("notes", text(e.notes)), ("remind_at", text(s.remindAt?.text)),
+            ("created_at", text(s.createdAt)), ("updated_at", text(s.updatedAt)),
+        ])
+    }
+
+    static func render(_ s: StoredExpense, format: ExpensesCommand.Format) -> String {
+        switch format {
+        case .json: return json(s).serialized() + "\n"
+        case .text:
+            let e = s.expense
+            let lines: [(String, String?)] = [
+                ("id", e.id), ("user", e.userID), ("kind", e.kind.rawValue), ("amount", "\(e.amount.decimalString) \(e.amount.currency.code)"),
+                ("at", e.occurredAt.text), ("title", e.title), ("category", e.category), ("merchant", e.merchant),
+                ("place", e.location.map { "\($0.coordinate.latitude), \($0.coordinate.longitude)" }), ("store", e.storeID),
+                ("notes", e.notes), ("remind at", s.remindAt?.text), ("created", s.createdAt), ("updated", s.updatedAt),
+            ]
+            return lines.compactMap { k, v in v.map { "\(k): \(OutputEscaping.visible($0))\n" } }.joined()
+        }
+    }
+
+    static func table(_ list: [StoredExpense]) -> String {
+        TextTable(
+            headers: ["id", "at", "amount", "currency", "kind", "category", "title"],
+            rows: list.map { s in
+                let e = s.expense
+                return [e.id, e.occurredAt.text, e.amount.decimalString, e.amount.currency.code, e.kind.rawValue, e.category ?? "", e.title ?? ""]
+            }, rightAligned: [2]
+        ).rendered()
+    }
+}
