@@ -52,6 +52,10 @@ extension SpatiaLiteStore: UserDataStore {
             while try s.step(db) { try body(try SpatiaLiteStore.decodeExpense(s)) }
         }
 
+        func budgets() throws -> [Budget] {
+            try SpatiaLiteStore.fetchBudgets(db, where: "b.user_id = ?", [user.id])
+        }
+
         func stores(withIDs ids: Set<String>) throws -> [Store] {
             guard !ids.isEmpty else { return [] }
             let s = RawStatement(try db.cachedStatement(sql: """

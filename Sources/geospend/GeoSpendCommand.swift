@@ -23,6 +23,7 @@ struct GeoSpendCommand: ParsableCommand {
             ImportCommand.self, NearCommand.self, NearestStoresCommand.self, SnapCommand.self, InsightsCommand.self,
             SummaryCommand.self, ReportCommand.self, ExportCommand.self, GenerateCommand.self,
             InfoCommand.self, UsersCommand.self, CategoriesCommand.self, KindsCommand.self, DoctorCommand.self,
+            BudgetsCommand.self,
         ])
 
     /// Runs the command; every error is turned into a message and an exit code here, in one place.
