@@ -48,7 +48,7 @@ struct BudgetsCommand: ParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Option(help: "The user.") var user: String
         @Option(help: "The budget's name (1–100 characters).") var name: String
-        @Option(help: "The limit, a decimal like 500.00.") var amount: String
+        @Option(parsing: .unconditional, help: "The limit, a decimal like 500.00.") var amount: String
         @Option(help: "ISO 4217 code, e.g. EUR.") var currency: String
         @Option(help: "First day, YYYY-MM-DD.") var from: String
         @Option(help: "Last day, YYYY-MM-DD (included).") var to: String
@@ -128,7 +128,7 @@ struct BudgetsCommand: ParsableCommand {
         @Option(help: "The user.") var user: String
         @Option(help: "The budget's id.") var id: Int64
         @Option(help: "A new name.") var name: String?
-        @Option(help: "A new limit.") var amount: String?
+        @Option(parsing: .unconditional, help: "A new limit.") var amount: String?
         @Option(help: "A new first day.") var from: String?
         @Option(help: "A new last day.") var to: String?
         @Option(help: "week, month or year.") var every: Budget.Recurrence?
@@ -268,7 +268,8 @@ struct BudgetsCommand: ParsableCommand {
 
 /// `--zone-around LAT,LON --zone-radius R` or `--zone-geojson FILE`.
 struct ZoneOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The zone's centre.", valueName: "lat,lon")) var zoneAround: String?
+    // Unconditional: a southern or western centre starts with "-" (-16.80,179.99).
+    @Option(parsing: .unconditional, help: ArgumentHelp("The zone's centre.", valueName: "lat,lon")) var zoneAround: String?
     @Option(help: "The zone's radius, e.g. 400m or 1.5km.") var zoneRadius: String?
     @Option(help: "A GeoJSON file with the zone's Polygon or MultiPolygon.") var zoneGeojson: String?
 
@@ -289,7 +290,9 @@ struct ZoneOptions: ParsableArguments {
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw ValidationError("--zone-geojson \(file): cannot read the file (missing, or not readable)")
             }
-            return try BudgetZone.parsing(geoJSON: Array(data), source: file)
+            do { return try BudgetZone.parsing(geoJSON: Array(data), source: URL(fileURLWithPath: file).lastPathComponent) } catch {
+                throw ValidationError("--zone-geojson \(file): \(error)")
+            }
         case (_, _, .some):
             throw ValidationError("--zone-geojson cannot be combined with --zone-around/--zone-radius: a budget has one zone")
         default:
