@@ -29,6 +29,13 @@ struct BudgetsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a budget and print it with its id.",
+            usage: """
+                geospend budgets add --user <user> --name <name> --amount <amount>
+                  --currency <currency> --from <from> --to <to> [--category <c>]
+                  [--every week|month|year] [--category-limit <name=amount> ...]
+                  [--zone-around <lat,lon> --zone-radius <r> | --zone-geojson <file>]
+                  [--format <format>] [--db <db>]
+                """,
             discussion: """
                 --amount is the limit of the whole --from…--to, or with --every of each
                 calendar week (Monday first), month or year in it. Only expenses of
@@ -80,6 +87,10 @@ struct BudgetsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "A user's active budgets, newest --from first.",
+            usage: """
+                geospend budgets list --user <user> [--all] [--format <format>]
+                  [--db <db>]
+                """,
             discussion: """
                 --all adds the inactive ones (deactivated by a newer budget of the
                 same scope) after them.
@@ -114,6 +125,13 @@ struct BudgetsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit",
             abstract: "Change a budget's name, amount, days, recurrence or limits.",
+            usage: """
+                geospend budgets edit --user <user> --id <id> [--name <name>]
+                  [--amount <amount>] [--from <from>] [--to <to>]
+                  [--every week|month|year | --once]
+                  [--category-limit <name=amount> ... | --no-category-limits]
+                  [--format <format>] [--db <db>]
+                """,
             discussion: """
                 Currency, category and zone make the budget's scope: add a new budget
                 to change them. An edited active budget deactivates the active budgets
@@ -187,6 +205,10 @@ struct BudgetsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "summary",
             abstract: "A budget's spending on a day: spent, remaining, projection.",
+            usage: """
+                geospend budgets summary --user <user> --id <id> --as-of <date>
+                  [--format <format>] [--db <db>]
+                """,
             discussion: """
                 Counts expenses (kind expense) of the budget's currency on its days up
                 to and including --as-of (each on its local day), of its category and
@@ -239,6 +261,10 @@ struct BudgetsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "alerts",
             abstract: "Active budgets at or over 80 % on a day.",
+            usage: """
+                geospend budgets alerts --user <user> --as-of <date>
+                  [--format <format>] [--db <db>]
+                """,
             discussion: """
                 Each active budget whose days hold --as-of and whose spending is at
                 least 80 % of its amount: level warning, or exceeded from 100 %.
