@@ -204,6 +204,23 @@ import Testing
         #expect(left.out == "0\n0\n1\n", "\(left.out) \(left.err)")
     }
 
+    /// "Shown in insights": each active zone budget with its zone and percentage, as of --to.
+    @Test func insightsShowZoneBudgets() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try database(Self.basic)
+        let zone = try add(db, "ann", ["--name", "Office", "--amount", "80.00", "--from", "2025-03-01", "--to", "2025-03-31", "--zone-around", "60.1699,24.9384", "--zone-radius", "400m"])
+        _ = try add(db, "ann", ["--name", "General", "--amount", "80.00", "--from", "2025-03-01", "--to", "2025-03-31"])
+        let insights = try #require(try json(try geospend(["insights", "--db", db, "--user", "ann", "--to", "2025-03-31", "--format", "json"])) as? [String: Any])
+        let budgets = try #require(insights["budgets"] as? [[String: Any]])
+        #expect(budgets.map { $0["name"] as? String } == ["Office"], "zone budgets only")
+        // a1 (30.00) is at the centre; a3 is ~3.6 km away; a4 is SEK: 30.00 of 80.00 = 37.5 %.
+        #expect((budgets.first?["percentage_used"] as? NSNumber)?.doubleValue == 37.5 && budgets.first?["spent"] as? String == "30.00")
+        #expect(((budgets.first?["zone"] as? [String: Any])?["radius_m"] as? NSNumber)?.doubleValue == 400)
+        #expect(budgets.first?["budget_id"] as? Int == zone["id"] as? Int && budgets.first?["as_of"] as? String == "2025-03-31")
+        let table = try geospend(["insights", "--db", db, "--user", "ann", "--to", "2025-03-31"])
+        #expect(table.out.contains("Zone budgets as of 2025-03-31:\n  Office: 37.5 % of 80.00 EUR within 400 m of 60.1699,24.9384\n"), "\(table.out)")
+    }
+
     /// The summary against an independent computation (Python: its own date, decimal and
     /// GeographicLib/Shapely logic) on generated data, including a window straddling the
     /// Helsinki DST change (2025-03-30, +02:00 → +03:00) and zones across ±180° at Taveuni, Fiji.
