@@ -221,6 +221,33 @@ import Testing
         #expect(table.out.contains("Zone budgets as of 2025-03-31:\n  Office: 37.5 % of 80.00 EUR within 400 m of 60.1699,24.9384\n"), "\(table.out)")
     }
 
+    /// "Shown on the map page": the bundle's budgets.geojson holds each zone budget with its
+    /// percentage, and the page draws them in Chromium without a script error.
+    @Test func mapPageShowsZoneBudgets() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try database(Self.basic)
+        let square = dir.appendingPathComponent("square.geojson").path
+        try #"{"type":"Polygon","coordinates":[[[24.93,60.165],[24.95,60.165],[24.95,60.175],[24.93,60.175],[24.93,60.165]]]}"#
+            .write(toFile: square, atomically: true, encoding: .utf8)
+        _ = try add(db, "ann", ["--name", "Office", "--amount", "80.00", "--from", "2025-03-01", "--to", "2025-03-31", "--zone-around", "60.1699,24.9384", "--zone-radius", "400m"])
+        _ = try add(db, "ann", ["--name", "Centre", "--amount", "200.00", "--from", "2025-03-01", "--to", "2025-03-31", "--zone-geojson", square])
+        let bundle = dir.appendingPathComponent("map").path
+        let r = try geospend(["export", "bundle", "--db", db, "--user", "ann", "--to", "2025-03-31", "--out", bundle])
+        try #require(r.status == 0, "\(r.err)")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle + "/budgets.geojson"))) as? [String: Any])
+        let props = try #require((doc["features"] as? [[String: Any]])?.compactMap { $0["properties"] as? [String: Any] })
+        // Office: a1 30.00 of 80.00; Centre: a1 (30.00) only, a3 is outside: 15 %.
+        #expect(props.map { "\($0["name"]!) \($0["percentage_used"]!)" }.sorted() == ["Centre 15", "Office 37.5"])
+        let chromium = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let dom = try CLITests.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000", "--dump-dom",
+                                              URL(fileURLWithPath: bundle + "/index.html").absoluteString])
+        let status = try #require(dom.out.range(of: #"<pre id="geospend-status">[^<]*</pre>"#, options: .regularExpression).map {
+            String(dom.out[$0]).replacingOccurrences(of: "&quot;", with: "\"")
+        })
+        #expect(status.contains(#""budgets":2"#) && status.contains(#""errors":[]"#), "\(status)")
+        #expect(dom.out.contains("Office: 37.5 %") && dom.out.contains("Centre: 15 %"), "the zones' labels are on the page")
+    }
+
     /// The summary against an independent computation (Python: its own date, decimal and
     /// GeographicLib/Shapely logic) on generated data, including a window straddling the
     /// Helsinki DST change (2025-03-30, +02:00 → +03:00) and zones across ±180° at Taveuni, Fiji.
