@@ -115,7 +115,7 @@ import Testing
         let health = try store.checkHealth()
         #expect(health.isHealthy, "\(health.checks.filter { !$0.ok })")
         let version = health.checks.first { $0.name == "schema version" }
-        #expect(version?.ok == true && version?.detail == "v4 (current)", "\(String(describing: version))")
+        #expect(version?.ok == true && version?.detail == "v7 (current)", "\(String(describing: version))")
     }
 
     /// The migration is one transaction: when it fails (here: a table whose text is not
