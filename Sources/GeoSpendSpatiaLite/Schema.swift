@@ -231,5 +231,40 @@ enum Schema {
                     sql: "UPDATE categories SET is_default = 1 WHERE kind = ? AND name = ?", arguments: [c.kind.rawValue, c.name])
             }
         },
+        Migration(identifier: "v7: budgets and their category limits") { db in
+            // Issue 17's budgets, keyed by user (users export/delete find them by user_id).
+            // Money in minor units, BIGINT for GDAL (see Integer64Columns). A zone is a centre
+            // and radius, or a GeoJSON MultiPolygon (BudgetZone), never both.
+            try db.execute(sql: """
+                CREATE TABLE budgets (
+                    id INTEGER PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 100),
+                    amount_minor BIGINT NOT NULL CHECK (amount_minor > 0),
+                    currency TEXT NOT NULL CHECK (length(currency) = 3),
+                    from_date TEXT NOT NULL,
+                    to_date TEXT NOT NULL CHECK (from_date < to_date),
+                    category TEXT,
+                    every TEXT CHECK (every = 'week' OR every = 'month' OR every = 'year'),
+                    zone_lat REAL CHECK (zone_lat BETWEEN -90 AND 90),
+                    zone_lon REAL CHECK (zone_lon BETWEEN -180 AND 180),
+                    zone_radius_m REAL CHECK (zone_radius_m > 0),
+                    zone_geojson TEXT,
+                    is_active INTEGER NOT NULL DEFAULT 1,
+                    created_at TEXT NOT NULL,
+                    CHECK ((zone_lat IS NULL) = (zone_lon IS NULL) AND (zone_lat IS NULL) = (zone_radius_m IS NULL)),
+                    CHECK (zone_lat IS NULL OR zone_geojson IS NULL)
+                );
+                CREATE INDEX budgets_user ON budgets(user_id, is_active, from_date);
+                CREATE TABLE budget_category_limits (
+                    budget_id INTEGER NOT NULL REFERENCES budgets(id) ON DELETE CASCADE,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    category TEXT NOT NULL,
+                    amount_minor BIGINT NOT NULL CHECK (amount_minor > 0),
+                    PRIMARY KEY (budget_id, category)
+                );
+                CREATE INDEX budget_category_limits_user ON budget_category_limits(user_id);
+                """)
+        },
     ]
 }

@@ -64,6 +64,10 @@ extension SpatiaLiteStore: UserDataStore {
             while let r = try rows.next() { try body(ExpenseTimes(id: r[0], remindAt: r[1], createdAt: r[2], updatedAt: r[3])) }
         }
 
+        func budgets() throws -> [Budget] {
+            try SpatiaLiteStore.fetchBudgets(db, where: "b.user_id = ?", [user.id])
+        }
+
         func stores(withIDs ids: Set<String>) throws -> [Store] {
             guard !ids.isEmpty else { return [] }
             let s = RawStatement(try db.cachedStatement(sql: """

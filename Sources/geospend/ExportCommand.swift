@@ -300,7 +300,7 @@ struct ExportCommand: ParsableCommand {
     /// files among the user's own. A symlink to a folder is followed; symlinks inside it are not
     /// written through. Every file is checked before the first is written.
     private func writeBundle(
-        _ request: MapExportRequest, store: some ExpenseStore, protecting protected: [OutputFile.Protected]
+        _ request: MapExportRequest, store: some ExpenseStore & BudgetStore, protecting protected: [OutputFile.Protected]
     ) throws -> [String: MapExportSummary] {
         guard !out.isEmpty else { throw ValidationError("--out is empty: give the bundle's folder, e.g. --out user1-map") }
         let fm = FileManager.default
@@ -314,7 +314,17 @@ struct ExportCommand: ParsableCommand {
                     "--out \(out) is a folder with other files in it, not an earlier bundle: choose a new folder (it is created)")
             }
         }
-        let bundle = try MapBundle.contents(request, store: store, cellMeters: try cellSize(default: "250m"), tiles: tiles)
+        // Zone budgets with their percentage as of --to (else today), issue 17.
+        var zones: [BudgetSummary] = []
+        if let user = request.filter.userID {
+            let day = try LocalDay(parsing: String((request.filter.to?.localDate ?? MapExportRequest.now()).prefix(10)))
+            zones = try store.budgets(userID: user, includeInactive: false).filter { $0.zone != nil }.map { b in
+                let w = b.window(asOf: day)
+                return BudgetSummary(budget: b, asOf: day, expenses: try store.budgetExpenses(userID: user, from: w.lowerBound, to: w.upperBound))
+            }
+        }
+        let bundle = try MapBundle.contents(
+            request, store: store, cellMeters: try cellSize(default: "250m"), tiles: tiles, budgetZones: zones)
         let folders = Set(bundle.files.map { ($0.path as NSString).deletingLastPathComponent }).filter { !$0.isEmpty }.sorted()
         for folder in [""] + folders {
             let path = folder.isEmpty ? out : out + "/" + folder

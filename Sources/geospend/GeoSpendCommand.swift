@@ -24,6 +24,7 @@ struct GeoSpendCommand: ParsableCommand {
             SummaryCommand.self, ReportCommand.self, ExportCommand.self, GenerateCommand.self,
             InfoCommand.self, UsersCommand.self, CategoriesCommand.self, KindsCommand.self, DoctorCommand.self,
             ExpensesCommand.self, RemindersCommand.self,
+            BudgetsCommand.self,
         ])
 
     /// Runs the command; every error is turned into a message and an exit code here, in one place.

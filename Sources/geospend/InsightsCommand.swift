@@ -1,5 +1,6 @@
 import ArgumentParser
 import GeoSpend
+import GeoSpendSpatiaLite
 
 struct InsightsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,7 +16,8 @@ struct InsightsCommand: ParsableCommand {
             --by place) a density cluster of nearby expense positions without a store
             (DBSCAN, 75 m, 2 points; a lone position is its own place). With --from and
             --to of the same form, each row is compared with the previous window of
-            equal length.
+            equal length. Active zone budgets follow, each with its zone and the
+            percentage used as of the --to day (else today).
 
             Example:
               geospend insights --user user1
@@ -45,12 +47,31 @@ struct InsightsCommand: ParsableCommand {
         try NameChecks.user(user, in: store, database: database.path)
         try NameChecks.categories(category, userID: user, in: store)
         let insights = try LocationInsights.compute(request, store: store)
+        let zones = try zoneBudgets(store, asOf: to?.localDate)
         switch format {
-        case .json: printOut(InsightsOutput.json(insights).serialized() + "\n")
+        case .json:
+            guard case .object(var members) = InsightsOutput.json(insights) else { return }
+            members.append(("budgets", ZoneBudgetsSection.json(zones)))
+            printOut(JSONOutput.object(members).serialized() + "\n")
         case .csv: printOut(InsightsOutput.csv(insights))
-        case .markdown: printOut(InsightsOutput.markdown(insights))
-        case .table: printOut(InsightsOutput.table(insights))
+        case .markdown: printOut(InsightsOutput.markdown(insights) + zoneLines(zones, bullet: "- "))
+        case .table: printOut(InsightsOutput.table(insights) + zoneLines(zones, bullet: "  "))
         }
+    }
+
+    /// The user's active zone budgets as of the --to day (else today, or $SOURCE_DATE_EPOCH's
+    /// day): issue 17 shows a zone budget's zone and percentage with the insights.
+    func zoneBudgets(_ store: SpatiaLiteStore, asOf: String?) throws -> [BudgetSummary] {
+        let day = try LocalDay(parsing: asOf ?? String(MapExportRequest.now().prefix(10)))
+        return try store.budgets(userID: Identity.normalized(user), includeInactive: false).filter { $0.zone != nil }.map { b in
+            let w = b.window(asOf: day)
+            return BudgetSummary(budget: b, asOf: day, expenses: try store.budgetExpenses(userID: b.userID, from: w.lowerBound, to: w.upperBound))
+        }
+    }
+
+    func zoneLines(_ zones: [BudgetSummary], bullet: String) -> String {
+        guard let first = zones.first else { return "" }
+        return "\nZone budgets as of \(first.asOf):\n" + ZoneBudgetsSection.lines(zones).map { bullet + $0 + "\n" }.joined()
     }
 }
 

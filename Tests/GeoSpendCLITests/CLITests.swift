@@ -146,7 +146,7 @@ import Testing
         #expect(r.err.contains("not a GeoSpend database") || r.err.contains("not a database"))
     }
 
-    @Test(arguments: ["import", "near", "nearest-stores", "snap", "insights", "summary", "report", "export", "generate", "info", "users", "doctor"])
+    @Test(arguments: ["import", "near", "nearest-stores", "snap", "insights", "summary", "report", "export", "generate", "info", "users", "doctor", "budgets"])
     func everyCommandHasHelpWithAnExample(command: String) throws {
         let r = try geospend([command, "--help"])
         #expect(r.status == 0)

@@ -35,8 +35,9 @@ import Testing
         try CLITests.run(CLITests.binary, args, directory: CLITests.repo, environment: Self.environment)
     }
 
-    /// A database with the fixture's stores and the given expense rows.
-    func database(_ name: String, rows: [IsolationFixture.Row]) throws -> String {
+    /// A database with the fixture's stores, the given expense rows, and the budgets of
+    /// `budgets` (owner, filed under), added in that order.
+    func database(_ name: String, rows: [IsolationFixture.Row], budgets: [(String, String)] = []) throws -> String {
         let db = dir.appendingPathComponent("\(name).sqlite").path
         let stores = dir.appendingPathComponent("\(name)-stores.csv").path
         let expenses = dir.appendingPathComponent("\(name)-expenses.csv").path
@@ -45,6 +46,12 @@ import Testing
         for (what, file) in [("stores", stores), ("expenses", expenses)] {
             let r = try geospend(["import", what, file, "--db", db])
             try #require(r.status == 0, "\(r.err)")
+        }
+        for (owner, user) in budgets {
+            for args in IsolationFixture.budgets(of: owner) {
+                let r = try geospend(["budgets", "add", "--user", user, "--db", db] + args)
+                try #require(r.status == 0, "\(r.err)")
+            }
         }
         return db
     }
@@ -89,6 +96,11 @@ import Testing
             ["expenses", "list"] + user + ["--limit", "1000", "--format", "json"],
             ["expenses", "list"] + user + ["--limit", "3", "--from", "2025-03-01"],
             ["expenses", "search"] + user + ["market", "--format", "json"],
+            ["budgets", "list"] + user + ["--all", "--format", "json"],
+            ["budgets", "list"] + user,
+            ["budgets", "summary"] + user + ["--id", "1", "--as-of", "2025-03-20", "--format", "json"],
+            ["budgets", "summary"] + user + ["--id", "3", "--as-of", "2025-03-20"],
+            ["budgets", "alerts"] + user + ["--as-of", "2025-03-20", "--format", "json"],
         ]
     }()
 
@@ -110,10 +122,11 @@ import Testing
         return outputs
     }
 
-    /// The user's creation time is the only stored value that depends on when a database was made.
+    /// Creation times (of the user, of budgets) are the only stored values that depend on when a
+    /// database was made.
     static func normalised(_ text: String, db: String) -> String {
         text.replacingOccurrences(of: db, with: "DB")
-            .replacingOccurrences(of: #""created_at":"[^"]*""#, with: #""created_at":"…""#, options: .regularExpression)
+            .replacingOccurrences(of: #""created_at": ?"[^"]*""#, with: #""created_at":"…""#, options: .regularExpression)
     }
 
     static var labels: [String] {
@@ -122,9 +135,10 @@ import Testing
 
     @Test func noCommandScopedToOneUserSeesAnother() throws {
         defer { try? FileManager.default.removeItem(at: dir) }
-        let alone = try database("alone", rows: IsolationFixture.rows(for: ["alice"]))
-        let shared = try database("shared", rows: IsolationFixture.rows(for: ["alice", "bob"]))
-        let merged = try database("merged", rows: IsolationFixture.rows(for: ["alice", "bob"]).map { $0.filed(under: "alice") })
+        let alone = try database("alone", rows: IsolationFixture.rows(for: ["alice"]), budgets: [("alice", "alice")])
+        let shared = try database("shared", rows: IsolationFixture.rows(for: ["alice", "bob"]), budgets: [("alice", "alice"), ("bob", "bob")])
+        let merged = try database(
+            "merged", rows: IsolationFixture.rows(for: ["alice", "bob"]).map { $0.filed(under: "alice") }, budgets: [("alice", "alice"), ("bob", "alice")])
 
         let reference = try aliceOutputs(alone)
         let control = try aliceOutputs(merged)
@@ -141,6 +155,17 @@ import Testing
         for db in [alone, shared] {
             let snap = try snapPlan(["--user", "alice"], db)
             #expect(snap.written > 0 && snap.written == snap.assigned)
+        }
+        // Editing and deleting alice's budgets (bob has budgets of the same scopes) leaves bob's
+        // alone; bob's budget ids are not hers to touch.
+        for db in [alone, shared] {
+            #expect(try geospend(["budgets", "edit", "--user", "alice", "--id", "1", "--amount", "101.00", "--db", db]).status == 0)
+            #expect(try geospend(["budgets", "add", "--user", "alice", "--name", "Spare", "--amount", "5", "--currency", "EUR", "--from", "2025-06-01", "--to", "2025-06-02", "--category", "Others", "--db", db]).status == 0)
+            #expect(try geospend(["budgets", "delete", "--user", "alice", "--id", db == shared ? "7" : "4", "--db", db]).status == 0)
+        }
+        for command in [["edit", "--name", "mine"], ["delete"]] {
+            let r = try geospend(["budgets", command[0], "--user", "alice", "--id", "4", "--db", shared] + command.dropFirst())
+            #expect(r.status == 2 && r.err.contains("no budget 4 of user \"alice\""), "\(r.err)")
         }
         #expect(try geospend(["users", "export", "bob", "--db", shared]).out == bobBefore.out)
         #expect(try snapPlan(["--user", "bob", "--dry-run"], shared).assigned > 0, "bob's own unlinked expenses are still there to snap")
@@ -168,7 +193,8 @@ import Testing
         #expect(try SpatiaLiteStore(path: shared).users().map(\.id) == ["alice", "bob"])
         let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(deleted.status == 0, "\(deleted.err)")
-        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + 1) rows (expenses \(bobCounts.expenses), categories \(bobCounts.categories), users 1)\n")
+        let bobBudgets = IsolationFixture.budgets(of: "bob"), bobLimits = bobBudgets.joined().filter { $0 == "--category-limit" }.count
+        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + 1) rows (expenses \(bobCounts.expenses), budget_category_limits \(bobLimits), budgets \(bobBudgets.count), categories \(bobCounts.categories), users 1)\n")
         #expect(deleted.err.isEmpty, "\(deleted.err)")
         let again = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(again.status == 2 && again.err.contains("no user \"bob\""), "\(again.err)")
@@ -424,6 +450,21 @@ enum IsolationFixture {
             }
         }
         return rows.sorted { $0.id < $1.id }
+    }
+
+    /// `budgets add` arguments for one user's budgets: a general one, a category one with a
+    /// limit, a zone one. Bob's have alice's scopes and days (so a scope rule that forgot the
+    /// user would deactivate hers), other amounts, and the marker in their names.
+    static func budgets(of owner: String) -> [[String]] {
+        let bob = owner == "bob"
+        let name = { (n: String) in bob ? "\(bobMarker) \(n)" : n }
+        let march = ["--currency", "EUR", "--from", "2025-03-01", "--to", "2025-03-31"]
+        let zone = bob ? bobHome : placeOne
+        return [
+            ["--name", name("March"), "--amount", bob ? "70.00" : "100.00", "--category-limit", "Food=\(bob ? "20.00" : "40.00")"] + march,
+            ["--name", name("Food"), "--amount", bob ? "33.00" : "60.00", "--category", "Food"] + march,
+            ["--name", name("Market"), "--amount", bob ? "9.00" : "30.00", "--zone-around", "\(zone.0),\(zone.1)", "--zone-radius", "300m"] + march,
+        ]
     }
 
     static func csv(_ rows: [Row]) -> String {

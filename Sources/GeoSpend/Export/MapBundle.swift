@@ -41,7 +41,8 @@ public enum MapBundle {
     /// - Returns: the files, and each layer's summary by name.
     public static func contents(
         _ request: MapExportRequest, store: some ExpenseStore, cellMeters: Double = 250,
-        tiles: String? = nil, leaflet: String = debianLeaflet, leafletLicense: String = debianLeafletLicense
+        tiles: String? = nil, leaflet: String = debianLeaflet, leafletLicense: String = debianLeafletLicense,
+        budgetZones: [BudgetSummary] = []
     ) throws -> (files: [File], summaries: [String: MapExportSummary]) {
         if let tiles, let problem = tileTemplateProblem(tiles) { throw ExportError.writeFailed("--tiles \(tiles): \(problem)") }
         let fm = FileManager.default
@@ -74,9 +75,45 @@ public enum MapBundle {
             bytes.withUnsafeBufferPointer { script.rawBytes($0) }
             script.ascii(");\n")
         }
+        // Zone budgets (issue 17): each zone with its percentage used.
+        let zones = Array(zoneBudgetsGeoJSON(budgetZones).serialized(pretty: false).utf8)
+        files.append(File(path: "budgets.geojson", bytes: zones))
+        script.ascii("geospendLayer(\"budgets\", ")
+        zones.withUnsafeBufferPointer { script.rawBytes($0) }
+        script.ascii(");\n")
         files.append(File(path: "layers.js", bytes: script.bytes))
         files.append(File(path: "index.html", bytes: Array(page(request: request, tiles: tiles).utf8)))
         return (files, summaries)
+    }
+
+    /// The user's zone budgets as GeoJSON: a circle zone as its centre Point with `radius_m`
+    /// (the page draws the circle in metres), a polygon zone as its MultiPolygon; properties
+    /// `budget_id`, `name`, `percentage_used`, `spent`, `amount`, `currency`, `as_of`.
+    static func zoneBudgetsGeoJSON(_ summaries: [BudgetSummary]) -> JSONOutput {
+        .object([
+            ("type", .string("FeatureCollection")),
+            ("features", .array(summaries.compactMap { s in
+                guard let zone = s.budget.zone, case .object(let z) = BudgetJSON.zone(zone) else { return nil }
+                let geometry: JSONOutput, radius: JSONOutput
+                switch zone {
+                case .circle(let c, let r):
+                    geometry = .object([("type", .string("Point")), ("coordinates", .array([.number(c.longitude, decimals: 10), .number(c.latitude, decimals: 10)]))])
+                    radius = .meters(r.meters)
+                case .polygon:
+                    geometry = z.first { $0.0 == "geometry" }?.1 ?? .null
+                    radius = .null
+                }
+                return .object([
+                    ("type", .string("Feature")), ("geometry", geometry),
+                    ("properties", .object([
+                        ("budget_id", .integer(s.budget.id)), ("name", .string(s.budget.name)),
+                        ("percentage_used", BudgetJSON.percentage(s.percentageHundredths)),
+                        ("spent", BudgetJSON.money(s.spentMinor, s.budget.amount.currency)), ("amount", .string(s.budget.amount.decimalString)),
+                        ("currency", .string(s.budget.amount.currency.code)), ("as_of", .string("\(s.asOf)")), ("radius_m", radius),
+                    ])),
+                ])
+            })),
+        ])
     }
 
     /// Why `url` is not an XYZ tile URL template a page can take, or nil when it is: http or
@@ -231,6 +268,20 @@ public enum MapBundle {
                 byName[name].addTo(map);
                 loaded[name] = byName[name].getLayers().length;
               });
+              // Zone budgets: each zone outlined, labelled with its name and percentage used.
+              var zoneStyle = {color: '#d95f0e', weight: 2, fillOpacity: 0.08, dashArray: '6 4'};
+              var zones = L.geoJSON(data.budgets, {
+                style: function () { return zoneStyle; },
+                pointToLayer: function (f, latlng) { return L.circle(latlng, L.extend({radius: f.properties.radius_m}, zoneStyle)); },
+                onEachFeature: function (f, layer) {
+                  var p = f.properties;
+                  layer.bindTooltip(text(p.name) + ': ' + text(p.percentage_used) + ' %', {permanent: true, direction: 'center'});
+                  layer.bindPopup('<b>' + text(p.name) + '</b><br>' + money(p.spent, p.currency) + ' of ' + money(p.amount, p.currency) +
+                                  ' (' + text(p.percentage_used) + ' %)<br>as of ' + text(p.as_of));
+                }
+              });
+              loaded.budgets = zones.getLayers().length;
+              if (loaded.budgets) { overlays['Zone budgets (% used)'] = zones; zones.addTo(map); }
               L.control.layers(null, overlays, {collapsed: false}).addTo(map);
               L.control.scale({imperial: false, maxWidth: 150}).addTo(map);
 

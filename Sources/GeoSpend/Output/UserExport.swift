@@ -10,7 +10,8 @@
 /// …],
 /// "expense_times":[{"id":"x01…","remind_at":"2025-03-05T09:00:00+01:00","created_at":"…","updated_at":"…"}],
 /// "stores":[{"id":"317766538","name":"Robert's Coffee",…}],
-/// "counts":{"expenses":1,"categories":13,"stores":1}}
+/// "budgets":[{"id":1,"user":"alice","name":"Groceries","amount":"500.00",…}],
+/// "counts":{"expenses":1,"categories":13,"stores":1,"budgets":1}}
 /// ```
 ///
 /// Each expense object has exactly the keys of the JSON Lines import format (Data/README.md), so
@@ -25,11 +26,12 @@
 public enum UserExport {
     /// What a document held.
     public struct Counts: Sendable, Hashable {
-        public var expenses, categories, stores: Int
-        public init(expenses: Int = 0, categories: Int = 0, stores: Int = 0) {
+        public var expenses, categories, stores, budgets: Int
+        public init(expenses: Int = 0, categories: Int = 0, stores: Int = 0, budgets: Int = 0) {
             self.expenses = expenses
             self.categories = categories
             self.stores = stores
+            self.budgets = budgets
         }
     }
 
@@ -108,12 +110,23 @@ public enum UserExport {
             sink.byte(UInt8(ascii: "}"))
         }
         sink.ascii(stores.isEmpty ? "],\n" : "\n],\n")
+        // Budgets (issue 17), one per line, in `BudgetJSON.budget`'s shape.
+        let budgets = try data.budgets()
+        counts.budgets = budgets.count
+        sink.ascii("\"budgets\":[")
+        for (n, b) in budgets.enumerated() {
+            sink.ascii(n == 0 ? "\n" : ",\n")
+            sink.raw(BudgetJSON.budget(b).serialized(pretty: false))
+        }
+        sink.ascii(budgets.isEmpty ? "],\n" : "\n],\n")
         sink.ascii("\"counts\":{\"expenses\":")
         sink.integer(counts.expenses)
         sink.ascii(",\"categories\":")
         sink.integer(counts.categories)
         sink.ascii(",\"stores\":")
         sink.integer(counts.stores)
+        sink.ascii(",\"budgets\":")
+        sink.integer(counts.budgets)
         sink.ascii("}}\n")
         return counts
     }

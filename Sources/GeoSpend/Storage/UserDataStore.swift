@@ -31,6 +31,8 @@ public protocol UserDataSnapshot {
     /// Streams, in id order, the user's expenses that have a reminder or stored times
     /// (`expenses add|edit`); imported rows have none.
     func forEachExpenseTimes(_ body: (ExpenseTimes) throws -> Void) throws
+    /// The user's budgets, active and inactive (`BudgetStore.budgets` order).
+    func budgets() throws -> [Budget]
 }
 
 /// What an expense's life adds to its row: the reminder and when it was stored and changed.

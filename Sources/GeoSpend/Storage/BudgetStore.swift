@@ -1,0 +1,17 @@
+/// What a store offers for budgets (`geospend budgets …`). Every call is scoped to one user:
+/// a budget id of another user is "no such budget".
+public protocol BudgetStore: Sendable {
+    /// Saves a new budget (`id` 0) or replaces one of the same user and id, and in the same
+    /// transaction deactivates the active budgets `BudgetRules.deactivated(by:among:)` names.
+    /// - Returns: the saved budget (id and creation time set) and the ids deactivated; nil when
+    ///   replacing a budget that does not exist.
+    func saveBudget(_ budget: Budget) throws -> (budget: Budget, deactivated: [Int64])?
+    /// The user's budgets: active ones newest `from` first (then newest id); with
+    /// `includeInactive`, the inactive ones after them in the same order.
+    func budgets(userID: String, includeInactive: Bool) throws -> [Budget]
+    func budget(id: Int64, userID: String) throws -> Budget?
+    /// - Returns: whether there was such a budget.
+    func deleteBudget(id: Int64, userID: String) throws -> Bool
+    /// The user's expenses of kind `expense` (any currency) on local days `from…to`.
+    func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense]
+}

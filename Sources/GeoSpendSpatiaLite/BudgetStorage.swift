@@ -1,0 +1,122 @@
+import GeoSpend
+import GRDB
+
+/// Budgets in the `budgets` and `budget_category_limits` tables (migration v7), keyed by user.
+/// A zone is kept as its centre and radius, or as GeoJSON text: budgets test a handful of
+/// zones against a user's expenses in Swift (`BudgetZone.Matcher`), so no SpatiaLite geometry
+/// column or spatial index is needed, and nothing of a zone lives outside these rows.
+extension SpatiaLiteStore: BudgetStore {
+    public func saveBudget(_ budget: Budget) throws -> (budget: Budget, deactivated: [Int64])? {
+        try writeTransaction { db in
+            var saved = budget
+            if budget.id != 0 {
+                guard let old = try Self.fetchBudgets(db, where: "b.user_id = ? AND b.id = ?", [budget.userID, budget.id]).first else { return nil }
+                saved.createdAt = old.createdAt
+            } else {
+                saved.createdAt = try String.fetchOne(db, sql: "SELECT strftime('%Y-%m-%dT%H:%M:%SZ', 'now')") ?? ""
+            }
+            let active = try Self.fetchBudgets(db, where: "b.user_id = ? AND b.is_active = 1", [budget.userID])
+            let deactivated = BudgetRules.deactivated(by: saved, among: active)
+            var zoneLat: Double?, zoneLon: Double?, radius: Double?, geoJSON: String?
+            switch saved.zone {
+            case .circle(let c, let r)?: (zoneLat, zoneLon, radius) = (c.latitude, c.longitude, r.meters)
+            case .polygon(let text)?: geoJSON = text
+            case nil: break
+            }
+            let values: [(any DatabaseValueConvertible)?] = [
+                saved.userID, saved.name, saved.amount.minorUnits, saved.amount.currency.code, "\(saved.from)", "\(saved.to)",
+                saved.category, saved.every?.rawValue, zoneLat, zoneLon, radius, geoJSON, saved.isActive, saved.createdAt,
+            ]
+            if saved.id == 0 {
+                try db.execute(sql: """
+                    INSERT INTO budgets (user_id, name, amount_minor, currency, from_date, to_date, category, every,
+                        zone_lat, zone_lon, zone_radius_m, zone_geojson, is_active, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: StatementArguments(values))
+                saved.id = db.lastInsertedRowID
+            } else {
+                try db.execute(sql: """
+                    UPDATE budgets SET user_id = ?, name = ?, amount_minor = ?, currency = ?, from_date = ?, to_date = ?,
+                        category = ?, every = ?, zone_lat = ?, zone_lon = ?, zone_radius_m = ?, zone_geojson = ?,
+                        is_active = ?, created_at = ?
+                    WHERE id = ?
+                    """, arguments: StatementArguments(values + [saved.id]))
+                try db.execute(sql: "DELETE FROM budget_category_limits WHERE budget_id = ?", arguments: [saved.id])
+            }
+            for limit in saved.categoryLimits {
+                try db.execute(
+                    sql: "INSERT INTO budget_category_limits (budget_id, user_id, category, amount_minor) VALUES (?, ?, ?, ?)",
+                    arguments: [saved.id, saved.userID, limit.category, limit.amount.minorUnits])
+            }
+            for id in deactivated {
+                try db.execute(sql: "UPDATE budgets SET is_active = 0 WHERE id = ? AND user_id = ?", arguments: [id, saved.userID])
+            }
+            return (saved, deactivated)
+        }
+    }
+
+    public func budgets(userID: String, includeInactive: Bool) throws -> [Budget] {
+        try read { db in
+            try Self.fetchBudgets(db, where: includeInactive ? "b.user_id = ?" : "b.user_id = ? AND b.is_active = 1", [userID])
+        }
+    }
+
+    public func budget(id: Int64, userID: String) throws -> Budget? {
+        try read { db in try Self.fetchBudgets(db, where: "b.user_id = ? AND b.id = ?", [userID, id]).first }
+    }
+
+    public func deleteBudget(id: Int64, userID: String) throws -> Bool {
+        try writeTransaction { db in
+            try db.execute(sql: "PRAGMA secure_delete = ON")
+            try db.execute(sql: "DELETE FROM budget_category_limits WHERE budget_id = ? AND user_id = ?", arguments: [id, userID])
+            try db.execute(sql: "DELETE FROM budgets WHERE id = ? AND user_id = ?", arguments: [id, userID])
+            return db.changesCount > 0
+        }
+    }
+
+    public func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense] {
+        try read { db in
+            // expenses_user_time narrows to the user; local_date (the day at the recorded offset) decides.
+            try Row.fetchAll(db, sql: """
+                SELECT e.amount_minor, e.currency, e.local_date, c.name, e.lat, e.lon
+                FROM expenses AS e LEFT JOIN categories AS c ON c.id = e.category_id
+                WHERE e.user_id = ? AND e.kind = 'expense' AND e.local_date BETWEEN ? AND ?
+                ORDER BY e.id
+                """, arguments: [userID, "\(from)", "\(to)"]).compactMap { r in
+                guard let day = try? LocalDay(parsing: r[2]) else { return nil }
+                let lat: Double? = r[4], lon: Double? = r[5]
+                return BudgetExpense(
+                    amountMinor: r[0], currency: r[1], day: day, category: r[3],
+                    coordinate: lat.flatMap { la in lon.map { Coordinate(uncheckedLatitude: la, longitude: $0) } })
+            }
+        }
+    }
+
+    /// Budgets matching `condition` (on alias `b`), active first, newest `from` first, then newest id.
+    static func fetchBudgets(_ db: Database, where condition: String, _ arguments: [any DatabaseValueConvertible]) throws -> [Budget] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT b.id, b.user_id, b.name, b.amount_minor, b.currency, b.from_date, b.to_date, b.category, b.every,
+                b.zone_lat, b.zone_lon, b.zone_radius_m, b.zone_geojson, b.is_active, b.created_at
+            FROM budgets AS b WHERE \(condition)
+            ORDER BY b.is_active DESC, b.from_date DESC, b.id DESC
+            """, arguments: StatementArguments(arguments))
+        return try rows.map { r in
+            let currency = try Currency(code: r[4])
+            let id: Int64 = r[0]
+            let limits = try Row.fetchAll(
+                db, sql: "SELECT category, amount_minor FROM budget_category_limits WHERE budget_id = ? ORDER BY category", arguments: [id]
+            ).map { Budget.CategoryLimit(category: $0[0], amount: Money(minorUnits: $0[1], currency: currency)) }
+            var zone: BudgetZone?
+            if let lat: Double = r[9], let lon: Double = r[10], let radius: Double = r[11] {
+                zone = .circle(center: Coordinate(uncheckedLatitude: lat, longitude: lon), radius: .meters(radius))
+            } else if let text: String = r[12] {
+                zone = .polygon(geoJSON: text)
+            }
+            return Budget(
+                id: id, userID: r[1], name: r[2], amount: Money(minorUnits: r[3], currency: currency),
+                from: try LocalDay(parsing: r[5]), to: try LocalDay(parsing: r[6]), category: r[7],
+                every: (r[8] as String?).flatMap(Budget.Recurrence.init(rawValue:)), categoryLimits: limits, zone: zone,
+                isActive: r[13], createdAt: r[14])
+        }
+    }
+}

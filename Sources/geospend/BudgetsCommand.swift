@@ -1,0 +1,385 @@
+import ArgumentParser
+import Foundation
+import GeoSpend
+import GeoSpendSpatiaLite
+
+/// `geospend budgets`: spending limits per user over days, optionally for a category and/or a
+/// zone (issue 17). The rules are `BudgetRules`; the figures `BudgetSummary`.
+struct BudgetsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "budgets",
+        abstract: "Budgets: limits over days, for a category or a place.",
+        discussion: """
+            A budget covers local days --from through --to (both included) in one
+            currency. Adding one deactivates the user's active budgets of the same
+            scope (currency, category or none, zone or none) whose days overlap it.
+
+            Example:
+              geospend budgets add --user alice --name Lunch --amount 150.00 \\
+                  --currency EUR --from 2025-03-01 --to 2025-12-31 --every month \\
+                  --zone-around 60.1699,24.9384 --zone-radius 400m
+              geospend budgets summary --user alice --id 1 --as-of 2025-03-15
+              geospend budgets alerts --user alice --as-of 2025-03-15
+            """,
+        subcommands: [Add.self, List.self, Edit.self, Delete.self, Summary.self, Alerts.self])
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Add a budget and print it with its id.",
+            usage: """
+                geospend budgets add --user <user> --name <name> --amount <amount>
+                  --currency <currency> --from <from> --to <to> [--category <c>]
+                  [--every week|month|year] [--category-limit <name=amount> ...]
+                  [--zone-around <lat,lon> --zone-radius <r> | --zone-geojson <file>]
+                  [--format <format>] [--db <db>]
+                """,
+            discussion: """
+                --amount is the limit of the whole --from…--to, or with --every of each
+                calendar week (Monday first), month or year in it. Only expenses of
+                --currency count; with --category only that category's; with a zone
+                only those inside it (geodesic distance ≤ --zone-radius, or inside
+                the GeoJSON polygon; a zone across ±180° is a MultiPolygon cut there).
+                Active budgets of the same scope whose days overlap are deactivated.
+
+                Example:
+                  geospend budgets add --user alice --name March --amount 500.00 \\
+                      --currency EUR --from 2025-03-01 --to 2025-03-31 \\
+                      --category-limit Food=200.00 --format json
+                  geospend budgets add --user alice --name Office --amount 150 \\
+                      --currency EUR --from 2025-01-01 --to 2025-12-31 \\
+                      --every month --zone-geojson office.geojson
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The user.") var user: String
+        @Option(help: "The budget's name (1–100 characters).") var name: String
+        @Option(parsing: .unconditional, help: "The limit, a decimal like 500.00.") var amount: String
+        @Option(help: "ISO 4217 code, e.g. EUR.") var currency: String
+        @Option(help: "First day, YYYY-MM-DD.") var from: String
+        @Option(help: "Last day, YYYY-MM-DD (included).") var to: String
+        @Option(help: "Count only this category.") var category: String?
+        @Option(help: "Repeat the amount every week, month or year.") var every: Budget.Recurrence?
+        @Option(parsing: .singleValue, help: ArgumentHelp("A limit for one category, e.g. Food=200.00 (repeatable).", valueName: "name=amount"))
+        var categoryLimit: [String] = []
+        @OptionGroup var zone: ZoneOptions
+        @Option(help: "table or json.") var format: Format = .table
+
+        func run() throws {
+            let store = try database.openExisting(writable: true)
+            let userID = Identity.normalized(user)
+            try NameChecks.user(userID, in: store, database: database.path)
+            let c = try Currency(code: currency)
+            let budget = Budget(
+                userID: userID, name: name, amount: try Money(parsing: amount, currency: c),
+                from: try day(from, "--from"), to: try day(to, "--to"), category: category.map(Identity.normalized), every: every,
+                categoryLimits: try limits(categoryLimit, currency: c, category: category, user: userID, store: store),
+                zone: try zone.parsed())
+            try BudgetRules.validate(budget)
+            if let category { try NameChecks.categories([category], userID: userID, in: store) }
+            guard let saved = try store.saveBudget(budget) else { throw ValidationError("the budget could not be saved") }
+            printSaved(saved, verb: "added", format: format)
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "A user's active budgets, newest --from first.",
+            usage: """
+                geospend budgets list --user <user> [--all] [--format <format>]
+                  [--db <db>]
+                """,
+            discussion: """
+                --all adds the inactive ones (deactivated by a newer budget of the
+                same scope) after them.
+
+                Example:
+                  geospend budgets list --user alice
+                  geospend budgets list --user alice --all --format json
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The user.") var user: String
+        @Flag(help: "Include inactive budgets.") var all = false
+        @Option(help: "table or json.") var format: Format = .table
+
+        func run() throws {
+            let store = try database.openExisting()
+            try NameChecks.user(user, in: store, database: database.path)
+            let budgets = try store.budgets(userID: Identity.normalized(user), includeInactive: all)
+            switch format {
+            case .json: printOut(JSONOutput.array(budgets.map(BudgetJSON.budget)).serialized() + "\n")
+            case .table:
+                let headers = ["id", "name", "amount", "currency", "from", "to", "category", "every", "zone", "active"]
+                let rows = budgets.map { b in
+                    [String(b.id), OutputEscaping.visible(b.name), b.amount.decimalString, b.amount.currency.code, "\(b.from)", "\(b.to)",
+                     b.category.map(OutputEscaping.visible) ?? "", b.every?.rawValue ?? "", zoneText(b.zone), b.isActive ? "yes" : "no"]
+                }
+                printOut(TextTable(headers: headers, rows: rows, rightAligned: [0, 2]).rendered())
+            }
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "edit",
+            abstract: "Change a budget's name, amount, days, recurrence or limits.",
+            usage: """
+                geospend budgets edit --user <user> --id <id> [--name <name>]
+                  [--amount <amount>] [--from <from>] [--to <to>]
+                  [--every week|month|year | --once]
+                  [--category-limit <name=amount> ... | --no-category-limits]
+                  [--format <format>] [--db <db>]
+                """,
+            discussion: """
+                Currency, category and zone make the budget's scope: add a new budget
+                to change them. An edited active budget deactivates the active budgets
+                of its scope whose days it now overlaps, as adding does.
+
+                Example:
+                  geospend budgets edit --user alice --id 3 --amount 550.00
+                  geospend budgets edit --user alice --id 3 --to 2025-04-30 \\
+                      --category-limit Food=250.00
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The user.") var user: String
+        @Option(help: "The budget's id.") var id: Int64
+        @Option(help: "A new name.") var name: String?
+        @Option(parsing: .unconditional, help: "A new limit.") var amount: String?
+        @Option(help: "A new first day.") var from: String?
+        @Option(help: "A new last day.") var to: String?
+        @Option(help: "week, month or year.") var every: Budget.Recurrence?
+        @Flag(help: "Make the budget one period again (no --every).") var once = false
+        @Option(parsing: .singleValue, help: ArgumentHelp("Replaces every category limit (repeatable).", valueName: "name=amount"))
+        var categoryLimit: [String] = []
+        @Flag(help: "Remove every category limit.") var noCategoryLimits = false
+        @Option(help: "table or json.") var format: Format = .table
+
+        func run() throws {
+            let store = try database.openExisting(writable: true)
+            let userID = Identity.normalized(user)
+            try NameChecks.user(userID, in: store, database: database.path)
+            guard var b = try store.budget(id: id, userID: userID) else { throw noBudget(id, userID) }
+            let c = b.amount.currency
+            if let name { b.name = name }
+            if let amount { b.amount = try Money(parsing: amount, currency: c) }
+            if let from { b.from = try day(from, "--from") }
+            if let to { b.to = try day(to, "--to") }
+            if let every { b.every = every }
+            if once { b.every = nil }
+            if noCategoryLimits { b.categoryLimits = [] }
+            if !categoryLimit.isEmpty {
+                b.categoryLimits = try limits(categoryLimit, currency: c, category: b.category, user: userID, store: store)
+            }
+            try BudgetRules.validate(b)
+            guard let saved = try store.saveBudget(b) else { throw noBudget(id, userID) }
+            printSaved(saved, verb: "changed", format: format)
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete",
+            abstract: "Delete a budget and its category limits.",
+            discussion: """
+                Budgets it deactivated stay inactive. Expenses are not touched.
+
+                Example:
+                  geospend budgets delete --user alice --id 3
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The user.") var user: String
+        @Option(help: "The budget's id.") var id: Int64
+
+        func run() throws {
+            let store = try database.openExisting(writable: true)
+            let userID = Identity.normalized(user)
+            try NameChecks.user(userID, in: store, database: database.path)
+            guard try store.deleteBudget(id: id, userID: userID) else { throw noBudget(id, userID) }
+            printOut("deleted budget \(id)\n")
+        }
+    }
+
+    struct Summary: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "summary",
+            abstract: "A budget's spending on a day: spent, remaining, projection.",
+            usage: """
+                geospend budgets summary --user <user> --id <id> --as-of <date>
+                  [--format <format>] [--db <db>]
+                """,
+            discussion: """
+                Counts expenses (kind expense) of the budget's currency on its days up
+                to and including --as-of (each on its local day), of its category and
+                inside its zone when it has them. Expenses of other currencies are
+                listed as not counted: nothing is converted. With --every the days are
+                the week (Monday first), month or year holding --as-of. Money is exact,
+                rounded once, half away from zero.
+
+                Example:
+                  geospend budgets summary --user alice --id 1 --as-of 2025-03-15
+                  geospend budgets summary --user alice --id 1 --as-of 2025-03-15 \\
+                      --format json
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The user.") var user: String
+        @Option(help: "The budget's id.") var id: Int64
+        @Option(help: "The day to measure on, YYYY-MM-DD.") var asOf: String
+        @Option(help: "table or json.") var format: Format = .table
+
+        func run() throws {
+            let store = try database.openExisting()
+            let userID = Identity.normalized(user)
+            try NameChecks.user(userID, in: store, database: database.path)
+            guard let b = try store.budget(id: id, userID: userID) else { throw noBudget(id, userID) }
+            let s = try summarize(b, asOf: try day(asOf, "--as-of"), store: store)
+            switch format {
+            case .json: printOut(BudgetJSON.summary(s).serialized() + "\n")
+            case .table:
+                let c = b.amount.currency
+                func m(_ minor: Int64) -> String { Money.decimalString(minor, digits: c.minorDigits) + " " + c.code }
+                var rows: [[String]] = [
+                    ["budget", "\(b.id) \(OutputEscaping.visible(b.name))"], ["days", "\(s.window.lowerBound) … \(s.window.upperBound)"],
+                    ["amount", m(b.amount.minorUnits)], ["spent", m(s.spentMinor)], ["remaining", m(s.remainingMinor)],
+                    ["used", formatDecimal(Double(s.percentageHundredths) / 100, digits: 2) + " %"],
+                    ["days passed", "\(s.daysPassed) of \(s.totalDays) (\(s.daysRemaining) left)"],
+                    ["daily average", m(s.dailyAverageMinor)], ["projected", m(s.projectedTotalMinor)],
+                    ["on track", s.onTrack ? "yes" : "no"],
+                ]
+                for line in s.byCategory {
+                    let limit = line.limit.map { " of \($0.decimalString)" } ?? ""
+                    rows.append(["category " + (line.category.map(OutputEscaping.visible) ?? "(none)"), m(line.spentMinor) + limit])
+                }
+                for t in s.notCounted { rows.append(["not counted", "\(t.total.decimalString) \(t.currency.code) (\(t.count))"]) }
+                printOut(TextTable(headers: ["", ""], rows: rows).rendered())
+            }
+        }
+    }
+
+    struct Alerts: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "alerts",
+            abstract: "Active budgets at or over 80 % on a day.",
+            usage: """
+                geospend budgets alerts --user <user> --as-of <date>
+                  [--format <format>] [--db <db>]
+                """,
+            discussion: """
+                Each active budget whose days hold --as-of and whose spending is at
+                least 80 % of its amount: level warning, or exceeded from 100 %.
+
+                Example:
+                  geospend budgets alerts --user alice --as-of 2025-03-15 --format json
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The user.") var user: String
+        @Option(help: "The day to measure on, YYYY-MM-DD.") var asOf: String
+        @Option(help: "table or json.") var format: Format = .table
+
+        func run() throws {
+            let store = try database.openExisting()
+            let userID = Identity.normalized(user)
+            try NameChecks.user(userID, in: store, database: database.path)
+            let day = try day(asOf, "--as-of")
+            let summaries = try store.budgets(userID: userID, includeInactive: false).map { try summarize($0, asOf: day, store: store) }
+            let alerts = BudgetAlert.alerts(summaries)
+            switch format {
+            case .json: printOut(JSONOutput.array(alerts.map(BudgetJSON.alert)).serialized() + "\n")
+            case .table: for a in alerts { printOut("\(a.level.rawValue): \(OutputEscaping.visible(a.message)) (budget \(a.summary.budget.id))\n") }
+            }
+        }
+    }
+}
+
+/// `--zone-around LAT,LON --zone-radius R` or `--zone-geojson FILE`.
+struct ZoneOptions: ParsableArguments {
+    // Unconditional: a southern or western centre starts with "-" (-16.80,179.99).
+    @Option(parsing: .unconditional, help: ArgumentHelp("The zone's centre.", valueName: "lat,lon")) var zoneAround: String?
+    @Option(help: "The zone's radius, e.g. 400m or 1.5km.") var zoneRadius: String?
+    @Option(help: "A GeoJSON file with the zone's Polygon or MultiPolygon.") var zoneGeojson: String?
+
+    func parsed() throws -> BudgetZone? {
+        switch (zoneAround, zoneRadius, zoneGeojson) {
+        case (nil, nil, nil): return nil
+        case (let around?, let radius?, nil):
+            let parts = around.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count == 2, let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
+                let lon = Double(parts[1].trimmingCharacters(in: .whitespaces))
+            else { throw ValidationError("--zone-around \(around): give LAT,LON in degrees, e.g. 60.1699,24.9384") }
+            let center: Coordinate
+            do { center = try Coordinate(latitude: lat, longitude: lon) } catch { throw ValidationError("--zone-around: \(error)") }
+            let r = try Parse.distance(radius, option: "--zone-radius")
+            guard r.meters > 0 else { throw ValidationError("--zone-radius must be more than 0 m") }
+            return .circle(center: center, radius: r)
+        case (nil, nil, let file?):
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw ValidationError("--zone-geojson \(file): cannot read the file (missing, or not readable)")
+            }
+            do { return try BudgetZone.parsing(geoJSON: Array(data), source: URL(fileURLWithPath: file).lastPathComponent) } catch {
+                throw ValidationError("--zone-geojson \(file): \(error)")
+            }
+        case (_, _, .some):
+            throw ValidationError("--zone-geojson cannot be combined with --zone-around/--zone-radius: a budget has one zone")
+        default:
+            throw ValidationError("--zone-around and --zone-radius go together, e.g. --zone-around 60.1699,24.9384 --zone-radius 400m")
+        }
+    }
+}
+
+extension Budget.Recurrence: ExpressibleByArgument {}
+
+private func day(_ text: String, _ option: String) throws -> LocalDay {
+    do { return try LocalDay(parsing: text) } catch { throw ValidationError("\(option): \(error)") }
+}
+
+private func noBudget(_ id: Int64, _ user: String) -> Error {
+    ValidationError("no budget \(id) of user \"\(OutputEscaping.visible(user))\"; `geospend budgets list --user \(user) --all` lists them")
+}
+
+/// `Food=200.00` → a limit; categories must be the user's, once each, and inside the budget's category.
+private func limits(_ texts: [String], currency: Currency, category: String?, user: String, store: SpatiaLiteStore) throws -> [Budget.CategoryLimit] {
+    var seen = Set<String>()
+    return try texts.map { text in
+        guard let eq = text.lastIndex(of: "="), eq != text.startIndex else {
+            throw ValidationError("--category-limit \(text): write CATEGORY=AMOUNT, e.g. Food=200.00")
+        }
+        let name = Identity.normalized(String(text[..<eq]))
+        try NameChecks.categories([name], userID: user, in: store)
+        if let category, Identity.asciiLowercased(category) != Identity.asciiLowercased(name) {
+            throw ValidationError("--category-limit \(text): the budget counts only category \(category); limit that one or drop --category")
+        }
+        guard seen.insert(Identity.asciiLowercased(name)).inserted else {
+            throw ValidationError("--category-limit \(text): \(name) has a limit already; give each category once")
+        }
+        do { return Budget.CategoryLimit(category: name, amount: try Money(parsing: String(text[text.index(after: eq)...]), currency: currency)) } catch {
+            throw ValidationError("--category-limit \(text): \(error)")
+        }
+    }
+}
+
+private func summarize(_ b: Budget, asOf: LocalDay, store: SpatiaLiteStore) throws -> BudgetSummary {
+    let w = b.window(asOf: asOf)
+    return BudgetSummary(budget: b, asOf: asOf, expenses: try store.budgetExpenses(userID: b.userID, from: w.lowerBound, to: w.upperBound))
+}
+
+private func zoneText(_ z: BudgetZone?) -> String {
+    switch z {
+    case nil: return ""
+    case .circle(let c, let r)?: return "\(formatDecimal(c.latitude, digits: 6)),\(formatDecimal(c.longitude, digits: 6)) \(r)"
+    case .polygon?: return "polygon"
+    }
+}
+
+private func printSaved(_ saved: (budget: Budget, deactivated: [Int64]), verb: String, format: BudgetsCommand.Format) {
+    let b = saved.budget
+    switch format {
+    case .json:
+        guard case .object(var members) = BudgetJSON.budget(b) else { return }
+        members.append(("deactivated", .array(saved.deactivated.map { .integer($0) })))
+        printOut(JSONOutput.object(members).serialized() + "\n")
+    case .table:
+        printOut("\(verb) budget \(b.id): \(OutputEscaping.visible(b.name)), \(b.amount.decimalString) \(b.amount.currency.code), \(b.from) … \(b.to)\n")
+        for id in saved.deactivated { printOut("deactivated budget \(id) (same scope, overlapping days)\n") }
+    }
+}
