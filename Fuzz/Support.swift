@@ -92,3 +92,90 @@ func checkRoundTrip(_ expense: Expense) {
     check(back.amount == expense.amount && back.occurredAt == expense.occurredAt && back.userID == expense.userID,
           "round trip changed amount, time or user: \(expense) → \(back)")
 }
+
+/// The keys `StatementReaders` documents for a statement's records.
+let statementKeys: Set<String> = ["id", "kind", "amount", "currency", "occurred_at", "title", "merchant", "notes", "category"]
+
+/// The shared body of the `ofx`, `qif` and `camt053` targets: the format's reader on the input,
+/// then every transaction through the importer's own path (`StatementReaders.read` and
+/// `ExpenseRecord.parse` with a user and a fallback currency, as `--user`/`--currency` add them).
+/// Invariants: the file is either read or refused as a whole with `badFile` at the document or
+/// its encoding, on a line of the input; every transaction and every row error is located on a
+/// line of the input, in order; a transaction has exactly the canonical keys (`kind` and a
+/// positive decimal `amount` always, a parseable `occurred_at` when present); whatever
+/// `ExpenseRecord.parse` accepts round-trips through the expense CSV.
+func checkStatement(_ format: StatementFormat, _ input: [UInt8]) {
+    let path = writeScratch(input)
+    let lines = lineCount(input)
+    var records: [RawRecord] = []
+    var previous = 0
+    do {
+        let read = try StatementReaders.read(format, path: path, displayName: path, options: StatementOptions()) { result in
+            switch result {
+            case .success(let r): records.append(r)
+            case .failure(let e): checkLocated(e, lines: lines)
+            }
+        }
+        check(read == Int64(input.count), "read \(read) of \(input.count) bytes")
+    } catch let ImportError.badFile(e) {
+        checkLocated(e, lines: lines)
+        // QIF also refuses a file whose dates read both day- and month-first (at `D`, naming --date-format).
+        let dateOrder = format == .qif && e.column == "D" && e.reason.contains("--date-format")
+        check(e.column == "document" || e.column == "encoding" || dateOrder, "a file error not at the document or its encoding: \(e)")
+        return
+    } catch {
+        check(false, "unexpected error \(error)")
+    }
+    // The canonical keys, straight from the format's reader (the records above only answer lookups).
+    let transactions: [Result<StatementTransaction, RowError>]
+    do {
+        switch format {
+        case .ofx: transactions = try OFXReader.read(input, file: path)
+        case .qif: transactions = try QIFReader.read(input, file: path, dateFormat: nil)
+        case .camt053: transactions = try CamtReader.read(input, file: path)
+        }
+    } catch {
+        check(false, "the reader refused what StatementReaders read: \(error)")
+        return
+    }
+    check(transactions.compactMap { try? $0.get() }.count == records.count, "the two reads disagree")
+    for result in transactions {
+        let line: Int
+        switch result {
+        case .success(let t): line = t.line
+        case .failure(let e): line = Int(e.location) ?? 0
+        }
+        check(line >= previous, "transaction at line \(line) after one at line \(previous)")
+        previous = line
+        guard case .success(let t) = result else { continue }
+        check(line >= 1 && line <= lines, "transaction at line \(line) of a \(lines)-line input")
+        let keys = Set(t.fields.keys)
+        check(keys.isSubset(of: statementKeys), "keys outside the canonical ones: \(keys.subtracting(statementKeys))")
+        check(["expense", "income", "transfer"].contains(t.fields["kind"] ?? ""), "kind \(t.fields["kind"] ?? "nil")")
+        let amount = t.fields["amount"] ?? ""
+        let parts = amount.split(separator: ".", omittingEmptySubsequences: false)
+        check(parts.count <= 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }, "amount \(ValueError.quote(amount)) is not a positive decimal")
+        check(!t.fields.values.contains(""), "an empty value in \(t.fields)")
+        if let at = t.fields["occurred_at"] {
+            check((try? Timestamp(parsing: at)) != nil, "occurred_at \(ValueError.quote(at)) does not parse")
+        }
+    }
+    for r in records {
+        let record = RawRecord(location: r.location) { key in
+            switch key {
+            case "user": return .text("u")
+            case "currency":
+                if case .text(let c)? = r.value(key), !c.isEmpty { return .text(c) }
+                return .text("EUR")
+            default: return r.value(key)
+            }
+        }
+        do {
+            var expense = try ExpenseRecord.parse(record)
+            if expense.id.isEmpty { expense.id = "derived" }
+            checkRoundTrip(expense)
+        } catch {
+            check(!error.column.isEmpty && !error.reason.isEmpty, "a field error without column or reason: \(error)")
+        }
+    }
+}

@@ -127,3 +127,46 @@ write("arguments", [
     "9999-12-31T23:59:59+23:59", "2026-03-05T08:15:00", "2026-03", "2026-13", "1970-01",
     "12.50", "0.001", "1000.00", "999999999999999", "1e3", "+1", ".5", "0.0001",
 ])
+
+# Statements and GPX: the documented example files whole, single transactions cut from them, and
+# hand-written edge cases (unclosed SGML tags, zones, comma decimals, split dates, encodings).
+examples = ROOT / "Data" / "examples"
+ofx1 = (examples / "statement-ofx1.ofx").read_bytes()
+ofx2 = (examples / "statement-ofx2.ofx").read_bytes()
+ofx_trn = ("<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>EUR<BANKTRANLIST>\n<STMTTRN>\n<TRNTYPE>DEBIT\n"
+           "<DTPOSTED>20250301120000.000[+2:EET]\n<TRNAMT>{amt}\n<FITID>{id}\n<NAME>{name}\n</STMTTRN>\n"
+           "</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>\n")
+write("ofx", [
+    ofx1, ofx2, ofx1.replace(b"\n", b"\r\n"),
+    ofx_trn.format(amt="-4.50", id="1", name="Caf\u00e9"),
+    ofx_trn.format(amt="-4,50", id="2", name="A &amp; B"),
+    ofx_trn.format(amt="12", id="", name=""),
+    ofx_trn.format(amt="x", id="3", name="n").replace("[+2:EET]", "[-5.5:X]"),
+    ofx_trn.format(amt="-1", id="4", name="n").replace("20250301120000.000", "2025"),
+    b"OFXHEADER:100\nDATA:OFXSGML\nCHARSET:8859-1\n\n<OFX><STMTTRN><NAME>caf\xe9</STMTTRN></OFX>\n",
+    b'<?xml version="1.0" encoding="UTF-16"?><OFX/>', b"<OFX><STMTTRN>", b"",
+])
+qif = (examples / "statement.qif").read_bytes()
+write("qif", [
+    qif, qif.replace(b"\n", b"\r\n"),
+    b"!Type:Bank\nD03/01/2025\nT-4.50\nPCafe\n^\n",
+    b"!Type:CCard\nD3/1'25\nT1,234.56\nPx\n^\nD12/31/99\nT-0.01\n^\n",
+    b"!Type:Bank\nD31.02.2025\nT-1\n^\n", b"!Type:Bank\nT-1\n", b"D\n^\n", b"^", b"",
+])
+camt = (examples / "statement-camt053.xml").read_bytes()
+write("camt053", [
+    camt, camt.replace(b"\n", b"\r\n"),
+    b'<?xml version="1.0"?><Document><BkToCstmrStmt><Stmt><Ntry><Amt Ccy="EUR">4.50</Amt>'
+    b"<CdtDbtInd>DBIT</CdtDbtInd><BookgDt><Dt>2025-03-01</Dt></BookgDt></Ntry></Stmt></BkToCstmrStmt></Document>",
+    b'<Document><BkToCstmrStmt><Stmt><Ntry><Amt Ccy="JPY">-1</Amt><CdtDbtInd>CRDT</CdtDbtInd>'
+    b"<BookgDt><DtTm>2025-03-01T10:00:00+09:00</DtTm></BookgDt></Ntry></Stmt></BkToCstmrStmt></Document>",
+    b"<Document/>", b"<Document><Ntry>", b"",
+])
+gpx = (examples / "places.gpx").read_bytes()
+write("gpx", [
+    gpx, gpx.replace(b"\n", b"\r\n"),
+    b'<gpx><wpt lat="90" lon="-180"><name>N</name></wpt><wpt lat="90" lon="-180"><name>N</name></wpt></gpx>',
+    b'<gpx><wpt lat="91" lon="0"/><wpt lon="1"/><wpt lat="1e3" lon="nan"/><rte><rtept lat="1" lon="1"/></rte></gpx>',
+    b'<?xml version="1.0" encoding="ISO-8859-1"?><gpx><wpt lat="1" lon="2"><name>caf\xe9</name><sym>s</sym></wpt></gpx>',
+    b'<?xml version="1.0" encoding="EBCDIC"?><gpx/>', b"<gpx><wpt", b"<kml/>", b"",
+])

@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=.build-fuzz
-TARGETS_ALL=(csv jsonl geojson arguments)
+TARGETS_ALL=(csv jsonl geojson arguments ofx qif camt053 gpx)
 FLAGS=(-O -g -sanitize=fuzzer,address -parse-as-library -package-name GeoSpend -I Sources/CProj -I Sources/CGEOS)
 
 # gold warns once per ASan helper symbol when linking Swift with -sanitize=address: noise.

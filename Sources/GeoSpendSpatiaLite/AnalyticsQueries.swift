@@ -200,7 +200,7 @@ extension SpatiaLiteStore {
         // A user or kind the filter fixes is not read per row (the decoder fills it in).
         let kind = filter.kinds.count == 1 ? "NULL" : "e.kind", user = filter.userID == nil ? "e.user_id" : "NULL"
         let sql = """
-            SELECT e.id, e.store_id, e.lat, e.lon, \(kind), e.amount_minor, e.currency, e.occurred_ms, NULL, e.category_id,
+            SELECT e.id, e.store_id, e.lat, e.lon, \(kind), e.amount_minor, e.currency, e.occurred_ms, e.merchant, e.category_id,
                 \(user), e.utc_offset_min
             FROM expenses AS e \(access == .index ? (oneUser ? "INDEXED BY expenses_user_time" : "") : "NOT INDEXED") \(join)
             \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
@@ -251,7 +251,7 @@ extension SpatiaLiteStore {
                 coordinate: s.isNull(2) ? nil : Coordinate(uncheckedLatitude: s.double(2), longitude: s.double(3)),
                 kind: kind ?? s.withText(4, SpatiaLiteStore.kind), amountMinor: s.int64(5), currency: currencies.values[k]!,
                 occurredMilliseconds: s.int64(7), utcOffsetMinutes: s.optionalInt64(11).map { Int($0) },
-                category: category)
+                category: category, merchant: s.text(8))
         }
     }
 

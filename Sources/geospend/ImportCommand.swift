@@ -216,32 +216,69 @@ struct ImportCommand: ParsableCommand {
             common.report(report, noun: "expenses")
         }
 
-        /// The dry run's report: columns, conversions, first rows, counts.
+        /// The dry run's report: columns, conversions, first rows, counts. Within 80 columns: the
+        /// columns as a two-column list and each row as a block of `field  value` lines, long
+        /// values wrapped at spaces (a table of ten fields ran past 150), nothing cut.
         static func describe(_ p: ImportPreview, file: String) -> String {
             var out = "dry run of \(file): nothing written\n"
             if !p.columns.isEmpty {
                 out += "\ncolumns:\n"
-                out += TextTable(headers: ["column", "read as"], rows: p.columns.map { [$0.column, $0.use] }).rendered()
+                let width = min(24, max(6, p.columns.map { OutputEscaping.visible($0.column).count }.max() ?? 0))
+                out += labelled("column", "read as", width: width, indent: "")
+                out += labelled(String(repeating: "-", count: width), "-------", width: width, indent: "")
+                for c in p.columns { out += labelled(c.column, c.use, width: width, indent: "") }
             }
             out += "\nconversions:\n" + p.conversions.map { "  \($0)\n" }.joined()
             out += "\nfirst \(p.rows.count) rows as they would be stored:\n"
-            let rows = p.rows.map { e -> [String] in
-                [
-                    e.id, e.userID, e.kind.rawValue, "\(e.amount.decimalString) \(e.amount.currency.code)", e.occurredAt.text,
-                    e.title ?? "", e.merchant ?? "", e.category ?? "",
-                    e.location.map { "\($0.coordinate.latitude)" } ?? "", e.location.map { "\($0.coordinate.longitude)" } ?? "",
+            for (n, e) in p.rows.enumerated() {
+                out += "\nrow \(n + 1)\n"
+                let fields: [(String, String?)] = [
+                    ("id", e.id), ("user", e.userID), ("kind", e.kind.rawValue),
+                    ("amount", "\(e.amount.decimalString) \(e.amount.currency.code)"), ("occurred_at", e.occurredAt.text),
+                    ("title", e.title), ("merchant", e.merchant), ("category", e.category),
+                    ("lat", e.location.map { "\($0.coordinate.latitude)" }), ("lon", e.location.map { "\($0.coordinate.longitude)" }),
                 ]
+                for (name, value) in fields { out += labelled(name, value ?? "", width: 11, indent: "  ") }
             }
-            out += TextTable(
-                headers: ["id", "user", "kind", "amount", "occurred_at", "title", "merchant", "category", "lat", "lon"],
-                rows: rows, rightAligned: [3]
-            ).rendered()
             out += "\n"
             for e in p.errors { out += e.description + "\n" }
             if p.bad > p.errors.count { out += "… and \(p.bad - p.errors.count) more bad rows\n" }
             var counts = "rows: \(p.good) good, \(p.bad) bad"
             if p.skipped > 0 { counts += ", \(p.skipped) left out by the preset (balance entries)" }
             return out + counts + "\n"
+        }
+
+        /// `label` padded to `width`, then `value`, escaped for a terminal and wrapped at spaces to
+        /// 80 columns; continuation lines start under the value. A label wider than `width`
+        /// puts the value on the next line. Nothing is cut: a word longer than the space is split.
+        static func labelled(_ label: String, _ value: String, width: Int, indent: String) -> String {
+            let label = OutputEscaping.visible(label), value = OutputEscaping.visible(value)
+            let margin = indent.count + width + 2, room = 80 - margin
+            let pad = String(repeating: " ", count: margin)
+            var out = indent + label
+            if label.count > width {
+                out += "\n" + pad
+            } else {
+                out += String(repeating: " ", count: width - label.count + 2)
+            }
+            var lines: [String] = [], line = ""
+            for (n, piece) in value.split(separator: " ", omittingEmptySubsequences: false).enumerated() {
+                var word = Substring(piece)
+                if n > 0 {
+                    // Break at this space when the word does not fit after it.
+                    if line.count + 1 + word.count <= room || line.isEmpty { line += " " } else { (lines, line) = (lines + [line], "") }
+                }
+                while line.count + word.count > room {
+                    let cut = max(1, room - line.count)
+                    lines.append(line + word.prefix(cut))
+                    (word, line) = (word.dropFirst(cut), "")
+                }
+                line += word
+            }
+            lines.append(line)
+            out += lines.joined(separator: "\n" + pad)
+            while out.hasSuffix(" ") { out.removeLast() }
+            return out + "\n"
         }
     }
 }

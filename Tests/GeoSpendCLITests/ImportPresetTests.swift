@@ -95,8 +95,50 @@ import Testing
         #expect(r.out.contains("Betrag            amount (negative: expense, positive: income)"))
         #expect(r.out.contains("Valuta            ignored"))
         #expect(r.out.contains("dates: dd.MM.yyyy"))
-        #expect(r.out.contains("carol  expense  1234.56 EUR") || r.out.contains("carol  expense   4.50 EUR  2025-03-03"))
+        #expect(r.out.contains("  user         carol\n  kind         expense\n  amount       1234.56 EUR\n")
+                || r.out.contains("  user         carol\n  kind         expense\n  amount       4.50 EUR\n  occurred_at  2025-03-03\n"), "\(r.out)")
         #expect(r.out.hasSuffix("rows: 15 good, 0 bad\n"))
+    }
+
+    /// A dry run fits a terminal of 80 columns (its rows were a ten-column table over 150 wide)
+    /// and still shows everything: every example file's report, and a file with a long title,
+    /// a 120-character word and a long column name, whose values read back whole from the
+    /// wrapped lines.
+    @Test func dryRunFitsEightyColumns() throws {
+        let word = String(repeating: "x", count: 120)
+        let title = "Monthly pass for the Helsinki Region Transport zones A B and C bought at the Kamppi service point " + word
+        let file = dir.appendingPathComponent("long.csv").path
+        try """
+            user,amount,currency,occurred_at,title,merchant,a_column_name_longer_than_the_list_allows
+            ann,64.70,EUR,2025-03-01,\(title),HSL,9
+
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let long = try geospend(["import", "expenses", file, "--dry-run", "--map", "category=a_column_name_longer_than_the_list_allows"])
+        #expect(long.status == 0, "\(long.err)")
+        var reports = [long.out]
+        for example in Self.examples {
+            let r = try geospend(["import", "expenses"] + example.args + ["--dry-run"])
+            #expect(r.status == 0, "\(example.args): \(r.err)")
+            reports.append(r.out)
+        }
+        for (report, args) in zip(reports, [[file]] + Self.examples.map(\.args)) {
+            // The first line names the file as given (a long temporary path here).
+            let wide: [String] = report.split(separator: "\n").dropFirst().map(String.init).filter { $0.count > 80 }
+            #expect(wide.isEmpty, "\(args): \(wide.count) lines over 80 columns: \(wide)")
+            #expect(report.contains("\nrow 1\n  id "), "\(args): \(report)")
+        }
+        // The title's lines, unwrapped: each continuation sits under the value (column 16).
+        let lines = long.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("  title        ") })
+        var shown = String(lines[start].dropFirst(15))
+        for line in lines[(start + 1)...] {
+            guard line.hasPrefix(String(repeating: " ", count: 15)) else { break }
+            let piece = String(line.dropFirst(15))
+            shown += (shown.hasSuffix("x") && piece.hasPrefix("x") ? "" : " ") + piece
+        }
+        #expect(shown == title)
+        #expect(long.out.contains("a_column_name_longer_than_the_list_allows\n                          category"), "\(long.out)")
+        #expect(long.out.contains("  merchant     HSL\n  category     9\n"))
     }
 
     @Test func headerErrorsAreAllReportedWithSuggestions() throws {

@@ -77,8 +77,12 @@ import Testing
         #expect(dom.components(separatedBy: "<script")[0].contains(#"href="https://www.openstreetmap.org/copyright""#))
     }
 
+    /// The merchant of cy's expense, which has no store: markup and quotes, shown as text.
+    static let merchantOnly = #"Bäckerei "Ö" <img src=x onerror="window.pwned=2"> & Söhne"#
+
     /// A store named with markup, imported from GeoJSON with an `osm_id` (so it is OSM's), and
-    /// one from CSV (not OSM's); ann's expenses at each.
+    /// one from CSV (not OSM's); ann's expenses at the first, bob's at the second, and cy's with
+    /// a merchant but no store.
     func database() throws -> String {
         let db = dir.appendingPathComponent("m.sqlite").path
         let osm = dir.appendingPathComponent("osm.geojson").path, csv = dir.appendingPathComponent("own.csv").path
@@ -89,10 +93,11 @@ import Testing
             """#.write(toFile: osm, atomically: true, encoding: .utf8)
         try "id,name,kind,lat,lon\nown1,Own shop,shop:gift,60.1690,24.9390\n".write(toFile: csv, atomically: true, encoding: .utf8)
         try """
-            id,user,amount,currency,occurred_at,lat,lon,store_id
-            e1,ann,4.50,EUR,2025-03-01T10:00:00+02:00,60.1710,24.9414,101
-            e2,ann,6.00,EUR,2025-03-02T10:00:00+02:00,60.1711,24.9415,101
-            e3,bob,9.00,EUR,2025-03-02T11:00:00+02:00,60.1690,24.9390,own1
+            id,user,amount,currency,occurred_at,lat,lon,store_id,merchant
+            e1,ann,4.50,EUR,2025-03-01T10:00:00+02:00,60.1710,24.9414,101,
+            e2,ann,6.00,EUR,2025-03-02T10:00:00+02:00,60.1711,24.9415,101,
+            e3,bob,9.00,EUR,2025-03-02T11:00:00+02:00,60.1690,24.9390,own1,
+            e4,cy,3.20,EUR,2025-03-03T09:00:00+02:00,60.1650,24.9300,,"\(Self.merchantOnly.replacingOccurrences(of: "\"", with: "\"\""))"
 
             """.write(toFile: expenses, atomically: true, encoding: .utf8)
         for args in [["import", "stores", osm], ["import", "stores", csv], ["import", "expenses", expenses]] {
@@ -119,15 +124,36 @@ import Testing
     }
 
     /// The page's popup builders, run in Chromium on the bundle's own data: an expense's popup
-    /// names its merchant (the store's name) as text — the markup in the name shows as written
-    /// and creates no element — and so does the place's.
+    /// names its merchant — the merchant as imported, else its store's name — as text: the markup
+    /// shows as written and creates no element; so does the place's popup.
     @Test func popupsNameTheMerchantEscaped() throws {
         let db = try database()
-        let bundle = dir.appendingPathComponent("map").path
-        let r = try geospend(["export", "bundle", "--db", db, "--user", "ann", "--out", bundle])
+        let name = #"Kiosk <img src=x onerror="window.pwned=1"> & Co"#
+        // ann's expenses have a store and no merchant: the store's name.
+        let ann = try popups(db, user: "ann")
+        // Values taken out before #expect: an optional chain inside it let a false check pass.
+        for kind in ["point", "place"] {
+            let text = ann[kind]?["text"] as? String ?? "", elements = ann[kind]?["elements"] as? Int
+            #expect(text.contains(name), "\(kind) popup: \(text)")
+            #expect(elements == 0, "\(kind) popup made elements from the name")
+        }
+        let point = ann["point"]?["text"] as? String ?? ""
+        #expect(point.contains("€4.50 at " + name) || point.contains("€6.00 at " + name))
+        // cy's expense has a merchant and no store: the merchant.
+        let cy = try popups(db, user: "cy")
+        let shown = cy["point"]?["text"] as? String ?? ""
+        #expect(shown.hasPrefix("€3.20 at " + Self.merchantOnly + "2025-03-03T09:00:00+02:00"), "\(shown)")
+        let elements = cy["point"]?["elements"] as? Int
+        #expect(elements == 0, "the point popup made elements from the merchant")
+    }
+
+    /// The first expense's and place's popups of `user`'s bundle, as the page renders them: its
+    /// own index.html plus a probe script that renders them into a detached element and reports
+    /// the text shown and how many img/script elements the markup made.
+    func popups(_ db: String, user: String) throws -> [String: [String: Any]] {
+        let bundle = dir.appendingPathComponent("map-\(user)").path
+        let r = try geospend(["export", "bundle", "--db", db, "--user", user, "--out", bundle])
         #expect(r.status == 0, "\(r.err)")
-        // A probe page: the bundle's own index.html, plus a script that renders the first
-        // expense's and place's popups into a detached element and reports what they show.
         let page = try String(contentsOfFile: bundle + "/index.html", encoding: .utf8)
         let probe = """
             <pre id="probe"></pre><script>
@@ -149,13 +175,6 @@ import Testing
                                "the probe did not run\n\(dom.err.suffix(2000))")
         let json = raw.replacingOccurrences(of: #"<pre id="probe">"#, with: "").replacingOccurrences(of: "</pre>", with: "")
             .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
-        let shown = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: [String: Any]])
-        let name = #"Kiosk <img src=x onerror="window.pwned=1"> & Co"#
-        for kind in ["point", "place"] {
-            let text = shown[kind]?["text"] as? String ?? ""
-            #expect(text.contains(name), "\(kind) popup: \(text)")
-            #expect(shown[kind]?["elements"] as? Int == 0, "\(kind) popup made elements from the name")
-        }
-        #expect((shown["point"]?["text"] as? String ?? "").contains("€4.50 at " + name) || (shown["point"]?["text"] as? String ?? "").contains("€6.00 at " + name))
+        return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: [String: Any]])
     }
 }

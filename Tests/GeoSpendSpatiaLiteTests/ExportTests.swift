@@ -194,25 +194,31 @@ import Testing
         let csv = ByteSink()
         try MapExport.pointsCSV(request, store: g.store, to: csv)
         let lines = String(decoding: csv.bytes, as: UTF8.self).split(separator: "\n")
-        #expect(lines.first == "id,latitude,longitude,amount,currency,kind,occurred_at,category,store_id,weight")
+        #expect(lines.first == "id,latitude,longitude,amount,currency,kind,occurred_at,category,merchant,store_id,weight")
         #expect(lines.count == triples.count + 1)
     }
 
     // MARK: Golden files and outside readers
 
     /// A small fixture with hand-picked rows: two users, a store, two currencies, a formula-like
-    /// category, a bare date and a point on the far side of ±180° (Fiji/Samoa) in its own currency.
+    /// category, a bare date, a point on the far side of ±180° (Fiji/Samoa) in its own currency,
+    /// and merchants: one at the store, one with no store whose text needs escaping in JSON and
+    /// CSV (quotes, a backslash, markup, a formula-like start).
     static let goldenRows = """
-        id,user,kind,amount,currency,occurred_at,category,lat,lon,store_id
-        g1,ann,expense,4.50,EUR,2025-03-01T08:00:00+02:00,Food,60.1700,24.9400,S1
-        g2,ann,expense,12.25,EUR,2025-03-02T18:30:00+02:00,=Shopping,60.1712,24.9431,
-        g3,bob,expense,3.10,EUR,2025-03-03T09:15:00.250+02:00,Food,60.1699,24.9398,S1
-        g4,bob,expense,40.00,EUR,2025-03-04,Health,60.1850,24.9500,
-        g5,ann,expense,7.77,EUR,2025-03-05T12:00:00Z,Food,60.1701,24.9405,
-        f1,ann,expense,15.00,FJD,2025-03-06T12:00:00+12:00,Food,-16.5000,179.9990,
-        f2,ann,expense,25.00,FJD,2025-03-07T12:00:00+12:00,Food,-16.5000,-179.9990,
+        id,user,kind,amount,currency,occurred_at,category,lat,lon,store_id,merchant
+        g1,ann,expense,4.50,EUR,2025-03-01T08:00:00+02:00,Food,60.1700,24.9400,S1,Cafe One
+        g2,ann,expense,12.25,EUR,2025-03-02T18:30:00+02:00,=Shopping,60.1712,24.9431,,\(goldenMerchantCSV)
+        g3,bob,expense,3.10,EUR,2025-03-03T09:15:00.250+02:00,Food,60.1699,24.9398,S1,
+        g4,bob,expense,40.00,EUR,2025-03-04,Health,60.1850,24.9500,,
+        g5,ann,expense,7.77,EUR,2025-03-05T12:00:00Z,Food,60.1701,24.9405,,
+        f1,ann,expense,15.00,FJD,2025-03-06T12:00:00+12:00,Food,-16.5000,179.9990,,
+        f2,ann,expense,25.00,FJD,2025-03-07T12:00:00+12:00,Food,-16.5000,-179.9990,,
 
         """
+
+    /// g2's merchant as stored, and as the fixture's CSV cell quotes it.
+    static let goldenMerchant = #"+Kiosk "Ä" \ <b>& Co"#
+    static let goldenMerchantCSV = "\"" + goldenMerchant.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 
     static func goldenStore(_ scratch: Scratch) throws -> SpatiaLiteStore {
         let store = try scratch.store()
@@ -260,6 +266,40 @@ import Testing
         #expect(geometry["type"] as? String == "MultiPolygon")
         #expect(Self.properties(cells[0])["count"] as? Int == 2)
         #expect(Self.properties(cells[0])["total"] as? Double == 40)
+    }
+
+    /// The points layer names each expense's merchant as imported, also where no store was
+    /// assigned (g2), read back by outside readers: GDAL's `ogrinfo` from the GeoJSON and from
+    /// the CSV (the CSV cell defused with a leading `'`, as every text cell), and
+    /// `geopandas.read_file`; an expense without a merchant has none (null, an empty cell).
+    @Test func pointsNameTheMerchantForOutsideReaders() throws {
+        let scratch = Scratch()
+        let store = try Self.goldenStore(scratch)
+        let request = MapExportRequest(filter: ExpenseFilter(userID: "ann", kinds: [.expense], currency: Self.eur))
+        let (json, csv) = (scratch.path("points.geojson"), scratch.path("points.csv"))
+        let (jsonSink, csvSink) = (ByteSink(), ByteSink())
+        try MapExport.geoJSON(.points, request, store: store, to: jsonSink)
+        try MapExport.pointsCSV(request, store: store, to: csvSink)
+        FileManager.default.createFile(atPath: json, contents: Data(jsonSink.bytes))
+        FileManager.default.createFile(atPath: csv, contents: Data(csvSink.bytes))
+        for (path, merchant) in [(json, Self.goldenMerchant), (csv, "'" + Self.goldenMerchant)] {
+            let info = try run("/usr/bin/ogrinfo", ["-ro", "-al", "-q", path, "-where", "id = 'g2'"] + (path == csv ? ["-oo", "X_POSSIBLE_NAMES=longitude", "-oo", "Y_POSSIBLE_NAMES=latitude"] : []))
+            #expect(info.status == 0 && info.stderr.isEmpty, "\(info.stderr)")
+            #expect(info.stdout.contains("merchant (String) = \(merchant)\n"), "\(info.stdout)")
+        }
+        let python = Repo.path(".venv/bin/python")
+        try #require(FileManager.default.isExecutableFile(atPath: python), "run `make venv` (make test does) to install the readers")
+        let script = """
+            import sys, json, geopandas
+            f = geopandas.read_file(sys.argv[1]).set_index("id")
+            print(json.dumps({i: (None if m is None or m != m else m) for i, m in f["merchant"].items()}, sort_keys=True))
+            """
+        let py = try run(python, ["-c", script, json])
+        #expect(py.status == 0, "\(py.stderr)")
+        let merchants = try #require(try JSONSerialization.jsonObject(with: Data(py.stdout.utf8)) as? [String: Any])
+        #expect(merchants["g1"] as? String == "Cafe One")
+        #expect(merchants["g2"] as? String == Self.goldenMerchant)
+        #expect(merchants["g5"] is NSNull)
     }
 
     /// Every layer of generated data through GDAL and the Python readers (make test installs

@@ -56,4 +56,19 @@ import Testing
         #expect(error?.column == column)
         #expect(error?.description.hasPrefix("in.csv:1: \(column): unknown column") == true)
     }
+
+    /// Found by `ofx` (crash-feaf8955…, minimized to these bytes): a statement left open inside
+    /// another's transaction (SGML recovers unclosed aggregates by nesting) gave its transactions
+    /// before the outer one that comes first in the file, so row errors were not in line order.
+    @Test func ofxTransactionsComeInFileOrderWhenStatementsNest() throws {
+        let input = "OFXHEADER:\r\n<OFX>\r\r<STMTRS>\r\r<BANKTRANLIST>\r\r\r\n<STMTTRN>\r\r\r\n<STMTRS>\r<BANKTRANLIST>\r<STMTTRN>2<ANLS>\n</STMTTRN>\n<STMTTRN>POS\r</OFX>\r\n"
+        let lines = try OFXReader.read(Array(input.utf8), file: "in.ofx").map { result -> Int in
+            switch result {
+            case .success(let t): t.line
+            case .failure(let e): Int(e.location) ?? 0
+            }
+        }
+        #expect(lines.count == 3)
+        #expect(lines == lines.sorted(), "\(lines)")
+    }
 }

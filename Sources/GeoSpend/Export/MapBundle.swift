@@ -227,9 +227,9 @@ public enum MapBundle {
                   return '<b>' + text(p.cell_id) + '</b><br>' + p.count + ' expenses<br>total ' + money(p.total, p.currency) +
                          '<br>average ' + money(p.average, p.currency);
                 },
-                // The merchant is the expense's store, by its id, as the places layer names it.
+                // The merchant as imported; else the expense's store, named as the places layer names it.
                 point: function (p) {
-                  var merchant = p.store_id == null ? null : (placeNames[p.store_id] || p.store_id);
+                  var merchant = p.merchant != null ? p.merchant : p.store_id == null ? null : (placeNames[p.store_id] || p.store_id);
                   return '<b>' + money(p.amount, p.currency) + '</b>' + (merchant == null ? '' : ' at ' + text(merchant)) +
                          '<br>' + text(p.occurred_at) + '<br>' + text(p.category);
                 },

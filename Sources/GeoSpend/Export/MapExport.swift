@@ -124,7 +124,7 @@ public enum MapExport {
         }
     }
 
-    /// `points` as CSV: `id,latitude,longitude,amount,currency,kind,occurred_at,category,store_id,weight`.
+    /// `points` as CSV: `id,latitude,longitude,amount,currency,kind,occurred_at,category,merchant,store_id,weight`.
     @discardableResult
     public static func pointsCSV(_ request: MapExportRequest, store: some ExpenseStore, to sink: ByteSink, progress: ExportProgress? = nil) throws -> MapExportSummary {
         try PointsLayer.writeCSV(request, store: store, to: sink, progress: progress)

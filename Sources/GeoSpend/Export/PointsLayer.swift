@@ -100,6 +100,7 @@ enum PointsLayer {
             sink.rfc3339(epochMilliseconds: p.occurredMilliseconds, utcOffsetMinutes: p.utcOffsetMinutes)
             sink.byte(UInt8(ascii: "\""))
             writer.string("category", p.category)
+            writer.string("merchant", p.merchant)
             writer.string("store_id", p.storeID)
             writer.number("weight", selection.weight(p), decimals: 6)
             writer.endFeature()
@@ -131,7 +132,7 @@ enum PointsLayer {
     /// amounts, text cells quoted and defused as `CSVTable` does it (formula injection).
     static func writeCSV(_ request: MapExportRequest, store: some ExpenseStore, to sink: ByteSink, progress: ExportProgress?) throws -> MapExportSummary {
         let selection = try Selection(request, store: store)
-        sink.ascii("id,latitude,longitude,amount,currency,kind,occurred_at,category,store_id,weight\n")
+        sink.ascii("id,latitude,longitude,amount,currency,kind,occurred_at,category,merchant,store_id,weight\n")
         let n = try selection.forEach(store: store, progress: progress) { p, c in
             csvText(p.id, sink)
             sink.byte(UInt8(ascii: ","))
@@ -148,6 +149,8 @@ enum PointsLayer {
             sink.rfc3339(epochMilliseconds: p.occurredMilliseconds, utcOffsetMinutes: p.utcOffsetMinutes)
             sink.byte(UInt8(ascii: ","))
             csvText(p.category ?? "", sink)
+            sink.byte(UInt8(ascii: ","))
+            csvText(p.merchant ?? "", sink)
             sink.byte(UInt8(ascii: ","))
             csvText(p.storeID ?? "", sink)
             sink.byte(UInt8(ascii: ","))

@@ -113,7 +113,8 @@ public struct UnsnappedExpense: Sendable, Hashable {
     }
 }
 
-/// One expense as analytics see it: no free text, only what aggregation needs.
+/// One expense as analytics see it: what aggregation needs, and the merchant text points layers
+/// show (the only free text; title and notes are never read here).
 public struct SpendingPoint: Sendable, Hashable {
     public let id: String
     public let userID: String
@@ -127,10 +128,12 @@ public struct SpendingPoint: Sendable, Hashable {
     /// The recorded UTC offset in minutes; nil for a bare date (no time of day).
     public let utcOffsetMinutes: Int?
     public let category: String?
+    /// The merchant as imported (`merchant`), whether or not a store was assigned.
+    public let merchant: String?
 
     public init(
         id: String, userID: String, storeID: String?, coordinate: Coordinate?, kind: ExpenseKind, amountMinor: Int64,
-        currency: Currency, occurredMilliseconds: Int64, utcOffsetMinutes: Int?, category: String?
+        currency: Currency, occurredMilliseconds: Int64, utcOffsetMinutes: Int?, category: String?, merchant: String? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -142,6 +145,7 @@ public struct SpendingPoint: Sendable, Hashable {
         self.occurredMilliseconds = occurredMilliseconds
         self.utcOffsetMinutes = utcOffsetMinutes
         self.category = category
+        self.merchant = merchant
     }
 
     /// Orders points by instant, ties by id: "first" and "last" visits are reproducible.

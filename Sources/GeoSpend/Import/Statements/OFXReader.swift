@@ -64,7 +64,18 @@ enum OFXReader {
                 }
             }
         }
-        return out
+        // In file order: with an aggregate left open (SGML), a statement can sit inside another's
+        // transaction, and its transactions came before the outer ones after it (fuzz: ofx).
+        return out.enumerated().sorted { a, b in
+            (line(a.element), a.offset) < (line(b.element), b.offset)
+        }.map(\.element)
+    }
+
+    private static func line(_ r: Result<StatementTransaction, RowError>) -> Int {
+        switch r {
+        case .success(let t): t.line
+        case .failure(let e): Int(e.location) ?? 0
+        }
     }
 
     static func transaction(_ trn: MarkupElement, currency: String?) throws(FieldError) -> StatementTransaction {
