@@ -209,5 +209,8 @@ enum Schema {
             // and hashes past 2^31 − 1; the why and the how are in `Integer64Columns`.
             try Integer64Columns.declare(db)
         },
+        Migration(identifier: "v6: periods") { db in
+            try PeriodSchema.create(db)
+        },
     ]
 }

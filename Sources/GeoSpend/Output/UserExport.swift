@@ -9,7 +9,8 @@
 /// {"id":"e1","user":"alice","kind":"expense","amount":"4.50","currency":"EUR",…,"lat":60.1712,"lon":24.9413,…},
 /// …],
 /// "stores":[{"id":"317766538","name":"Robert's Coffee",…}],
-/// "counts":{"expenses":1,"categories":13,"stores":1}}
+/// "periods":[{"id":1,"name":"Lisbon trip","from":"2025-03-01","to":null,"expenses":["e1"]}],
+/// "counts":{"expenses":1,"categories":13,"stores":1,"periods":1}}
 /// ```
 ///
 /// Each expense object has exactly the keys of the JSON Lines import format (Data/README.md), so
@@ -22,11 +23,12 @@
 public enum UserExport {
     /// What a document held.
     public struct Counts: Sendable, Hashable {
-        public var expenses, categories, stores: Int
-        public init(expenses: Int = 0, categories: Int = 0, stores: Int = 0) {
+        public var expenses, categories, stores, periods: Int
+        public init(expenses: Int = 0, categories: Int = 0, stores: Int = 0, periods: Int = 0) {
             self.expenses = expenses
             self.categories = categories
             self.stores = stores
+            self.periods = periods
         }
     }
 
@@ -35,6 +37,10 @@ public enum UserExport {
         "id", "user", "kind", "amount", "currency", "occurred_at", "title", "category", "merchant", "lat", "lon",
         "accuracy_m", "store_id", "notes",
     ]
+
+    /// Columns of the `expenses` table written in another section: `period_id` as the ids in
+    /// each period's `expenses` list.
+    public static let expenseColumnsWrittenElsewhere: Set<String> = ["period_id"]
 
     /// Columns of the `expenses` table that are not written because import derives them.
     public static let derivedExpenseColumns: Set<String> = [
@@ -85,12 +91,26 @@ public enum UserExport {
             sink.byte(UInt8(ascii: "}"))
         }
         sink.ascii(stores.isEmpty ? "],\n" : "\n],\n")
+
+        let periods = try data.periods()
+        counts.periods = periods.count
+        sink.ascii("\"periods\":[")
+        for (n, (p, ids)) in periods.enumerated() {
+            sink.ascii(n == 0 ? "\n" : ",\n")
+            sink.raw(JSONOutput.object([
+                ("id", .integer(p.id)), ("name", .string(p.name)), ("from", .string(p.start)), ("to", .text(p.end)),
+                ("expenses", .array(ids.map { .string($0) })),
+            ]).serialized(pretty: false))
+        }
+        sink.ascii(periods.isEmpty ? "],\n" : "\n],\n")
         sink.ascii("\"counts\":{\"expenses\":")
         sink.integer(counts.expenses)
         sink.ascii(",\"categories\":")
         sink.integer(counts.categories)
         sink.ascii(",\"stores\":")
         sink.integer(counts.stores)
+        sink.ascii(",\"periods\":")
+        sink.integer(counts.periods)
         sink.ascii("}}\n")
         return counts
     }

@@ -26,6 +26,8 @@ public protocol UserDataSnapshot {
     func forEachExpense(_ body: (Expense) throws -> Void) throws
     /// The stores with these ids, in id order (unknown ids are left out).
     func stores(withIDs ids: Set<String>) throws -> [Store]
+    /// The user's periods by id, each with its expenses' ids in id order.
+    func periods() throws -> [(period: Period, expenseIDs: [String])]
 }
 
 /// A user as stored, with how many rows are theirs.
