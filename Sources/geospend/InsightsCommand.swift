@@ -7,8 +7,8 @@ struct InsightsCommand: ParsableCommand {
         abstract: "Where a user's money goes, place by place: totals, averages, medians, visits, change.",
         usage: """
             geospend insights --user <user> [--by <by>] [--from <from>] [--to <to>]
-              [--period <period>] [--kind <kind> ...] [--category <category> ...] [--limit <limit>]
-              [--format <format>] [--db <db>]
+              [--period <period>] [--kind <kind> ...] [--category <category> ...]
+              [--limit <limit>] [--format <format>] [--db <db>]
             """,
         discussion: """
             One row per (place, currency), sorted by total. A place is a store, or (with

@@ -29,6 +29,10 @@ struct PeriodsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a period; prints it with its id.",
+            usage: """
+                geospend periods add --user <user> --name <name> --from <from>
+                  [--to <to>] [--format <format>] [--db <db>]
+                """,
             discussion: """
                 Without --to the period is ongoing.
 
@@ -78,6 +82,11 @@ struct PeriodsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit",
             abstract: "Change a period's name or days; prints it.",
+            usage: """
+                geospend periods edit <id> --user <user> [--name <name>]
+                  [--from <from>] [--to <to> | --ongoing] [--format <format>]
+                  [--db <db>]
+                """,
             discussion: """
                 Its expenses stay assigned whatever the new days.
 
@@ -137,6 +146,10 @@ struct PeriodsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "assign",
             abstract: "Assign expenses to a period (moving them from another one).",
+            usage: """
+                geospend periods assign --user <user> --period <period>
+                  <expense-id> ... [--db <db>]
+                """,
             discussion: """
                 All or nothing: an id that is not one of the user's expenses is an
                 error and nothing changes.
@@ -164,6 +177,9 @@ struct PeriodsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "unassign",
             abstract: "Take expenses out of their period.",
+            usage: """
+                geospend periods unassign --user <user> <expense-id> ... [--db <db>]
+                """,
             discussion: """
                 An expense has one period at most, so no --period is needed. All or
                 nothing, as for assign.
