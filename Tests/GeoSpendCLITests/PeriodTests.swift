@@ -138,23 +138,34 @@ import Testing
     @Test func anotherUsersPeriodsAndExpensesAreNotFound() throws {
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = try database()
-        _ = try ok(["periods", "add", "--user", "ben", "--name", "Ben's", "--from", "2025-01-01"], db)
-        _ = try ok(["periods", "assign", "--user", "ben", "--period", "1", "b1"], db)
-        // ann has no period yet: ben's period 1 is not hers.
-        let missing = try fails(["summary", "--user", "ann", "--period", "1"], db)
-        #expect(missing.contains("no period 1 of user \"ann\""))
-        #expect(try fails(["summary", "--user", "ann", "--period", "2"], db) == missing.replacingOccurrences(of: "period 1", with: "period 2"))
-        #expect(try fails(["near", "--user", "ann", "--lat", "60.17", "--lon", "24.94", "--radius", "1km", "--period", "1"], db).contains("no period 1 of user \"ann\""))
-        #expect(try fails(["periods", "delete", "1", "--user", "ann"], db).contains("no period 1 of user \"ann\""))
-        // Her own period is numbered from 1 too, and ben's expense is unknown to her.
+        // ann's period 1 first (so it also comes first by user), then ben's 1 and 2.
         _ = try ok(["periods", "add", "--user", "ann", "--name", "Ann's", "--from", "2025-01-01"], db)
-        let foreign = try fails(["periods", "assign", "--user", "ann", "--period", "1", "b2"], db)
-        let absent = try fails(["periods", "assign", "--user", "ann", "--period", "1", "zz2"], db)
+        _ = try ok(["periods", "assign", "--user", "ann", "--period", "1", "a1", "a2"], db)
+        _ = try ok(["periods", "add", "--user", "ben", "--name", "Ben's", "--from", "2025-01-01"], db)
+        _ = try ok(["periods", "add", "--user", "ben", "--name", "Ben's too", "--from", "2025-01-01"], db)
+        _ = try ok(["periods", "assign", "--user", "ben", "--period", "1", "b1"], db)
+        // ben's period 2 is not ann's: the same words as a period nobody has.
+        let missing = try fails(["summary", "--user", "ann", "--period", "2"], db)
+        #expect(missing.contains("no period 2 of user \"ann\""))
+        #expect(try fails(["summary", "--user", "ann", "--period", "9"], db) == missing.replacingOccurrences(of: "period 2", with: "period 9"))
+        #expect(try fails(["near", "--user", "ann", "--lat", "60.17", "--lon", "24.94", "--radius", "1km", "--period", "2"], db).contains("no period 2 of user \"ann\""))
+        #expect(try fails(["periods", "delete", "2", "--user", "ann"], db).contains("no period 2 of user \"ann\""))
+        #expect(try fails(["periods", "edit", "2", "--user", "ann", "--name", "mine"], db).contains("no period 2 of user \"ann\""))
+        // Her numbers are hers (ben's periods did not take 2), and ben's expense is unknown to her.
+        #expect(try Self.json(try ok(["periods", "add", "--user", "ann", "--name", "Ann's 2", "--from", "2025-01-01", "--format", "json"], db))["id"] as? Int == 2)
+        let foreign = try fails(["periods", "assign", "--user", "ann", "--period", "2", "b2"], db)
+        let absent = try fails(["periods", "assign", "--user", "ann", "--period", "2", "zz2"], db)
         #expect(foreign.contains("no expense \"b2\" of user \"ann\""))
         #expect(foreign == absent.replacingOccurrences(of: "zz2", with: "b2"))
         #expect(try fails(["periods", "unassign", "--user", "ann", "b1"], db).split(separator: "\n").first
             == absent.replacingOccurrences(of: "zz2", with: "b1").split(separator: "\n").first)
-        #expect(Self.counts(try ok(["periods", "list", "--user", "ben", "--format", "json"], db)) == [1], "ben's link untouched")
+        #expect(Self.counts(try ok(["periods", "list", "--user", "ben", "--format", "json"], db)) == [1, 0], "ben's link untouched")
+        // Both have a period 1: each --period 1 is the user's own (a lookup of "period 1" that
+        // forgot the user would find ann's for ben).
+        let bens = try Self.json(try ok(["summary", "--user", "ben", "--period", "1", "--format", "json"], db))
+        let line = try #require((bens["currencies"] as? [[String: Any]])?.first)
+        #expect((bens["currencies"] as? [Any])?.count == 1 && line["expenses_count"] as? Int == 1 && line["first_day"] as? String
+            == PeriodFixture.rows.first { $0.id == "b1" }.map { String($0.occurredAt.prefix(10)) })
         // Without --user a period means nothing.
         #expect(try fails(["export", "points", "--all-users", "--allow-raw-positions", "--period", "1"], db).contains("--period needs --user"))
     }
