@@ -53,6 +53,7 @@ enum Schema {
         ("expenses_user_place", "CREATE INDEX expenses_user_place ON expenses(user_id, lat, lon, kind, currency, amount_minor) WHERE lat IS NOT NULL"),
         ("expenses_store", "CREATE INDEX expenses_store ON expenses(store_id) WHERE store_id IS NOT NULL"),
         ("expenses_category", "CREATE INDEX expenses_category ON expenses(category_id) WHERE category_id IS NOT NULL"),
+        ("expenses_period", "CREATE INDEX expenses_period ON expenses(period_id) WHERE period_id IS NOT NULL"),
     ]
 
     /// Whether every migration is applied.
