@@ -109,6 +109,8 @@ import Testing
         #expect(try fails(["periods", "assign"] + ann + ["--period", "7", "a5"], db).contains("no period 7 of user \"ann\""))
         #expect(try Self.counts(try ok(["periods", "list"] + ann + ["--format", "json"], db)) == [2, 2])
         #expect(try ok(["periods", "unassign"] + ann + ["a4", "a5"], db) == "unassigned 1 expense\n")
+        #expect(try fails(["periods", "assign"] + ann + ["--period", "1"], db).contains("Missing expected argument '<expenses> ...'"))
+        #expect(try fails(["periods", "unassign"] + ann, db).contains("Missing expected argument '<expenses> ...'"))
         #expect(try fails(["periods", "unassign"] + ann + ["a4", "nope"], db).contains("no expense \"nope\""))
         #expect(try Self.counts(try ok(["periods", "list"] + ann + ["--format", "json"], db)) == [2, 1])
 
