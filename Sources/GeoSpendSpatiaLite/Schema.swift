@@ -55,6 +55,7 @@ enum Schema {
         ("expenses_store", "CREATE INDEX expenses_store ON expenses(store_id) WHERE store_id IS NOT NULL"),
         ("expenses_category", "CREATE INDEX expenses_category ON expenses(category_id) WHERE category_id IS NOT NULL"),
         ("expenses_user_reminder", "CREATE INDEX expenses_user_reminder ON expenses(user_id, remind_ms) WHERE remind_ms IS NOT NULL"),
+        ("expenses_period", "CREATE INDEX expenses_period ON expenses(period_id) WHERE period_id IS NOT NULL"),
     ]
 
     /// Whether every migration is applied.
@@ -230,6 +231,9 @@ enum Schema {
                 try db.execute(
                     sql: "UPDATE categories SET is_default = 1 WHERE kind = ? AND name = ?", arguments: [c.kind.rawValue, c.name])
             }
+        },
+        Migration(identifier: "v6: periods") { db in
+            try PeriodSchema.create(db)
         },
         Migration(identifier: "v7: budgets and their category limits") { db in
             // Issue 17's budgets, keyed by user (users export/delete find them by user_id).

@@ -95,6 +95,11 @@ extension SpatiaLiteStore {
             let list = filter.storeIDs.sorted().map { id in bind { $0.bind($1, id) } }
             conditions.append("e.store_id IN (\(list.joined(separator: ", ")))")
         }
+        if let period = filter.period {
+            // Periods are numbered per user: the period of the expense's own user.
+            conditions.append(
+                "e.period_id = (SELECT p.pk FROM periods AS p WHERE p.user_id = e.user_id AND p.number = \(bind { $0.bind($1, period) }))")
+        }
         return (conditions, arguments)
     }
 

@@ -68,6 +68,23 @@ extension SpatiaLiteStore: UserDataStore {
             try SpatiaLiteStore.fetchBudgets(db, where: "b.user_id = ?", [user.id])
         }
 
+        func periods() throws -> [(period: Period, expenseIDs: [String])] {
+            var ids: [Int64: [String]] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT p.number, e.id FROM expenses AS e JOIN periods AS p ON p.pk = e.period_id
+                WHERE e.user_id = ? ORDER BY p.number, e.id
+                """, arguments: [user.id]) {
+                ids[row[0], default: []].append(row[1])
+            }
+            return try Row.fetchAll(db, sql: """
+                SELECT number, name, start_date, end_date FROM periods WHERE user_id = ? ORDER BY number
+                """, arguments: [user.id]
+            ).map { row in
+                let expenseIDs = ids[row[0]] ?? []
+                return (Period(id: row[0], userID: user.id, name: row[1], start: row[2], end: row[3], expenses: expenseIDs.count), expenseIDs)
+            }
+        }
+
         func stores(withIDs ids: Set<String>) throws -> [Store] {
             guard !ids.isEmpty else { return [] }
             let s = RawStatement(try db.cachedStatement(sql: """

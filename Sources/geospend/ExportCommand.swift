@@ -91,6 +91,7 @@ struct ExportCommand: ParsableCommand {
                   --out density.geojson
               geospend export places --user user1 --from 2025-03-01 --to 2025-03-31 \\
                   --out places.geojson
+              geospend export places --user user1 --period 1 --out trip.geojson
               geospend export leaflet-heat --user user1 --out heat.json
               geospend export bundle --user user1 --out user1-map
                   # then open user1-map/index.html
@@ -120,6 +121,7 @@ struct ExportCommand: ParsableCommand {
     @Flag(help: "With --all-users, let points, leaflet-heat and bundle write every user's raw positions (refused without it; grid and density aggregate).")
     var allowRawPositions = false
     @OptionGroup var window: WindowOptions
+    @OptionGroup var period: PeriodOption
     @Option(help: "Kinds to include; repeatable (default: expense).") var kind: [ExpenseKind] = []
     @Option(help: "Only this category; repeatable.") var category: [String] = []
     @Option(help: "Only this currency (ISO 4217), required when the data mixes currencies.") var currency: String?
@@ -241,6 +243,7 @@ struct ExportCommand: ParsableCommand {
         let store = try database.openExisting()
         if let user { try NameChecks.user(user, in: store, database: database.path) }
         try NameChecks.categories(category, userID: user, in: store)
+        filter.period = try period.resolved(user: user, in: store)?.id
         let privacy = ExportPrivacy(
             masks: masks, maskKey: masks.isEmpty ? MaskKey(k0: 0, k1: 0) : try maskKey(), roundDecimals: roundDecimals,
             geoNoiseEpsilon: geoNoise, seed: seed)

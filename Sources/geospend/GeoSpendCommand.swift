@@ -22,7 +22,7 @@ struct GeoSpendCommand: ParsableCommand {
         subcommands: [
             ImportCommand.self, NearCommand.self, NearestStoresCommand.self, SnapCommand.self, InsightsCommand.self,
             SummaryCommand.self, ReportCommand.self, ExportCommand.self, GenerateCommand.self,
-            InfoCommand.self, UsersCommand.self, CategoriesCommand.self, KindsCommand.self, DoctorCommand.self,
+            InfoCommand.self, UsersCommand.self, CategoriesCommand.self, PeriodsCommand.self, KindsCommand.self, DoctorCommand.self,
             ExpensesCommand.self, RemindersCommand.self,
             BudgetsCommand.self,
         ])

@@ -8,27 +8,30 @@ struct InsightsCommand: ParsableCommand {
         abstract: "Where a user's money goes, place by place: totals, averages, medians, visits, change.",
         usage: """
             geospend insights --user <user> [--by <by>] [--from <from>] [--to <to>]
-              [--kind <kind> ...] [--category <category> ...] [--limit <limit>]
-              [--format <format>] [--db <db>]
+              [--period <period>] [--kind <kind> ...] [--category <category> ...]
+              [--limit <limit>] [--format <format>] [--db <db>]
             """,
         discussion: """
             One row per (place, currency), sorted by total. A place is a store, or (with
             --by place) a density cluster of nearby expense positions without a store
             (DBSCAN, 75 m, 2 points; a lone position is its own place). With --from and
             --to of the same form, each row is compared with the previous window of
-            equal length. Active zone budgets follow, each with its zone and the
+            equal length. --period keeps the expenses assigned to a period (in the
+            previous window too). Active zone budgets follow, each with its zone and the
             percentage used as of the --to day (else today).
 
             Example:
               geospend insights --user user1
               geospend insights --user user1 --from 2025-03-01 --to 2025-03-31 \\
                   --limit 10 --format json
+              geospend insights --user user1 --period 1
             """)
 
     @OptionGroup var database: DatabaseOptions
     @Option(help: "The user.") var user: String
     @Option(help: "store (stores only) or place (stores and clusters).") var by: PlaceGrouping = .place
     @OptionGroup var window: WindowOptions
+    @OptionGroup var period: PeriodOption
     @Option(help: "Kinds to include; repeatable (default: expense).") var kind: [ExpenseKind] = []
     @Option(help: "Only this category; repeatable.") var category: [String] = []
     @Option(help: "At most this many rows.") var limit: Int?
@@ -40,12 +43,13 @@ struct InsightsCommand: ParsableCommand {
 
     func run() throws {
         let (from, to) = try window.parsed()
-        let request = InsightsRequest(
+        var request = InsightsRequest(
             userID: user, from: from, to: to,
             kinds: kind.isEmpty ? [.expense] : Set(kind), categories: Set(category), grouping: by, limit: limit)
         let store = try database.openExisting(splitReads: true)
         try NameChecks.user(user, in: store, database: database.path)
         try NameChecks.categories(category, userID: user, in: store)
+        request.period = try period.resolved(user: user, in: store)?.id
         let insights = try LocationInsights.compute(request, store: store)
         let zones = try zoneBudgets(store, asOf: to?.localDate)
         switch format {

@@ -7,7 +7,7 @@ struct NearCommand: ParsableCommand {
         abstract: "A user's expenses within a geodesic radius of a point, nearest first, with totals per currency.",
         usage: """
             geospend near --user <user> --lat <lat> --lon <lon> --radius <radius>
-              [--from <from>] [--to <to>] [--kind <kind> ...]
+              [--from <from>] [--to <to>] [--period <period>] [--kind <kind> ...]
               [--category <category> ...] [--format <format>] [--db <db>]
             """,
         discussion: """
@@ -30,6 +30,7 @@ struct NearCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Longitude of the centre, degrees (WGS84); west is negative.") var lon: Double
     @Option(help: "Radius: 500m, 1.5km, or metres.") var radius: String
     @OptionGroup var window: WindowOptions
+    @OptionGroup var period: PeriodOption
     @Option(help: "Only this kind (expense, income, transfer); repeatable.") var kind: [ExpenseKind] = []
     @Option(help: "Only this category; repeatable.") var category: [String] = []
     @Option(help: "table, json or csv.") var format: OutputFormat = .table
@@ -38,12 +39,13 @@ struct NearCommand: ParsableCommand {
         let center = try Parse.coordinate(lat: lat, lon: lon)
         let distance = try Parse.distance(radius, option: "--radius")
         let (from, to) = try window.parsed()
-        let filter = ExpenseFilter(
+        var filter = ExpenseFilter(
             userID: user, from: from, to: to,
             kinds: Set(kind), categories: Set(category))
         let store = try database.openExisting()
         try NameChecks.user(user, in: store, database: database.path)
         try NameChecks.categories(category, userID: user, in: store)
+        filter.period = try period.resolved(user: user, in: store)?.id
         let result = try store.radiusSearch(center: center, radius: distance, filter: filter)
         if result.hits.isEmpty, let swapped = try? Coordinate(latitude: lon, longitude: lat), lat != lon,
             try !store.radiusSearch(center: swapped, radius: distance, filter: filter).hits.isEmpty

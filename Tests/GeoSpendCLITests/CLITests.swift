@@ -182,7 +182,7 @@ import Testing
         #expect(real.out.hasPrefix("assigned \(wouldAssign),"))
         #expect(try geospend(["snap", "--db", db]).out.hasPrefix("assigned 0,"))
         let summary = try geospend(["summary", "--db", db, "--user", "user1", "--month", "2025-03", "--format", "csv"])
-        #expect(summary.out.hasPrefix("currency,income,expenses,balance,transfers\n"))
+        #expect(summary.out.hasPrefix("currency,income,expenses,balance,transfers,expenses_count,first_day,last_day\n"))
         #expect(try geospend(["summary", "--db", db, "--user", "user1", "--month", "2025-3x"]).status == 2)
     }
 

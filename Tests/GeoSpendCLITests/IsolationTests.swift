@@ -47,6 +47,20 @@ import Testing
             let r = try geospend(["import", what, file, "--db", db])
             try #require(r.status == 0, "\(r.err)")
         }
+        // Each user's period 1 holds every third of the rows filed under them (bob's name
+        // carries his marker, for the byte scans). Bob's is made first, so a query that took
+        // "period 1" without its user would find his row before alice's.
+        for user in Set(rows.map(\.user)).sorted(by: >) {
+            let name = user == "bob" ? "\(IsolationFixture.bobMarker) trip" : "Trip"
+            let ids = rows.filter { $0.user == user && Int($0.id.dropFirst())! % 3 == 0 }.map(\.id)
+            for args in [
+                ["periods", "add", "--user", user, "--name", name, "--from", "2025-02-01", "--to", "2025-04-30"],
+                ["periods", "assign", "--user", user, "--period", "1"] + ids,
+            ] {
+                let r = try geospend(args + ["--db", db])
+                try #require(r.status == 0, "\(r.err)")
+            }
+        }
         for (owner, user) in budgets {
             for args in IsolationFixture.budgets(of: owner) {
                 let r = try geospend(["budgets", "add", "--user", user, "--db", db] + args)
@@ -101,6 +115,12 @@ import Testing
             ["budgets", "summary"] + user + ["--id", "1", "--as-of", "2025-03-20", "--format", "json"],
             ["budgets", "summary"] + user + ["--id", "3", "--as-of", "2025-03-20"],
             ["budgets", "alerts"] + user + ["--as-of", "2025-03-20", "--format", "json"],
+            ["periods", "list"] + user,
+            ["periods", "list"] + user + ["--format", "json"],
+            ["summary"] + user + ["--period", "1", "--format", "json"],
+            near(p1, "5km", ["--period", "1", "--format", "json"]),
+            ["insights"] + user + ["--by", "place", "--period", "1", "--format", "json"],
+            ["export", "points"] + user + ["--period", "1"],
         ]
     }()
 
@@ -150,11 +170,25 @@ import Testing
         // The fixture really overlaps: some of bob's clusters lie within 75 m of alice's.
         #expect(try clusterOverlap(shared) > 0)
 
-        // Writing for alice (snap) leaves bob's rows alone and alice's outputs still match.
+        // Writing for alice (snap, periods) leaves bob's rows alone and alice's outputs still match.
         let bobBefore = try geospend(["users", "export", "bob", "--db", shared])
+        var periodWrites: [[String]] = []
         for db in [alone, shared] {
             let snap = try snapPlan(["--user", "alice"], db)
             #expect(snap.written > 0 && snap.written == snap.assigned)
+            let alice = ["--user", "alice"]
+            periodWrites.append(try [
+                ["periods", "add"] + alice + ["--name", "Spring", "--from", "2025-03-01", "--format", "json"],
+                ["periods", "assign"] + alice + ["--period", "2", "x000", "x002", "x004"],
+                ["periods", "edit", "2"] + alice + ["--to", "2025-05-31"],
+                ["periods", "unassign"] + alice + ["x002"],
+                ["periods", "assign"] + alice + ["--period", "2", "x001"],  // bob's: not found, in both
+                ["periods", "delete", "2"] + alice,
+                ["periods", "assign"] + alice + ["--period", "1", "x008", "x010"],
+            ].map { args in
+                let r = try geospend(args + ["--db", db])
+                return Self.normalised("\(r.status)\n\(r.out)\n--- stderr\n\(r.err)", db: db)
+            })
         }
         // Editing and deleting alice's budgets (bob has budgets of the same scopes) leaves bob's
         // alone; bob's budget ids are not hers to touch.
@@ -167,6 +201,8 @@ import Testing
             let r = try geospend(["budgets", command[0], "--user", "alice", "--id", "4", "--db", shared] + command.dropFirst())
             #expect(r.status == 2 && r.err.contains("no budget 4 of user \"alice\""), "\(r.err)")
         }
+        #expect(periodWrites[0] == periodWrites[1], "alice's period commands answer the same with bob present")
+        #expect(periodWrites[0][4].hasPrefix("2\n"), "bob's expense is not alice's to assign")
         #expect(try geospend(["users", "export", "bob", "--db", shared]).out == bobBefore.out)
         #expect(try snapPlan(["--user", "bob", "--dry-run"], shared).assigned > 0, "bob's own unlinked expenses are still there to snap")
         let afterSnap = try aliceOutputs(alone)
@@ -194,7 +230,7 @@ import Testing
         let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(deleted.status == 0, "\(deleted.err)")
         let bobBudgets = IsolationFixture.budgets(of: "bob"), bobLimits = bobBudgets.joined().filter { $0 == "--category-limit" }.count
-        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + 1) rows (expenses \(bobCounts.expenses), budget_category_limits \(bobLimits), budgets \(bobBudgets.count), categories \(bobCounts.categories), users 1)\n")
+        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + 3) rows (expenses \(bobCounts.expenses), budget_category_limits \(bobLimits), budgets \(bobBudgets.count), categories \(bobCounts.categories), period_numbers 1, periods 1, users 1)\n")
         #expect(deleted.err.isEmpty, "\(deleted.err)")
         let again = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(again.status == 2 && again.err.contains("no user \"bob\""), "\(again.err)")

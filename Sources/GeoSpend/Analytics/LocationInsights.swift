@@ -19,6 +19,8 @@ public struct InsightsRequest: Sendable {
     public var limit: Int?
     public var clusterRadius: Distance
     public var clusterMinPoints: Int
+    /// Only the expenses assigned to the user's period with this id (the previous window too).
+    public var period: Int64?
 
     public init(
         userID: String, from: Timestamp? = nil, to: Timestamp? = nil, kinds: Set<ExpenseKind> = [.expense],
@@ -36,7 +38,9 @@ public struct InsightsRequest: Sendable {
         self.clusterMinPoints = clusterMinPoints
     }
 
-    var filter: ExpenseFilter { ExpenseFilter(userID: userID, from: from, to: to, kinds: kinds, categories: categories) }
+    var filter: ExpenseFilter {
+        ExpenseFilter(userID: userID, from: from, to: to, kinds: kinds, categories: categories, period: period)
+    }
 }
 
 /// Why insights could not be computed.

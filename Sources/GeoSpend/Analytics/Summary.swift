@@ -5,6 +5,9 @@ public struct SpendingSummary: Sendable {
         public let income: MoneyTotal
         public let expenses: MoneyTotal
         public let transfers: MoneyTotal
+        /// The local days (`YYYY-MM-DD`) of the earliest and latest entry of this currency, any kind.
+        public let firstDay: String
+        public let lastDay: String
         /// income − expenses (transfers move money between a user's own accounts).
         public var balance: Money {
             Money(minorUnits: income.totalMinor - expenses.totalMinor, currency: currency)
@@ -14,25 +17,37 @@ public struct SpendingSummary: Sendable {
     public let userID: String
     public let from: Timestamp?
     public let to: Timestamp?
+    /// The period whose assigned expenses were summed (`--period`), if any.
+    public let period: Period?
     /// One line per currency, by code.
     public let lines: [Line]
 
+    /// - Parameter period: only the expenses assigned to it (within the window, when one is given).
     /// - Complexity: O(n) for the user's n expenses in the window.
-    public static func compute(userID: String, from: Timestamp?, to: Timestamp?, store: some ExpenseStore) throws -> SpendingSummary {
-        var byCurrency: [Currency: (income: MoneyTotal, expenses: MoneyTotal, transfers: MoneyTotal)] = [:]
-        for p in try store.spendingPoints(ExpenseFilter(userID: userID, from: from, to: to)) {
-            var entry = byCurrency[p.currency] ?? (MoneyTotal(currency: p.currency), MoneyTotal(currency: p.currency), MoneyTotal(currency: p.currency))
+    public static func compute(
+        userID: String, from: Timestamp?, to: Timestamp?, period: Period? = nil, store: some ExpenseStore
+    ) throws -> SpendingSummary {
+        typealias Entry = (income: MoneyTotal, expenses: MoneyTotal, transfers: MoneyTotal, first: Int64, last: Int64)
+        var byCurrency: [Currency: Entry] = [:]
+        for p in try store.spendingPoints(ExpenseFilter(userID: userID, from: from, to: to, period: period?.id)) {
+            var entry = byCurrency[p.currency]
+                ?? (MoneyTotal(currency: p.currency), MoneyTotal(currency: p.currency), MoneyTotal(currency: p.currency), .max, .min)
             switch p.kind {
             case .income: entry.income.add(p.amountMinor)
             case .expense: entry.expenses.add(p.amountMinor)
             case .transfer: entry.transfers.add(p.amountMinor)
             }
+            let day = p.localDayNumber
+            entry.first = min(entry.first, day)
+            entry.last = max(entry.last, day)
             byCurrency[p.currency] = entry
         }
         let lines = byCurrency.sorted { $0.key < $1.key }.map {
-            Line(currency: $0.key, income: $0.value.income, expenses: $0.value.expenses, transfers: $0.value.transfers)
+            Line(
+                currency: $0.key, income: $0.value.income, expenses: $0.value.expenses, transfers: $0.value.transfers,
+                firstDay: Timestamp(localDay: $0.value.first).localDate, lastDay: Timestamp(localDay: $0.value.last).localDate)
         }
-        return SpendingSummary(userID: userID, from: from, to: to, lines: lines)
+        return SpendingSummary(userID: userID, from: from, to: to, period: period, lines: lines)
     }
 
     /// The first and last local day of a month given as `YYYY-MM`.

@@ -132,6 +132,7 @@ enum Provenance {
             ("currency", .text(f.currency?.code)),
         ]
         if !f.storeIDs.isEmpty { filters.append(("stores", .array(f.storeIDs.sorted().map { .string($0) }))) }
+        if let period = f.period { filters.append(("period", .integer(period))) }
         let total: JSONOutput = currency.flatMap { c in
             totalMinor.map { .number(Double($0) / Double(c.minorUnitsPerMajor), decimals: c.minorDigits) }
         } ?? .null

@@ -11,7 +11,8 @@
 /// "expense_times":[{"id":"x01…","remind_at":"2025-03-05T09:00:00+01:00","created_at":"…","updated_at":"…"}],
 /// "stores":[{"id":"317766538","name":"Robert's Coffee",…}],
 /// "budgets":[{"id":1,"user":"alice","name":"Groceries","amount":"500.00",…}],
-/// "counts":{"expenses":1,"categories":13,"stores":1,"budgets":1}}
+/// "periods":[{"id":1,"name":"Lisbon trip","from":"2025-03-01","to":null,"expenses":["e1"]}],
+/// "counts":{"expenses":1,"categories":13,"stores":1,"budgets":1,"periods":1}}
 /// ```
 ///
 /// Each expense object has exactly the keys of the JSON Lines import format (Data/README.md), so
@@ -26,12 +27,13 @@
 public enum UserExport {
     /// What a document held.
     public struct Counts: Sendable, Hashable {
-        public var expenses, categories, stores, budgets: Int
-        public init(expenses: Int = 0, categories: Int = 0, stores: Int = 0, budgets: Int = 0) {
+        public var expenses, categories, stores, budgets, periods: Int
+        public init(expenses: Int = 0, categories: Int = 0, stores: Int = 0, budgets: Int = 0, periods: Int = 0) {
             self.expenses = expenses
             self.categories = categories
             self.stores = stores
             self.budgets = budgets
+            self.periods = periods
         }
     }
 
@@ -43,6 +45,10 @@ public enum UserExport {
 
     /// The keys of each `expense_times` object (columns of `expenses` besides the import's).
     public static let expenseTimesKeys = ["id", "remind_at", "created_at", "updated_at"]
+
+    /// Columns of the `expenses` table written in another section: `period_id` as the ids in
+    /// each period's `expenses` list.
+    public static let expenseColumnsWrittenElsewhere: Set<String> = ["period_id"]
 
     /// Columns of the `expenses` table that are not written because import derives them
     /// (`remind_ms` from `remind_at`).
@@ -119,6 +125,18 @@ public enum UserExport {
             sink.raw(BudgetJSON.budget(b).serialized(pretty: false))
         }
         sink.ascii(budgets.isEmpty ? "],\n" : "\n],\n")
+
+        let periods = try data.periods()
+        counts.periods = periods.count
+        sink.ascii("\"periods\":[")
+        for (n, (p, ids)) in periods.enumerated() {
+            sink.ascii(n == 0 ? "\n" : ",\n")
+            sink.raw(JSONOutput.object([
+                ("id", .integer(p.id)), ("name", .string(p.name)), ("from", .string(p.start)), ("to", .text(p.end)),
+                ("expenses", .array(ids.map { .string($0) })),
+            ]).serialized(pretty: false))
+        }
+        sink.ascii(periods.isEmpty ? "],\n" : "\n],\n")
         sink.ascii("\"counts\":{\"expenses\":")
         sink.integer(counts.expenses)
         sink.ascii(",\"categories\":")
@@ -127,6 +145,8 @@ public enum UserExport {
         sink.integer(counts.stores)
         sink.ascii(",\"budgets\":")
         sink.integer(counts.budgets)
+        sink.ascii(",\"periods\":")
+        sink.integer(counts.periods)
         sink.ascii("}}\n")
         return counts
     }

@@ -378,12 +378,16 @@ public struct ExpenseFilter: Sendable, Hashable {
     public var storeIDs: Set<String> { didSet { storeIDs = Set(storeIDs.map(Identity.normalized)) } }
     /// Only expenses in this currency; nil means all.
     public var currency: Currency?
+    /// Only expenses assigned to the user's period with this id (`PeriodStore`); nil means all.
+    /// Not checked by `matches`: an `Expense` does not carry its period.
+    public var period: Int64?
 
     public init(
         userID: String?, from: Timestamp? = nil, to: Timestamp? = nil, kinds: Set<ExpenseKind> = [],
-        categories: Set<String> = [], storeIDs: Set<String> = [], currency: Currency? = nil
+        categories: Set<String> = [], storeIDs: Set<String> = [], currency: Currency? = nil, period: Int64? = nil
     ) {
         self.currency = currency
+        self.period = period
         self.userID = userID.map(Identity.normalized)
         self.from = from
         self.to = to

@@ -33,6 +33,8 @@ public protocol UserDataSnapshot {
     func forEachExpenseTimes(_ body: (ExpenseTimes) throws -> Void) throws
     /// The user's budgets, active and inactive (`BudgetStore.budgets` order).
     func budgets() throws -> [Budget]
+    /// The user's periods by id, each with its expenses' ids in id order.
+    func periods() throws -> [(period: Period, expenseIDs: [String])]
 }
 
 /// What an expense's life adds to its row: the reminder and when it was stored and changed.

@@ -1,0 +1,115 @@
+/// Periods (the Iteration 3 plan): named spans of a user's life — a trip, a term, a renovation —
+/// that expenses are *assigned* to, one period per expense at most. A period's dates describe
+/// it; they do not select expenses: a flight booked in January belongs to the March trip when
+/// the user assigns it there. `--period ID` selects the assigned expenses (`ExpenseFilter.period`).
+///
+/// Ids are numbered per user (1, 2, 3 …, never reused after a deletion), so one user's ids say
+/// nothing about other users' periods.
+public protocol PeriodStore: Sendable {
+    /// Adds a period to an existing user and returns it with its new id.
+    func addPeriod(userID: String, _ fields: PeriodFields) throws -> Period
+
+    /// The user's periods, by id.
+    func periods(userID: String) throws -> [Period]
+
+    /// One of the user's periods; nil when the user has none with this id (another user's period
+    /// is "none" too).
+    func period(userID: String, id: Int64) throws -> Period?
+
+    /// Replaces the period's fields; nil when the user has no such period.
+    func updatePeriod(userID: String, id: Int64, _ fields: PeriodFields) throws -> Period?
+
+    /// Deletes the period; its expenses stay, with no period.
+    /// - Returns: how many expenses were unlinked, or nil when the user has no such period.
+    func deletePeriod(userID: String, id: Int64) throws -> Int?
+
+    /// Assigns the user's expenses to one of their periods (`period` nil: unassigns them), all or
+    /// nothing: when an id is not one of the user's expenses, nothing changes.
+    func assign(userID: String, period: Int64?, expenseIDs: [String]) throws -> PeriodAssignment
+}
+
+/// What a user gives for a period, checked (`init` throws on a rule broken).
+public struct PeriodFields: Sendable, Hashable {
+    public static let maxNameLength = 100
+
+    /// Trimmed of surrounding white space, NFC, 1–100 characters (grapheme clusters).
+    public let name: String
+    /// First local day, inclusive (a bare date).
+    public let start: Timestamp
+    /// Last local day, inclusive; nil for an ongoing period. Never before `start`: a one-day
+    /// period ends on the day it starts (its last day ends after its first begins).
+    public let end: Timestamp?
+
+    /// - Throws: `ValueError` naming the option at fault and how to fix it.
+    public init(name: String, start: Timestamp, end: Timestamp?) throws(ValueError) {
+        let trimmed = Identity.normalized(name).trimmingWhiteSpace
+        guard !trimmed.isEmpty else {
+            throw .invalidValue(name, reason: "is not a period name: give --name 1–\(Self.maxNameLength) characters, e.g. --name \"Lisbon trip\"")
+        }
+        guard trimmed.count <= Self.maxNameLength else {
+            throw .invalidValue(
+                String(trimmed.prefix(20)) + "…",
+                reason: "is \(trimmed.count) characters long; a period name has at most \(Self.maxNameLength): shorten --name")
+        }
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .invalidValue(name, reason: "holds a control character (a line break or tab); write the --name on one line")
+        }
+        guard start.isDateOnly else {
+            throw .invalidDate(start.text, reason: "is not a bare date: a period's --from is a local day, YYYY-MM-DD")
+        }
+        if let end {
+            guard end.isDateOnly else {
+                throw .invalidDate(end.text, reason: "is not a bare date: a period's --to is a local day, YYYY-MM-DD")
+            }
+            guard end.localDate >= start.localDate else {
+                throw .invalidDate(
+                    end.text, reason: "(--to) is before --from \(start.text): a period ends on or after the day it starts; swap them")
+            }
+        }
+        self.name = trimmed
+        self.start = start
+        self.end = end
+    }
+}
+
+/// A stored period.
+public struct Period: Sendable, Hashable {
+    public let id: Int64
+    public let userID: String
+    public let name: String
+    /// `YYYY-MM-DD`.
+    public let start: String
+    /// `YYYY-MM-DD`; nil while ongoing.
+    public let end: String?
+    /// How many expenses are assigned to it.
+    public let expenses: Int
+
+    public init(id: Int64, userID: String, name: String, start: String, end: String?, expenses: Int) {
+        self.id = id
+        self.userID = userID
+        self.name = name
+        self.start = start
+        self.end = end
+        self.expenses = expenses
+    }
+}
+
+/// What `PeriodStore.assign` did, or the ids it refused.
+public enum PeriodAssignment: Sendable, Hashable {
+    /// `changed` expenses now have the period (or none); `moved` of them had another period before.
+    case done(changed: Int, moved: Int)
+    /// The user has no such period: nothing changed.
+    case noSuchPeriod
+    /// These ids are not the user's expenses (in the order given): nothing changed.
+    case unknownExpenses([String])
+}
+
+extension String {
+    /// Without leading and trailing white space and line breaks.
+    var trimmingWhiteSpace: String {
+        var s = Substring(self)
+        while let c = s.first, c.isWhitespace { s.removeFirst() }
+        while let c = s.last, c.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,259 @@
+import ArgumentParser
+import GeoSpend
+import GeoSpendSpatiaLite
+
+/// `geospend periods`: a user's named spans (a trip, a term) and which expenses belong to them.
+struct PeriodsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "periods",
+        abstract: "A user's periods (a trip, a term) and the expenses assigned to them.",
+        discussion: """
+            A period has a name (1-100 characters after trimming spaces), a first day
+            and, unless ongoing, a last day (both local days, inclusive; the last may
+            be the first). Expenses belong to a period only when assigned to it, one
+            period per expense; its dates do not select expenses. Ids are numbered
+            per user and never reused. --period ID on near, insights, summary and
+            export selects a period's expenses.
+
+            Example:
+              geospend periods add --user user1 --name "Lisbon trip" \\
+                  --from 2025-03-01 --to 2025-03-10
+              geospend periods assign --user user1 --period 1 e17 e18
+              geospend summary --user user1 --period 1
+            """,
+        subcommands: [Add.self, List.self, Edit.self, Delete.self, Assign.self, Unassign.self])
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Add a period; prints it with its id.",
+            usage: """
+                geospend periods add --user <user> --name <name> --from <from>
+                  [--to <to>] [--format <format>] [--db <db>]
+                """,
+            discussion: """
+                Without --to the period is ongoing.
+
+                Example:
+                  geospend periods add --user user1 --name "Lisbon trip" \\
+                      --from 2025-03-01 --to 2025-03-10
+                  geospend periods add --user user1 --name Renovation \\
+                      --from 2025-04-01 --format json
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The user.") var user: String
+        @Option(help: "The name, 1-100 characters.") var name: String
+        @Option(help: "First day, YYYY-MM-DD (local, inclusive).") var from: String
+        @Option(help: "Last day, YYYY-MM-DD (inclusive); none: ongoing.") var to: String?
+        @Option(help: "table or json.") var format: Format = .table
+
+        func run() throws {
+            let fields = try PeriodFields(
+                name: name, start: try Parse.timestamp(from, option: "--from")!, end: try Parse.timestamp(to, option: "--to"))
+            let store = try database.openExisting(writable: true)
+            try NameChecks.user(user, in: store, database: database.path)
+            PeriodsCommand.show([try store.addPeriod(userID: user, fields)], user: user, format: format, list: false)
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "A user's periods by id, with their number of expenses.",
+            discussion: """
+                Example:
+                  geospend periods list --user user1
+                  geospend periods list --user user1 --format json
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The user.") var user: String
+        @Option(help: "table or json.") var format: Format = .table
+
+        func run() throws {
+            let store = try database.openExisting()
+            try NameChecks.user(user, in: store, database: database.path)
+            PeriodsCommand.show(try store.periods(userID: user), user: user, format: format, list: true)
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "edit",
+            abstract: "Change a period's name or days; prints it.",
+            usage: """
+                geospend periods edit <id> --user <user> [--name <name>]
+                  [--from <from>] [--to <to> | --ongoing] [--format <format>]
+                  [--db <db>]
+                """,
+            discussion: """
+                Its expenses stay assigned whatever the new days.
+
+                Example:
+                  geospend periods edit 1 --user user1 --to 2025-03-12
+                  geospend periods edit 2 --user user1 --ongoing
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The period's id.") var id: Int64
+        @Option(help: "The user.") var user: String
+        @Option(help: "A new name, 1-100 characters.") var name: String?
+        @Option(help: "A new first day, YYYY-MM-DD.") var from: String?
+        @Option(help: "A new last day, YYYY-MM-DD.") var to: String?
+        @Flag(help: "No last day: the period goes on.") var ongoing = false
+        @Option(help: "table or json.") var format: Format = .table
+
+        func validate() throws {
+            if ongoing && to != nil { throw ValidationError("give --to or --ongoing, not both") }
+            if name == nil && from == nil && to == nil && !ongoing {
+                throw ValidationError("nothing to change: give --name, --from, --to or --ongoing")
+            }
+        }
+
+        func run() throws {
+            let store = try database.openExisting(writable: true)
+            try NameChecks.user(user, in: store, database: database.path)
+            guard let old = try store.period(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
+            let start = try Parse.timestamp(from, option: "--from") ?? Timestamp(parsing: old.start)
+            let end = ongoing ? nil : try Parse.timestamp(to, option: "--to") ?? old.end.map { try Timestamp(parsing: $0) }
+            let fields = try PeriodFields(name: name ?? old.name, start: start, end: end)
+            guard let new = try store.updatePeriod(userID: user, id: id, fields) else { throw PeriodsCommand.noPeriod(id, user: user) }
+            PeriodsCommand.show([new], user: user, format: format, list: false)
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete",
+            abstract: "Delete a period; its expenses stay, with no period.",
+            discussion: """
+                Example:
+                  geospend periods delete 1 --user user1
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The period's id.") var id: Int64
+        @Option(help: "The user.") var user: String
+
+        func run() throws {
+            let store = try database.openExisting(writable: true)
+            try NameChecks.user(user, in: store, database: database.path)
+            guard let unlinked = try store.deletePeriod(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
+            printOut("deleted period \(id); \(unlinked) expense\(unlinked == 1 ? "" : "s") unlinked (kept, with no period)\n")
+        }
+    }
+
+    struct Assign: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "assign",
+            abstract: "Assign expenses to a period (moving them from another one).",
+            usage: """
+                geospend periods assign --user <user> --period <period>
+                  <expense-id> ... [--db <db>]
+                """,
+            discussion: """
+                All or nothing: an id that is not one of the user's expenses is an
+                error and nothing changes.
+
+                Example:
+                  geospend periods assign --user user1 --period 1 e17 e18 e19
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The user.") var user: String
+        @Option(help: "The period's id.") var period: Int64
+        @Argument(help: "Expense ids.") var expenses: [String]
+
+        func run() throws {
+            let store = try database.openExisting(writable: true)
+            try NameChecks.user(user, in: store, database: database.path)
+            let result = try store.assign(userID: user, period: period, expenseIDs: expenses)
+            let (changed, moved) = try PeriodsCommand.outcome(result, period: period, user: user)
+            let unchanged = Set(expenses.map(Identity.normalized)).count - changed
+            printOut("assigned \(changed) expense\(changed == 1 ? "" : "s") to period \(period)"
+                + " (\(moved) moved from another period, \(unchanged) already in it)\n")
+        }
+    }
+
+    struct Unassign: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "unassign",
+            abstract: "Take expenses out of their period.",
+            usage: """
+                geospend periods unassign --user <user> <expense-id> ... [--db <db>]
+                """,
+            discussion: """
+                An expense has one period at most, so no --period is needed. All or
+                nothing, as for assign.
+
+                Example:
+                  geospend periods unassign --user user1 e18
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The user.") var user: String
+        @Argument(help: "Expense ids.") var expenses: [String]
+
+        func run() throws {
+            let store = try database.openExisting(writable: true)
+            try NameChecks.user(user, in: store, database: database.path)
+            let (changed, _) = try PeriodsCommand.outcome(
+                try store.assign(userID: user, period: nil, expenseIDs: expenses), period: nil, user: user)
+            printOut("unassigned \(changed) expense\(changed == 1 ? "" : "s")\n")
+        }
+    }
+
+    /// Another user's period is reported as missing, like one that never existed.
+    static func noPeriod(_ id: Int64, user: String) -> ValidationError {
+        let u = OutputEscaping.visible(Identity.normalized(user))
+        return ValidationError("no period \(id) of user \"\(u)\"; `geospend periods list --user \(u)` lists them")
+    }
+
+    static func outcome(_ result: PeriodAssignment, period: Int64?, user: String) throws -> (changed: Int, moved: Int) {
+        switch result {
+        case .done(let changed, let moved): return (changed, moved)
+        case .noSuchPeriod: throw noPeriod(period ?? 0, user: user)
+        case .unknownExpenses(let ids):
+            let shown = ids.prefix(5).map { "\"\(OutputEscaping.visible($0))\"" }.joined(separator: ", ")
+            let more = ids.count > 5 ? " and \(ids.count - 5) more" : ""
+            throw ValidationError(
+                "no expense \(shown)\(more) of user \"\(OutputEscaping.visible(Identity.normalized(user)))\"; nothing was changed. "
+                    + "`geospend users export` lists the user's expense ids")
+        }
+    }
+
+    static func show(_ periods: [Period], user: String, format: Format, list: Bool) {
+        switch format {
+        case .json:
+            let objects = periods.map(json)
+            let document: JSONOutput =
+                list ? .object([("user", .string(Identity.normalized(user))), ("periods", .array(objects))]) : objects[0]
+            printOut(document.serialized() + "\n")
+        case .table:
+            let rows = periods.map { [String($0.id), $0.name, $0.start, $0.end ?? "ongoing", String($0.expenses)] }
+            printOut(list && periods.isEmpty
+                ? "No periods; add one with `geospend periods add`.\n"
+                : TextTable(headers: ["id", "name", "from", "to", "expenses"], rows: rows, rightAligned: [0, 4]).rendered())
+        }
+    }
+
+    static func json(_ p: Period) -> JSONOutput {
+        .object([
+            ("id", .integer(p.id)), ("user", .string(p.userID)), ("name", .string(p.name)), ("from", .string(p.start)),
+            ("to", p.end.map { .string($0) } ?? .null), ("expenses", .integer(Int64(p.expenses))),
+        ])
+    }
+}
+
+/// `--period`, on the commands that read one user's expenses in a window (near, insights,
+/// summary, export). Not on `report`: reports add up every user's expenses, and a period is
+/// one user's.
+struct PeriodOption: ParsableArguments {
+    @Option(help: "Only expenses assigned to this period of the user (see periods list).")
+    var period: Int64?
+
+    /// The user's period, checked to exist; nil without --period.
+    func resolved(user: String?, in store: SpatiaLiteStore) throws -> Period? {
+        guard let id = period else { return nil }
+        guard let user else { throw ValidationError("--period needs --user: a period is one user's") }
+        guard let p = try store.period(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
+        return p
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+import GeoSpend
+@testable import GeoSpendSpatiaLite
+import Testing
+
+/// Migration v6 (periods) on a file an older GeoSpend wrote, and the link's life in SQL terms.
+/// The rules themselves are tested through the binary (Tests/GeoSpendCLITests/PeriodTests.swift).
+@Suite struct PeriodStorageTests {
+    /// What `ALTER TABLE … ADD COLUMN` appends to the `expenses` table's text (SQLite keeps the
+    /// column definition as written, after a comma, before the closing parenthesis).
+    static let addedColumn = ", period_id BIGINT REFERENCES periods(pk) ON DELETE SET NULL"
+
+    /// A v4 file (every migration before periods) with one expense is migrated on open: the
+    /// existing expense has no period, GDAL reads the new link column as Integer64, doctor's
+    /// checks pass; a period then links and, deleted, unlinks it.
+    @Test func aVersion4FileGainsPeriodsAndItsExpensesHaveNone() throws {
+        let scratch = Scratch()
+        let path = scratch.path("v4.sqlite")
+        var config = Configuration()
+        config.prepareDatabase { db in try SpatiaLiteExtension.load(into: db) }
+        let v4 = Schema.migrations.prefix { !$0.identifier.hasPrefix("v5") }
+        #expect(v4.map { $0.identifier.prefix(2) } == ["v1", "v2", "v3", "v4"])
+        try DatabaseQueue(path: path, configuration: config).write { db in
+            _ = try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(0)")
+            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+            for m in v4 {
+                try m.apply(db)
+                try db.execute(sql: "INSERT INTO grdb_migrations VALUES (?)", arguments: [m.identifier])
+            }
+            try db.execute(sql: Integer64Tests.rows)
+        }
+
+        let store = try SpatiaLiteStore(path: path)
+        #expect(try store.scalar("SELECT count(*) FROM expenses WHERE period_id IS NULL") == 1, "the existing expense has no period")
+        #expect(try store.periods(userID: "ann") == [])
+        #expect(try store.scalar("SELECT sql FROM sqlite_master WHERE name = 'expenses'", as: String.self)?.contains(Self.addedColumn) == true)
+        #expect(try Integer64Tests.fieldTypes(path, "expenses")["period_id"] == "Integer64")
+        let health = try store.checkHealth()
+        #expect(health.isHealthy, "\(health.checks.filter { !$0.ok })")
+        #expect(health.checks.first { $0.name == "secondary indexes" }?.detail == "\(Schema.secondaryIndexSQL.count) present")
+
+        let trip = try store.addPeriod(userID: "ann", PeriodFields(name: "Trip", start: Timestamp(parsing: "2100-01-01"), end: nil))
+        #expect(trip == Period(id: 1, userID: "ann", name: "Trip", start: "2100-01-01", end: nil, expenses: 0))
+        #expect(try store.assign(userID: "ann", period: 1, expenseIDs: ["big"]) == .done(changed: 1, moved: 0))
+        #expect(try store.spendingPoints(ExpenseFilter(userID: "ann", period: 1)).map(\.id) == ["big"])
+        #expect(try store.deletePeriod(userID: "ann", id: 1) == 1)
+        #expect(try store.scalar("SELECT count(*) FROM expenses WHERE period_id IS NULL") == 1, "unlinked, kept")
+        #expect(try store.spendingPoints(ExpenseFilter(userID: "ann", period: 1)).isEmpty)
+    }
+}
