@@ -199,8 +199,9 @@ extension SpatiaLiteStore {
         let oneUser = filter.readsOneUser
         // A user or kind the filter fixes is not read per row (the decoder fills it in).
         let kind = filter.kinds.count == 1 ? "NULL" : "e.kind", user = filter.userID == nil ? "e.user_id" : "NULL"
+        let merchant = filter.readsMerchant ? "e.merchant" : "NULL"
         let sql = """
-            SELECT e.id, e.store_id, e.lat, e.lon, \(kind), e.amount_minor, e.currency, e.occurred_ms, e.merchant, e.category_id,
+            SELECT e.id, e.store_id, e.lat, e.lon, \(kind), e.amount_minor, e.currency, e.occurred_ms, \(merchant), e.category_id,
                 \(user), e.utc_offset_min
             FROM expenses AS e \(access == .index ? (oneUser ? "INDEXED BY expenses_user_time" : "") : "NOT INDEXED") \(join)
             \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))

@@ -32,6 +32,7 @@ enum PointsLayer {
             // With no extent nothing is read (`forEach`); the asked currency stays in the filter.
             var filter = request.filter
             filter.currency = extent?.currency ?? request.filter.currency
+            filter.readsMerchant = true
             self.filter = filter
             let privacy = PositionPrivacy(request.privacy)
             self.privacy = privacy
