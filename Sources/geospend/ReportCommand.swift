@@ -21,7 +21,8 @@ struct ReportCommand: ParsableCommand {
             abstract: "One store: visitors, totals, average ticket, categories, weekday × hour, months, peers.",
             usage: """
                 geospend report store <id> [--from <from>] [--to <to>]
-                  [--min-users <min-users>] [--format <format>] [--db <db>]
+                  [--period <period> --user <user>] [--min-users <min-users>]
+                  [--format <format>] [--db <db>]
                 """,
             discussion: """
                 Nothing from fewer than --min-users distinct users is published, labels
@@ -33,14 +34,19 @@ struct ReportCommand: ParsableCommand {
                 one is withheld too, so the total minus what is shown is never a few users'
                 figure. A store too few users visited reads like one nobody visited.
 
+                The report covers every user, so --period ID --user U stands for the
+                period's days (its start to its end), not its assigned expenses.
+
                 Example:
                   geospend report store 317766538
                   geospend report store 317766538 --from 2025-01-01 --to 2025-06-30 \\
                       --format html > store.html
+                  geospend report store 317766538 --period 1 --user user1
                 """)
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The store id.") var id: String
         @OptionGroup var window: WindowOptions
+        @OptionGroup var period: ReportPeriodOptions
         @OptionGroup var suppression: SuppressionOptions
         @Option(help: "markdown, json or html.") var format: Format = .markdown
 
@@ -49,7 +55,7 @@ struct ReportCommand: ParsableCommand {
         }
 
         func run() throws {
-            let (from, to) = try window.parsed()
+            let (from, to) = try period.window(window, database: database)
             let request = StoreReportRequest(storeID: id, from: from, to: to, minUsers: suppression.minUsers)
             let report: StoreReport
             do { report = try StoreReport.compute(request, store: try database.openExisting()) } catch let e as StoreReportError {
@@ -69,13 +75,14 @@ struct ReportCommand: ParsableCommand {
             abstract: "Key figures for many stores, optionally near a point and of one kind.",
             usage: """
                 geospend report stores [--near <near> --radius <radius>] [--kind <kind>]
-                  [--from <from>] [--to <to>] [--min-users <min-users>] [--limit <limit>]
-                  [--format <format>] [--db <db>]
+                  [--from <from>] [--to <to>] [--period <period> --user <user>]
+                  [--min-users <min-users>] [--limit <limit>] [--format <format>]
+                  [--db <db>]
                 """,
             discussion: """
                 Only stores with at least --min-users distinct users (per currency) are
                 listed, so a store a few users visited cannot be told from one nobody
-                visited.
+                visited. --period ID --user U stands for the period's days.
 
                 Example:
                   geospend report stores --kind amenity:cafe --format markdown
@@ -86,6 +93,7 @@ struct ReportCommand: ParsableCommand {
         @Option(help: "Radius around --near: 500m, 2km.") var radius: String?
         @Option(help: "Only stores of this kind.") var kind: String?
         @OptionGroup var window: WindowOptions
+        @OptionGroup var period: ReportPeriodOptions
         @OptionGroup var suppression: SuppressionOptions
         @Option(help: "At most this many rows, largest totals first (default: all).") var limit: Int?
         @Option(help: "table, markdown, json, html or csv.") var format: Format = .table
@@ -104,7 +112,7 @@ struct ReportCommand: ParsableCommand {
                     center = try Coordinate(latitude: try parseStrictDouble(parts[0]), longitude: try parseStrictDouble(parts[1]))
                 } catch { throw ValidationError("--near: \(error)") }
             }
-            let (from, to) = try window.parsed()
+            let (from, to) = try period.window(window, database: database)
             let store = try database.openExisting()
             try NameChecks.storeKind(kind, in: store)
             let report = try StoreListReport.compute(

@@ -211,6 +211,29 @@ import Testing
         else { return [] }
         return periods.map { $0["expenses"] as? Int ?? -1 }
     }
+
+    /// The cross-user reports take `--period ID --user U` as the period's days: the same
+    /// report as `--from START --to END`, not the whole history; with --from/--to, or
+    /// without --user, it is a usage error.
+    @Test func reportsTakeAPeriodAsItsDays() throws {
+        let db = try CLITests().demoDatabase()
+        let add = try geospend(["periods", "add", "--user", "user1", "--name", "March", "--from", "2025-03-01", "--to", "2025-03-31", "--db", db])
+        try #require(add.status == 0, "\(add.err)")
+        for report in [["report", "store", "317766538"], ["report", "stores"]] {
+            let base = report + ["--min-users", "1", "--format", "json", "--db", db]
+            let byPeriod = try geospend(base + ["--period", "1", "--user", "user1"])
+            let byDays = try geospend(base + ["--from", "2025-03-01", "--to", "2025-03-31"])
+            let whole = try geospend(base)
+            #expect(byPeriod.status == 0 && byPeriod.out == byDays.out, "\(byPeriod.err)")
+            #expect(byPeriod.out != whole.out, "the period narrows the report")
+            let both = try geospend(base + ["--period", "1", "--user", "user1", "--from", "2025-03-01"])
+            #expect(both.status == 2 && both.err.contains("--period gives the days; drop --from/--to"))
+            let alone = try geospend(base + ["--period", "1"])
+            #expect(alone.status == 2 && alone.err.contains("--period and --user go together"))
+            let other = try geospend(base + ["--period", "1", "--user", "user2"])
+            #expect(other.status == 2, "user2 has no period 1")
+        }
+    }
 }
 
 /// Expenses of ann and ben, written for these tests (the CSV columns of Data/README.md): two
