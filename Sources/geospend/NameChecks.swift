@@ -56,27 +56,11 @@ enum NameChecks {
         let limit = min(3, max(1, t.count / 3))
         var best: (distance: Int, name: String)?
         for name in sorted {
-            let whole = editDistance(t, Array(name.lowercased().unicodeScalars))
-            let part = name.contains(":") ? editDistance(t, Array(tail(name).unicodeScalars)) : whole
+            let whole = EditDistance.levenshtein(t, Array(name.lowercased().unicodeScalars))
+            let part = name.contains(":") ? EditDistance.levenshtein(t, Array(tail(name).unicodeScalars)) : whole
             let d = min(whole, part)
             if d <= limit && d < (best?.distance ?? .max) { best = (d, name) }
         }
         return best?.name
-    }
-
-    /// Levenshtein distance (insertions, deletions, substitutions), one row at a time.
-    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
     }
 }

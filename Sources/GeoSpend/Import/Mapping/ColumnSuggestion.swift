@@ -37,23 +37,9 @@ enum ColumnSuggestion {
         let target = Array(name.lowercased())
         var best: (String, Int)?
         for c in candidates {
-            let d = distance(target, Array(c.lowercased()))
+            let d = EditDistance.levenshtein(target, Array(c.lowercased()))
             if d <= 2, d * 2 < max(target.count, c.count), d < (best?.1 ?? .max) { best = (c, d) }
         }
         return best?.0
-    }
-
-    /// Levenshtein distance.
-    static func distance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }
