@@ -39,7 +39,7 @@ struct ImportCommand: ParsableCommand {
             if report.rejected > report.errors.count { printErr("… and \(report.rejected - report.errors.count) more bad rows") }
             var line = "imported \(report.inserted) \(noun), \(report.unchanged) already present"
             if report.rejected > 0 { line += ", \(report.rejected) bad rows skipped" }
-            if report.skipped > 0 { line += ", \(report.skipped) balance entries left out" }
+            if report.skipped > 0 { line += ", \(report.skipped) balance \(report.skipped == 1 ? "entry" : "entries") left out" }
             printErr(line + " (\(database.path))")
         }
     }

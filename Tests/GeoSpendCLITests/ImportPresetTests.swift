@@ -40,7 +40,7 @@ import Testing
         let db = dir.appendingPathComponent("e\(example).sqlite").path
         let first = try geospend(["import", "expenses"] + args + ["--db", db])
         #expect(first.status == 0, "\(first.err)")
-        let outLeft = leftOut > 0 ? ", \(leftOut) balance entries left out" : ""
+        let outLeft = leftOut > 0 ? ", \(leftOut) balance \(leftOut == 1 ? "entry" : "entries") left out" : ""
         #expect(first.err.hasPrefix("imported \(imported) expenses, 0 already present\(outLeft)"), "\(first.err)")
         let second = try geospend(["import", "expenses"] + args + ["--db", db])
         #expect(second.err.hasPrefix("imported 0 expenses, \(imported) already present\(outLeft)"), "\(second.err)")
@@ -227,5 +227,39 @@ import Testing
         let r = try geospend(["import", "expenses", "Data/examples/statement.qif", "--preset", "qif", "--user", "alice",
                               "--db", dir.appendingPathComponent("q.sqlite").path])
         #expect(r.status == 2 && r.err.hasPrefix("Error: --preset qif needs --currency"), "\(r.err)")
+    }
+
+    /// The import commands README.md and Data/README.md show for the bank file and the QIF
+    /// statement are the ones tested above, word for word: two mappings of one file would give
+    /// two sets of derived ids (Data/README.md, "Mapped files"), and QIF needs --currency.
+    @Test func documentedImportCommandsAreTheTestedOnes() throws {
+        let root = CLITests.repo
+        for doc in ["README.md", "Data/README.md"] {
+            let text = try String(contentsOf: root.appendingPathComponent(doc), encoding: .utf8)
+            for (file, tested) in [("bank-semicolon.csv", ["Data/examples/bank-semicolon.csv"] + Self.bankOptions), ("statement.qif", Self.statements[2].args)] {
+                let shown = Self.commands(in: text, file: "Data/examples/" + file)
+                #expect(!shown.isEmpty, "\(doc) shows \(file)")
+                for args in shown { #expect(args == tested, "\(doc): \(args.joined(separator: " "))") }
+            }
+        }
+    }
+
+    /// The arguments after `geospend import expenses` of each command in `text` importing
+    /// `file`: continuation lines joined, a trailing `# comment` or closing backtick dropped.
+    static func commands(in text: String, file: String) -> [[String]] {
+        var found: [[String]] = []
+        let lines = text.components(separatedBy: "\n")
+        for (n, line) in lines.enumerated() {
+            guard let start = line.range(of: "geospend import expenses " + file) else { continue }
+            var command = String(line[start.upperBound...])
+            var next = n + 1
+            while command.hasSuffix("\\"), next < lines.count {
+                command = String(command.dropLast()) + " " + lines[next]
+                next += 1
+            }
+            command = String(command.prefix { $0 != "#" && $0 != "`" })
+            found.append([file] + command.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'")) })
+        }
+        return found
     }
 }
