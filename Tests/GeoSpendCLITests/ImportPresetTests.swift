@@ -87,6 +87,28 @@ import Testing
                 "two identical coffees stay two expenses")
     }
 
+    /// A rejected import into a database that did not exist leaves no file behind (it left an
+    /// empty 6.7 MB database); into an existing one it leaves that database as it was.
+    @Test func aRejectedFirstImportLeavesNoDatabase() throws {
+        let folder = dir.appendingPathComponent("rejected-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let bad = folder.appendingPathComponent("bad.csv").path
+        try "user,amount,currency,occurred_at\nann,4.50,EUR,2025-03-01\nann,4.5.0,EUR,2025-03-02\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let db = folder.appendingPathComponent("new.sqlite").path
+        for args in [["expenses", bad], ["expenses", "Data/examples/bank-semicolon.csv"], ["stores", bad]] {
+            let r = try geospend(["import"] + args + ["--db", db])
+            #expect(r.status == 2, "\(args): \(r.err)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("new.sqlite") }
+            #expect(left.isEmpty, "\(args) left \(left)")
+        }
+        // An existing database stays, with what it held.
+        #expect(try geospend(["import", "expenses", "Data/sample-expenses.csv", "--db", db, "--skip-invalid"]).status == 0)
+        let before = try exported("user1", db: db).count
+        #expect(try geospend(["import", "expenses", bad, "--db", db]).status == 2)
+        let after = try exported("user1", db: db).count
+        #expect(FileManager.default.fileExists(atPath: db) && after == before && before > 0)
+    }
+
     @Test func dryRunWritesNothing() throws {
         let db = dir.appendingPathComponent("dry.sqlite").path
         let r = try geospend(["import", "expenses", "Data/examples/bank-semicolon.csv"] + Self.bankOptions + ["--db", db, "--dry-run"])
