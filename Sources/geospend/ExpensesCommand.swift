@@ -61,6 +61,34 @@ struct ExpensesCommand: ParsableCommand {
             do { return try ExpenseFields.parse(fields) } catch { throw ValidationError("\(option(error.field)): \(error.reason)") }
         }
 
+        /// A category of the other kind (Salary on an expense, Food on income) is named as such:
+        /// "no expense category Salary" would send the user looking for a typo. `given`: the name
+        /// came from --category (else it is the expense's own, kept while --kind changes).
+        static func checkCategoryKind(_ name: String, kind: ExpenseKind, given: Bool, user: String, in store: SpatiaLiteStore) throws {
+            let wanted = Category.kind(for: kind)
+            let same = try store.categoryDetails(userID: user, includeInactive: true)
+                .filter { Identity.asciiLowercased($0.category.name) == Identity.asciiLowercased(Identity.normalized(name)) }
+            guard !same.isEmpty, !same.contains(where: { $0.category.kind == wanted }), let other = same.first else { return }
+            let u = OutputEscaping.visible(Identity.normalized(user))
+            let n = OutputEscaping.visible(other.category.name)
+            let list = "`geospend categories --user \(u)` lists them"
+            if given {
+                throw ValidationError(
+                    "--category \(n): \"\(n)\" is an \(other.category.kind.rawValue) category, not an \(wanted.rawValue) one; "
+                        + "give an \(wanted.rawValue) category (\(list)) or --kind \(other.category.kind.rawValue)")
+            }
+            throw ValidationError(
+                "--kind \(kind.rawValue): the expense's category \"\(n)\" is an \(other.category.kind.rawValue) category; "
+                    + "add --category with an \(wanted.rawValue) category (\(list)), or --category \"\" to clear it")
+        }
+
+        /// The store's category messages say `--user U`: here the user is known.
+        static func naming<T>(_ user: String, _ body: () throws -> T) throws -> T {
+            do { return try body() } catch let error as EditError {
+                throw ValidationError(String(describing: error).replacing("--user U", with: "--user \(OutputEscaping.visible(Identity.normalized(user)))"))
+            }
+        }
+
         /// A reminder is an instant: a bare date would leave its time and zone to guess.
         static func reminder(_ text: String?) throws -> Timestamp? {
             guard let text, !text.isEmpty else { return nil }
@@ -78,8 +106,10 @@ struct ExpensesCommand: ParsableCommand {
             abstract: "Store a new expense and print it (with its generated id).",
             discussion: """
                 --amount, --currency and --at are required. A new user is created with the
-                default categories, as an import does. The id is generated: `x` and 26
-                letters and digits, in creation order.
+                default categories, as an import does; when its id is close to an existing
+                one ("Alice" and "alice": ids are compared exactly) a note on stderr names
+                that user. The id is generated: `x` and 26 letters and digits, in creation
+                order.
 
                 Example:
                   geospend expenses add --user alice --amount 4.50 --currency EUR \\
@@ -104,14 +134,22 @@ struct ExpensesCommand: ParsableCommand {
             var expense = try Fields.expense(f)
             let remind = try Fields.reminder(fields.remindAt)
             let store = try database.open()
-            if let name = expense.category, try store.hasUser(expense.userID) {
+            let isNew = try !store.hasUser(expense.userID)
+            if let name = expense.category, !isNew {
+                try Fields.checkCategoryKind(name, kind: expense.kind, given: true, user: expense.userID, in: store)
                 try NameChecks.categories([name], userID: expense.userID, in: store)  // a typo gets a suggestion
             }
             for attempt in 1...3 {
                 expense.id = GeneratedID.expense()
                 do {
-                    let stored = try store.addExpense(expense, remindAt: remind)
+                    let stored = try Fields.naming(expense.userID) { try store.addExpense(expense, remindAt: remind) }
                     printOut(ExpenseOutput.render(stored, format: format))
+                    // A new user is created, as import does; a near miss of an existing one
+                    // ("Alice" for "alice": ids are compared exactly) is likely a typo, so say so.
+                    if isNew, let near = NameChecks.suggestion(for: expense.userID, among: try store.userIDs().filter { $0 != expense.userID }) {
+                        printErr("note: new user \"\(OutputEscaping.visible(expense.userID))\" (did you mean \"\(OutputEscaping.visible(near))\"?); "
+                            + "`geospend users delete \(OutputEscaping.visible(expense.userID)) --yes` removes it")
+                    }
                     return
                 } catch EditError.invalid(field: "id", _) where attempt < 3 {
                     continue  // a generated id taken: draw again
@@ -126,7 +164,7 @@ struct ExpensesCommand: ParsableCommand {
             abstract: "Print one expense of the user.",
             discussion: """
                 Example:
-                  geospend expenses show x01jnq3d8z0000000000000000 --user alice
+                  geospend expenses show x01jnq3d8z0135wmsa4qagstkk7 --user alice
                 """)
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The expense id.", transform: Identity.normalized) var id: String
@@ -145,13 +183,15 @@ struct ExpensesCommand: ParsableCommand {
             abstract: "Change fields of one expense of the user and print it.",
             discussion: """
                 Only the options given change. An empty value unsets an optional field
-                (--title "", --lat "" --lon "" for no place); a new place drops the old
-                accuracy. The category must be active unless it stays the same.
+                (--title "", --lat "" --lon "" for no place); --lat and --lon go together;
+                a new place drops the old accuracy. The category must be active unless it
+                stays the same, and of the expense's kind (an income category for
+                --kind income).
 
                 Example:
-                  geospend expenses edit x01jnq3d8z0000000000000000 --user alice \\
+                  geospend expenses edit x01jnq3d8z0135wmsa4qagstkk7 --user alice \\
                       --amount 5.20 --notes "with a croissant"
-                  geospend expenses edit x01jnq3d8z0000000000000000 --user alice \\
+                  geospend expenses edit x01jnq3d8z0135wmsa4qagstkk7 --user alice \\
                       --remind-at ""
                 """)
         @OptionGroup var database: DatabaseOptions
@@ -167,14 +207,24 @@ struct ExpensesCommand: ParsableCommand {
             where value?.isEmpty == true {
                 throw ValidationError("\(option) cannot be unset: every expense has one")
             }
+            // One of the two would move the point along a meridian or parallel, keeping half of the old place.
+            guard (fields.lat == nil) == (fields.lon == nil) else {
+                throw ValidationError(
+                    "\(fields.lat == nil ? "--lon" : "--lat") alone: give --lat and --lon together for a new place, "
+                        + "or --lat \"\" --lon \"\" for no place")
+            }
             var f = ExpenseFields.fields(of: old.expense)
             if fields.lat != nil || fields.lon != nil { f["accuracy_m"] = nil }
             // A new currency without a new amount re-reads the amount in it (JPY has no cents).
             f.merge(fields.given) { _, new in new }
             let expense = try Fields.expense(f)
+            if let name = expense.category {
+                try Fields.checkCategoryKind(name, kind: expense.kind, given: fields.category != nil, user: user, in: store)
+            }
             if let name = fields.category, !name.isEmpty { try NameChecks.categories([name], userID: user, in: store) }
             let remind = fields.remindAt == nil ? old.remindAt : try Fields.reminder(fields.remindAt)
-            guard let stored = try store.updateExpense(expense, remindAt: remind) else { throw noExpense(id, user) }
+            let updated = try Fields.naming(user) { try store.updateExpense(expense, remindAt: remind) }
+            guard let stored = updated else { throw noExpense(id, user) }
             printOut(ExpenseOutput.render(stored, format: format))
         }
     }
@@ -190,7 +240,7 @@ struct ExpensesCommand: ParsableCommand {
                 on a large file; `geospend doctor --repair` finishes it later).
 
                 Example:
-                  geospend expenses delete x01jnq3d8z0000000000000000 --user alice
+                  geospend expenses delete x01jnq3d8z0135wmsa4qagstkk7 --user alice
                 """)
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The expense id.", transform: Identity.normalized) var id: String
@@ -211,8 +261,8 @@ struct ExpensesCommand: ParsableCommand {
             abstract: "The user's expenses, newest first, a page at a time.",
             usage: """
                 geospend expenses list --user <user> [--from <from>] [--to <to>]
-                  [--kind <kind> ...] [--category <category> ...] [--limit <limit>]
-                  [--after <after>] [--format <format>] [--db <db>]
+                  [--period <period>] [--kind <kind> ...] [--category <category> ...]
+                  [--limit <limit>] [--after <after>] [--format <format>] [--db <db>]
                 """,
             discussion: """
                 A page ends with the cursor of the next one (JSON: "next", null on the
@@ -224,10 +274,12 @@ struct ExpensesCommand: ParsableCommand {
                   geospend expenses list --user alice --limit 20 --after m7qv6yo0.eDAxbTg2eGZz
                   geospend expenses list --user alice --from 2025-03-01 \\
                       --to 2025-03-31 --category Food --format json
+                  geospend expenses list --user alice --period 1
                 """)
         @OptionGroup var database: DatabaseOptions
         @Option(help: "The user.") var user: String
         @OptionGroup var window: WindowOptions
+        @OptionGroup var period: PeriodOption
         @Option(help: "Only this kind; repeatable.") var kind: [ExpenseKind] = []
         @Option(help: "Only this category; repeatable.") var category: [String] = []
         @Option(help: "Expenses per page (1–1000).") var limit: Int = 50
@@ -249,7 +301,9 @@ struct ExpensesCommand: ParsableCommand {
             let store = try database.openExisting()
             try NameChecks.user(user, in: store, database: database.path)
             try NameChecks.categories(category, userID: user, in: store)
-            let filter = ExpenseFilter(userID: user, from: from, to: to, kinds: Set(kind), categories: Set(category))
+            let filter = ExpenseFilter(
+                userID: user, from: from, to: to, kinds: Set(kind), categories: Set(category),
+                period: try period.resolved(user: user, in: store)?.id)
             let page = try store.expensePage(filter, after: cursor, limit: limit)
             switch format {
             case .json:

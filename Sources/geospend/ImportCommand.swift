@@ -33,13 +33,28 @@ struct ImportCommand: ParsableCommand {
             return options
         }
 
+        /// Runs the import; when it fails (rejected, exit 2, or a runtime failure, exit 1) and
+        /// the database did not exist before, the files opening it created go again: a first
+        /// import refused for a typo must not leave an empty 6.7 MB database (SpatiaLite's
+        /// metadata) that later reads like one holding data. Imports create no mask key.
+        func removingNewDatabaseOnFailure(_ body: () throws -> Void) throws {
+            let path = database.path
+            guard !FileManager.default.fileExists(atPath: path) else { return try body() }
+            do {
+                try body()  // the store opened in `body` is closed when it returns
+            } catch {
+                for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                throw error
+            }
+        }
+
         func report(_ report: ImportReport, noun: String) {
             if stderrIsTerminal { printErrInline("") }
             for e in report.errors { printErr(e.description) }
             if report.rejected > report.errors.count { printErr("… and \(report.rejected - report.errors.count) more bad rows") }
             var line = "imported \(report.inserted) \(noun), \(report.unchanged) already present"
             if report.rejected > 0 { line += ", \(report.rejected) bad rows skipped" }
-            if report.skipped > 0 { line += ", \(report.skipped) balance entries left out" }
+            if report.skipped > 0 { line += ", \(report.skipped) balance \(report.skipped == 1 ? "entry" : "entries") left out" }
             printErr(line + " (\(database.path))")
         }
     }
@@ -72,9 +87,11 @@ struct ImportCommand: ParsableCommand {
         @OptionGroup var common: Common
 
         func run() throws {
-            let store = try common.database.open()
-            let report = try Importer.importStores(from: common.file, format: common.format, into: store, options: common.options)
-            common.report(report, noun: "stores")
+            try common.removingNewDatabaseOnFailure {
+                let store = try common.database.open()
+                let report = try Importer.importStores(from: common.file, format: common.format, into: store, options: common.options)
+                common.report(report, noun: "stores")
+            }
         }
     }
 
@@ -210,10 +227,12 @@ struct ImportCommand: ParsableCommand {
                 printOut(Self.describe(preview, file: common.file))
                 return
             }
-            let store = try common.database.open()
-            let report = try Importer.importExpenses(
-                from: common.file, format: common.format, source: source, into: store, options: common.options)
-            common.report(report, noun: "expenses")
+            try common.removingNewDatabaseOnFailure {
+                let store = try common.database.open()
+                let report = try Importer.importExpenses(
+                    from: common.file, format: common.format, source: source, into: store, options: common.options)
+                common.report(report, noun: "expenses")
+            }
         }
 
         /// The dry run's report: columns, conversions, first rows, counts. Within 80 columns: the

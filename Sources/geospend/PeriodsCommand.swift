@@ -9,11 +9,11 @@ struct PeriodsCommand: ParsableCommand {
         abstract: "A user's periods (a trip, a term) and the expenses assigned to them.",
         discussion: """
             A period has a name (1-100 characters after trimming spaces), a first day
-            and, unless ongoing, a last day (both local days, inclusive; the last may
-            be the first). Expenses belong to a period only when assigned to it, one
+            and, unless ongoing, a last day after the first (both local days,
+            inclusive). Expenses belong to a period only when assigned to it, one
             period per expense; its dates do not select expenses. Ids are numbered
-            per user and never reused. --period ID on near, insights, summary and
-            export selects a period's expenses.
+            per user and never reused. --period ID on expenses list, near, insights,
+            summary and export selects a period's expenses; on report, its days.
 
             Example:
               geospend periods add --user user1 --name "Lisbon trip" \\
@@ -46,7 +46,7 @@ struct PeriodsCommand: ParsableCommand {
         @Option(help: "The user.") var user: String
         @Option(help: "The name, 1-100 characters.") var name: String
         @Option(help: "First day, YYYY-MM-DD (local, inclusive).") var from: String
-        @Option(help: "Last day, YYYY-MM-DD (inclusive); none: ongoing.") var to: String?
+        @Option(help: "Last day, YYYY-MM-DD (inclusive, after --from); none: ongoing.") var to: String?
         @Option(help: "table or json.") var format: Format = .table
 
         func run() throws {
@@ -215,7 +215,7 @@ struct PeriodsCommand: ParsableCommand {
             let more = ids.count > 5 ? " and \(ids.count - 5) more" : ""
             throw ValidationError(
                 "no expense \(shown)\(more) of user \"\(OutputEscaping.visible(Identity.normalized(user)))\"; nothing was changed. "
-                    + "`geospend users export` lists the user's expense ids")
+                    + "`geospend expenses list --user \(OutputEscaping.visible(Identity.normalized(user)))` lists the user's expense ids")
         }
     }
 
@@ -242,9 +242,9 @@ struct PeriodsCommand: ParsableCommand {
     }
 }
 
-/// `--period`, on the commands that read one user's expenses in a window (near, insights,
-/// summary, export). Not on `report`: reports add up every user's expenses, and a period is
-/// one user's.
+/// `--period`, on the commands that read one user's expenses in a window (expenses list, near,
+/// insights, summary, export). `report` has `ReportPeriodOptions`: reports add up every user's
+/// expenses, and a period is one user's.
 struct PeriodOption: ParsableArguments {
     @Option(help: "Only expenses assigned to this period of the user (see periods list).")
     var period: Int64?

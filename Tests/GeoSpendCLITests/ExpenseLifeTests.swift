@@ -174,6 +174,7 @@ import Testing
         #expect(try !listed().contains("Coffee") && (try listed(["--all"])).contains("Coffee"))
         let refused = try run(["expenses", "add", "--user", "user1", "--currency", "EUR", "--amount", "1", "--at", "2025-03-02", "--category", "Coffee"])
         #expect(refused.status == 2 && refused.err.contains("deactivated"), "\(refused.err)")
+        #expect(refused.err.contains("--activate --user user1`") && !refused.err.contains("--user U"), "the hint names the user: \(refused.err)")
         let kept = try run(["expenses", "edit", id, "--user", "user1", "--amount", "3.50", "--format", "json"])
         #expect(try kept.status == 0 && json(kept.out)["category"] as? String == "Coffee", "\(kept.err)")
         #expect(try run(["categories", "edit", "Coffee", "--user", "user1", "--activate"]).status == 0)
@@ -188,5 +189,47 @@ import Testing
         #expect(gone.status == 0 && gone.out.contains("1 expenses now have no category"), "\(gone.err)")
         #expect(try json(try run(["expenses", "show", id, "--user", "user1", "--format", "json"]).out)["category"] is NSNull)
         #expect(try !listed(["--all"]).contains("Coffee"))
+    }
+
+    /// Edits that would keep half of the old place, or a category of the other kind, are refused
+    /// with what happened and the fix; a new user one letter from an existing one gets a note.
+    @Test func editsSayWhatHappenedAndNearMissUsersAreNamed() throws {
+        let db = try cli.demoDatabase()
+        let e = try add(db, "alice", ["--amount", "2.00", "--at", "2025-03-01", "--category", "Food", "--lat", "60.17", "--lon", "24.94"])
+        let id = try #require(e["id"] as? String)
+        func edit(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
+            try geospend(["expenses", "edit", id, "--user", "alice", "--db", db] + args)
+        }
+        // --lat or --lon alone would move the point along a meridian or parallel: refused.
+        for (args, named) in [(["--lat", "10"], "--lat alone"), (["--lon", "10"], "--lon alone"), (["--lat", ""], "--lat alone")] {
+            let r = try edit(args)
+            #expect(r.status == 2 && r.err.contains(named) && r.err.contains("--lat and --lon together"), "\(args): \(r.err)")
+        }
+        let moved = try json(try edit(["--lat", "10", "--lon", "20", "--format", "json"]).out)
+        #expect(moved["lat"] as? Double == 10 && moved["lon"] as? Double == 20)
+
+        // --kind income on a Food expense: the kept category is the problem, not a typo.
+        let kind = try edit(["--kind", "income"])
+        #expect(kind.status == 2, "\(kind.err)")
+        #expect(kind.err.contains("the expense's category \"Food\" is an expense category"), "\(kind.err)")
+        #expect(kind.err.contains("--category \"\" to clear it") && kind.err.contains("`geospend categories --user alice`"), "\(kind.err)")
+        #expect(!kind.err.contains("--user U") && !kind.err.contains("no income category"), "\(kind.err)")
+        // --category Salary on an expense: Salary is an income category.
+        let salary = try edit(["--category", "Salary"])
+        #expect(salary.status == 2 && salary.err.contains("\"Salary\" is an income category, not an expense one"), "\(salary.err)")
+        #expect(salary.err.contains("--kind income"), "\(salary.err)")
+        let added = try geospend(["expenses", "add", "--user", "alice", "--currency", "EUR", "--amount", "1", "--at", "2025-03-02", "--category", "salary", "--db", db])
+        #expect(added.status == 2 && added.err.contains("is an income category"), "\(added.err)")
+        // Both fixes the messages name work.
+        #expect(try json(try edit(["--kind", "income", "--category", "", "--format", "json"]).out)["category"] is NSNull)
+        #expect(try json(try edit(["--kind", "income", "--category", "Salary", "--format", "json"]).out)["category"] as? String == "Salary")
+
+        // "Alice" is a new user (ids are exact), created as asked, with a note naming "alice".
+        let near = try geospend(["expenses", "add", "--user", "Alice", "--currency", "EUR", "--amount", "1", "--at", "2025-03-02", "--db", db])
+        #expect(near.status == 0 && near.err.contains("note: new user \"Alice\" (did you mean \"alice\"?)"), "\(near.err)")
+        let again = try geospend(["expenses", "add", "--user", "Alice", "--currency", "EUR", "--amount", "1", "--at", "2025-03-02", "--db", db])
+        #expect(again.status == 0 && again.err.isEmpty, "only when the user is new: \(again.err)")
+        let far = try geospend(["expenses", "add", "--user", "zed-new-user", "--currency", "EUR", "--amount", "1", "--at", "2025-03-02", "--db", db])
+        #expect(far.status == 0 && far.err.isEmpty, "\(far.err)")
     }
 }

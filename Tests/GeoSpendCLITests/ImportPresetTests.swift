@@ -40,7 +40,7 @@ import Testing
         let db = dir.appendingPathComponent("e\(example).sqlite").path
         let first = try geospend(["import", "expenses"] + args + ["--db", db])
         #expect(first.status == 0, "\(first.err)")
-        let outLeft = leftOut > 0 ? ", \(leftOut) balance entries left out" : ""
+        let outLeft = leftOut > 0 ? ", \(leftOut) balance \(leftOut == 1 ? "entry" : "entries") left out" : ""
         #expect(first.err.hasPrefix("imported \(imported) expenses, 0 already present\(outLeft)"), "\(first.err)")
         let second = try geospend(["import", "expenses"] + args + ["--db", db])
         #expect(second.err.hasPrefix("imported 0 expenses, \(imported) already present\(outLeft)"), "\(second.err)")
@@ -85,6 +85,28 @@ import Testing
         #expect(e.contains { $0["merchant"] as? String == "Café Ekberg" && $0["title"] as? String == "Frühstück" }, "Latin-1 read")
         #expect(e.filter { $0["merchant"] as? String == "Robert's Coffee" && $0["occurred_at"] as? String == "2025-03-03" }.count == 2,
                 "two identical coffees stay two expenses")
+    }
+
+    /// A rejected import into a database that did not exist leaves no file behind (it left an
+    /// empty 6.7 MB database); into an existing one it leaves that database as it was.
+    @Test func aRejectedFirstImportLeavesNoDatabase() throws {
+        let folder = dir.appendingPathComponent("rejected-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let bad = folder.appendingPathComponent("bad.csv").path
+        try "user,amount,currency,occurred_at\nann,4.50,EUR,2025-03-01\nann,4.5.0,EUR,2025-03-02\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let db = folder.appendingPathComponent("new.sqlite").path
+        for args in [["expenses", bad], ["expenses", "Data/examples/bank-semicolon.csv"], ["stores", bad]] {
+            let r = try geospend(["import"] + args + ["--db", db])
+            #expect(r.status == 2, "\(args): \(r.err)")
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("new.sqlite") }
+            #expect(left.isEmpty, "\(args) left \(left)")
+        }
+        // An existing database stays, with what it held.
+        #expect(try geospend(["import", "expenses", "Data/sample-expenses.csv", "--db", db, "--skip-invalid"]).status == 0)
+        let before = try exported("user1", db: db).count
+        #expect(try geospend(["import", "expenses", bad, "--db", db]).status == 2)
+        let after = try exported("user1", db: db).count
+        #expect(FileManager.default.fileExists(atPath: db) && after == before && before > 0)
     }
 
     @Test func dryRunWritesNothing() throws {
@@ -227,5 +249,39 @@ import Testing
         let r = try geospend(["import", "expenses", "Data/examples/statement.qif", "--preset", "qif", "--user", "alice",
                               "--db", dir.appendingPathComponent("q.sqlite").path])
         #expect(r.status == 2 && r.err.hasPrefix("Error: --preset qif needs --currency"), "\(r.err)")
+    }
+
+    /// The import commands README.md and Data/README.md show for the bank file and the QIF
+    /// statement are the ones tested above, word for word: two mappings of one file would give
+    /// two sets of derived ids (Data/README.md, "Mapped files"), and QIF needs --currency.
+    @Test func documentedImportCommandsAreTheTestedOnes() throws {
+        let root = CLITests.repo
+        for doc in ["README.md", "Data/README.md"] {
+            let text = try String(contentsOf: root.appendingPathComponent(doc), encoding: .utf8)
+            for (file, tested) in [("bank-semicolon.csv", ["Data/examples/bank-semicolon.csv"] + Self.bankOptions), ("statement.qif", Self.statements[2].args)] {
+                let shown = Self.commands(in: text, file: "Data/examples/" + file)
+                #expect(!shown.isEmpty, "\(doc) shows \(file)")
+                for args in shown { #expect(args == tested, "\(doc): \(args.joined(separator: " "))") }
+            }
+        }
+    }
+
+    /// The arguments after `geospend import expenses` of each command in `text` importing
+    /// `file`: continuation lines joined, a trailing `# comment` or closing backtick dropped.
+    static func commands(in text: String, file: String) -> [[String]] {
+        var found: [[String]] = []
+        let lines = text.components(separatedBy: "\n")
+        for (n, line) in lines.enumerated() {
+            guard let start = line.range(of: "geospend import expenses " + file) else { continue }
+            var command = String(line[start.upperBound...])
+            var next = n + 1
+            while command.hasSuffix("\\"), next < lines.count {
+                command = String(command.dropLast()) + " " + lines[next]
+                next += 1
+            }
+            command = String(command.prefix { $0 != "#" && $0 != "`" })
+            found.append([file] + command.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "'")) })
+        }
+        return found
     }
 }

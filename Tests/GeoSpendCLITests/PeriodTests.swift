@@ -59,12 +59,14 @@ import Testing
             == String(repeating: "\u{e9}", count: 100))
         #expect(try fails(["periods", "add"] + ann + ["--name", String(repeating: "a", count: 101), "--from", "2025-03-01"], db).contains("at most 100"))
         #expect(try fails(["periods", "add"] + ann + ["--name", "two\nlines", "--from", "2025-03-01"], db).contains("one line"))
-        // Start required and a bare date; end optional (ongoing), on or after the start.
+        // Start required and a bare date; end optional (ongoing), after the start (issue 17).
         #expect(try fails(["periods", "add"] + ann + ["--name", "x"], db).contains("--from"))
         #expect(try fails(["periods", "add"] + ann + ["--name", "x", "--from", "2025-03-01T10:00:00Z"], db).contains("bare date"))
         #expect(try fails(["periods", "add"] + ann + ["--name", "x", "--from", "2025-03-10", "--to", "2025-03-09"], db).contains("swap"))
-        let oneDay = try Self.json(try ok(["periods", "add"] + ann + ["--name", "Wedding", "--from", "2025-03-10", "--to", "2025-03-10", "--format", "json"], db))
-        #expect(oneDay["id"] as? Int == 3 && oneDay["to"] as? String == "2025-03-10")
+        let sameDay = try fails(["periods", "add"] + ann + ["--name", "Wedding", "--from", "2025-03-10", "--to", "2025-03-10"], db)
+        #expect(sameDay.contains("(--to) is not after --from 2025-03-10") && sameDay.contains("give a later --to"), "\(sameDay)")
+        let twoDays = try Self.json(try ok(["periods", "add"] + ann + ["--name", "Wedding", "--from", "2025-03-10", "--to", "2025-03-11", "--format", "json"], db))
+        #expect(twoDays["id"] as? Int == 3 && twoDays["to"] as? String == "2025-03-11")
         let list = try Self.json(try ok(["periods", "list"] + ann + ["--format", "json"], db))
         let periods = try #require(list["periods"] as? [[String: Any]])
         #expect(periods.map { $0["id"] as? Int } == [1, 2, 3])
@@ -76,13 +78,14 @@ import Testing
         #expect(try Self.json(try ok(["periods", "edit", "1"] + ann + ["--ongoing", "--format", "json"], db))["to"] is NSNull)
         #expect(try fails(["periods", "edit", "1"] + ann + ["--to", "2025-03-12", "--ongoing"], db).contains("not both"))
         #expect(try fails(["periods", "edit", "1"] + ann, db).contains("nothing to change"))
-        #expect(try fails(["periods", "edit", "3"] + ann + ["--from", "2025-03-11"], db).contains("swap"))
+        #expect(try fails(["periods", "edit", "3"] + ann + ["--from", "2025-03-12"], db).contains("swap"))
+        #expect(try fails(["periods", "edit", "3"] + ann + ["--from", "2025-03-11"], db).contains("is not after --from 2025-03-11"))
         #expect(try fails(["periods", "edit", "1"] + ann + ["--name", " "], db).contains("--name"))
         #expect(try Self.json(try ok(["periods", "list"] + ann + ["--format", "json"], db))["periods"] as? NSArray
             == [
                 ["id": 1, "user": "ann", "name": "Lisbon trip", "from": "2025-03-01", "to": NSNull(), "expenses": 0],
                 ["id": 2, "user": "ann", "name": String(repeating: "\u{e9}", count: 100), "from": "2025-03-01", "to": NSNull(), "expenses": 0],
-                ["id": 3, "user": "ann", "name": "Wedding", "from": "2025-03-10", "to": "2025-03-10", "expenses": 0],
+                ["id": 3, "user": "ann", "name": "Wedding", "from": "2025-03-10", "to": "2025-03-11", "expenses": 0],
             ] as NSArray, "refused edits changed nothing")
         #expect(try fails(["periods", "edit", "9"] + ann + ["--name", "x"], db).contains("no period 9 of user \"ann\""))
         #expect(try fails(["periods", "list", "--user", "nobody"], db).contains("no user \"nobody\""))
@@ -105,7 +108,9 @@ import Testing
             == "assigned 2 expenses to period 2 (1 moved from another period, 0 already in it)\n")
         #expect(try Self.counts(try ok(["periods", "list"] + ann + ["--format", "json"], db)) == [2, 2], "one period per expense")
         // All or nothing: one unknown id, nothing assigned.
-        #expect(try fails(["periods", "assign"] + ann + ["--period", "1", "a5", "zz9"], db).contains("no expense \"zz9\" of user \"ann\"; nothing was changed"))
+        let unknown = try fails(["periods", "assign"] + ann + ["--period", "1", "a5", "zz9"], db)
+        #expect(unknown.contains("no expense \"zz9\" of user \"ann\"; nothing was changed"))
+        #expect(unknown.contains("`geospend expenses list --user ann` lists the user's expense ids"), "\(unknown)")
         #expect(try fails(["periods", "assign"] + ann + ["--period", "7", "a5"], db).contains("no period 7 of user \"ann\""))
         #expect(try Self.counts(try ok(["periods", "list"] + ann + ["--format", "json"], db)) == [2, 2])
         #expect(try ok(["periods", "unassign"] + ann + ["a4", "a5"], db) == "unassigned 1 expense\n")
@@ -190,6 +195,12 @@ import Testing
         #expect(byPeriod != (try ok(near, db)), "the selection is not everything")
         let insights = ["insights"] + ann + ["--format", "json"]
         #expect(try ok(insights + ["--period", "1"], db) == (try ok(insights + ["--category", "Travel"], db)))
+        // expenses list: exactly the assigned ids, newest first (issue 17: every command with --from/--to).
+        let list = ["expenses", "list"] + ann + ["--limit", "1000", "--format", "json"]
+        let listed = try #require(try Self.json(try ok(list + ["--period", "1"], db))["expenses"] as? [[String: Any]])
+        #expect(Set(listed.compactMap { $0["id"] as? String }) == Set(travel.map(\.id)) && listed.count == travel.count)
+        #expect(try ok(list + ["--period", "1"], db) == (try ok(list + ["--category", "Travel"], db)))
+        #expect(try fails(["expenses", "list"] + ann + ["--period", "9"], db).contains("no period 9 of user \"ann\""))
         // Exports: the same features; the header records the filter used.
         let points = ["export", "points"] + ann + ["--currency", "EUR"]
         let exported = try ok(points + ["--period", "1"], db).split(separator: "\n")

@@ -24,7 +24,18 @@ import Testing
         #expect(refused.out.isEmpty && !FileManager.default.fileExists(atPath: bundle))
         let allowed = try cli.geospend(args + ["--allow-raw-positions"])
         #expect(allowed.status == 0, "\(args): \(allowed.err)")
-        #expect(!allowed.out.isEmpty || FileManager.default.fileExists(atPath: bundle + "/points.geojson"))
+        // Allowed, the positions are there: an empty layer would pass a check for "some output".
+        let text = allowed.out.isEmpty ? try String(contentsOfFile: bundle + "/points.geojson", encoding: .utf8) : allowed.out
+        #expect(try Self.positions(text) > 0, "\(args): \(text.prefix(200))")
+    }
+
+    /// How many positions an export holds: GeoJSON features, leaflet-heat's `[lat, lon, weight]`
+    /// triples, or CSV rows below the header.
+    static func positions(_ text: String) throws -> Int {
+        guard text.hasPrefix("{") || text.hasPrefix("[") else { return text.split(separator: "\n").count - 1 }
+        let json = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        if let array = json as? [Any] { return array.count }
+        return try #require((json as? [String: Any])?["features"] as? [Any]).count
     }
 
     @Test(arguments: [

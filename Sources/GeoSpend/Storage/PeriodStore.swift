@@ -36,8 +36,8 @@ public struct PeriodFields: Sendable, Hashable {
     public let name: String
     /// First local day, inclusive (a bare date).
     public let start: Timestamp
-    /// Last local day, inclusive; nil for an ongoing period. Never before `start`: a one-day
-    /// period ends on the day it starts (its last day ends after its first begins).
+    /// Last local day, inclusive; nil for an ongoing period. After `start` (issue 17: "the end
+    /// is after the start"), as a budget's `to` is after its `from`.
     public let end: Timestamp?
 
     /// - Throws: `ValueError` naming the option at fault and how to fix it.
@@ -61,9 +61,12 @@ public struct PeriodFields: Sendable, Hashable {
             guard end.isDateOnly else {
                 throw .invalidDate(end.text, reason: "is not a bare date: a period's --to is a local day, YYYY-MM-DD")
             }
-            guard end.localDate >= start.localDate else {
+            // Issue 17: "when given, the end is after the start" — as for budgets, a same-day end is refused.
+            guard end.localDate > start.localDate else {
+                let fix = end.localDate == start.localDate
+                    ? "give a later --to (or none: ongoing)" : "swap them"
                 throw .invalidDate(
-                    end.text, reason: "(--to) is before --from \(start.text): a period ends on or after the day it starts; swap them")
+                    end.text, reason: "(--to) is not after --from \(start.text): a period's last day comes after its first; \(fix)")
             }
         }
         self.name = trimmed
