@@ -284,4 +284,19 @@ import Testing
         }
         return found
     }
+
+    /// A known export imported as GeoSpend's own CSV is one line naming its preset, not a
+    /// wall of unknown columns.
+    @Test(arguments: [
+        ("firefly-iii.csv", "firefly-iii"), ("ezbookkeeping.csv", "ezbookkeeping"), ("ezbookkeeping.tsv", "ezbookkeeping"),
+        ("statement-ofx1.ofx", "ofx"), ("statement.qif", "qif"), ("statement-camt053.xml", "camt053"),
+    ])
+    func knownExportsWithoutAPresetNameIt(file: String, preset: String) throws {
+        let db = dir.appendingPathComponent("hint.sqlite").path
+        let r = try geospend(["import", "expenses", "Data/examples/\(file)", "--user", "alice", "--db", db])
+        #expect(r.status == 2)
+        #expect(r.err.split(separator: "\n").count == 1 && r.err.contains("add --preset \(preset) --user USER"), "\(r.err)")
+        #expect(!FileManager.default.fileExists(atPath: db))
+    }
 }
+

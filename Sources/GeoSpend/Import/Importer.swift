@@ -162,6 +162,9 @@ public enum Importer {
             }
             return (bytes, [], "JSON Lines", nil)
         case .csv:
+            if source.preset == nil, let known = ImportPreset.recognised(path: path) {
+                throw ImportError.badFile(ImportPreset.hint(known, file: path))
+            }
             let preset = source.preset?.delimited
             let mapping = ExpenseMapping(
                 layout: preset.map { .preset($0) } ?? (source.mapping.isEmpty ? .canonical : .mapped(source.mapping)),

@@ -38,6 +38,11 @@ struct ExpenseMapping {
         func fail(_ column: String, _ reason: String) {
             errors.append(RowError(file: file, line: line, column: column, reason: reason))
         }
+        // A known app's export read as GeoSpend's own CSV (in whatever delimiter): name its preset.
+        if case .canonical = layout {
+            let columns = names.count == 1 ? names[0].split(whereSeparator: { "\t;|".contains($0) }).map(String.init) : names
+            if let preset = ImportPreset.recognised(path: "", header: columns) { throw .badFile(ImportPreset.hint(preset, file: file)) }
+        }
         // One column holding another delimiter: the whole header is one name, so say that once.
         if names.count == 1 {
             for (c, name, option) in [(";", "semicolon", "';'"), ("\t", "tab", "tab"), ("|", "bar", "'|'"), (",", "comma", "','")]
