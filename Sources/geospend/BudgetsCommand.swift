@@ -43,6 +43,10 @@ struct BudgetsCommand: ParsableCommand {
                 only those inside it (geodesic distance ≤ --zone-radius, or inside
                 the GeoJSON polygon; a zone across ±180° is a MultiPolygon cut there).
                 Active budgets of the same scope whose days overlap are deactivated.
+                The name is 1-100 characters on one line (trimmed, no control or
+                bidi characters); --category and --category-limit name the user's
+                expense categories in any case and are stored as the category is
+                named. Ids count each user's budgets from 1 and are never reused.
 
                 Example:
                   geospend budgets add --user alice --name March --amount 500.00 \\
@@ -134,7 +138,8 @@ struct BudgetsCommand: ParsableCommand {
                 """,
             discussion: """
                 Currency, category and zone make the budget's scope: add a new budget
-                to change them. An edited active budget deactivates the active budgets
+                to change them. --every and --once, and --category-limit and
+                --no-category-limits, contradict each other (exit 2). An edited active budget deactivates the active budgets
                 of its scope whose days it now overlaps, as adding does.
 
                 Example:
@@ -275,6 +280,8 @@ struct BudgetsCommand: ParsableCommand {
             discussion: """
                 Each active budget whose days hold --as-of and whose spending is at
                 least 80 % of its amount: level warning, or exceeded from 100 %.
+                `insights --to DAY` shows zone budgets by the same rule: those whose
+                days hold the day.
 
                 Example:
                   geospend budgets alerts --user alice --as-of 2025-03-15 --format json
