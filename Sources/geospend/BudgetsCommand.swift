@@ -138,9 +138,10 @@ struct BudgetsCommand: ParsableCommand {
                 """,
             discussion: """
                 Currency, category and zone make the budget's scope: add a new budget
-                to change them. --every and --once, and --category-limit and
-                --no-category-limits, contradict each other (exit 2). An edited active budget deactivates the active budgets
-                of its scope whose days it now overlaps, as adding does.
+                to change them. An edited active budget deactivates the active budgets
+                of its scope whose days it now overlaps, as adding does. --every and
+                --once, and --category-limit and --no-category-limits, contradict
+                each other (exit 2).
 
                 Example:
                   geospend budgets edit --user alice --id 3 --amount 550.00
