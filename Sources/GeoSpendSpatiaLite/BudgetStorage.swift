@@ -5,12 +5,13 @@ import GRDB
 /// A zone is kept as its centre and radius, or as GeoJSON text: budgets test a handful of
 /// zones against a user's expenses in Swift (`BudgetZone.Matcher`), so no SpatiaLite geometry
 /// column or spatial index is needed, and nothing of a zone lives outside these rows.
+/// A budget's `id` is its `number`, the user's own count (`UserNumbers`); `pk` stays inside.
 extension SpatiaLiteStore: BudgetStore {
     public func saveBudget(_ budget: Budget) throws -> (budget: Budget, deactivated: [Int64])? {
         try writeTransaction { db in
             var saved = budget
             if budget.id != 0 {
-                guard let old = try Self.fetchBudgets(db, where: "b.user_id = ? AND b.id = ?", [budget.userID, budget.id]).first else { return nil }
+                guard let old = try Self.fetchBudgets(db, where: "b.user_id = ? AND b.number = ?", [budget.userID, budget.id]).first else { return nil }
                 saved.createdAt = old.createdAt
             } else {
                 saved.createdAt = try String.fetchOne(db, sql: "SELECT strftime('%Y-%m-%dT%H:%M:%SZ', 'now')") ?? ""
@@ -27,29 +28,32 @@ extension SpatiaLiteStore: BudgetStore {
                 saved.userID, saved.name, saved.amount.minorUnits, saved.amount.currency.code, "\(saved.from)", "\(saved.to)",
                 saved.category, saved.every?.rawValue, zoneLat, zoneLon, radius, geoJSON, saved.isActive, saved.createdAt,
             ]
+            let pk: Int64
             if saved.id == 0 {
+                saved.id = try UserNumbers.next(db, counter: "budget_numbers", user: saved.userID)
                 try db.execute(sql: """
                     INSERT INTO budgets (user_id, name, amount_minor, currency, from_date, to_date, category, every,
-                        zone_lat, zone_lon, zone_radius_m, zone_geojson, is_active, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: StatementArguments(values))
-                saved.id = db.lastInsertedRowID
+                        zone_lat, zone_lon, zone_radius_m, zone_geojson, is_active, created_at, number)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: StatementArguments(values + [saved.id]))
+                pk = db.lastInsertedRowID
             } else {
                 try db.execute(sql: """
                     UPDATE budgets SET user_id = ?, name = ?, amount_minor = ?, currency = ?, from_date = ?, to_date = ?,
                         category = ?, every = ?, zone_lat = ?, zone_lon = ?, zone_radius_m = ?, zone_geojson = ?,
                         is_active = ?, created_at = ?
-                    WHERE id = ?
-                    """, arguments: StatementArguments(values + [saved.id]))
-                try db.execute(sql: "DELETE FROM budget_category_limits WHERE budget_id = ?", arguments: [saved.id])
+                    WHERE user_id = ? AND number = ?
+                    """, arguments: StatementArguments(values + [saved.userID, saved.id]))
+                pk = try Int64.fetchOne(db, sql: "SELECT pk FROM budgets WHERE user_id = ? AND number = ?", arguments: [saved.userID, saved.id])!
+                try db.execute(sql: "DELETE FROM budget_category_limits WHERE budget_id = ?", arguments: [pk])
             }
             for limit in saved.categoryLimits {
                 try db.execute(
                     sql: "INSERT INTO budget_category_limits (budget_id, user_id, category, amount_minor) VALUES (?, ?, ?, ?)",
-                    arguments: [saved.id, saved.userID, limit.category, limit.amount.minorUnits])
+                    arguments: [pk, saved.userID, limit.category, limit.amount.minorUnits])
             }
             for id in deactivated {
-                try db.execute(sql: "UPDATE budgets SET is_active = 0 WHERE id = ? AND user_id = ?", arguments: [id, saved.userID])
+                try db.execute(sql: "UPDATE budgets SET is_active = 0 WHERE number = ? AND user_id = ?", arguments: [id, saved.userID])
             }
             return (saved, deactivated)
         }
@@ -62,15 +66,17 @@ extension SpatiaLiteStore: BudgetStore {
     }
 
     public func budget(id: Int64, userID: String) throws -> Budget? {
-        try read { db in try Self.fetchBudgets(db, where: "b.user_id = ? AND b.id = ?", [userID, id]).first }
+        try read { db in try Self.fetchBudgets(db, where: "b.user_id = ? AND b.number = ?", [userID, id]).first }
     }
 
     public func deleteBudget(id: Int64, userID: String) throws -> Bool {
         try writeTransaction { db in
             try db.execute(sql: "PRAGMA secure_delete = ON")
-            try db.execute(sql: "DELETE FROM budget_category_limits WHERE budget_id = ? AND user_id = ?", arguments: [id, userID])
-            try db.execute(sql: "DELETE FROM budgets WHERE id = ? AND user_id = ?", arguments: [id, userID])
-            return db.changesCount > 0
+            guard let pk = try Int64.fetchOne(db, sql: "SELECT pk FROM budgets WHERE user_id = ? AND number = ?", arguments: [userID, id])
+            else { return false }
+            try db.execute(sql: "DELETE FROM budget_category_limits WHERE budget_id = ?", arguments: [pk])
+            try db.execute(sql: "DELETE FROM budgets WHERE pk = ?", arguments: [pk])
+            return true
         }
     }
 
@@ -78,12 +84,19 @@ extension SpatiaLiteStore: BudgetStore {
         try read { db in
             // expenses_user_time narrows to the user; local_date (the day at the recorded offset) decides.
             try Row.fetchAll(db, sql: """
-                SELECT e.amount_minor, e.currency, e.local_date, c.name, e.lat, e.lon
+                SELECT e.amount_minor, e.currency, e.local_date, c.name, e.lat, e.lon, e.id
                 FROM expenses AS e LEFT JOIN categories AS c ON c.id = e.category_id
                 WHERE e.user_id = ? AND e.kind = 'expense' AND e.local_date BETWEEN ? AND ?
                 ORDER BY e.id
-                """, arguments: [userID, "\(from)", "\(to)"]).compactMap { r in
-                guard let day = try? LocalDay(parsing: r[2]) else { return nil }
+                """, arguments: [userID, "\(from)", "\(to)"]).map { r in
+                // A day that does not parse (BETWEEN compares text) is damage, not an expense to skip:
+                // a summary without it would be wrong without saying so.
+                let text: String = r[2]
+                guard let day = try? LocalDay(parsing: text) else {
+                    let id: String = r[6]
+                    throw StoreError.damaged(
+                        path: path, reason: "expense \"\(OutputEscaping.visible(id))\" has local_date \"\(OutputEscaping.visible(text))\", not a day YYYY-MM-DD")
+                }
                 let lat: Double? = r[4], lon: Double? = r[5]
                 return BudgetExpense(
                     amountMinor: r[0], currency: r[1], day: day, category: r[3],
@@ -95,16 +108,16 @@ extension SpatiaLiteStore: BudgetStore {
     /// Budgets matching `condition` (on alias `b`), active first, newest `from` first, then newest id.
     static func fetchBudgets(_ db: Database, where condition: String, _ arguments: [any DatabaseValueConvertible]) throws -> [Budget] {
         let rows = try Row.fetchAll(db, sql: """
-            SELECT b.id, b.user_id, b.name, b.amount_minor, b.currency, b.from_date, b.to_date, b.category, b.every,
-                b.zone_lat, b.zone_lon, b.zone_radius_m, b.zone_geojson, b.is_active, b.created_at
+            SELECT b.number, b.user_id, b.name, b.amount_minor, b.currency, b.from_date, b.to_date, b.category, b.every,
+                b.zone_lat, b.zone_lon, b.zone_radius_m, b.zone_geojson, b.is_active, b.created_at, b.pk
             FROM budgets AS b WHERE \(condition)
-            ORDER BY b.is_active DESC, b.from_date DESC, b.id DESC
+            ORDER BY b.is_active DESC, b.from_date DESC, b.number DESC
             """, arguments: StatementArguments(arguments))
         return try rows.map { r in
             let currency = try Currency(code: r[4])
-            let id: Int64 = r[0]
+            let id: Int64 = r[0], pk: Int64 = r[15]
             let limits = try Row.fetchAll(
-                db, sql: "SELECT category, amount_minor FROM budget_category_limits WHERE budget_id = ? ORDER BY category", arguments: [id]
+                db, sql: "SELECT category, amount_minor FROM budget_category_limits WHERE budget_id = ? ORDER BY category", arguments: [pk]
             ).map { Budget.CategoryLimit(category: $0[0], amount: Money(minorUnits: $0[1], currency: currency)) }
             var zone: BudgetZone?
             if let lat: Double = r[9], let lon: Double = r[10], let radius: Double = r[11] {
@@ -118,5 +131,22 @@ extension SpatiaLiteStore: BudgetStore {
                 every: (r[8] as String?).flatMap(Budget.Recurrence.init(rawValue:)), categoryLimits: limits, zone: zone,
                 isActive: r[13], createdAt: r[14])
         }
+    }
+
+    /// A category rename (`categories edit OLD --name NEW`, kind expense) carried to the user's
+    /// budgets and category limits that name OLD (letters compared without case, as budgets
+    /// match categories), in the rename's transaction: they keep counting the same expenses.
+    static func renameBudgetCategory(_ db: Database, userID: String, from old: String, to new: String) throws {
+        try db.execute(sql: "UPDATE budgets SET category = ? WHERE user_id = ? AND category = ? COLLATE NOCASE", arguments: [new, userID, old])
+        try db.execute(
+            sql: "UPDATE budget_category_limits SET category = ? WHERE user_id = ? AND category = ? COLLATE NOCASE", arguments: [new, userID, old])
+    }
+
+    /// A deleted category (kind expense) leaves its budgets counting nothing: they are
+    /// deactivated, in the deletion's transaction, and stay for `budgets list --all`.
+    /// Category limits naming it stay as they are (they count nothing either).
+    static func deactivateBudgets(_ db: Database, userID: String, category: String) throws {
+        try db.execute(
+            sql: "UPDATE budgets SET is_active = 0 WHERE user_id = ? AND category = ? COLLATE NOCASE", arguments: [userID, category])
     }
 }

@@ -46,8 +46,10 @@ extension SpatiaLiteStore: CategoryEditing {
                 if let other = try Self.categoryRow(db, name: new, kind: kind, userID: userID), other != id {
                     throw EditError.categoryExists(name: new, kind: kind)
                 }
+                let old = try String.fetchOne(db, sql: "SELECT name FROM categories WHERE id = ?", arguments: [id]) ?? name
                 try db.execute(sql: "UPDATE categories SET name = ? WHERE id = ?", arguments: [new, id])
                 try Self.rehashExpenses(db, categoryID: id)
+                if kind == .expense { try Self.renameBudgetCategory(db, userID: userID, from: old, to: new) }
             }
             if let icon = change.icon { try db.execute(sql: "UPDATE categories SET icon = ? WHERE id = ?", arguments: [icon.isEmpty ? nil : icon, id]) }
             if let color = change.color { try db.execute(sql: "UPDATE categories SET color = ? WHERE id = ?", arguments: [color.isEmpty ? nil : color, id]) }
@@ -65,8 +67,10 @@ extension SpatiaLiteStore: CategoryEditing {
             }
             let pks = try Int64.fetchAll(db, sql: "SELECT pk FROM expenses WHERE category_id = ?", arguments: [id])
             try db.execute(sql: "UPDATE expenses SET category_id = NULL, updated_at = \(Self.nowSQL) WHERE category_id = ?", arguments: [id])
+            let stored = try String.fetchOne(db, sql: "SELECT name FROM categories WHERE id = ?", arguments: [id]) ?? name
             try db.execute(sql: "DELETE FROM categories WHERE id = ?", arguments: [id])
             try Self.rehash(db, pks: pks)
+            if kind == .expense { try Self.deactivateBudgets(db, userID: userID, category: stored) }
             return pks.count
         }
     }

@@ -36,11 +36,7 @@ extension SpatiaLiteStore: PeriodStore {
     public func addPeriod(userID: String, _ fields: PeriodFields) throws -> Period {
         let user = Identity.normalized(userID)
         return try writeTransaction { db in
-            let last = try Int64.fetchOne(db, sql: "SELECT last FROM period_numbers WHERE user_id = ?", arguments: [user]) ?? 0
-            let number = last + 1
-            try db.execute(
-                sql: "INSERT INTO period_numbers (user_id, last) VALUES (?1, ?2) ON CONFLICT (user_id) DO UPDATE SET last = ?2",
-                arguments: [user, number])
+            let number = try UserNumbers.next(db, counter: "period_numbers", user: user)
             try db.execute(
                 sql: "INSERT INTO periods (user_id, number, name, start_date, end_date) VALUES (?, ?, ?, ?, ?)",
                 arguments: [user, number, fields.name, fields.start.localDate, fields.end?.localDate])

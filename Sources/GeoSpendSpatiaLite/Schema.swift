@@ -238,12 +238,18 @@ enum Schema {
         Migration(identifier: "v7: budgets and their category limits") { db in
             // Issue 17's budgets, keyed by user (users export/delete find them by user_id).
             // Money in minor units, BIGINT for GDAL (see Integer64Columns). A zone is a centre
-            // and radius, or a GeoJSON MultiPolygon (BudgetZone), never both.
+            // and radius, or a GeoJSON MultiPolygon (BudgetZone), never both. `number` is the id
+            // users see, numbered per user and never reused, as periods are (`UserNumbers`):
+            // one user's ids say nothing about another's, and a script holding "budget 3" never
+            // reaches a newer budget after 3 is deleted. User keys cascade on update too:
+            // `doctor --repair` renames a user id to NFC.
             try db.execute(sql: """
                 CREATE TABLE budgets (
-                    id INTEGER PRIMARY KEY,
-                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 100),
+                    pk INTEGER PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                    number BIGINT NOT NULL CHECK (number > 0),
+                    -- 1–100 grapheme clusters (DisplayName) can be more code points: the bound is wide.
+                    name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 400),
                     amount_minor BIGINT NOT NULL CHECK (amount_minor > 0),
                     currency TEXT NOT NULL CHECK (length(currency) = 3),
                     from_date TEXT NOT NULL,
@@ -257,12 +263,17 @@ enum Schema {
                     is_active INTEGER NOT NULL DEFAULT 1,
                     created_at TEXT NOT NULL,
                     CHECK ((zone_lat IS NULL) = (zone_lon IS NULL) AND (zone_lat IS NULL) = (zone_radius_m IS NULL)),
-                    CHECK (zone_lat IS NULL OR zone_geojson IS NULL)
+                    CHECK (zone_lat IS NULL OR zone_geojson IS NULL),
+                    UNIQUE (user_id, number)
                 );
                 CREATE INDEX budgets_user ON budgets(user_id, is_active, from_date);
+                CREATE TABLE budget_numbers (
+                    user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                    last BIGINT NOT NULL
+                );
                 CREATE TABLE budget_category_limits (
-                    budget_id INTEGER NOT NULL REFERENCES budgets(id) ON DELETE CASCADE,
-                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    budget_id INTEGER NOT NULL REFERENCES budgets(pk) ON DELETE CASCADE,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
                     category TEXT NOT NULL,
                     amount_minor BIGINT NOT NULL CHECK (amount_minor > 0),
                     PRIMARY KEY (budget_id, category)

@@ -43,6 +43,10 @@ struct BudgetsCommand: ParsableCommand {
                 only those inside it (geodesic distance ≤ --zone-radius, or inside
                 the GeoJSON polygon; a zone across ±180° is a MultiPolygon cut there).
                 Active budgets of the same scope whose days overlap are deactivated.
+                The name is 1-100 characters on one line (trimmed, no control or
+                bidi characters); --category and --category-limit name the user's
+                expense categories in any case and are stored as the category is
+                named. Ids count each user's budgets from 1 and are never reused.
 
                 Example:
                   geospend budgets add --user alice --name March --amount 500.00 \\
@@ -54,12 +58,12 @@ struct BudgetsCommand: ParsableCommand {
                 """)
         @OptionGroup var database: DatabaseOptions
         @Option(help: "The user.") var user: String
-        @Option(help: "The budget's name (1–100 characters).") var name: String
+        @Option(help: "The budget's name: 1–100 characters on one line.") var name: String
         @Option(parsing: .unconditional, help: "The limit, a decimal like 500.00.") var amount: String
-        @Option(help: "ISO 4217 code, e.g. EUR.") var currency: String
+        @Option(help: "ISO 4217 code in capitals, e.g. EUR.") var currency: String
         @Option(help: "First day, YYYY-MM-DD.") var from: String
         @Option(help: "Last day, YYYY-MM-DD (included).") var to: String
-        @Option(help: "Count only this category.") var category: String?
+        @Option(help: "Count only this expense category (stored as the category is named).") var category: String?
         @Option(help: "Repeat the amount every week, month or year.") var every: Budget.Recurrence?
         @Option(parsing: .singleValue, help: ArgumentHelp("A limit for one category, e.g. Food=200.00 (repeatable).", valueName: "name=amount"))
         var categoryLimit: [String] = []
@@ -70,14 +74,13 @@ struct BudgetsCommand: ParsableCommand {
             let store = try database.openExisting(writable: true)
             let userID = Identity.normalized(user)
             try NameChecks.user(userID, in: store, database: database.path)
-            let c = try Currency(code: currency)
-            let budget = Budget(
+            let c = try budgetCurrency(currency)
+            let category = try category.map { try canonicalCategory($0, option: "--category", user: userID, store: store) }
+            let budget = try BudgetRules.validated(Budget(
                 userID: userID, name: name, amount: try Money(parsing: amount, currency: c),
-                from: try day(from, "--from"), to: try day(to, "--to"), category: category.map(Identity.normalized), every: every,
+                from: try day(from, "--from"), to: try day(to, "--to"), category: category, every: every,
                 categoryLimits: try limits(categoryLimit, currency: c, category: category, user: userID, store: store),
-                zone: try zone.parsed())
-            try BudgetRules.validate(budget)
-            if let category { try NameChecks.categories([category], userID: userID, in: store) }
+                zone: try zone.parsed()))
             guard let saved = try store.saveBudget(budget) else { throw ValidationError("the budget could not be saved") }
             printSaved(saved, verb: "added", format: format)
         }
@@ -113,8 +116,9 @@ struct BudgetsCommand: ParsableCommand {
             case .table:
                 let headers = ["id", "name", "amount", "currency", "from", "to", "category", "every", "zone", "active"]
                 let rows = budgets.map { b in
-                    [String(b.id), OutputEscaping.visible(b.name), b.amount.decimalString, b.amount.currency.code, "\(b.from)", "\(b.to)",
-                     b.category.map(OutputEscaping.visible) ?? "", b.every?.rawValue ?? "", zoneText(b.zone), b.isActive ? "yes" : "no"]
+                    // TextTable escapes every cell: escaping here too showed U+202E as \\u{202E}.
+                    [String(b.id), b.name, b.amount.decimalString, b.amount.currency.code, "\(b.from)", "\(b.to)",
+                     b.category ?? "", b.every?.rawValue ?? "", zoneText(b.zone), b.isActive ? "yes" : "no"]
                 }
                 printOut(TextTable(headers: headers, rows: rows, rightAligned: [0, 2]).rendered())
             }
@@ -135,7 +139,9 @@ struct BudgetsCommand: ParsableCommand {
             discussion: """
                 Currency, category and zone make the budget's scope: add a new budget
                 to change them. An edited active budget deactivates the active budgets
-                of its scope whose days it now overlaps, as adding does.
+                of its scope whose days it now overlaps, as adding does. --every and
+                --once, and --category-limit and --no-category-limits, contradict
+                each other (exit 2).
 
                 Example:
                   geospend budgets edit --user alice --id 3 --amount 550.00
@@ -156,6 +162,13 @@ struct BudgetsCommand: ParsableCommand {
         @Flag(help: "Remove every category limit.") var noCategoryLimits = false
         @Option(help: "table or json.") var format: Format = .table
 
+        func validate() throws {
+            if every != nil && once { throw ValidationError("--every and --once contradict each other: give one of them") }
+            if !categoryLimit.isEmpty && noCategoryLimits {
+                throw ValidationError("--category-limit and --no-category-limits contradict each other: give one of them")
+            }
+        }
+
         func run() throws {
             let store = try database.openExisting(writable: true)
             let userID = Identity.normalized(user)
@@ -172,7 +185,7 @@ struct BudgetsCommand: ParsableCommand {
             if !categoryLimit.isEmpty {
                 b.categoryLimits = try limits(categoryLimit, currency: c, category: b.category, user: userID, store: store)
             }
-            try BudgetRules.validate(b)
+            b = try BudgetRules.validated(b)
             guard let saved = try store.saveBudget(b) else { throw noBudget(id, userID) }
             printSaved(saved, verb: "changed", format: format)
         }
@@ -240,7 +253,7 @@ struct BudgetsCommand: ParsableCommand {
                 let c = b.amount.currency
                 func m(_ minor: Int64) -> String { Money.decimalString(minor, digits: c.minorDigits) + " " + c.code }
                 var rows: [[String]] = [
-                    ["budget", "\(b.id) \(OutputEscaping.visible(b.name))"], ["days", "\(s.window.lowerBound) … \(s.window.upperBound)"],
+                    ["budget", "\(b.id) \(b.name)"], ["days", "\(s.window.lowerBound) … \(s.window.upperBound)"],
                     ["amount", m(b.amount.minorUnits)], ["spent", m(s.spentMinor)], ["remaining", m(s.remainingMinor)],
                     ["used", formatDecimal(Double(s.percentageHundredths) / 100, digits: 2) + " %"],
                     ["days passed", "\(s.daysPassed) of \(s.totalDays) (\(s.daysRemaining) left)"],
@@ -249,10 +262,10 @@ struct BudgetsCommand: ParsableCommand {
                 ]
                 for line in s.byCategory {
                     let limit = line.limit.map { " of \($0.decimalString)" } ?? ""
-                    rows.append(["category " + (line.category.map(OutputEscaping.visible) ?? "(none)"), m(line.spentMinor) + limit])
+                    rows.append(["category " + (line.category ?? "(none)"), m(line.spentMinor) + limit])
                 }
                 for t in s.notCounted { rows.append(["not counted", "\(t.total.decimalString) \(t.currency.code) (\(t.count))"]) }
-                printOut(TextTable(headers: ["", ""], rows: rows).rendered())
+                printOut(keyValueLines(rows))
             }
         }
     }
@@ -268,6 +281,8 @@ struct BudgetsCommand: ParsableCommand {
             discussion: """
                 Each active budget whose days hold --as-of and whose spending is at
                 least 80 % of its amount: level warning, or exceeded from 100 %.
+                `insights --to DAY` shows zone budgets by the same rule: those whose
+                days hold the day.
 
                 Example:
                   geospend budgets alerts --user alice --as-of 2025-03-15 --format json
@@ -344,8 +359,7 @@ private func limits(_ texts: [String], currency: Currency, category: String?, us
         guard let eq = text.lastIndex(of: "="), eq != text.startIndex else {
             throw ValidationError("--category-limit \(text): write CATEGORY=AMOUNT, e.g. Food=200.00")
         }
-        let name = Identity.normalized(String(text[..<eq]))
-        try NameChecks.categories([name], userID: user, in: store)
+        let name = try canonicalCategory(String(text[..<eq]), option: "--category-limit", user: user, store: store)
         if let category, Identity.asciiLowercased(category) != Identity.asciiLowercased(name) {
             throw ValidationError("--category-limit \(text): the budget counts only category \(category); limit that one or drop --category")
         }
@@ -361,6 +375,37 @@ private func limits(_ texts: [String], currency: Currency, category: String?, us
 private func summarize(_ b: Budget, asOf: LocalDay, store: SpatiaLiteStore) throws -> BudgetSummary {
     let w = b.window(asOf: asOf)
     return BudgetSummary(budget: b, asOf: asOf, expenses: try store.budgetExpenses(userID: b.userID, from: w.lowerBound, to: w.upperBound))
+}
+
+/// `key  value` lines, keys padded to the longest: a record, not a table, so no header row.
+/// Escaped once here (`OutputEscaping`), as TextTable escapes its cells.
+private func keyValueLines(_ pairs: [[String]]) -> String {
+    let escaped = pairs.map { $0.map(OutputEscaping.visible) }
+    let width = escaped.map { $0[0].count }.max() ?? 0
+    return escaped.map { $0[0] + String(repeating: " ", count: width - $0[0].count) + "  " + $0[1] + "\n" }.joined()
+}
+
+/// `--currency`: an ISO 4217 code; lower case gets the upper-case code suggested.
+private func budgetCurrency(_ text: String) throws -> Currency {
+    do { return try Currency(code: text) } catch {
+        let upper = text.uppercased()
+        if upper != text, (try? Currency(code: upper)) != nil {
+            throw ValidationError("--currency \(OutputEscaping.visible(text)): currency codes are in capitals; did you mean \"\(upper)\"?")
+        }
+        throw error
+    }
+}
+
+/// The user's expense category `typed` names (ASCII letters compared without case, as budgets
+/// match categories), by its stored name: a budget shows and keeps the category as it is named.
+private func canonicalCategory(_ typed: String, option: String, user: String, store: SpatiaLiteStore) throws -> String {
+    let names = try store.categoryDetails(userID: user, includeInactive: true).filter { $0.category.kind == .expense }.map(\.category.name)
+    let folded = Identity.asciiLowercased(Identity.normalized(typed))
+    if let name = names.first(where: { ExactText(Identity.asciiLowercased($0)) == ExactText(folded) }) { return name }
+    let hint = NameChecks.suggestion(for: typed, among: names).map { " (did you mean \"\(OutputEscaping.visible($0))\"?)" } ?? ""
+    throw ValidationError(
+        "\(option) \(OutputEscaping.visible(typed)): no expense category of user \"\(OutputEscaping.visible(user))\"\(hint); "
+            + "`geospend categories --user \(user)` lists them")
 }
 
 private func zoneText(_ z: BudgetZone?) -> String {

@@ -17,8 +17,9 @@ struct InsightsCommand: ParsableCommand {
             (DBSCAN, 75 m, 2 points; a lone position is its own place). With --from and
             --to of the same form, each row is compared with the previous window of
             equal length. --period keeps the expenses assigned to a period (in the
-            previous window too). Active zone budgets follow, each with its zone and the
-            percentage used as of the --to day (else today).
+            previous window too). Active zone budgets whose days hold the --to day (else
+            today) follow, each with its zone and the percentage used on that day, as
+            `budgets alerts` picks budgets.
 
             Example:
               geospend insights --user user1
@@ -63,11 +64,11 @@ struct InsightsCommand: ParsableCommand {
         }
     }
 
-    /// The user's active zone budgets as of the --to day (else today, or $SOURCE_DATE_EPOCH's
+    /// The user's active zone budgets whose days hold the --to day (else today, or $SOURCE_DATE_EPOCH's
     /// day): issue 17 shows a zone budget's zone and percentage with the insights.
     func zoneBudgets(_ store: SpatiaLiteStore, asOf: String?) throws -> [BudgetSummary] {
         let day = try LocalDay(parsing: asOf ?? String(MapExportRequest.now().prefix(10)))
-        return try store.budgets(userID: Identity.normalized(user), includeInactive: false).filter { $0.zone != nil }.map { b in
+        return try store.budgets(userID: Identity.normalized(user), includeInactive: false).filter { $0.zone != nil && $0.covers(day) }.map { b in
             let w = b.window(asOf: day)
             return BudgetSummary(budget: b, asOf: day, expenses: try store.budgetExpenses(userID: b.userID, from: w.lowerBound, to: w.upperBound))
         }

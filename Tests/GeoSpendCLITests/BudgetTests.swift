@@ -177,7 +177,10 @@ import Testing
         let db = try database(Self.basic + Self.csv("ben", [("b1", "1.00", "EUR", "2025-03-02T12:00:00+02:00", "Food", nil, nil)]))
         let a = try add(db, "ann", ["--name", "March", "--amount", "100", "--from", "2025-03-01", "--to", "2025-03-15"])
         let b = try add(db, "ann", ["--name", "Late March", "--amount", "100", "--from", "2025-03-16", "--to", "2025-03-31"])
+        // Ids are per user: ben's third budget is one ann has no id for.
+        for n in 1...2 { _ = try add(db, "ben", ["--name", "Ben \(n)", "--amount", "100", "--from", "2025-0\(n)-01", "--to", "2025-0\(n)-28"]) }
         let ben = try add(db, "ben", ["--name", "Ben", "--amount", "100", "--from", "2025-03-01", "--to", "2025-03-31"])
+        try #require(ben["id"] as? Int == 3)
         let edited = try #require(try json(try geospend([
             "budgets", "edit", "--db", db, "--user", "ann", "--id", "\(a["id"]!)", "--amount", "120.50", "--to", "2025-03-20",
             "--category-limit", "Food=30", "--format", "json",
@@ -193,7 +196,7 @@ import Testing
         let d = try geospend(["budgets", "delete", "--db", db, "--user", "ann", "--id", "\(a["id"]!)"])
         #expect(d.status == 0 && d.out == "deleted budget \(a["id"]!)\n")
         #expect(try listed(db, "ann", all: true).map { $0["name"] as! String } == ["Late March"])
-        #expect(try listed(db, "ben").map { $0["name"] as! String } == ["Ben"])
+        #expect(try listed(db, "ben").map { $0["name"] as! String } == ["Ben", "Ben 2", "Ben 1"])
         // users export writes budgets; users delete leaves none.
         let export = try geospend(["users", "export", "ann", "--db", db])
         #expect(export.out.contains("\"budgets\":[\n{\"id\":\(b["id"]!),\"user\":\"ann\",\"name\":\"Late March\""), "\(export.out)")
@@ -201,7 +204,150 @@ import Testing
         let deleted = try geospend(["users", "delete", "ann", "--yes", "--db", db])
         #expect(deleted.status == 0 && deleted.out.contains("budgets 1"), "\(deleted.out)")
         let left = try CLITests.run("/usr/bin/sqlite3", [db, "SELECT count(*) FROM budgets WHERE user_id = 'ann'; SELECT count(*) FROM budget_category_limits WHERE user_id = 'ann'; SELECT count(*) FROM budgets;"])
-        #expect(left.out == "0\n0\n1\n", "\(left.out) \(left.err)")
+        #expect(left.out == "0\n0\n3\n", "\(left.out) \(left.err)")
+    }
+
+    /// Ids are each user's own count, never reused: a deleted budget's id is not given to the
+    /// next, and a user's first budget is 1 however many budgets other users have.
+    @Test func idsAreNumberedPerUserAndNeverReused() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try database(Self.basic + Self.csv("ben", [("b1", "1.00", "EUR", "2025-03-02T12:00:00+02:00", "Food", nil, nil)]))
+        let a1 = try add(db, "ann", ["--name", "One", "--amount", "10", "--from", "2025-01-01", "--to", "2025-01-31"])
+        let a2 = try add(db, "ann", ["--name", "Two", "--amount", "10", "--from", "2025-02-01", "--to", "2025-02-28"])
+        let b1 = try add(db, "ben", ["--name", "Ben", "--amount", "10", "--from", "2025-01-01", "--to", "2025-01-31"])
+        #expect([a1["id"] as? Int, a2["id"] as? Int, b1["id"] as? Int] == [1, 2, 1], "ben's first budget is his 1")
+        #expect(try geospend(["budgets", "delete", "--db", db, "--user", "ann", "--id", "2"]).status == 0)
+        let a3 = try add(db, "ann", ["--name", "Three", "--amount", "10", "--from", "2025-03-01", "--to", "2025-03-31"])
+        #expect(a3["id"] as? Int == 3, "2 was deleted: never given again")
+        let b2 = try add(db, "ben", ["--name", "Ben 2", "--amount", "10", "--from", "2025-02-01", "--to", "2025-02-28"])
+        #expect(b2["id"] as? Int == 2)
+        // Edit, summary and delete reach the user's own budget of that number, not ann's.
+        let edited = try geospend(["budgets", "edit", "--db", db, "--user", "ben", "--id", "1", "--name", "Ben one", "--format", "json"])
+        #expect(edited.status == 0 && edited.out.contains("\"name\": \"Ben one\""), "\(edited.out) \(edited.err)")
+        #expect(try listed(db, "ann", all: true).map { $0["name"] as! String }.sorted() == ["One", "Three"])
+        let left = try CLITests.run("/usr/bin/sqlite3", [db, "SELECT user_id, last FROM budget_numbers ORDER BY user_id"])
+        #expect(left.out == "ann|3\nben|2\n", "\(left.out) \(left.err)")
+    }
+
+    /// A category rename reaches the budgets and limits naming it, so they keep counting; a
+    /// deleted category's budgets are deactivated (README, Budgets).
+    @Test func categoryRenameAndDeleteReachBudgets() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try database(Self.basic)
+        let food = try add(db, "ann", ["--name", "Food", "--amount", "100", "--from", "2025-03-01", "--to", "2025-03-31", "--category", "Food"])
+        let general = try add(db, "ann", ["--name", "All", "--amount", "100", "--from", "2025-03-01", "--to", "2025-03-31", "--category-limit", "food=50"])
+        let r = try geospend(["categories", "edit", "Food", "--user", "ann", "--name", "Meals", "--db", db])
+        try #require(r.status == 0, "\(r.err)")
+        let budgets = try listed(db, "ann")
+        #expect(budgets.first { $0["id"] as? Int == food["id"] as? Int }?["category"] as? String == "Meals")
+        #expect((budgets.first { $0["id"] as? Int == general["id"] as? Int }?["category_limits"] as? [[String: String]]) == [["category": "Meals", "amount": "50.00"]])
+        // a1 30.00 + a3 35.50 (a4 is SEK, a5 April): still counted under the new name.
+        #expect(try summary(db, "ann", food["id"]!, asOf: "2025-03-31")["spent"] as? String == "65.50")
+        let meals = try add(db, "ann", ["--name", "Meals", "--amount", "90", "--from", "2025-03-15", "--to", "2025-04-15", "--category", "meals"])
+        #expect((meals["deactivated"] as? [Int]) == [food["id"] as! Int], "same scope under the new name")
+
+        _ = try geospend(["categories", "add", "--user", "ann", "--name", "Snacks", "--db", db])
+        let snacks = try add(db, "ann", ["--name", "Snacks", "--amount", "20", "--from", "2025-03-01", "--to", "2025-03-31", "--category", "Snacks"])
+        #expect(try geospend(["categories", "delete", "snacks", "--user", "ann", "--db", db]).status == 0)
+        let after = try listed(db, "ann", all: true).first { $0["id"] as? Int == snacks["id"] as? Int }
+        #expect(after?["active"] as? Bool == false && after?["category"] as? String == "Snacks")
+    }
+
+    /// Budget names follow the period rule (`DisplayName`): trimmed NFC, 1–100 characters, one
+    /// line, no control or bidi characters.
+    @Test func namesFollowThePeriodRule() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try database(Self.basic)
+        let days = ["--amount", "5", "--currency", "EUR", "--from", "2025-03-01", "--to", "2025-03-31"]
+        for (name, reason) in [("   ", "is not a budget name"), ("two\nlines", "one line"), ("evil\u{202E}txt", "U+202E"),
+                               (String(repeating: "x", count: 101), "at most 100")] {
+            let r = try geospend(["budgets", "add", "--db", db, "--user", "ann", "--name", name] + days)
+            #expect(r.status == 2 && r.err.contains(reason), "\(name.debugDescription): \(r.status) \(r.err)")
+            let p = try geospend(["periods", "add", "--db", db, "--user", "ann", "--name", name, "--from", "2025-03-01"])
+            #expect(p.status == 2, "periods refuse it too: \(name.debugDescription) \(p.err)")
+        }
+        let ok = try add(db, "ann", ["--name", "  Cafe\u{301}  "] + days.filter { $0 != "--currency" && $0 != "EUR" })
+        #expect(ok["name"] as? String == "Caf\u{E9}", "trimmed and NFC")
+        let edit = try geospend(["budgets", "edit", "--db", db, "--user", "ann", "--id", "1", "--name", "a\u{2066}b"])
+        #expect(edit.status == 2 && edit.err.contains("U+2066"), "\(edit.err)")
+    }
+
+    /// Tables escape each cell once (TextTable): an invisible character shows as one escape.
+    @Test func tablesEscapeOnce() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try database(Self.basic)
+        _ = try add(db, "ann", ["--name", "Zero\u{200B}Width", "--amount", "5", "--from", "2025-03-01", "--to", "2025-03-31"])
+        for args in [["list"], ["summary", "--id", "1", "--as-of", "2025-03-05"]] {
+            let r = try geospend(["budgets", args[0], "--db", db, "--user", "ann"] + args.dropFirst())
+            #expect(r.status == 0 && r.out.contains("Zero\\u{200B}Width") && !r.out.contains("\\\\u{"), "\(args): \(r.out)")
+        }
+    }
+
+    /// The category is stored by its name, the option at fault is named, a lower-case currency
+    /// gets its code suggested.
+    @Test func categoryCurrencyAndOptionNames() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try database(Self.basic)
+        let b = try add(db, "ann", ["--name", "F", "--amount", "5", "--from", "2025-03-01", "--to", "2025-03-31", "--category", "food", "--category-limit", "FOOD=2"])
+        #expect(b["category"] as? String == "Food" && (b["category_limits"] as? [[String: String]]) == [["category": "Food", "amount": "2.00"]])
+        let common = ["budgets", "add", "--db", db, "--user", "ann", "--name", "X", "--amount", "5", "--from", "2025-03-01", "--to", "2025-03-31"]
+        let typo = try geospend(common + ["--currency", "EUR", "--category-limit", "Fod=1"])
+        #expect(typo.status == 2 && typo.err.contains("--category-limit Fod:") && typo.err.contains("did you mean \"Food\""), "\(typo.err)")
+        let usd = try geospend(common + ["--currency", "usd"])
+        #expect(usd.status == 2 && usd.err.contains("did you mean \"USD\""), "\(usd.err)")
+    }
+
+    /// Contradictory pairs on edit are a usage error, and nothing changes.
+    @Test func editRefusesContradictions() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try database(Self.basic)
+        _ = try add(db, "ann", ["--name", "M", "--amount", "50", "--from", "2025-03-01", "--to", "2025-06-30", "--every", "month", "--category-limit", "Food=20"])
+        for pair in [["--every", "week", "--once"], ["--category-limit", "Food=10", "--no-category-limits"]] {
+            let r = try geospend(["budgets", "edit", "--db", db, "--user", "ann", "--id", "1"] + pair)
+            #expect(r.status == 2 && r.err.contains("contradict"), "\(pair): \(r.status) \(r.err)")
+        }
+        let b = try #require(try listed(db, "ann").first)
+        #expect(b["every"] as? String == "month" && (b["category_limits"] as? [[String: String]])?.count == 1)
+    }
+
+    /// An expense whose stored local day does not parse stops the summary with the reason
+    /// (it used to be skipped, and the figures were silently wrong).
+    @Test func aDamagedLocalDayIsAnErrorNotASkip() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try database(Self.basic)
+        _ = try add(db, "ann", ["--name", "M", "--amount", "50", "--from", "2025-03-01", "--to", "2025-03-31"])
+        let broken = try CLITests.run("/usr/bin/sqlite3", [db, "UPDATE expenses SET local_date = '2025-03-0x' WHERE id = 'a2'"])
+        try #require(broken.status == 0, "\(broken.err)")
+        let r = try geospend(["budgets", "summary", "--db", db, "--user", "ann", "--id", "1", "--as-of", "2025-03-10"])
+        #expect(r.status == 1 && r.err.contains("a2") && r.err.contains("2025-03-0x"), "\(r.status) \(r.out) \(r.err)")
+    }
+
+    /// The summary is a record: `key  value` lines, no empty header or dash line.
+    @Test func summaryTableIsARecord() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try database(Self.basic)
+        _ = try add(db, "ann", ["--name", "March", "--amount", "100", "--from", "2025-03-01", "--to", "2025-03-31"])
+        let r = try geospend(["budgets", "summary", "--db", db, "--user", "ann", "--id", "1", "--as-of", "2025-03-05"])
+        let lines = r.out.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(r.status == 0 && lines.first?.wholeMatch(of: /budget +1 March/) != nil && lines[1].hasPrefix("days "), "\(r.out)")
+        #expect(lines.contains { $0.wholeMatch(of: /spent +85\.50 EUR/) != nil } && !r.out.contains("--"), "\(r.out)")
+        // Values start in one column.
+        let columns = Set(lines.filter { !$0.isEmpty }.map { line in line.distance(from: line.startIndex, to: line.firstRange(of: #/  +/#)!.upperBound) })
+        #expect(columns.count == 1, "\(r.out)")
+    }
+
+    /// `budgets alerts` and `insights` pick the same budgets on a day: those whose days hold it.
+    @Test func alertsAndInsightsAgreeOnTheDay() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try database(Self.basic)
+        _ = try add(db, "ann", ["--name", "Office", "--amount", "30.00", "--from", "2025-03-01", "--to", "2025-03-31", "--zone-around", "60.1699,24.9384", "--zone-radius", "400m"])
+        for (day, expected) in [("2025-03-31", ["Office"]), ("2025-04-15", []), ("2025-02-15", [])] {
+            let insights = try #require(try json(try geospend(["insights", "--db", db, "--user", "ann", "--to", day, "--format", "json"])) as? [String: Any])
+            let zones = (insights["budgets"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            let alerts = try #require(try json(try geospend(["budgets", "alerts", "--db", db, "--user", "ann", "--as-of", day, "--format", "json"])) as? [[String: Any]])
+            let alerted = alerts.compactMap { $0["name"] as? String }
+            #expect(zones == expected && alerted == expected, "\(day): insights \(zones), alerts \(alerted)")
+        }
     }
 
     /// "Shown in insights": each active zone budget with its zone and percentage, as of --to.

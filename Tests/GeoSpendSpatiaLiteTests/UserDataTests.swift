@@ -84,8 +84,9 @@ import Testing
             SELECT m.name FROM sqlite_master AS m JOIN pragma_table_info(m.name) AS p
             WHERE m.type = 'table' AND m.sql NOT LIKE 'CREATE VIRTUAL%' AND p.name = 'user_id'
             """))
-        // period_numbers holds only the last period id issued: bookkeeping, not the user's data.
-        #expect(keyed == ["expenses", "categories", "periods", "period_numbers", "budgets", "budget_category_limits"])
+        // period_numbers and budget_numbers hold only the last id issued: bookkeeping, not the
+        // user's data (users delete removes them).
+        #expect(keyed == ["expenses", "categories", "periods", "period_numbers", "budgets", "budget_numbers", "budget_category_limits"])
     }
 
     /// The export's expense lines are a JSON Lines file the importer takes back: delete the
@@ -96,7 +97,7 @@ import Testing
         let before = try #require(try export(store, "ann")).text
         let lines = before.split(separator: "\n").filter { $0.hasPrefix("{\"id\"") && $0.contains("\"occurred_at\"") }.map { $0.hasSuffix(",") ? $0.dropLast() : $0 }
         let jsonl = scratch.file("ann.jsonl", lines.joined(separator: "\n") + "\n")
-        #expect(try store.deleteUser("ann")?.rowsByTable.map(\.rows) == [5, 0, 0, 14, 0, 0, 1])
+        #expect(try store.deleteUser("ann")?.rowsByTable.map(\.rows) == [5, 0, 0, 0, 14, 0, 0, 1])
         _ = try Importer.importExpenses(from: jsonl, into: store)
         let after = try #require(try export(store, "ann")).text
         func body(_ s: String) -> String { String(s[s.range(of: "\"categories\"")!.lowerBound...]) }
@@ -110,7 +111,8 @@ import Testing
         let bobBefore = try #require(try export(store, "bob")).text
         let deletion = try #require(try store.deleteUser("ann"))
         #expect(deletion.rowsByTable == [
-            .init(table: "expenses", rows: 5), .init(table: "budget_category_limits", rows: 0), .init(table: "budgets", rows: 0),
+            .init(table: "expenses", rows: 5), .init(table: "budget_category_limits", rows: 0), .init(table: "budget_numbers", rows: 0),
+            .init(table: "budgets", rows: 0),
             .init(table: "categories", rows: 14), .init(table: "period_numbers", rows: 0), .init(table: "periods", rows: 0),
             .init(table: "users", rows: 1),
         ])

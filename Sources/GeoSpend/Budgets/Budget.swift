@@ -49,6 +49,10 @@ public struct Budget: Sendable, Hashable {
         self.createdAt = createdAt
     }
 
+    /// Whether `day` is one of the budget's days, `from` through `to`: the budgets that
+    /// `budgets alerts` and `insights` show on an as-of day (one rule for both).
+    public func covers(_ day: LocalDay) -> Bool { from <= day && day <= to }
+
     /// The days whose spending is measured against `amount` on `asOf`: `from…to`, or for a
     /// recurring budget the calendar week/month/year holding `asOf` (held to `from…to`, and to
     /// its first or last window when `asOf` is before or after them), cut to `from…to`.

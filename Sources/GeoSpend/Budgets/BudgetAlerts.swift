@@ -13,7 +13,7 @@ public struct BudgetAlert: Sendable {
     /// The alerts among `summaries`, in their order.
     public static func alerts(_ summaries: [BudgetSummary]) -> [BudgetAlert] {
         summaries.compactMap { s in
-            guard s.budget.isActive, s.budget.from <= s.asOf, s.asOf <= s.budget.to, s.wholePercentage >= 80 else { return nil }
+            guard s.budget.isActive, s.budget.covers(s.asOf), s.wholePercentage >= 80 else { return nil }
             return BudgetAlert(summary: s, level: s.wholePercentage >= 100 ? .exceeded : .warning)
         }
     }

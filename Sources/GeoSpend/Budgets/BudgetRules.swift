@@ -1,15 +1,17 @@
 /// The rules of budgets that decide validity, overlap and which expenses count (Phase 3's
 /// budgets plan, made exact in issue 17).
 public enum BudgetRules {
-    /// `amount > 0` (Money is positive by construction) and `from` before `to`.
-    /// - Throws: `ValueError.invalidDate` when `to` is not after `from`.
-    public static func validate(_ b: Budget) throws(ValueError) {
+    /// `amount > 0` (Money is positive by construction), `from` before `to`, and a name by
+    /// `DisplayName`'s rule (the same as a period's).
+    /// - Returns: the budget with its name in the form to store (NFC, trimmed).
+    /// - Throws: `ValueError.invalidDate` when `to` is not after `from`, `.invalidValue` for the name.
+    public static func validated(_ b: Budget) throws(ValueError) -> Budget {
         guard b.from < b.to else {
             throw .invalidDate("\(b.to)", reason: "(--to) is not after --from \(b.from); a budget covers --from through --to, both included")
         }
-        guard !b.name.isEmpty, b.name.count <= 100 else {
-            throw .invalidValue(b.name, reason: "(--name) must be 1–100 characters")
-        }
+        var checked = b
+        checked.name = try DisplayName.checked(b.name, of: "budget", example: "Groceries")
+        return checked
     }
 
     /// Same user, same currency, same category (or none; letters compared without case, as

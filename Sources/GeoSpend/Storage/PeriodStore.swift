@@ -30,9 +30,9 @@ public protocol PeriodStore: Sendable {
 
 /// What a user gives for a period, checked (`init` throws on a rule broken).
 public struct PeriodFields: Sendable, Hashable {
-    public static let maxNameLength = 100
+    public static let maxNameLength = DisplayName.maxLength
 
-    /// Trimmed of surrounding white space, NFC, 1–100 characters (grapheme clusters).
+    /// Trimmed of surrounding white space, NFC, 1–100 characters (grapheme clusters): `DisplayName`.
     public let name: String
     /// First local day, inclusive (a bare date).
     public let start: Timestamp
@@ -42,18 +42,7 @@ public struct PeriodFields: Sendable, Hashable {
 
     /// - Throws: `ValueError` naming the option at fault and how to fix it.
     public init(name: String, start: Timestamp, end: Timestamp?) throws(ValueError) {
-        let trimmed = Identity.normalized(name).trimmingWhiteSpace
-        guard !trimmed.isEmpty else {
-            throw .invalidValue(name, reason: "is not a period name: give --name 1–\(Self.maxNameLength) characters, e.g. --name \"Lisbon trip\"")
-        }
-        guard trimmed.count <= Self.maxNameLength else {
-            throw .invalidValue(
-                String(trimmed.prefix(20)) + "…",
-                reason: "is \(trimmed.count) characters long; a period name has at most \(Self.maxNameLength): shorten --name")
-        }
-        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .invalidValue(name, reason: "holds a control character (a line break or tab); write the --name on one line")
-        }
+        let trimmed = try DisplayName.checked(name, of: "period", example: "Lisbon trip")
         guard start.isDateOnly else {
             throw .invalidDate(start.text, reason: "is not a bare date: a period's --from is a local day, YYYY-MM-DD")
         }
@@ -105,14 +94,4 @@ public enum PeriodAssignment: Sendable, Hashable {
     case noSuchPeriod
     /// These ids are not the user's expenses (in the order given): nothing changed.
     case unknownExpenses([String])
-}
-
-extension String {
-    /// Without leading and trailing white space and line breaks.
-    var trimmingWhiteSpace: String {
-        var s = Substring(self)
-        while let c = s.first, c.isWhitespace { s.removeFirst() }
-        while let c = s.last, c.isWhitespace { s.removeLast() }
-        return String(s)
-    }
 }
