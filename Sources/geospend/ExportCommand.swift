@@ -318,14 +318,7 @@ struct ExportCommand: ParsableCommand {
             }
         }
         // Zone budgets with their percentage as of --to (else today), issue 17.
-        var zones: [BudgetSummary] = []
-        if let user = request.filter.userID {
-            let day = try LocalDay(parsing: String((request.filter.to?.localDate ?? MapExportRequest.now()).prefix(10)))
-            zones = try store.budgets(userID: user, includeInactive: false).filter { $0.zone != nil }.map { b in
-                let w = b.window(asOf: day)
-                return BudgetSummary(budget: b, asOf: day, expenses: try store.budgetExpenses(userID: user, from: w.lowerBound, to: w.upperBound))
-            }
-        }
+        let zones = try request.filter.userID.map { try ZoneBudgets.summaries(store, user: $0, asOf: request.filter.to?.localDate) } ?? []
         let bundle = try MapBundle.contents(
             request, store: store, cellMeters: try cellSize(default: "250m"), tiles: tiles, budgetZones: zones)
         let folders = Set(bundle.files.map { ($0.path as NSString).deletingLastPathComponent }).filter { !$0.isEmpty }.sorted()

@@ -52,7 +52,7 @@ struct InsightsCommand: ParsableCommand {
         try NameChecks.categories(category, userID: user, in: store)
         request.period = try period.resolved(user: user, in: store)?.id
         let insights = try LocationInsights.compute(request, store: store)
-        let zones = try zoneBudgets(store, asOf: to?.localDate)
+        let zones = try ZoneBudgets.summaries(store, user: user, asOf: to?.localDate)
         switch format {
         case .json:
             guard case .object(var members) = InsightsOutput.json(insights) else { return }
@@ -61,16 +61,6 @@ struct InsightsCommand: ParsableCommand {
         case .csv: printOut(InsightsOutput.csv(insights))
         case .markdown: printOut(InsightsOutput.markdown(insights) + zoneLines(zones, bullet: "- "))
         case .table: printOut(InsightsOutput.table(insights) + zoneLines(zones, bullet: "  "))
-        }
-    }
-
-    /// The user's active zone budgets whose days hold the --to day (else today, or $SOURCE_DATE_EPOCH's
-    /// day): issue 17 shows a zone budget's zone and percentage with the insights.
-    func zoneBudgets(_ store: SpatiaLiteStore, asOf: String?) throws -> [BudgetSummary] {
-        let day = try LocalDay(parsing: asOf ?? String(MapExportRequest.now().prefix(10)))
-        return try store.budgets(userID: Identity.normalized(user), includeInactive: false).filter { $0.zone != nil && $0.covers(day) }.map { b in
-            let w = b.window(asOf: day)
-            return BudgetSummary(budget: b, asOf: day, expenses: try store.budgetExpenses(userID: b.userID, from: w.lowerBound, to: w.upperBound))
         }
     }
 
