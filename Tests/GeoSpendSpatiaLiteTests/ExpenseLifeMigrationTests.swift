@@ -12,18 +12,7 @@ import Testing
     @Test func aVersion4FileIsMigrated() throws {
         let scratch = Scratch()
         let path = scratch.path("v4.sqlite")
-        var config = Configuration()
-        config.foreignKeysEnabled = true
-        config.prepareDatabase { db in try SpatiaLiteExtension.load(into: db) }
-        let v4 = Schema.migrations.prefix { !$0.identifier.hasPrefix("v5") }
-        #expect(v4.map { $0.identifier.prefix(2) } == ["v1", "v2", "v3", "v4"])
-        try DatabaseQueue(path: path, configuration: config).write { db in
-            _ = try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(0)")
-            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-            for m in v4 {
-                try m.apply(db)
-                try db.execute(sql: "INSERT INTO grdb_migrations VALUES (?)", arguments: [m.identifier])
-            }
+        try OlderFile.make(at: path, before: "v5") { db in
             // What a v4 import left: a user with the defaults and one own category, an expense.
             try db.execute(sql: "INSERT INTO users (id) VALUES ('ann')")
             for c in GeoSpend.Category.defaults + [GeoSpend.Category(name: "Coffee", kind: .expense)] {

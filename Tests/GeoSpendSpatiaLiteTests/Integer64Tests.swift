@@ -83,18 +83,7 @@ import Testing
     @Test func aVersion3FileIsMigratedInPlace() throws {
         let scratch = Scratch()
         let path = scratch.path("v3.sqlite")
-        var config = Configuration()
-        config.foreignKeysEnabled = true
-        config.prepareDatabase { db in try SpatiaLiteExtension.load(into: db) }
-        let v3 = Schema.migrations.prefix { !$0.identifier.hasPrefix("v4") }
-        #expect(v3.map { $0.identifier.prefix(2) } == ["v1", "v2", "v3"])
-        let before: [String: String] = try DatabaseQueue(path: path, configuration: config).write { db in
-            _ = try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(0)")
-            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-            for m in v3 {
-                try m.apply(db)
-                try db.execute(sql: "INSERT INTO grdb_migrations VALUES (?)", arguments: [m.identifier])
-            }
+        let before: [String: String] = try OlderFile.make(at: path, before: "v4") { db in
             try db.execute(sql: Self.rows)
             return Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE name IN ('expenses', 'stores')").map { ($0[0] as String, $0[1] as String) })
         }

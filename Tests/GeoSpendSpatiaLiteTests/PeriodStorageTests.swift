@@ -17,19 +17,7 @@ import Testing
     @Test func aVersion4FileGainsPeriodsAndItsExpensesHaveNone() throws {
         let scratch = Scratch()
         let path = scratch.path("v4.sqlite")
-        var config = Configuration()
-        config.prepareDatabase { db in try SpatiaLiteExtension.load(into: db) }
-        let v4 = Schema.migrations.prefix { !$0.identifier.hasPrefix("v5") }
-        #expect(v4.map { $0.identifier.prefix(2) } == ["v1", "v2", "v3", "v4"])
-        try DatabaseQueue(path: path, configuration: config).write { db in
-            _ = try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(0)")
-            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-            for m in v4 {
-                try m.apply(db)
-                try db.execute(sql: "INSERT INTO grdb_migrations VALUES (?)", arguments: [m.identifier])
-            }
-            try db.execute(sql: Integer64Tests.rows)
-        }
+        try OlderFile.make(at: path, before: "v5") { db in try db.execute(sql: Integer64Tests.rows) }
 
         let store = try SpatiaLiteStore(path: path)
         #expect(try store.scalar("SELECT count(*) FROM expenses WHERE period_id IS NULL") == 1, "the existing expense has no period")
