@@ -90,37 +90,3 @@ public struct ExpensePage: Sendable, Hashable {
         self.next = next
     }
 }
-
-/// Why an edit of expenses or categories was refused: bad input the user can fix (exit 2).
-public enum EditError: Error, Sendable, Equatable, CustomStringConvertible {
-    case unknownCategory(name: String, kind: Category.Kind, suggestion: String?)
-    case inactiveCategory(name: String, kind: Category.Kind)
-    case categoryExists(name: String, kind: Category.Kind)
-    case ambiguousCategory(name: String)
-    case defaultCategory(name: String, kind: Category.Kind)
-    case unknownStore(String)
-    case invalid(field: String, reason: String)
-
-    public var description: String {
-        switch self {
-        case .unknownCategory(let name, let kind, let suggestion):
-            return "no \(kind.rawValue) category \(ValueError.quote(name))"
-                + (suggestion.map { " (did you mean \(ValueError.quote($0))?)" } ?? "")
-                + "; `geospend categories --user U --all` lists them, `geospend categories add` creates one"
-        case .inactiveCategory(let name, let kind):
-            return "the \(kind.rawValue) category \(ValueError.quote(name)) is deactivated; "
-                + "`geospend categories edit \(name) --kind \(kind.rawValue) --activate --user U` brings it back"
-        case .categoryExists(let name, let kind):
-            return "the \(kind.rawValue) category \(ValueError.quote(name)) exists already (names are compared without case)"
-        case .ambiguousCategory(let name):
-            return "\(ValueError.quote(name)) is both an expense and an income category: add --kind expense or --kind income"
-        case .defaultCategory(let name, let kind):
-            return "\(ValueError.quote(name)) is one of the default \(kind.rawValue) categories, which stay; "
-                + "`geospend categories deactivate` hides it instead"
-        case .unknownStore(let id):
-            return "--store: \(ValueError.quote(id)) is not a known store; `geospend nearest-stores` finds stores"
-        case .invalid(let field, let reason):
-            return "\(field): \(reason)"
-        }
-    }
-}
