@@ -179,3 +179,19 @@ func checkStatement(_ format: StatementFormat, _ input: [UInt8]) {
         }
     }
 }
+
+/// Stores read from any format: inside the coordinate ranges, with an id, and written in the
+/// store CSV format and read back as the same line again.
+func checkStores(_ stores: [Store]) {
+    for s in stores {
+        let c = s.coordinate
+        check(c.latitude.isFinite && c.longitude.isFinite && abs(c.latitude) <= 90 && abs(c.longitude) <= 180, "store at \(c)")
+        check(!s.id.isEmpty, "store without id")
+        let line = ImportCSV.line(s)
+        let csvPath = writeScratch(Array((ImportCSV.storeHeader + "\n" + line).utf8))
+        do {
+            let back = try Importer.readStores(from: csvPath)
+            check(back.count == 1 && ImportCSV.line(back[0]) == line, "store CSV round trip changed \(line)")
+        } catch { check(false, "the store CSV GeoSpend writes is rejected: \(error) for \(line)") }
+    }
+}

@@ -37,17 +37,6 @@ public func fuzzGeoJSONStores(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int
     } catch {
         check(false, "unexpected error \(error)")
     }
-    for s in stores {
-        let c = s.coordinate
-        check(c.latitude.isFinite && c.longitude.isFinite && abs(c.latitude) <= 90 && abs(c.longitude) <= 180, "store at \(c)")
-        check(!s.id.isEmpty, "store without id")
-        // Written in the store CSV format and read back: the same line again.
-        let line = ImportCSV.line(s)
-        let csvPath = writeScratch(Array((ImportCSV.storeHeader + "\n" + line).utf8))
-        do {
-            let back = try Importer.readStores(from: csvPath)
-            check(back.count == 1 && ImportCSV.line(back[0]) == line, "store CSV round trip changed \(line)")
-        } catch { check(false, "the store CSV GeoSpend writes is rejected: \(error) for \(line)") }
-    }
+    checkStores(stores)
     return 0
 }

@@ -91,10 +91,7 @@ extension SpatiaLiteStore: CategoryEditing {
         if found.count > 1 { throw EditError.ambiguousCategory(name: name) }
         guard let one = found.first else {
             let known = try String.fetchAll(db, sql: "SELECT name FROM categories WHERE user_id = ? ORDER BY name", arguments: [userID])
-            let folded = Identity.asciiLowercased(name)
-            throw EditError.unknownCategory(
-                name: name, kind: kind ?? .expense,
-                suggestion: known.first { Identity.asciiLowercased($0).hasPrefix(String(folded.prefix(3))) })
+            throw EditError.unknownCategory(name: name, kind: kind ?? .expense, among: known)
         }
         return one
     }

@@ -211,9 +211,7 @@ extension SpatiaLiteStore: ExpenseEditing {
             known = GeoSpend.Category.defaults.filter { $0.kind == kind }.map(\.name)
             if known.contains(where: { Identity.asciiLowercased($0) == Identity.asciiLowercased(name) }) { return }
         }
-        let folded = Identity.asciiLowercased(name)
-        let suggestion = known.first { Identity.asciiLowercased($0).hasPrefix(String(folded.prefix(3))) }
-        throw EditError.unknownCategory(name: name, kind: kind, suggestion: suggestion)
+        throw EditError.unknownCategory(name: name, kind: kind, among: known)
     }
 
     /// One `BEGIN IMMEDIATE` transaction with `secure_delete` on: text an edit replaces is zeroed

@@ -8,12 +8,13 @@ struct PeriodsCommand: ParsableCommand {
         commandName: "periods",
         abstract: "A user's periods (a trip, a term) and the expenses assigned to them.",
         discussion: """
-            A period has a name (1-100 characters after trimming spaces), a first day
-            and, unless ongoing, a last day after the first (both local days,
-            inclusive). Expenses belong to a period only when assigned to it, one
-            period per expense; its dates do not select expenses. Ids are numbered
-            per user and never reused. --period ID on expenses list, near, insights,
-            summary and export selects a period's expenses; on report, its days.
+            A period has a name (1-100 characters after trimming spaces, one line, no
+            control or bidi characters), a first day and, unless ongoing, a last day
+            after the first (both local days, inclusive). Expenses belong to a period
+            only when assigned to it, one period per expense; its dates do not select
+            expenses. Ids are numbered per user and never reused. --period ID on
+            expenses list, near, insights, summary and export selects a period's
+            expenses; on report, its days.
 
             Example:
               geospend periods add --user user1 --name "Lisbon trip" \\

@@ -13,17 +13,13 @@ public struct LocalDay: Sendable, Hashable, Comparable, CustomStringConvertible 
         guard t.isDateOnly else {
             throw .invalidDate(text, reason: "is a date-time; budgets take days like 2025-03-01")
         }
-        let parts = t.localDate.split(separator: "-").map { Int($0)! }
-        dayNumber = Timestamp.daysFromCivil(year: parts[0], month: parts[1], day: parts[2])
+        dayNumber = Timestamp.days(of: t.localDate)
     }
 
     public var civil: (year: Int, month: Int, day: Int) { Timestamp.civilFromDays(dayNumber) }
 
     /// `YYYY-MM-DD`.
-    public var description: String {
-        let c = civil
-        return "\(Timestamp.pad(c.year, 4))-\(Timestamp.pad(c.month, 2))-\(Timestamp.pad(c.day, 2))"
-    }
+    public var description: String { Timestamp(localDay: dayNumber).localDate }
 
     /// 0 = Monday … 6 = Sunday (1970-01-01 was a Thursday).
     public var weekdayFromMonday: Int { Int(((dayNumber + 3) % 7 + 7) % 7) }

@@ -31,3 +31,13 @@ public enum EditError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension EditError {
+    /// An unknown category, with the first of the user's `known` names that starts with the
+    /// same three letters (ASCII case folded) as a suggestion.
+    public static func unknownCategory(name: String, kind: Category.Kind, among known: [String]) -> EditError {
+        let start = String(Identity.asciiLowercased(name).prefix(3))
+        return .unknownCategory(name: name, kind: kind, suggestion: known.first { Identity.asciiLowercased($0).hasPrefix(start) })
+    }
+}
+
