@@ -2,12 +2,12 @@ import GeoSpend
 import GRDB
 
 extension ExpenseFilter {
-    /// One user's rows, not narrowed to stores: what the rowid paths and the split read serve.
+    /// One user's rows, not narrowed to stores: what the rowid paths serve.
     var readsOneUser: Bool { userID != nil && storeIDs.isEmpty }
 }
 
 /// The reads behind insights, snapping and reports: lean rows, bound and decoded directly.
-extension SpatiaLiteStore {
+extension SpatiaLiteReader {
     /// Runs one cached statement on a pooled read connection and decodes every row.
     func fetchAll<T>(_ sql: String, bind: (RawStatement) -> Void = { _ in }, decode: (RawStatement) throws -> T) throws -> [T] {
         try read { db in
@@ -21,56 +21,38 @@ extension SpatiaLiteStore {
         }
     }
 
-    public func spendingPoints(_ filter: ExpenseFilter) throws -> [SpendingPoint] {
-        var points: [SpendingPoint] = []
-        try forEachSpendingPoint(filter, geotaggedOnly: false) { points.append($0) }
-        return points
-    }
-
-    public func forEachSpendingPoint(_ filter: ExpenseFilter, geotaggedOnly: Bool, _ body: (SpendingPoint) throws -> Void) throws {
-        try forEachSpendingPoint(filter, geotaggedOnly: geotaggedOnly, access: nil, body)
+    public func forEachSpendingPointBatch(
+        _ filter: ExpenseFilter, geotaggedOnly: Bool, _ body: ([SpendingPoint]) throws -> Void
+    ) throws {
+        try forEachSpendingPointBatch(filter, geotaggedOnly: geotaggedOnly, access: nil, body)
     }
 
     /// `access` nil: the one `spendingRowAccess` picks (tests force each, with a user for
     /// `.rowidRuns`).
-    func forEachSpendingPoint(
-        _ filter: ExpenseFilter, geotaggedOnly: Bool, access forced: SpendingRowAccess?, _ body: (SpendingPoint) throws -> Void
+    func forEachSpendingPointBatch(
+        _ filter: ExpenseFilter, geotaggedOnly: Bool, access forced: SpendingRowAccess?, _ body: ([SpendingPoint]) throws -> Void
     ) throws {
         var decoder = SpendingPointDecoder(filter: filter)
-        try forEachSpendingRow(filter, geotaggedOnly: geotaggedOnly, access: forced) { s, lookup in try body(decoder.point(s, lookup)) }
+        var batch = Batch<SpendingPoint>()
+        try forEachSpendingRow(filter, geotaggedOnly: geotaggedOnly, access: forced) { s, lookup in
+            try batch.add(decoder.point(s, lookup), to: body)
+        }
+        try batch.flush(to: body)
     }
 
     public func spendingColumns(_ filter: ExpenseFilter) throws -> SpendingColumns {
         try spendingColumns(filter, access: nil)
     }
 
-    /// A one-user read whose rowid ranges are large is split between this connection and a
-    /// second one (`SplitRead`, where the order of the steps below is explained).
     func spendingColumns(_ filter: ExpenseFilter, access forced: SpendingRowAccess?) throws -> SpendingColumns {
-        let pin = filter.readsOneUser ? splitRead.pin() : nil  // step 1
-        return try read { db in
-            let access = try forced ?? Self.spendingRowAccess(filter, db)  // step 2: this connection's state is fixed
+        try read { db in
+            let access = try forced ?? Self.spendingRowAccess(filter, db)
             var decoder = SpendingColumnsDecoder()
             guard let ranges = try Self.rowidRanges(filter, access: access, db) else {
                 try Self.stepSpendingRows(filter, geotaggedOnly: false, access: access, db) { try decoder.add($0, $1) }
                 return decoder.columns
             }
-            guard let pin, let halves = splitRead.halves(ofLarge: ranges) else {
-                try Self.stepSpendingRows(filter, geotaggedOnly: false, inRowidRanges: ranges, db) { try decoder.add($0, $1) }
-                return decoder.columns
-            }
-            let (lower, upper) = halves
-            let secondHalf = splitRead.start(ifUnchangedSince: pin) { db in  // step 3
-                var other = SpendingColumnsDecoder()
-                try Self.stepSpendingRows(filter, geotaggedOnly: false, inRowidRanges: upper, db) { try other.add($0, $1) }
-                return other
-            }
-            try Self.stepSpendingRows(filter, geotaggedOnly: false, inRowidRanges: lower, db) { try decoder.add($0, $1) }
-            if let other = splitRead.collect(secondHalf) {
-                decoder.appendRows(of: other)
-            } else {
-                try Self.stepSpendingRows(filter, geotaggedOnly: false, inRowidRanges: upper, db) { try decoder.add($0, $1) }
-            }
+            try Self.stepSpendingRows(filter, geotaggedOnly: false, inRowidRanges: ranges, db) { try decoder.add($0, $1) }
             return decoder.columns
         }
     }
@@ -92,7 +74,7 @@ extension SpatiaLiteStore {
         _ body: (RawStatement, CategoryNameLookup) throws -> Void
     ) throws {
         if access == .rowidRuns, let user = filter.userID {
-            let runs = try rowidRuns(of: user, within: OccurredWindow(filter), db)
+            let runs = try SpatiaLiteStore.rowidRuns(of: user, within: OccurredWindow(filter), db)
             return try stepSpendingRows(filter, geotaggedOnly: geotaggedOnly, inRowidRanges: runs, db, body)
         }
         let (sql, arguments, _) = spendingPointQuery(filter, geotaggedOnly: geotaggedOnly, access: access)
@@ -134,7 +116,7 @@ extension SpatiaLiteStore {
         guard filter.readsOneUser, let user = filter.userID else { return nil }
         switch access {
         case .index: return nil
-        case .rowidRuns: return try rowidRuns(of: user, within: OccurredWindow(filter), db)
+        case .rowidRuns: return try SpatiaLiteStore.rowidRuns(of: user, within: OccurredWindow(filter), db)
         case .tableScan:
             let s = RawStatement(try db.cachedStatement(sql: tableEndsSQL))
             defer { s.reset() }
@@ -163,8 +145,8 @@ extension SpatiaLiteStore {
         guard filter.storeIDs.isEmpty else { return .index }
         guard let user = filter.userID else { return .tableScan }
         let window = OccurredWindow(filter)
-        guard try rowsLieClose(of: user, within: window, db) else { return .index }
-        return try rowsFillTable(of: user, within: window, db) ? .tableScan : .rowidRuns
+        guard try SpatiaLiteStore.rowsLieClose(of: user, within: window, db) else { return .index }
+        return try SpatiaLiteStore.rowsFillTable(of: user, within: window, db) ? .tableScan : .rowidRuns
     }
 
     /// The statement behind `forEachSpendingPoint`, its bindings, and the number of the first of
@@ -172,7 +154,7 @@ extension SpatiaLiteStore {
     static func spendingPointQuery(
         _ filter: ExpenseFilter, geotaggedOnly: Bool, access: SpendingRowAccess
     ) -> (sql: String, bind: [(RawStatement) -> Void], runBounds: Int32) {
-        var (conditions, arguments) = Self.conditions(for: filter, firstParameter: 1)
+        var (conditions, arguments) = StoredRows.conditions(for: filter, firstParameter: 1)
         if geotaggedOnly { conditions.append("e.lat IS NOT NULL") }
         if access == .index, filter.readsOneUser {
             // A bare-date window compares local_date, which the index does not hold: its
@@ -250,7 +232,7 @@ extension SpatiaLiteStore {
             return SpendingPoint(
                 id: s.text(0) ?? "", userID: user ?? s.text(10) ?? "", storeID: s.text(1),
                 coordinate: s.isNull(2) ? nil : Coordinate(uncheckedLatitude: s.double(2), longitude: s.double(3)),
-                kind: kind ?? s.withText(4, SpatiaLiteStore.kind), amountMinor: s.int64(5), currency: currencies.values[k]!,
+                kind: kind ?? s.withText(4, SpatiaLiteReader.kind), amountMinor: s.int64(5), currency: currencies.values[k]!,
                 occurredMilliseconds: s.int64(7), utcOffsetMinutes: s.optionalInt64(11).map { Int($0) },
                 category: category, merchant: s.text(8))
         }
@@ -369,7 +351,7 @@ extension SpatiaLiteStore {
         }
     }
 
-    public func forEachLocatedAmount(_ filter: ExpenseFilter, withUsers: Bool, _ body: (LocatedAmount) throws -> Void) throws {
+    public func forEachLocatedAmountBatch(_ filter: ExpenseFilter, withUsers: Bool, _ body: ([LocatedAmount]) throws -> Void) throws {
         let (source, arguments) = Self.locatedSource(filter)
         let columns = "e.lat, e.lon, e.amount_minor, e.currency" + (withUsers ? ", e.user_id" : "")
         try read { db in
@@ -377,12 +359,14 @@ extension SpatiaLiteStore {
             defer { s.reset() }
             s.reset()
             for apply in arguments { apply(s) }
+            var batch = Batch<LocatedAmount>()
             while try s.step(db) {
-                try body(LocatedAmount(
+                try batch.add(LocatedAmount(
                     latitude: s.double(0), longitude: s.double(1), amountMinor: s.int64(2),
                     currencyKey: s.withText(3, LocatedAmount.currencyKey),
-                    userKey: withUsers ? s.withText(4, LocatedAmount.userKey) : 0))
+                    userKey: withUsers ? s.withText(4, LocatedAmount.userKey) : 0), to: body)
             }
+            try batch.flush(to: body)
         }
     }
 
@@ -413,7 +397,7 @@ extension SpatiaLiteStore {
     /// filtered on, so without window or category filters every column read is in the
     /// `expenses_user_place` index and SQLite scans that instead of the table.
     private static func locatedSource(_ filter: ExpenseFilter) -> (String, [(RawStatement) -> Void]) {
-        let (conditions, arguments) = Self.conditions(for: filter, firstParameter: 1)
+        let (conditions, arguments) = StoredRows.conditions(for: filter, firstParameter: 1)
         let join = filter.categories.isEmpty ? "" : "LEFT JOIN categories AS c ON c.id = e.category_id"
         return ("FROM expenses AS e \(join) WHERE \((conditions + ["e.lat IS NOT NULL"]).joined(separator: " AND "))", arguments)
     }
@@ -426,9 +410,9 @@ extension SpatiaLiteStore {
         guard !ids.isEmpty else { return [:] }
         let found = try fetchAll(
             """
-            SELECT \(Self.storeColumns)
+            SELECT \(StoredRows.storeColumns)
             FROM json_each(?1) AS j JOIN stores AS s ON s.id = j.value
-            """, bind: { $0.bind(1, Self.jsonArray(ids)) }, decode: Self.decodeStore)
+            """, bind: { $0.bind(1, StoredRows.jsonArray(ids)) }, decode: StoredRows.decodeStore)
         return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
@@ -438,18 +422,13 @@ extension SpatiaLiteStore {
             """
             SELECT e.id, e.occurred_at, e.occurred_ms, e.utc_offset_min, e.local_date
             FROM json_each(?1) AS j JOIN expenses AS e ON e.id = j.value
-            """, bind: { $0.bind(1, Self.jsonArray(ids)) }
+            """, bind: { $0.bind(1, StoredRows.jsonArray(ids)) }
         ) { s in
             (s.text(0) ?? "", Timestamp(
                 text: s.text(1) ?? "", epochMilliseconds: s.int64(2), utcOffsetMinutes: s.optionalInt64(3).map { Int($0) },
                 localDate: s.text(4) ?? ""))
         }
         return Dictionary(found, uniquingKeysWith: { a, _ in a })
-    }
-
-    /// A JSON array of strings, for `json_each` (one bound parameter instead of a statement per id).
-    static func jsonArray(_ values: some Sequence<String>) -> String {
-        JSONOutput.array(values.map { .string($0) }).serialized(pretty: false)
     }
 
     public func expensesWithoutStore(userID: String?) throws -> [UnsnappedExpense] {
@@ -469,8 +448,8 @@ extension SpatiaLiteStore {
     public func allStores(kind: String?) throws -> [Store] {
         try fetchAll(
             """
-            SELECT \(Self.storeColumns)
+            SELECT \(StoredRows.storeColumns)
             FROM stores AS s \(kind == nil ? "" : "WHERE s.kind = ?1") ORDER BY s.id
-            """, bind: { s in if let kind { s.bind(1, kind) } }, decode: Self.decodeStore)
+            """, bind: { s in if let kind { s.bind(1, kind) } }, decode: StoredRows.decodeStore)
     }
 }

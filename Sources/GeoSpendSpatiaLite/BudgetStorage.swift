@@ -60,13 +60,13 @@ extension SpatiaLiteStore: BudgetStore {
     }
 
     public func budgets(userID: String, includeInactive: Bool) throws -> [Budget] {
-        try read { db in
+        try readDatabase { db in
             try Self.fetchBudgets(db, where: includeInactive ? "b.user_id = ?" : "b.user_id = ? AND b.is_active = 1", [userID])
         }
     }
 
     public func budget(id: Int64, userID: String) throws -> Budget? {
-        try read { db in try Self.fetchBudgets(db, where: "b.user_id = ? AND b.number = ?", [userID, id]).first }
+        try readDatabase { db in try Self.fetchBudgets(db, where: "b.user_id = ? AND b.number = ?", [userID, id]).first }
     }
 
     public func deleteBudget(id: Int64, userID: String) throws -> Bool {
@@ -81,7 +81,7 @@ extension SpatiaLiteStore: BudgetStore {
     }
 
     public func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense] {
-        try read { db in
+        try readDatabase { db in
             // expenses_user_time narrows to the user; local_date (the day at the recorded offset) decides.
             try Row.fetchAll(db, sql: """
                 SELECT e.amount_minor, e.currency, e.local_date, c.name, e.lat, e.lon, e.id

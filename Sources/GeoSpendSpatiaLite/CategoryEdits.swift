@@ -16,7 +16,7 @@ extension SpatiaLiteStore: CategoryEditing {
     }
 
     public func categoryDetails(userID: String, includeInactive: Bool) throws -> [CategoryDetail] {
-        try read { db in try Self.categoryDetails(db, userID: userID, includeInactive: includeInactive) }
+        try readDatabase { db in try Self.categoryDetails(db, userID: userID, includeInactive: includeInactive) }
     }
 
     static func categoryDetails(_ db: Database, userID: String, includeInactive: Bool) throws -> [CategoryDetail] {

@@ -5,14 +5,14 @@ import GRDB
 /// scoped by `user_id`: another user's expense is never found, so never revealed.
 extension SpatiaLiteStore: ExpenseEditing {
     /// `expenseColumns` (0–16), then the reminder's text (17), the times (18, 19), the row key (20).
-    static let storedColumns = "\(expenseColumns), e.remind_at, e.created_at, e.updated_at, e.pk"
+    static let storedColumns = "\(StoredRows.expenseColumns), e.remind_at, e.created_at, e.updated_at, e.pk"
     static let storedSource = "expenses AS e LEFT JOIN categories AS c ON c.id = e.category_id"
     /// SQLite's clock, as `created_at`/`updated_at` keep it: `2025-03-01T09:00:00.000Z`.
     static let nowSQL = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
     static func decodeStored(_ s: RawStatement) throws -> StoredExpense {
         StoredExpense(
-            expense: try decodeExpense(s), remindAt: try s.text(17).map { try Timestamp(parsing: $0) },
+            expense: try StoredRows.decodeExpense(s), remindAt: try s.text(17).map { try Timestamp(parsing: $0) },
             createdAt: s.text(18), updatedAt: s.text(19))
     }
 
@@ -34,7 +34,7 @@ extension SpatiaLiteStore: ExpenseEditing {
     }
 
     public func expense(id: String, userID: String) throws -> StoredExpense? {
-        try read { db in try Self.storedExpense(db, id: id, userID: userID) }
+        try readDatabase { db in try Self.storedExpense(db, id: id, userID: userID) }
     }
 
     public func addExpense(_ expense: Expense, remindAt: Timestamp?) throws -> StoredExpense {
@@ -147,14 +147,14 @@ extension SpatiaLiteStore: ExpenseEditing {
     }
 
     public func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) throws -> ExpensePage {
-        let (conditions, bindings) = Self.conditions(for: filter, firstParameter: 4)  // ?1–?3: cursor and limit
+        let (conditions, bindings) = StoredRows.conditions(for: filter, firstParameter: 4)  // ?1–?3: cursor and limit
         let all = conditions + (cursor == nil ? [] : ["(e.occurred_ms, e.id) < (?1, ?2)"])
         let sql = """
             SELECT \(Self.storedColumns) FROM \(Self.storedSource)
             \(all.isEmpty ? "" : "WHERE " + all.joined(separator: " AND "))
             ORDER BY e.occurred_ms DESC, e.id DESC LIMIT ?3
             """
-        let rows = try read { db in
+        let rows = try readDatabase { db in
             try Self.fetchStored(db, sql) { s in
                 s.bind(1, cursor?.occurredMilliseconds); s.bind(2, cursor?.id); s.bind(3, Int64(limit) + 1)
                 for apply in bindings { apply(s) }
@@ -175,7 +175,7 @@ extension SpatiaLiteStore: ExpenseEditing {
                 OR e.notes LIKE ?2 ESCAPE '\\' OR c.name LIKE ?2 ESCAPE '\\')
             ORDER BY e.occurred_ms DESC, e.id DESC LIMIT ?3
             """
-        return try read { db in
+        return try readDatabase { db in
             try Self.fetchStored(db, sql) { s in
                 s.bind(1, userID); s.bind(2, "%" + escaped + "%"); s.bind(3, Int64(limit))
             }.map(\.0)
@@ -187,7 +187,7 @@ extension SpatiaLiteStore: ExpenseEditing {
             SELECT \(Self.storedColumns) FROM \(Self.storedSource)
             WHERE e.user_id = ?1 AND e.remind_ms <= ?2 ORDER BY e.remind_ms, e.id
             """
-        return try read { db in
+        return try readDatabase { db in
             try Self.fetchStored(db, sql) { s in s.bind(1, userID); s.bind(2, asOf.epochMilliseconds) }.map(\.0)
         }
     }

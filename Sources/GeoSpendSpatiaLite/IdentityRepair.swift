@@ -131,20 +131,20 @@ extension SpatiaLiteStore {
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")  // reset by SQLite at commit
         // The rows whose hash covers changed text, and whether their stored hash is reproducible.
         let expenseSQL = """
-            SELECT \(expenseColumns), e.content_hash, e.pk FROM expenses AS e LEFT JOIN categories AS c ON c.id = e.category_id
+            SELECT \(StoredRows.expenseColumns), e.content_hash, e.pk FROM expenses AS e LEFT JOIN categories AS c ON c.id = e.category_id
             """
         var expenseHashes: [(pk: Int64, reproducible: Bool)] = []
         let expenses = RawStatement(try db.cachedStatement(sql: expenseSQL + " WHERE " + notNFC(
             ["id", "user_id", "title", "merchant", "notes", "store_id"], alias: "e") + " OR " + notNFC(["name"], alias: "c")))
         while try expenses.step(db) {
-            expenseHashes.append((expenses.int64(18), try decodeExpense(expenses).contentHash == expenses.int64(17)))
+            expenseHashes.append((expenses.int64(18), try StoredRows.decodeExpense(expenses).contentHash == expenses.int64(17)))
         }
         expenses.reset()  // GRDB's cached statements: done with, not left mid-step
-        let storeSQL = "SELECT \(storeColumns), s.content_hash, s.pk FROM stores AS s"
+        let storeSQL = "SELECT \(StoredRows.storeColumns), s.content_hash, s.pk FROM stores AS s"
         var storeHashes: [(pk: Int64, reproducible: Bool)] = []
         let stores = RawStatement(try db.cachedStatement(sql: storeSQL + " WHERE " + notNFC(
             ["id", "name", "kind", "brand", "street", "postcode", "city", "country"], alias: "s")))
-        while try stores.step(db) { storeHashes.append((stores.int64(12), decodeStore(stores).contentHash == stores.int64(11))) }
+        while try stores.step(db) { storeHashes.append((stores.int64(12), StoredRows.decodeStore(stores).contentHash == stores.int64(11))) }
         stores.reset()
 
         var renamed: [String: Int] = [:]
@@ -208,11 +208,11 @@ extension SpatiaLiteStore {
             }
         }
         try rehash(expenseHashes, table: "expenses", select: expenseSQL + " WHERE e.pk = ?") { row in
-            var expense = try decodeExpense(row)
+            var expense = try StoredRows.decodeExpense(row)
             expense.category = expense.category.map(Identity.normalized)
             return expense.contentHash
         }
-        try rehash(storeHashes, table: "stores", select: storeSQL + " WHERE s.pk = ?") { decodeStore($0).contentHash }
+        try rehash(storeHashes, table: "stores", select: storeSQL + " WHERE s.pk = ?") { StoredRows.decodeStore($0).contentHash }
 
         var done: [String] = []
         let counts = ["user", "store", "expense", "category"].compactMap { what in

@@ -20,18 +20,18 @@ public struct StoreKindCount: Sendable, Hashable {
 /// empty result that reads like "no spending".
 extension SpatiaLiteStore {
     public func hasUser(_ id: String) throws -> Bool {
-        try read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [id]) ?? false }
+        try readDatabase { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [id]) ?? false }
     }
 
     /// Every user id, sorted (for suggestions only: no counts, so it stays cheap with many users).
     public func userIDs() throws -> [String] {
-        try read { db in try String.fetchAll(db, sql: "SELECT id FROM users ORDER BY id") }
+        try readDatabase { db in try String.fetchAll(db, sql: "SELECT id FROM users ORDER BY id") }
     }
 
     /// The user's categories (every user's with nil), expense and income, by kind then name,
     /// with their expense counts (one lookup each in the `expenses_category` index).
     public func categoryCounts(userID: String?) throws -> [CategoryCount] {
-        try read { db in
+        try readDatabase { db in
             try Row.fetchAll(
                 db,
                 sql: """
@@ -47,7 +47,7 @@ extension SpatiaLiteStore {
     /// Store kinds with their store counts, most stores first, then by kind; stores without a
     /// kind last.
     public func storeKindCounts() throws -> [StoreKindCount] {
-        try read { db in
+        try readDatabase { db in
             try Row.fetchAll(
                 db, sql: "SELECT kind, count(*) AS n FROM stores GROUP BY kind ORDER BY kind IS NULL, n DESC, kind"
             ).map { StoreKindCount(kind: $0[0], stores: $0[1]) }

@@ -16,7 +16,7 @@ import GRDB
 /// Node layout (SQLite's rtree.c): 2 bytes tree depth (root node 1 only), 2 bytes entry count,
 /// then entries of an 8-byte id (child node number, or `stores.pk` in a leaf) and four 4-byte
 /// floats `xmin xmax ymin ymax`, all big-endian.
-extension SpatiaLiteStore {
+extension SpatiaLiteReader {
     public func nearestStores(to center: Coordinate, limit: Int, maxDistance: Distance?, kind: String?) throws -> [StoreHit] {
         guard limit > 0 else { return [] }
         let cap = maxDistance?.meters ?? .infinity
@@ -24,7 +24,7 @@ extension SpatiaLiteStore {
             let nodeStatement = RawStatement(try db.cachedStatement(sql: "SELECT data FROM idx_stores_geom_node WHERE nodeno = ?1"))
             let position = RawStatement(try db.cachedStatement(
                 sql: "SELECT lat, lon FROM stores WHERE pk = ?1" + (kind == nil ? "" : " AND kind = ?2")))
-            let row = RawStatement(try db.cachedStatement(sql: "SELECT \(Self.storeColumns) FROM stores AS s WHERE s.pk = ?1"))
+            let row = RawStatement(try db.cachedStatement(sql: "SELECT \(StoredRows.storeColumns) FROM stores AS s WHERE s.pk = ?1"))
             defer { nodeStatement.reset(); position.reset(); row.reset() }
 
             var queue = SearchQueue()
@@ -72,10 +72,16 @@ extension SpatiaLiteStore {
                 row.reset()
                 row.bind(1, hit.pk)
                 _ = try row.step(db)
-                return StoreHit(store: Self.decodeStore(row), distanceMeters: hit.distance)
+                return StoreHit(store: StoredRows.decodeStore(row), distanceMeters: hit.distance)
             }
             return Array(hits.sorted { ($0.distanceMeters, $0.store.id) < ($1.distanceMeters, $1.store.id) }.prefix(limit))
         }
+    }
+
+    /// The same walk without a count: it stops at the first queue item beyond the radius, so it
+    /// reads the index around the circle only, however many stores are in it.
+    public func stores(within radius: Distance, of center: Coordinate, kind: String?) throws -> [StoreHit] {
+        try nearestStores(to: center, limit: .max, maxDistance: radius, kind: kind)
     }
 }
 

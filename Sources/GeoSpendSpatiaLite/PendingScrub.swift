@@ -40,7 +40,7 @@ extension SpatiaLiteStore {
     }
 
     public func pendingScrubSince() throws -> String? {
-        try read { db in try Self.pendingScrub(db) }
+        try readDatabase { db in try Self.pendingScrub(db) }
     }
 
     /// Refuses, before a deletion changes anything, when the disk cannot hold the rewrite: `VACUUM`

@@ -45,11 +45,11 @@ extension SpatiaLiteStore: PeriodStore {
     }
 
     public func periods(userID: String) throws -> [Period] {
-        try read { db in try Self.fetchPeriods(db, user: Identity.normalized(userID), number: nil) }
+        try readDatabase { db in try Self.fetchPeriods(db, user: Identity.normalized(userID), number: nil) }
     }
 
     public func period(userID: String, id: Int64) throws -> Period? {
-        try read { db in try Self.fetchPeriods(db, user: Identity.normalized(userID), number: id).first }
+        try readDatabase { db in try Self.fetchPeriods(db, user: Identity.normalized(userID), number: id).first }
     }
 
     public func updatePeriod(userID: String, id: Int64, _ fields: PeriodFields) throws -> Period? {
@@ -88,7 +88,7 @@ extension SpatiaLiteStore: PeriodStore {
                 SELECT j.value FROM json_each(?1) AS j
                 WHERE NOT EXISTS (SELECT 1 FROM expenses AS e WHERE e.id = j.value AND e.user_id = ?2)
                 ORDER BY j.key
-                """, arguments: [Self.jsonArray(ids), user])
+                """, arguments: [StoredRows.jsonArray(ids), user])
             guard unknown.isEmpty else { return .unknownExpenses(unknown) }
             var changed = 0, moved = 0
             for id in Set(ids) {

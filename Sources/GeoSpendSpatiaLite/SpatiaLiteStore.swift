@@ -18,15 +18,10 @@ import GRDBSQLite
 public final class SpatiaLiteStore: ExpenseStore {
     public let path: String
     let pool: DatabasePool
-    /// Where reads go: the pool, or one snapshot (`snapshotReads`) so that every read of a command
-    /// sees the same committed state even while another process imports.
-    private let reader: any DatabaseReader
     /// How long a connection waits for another process's lock before failing.
     public let busyTimeout: TimeInterval
     /// Time this store's connections spent waiting for other processes' locks.
     public let lockWaits: LockWaitMeter
-    /// The second connection that reads half of a heavy user's rows.
-    let splitRead: SplitRead
 
     /// The default busy timeout: how long a writer waits for another process's write lock.
     public static let defaultBusyTimeout: TimeInterval = 30
@@ -37,23 +32,13 @@ public final class SpatiaLiteStore: ExpenseStore {
     ///     WAL file is missing or empty, which waits for any other process's write transaction:
     ///     queries open read-only so that they never wait for an import.
     ///   - busyTimeout: seconds to wait for another process's lock before throwing `StoreError.locked`.
-    ///   - snapshotReads: every read sees the database as it was when the store was opened
-    ///     (one read transaction held open), so a concurrent import is seen whole or not at all.
-    ///   - splitReads: a heavy user's rows may be read by a second connection, half each
-    ///     (`SplitRead`). With `snapshotReads` that costs a connection opened now, to pin the
-    ///     snapshot's state (8.5 M instructions, measured on `geospend near`); without, one
-    ///     opened by the first one-user `spendingColumns` call.
     /// - Throws: `StoreError` when the file is locked, read-only, damaged, not a GeoSpend database
     ///   or from a newer GeoSpend; `DatabaseError` for SQLite's other failures.
-    public init(
-        path: String, readOnly: Bool = false, busyTimeout: TimeInterval = defaultBusyTimeout, snapshotReads: Bool = false,
-        splitReads: Bool = true
-    ) throws {
+    public init(path: String, readOnly: Bool = false, busyTimeout: TimeInterval = defaultBusyTimeout) throws {
         self.path = path
         self.busyTimeout = busyTimeout
         let meter = LockWaitMeter(timeout: busyTimeout)
         lockWaits = meter
-        splitRead = SplitRead(path: path, meter: meter, enabled: splitReads)
         var config = Configuration()
         config.foreignKeysEnabled = true
         config.readonly = readOnly
@@ -105,8 +90,6 @@ public final class SpatiaLiteStore: ExpenseStore {
                 pool = try DatabasePool(path: path, configuration: config)
             }
             self.pool = pool
-            if snapshotReads { splitRead.pinSnapshot() }
-            reader = snapshotReads ? try pool.makeSnapshot() : pool
         } catch let error as DatabaseError {
             throw StoreError.translating(error, path: path, waited: meter.seconds) ?? error
         }
@@ -164,6 +147,12 @@ public final class SpatiaLiteStore: ExpenseStore {
         }
     }
 
+    func translatingErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch let error as DatabaseError {
+            throw StoreError.translating(error, path: path, waited: lockWaits.seconds) ?? error
+        }
+    }
+
     /// Versions of SQLite, SpatiaLite, GEOS and PROJ in use.
     public static var libraryVersions: [String: String] {
         var v = SpatiaLiteExtension.versions
@@ -171,33 +160,42 @@ public final class SpatiaLiteStore: ExpenseStore {
         return v
     }
 
-    // MARK: Writing
+    // MARK: Scopes
 
-    public func write<T>(_ body: (any BulkWriter) throws -> T) throws -> T {
-        try bulkWrite { writer, _ in try body(writer) }
+    /// One read transaction on a pooled connection (one snapshot in WAL mode), on GRDB's reader
+    /// queue: the calling task waits without holding its thread.
+    public func read<T: Sendable>(_ body: @Sendable (any ExpenseReader) throws -> T) async throws -> T {
+        try await translatingErrors { try await pool.read { db in try body(SpatiaLiteReader(db)) } }
     }
 
-    /// `write`, with the transaction's connection too (`expenses add`/`edit` stamp their times in it).
+    /// One `BEGIN IMMEDIATE` transaction on the writer connection, with the bulk writer
+    /// (`SpatiaLiteBulkWriter`), on GRDB's writer queue.
+    public func write<T: Sendable>(_ body: @Sendable (any ExpenseWriter) throws -> T) async throws -> T {
+        try await translatingErrors { try await pool.writeWithoutTransaction { db in try Self.bulkTransaction(db) { w, _ in try body(w) } } }
+    }
+
+    /// `write`, synchronously and with the transaction's connection too (`expenses add`/`edit`
+    /// stamp their times in it).
     func bulkWrite<T>(_ body: (SpatiaLiteBulkWriter, Database) throws -> T) throws -> T {
-        try translatingErrors {
-            try pool.writeWithoutTransaction { db in
-                // A large import touches every index page; a 1 GiB page cache (allocated only as used) keeps them in memory
-                // instead of spilling to the WAL mid-transaction.
-                try db.execute(sql: "PRAGMA cache_size = -1048576")
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    let writer = try SpatiaLiteBulkWriter(db: db)
-                    result = try body(writer, db)
-                    // Nothing written (a re-import): roll back instead of recreating the triggers and
-                    // indexes set aside and stamping SpatiaLite's times, so the file stays byte for
-                    // byte the same (a re-import of 936 stores changed 2,306 bytes).
-                    guard writer.wroteRows else { return .rollback }
-                    try writer.finish()
-                    return .commit
-                }
-                return result!
-            }
+        try translatingErrors { try pool.writeWithoutTransaction { db in try Self.bulkTransaction(db, body) } }
+    }
+
+    private static func bulkTransaction<T>(_ db: Database, _ body: (SpatiaLiteBulkWriter, Database) throws -> T) throws -> T {
+        // A large import touches every index page; a 1 GiB page cache (allocated only as used) keeps them in memory
+        // instead of spilling to the WAL mid-transaction.
+        try db.execute(sql: "PRAGMA cache_size = -1048576")
+        var result: T?
+        try db.inTransaction(.immediate) {
+            let writer = try SpatiaLiteBulkWriter(db: db)
+            result = try body(writer, db)
+            // Nothing written (a re-import): roll back instead of recreating the triggers and
+            // indexes set aside and stamping SpatiaLite's times, so the file stays byte for
+            // byte the same (a re-import of 936 stores changed 2,306 bytes).
+            guard writer.wroteRows else { return .rollback }
+            try writer.finish()
+            return .commit
         }
+        return result!
     }
 
     /// Runs a closure in one `BEGIN IMMEDIATE` transaction (for maintenance such as `doctor --repair`).
@@ -216,19 +214,10 @@ public final class SpatiaLiteStore: ExpenseStore {
 
     // MARK: Reading
 
-    public func counts() throws -> StoreCounts {
-        try read { db in
-            StoreCounts(
-                users: try Int.fetchOne(db, sql: "SELECT count(*) FROM users") ?? 0,
-                expenses: try Int.fetchOne(db, sql: "SELECT count(*) FROM expenses") ?? 0,
-                geotaggedExpenses: try Int.fetchOne(db, sql: "SELECT count(*) FROM expenses WHERE lat IS NOT NULL") ?? 0,
-                stores: try Int.fetchOne(db, sql: "SELECT count(*) FROM stores") ?? 0)
-        }
-    }
-
-    /// Runs a read-only closure on a pooled connection, or on the store's snapshot (`snapshotReads`).
-    public func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try translatingErrors { try reader.read(body) }
+    /// Runs `body` on a pooled read connection, in one read transaction (tools and tests that
+    /// look at the file itself; analytics go through `read`).
+    public func readDatabase<T>(_ body: (Database) throws -> T) throws -> T {
+        try translatingErrors { try pool.read(body) }
     }
 }
 

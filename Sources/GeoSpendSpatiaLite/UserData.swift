@@ -4,14 +4,14 @@ import GRDB
 /// A user's own data: list, export, delete (`geospend users …`).
 extension SpatiaLiteStore: UserDataStore {
     public func users() throws -> [UserRecord] {
-        try read { db in
+        try readDatabase { db in
             try Row.fetchAll(db, sql: "\(Self.userSelect) ORDER BY u.id").map(Self.userRecord)
         }
     }
 
     public func withUserData<T>(_ userID: String, _ body: (any UserDataSnapshot) throws -> T) throws -> T? {
         // GRDB reads in a transaction: every statement below sees the same snapshot.
-        try read { db in
+        try readDatabase { db in
             guard let user = try Row.fetchOne(db, sql: "\(Self.userSelect) WHERE u.id = ?", arguments: [userID]).map(Self.userRecord)
             else { return nil }
             return try body(Snapshot(db: db, user: user))
@@ -42,14 +42,14 @@ extension SpatiaLiteStore: UserDataStore {
 
         func forEachExpense(_ body: (Expense) throws -> Void) throws {
             let s = RawStatement(try db.cachedStatement(sql: """
-                SELECT \(SpatiaLiteStore.expenseColumns)
+                SELECT \(StoredRows.expenseColumns)
                 FROM expenses AS e LEFT JOIN categories AS c ON c.id = e.category_id
                 WHERE e.user_id = ?1 ORDER BY e.id
                 """))
             s.reset()
             defer { s.reset() }
             s.bind(1, user.id)
-            while try s.step(db) { try body(try SpatiaLiteStore.decodeExpense(s)) }
+            while try s.step(db) { try body(try StoredRows.decodeExpense(s)) }
         }
 
         func categoryDetails() throws -> [CategoryDetail] {
@@ -88,14 +88,14 @@ extension SpatiaLiteStore: UserDataStore {
         func stores(withIDs ids: Set<String>) throws -> [Store] {
             guard !ids.isEmpty else { return [] }
             let s = RawStatement(try db.cachedStatement(sql: """
-                SELECT \(SpatiaLiteStore.storeColumns)
+                SELECT \(StoredRows.storeColumns)
                 FROM json_each(?1) AS j JOIN stores AS s ON s.id = j.value ORDER BY s.id
                 """))
             s.reset()
             defer { s.reset() }
-            s.bind(1, SpatiaLiteStore.jsonArray(ids))
+            s.bind(1, StoredRows.jsonArray(ids))
             var stores: [Store] = []
-            while try s.step(db) { stores.append(SpatiaLiteStore.decodeStore(s)) }
+            while try s.step(db) { stores.append(StoredRows.decodeStore(s)) }
             return stores
         }
     }

@@ -45,8 +45,8 @@ public struct InsightsRequest: Sendable {
 
 /// Why insights could not be computed.
 public enum InsightsError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// An expense read for the insights was gone when its visit time was looked up: another
-    /// process deleted it meanwhile (a store read through a pool, not one snapshot).
+    /// An expense read for the insights was gone when its visit time was looked up: the
+    /// reader's scope was not one snapshot, as `ExpenseStore.read` promises.
     case expenseDeletedDuringRead(String)
 
     public var description: String {
@@ -127,7 +127,12 @@ public struct LocationInsights: Sendable {
     public let unplaced: [MoneyTotal]
 
     /// - Complexity: O(n log n) for the n matching expenses, plus clustering.
-    public static func compute(_ request: InsightsRequest, store: some ExpenseStore) throws -> LocationInsights {
+    public static func compute(_ request: InsightsRequest, store: some ExpenseStore) async throws -> LocationInsights {
+        try await store.read { try compute(request, reader: $0) }
+    }
+
+    /// `compute` inside a read scope.
+    public static func compute(_ request: InsightsRequest, reader store: some ExpenseReader) throws -> LocationInsights {
         let (previousFrom, previousTo) = previousWindow(request.from, request.to)
 
         // Everything below groups by small integers, not by strings: the store numbers the
@@ -139,11 +144,7 @@ public struct LocationInsights: Sendable {
         let storeCount = rows.storeIDs.count
         var groups = PlaceGroups(rows: rows, placeCount: storeCount)
         for i in 0..<rows.count where rows.storeNumber[i] >= 0 { groups.add(i, place: rows.storeNumber[i]) }
-        // Store names and positions, and the instants of the stores' first and last visits, are
-        // looked up on a second thread while clusters form (waiting for them after the figures
-        // was a tenth of the time).
-        let storeIDs = Set(rows.storeIDs), storeVisits = groups.visitIDs(of: 0..<groups.count)
-        let storeLookup = BackgroundWork { (try store.stores(withIDs: storeIDs), try store.timestamps(ofExpenses: storeVisits)) }
+        let storeVisits = groups.visitIDs(of: 0..<groups.count)
 
         var placeOf = rows.storeNumber
         var placeIDs = rows.storeIDs  // by place number
@@ -166,7 +167,6 @@ public struct LocationInsights: Sendable {
             placeIDs += clusters.names
         }
         let clusterVisits = groups.visitIDs(of: firstClusterGroup..<groups.count)
-        let clusterTimestampsLookup = BackgroundWork { try store.timestamps(ofExpenses: clusterVisits) }
 
         let currencies = rows.currencies, categories = rows.categories, amountOf = rows.amountMinor, categoryOf = rows.categoryNumber
         let dayOf = (0..<rows.count).map { Int32(truncatingIfNeeded: rows.localDayNumber($0)) }
@@ -260,13 +260,14 @@ public struct LocationInsights: Sendable {
                 stats: stats, visitDays: visitDays.count(mine, dayOf), topCategory: top, change: change,
                 centroid: isCluster ? Self.meanPosition(mine.map { rows.coordinate($0)! }) : nil)
         }
-        // First and last visits keep their recorded offsets, hence the timestamps looked up.
-        let (stores, storeTimestamps) = try storeLookup.value()
-        let clusterTimestamps = try clusterTimestampsLookup.value()
+        // Store names and positions, and the instants of first and last visits (they keep their
+        // recorded offsets), in the same snapshot as the rows.
+        let stores = try store.stores(withIDs: Set(rows.storeIDs))
+        let storeTimestamps = try store.timestamps(ofExpenses: storeVisits)
+        let clusterTimestamps = try store.timestamps(ofExpenses: clusterVisits)
         let places = try zip(order, figures).map { g, f -> PlaceInsight in
             let group = groups.all[g]
             let timestamps = g < firstClusterGroup ? storeTimestamps : clusterTimestamps
-            // A store read through a pool looks them up in a later transaction than the rows.
             func visit(_ row: Int) throws -> Timestamp {
                 guard let t = timestamps[rows.id(row)] else { throw InsightsError.expenseDeletedDuringRead(rows.id(row)) }
                 return t

@@ -26,16 +26,21 @@ public struct NearestStoresResult: Sendable, Hashable {
 }
 
 extension ExpenseStore {
-    /// A radius query with its per-currency summary.
+    /// A radius query with its per-currency summary, in one read scope.
     ///
     /// ```swift
-    /// let result = try store.radiusSearch(
+    /// let result = try await store.radiusSearch(
     ///     center: Coordinate(latitude: 60.1710, longitude: 24.9414), radius: .meters(300),
     ///     filter: ExpenseFilter(userID: "alice"))
     /// ```
     /// - Complexity: O(log n + c) with c the candidates in the circle's bounding box.
-    public func radiusSearch(center: Coordinate, radius: Distance, filter: ExpenseFilter) throws -> RadiusResult {
-        RadiusResult(center: center, radius: radius, hits: try expenses(within: radius, of: center, filter: filter))
+    public func radiusSearch(center: Coordinate, radius: Distance, filter: ExpenseFilter) async throws -> RadiusResult {
+        try await read { RadiusResult(center: center, radius: radius, hits: try $0.expenses(within: radius, of: center, filter: filter)) }
+    }
+
+    /// The `limit` stores nearest to `center`, in one read scope.
+    public func nearestStores(to center: Coordinate, limit: Int, maxDistance: Distance?, kind: String?) async throws -> NearestStoresResult {
+        try await read { NearestStoresResult(center: center, stores: try $0.nearestStores(to: center, limit: limit, maxDistance: maxDistance, kind: kind)) }
     }
 }
 

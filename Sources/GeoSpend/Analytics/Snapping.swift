@@ -12,8 +12,8 @@ import Foundation
 /// Only expenses without a store are considered, so running it twice changes nothing more.
 ///
 /// ```swift
-/// let plan = try Snapping.plan(SnapRequest(userID: "user1"), store: store)
-/// try Snapping.apply(plan, to: store)
+/// let plan = try await Snapping.plan(SnapRequest(userID: "user1"), store: store)
+/// try await Snapping.apply(plan, to: store)
 /// ```
 public struct SnapRequest: Sendable {
     /// In NFC, as ids are stored (`Identity`).
@@ -56,14 +56,19 @@ public struct SnapPlan: Sendable {
 public enum Snapping {
     /// Decides, without writing, what `apply` would do.
     /// - Complexity: O(n · c) for n expenses with c stores in each search box.
-    public static func plan(_ request: SnapRequest, store: some ExpenseStore) throws -> SnapPlan {
-        let stores = try store.allStores(kind: request.storeKind)
+    public static func plan(_ request: SnapRequest, store: some ExpenseStore) async throws -> SnapPlan {
+        try await store.read { try plan(request, reader: $0) }
+    }
+
+    /// `plan` inside a read scope.
+    public static func plan(_ request: SnapRequest, reader: some ExpenseReader) throws -> SnapPlan {
+        let stores = try reader.allStores(kind: request.storeKind)
         let grid = StoreGrid(stores: stores)
         let names = stores.map { $0.name.map(normalizedName) }
         var assigned: [SnapPlan.Assignment] = []
         var ambiguous: [SnapPlan.Ambiguity] = []
         var unmatched: [SnapPlan.Miss] = []
-        for e in try store.expensesWithoutStore(userID: request.userID) {
+        for e in try reader.expensesWithoutStore(userID: request.userID) {
             let radius = max(request.tolerance.meters, e.accuracyMeters ?? 0)
             var hits: [(distance: Double, index: Int)] = []
             grid.forEachCandidate(around: e.coordinate, radius: radius) { i in
@@ -88,15 +93,12 @@ public enum Snapping {
         return SnapPlan(assigned: assigned, ambiguous: ambiguous, unmatched: unmatched)
     }
 
-    /// Writes a plan's assignments in one transaction.
+    /// Writes a plan's assignments in one transaction, as one batch of links.
     /// - Returns: how many expenses changed (an expense given a store meanwhile is left alone).
     @discardableResult
-    public static func apply(_ plan: SnapPlan, to store: some ExpenseStore) throws -> Int {
-        try store.write { writer in
-            var changed = 0
-            for a in plan.assigned where try writer.assignStore(a.store.id, toExpense: a.expenseID) { changed += 1 }
-            return changed
-        }
+    public static func apply(_ plan: SnapPlan, to store: some ExpenseStore) async throws -> Int {
+        let links = plan.assigned.map { StoreLink(expenseID: $0.expenseID, storeID: $0.store.id) }
+        return try await store.write { writer in try writer.assignStores(links).count { $0 } }
     }
 
     /// Lower-case, accents and surrounding spaces removed: "Café Ekberg " → "cafe ekberg".

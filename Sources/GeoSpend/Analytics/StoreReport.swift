@@ -2,7 +2,7 @@
 /// computed from fewer than `minUsers` distinct users is published.
 ///
 /// ```swift
-/// let report = try StoreReport.compute(StoreReportRequest(storeID: "317766538"), store: store)
+/// let report = try await StoreReport.compute(StoreReportRequest(storeID: "317766538"), store: store)
 /// print(StoreReportOutput.markdown(report))
 /// ```
 public struct StoreReportRequest: Sendable {
@@ -126,7 +126,12 @@ public struct StoreReport: Sendable {
     public static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
     /// - Throws: `StoreReportError.unknownStore`, or the store's errors.
-    public static func compute(_ request: StoreReportRequest, store: some ExpenseStore) throws -> StoreReport {
+    public static func compute(_ request: StoreReportRequest, store: some ExpenseStore) async throws -> StoreReport {
+        try await store.read { try compute(request, reader: $0) }
+    }
+
+    /// `compute` inside a read scope: the subject, its expenses and its peers' from one snapshot.
+    public static func compute(_ request: StoreReportRequest, reader store: some ExpenseReader) throws -> StoreReport {
         guard let subject = try store.stores(withIDs: [request.storeID])[request.storeID] else {
             throw StoreReportError.unknownStore(request.storeID)
         }
@@ -136,7 +141,7 @@ public struct StoreReport: Sendable {
         // Peers: the same kind within the radius, over the same window.
         var peerAverages: [Currency: [Int64]] = [:]
         if let kind = subject.kind {
-            let peers = try store.nearestStores(to: subject.coordinate, limit: 100_000, maxDistance: request.peerRadius, kind: kind)
+            let peers = try store.stores(within: request.peerRadius, of: subject.coordinate, kind: kind)
                 .map(\.store.id).filter { $0 != subject.id }
             if !peers.isEmpty {
                 filter.storeIDs = Set(peers)
@@ -264,11 +269,21 @@ public struct StoreListReport: Sendable {
     public static func compute(
         near: Coordinate?, radius: Distance?, kind: String?, from: Timestamp? = nil, to: Timestamp? = nil, minUsers: Int = 3,
         limit: Int? = nil, store: some ExpenseStore
+    ) async throws -> StoreListReport {
+        try await store.read {
+            try compute(near: near, radius: radius, kind: kind, from: from, to: to, minUsers: minUsers, limit: limit, reader: $0)
+        }
+    }
+
+    /// `compute` inside a read scope: the stores and their expenses from one snapshot.
+    public static func compute(
+        near: Coordinate?, radius: Distance?, kind: String?, from: Timestamp? = nil, to: Timestamp? = nil, minUsers: Int = 3,
+        limit: Int? = nil, reader store: some ExpenseReader
     ) throws -> StoreListReport {
         var distances: [String: Double] = [:]
         let stores: [Store]
         if let near, let radius {
-            let hits = try store.nearestStores(to: near, limit: 1_000_000, maxDistance: radius, kind: kind)
+            let hits = try store.stores(within: radius, of: near, kind: kind)
             for h in hits { distances[h.store.id] = h.distanceMeters }
             stores = hits.map(\.store)
         } else {

@@ -22,14 +22,21 @@ public struct SpendingSummary: Sendable {
     /// One line per currency, by code.
     public let lines: [Line]
 
+    /// `compute(…reader:)` in one read scope of `store`.
+    public static func compute(
+        userID: String, from: Timestamp?, to: Timestamp?, period: Period? = nil, store: some ExpenseStore
+    ) async throws -> SpendingSummary {
+        try await store.read { try compute(userID: userID, from: from, to: to, period: period, reader: $0) }
+    }
+
     /// - Parameter period: only the expenses assigned to it (within the window, when one is given).
     /// - Complexity: O(n) for the user's n expenses in the window.
     public static func compute(
-        userID: String, from: Timestamp?, to: Timestamp?, period: Period? = nil, store: some ExpenseStore
+        userID: String, from: Timestamp?, to: Timestamp?, period: Period? = nil, reader: some ExpenseReader
     ) throws -> SpendingSummary {
         typealias Entry = (income: MoneyTotal, expenses: MoneyTotal, transfers: MoneyTotal, first: Int64, last: Int64)
         var byCurrency: [Currency: Entry] = [:]
-        for p in try store.spendingPoints(ExpenseFilter(userID: userID, from: from, to: to, period: period?.id)) {
+        for p in try reader.spendingPoints(ExpenseFilter(userID: userID, from: from, to: to, period: period?.id)) {
             var entry = byCurrency[p.currency]
                 ?? (MoneyTotal(currency: p.currency), MoneyTotal(currency: p.currency), MoneyTotal(currency: p.currency), .max, .min)
             switch p.kind {

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Numbers are written without `String` round trips: fixed decimals through `Int64`, never NaN
 /// or Infinity (a non-finite value is a programming error and traps).
-public final class ByteSink {
+public final class ByteSink: @unchecked Sendable {  // one writer at a time: whoever holds it
     // A raw buffer: appending through `Array` checks uniqueness and capacity on every byte,
     // which was most of the time of a points export.
     private let capacity: Int

@@ -57,7 +57,7 @@ private struct BinnedLayer {
     ///   - progressEvery: expenses between progress reports (fewer where each costs more).
     ///   - expected: the expenses the pass will read, when known (0 otherwise), for progress.
     init(
-        shape: MetricGrid.Shape, cellMeters: Double, _ request: MapExportRequest, store: some ExpenseStore,
+        shape: MetricGrid.Shape, cellMeters: Double, _ request: MapExportRequest, reader: some ExpenseReader,
         progress: ExportProgress?, progressEvery: Int = 16_384, expected: Int = 0,
         bin: (inout CellSums, MetricGrid, LocatedAmount) -> Void
     ) throws {
@@ -69,7 +69,7 @@ private struct BinnedLayer {
             var g = origin.map(makeGrid)
             var bins = PerCurrency { (ExtentAccumulator(), CellSums(), UserTally()) }
             var read = 0
-            try store.forEachLocatedAmount(filter, withUsers: request.minUsers > 1) { p in
+            try reader.forEachLocatedAmount(filter, withUsers: request.minUsers > 1) { p in
                 // Masked expenses count nowhere: not in cells, extents, currencies or the origin.
                 if privacy.isMasked(latitude: p.latitude, longitude: p.longitude) { return }
                 if g == nil { g = makeGrid(MetricGrid.origin(around: Coordinate(uncheckedLatitude: p.latitude, longitude: p.longitude))) }
@@ -84,7 +84,7 @@ private struct BinnedLayer {
             return (g, bins)
         }
 
-        let hint = request.filter.userID == nil ? try store.geotaggedCenterHint().map(MetricGrid.origin(around:)) : nil
+        let hint = request.filter.userID == nil ? try reader.geotaggedCenterHint().map(MetricGrid.origin(around:)) : nil
         let (guessed, bins) = try pass(request.filter, origin: request.origin ?? hint)
         let extents = try zip(bins.keys, bins.values).map { try $1.0.extent(currency: LocatedAmount.currency(key: $0)) }
         choice = LayerCurrency(
@@ -133,9 +133,9 @@ private func gridDescription(_ grid: MetricGrid) -> [(String, JSONOutput)] {
 enum GridLayer {
     static func write(
         shape: MetricGrid.Shape, cellMeters: Double, metric: GridMetric, _ request: MapExportRequest,
-        store: some ExpenseStore, to sink: ByteSink, progress: ExportProgress?
+        reader: some ExpenseReader, to sink: ByteSink, progress: ExportProgress?
     ) throws -> MapExportSummary {
-        let layer = try BinnedLayer(shape: shape, cellMeters: cellMeters, request, store: store, progress: progress) { sums, grid, p in
+        let layer = try BinnedLayer(shape: shape, cellMeters: cellMeters, request, reader: reader, progress: progress) { sums, grid, p in
             let k = sums.slot(grid.cell(latitude: p.latitude, longitude: p.longitude))
             sums.counts[k] += 1
             sums.totals[k] += p.amountMinor
@@ -196,15 +196,15 @@ enum GridLayer {
 /// is how many expenses lie within the bandwidth of the cell's centre.
 enum DensityLayer {
     static func write(
-        bandwidthMeters h: Double, cellMeters: Double, _ request: MapExportRequest, store: some ExpenseStore,
+        bandwidthMeters h: Double, cellMeters: Double, _ request: MapExportRequest, reader: some ExpenseReader,
         to sink: ByteSink, progress: ExportProgress?
     ) throws -> MapExportSummary {
         let h2 = h * h
         // Refused before any kernel work when too large; otherwise progress every ~4·10⁶ evaluations.
-        let cost = DensityCost(bandwidthMeters: h, cellMeters: cellMeters, extents: try store.geotaggedExtent(request.filter))
+        let cost = DensityCost(bandwidthMeters: h, cellMeters: cellMeters, extents: try reader.geotaggedExtent(request.filter))
         try cost.check()
         let layer = try BinnedLayer(
-            shape: .square, cellMeters: cellMeters, request, store: store, progress: progress,
+            shape: .square, cellMeters: cellMeters, request, reader: reader, progress: progress,
             progressEvery: max(1, 4_000_000 / cost.footprint), expected: cost.expenses
         ) { sums, grid, p in
             let (x, y) = grid.projection.forward(latitude: p.latitude, longitude: p.longitude)

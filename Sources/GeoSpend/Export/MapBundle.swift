@@ -9,7 +9,7 @@ import Foundation
 /// which checks every path before anything is written).
 ///
 /// ```swift
-/// let bundle = try MapBundle.contents(MapExportRequest(filter: ExpenseFilter(userID: "user1")), store: store)
+/// let bundle = try await MapBundle.contents(MapExportRequest(filter: ExpenseFilter(userID: "user1")), store: store)
 /// for file in bundle.files { /* write file.bytes to "user1-map/" + file.path */ }
 /// ```
 public enum MapBundle {
@@ -43,7 +43,7 @@ public enum MapBundle {
         _ request: MapExportRequest, store: some ExpenseStore, cellMeters: Double = 250,
         tiles: String? = nil, leaflet: String = debianLeaflet, leafletLicense: String = debianLeafletLicense,
         budgetZones: [BudgetSummary] = []
-    ) throws -> (files: [File], summaries: [String: MapExportSummary]) {
+    ) async throws -> (files: [File], summaries: [String: MapExportSummary]) {
         if let tiles, let problem = tileTemplateProblem(tiles) { throw ExportError.writeFailed("--tiles \(tiles): \(problem)") }
         let fm = FileManager.default
         guard fm.fileExists(atPath: leaflet + "/leaflet.js") else {
@@ -62,12 +62,18 @@ public enum MapBundle {
             throw ExportError.writeFailed("cannot read Leaflet at \(leaflet): \(error.localizedDescription)")
         }
 
+        // Every layer from one snapshot: a bundle's layers agree with each other.
+        let layerBytes = try await store.read { reader in
+            try layers.map { name, _, layer in
+                let geojson = ByteSink()
+                let summary = try MapExport.geoJSON(layer(cellMeters), request, reader: reader, to: geojson)
+                return (name, summary, geojson.bytes)
+            }
+        }
         var summaries: [String: MapExportSummary] = [:]
         let script = ByteSink()
-        for (name, _, layer) in layers {
-            let geojson = ByteSink()
-            summaries[name] = try MapExport.geoJSON(layer(cellMeters), request, store: store, to: geojson)
-            let bytes = geojson.bytes
+        for (name, summary, bytes) in layerBytes {
+            summaries[name] = summary
             files.append(File(path: "\(name).geojson", bytes: bytes))
             script.ascii("geospendLayer(")
             script.jsonString(name)

@@ -90,7 +90,7 @@ public struct MapExportSummary: Sendable, Equatable {
 }
 
 /// Reports progress: items done and the total expected (0 when not known in advance).
-public typealias ExportProgress = (_ done: Int, _ total: Int) -> Void
+public typealias ExportProgress = @Sendable (_ done: Int, _ total: Int) -> Void
 
 /// Writes map layers as streams: points go out as they are read; grids, density surfaces and
 /// places are aggregated in memory proportional to their cells or places, then written.
@@ -98,7 +98,7 @@ public typealias ExportProgress = (_ done: Int, _ total: Int) -> Void
 /// ```swift
 /// let sink = ByteSink(descriptor: 1)
 /// let request = MapExportRequest(filter: ExpenseFilter(userID: "user1"))
-/// try MapExport.geoJSON(.grid(.hex, cellMeters: 250, metric: .total), request, store: store, to: sink)
+/// try await MapExport.geoJSON(.grid(.hex, cellMeters: 250, metric: .total), request, store: store, to: sink)
 /// try sink.flush()
 /// ```
 public enum MapExport {
@@ -111,35 +111,48 @@ public enum MapExport {
     public static func geoJSON(
         _ layer: MapLayer, _ request: MapExportRequest, store: some ExpenseStore, to sink: ByteSink,
         progress: ExportProgress? = nil
+    ) async throws -> MapExportSummary {
+        try await store.read { try geoJSON(layer, request, reader: $0, to: sink, progress: progress) }
+    }
+
+    /// `geoJSON` inside a read scope.
+    @discardableResult
+    public static func geoJSON(
+        _ layer: MapLayer, _ request: MapExportRequest, reader: some ExpenseReader, to sink: ByteSink,
+        progress: ExportProgress? = nil
     ) throws -> MapExportSummary {
         switch layer {
         case .points:
-            return try PointsLayer.write(request, store: store, to: sink, progress: progress)
+            return try PointsLayer.write(request, reader: reader, to: sink, progress: progress)
         case .grid(let shape, let cell, let metric):
-            return try GridLayer.write(shape: shape, cellMeters: cell, metric: metric, request, store: store, to: sink, progress: progress)
+            return try GridLayer.write(shape: shape, cellMeters: cell, metric: metric, request, reader: reader, to: sink, progress: progress)
         case .density(let bandwidth, let cell):
-            return try DensityLayer.write(bandwidthMeters: bandwidth, cellMeters: cell, request, store: store, to: sink, progress: progress)
+            return try DensityLayer.write(bandwidthMeters: bandwidth, cellMeters: cell, request, reader: reader, to: sink, progress: progress)
         case .places:
-            return try PlacesLayer.write(request, store: store, to: sink)
+            return try PlacesLayer.write(request, reader: reader, to: sink)
         }
     }
 
     /// `points` as CSV: `id,latitude,longitude,amount,currency,kind,occurred_at,category,merchant,store_id,weight`.
     @discardableResult
-    public static func pointsCSV(_ request: MapExportRequest, store: some ExpenseStore, to sink: ByteSink, progress: ExportProgress? = nil) throws -> MapExportSummary {
-        try PointsLayer.writeCSV(request, store: store, to: sink, progress: progress)
+    public static func pointsCSV(
+        _ request: MapExportRequest, store: some ExpenseStore, to sink: ByteSink, progress: ExportProgress? = nil
+    ) async throws -> MapExportSummary {
+        try await store.read { try PointsLayer.writeCSV(request, reader: $0, to: sink, progress: progress) }
     }
 
     /// Leaflet.heat's `[[lat, lon, intensity], …]` with intensity = amount / largest amount.
     @discardableResult
-    public static func leafletHeat(_ request: MapExportRequest, store: some ExpenseStore, to sink: ByteSink, progress: ExportProgress? = nil) throws -> MapExportSummary {
-        try PointsLayer.writeLeafletHeat(request, store: store, to: sink, progress: progress)
+    public static func leafletHeat(
+        _ request: MapExportRequest, store: some ExpenseStore, to sink: ByteSink, progress: ExportProgress? = nil
+    ) async throws -> MapExportSummary {
+        try await store.read { try PointsLayer.writeLeafletHeat(request, reader: $0, to: sink, progress: progress) }
     }
 
     /// The extent of the layer's currency (the most common; extents come most common first)
     /// and the currencies left out.
-    static func extent(_ filter: ExpenseFilter, store: some ExpenseStore) throws -> (GeotaggedExtent?, LayerCurrency) {
-        let extents = try store.geotaggedExtent(filter)
+    static func extent(_ filter: ExpenseFilter, reader: some ExpenseReader) throws -> (GeotaggedExtent?, LayerCurrency) {
+        let extents = try reader.geotaggedExtent(filter)
         return (extents.first, LayerCurrency(counts: extents.map { ($0.currency, $0.count) }))
     }
 }

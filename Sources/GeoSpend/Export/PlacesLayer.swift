@@ -25,10 +25,10 @@ enum PlacesLayer {
         var change: WindowChange?
     }
 
-    static func write(_ request: MapExportRequest, store: some ExpenseStore, to sink: ByteSink) throws -> MapExportSummary {
+    static func write(_ request: MapExportRequest, reader: some ExpenseReader, to sink: ByteSink) throws -> MapExportSummary {
         let privacy = PositionPrivacy(request.privacy)
         let (found, choice) = request.filter.userID == nil
-            ? try storeRows(request, privacy: privacy, store: store) : try insightRows(request, store: store)
+            ? try storeRows(request, privacy: privacy, reader: reader) : try insightRows(request, reader: reader)
         let currency = choice.currency
         // Masked places go first (a place in a dropped region, or published into one), then
         // suppression; positions published are noised and rounded when asked.
@@ -53,7 +53,7 @@ enum PlacesLayer {
         if partial { for n in rows.indices { rows[n].share = total > 0 ? Double(rows[n].total) / Double(total) : 0 } }
         // Published stores imported from OpenStreetMap carry its licence (ODbL) along.
         let storeIDs = Set(rows.filter { $0.kind == .store }.map(\.id))
-        let fromOSM = try !storeIDs.isEmpty && store.stores(withIDs: storeIDs).values.contains { $0.sourceID?.hasPrefix("osm:") == true }
+        let fromOSM = try !storeIDs.isEmpty && reader.stores(withIDs: storeIDs).values.contains { $0.sourceID?.hasPrefix("osm:") == true }
         let provenance = Provenance.object(
             layer: "places", request: request, currency: choice, features: rows.count,
             expenses: rows.reduce(0) { $0 + $1.count }, totalMinor: total, suppression: suppression,
@@ -119,11 +119,11 @@ enum PlacesLayer {
     /// ColorBrewer YlOrRd, light to dark.
     static let ramp = ["#ffffb2", "#fecc5c", "#fd8d3c", "#f03b20", "#bd0026"]
 
-    private static func insightRows(_ request: MapExportRequest, store: some ExpenseStore) throws -> ([Row], LayerCurrency) {
+    private static func insightRows(_ request: MapExportRequest, reader: some ExpenseReader) throws -> ([Row], LayerCurrency) {
         let f = request.filter
         let insights = try LocationInsights.compute(
             InsightsRequest(userID: f.userID!, from: f.from, to: f.to, kinds: f.kinds, categories: f.categories, grouping: .place),
-            store: store)
+            reader: reader)
         var counts: [Currency: Int] = [:]
         for p in insights.places where f.currency == nil || p.currency == f.currency { counts[p.currency, default: 0] += p.count }
         let choice = LayerCurrency(counts: counts.map { ($0.key, $0.value) })
@@ -142,12 +142,12 @@ enum PlacesLayer {
     /// Expenses positioned in a mask's region count nowhere (the store's own position is
     /// checked by the caller).
     private static func storeRows(
-        _ request: MapExportRequest, privacy: PositionPrivacy, store: some ExpenseStore
+        _ request: MapExportRequest, privacy: PositionPrivacy, reader: some ExpenseReader
     ) throws -> ([Row], LayerCurrency) {
         var groups: [String: [Currency: StoreGroup]] = [:]
         var counts: [Currency: Int] = [:]
         var users: [Currency: Set<String>] = [:]
-        try store.forEachSpendingPoint(request.filter, geotaggedOnly: false) { p in
+        try reader.forEachSpendingPoint(request.filter, geotaggedOnly: false) { p in
             guard let s = p.storeID else { return }
             if let c = p.coordinate, privacy.isMasked(latitude: c.latitude, longitude: c.longitude) { return }
             counts[p.currency, default: 0] += 1
@@ -161,7 +161,7 @@ enum PlacesLayer {
         }
         let choice = LayerCurrency(counts: counts.map { ($0.key, $0.value, users[$0.key]?.count ?? 0) }, minUsers: request.minUsers)
         guard let currency = choice.currency else { return ([], choice) }
-        let stores = try store.stores(withIDs: Set(groups.keys))
+        let stores = try reader.stores(withIDs: Set(groups.keys))
         let placed = groups.values.reduce(Int64(0)) { $0 + ($1[currency]?.amounts.reduce(0, +) ?? 0) }
         func text(_ p: SpendingPoint) -> String {
             Timestamp.rfc3339(epochMilliseconds: p.occurredMilliseconds, utcOffsetMinutes: p.utcOffsetMinutes)

@@ -16,14 +16,14 @@ enum PointsLayer {
         let totalMinor: Int64
         private let largest: Double
 
-        init(_ request: MapExportRequest, store: some ExpenseStore) throws {
-            let (extent, found) = try MapExport.extent(request.filter, store: store)
+        init(_ request: MapExportRequest, reader: some ExpenseReader) throws {
+            let (extent, found) = try MapExport.extent(request.filter, reader: reader)
             var choice = found
             if extent == nil, request.filter.currency != nil {
                 // None in the asked currency: the layer is empty, and names what the selection has.
                 var any = request.filter
                 any.currency = nil
-                let others = try store.geotaggedExtent(any).map { "\($0.currency.code) \($0.count)" }
+                let others = try reader.geotaggedExtent(any).map { "\($0.currency.code) \($0.count)" }
                 choice = LayerCurrency(noneOf: others)
             }
             (self.extent, self.choice) = (extent, choice)
@@ -43,7 +43,7 @@ enum PointsLayer {
                 (expected, totalMinor, largest) = (extent.count, extent.totalMinor, Double(max(extent.maxMinor, 1)))
             case (_?, false):
                 var (n, total, most) = (0, Int64(0), Int64(1))
-                try store.forEachSpendingPoint(filter, geotaggedOnly: true) { p in
+                try reader.forEachSpendingPoint(filter, geotaggedOnly: true) { p in
                     guard let c = p.coordinate, privacy.published(c, id: p.id) != nil else { return }
                     (n, total, most) = (n + 1, total + p.amountMinor, max(most, p.amountMinor))
                 }
@@ -58,14 +58,14 @@ enum PointsLayer {
         /// halves cost about the same; 2 cores here), in batches through a bounded queue, so
         /// memory stays flat and the order is the store's.
         func forEach(
-            store: some ExpenseStore, progress: ExportProgress?, _ body: (SpendingPoint, Coordinate) throws -> Void
+            reader: some ExpenseReader, progress: ExportProgress?, _ body: (SpendingPoint, Coordinate) throws -> Void
         ) throws -> Int {
             var n = 0
             guard extent != nil else {
                 progress?(0, 0)
                 return 0
             }
-            try store.forEachSpendingPointReadAhead(filter, geotaggedOnly: true) { p in
+            try reader.forEachSpendingPoint(filter, geotaggedOnly: true) { p in
                 guard let c = p.coordinate, let out = privacy.published(c, id: p.id) else { return }
                 try body(p, out)
                 n += 1
@@ -82,14 +82,14 @@ enum PointsLayer {
         }
     }
 
-    static func write(_ request: MapExportRequest, store: some ExpenseStore, to sink: ByteSink, progress: ExportProgress?) throws -> MapExportSummary {
-        let selection = try Selection(request, store: store)
+    static func write(_ request: MapExportRequest, reader: some ExpenseReader, to sink: ByteSink, progress: ExportProgress?) throws -> MapExportSummary {
+        let selection = try Selection(request, reader: reader)
         let provenance = Provenance.object(
             layer: "points", request: request, currency: selection.choice, features: selection.expected,
             expenses: selection.expected, totalMinor: selection.totalMinor, suppression: nil,
             extra: [("weight", .string("amount / largest amount in the layer"))])
         var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
-        let n = try selection.forEach(store: store, progress: progress) { p, c in
+        let n = try selection.forEach(reader: reader, progress: progress) { p, c in
             writer.beginFeature(id: p.id)
             writer.point(longitude: c.longitude, latitude: c.latitude)
             writer.beginProperties()
@@ -111,11 +111,11 @@ enum PointsLayer {
     }
 
     /// Leaflet.heat's input: `[[lat, lon, intensity], …]`, latitude first, intensity 0–1.
-    static func writeLeafletHeat(_ request: MapExportRequest, store: some ExpenseStore, to sink: ByteSink, progress: ExportProgress?) throws -> MapExportSummary {
-        let selection = try Selection(request, store: store)
+    static func writeLeafletHeat(_ request: MapExportRequest, reader: some ExpenseReader, to sink: ByteSink, progress: ExportProgress?) throws -> MapExportSummary {
+        let selection = try Selection(request, reader: reader)
         var first = true
         sink.byte(UInt8(ascii: "["))
-        let n = try selection.forEach(store: store, progress: progress) { p, c in
+        let n = try selection.forEach(reader: reader, progress: progress) { p, c in
             sink.ascii(first ? "\n[" : ",\n[")
             first = false
             sink.fixed(c.latitude, decimals: request.precision)
@@ -131,10 +131,10 @@ enum PointsLayer {
 
     /// CSV for kepler.gl and spreadsheets: `latitude`/`longitude` columns it detects, exact
     /// amounts, text cells quoted and defused as `CSVTable` does it (formula injection).
-    static func writeCSV(_ request: MapExportRequest, store: some ExpenseStore, to sink: ByteSink, progress: ExportProgress?) throws -> MapExportSummary {
-        let selection = try Selection(request, store: store)
+    static func writeCSV(_ request: MapExportRequest, reader: some ExpenseReader, to sink: ByteSink, progress: ExportProgress?) throws -> MapExportSummary {
+        let selection = try Selection(request, reader: reader)
         sink.ascii("id,latitude,longitude,amount,currency,kind,occurred_at,category,merchant,store_id,weight\n")
-        let n = try selection.forEach(store: store, progress: progress) { p, c in
+        let n = try selection.forEach(reader: reader, progress: progress) { p, c in
             csvText(p.id, sink)
             sink.byte(UInt8(ascii: ","))
             sink.fixed(c.latitude, decimals: request.precision)

@@ -41,10 +41,10 @@ public enum ImportFormat: String, Sendable, CaseIterable {
 }
 
 /// Reads expense and store files, validates every row, and writes them through an
-/// `ExpenseStore` in one transaction: all rows or none (unless `skipInvalid`).
+/// `ExpenseStore` in one write scope, in batches: all rows or none (unless `skipInvalid`).
 ///
 /// ```swift
-/// let report = try Importer.importExpenses(from: "Data/sample-expenses.csv", into: store)
+/// let report = try await Importer.importExpenses(from: "Data/sample-expenses.csv", into: store)
 /// print(report.inserted, report.unchanged)
 /// ```
 public enum Importer {
@@ -52,20 +52,19 @@ public enum Importer {
     public static func importExpenses(
         from path: String, format: ImportFormat? = nil, source: ExpenseSource = ExpenseSource(), into store: some ExpenseStore,
         options: ImportOptions = ImportOptions()
-    ) throws -> ImportReport {
-        // Stage 1, on a second thread: read and validate rows, assign ids, hash the content.
-        let pipeline = ProducerPipeline<ParsedRow<Expense>>()
-        pipeline.start { emit in
-            try readExpenses(from: path, format: format, source: source) { result in
-                switch result {
-                case .failure(let e): try emit(.failure(e))
-                case .success(nil): try emit(.skipped)
-                case .success(let (expense, location)?):
-                    try emit(.row(expense, contentHash: expense.contentHash, location: location))  // the id is hashed too
-                }
-            }.bytesRead
+    ) async throws -> ImportReport {
+        try await store.write { writer in
+            try run(path: path, options: options, insert: { (rows: [HashedRow<Expense>]) in try writer.insert(rows) }) { emit in
+                try readExpenses(from: path, format: format, source: source) { result in
+                    switch result {
+                    case .failure(let e): try emit(.failure(e))
+                    case .success(nil): try emit(.skipped)
+                    case .success(let (expense, location)?):
+                        try emit(.row(HashedRow(expense, contentHash: expense.contentHash), location: location))  // the id is hashed too
+                    }
+                }.bytesRead
+            }
         }
-        return try write(pipeline, from: path, into: store, options: options) { try $0.insert($1, contentHash: $2) }
     }
 
     /// Reads a file as `importExpenses` would and writes nothing, not even a database: how
@@ -205,18 +204,16 @@ public enum Importer {
     public static func importStores(
         from path: String, format: ImportFormat? = nil, into store: some ExpenseStore,
         options: ImportOptions = ImportOptions()
-    ) throws -> ImportReport {
+    ) async throws -> ImportReport {
         let format = format ?? ImportFormat.guess(path: path) ?? .csv
         guard format != .jsonl else {
             throw ImportError.unreadable(file: path, reason: "stores are imported from GeoJSON, GPX or CSV, not JSON Lines")
         }
-        // Stage 1, on a second thread: read and validate stores, hash their content.
-        let pipeline = ProducerPipeline<ParsedRow<Store>>()
-        pipeline.start { emit in
+        return try await store.write { writer in try run(path: path, options: options, insert: { (rows: [HashedRow<Store>]) in try writer.insert(rows) }) { emit in
             var seenIDs = Set<String>()
             func handle(_ s: Store, _ location: String) throws {
                 guard seenIDs.insert(s.id).inserted else { return try emit(.failure(duplicateID(s.id, file: path, location: location))) }
-                try emit(.row(s, contentHash: s.contentHash, location: location))
+                try emit(.row(HashedRow(s, contentHash: s.contentHash), location: location))
             }
             func found(_ result: Result<(store: Store, location: String), RowError>) throws {
                 switch result {
@@ -240,13 +237,12 @@ public enum Importer {
                     }
                 }
             }
-        }
-        return try write(pipeline, from: path, into: store, options: options) { try $0.insert($1, contentHash: $2) }
+        } }
     }
 
     /// A validated record with its content hash and where it came from, or a rejected row.
     private enum ParsedRow<Record: Sendable>: Sendable {
-        case row(Record, contentHash: Int64, location: String)
+        case row(HashedRow<Record>, location: String)
         case failure(RowError)
         /// A row a preset leaves out on purpose.
         case skipped
@@ -254,34 +250,6 @@ public enum Importer {
 
     private static func duplicateID(_ id: String, file: String, location: String) -> RowError {
         RowError(file: file, location: location, column: "id", reason: "\(ValueError.quote(id)) appears earlier in this file; ids must be unique")
-    }
-
-    /// Stage 2, on the calling thread: writes what the parsing thread produced in one
-    /// transaction, turning a writer's `RowRejection` into a row error at the row's location.
-    private static func write<Record>(
-        _ pipeline: ProducerPipeline<ParsedRow<Record>>, from path: String, into store: some ExpenseStore, options: ImportOptions,
-        insert: @escaping (any BulkWriter, Record, Int64) throws -> InsertOutcome
-    ) throws -> ImportReport {
-        do {
-            return try run(store: store, options: options) { writer, record in
-                while let batch = pipeline.next() {
-                    for item in batch {
-                        switch item {
-                        case .failure(let e): try record(.failure(e))
-                        case .skipped: try record(.success(nil))
-                        case .row(let row, let hash, let location):
-                            do { try record(.success(try insert(writer, row, hash))) } catch let e as RowRejection {
-                                try record(.failure(RowError(file: path, location: location, column: e.column, reason: e.reason)))
-                            }
-                        }
-                    }
-                }
-                return try pipeline.finish()
-            }
-        } catch {
-            pipeline.cancel()
-            throw error
-        }
     }
 
     /// Reads the stores of a GeoJSON, GPX or CSV file without a database (for the generator).
@@ -312,34 +280,62 @@ public enum Importer {
         return stores
     }
 
-    /// The shared skeleton: one transaction, count outcomes, roll back when any row was bad
-    /// (unless skipping).
-    private static func run(
-        store: some ExpenseStore, options: ImportOptions,
-        _ read: (any BulkWriter, (Result<InsertOutcome?, RowError>) throws -> Void) throws -> Int64
+    /// The shared skeleton, inside the write scope: rows are read and validated, gathered into
+    /// batches for `insert`, each row's outcome counted, and the scope rolled back (by throwing)
+    /// when any row was bad, unless skipping. A writer's `RowRejection` becomes a row error at
+    /// the row's location.
+    private static func run<Record: Sendable>(
+        path: String, options: ImportOptions, insert: @escaping ([HashedRow<Record>]) throws -> [RowOutcome],
+        read: (_ emit: (ParsedRow<Record>) throws -> Void) throws -> Int64
     ) throws -> ImportReport {
         var report = ImportReport()
-        try store.write { writer in
-            report.bytesRead = try read(writer) { outcome in
-                switch outcome {
-                case .success(.inserted?): report.inserted += 1
-                case .success(.unchanged?): report.unchanged += 1
-                case .success(nil): report.skipped += 1
-                case .failure(let e):
-                    report.rejected += 1
-                    if report.errors.count < ImportOptions.maximumListedErrors { report.errors.append(e) }
-                    // All or nothing: after the last listed bad row the rest of the file is not read.
-                    if !options.skipInvalid && report.rejected == ImportOptions.maximumListedErrors {
-                        throw ImportError.rejected(errors: report.errors, badRows: report.rejected)
+        func count(_ outcome: Result<InsertOutcome?, RowError>) throws {
+            switch outcome {
+            case .success(.inserted?): report.inserted += 1
+            case .success(.unchanged?): report.unchanged += 1
+            case .success(nil): report.skipped += 1
+            case .failure(let e):
+                report.rejected += 1
+                if report.errors.count < ImportOptions.maximumListedErrors { report.errors.append(e) }
+                // All or nothing: after the last listed bad row the rest of the file is not read.
+                if !options.skipInvalid && report.rejected == ImportOptions.maximumListedErrors {
+                    throw ImportError.rejected(errors: report.errors, badRows: report.rejected)
+                }
+            }
+            let rows = report.inserted + report.unchanged + report.rejected + report.skipped
+            if rows % 10_000 == 0 { options.progress?(rows) }
+        }
+        // Rows wait in a batch, in file order, with the outcomes of the rows before them.
+        var batch: [ParsedRow<Record>] = []
+        batch.reserveCapacity(batchSize)
+        func flush() throws {
+            let outcomes = try insert(batch.compactMap { if case .row(let r, _) = $0 { r } else { nil } })
+            var next = outcomes.makeIterator()
+            for item in batch {
+                switch item {
+                case .failure(let e): try count(.failure(e))
+                case .skipped: try count(.success(nil))
+                case .row(_, let location):
+                    switch next.next()! {
+                    case .inserted: try count(.success(.inserted))
+                    case .unchanged: try count(.success(.unchanged))
+                    case .rejected(let e): try count(.failure(RowError(file: path, location: location, column: e.column, reason: e.reason)))
                     }
                 }
-                let rows = report.inserted + report.unchanged + report.rejected + report.skipped
-                if rows % 10_000 == 0 { options.progress?(rows) }
             }
-            if report.rejected > 0 && !options.skipInvalid {
-                throw ImportError.rejected(errors: report.errors, badRows: report.rejected)
-            }
+            batch.removeAll(keepingCapacity: true)
+        }
+        report.bytesRead = try read { item in
+            batch.append(item)
+            if batch.count == batchSize { try flush() }
+        }
+        try flush()
+        if report.rejected > 0 && !options.skipInvalid {
+            throw ImportError.rejected(errors: report.errors, badRows: report.rejected)
         }
         return report
     }
+
+    /// Rows per batch handed to the writer.
+    static let batchSize = 4096
 }

@@ -1,0 +1,82 @@
+/// The writes of one write scope (`ExpenseStore.write`): rows go in batches, and each row gets
+/// its own outcome, so a store across a network pays one round trip per batch, not per row.
+public protocol ExpenseWriter {
+    /// Inserts stores, or recognises identical ones already there; one outcome per store, in order.
+    func insert(_ stores: [HashedRow<Store>]) throws -> [RowOutcome]
+
+    /// Inserts expenses (creating each new user with the default categories, and each new
+    /// category, on first sight), or recognises identical ones already there; one outcome per
+    /// expense, in order. A rejected row changes nothing; the others are written.
+    func insert(_ expenses: [HashedRow<Expense>]) throws -> [RowOutcome]
+
+    /// Links expenses to stores; for each link, whether the expense changed (false when it
+    /// already had a store).
+    func assignStores(_ links: [StoreLink]) throws -> [Bool]
+}
+
+extension ExpenseWriter {
+    /// Inserts one store (see `insert(_:)`): `RowRejection` is thrown.
+    public func insert(_ store: Store) throws -> InsertOutcome {
+        try insert([HashedRow(store, contentHash: store.contentHash)])[0].get()
+    }
+
+    /// Inserts one expense (see `insert(_:)`): `RowRejection` is thrown.
+    public func insert(_ expense: Expense) throws -> InsertOutcome {
+        try insert([HashedRow(expense, contentHash: expense.contentHash)])[0].get()
+    }
+}
+
+/// A record with its content hash (`Store.contentHash`, `Expense.contentHash`), computed by the
+/// caller — the importer does it while parsing — so that a re-import recognises rows already
+/// there by hash instead of comparing every column.
+public struct HashedRow<Record: Sendable>: Sendable {
+    public let record: Record
+    public let contentHash: Int64
+    public init(_ record: Record, contentHash: Int64) {
+        self.record = record
+        self.contentHash = contentHash
+    }
+}
+
+public enum InsertOutcome: Sendable, Equatable {
+    case inserted
+    /// The same id with the same content was already stored: nothing changed.
+    case unchanged
+}
+
+/// What became of one row of a batch.
+public enum RowOutcome: Sendable, Equatable {
+    case inserted
+    case unchanged
+    /// Refused (the id exists with other content, an unknown `store_id` …); nothing of it written.
+    case rejected(RowRejection)
+
+    /// The outcome, or the rejection thrown.
+    public func get() throws(RowRejection) -> InsertOutcome {
+        switch self {
+        case .inserted: return .inserted
+        case .unchanged: return .unchanged
+        case .rejected(let r): throw r
+        }
+    }
+}
+
+/// An expense to link to a store (snapping).
+public struct StoreLink: Sendable, Hashable {
+    public let expenseID: String
+    public let storeID: String
+    public init(expenseID: String, storeID: String) {
+        self.expenseID = expenseID
+        self.storeID = storeID
+    }
+}
+
+/// A row the store refuses, with the column at fault; the importer adds file and line.
+public struct RowRejection: Error, Sendable, Equatable {
+    public let column: String
+    public let reason: String
+    public init(column: String, reason: String) {
+        self.column = column
+        self.reason = reason
+    }
+}

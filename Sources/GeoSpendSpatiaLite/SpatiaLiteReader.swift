@@ -1,0 +1,42 @@
+import GeoSpend
+import GRDB
+
+/// The queries of one read scope on the SpatiaLite file (`SpatiaLiteStore.read`): one pooled
+/// connection inside one read transaction, which in WAL mode is one snapshot. The queries
+/// themselves live in AnalyticsQueries.swift, SpatialQueries.swift and NearestStores.swift.
+public struct SpatiaLiteReader: ExpenseReader {
+    let db: Database
+
+    init(_ db: Database) { self.db = db }
+
+    /// The scope's connection (the queries' bodies are written against it).
+    func read<T>(_ body: (Database) throws -> T) throws -> T { try body(db) }
+
+    public func counts() throws -> StoreCounts {
+        StoreCounts(
+            users: try Int.fetchOne(db, sql: "SELECT count(*) FROM users") ?? 0,
+            expenses: try Int.fetchOne(db, sql: "SELECT count(*) FROM expenses") ?? 0,
+            geotaggedExpenses: try Int.fetchOne(db, sql: "SELECT count(*) FROM expenses WHERE lat IS NOT NULL") ?? 0,
+            stores: try Int.fetchOne(db, sql: "SELECT count(*) FROM stores") ?? 0)
+    }
+}
+
+/// Rows gathered into batches of `ReadBatch.size` for a reader's `body`.
+struct Batch<Row> {
+    private var rows: [Row] = []
+
+    init() { rows.reserveCapacity(ReadBatch.size) }
+
+    @inline(__always)
+    mutating func add(_ row: Row, to body: ([Row]) throws -> Void) throws {
+        rows.append(row)
+        if rows.count == ReadBatch.size { try flush(to: body) }
+    }
+
+    /// Hands over what is gathered (the last, partial batch).
+    mutating func flush(to body: ([Row]) throws -> Void) throws {
+        guard !rows.isEmpty else { return }
+        try body(rows)
+        rows.removeAll(keepingCapacity: true)
+    }
+}
