@@ -306,7 +306,3 @@ extension ImportPreset: ExpressibleByArgument {}
 extension SourceEncoding: ExpressibleByArgument {}
 
 extension ImportFormat: ExpressibleByArgument {}
-
-func printErrInline(_ text: String) {
-    FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
-}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import GeoSpendSpatiaLite
+
+/// `--db`, shared by every command that touches the database.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .long, help: "The database file (default: $GEOSPEND_DB, else ./geospend.sqlite).")
+    var db: String?
+
+    var path: String { db ?? ProcessInfo.processInfo.environment["GEOSPEND_DB"] ?? "geospend.sqlite" }
+
+    func open() throws -> SpatiaLiteStore { try Self.logLockWaits(SpatiaLiteStore(path: path, busyTimeout: try busyTimeout())) }
+
+    /// Opens a database that must exist already (queries never create an empty file). Unless
+    /// `writable`, it is opened read-only and every read sees one snapshot: an import running
+    /// meanwhile is seen whole or not at all, and is never waited for. `splitReads`: for
+    /// commands that read a heavy user's rows (`SpatiaLiteStore.init`).
+    func openExisting(writable: Bool = false, splitReads: Bool = false) throws -> SpatiaLiteStore {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ValidationError("no database at \(path); create one with `geospend import stores FILE` or pass --db")
+        }
+        return try Self.logLockWaits(
+            SpatiaLiteStore(
+                path: path, readOnly: !writable, busyTimeout: try busyTimeout(), snapshotReads: !writable, splitReads: splitReads))
+    }
+
+    /// `$GEOSPEND_BUSY_TIMEOUT` seconds, else the store's default (30 s).
+    func busyTimeout() throws -> TimeInterval {
+        guard let text = ProcessInfo.processInfo.environment["GEOSPEND_BUSY_TIMEOUT"] else { return SpatiaLiteStore.defaultBusyTimeout }
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+            throw ValidationError("GEOSPEND_BUSY_TIMEOUT must be a number of seconds, not \"\(text)\"")
+        }
+        return seconds
+    }
+
+    /// With `$GEOSPEND_LOCK_WAIT_LOG` set, appends "<milliseconds waited> <waits>" to that file when
+    /// the store closes: how `make reliability` measures the time readers spend blocked on locks.
+    private static func logLockWaits(_ store: SpatiaLiteStore) -> SpatiaLiteStore {
+        guard let log = ProcessInfo.processInfo.environment["GEOSPEND_LOCK_WAIT_LOG"] else { return store }
+        store.lockWaits.onClose = { waited, waits in
+            let ms = Double(waited.components.seconds) * 1000 + Double(waited.components.attoseconds) / 1e15
+            // One O_APPEND write per process: lines from concurrent readers never interleave.
+            let fd = Foundation.open(log, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+            guard fd >= 0 else { return }
+            let line = Array(String(format: "%.3f %d\n", ms, waits).utf8)
+            _ = line.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        return store
+    }
+}

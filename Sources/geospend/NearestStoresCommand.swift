@@ -1,0 +1,46 @@
+import ArgumentParser
+import GeoSpend
+
+struct NearestStoresCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nearest-stores",
+        abstract: "The stores nearest to a point (geodesic metres), ties broken by id.",
+        usage: """
+            geospend nearest-stores --lat <lat> --lon <lon> [-k <k>]
+              [--max-distance <max-distance>] [--kind <kind>] [--format <format>]
+              [--db <db>]
+            """,
+        discussion: """
+            Example:
+              geospend nearest-stores --lat 60.1710 --lon 24.9414 -k 5 \\
+                  --kind amenity:cafe
+              geospend nearest-stores --lat 60.1710 --lon 24.9414 \\
+                  --max-distance 2km --format json
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(parsing: .unconditional, help: "Latitude of the centre, degrees (WGS84); south is negative.") var lat: Double
+    @Option(parsing: .unconditional, help: "Longitude of the centre, degrees (WGS84); west is negative.") var lon: Double
+    @Option(name: .customShort("k"), help: "How many stores.") var count: Int = 5
+    @Option(help: "Only stores within this distance: 2km, 800m.") var maxDistance: String?
+    @Option(help: "Only this kind, e.g. amenity:cafe or shop:supermarket.") var kind: String?
+    @Option(help: "table, json or csv.") var format: OutputFormat = .table
+
+    func validate() throws {
+        guard count > 0 else { throw ValidationError("-k must be at least 1") }
+    }
+
+    func run() throws {
+        let center = try Parse.coordinate(lat: lat, lon: lon)
+        let limit = try maxDistance.map { try Parse.distance($0, option: "--max-distance") }
+        let store = try database.openExisting()
+        try NameChecks.storeKind(kind, in: store)
+        let hits = try store.nearestStores(to: center, limit: count, maxDistance: limit, kind: kind)
+        let result = NearestStoresResult(center: center, stores: hits)
+        switch format {
+        case .json: printOut(QueryOutput.json(result).serialized() + "\n")
+        case .csv: printOut(QueryOutput.csv(result))
+        case .table: printOut(QueryOutput.table(result))
+        }
+    }
+}
