@@ -5,7 +5,7 @@ import GeoSpendSpatiaLite
 
 /// `geospend budgets`: spending limits per user over days, optionally for a category and/or a
 /// zone (issue 17). The rules are `BudgetRules`; the figures `BudgetSummary`.
-struct BudgetsCommand: ParsableCommand {
+struct BudgetsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "budgets",
         abstract: "Budgets: limits over days, for a category or a place.",
@@ -25,7 +25,7 @@ struct BudgetsCommand: ParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a budget and print it with its id.",
@@ -70,7 +70,7 @@ struct BudgetsCommand: ParsableCommand {
         @OptionGroup var zone: ZoneOptions
         @Option(help: "table or json.") var format: Format = .table
 
-        func run() throws {
+        func run() async throws {
             let store = try database.openExisting(writable: true)
             let userID = Identity.normalized(user)
             try NameChecks.user(userID, in: store, database: database.path)
@@ -86,7 +86,7 @@ struct BudgetsCommand: ParsableCommand {
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "A user's active budgets, newest --from first.",
@@ -107,7 +107,7 @@ struct BudgetsCommand: ParsableCommand {
         @Flag(help: "Include inactive budgets.") var all = false
         @Option(help: "table or json.") var format: Format = .table
 
-        func run() throws {
+        func run() async throws {
             let store = try database.openExisting()
             try NameChecks.user(user, in: store, database: database.path)
             let budgets = try store.budgets(userID: Identity.normalized(user), includeInactive: all)
@@ -125,7 +125,7 @@ struct BudgetsCommand: ParsableCommand {
         }
     }
 
-    struct Edit: ParsableCommand {
+    struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit",
             abstract: "Change a budget's name, amount, days, recurrence or limits.",
@@ -169,7 +169,7 @@ struct BudgetsCommand: ParsableCommand {
             }
         }
 
-        func run() throws {
+        func run() async throws {
             let store = try database.openExisting(writable: true)
             let userID = Identity.normalized(user)
             try NameChecks.user(userID, in: store, database: database.path)
@@ -191,7 +191,7 @@ struct BudgetsCommand: ParsableCommand {
         }
     }
 
-    struct Delete: ParsableCommand {
+    struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
             abstract: "Delete a budget and its category limits.",
@@ -205,7 +205,7 @@ struct BudgetsCommand: ParsableCommand {
         @Option(help: "The user.") var user: String
         @Option(help: "The budget's id.") var id: Int64
 
-        func run() throws {
+        func run() async throws {
             let store = try database.openExisting(writable: true)
             let userID = Identity.normalized(user)
             try NameChecks.user(userID, in: store, database: database.path)
@@ -214,7 +214,7 @@ struct BudgetsCommand: ParsableCommand {
         }
     }
 
-    struct Summary: ParsableCommand {
+    struct Summary: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "summary",
             abstract: "A budget's spending on a day: spent, remaining, projection.",
@@ -241,7 +241,7 @@ struct BudgetsCommand: ParsableCommand {
         @Option(help: "The day to measure on, YYYY-MM-DD.") var asOf: String
         @Option(help: "table or json.") var format: Format = .table
 
-        func run() throws {
+        func run() async throws {
             let store = try database.openExisting()
             let userID = Identity.normalized(user)
             try NameChecks.user(userID, in: store, database: database.path)
@@ -270,7 +270,7 @@ struct BudgetsCommand: ParsableCommand {
         }
     }
 
-    struct Alerts: ParsableCommand {
+    struct Alerts: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "alerts",
             abstract: "Active budgets at or over 80 % on a day.",
@@ -292,7 +292,7 @@ struct BudgetsCommand: ParsableCommand {
         @Option(help: "The day to measure on, YYYY-MM-DD.") var asOf: String
         @Option(help: "table or json.") var format: Format = .table
 
-        func run() throws {
+        func run() async throws {
             let store = try database.openExisting()
             let userID = Identity.normalized(user)
             try NameChecks.user(userID, in: store, database: database.path)

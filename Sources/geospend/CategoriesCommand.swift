@@ -4,7 +4,7 @@ import GeoSpendSpatiaLite
 
 /// `geospend categories`: list (the default: `geospend categories --user U`), add, edit,
 /// deactivate, delete. The rules are `CategoryEditing`'s.
-struct CategoriesCommand: ParsableCommand {
+struct CategoriesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "categories",
         abstract: "A user's categories (what --category accepts).",
@@ -23,7 +23,7 @@ struct CategoriesCommand: ParsableCommand {
             """,
         subcommands: [List.self, Add.self, Edit.self, Deactivate.self, Delete.self], defaultSubcommand: List.self)
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "A user's categories with their kind and number of expenses.",
@@ -45,7 +45,7 @@ struct CategoriesCommand: ParsableCommand {
         @Flag(help: "Deactivated categories too.") var all = false
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
-        func run() throws {
+        func run() async throws {
             let store = try database.openExisting()
             try NameChecks.user(user, in: store, database: database.path)
             let categories = try store.categoryDetails(userID: Identity.normalized(user), includeInactive: all)
@@ -66,7 +66,7 @@ struct CategoriesCommand: ParsableCommand {
         }
     }
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a category for the user.",
@@ -87,7 +87,7 @@ struct CategoriesCommand: ParsableCommand {
         @Option(help: "An icon name or emoji, as the app showing it uses.") var icon: String?
         @Option(help: "A colour, #RRGGBB.") var color: String?
 
-        func run() throws {
+        func run() async throws {
             let name = try CategoriesCommand.checkedName(name)
             let store = try database.open()
             let added = try store.addCategory(
@@ -97,7 +97,7 @@ struct CategoriesCommand: ParsableCommand {
         }
     }
 
-    struct Edit: ParsableCommand {
+    struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit",
             abstract: "Rename a category, change its icon or colour, or activate it.",
@@ -124,7 +124,7 @@ struct CategoriesCommand: ParsableCommand {
         @Option(help: "A colour, #RRGGBB; empty unsets.") var color: String?
         @Flag(help: "Make a deactivated category active again.") var activate = false
 
-        func run() throws {
+        func run() async throws {
             let change = CategoryChange(
                 name: try name.map(CategoriesCommand.checkedName), icon: try icon.map { try CategoriesCommand.checkedIcon($0) ?? "" },
                 color: try color.map { try CategoriesCommand.checkedColor($0) ?? "" }, isActive: activate ? true : nil)
@@ -136,7 +136,7 @@ struct CategoriesCommand: ParsableCommand {
         }
     }
 
-    struct Deactivate: ParsableCommand {
+    struct Deactivate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "deactivate",
             abstract: "Hide a category from lists and new expenses; its expenses keep it.",
@@ -155,7 +155,7 @@ struct CategoriesCommand: ParsableCommand {
         @Option(help: "The user.") var user: String
         @Option(help: "expense or income, when the name is both.") var kind: GeoSpend.Category.Kind?
 
-        func run() throws {
+        func run() async throws {
             let store = try database.openExisting(writable: true)
             try NameChecks.user(user, in: store, database: database.path)
             let done = try store.editCategory(
@@ -164,7 +164,7 @@ struct CategoriesCommand: ParsableCommand {
         }
     }
 
-    struct Delete: ParsableCommand {
+    struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
             abstract: "Delete a category; its expenses stay, with no category.",
@@ -183,7 +183,7 @@ struct CategoriesCommand: ParsableCommand {
         @Option(help: "The user.") var user: String
         @Option(help: "expense or income, when the name is both.") var kind: GeoSpend.Category.Kind?
 
-        func run() throws {
+        func run() async throws {
             let store = try database.openExisting(writable: true)
             try NameChecks.user(user, in: store, database: database.path)
             let name = Identity.normalized(category)

@@ -12,16 +12,15 @@ struct DatabaseOptions: ParsableArguments {
     func open() throws -> SpatiaLiteStore { try Self.logLockWaits(SpatiaLiteStore(path: path, busyTimeout: try busyTimeout())) }
 
     /// Opens a database that must exist already (queries never create an empty file). Unless
-    /// `writable`, it is opened read-only and every read sees one snapshot: an import running
-    /// meanwhile is seen whole or not at all, and is never waited for. `splitReads`: for
-    /// commands that read a heavy user's rows (`SpatiaLiteStore.init`).
-    func openExisting(writable: Bool = false, splitReads: Bool = false) throws -> SpatiaLiteStore {
+    /// `writable`, it is opened read-only, so an import running meanwhile is never waited for;
+    /// each command reads in one read scope (`ExpenseStore.read`), which sees that import whole
+    /// or not at all.
+    func openExisting(writable: Bool = false) throws -> SpatiaLiteStore {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ValidationError("no database at \(path); create one with `geospend import stores FILE` or pass --db")
         }
         return try Self.logLockWaits(
-            SpatiaLiteStore(
-                path: path, readOnly: !writable, busyTimeout: try busyTimeout(), snapshotReads: !writable, splitReads: splitReads))
+            SpatiaLiteStore(path: path, readOnly: !writable, busyTimeout: try busyTimeout()))
     }
 
     /// `$GEOSPEND_BUSY_TIMEOUT` seconds, else the store's default (30 s).

@@ -3,7 +3,7 @@ import Foundation
 import GeoSpend
 import GeoSpendSpatiaLite
 
-struct DoctorCommand: ParsableCommand {
+struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check the database file (integrity, schema, spatial indexes) and optionally repair it.",
@@ -39,7 +39,7 @@ struct DoctorCommand: ParsableCommand {
 
     enum DoctorFormat: String, ExpressibleByArgument { case table, json }
 
-    func run() throws {
+    func run() async throws {
         let store = try database.openExisting(writable: true)  // CheckSpatialIndex needs a writable connection
         let repaired = repair ? try store.repair() : []
         let report = try store.checkHealth()

@@ -4,7 +4,7 @@ import GeoSpend
 import GeoSpendSpatiaLite
 
 /// `geospend expenses`: one expense's life — add, show, edit, delete, list, search.
-struct ExpensesCommand: ParsableCommand {
+struct ExpensesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "expenses",
         abstract: "Add, show, edit, delete, list and search one user's expenses.",
@@ -100,7 +100,7 @@ struct ExpensesCommand: ParsableCommand {
         }
     }
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Store a new expense and print it (with its generated id).",
@@ -123,7 +123,7 @@ struct ExpensesCommand: ParsableCommand {
         @OptionGroup var fields: Fields
         @Option(help: "text or json.") var format: Format = .text
 
-        func run() throws {
+        func run() async throws {
             for (option, value) in [("--amount", fields.amount), ("--currency", fields.currency), ("--at", fields.at)]
             where value?.isEmpty ?? true {
                 throw ValidationError("\(option) is required to add an expense")
@@ -158,7 +158,7 @@ struct ExpensesCommand: ParsableCommand {
         }
     }
 
-    struct Show: ParsableCommand {
+    struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Print one expense of the user.",
@@ -171,13 +171,13 @@ struct ExpensesCommand: ParsableCommand {
         @Option(help: "The user.", transform: Identity.normalized) var user: String
         @Option(help: "text or json.") var format: Format = .text
 
-        func run() throws {
+        func run() async throws {
             guard let stored = try database.openExisting().expense(id: id, userID: user) else { throw noExpense(id, user) }
             printOut(ExpenseOutput.render(stored, format: format))
         }
     }
 
-    struct Edit: ParsableCommand {
+    struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit",
             abstract: "Change fields of one expense of the user and print it.",
@@ -200,7 +200,7 @@ struct ExpensesCommand: ParsableCommand {
         @OptionGroup var fields: Fields
         @Option(help: "text or json.") var format: Format = .text
 
-        func run() throws {
+        func run() async throws {
             let store = try database.openExisting(writable: true)
             guard let old = try store.expense(id: id, userID: user) else { throw noExpense(id, user) }
             for (option, value) in [("--amount", fields.amount), ("--currency", fields.currency), ("--at", fields.at)]
@@ -229,7 +229,7 @@ struct ExpensesCommand: ParsableCommand {
         }
     }
 
-    struct Delete: ParsableCommand {
+    struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
             abstract: "Delete one expense of the user, leaving no trace of it in the file.",
@@ -247,7 +247,7 @@ struct ExpensesCommand: ParsableCommand {
         @Option(help: "The user.", transform: Identity.normalized) var user: String
         @Flag(help: "Skip rewriting the file (VACUUM) afterwards.") var noVacuum = false
 
-        func run() throws {
+        func run() async throws {
             let store = try database.openExisting(writable: true)
             guard let notes = try store.deleteExpense(id: id, userID: user, rewriteFile: !noVacuum) else { throw noExpense(id, user) }
             printOut("deleted expense \(OutputEscaping.visible(id))\n")
@@ -255,7 +255,7 @@ struct ExpensesCommand: ParsableCommand {
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "The user's expenses, newest first, a page at a time.",
@@ -290,7 +290,7 @@ struct ExpensesCommand: ParsableCommand {
             guard (1...1000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000") }
         }
 
-        func run() throws {
+        func run() async throws {
             let cursor = try after.map { text in
                 guard let c = ExpenseCursor(text: text) else {
                     throw ValidationError("--after: \"\(OutputEscaping.visible(text))\" is not a cursor printed by `expenses list`")
@@ -318,7 +318,7 @@ struct ExpensesCommand: ParsableCommand {
         }
     }
 
-    struct Search: ParsableCommand {
+    struct Search: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "search",
             abstract: "The user's expenses whose title, merchant, notes or category contain TEXT.",
@@ -345,7 +345,7 @@ struct ExpensesCommand: ParsableCommand {
             guard (1...1000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000") }
         }
 
-        func run() throws {
+        func run() async throws {
             let store = try database.openExisting()
             try NameChecks.user(user, in: store, database: database.path)
             let found = try store.searchExpenses(userID: Identity.normalized(user), text: Identity.normalized(text), limit: limit)

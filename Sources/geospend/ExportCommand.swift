@@ -3,7 +3,7 @@ import Foundation
 import GeoSpend
 import GeoSpendSpatiaLite
 
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Map layers as GeoJSON (RFC 7946) for QGIS, kepler.gl, MapLibre, Leaflet and geojson.io.",
@@ -230,7 +230,7 @@ struct ExportCommand: ParsableCommand {
         return try MaskKeyFile.loadOrCreate(path: database.path + ".mask-key")
     }
 
-    func run() throws {
+    func run() async throws {
         let (from, to) = try window.parsed()
         var filter = ExpenseFilter(userID: user, from: from, to: to, kinds: kind.isEmpty ? [.expense] : Set(kind), categories: Set(category))
         if let currency {
@@ -251,7 +251,7 @@ struct ExportCommand: ParsableCommand {
             filter: filter, precision: precision, minCount: minCount, minUsers: minUsers ?? (allUsers ? 3 : 1),
             origin: try origin.map(Self.parseOrigin), privacy: privacy)
         guard let target else {
-            let summaries = try writeBundle(request, store: store, protecting: protected)
+            let summaries = try await writeBundle(request, store: store, protecting: protected)
             let counts = ["points", "hex", "places"].map { "\(summaries[$0]?.features ?? 0) \($0)" }.joined(separator: ", ")
             if let points = summaries["points"], let note = Self.emptyNote(points, currency: filter.currency, masked: !masks.isEmpty) {
                 printErr(note)
@@ -259,31 +259,10 @@ struct ExportCommand: ParsableCommand {
             printErr("wrote \(counts) to \(out)/ — open \(out)/index.html")
             return
         }
-        let summary = try OutputFile.write(to: target) { sink in
-            let progress: ExportProgress? = stderrIsTerminal && out != "-"
-                ? { done, total in printErrInline(total > 0 ? "  \(done) / \(total) expenses…" : "  \(done) expenses…") } : nil
+        let progress: ExportProgress? = stderrIsTerminal && out != "-" ? Self.showProgress : nil
+        let summary = try await OutputFile.write(to: target) { sink in
             defer { if progress != nil { printErrInline("") } }
-            switch layer {
-            case .points where format == .csv:
-                return try MapExport.pointsCSV(request, store: store, to: sink, progress: progress)
-            case .points:
-                return try MapExport.geoJSON(.points, request, store: store, to: sink, progress: progress)
-            case .grid:
-                let size = try cellSize(default: "250m")
-                return try MapExport.geoJSON(.grid(shape, cellMeters: size, metric: metric), request, store: store, to: sink, progress: progress)
-            case .density:
-                let size = try cellSize(default: "50m")
-                let h = try Parse.distance(bandwidth, option: "--bandwidth").meters
-                guard h >= size else { throw ValidationError("--bandwidth must be at least the --cell size") }
-                guard h / size <= 200 else { throw ValidationError("--bandwidth is more than 200 cells wide; use a larger --cell") }
-                return try MapExport.geoJSON(.density(bandwidthMeters: h, cellMeters: size), request, store: store, to: sink, progress: progress)
-            case .places:
-                return try MapExport.geoJSON(.places, request, store: store, to: sink)
-            case .leafletHeat:
-                return try MapExport.leafletHeat(request, store: store, to: sink, progress: progress)
-            case .bundle:
-                fatalError("handled above")
-            }
+            return try await writeLayer(request, store: store, to: sink, progress: progress)
         }
         if !summary.leftOutCurrencies.isEmpty, let c = summary.currency {
             printErr("note: exported \(c.code), the most common currency; left out \(summary.leftOutCurrencies.joined(separator: ", ")) (choose with --currency)")
@@ -298,13 +277,44 @@ struct ExportCommand: ParsableCommand {
         }
     }
 
+    @Sendable private static func showProgress(done: Int, total: Int) {
+        printErrInline(total > 0 ? "  \(done) / \(total) expenses…" : "  \(done) expenses…")
+    }
+
+    /// Writes the one layer asked for (every layer but the bundle).
+    private func writeLayer(
+        _ request: MapExportRequest, store: SpatiaLiteStore, to sink: ByteSink, progress: ExportProgress?
+    ) async throws -> MapExportSummary {
+        switch layer {
+        case .points where format == .csv:
+            return try await MapExport.pointsCSV(request, store: store, to: sink, progress: progress)
+        case .points:
+            return try await MapExport.geoJSON(.points, request, store: store, to: sink, progress: progress)
+        case .grid:
+            let size = try cellSize(default: "250m")
+            return try await MapExport.geoJSON(.grid(shape, cellMeters: size, metric: metric), request, store: store, to: sink, progress: progress)
+        case .density:
+            let size = try cellSize(default: "50m")
+            let h = try Parse.distance(bandwidth, option: "--bandwidth").meters
+            guard h >= size else { throw ValidationError("--bandwidth must be at least the --cell size") }
+            guard h / size <= 200 else { throw ValidationError("--bandwidth is more than 200 cells wide; use a larger --cell") }
+            return try await MapExport.geoJSON(.density(bandwidthMeters: h, cellMeters: size), request, store: store, to: sink, progress: progress)
+        case .places:
+            return try await MapExport.geoJSON(.places, request, store: store, to: sink)
+        case .leafletHeat:
+            return try await MapExport.leafletHeat(request, store: store, to: sink, progress: progress)
+        case .bundle:
+            fatalError("handled above")
+        }
+    }
+
     /// The bundle's folder: created if missing; an existing one must be empty or an earlier
     /// bundle (its index.html has the page's marker), so `--out ~` or `--out /` never scatters
     /// files among the user's own. A symlink to a folder is followed; symlinks inside it are not
     /// written through. Every file is checked before the first is written.
     private func writeBundle(
         _ request: MapExportRequest, store: some ExpenseStore & BudgetStore, protecting protected: [OutputFile.Protected]
-    ) throws -> [String: MapExportSummary] {
+    ) async throws -> [String: MapExportSummary] {
         guard !out.isEmpty else { throw ValidationError("--out is empty: give the bundle's folder, e.g. --out user1-map") }
         let fm = FileManager.default
         var isFolder: ObjCBool = false
@@ -319,7 +329,7 @@ struct ExportCommand: ParsableCommand {
         }
         // Zone budgets with their percentage as of --to (else today), issue 17.
         let zones = try request.filter.userID.map { try ZoneBudgets.summaries(store, user: $0, asOf: request.filter.to?.localDate) } ?? []
-        let bundle = try MapBundle.contents(
+        let bundle = try await MapBundle.contents(
             request, store: store, cellMeters: try cellSize(default: "250m"), tiles: tiles, budgetZones: zones)
         let folders = Set(bundle.files.map { ($0.path as NSString).deletingLastPathComponent }).filter { !$0.isEmpty }.sorted()
         for folder in [""] + folders {
@@ -334,7 +344,7 @@ struct ExportCommand: ParsableCommand {
         }
         let targets = try bundle.files.map { try OutputFile.target(out + "/" + $0.path, protecting: protected) }
         for (file, target) in zip(bundle.files, targets) {
-            try OutputFile.write(to: target) { sink in file.bytes.withUnsafeBufferPointer { sink.rawBytes($0) } }
+            try await OutputFile.write(to: target) { sink in file.bytes.withUnsafeBufferPointer { sink.rawBytes($0) } }
         }
         return bundle.summaries
     }

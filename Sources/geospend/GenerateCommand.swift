@@ -3,7 +3,7 @@ import Foundation
 import GeoSpend
 import GeoSpendSpatiaLite
 
-struct GenerateCommand: ParsableCommand {
+struct GenerateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Write deterministic synthetic expenses (CSV) of people visiting real places.",
@@ -63,7 +63,7 @@ struct GenerateCommand: ParsableCommand {
         guard popular.count <= 25 else { throw ValidationError("--popular: at most 25 places (a user has 25 favourites)") }
     }
 
-    func run() throws {
+    func run() async throws {
         // Both outputs are checked before anything is written; neither may be the database
         // (--db is not an option here: $GEOSPEND_DB or ./geospend.sqlite) or any SQLite file.
         let database = ProcessInfo.processInfo.environment["GEOSPEND_DB"] ?? "geospend.sqlite"
@@ -83,12 +83,12 @@ struct GenerateCommand: ParsableCommand {
             return i
         }
         if let storesTarget {
-            try OutputFile.write(to: storesTarget) { sink in
+            try await OutputFile.write(to: storesTarget) { sink in
                 sink.raw(ImportCSV.storeHeader + "\n")
                 for s in data.stores { sink.raw(ImportCSV.line(s)) }
             }
         }
-        try OutputFile.write(to: target) { sink in
+        try await OutputFile.write(to: target) { sink in
             sink.raw(ImportCSV.expenseHeader + "\n")
             data.generateExpenses(users: users, count: expenses, seed: seed, popular: popularIndices) { sink.raw(ImportCSV.line($0)) }
         }

@@ -4,7 +4,7 @@ import GeoSpend
 import GeoSpendSpatiaLite
 
 @main
-struct GeoSpendCommand: ParsableCommand {
+struct GeoSpendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geospend",
         abstract: "Geospatial expense analytics on a SpatiaLite file.",
@@ -28,10 +28,16 @@ struct GeoSpendCommand: ParsableCommand {
         ])
 
     /// Runs the command; every error is turned into a message and an exit code here, in one place.
-    static func main() {
+    static func main() async {
         var command: ParsableCommand
         do { command = try parseAsRoot() } catch { fail(error, in: Self.self) }
-        do { try command.run() } catch { fail(error, in: type(of: command)) }
+        do {
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch { fail(error, in: type(of: command)) }
     }
 
     /// Reports `error` of `command` (the subcommand that ran, or the root while parsing) and exits.

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import GeoSpend
 
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import stores or expenses (all rows or none, unless --skip-invalid).",
@@ -37,11 +37,11 @@ struct ImportCommand: ParsableCommand {
         /// the database did not exist before, the files opening it created go again: a first
         /// import refused for a typo must not leave an empty 6.7 MB database (SpatiaLite's
         /// metadata) that later reads like one holding data. Imports create no mask key.
-        func removingNewDatabaseOnFailure(_ body: () throws -> Void) throws {
+        func removingNewDatabaseOnFailure(_ body: () async throws -> Void) async throws {
             let path = database.path
-            guard !FileManager.default.fileExists(atPath: path) else { return try body() }
+            guard !FileManager.default.fileExists(atPath: path) else { return try await body() }
             do {
-                try body()  // the store opened in `body` is closed when it returns
+                try await body()  // the store opened in `body` is closed when it returns
             } catch {
                 for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
                 throw error
@@ -59,7 +59,7 @@ struct ImportCommand: ParsableCommand {
         }
     }
 
-    struct Stores: ParsableCommand {
+    struct Stores: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import stores from GeoJSON, GPX waypoints or a CSV.",
             usage: """
@@ -86,16 +86,16 @@ struct ImportCommand: ParsableCommand {
                 """)
         @OptionGroup var common: Common
 
-        func run() throws {
-            try common.removingNewDatabaseOnFailure {
+        func run() async throws {
+            try await common.removingNewDatabaseOnFailure {
                 let store = try common.database.open()
-                let report = try Importer.importStores(from: common.file, format: common.format, into: store, options: common.options)
+                let report = try await Importer.importStores(from: common.file, format: common.format, into: store, options: common.options)
                 common.report(report, noun: "stores")
             }
         }
     }
 
-    struct Expenses: ParsableCommand {
+    struct Expenses: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import expenses from CSV, JSON Lines, an app export or a bank statement.",
             discussion: """
@@ -219,7 +219,7 @@ struct ImportCommand: ParsableCommand {
             return source
         }
 
-        func run() throws {
+        func run() async throws {
             let source = try source()
             if dryRun {
                 // No database is opened: a dry run creates no file.
@@ -227,9 +227,9 @@ struct ImportCommand: ParsableCommand {
                 printOut(Self.describe(preview, file: common.file))
                 return
             }
-            try common.removingNewDatabaseOnFailure {
+            try await common.removingNewDatabaseOnFailure {
                 let store = try common.database.open()
-                let report = try Importer.importExpenses(
+                let report = try await Importer.importExpenses(
                     from: common.file, format: common.format, source: source, into: store, options: common.options)
                 common.report(report, noun: "expenses")
             }

@@ -2,7 +2,7 @@ import ArgumentParser
 import GeoSpend
 import GeoSpendSpatiaLite
 
-struct InfoCommand: ParsableCommand {
+struct InfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Row counts of the database and the versions of the libraries under it.",
@@ -10,8 +10,8 @@ struct InfoCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    func run() throws {
-        let counts = try database.openExisting().counts()
+    func run() async throws {
+        let counts = try await database.openExisting().read { try $0.counts() }
         var out = "database   \(database.path)\n"
         out += "users      \(counts.users)\nexpenses   \(counts.expenses) (\(counts.geotaggedExpenses) with a position)\n"
         out += "stores     \(counts.stores)\n"

@@ -2,7 +2,7 @@ import ArgumentParser
 import GeoSpend
 import GeoSpendSpatiaLite
 
-struct InsightsCommand: ParsableCommand {
+struct InsightsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "insights",
         abstract: "Where a user's money goes, place by place: totals, averages, medians, visits, change.",
@@ -42,16 +42,16 @@ struct InsightsCommand: ParsableCommand {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
     }
 
-    func run() throws {
+    func run() async throws {
         let (from, to) = try window.parsed()
         var request = InsightsRequest(
             userID: user, from: from, to: to,
             kinds: kind.isEmpty ? [.expense] : Set(kind), categories: Set(category), grouping: by, limit: limit)
-        let store = try database.openExisting(splitReads: true)
+        let store = try database.openExisting()
         try NameChecks.user(user, in: store, database: database.path)
         try NameChecks.categories(category, userID: user, in: store)
         request.period = try period.resolved(user: user, in: store)?.id
-        let insights = try LocationInsights.compute(request, store: store)
+        let insights = try await LocationInsights.compute(request, store: store)
         let zones = try ZoneBudgets.summaries(store, user: user, asOf: to?.localDate)
         switch format {
         case .json:

@@ -3,7 +3,7 @@ import GeoSpend
 import GeoSpendSpatiaLite
 
 /// `geospend kinds`: the store kinds in the database (what a store --kind accepts).
-struct KindsCommand: ParsableCommand {
+struct KindsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kinds",
         abstract: "Store kinds with their number of stores (what --kind of stores accepts).",
@@ -19,7 +19,7 @@ struct KindsCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
-    func run() throws {
+    func run() async throws {
         let kinds = try database.openExisting().storeKindCounts()
         switch format {
         case .json:

@@ -1,7 +1,7 @@
 import ArgumentParser
 import GeoSpend
 
-struct NearCommand: ParsableCommand {
+struct NearCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "near",
         abstract: "A user's expenses within a geodesic radius of a point, nearest first, with totals per currency.",
@@ -35,7 +35,7 @@ struct NearCommand: ParsableCommand {
     @Option(help: "Only this category; repeatable.") var category: [String] = []
     @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
-    func run() throws {
+    func run() async throws {
         let center = try Parse.coordinate(lat: lat, lon: lon)
         let distance = try Parse.distance(radius, option: "--radius")
         let (from, to) = try window.parsed()
@@ -46,10 +46,13 @@ struct NearCommand: ParsableCommand {
         try NameChecks.user(user, in: store, database: database.path)
         try NameChecks.categories(category, userID: user, in: store)
         filter.period = try period.resolved(user: user, in: store)?.id
-        let result = try store.radiusSearch(center: center, radius: distance, filter: filter)
-        if result.hits.isEmpty, let swapped = try? Coordinate(latitude: lon, longitude: lat), lat != lon,
-            try !store.radiusSearch(center: swapped, radius: distance, filter: filter).hits.isEmpty
-        {
+        let swapped = lat != lon ? try? Coordinate(latitude: lon, longitude: lat) : nil
+        let (result, swappedHasHits) = try await store.read { [filter] reader in
+            let result = RadiusResult(center: center, radius: distance, hits: try reader.expenses(within: distance, of: center, filter: filter))
+            guard result.hits.isEmpty, let swapped else { return (result, false) }
+            return (result, try !reader.expenses(within: distance, of: swapped, filter: filter).isEmpty)
+        }
+        if swappedHasHits {
             // A valid query, so exit 0; but latitude and longitude swapped is the likelier story.
             printErr(
                 "note: no expenses within \(radius) of \(lat),\(lon); did you swap latitude and longitude? "

@@ -1,7 +1,7 @@
 import ArgumentParser
 import GeoSpend
 
-struct NearestStoresCommand: ParsableCommand {
+struct NearestStoresCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "nearest-stores",
         abstract: "The stores nearest to a point (geodesic metres), ties broken by id.",
@@ -30,13 +30,12 @@ struct NearestStoresCommand: ParsableCommand {
         guard count > 0 else { throw ValidationError("-k must be at least 1") }
     }
 
-    func run() throws {
+    func run() async throws {
         let center = try Parse.coordinate(lat: lat, lon: lon)
         let limit = try maxDistance.map { try Parse.distance($0, option: "--max-distance") }
         let store = try database.openExisting()
         try NameChecks.storeKind(kind, in: store)
-        let hits = try store.nearestStores(to: center, limit: count, maxDistance: limit, kind: kind)
-        let result = NearestStoresResult(center: center, stores: hits)
+        let result = try await store.nearestStores(to: center, limit: count, maxDistance: limit, kind: kind)
         switch format {
         case .json: printOut(QueryOutput.json(result).serialized() + "\n")
         case .csv: printOut(QueryOutput.csv(result))

@@ -46,22 +46,22 @@ enum OutputFile {
 
     /// Writes `body`'s output to `path` (see the type's rules). `option` names the path in messages.
     static func write<T>(
-        to path: String, option: String = "--out", protecting: [Protected], _ body: (ByteSink) throws -> T
-    ) throws -> T {
-        try write(to: target(path, option: option, protecting: protecting), body)
+        to path: String, option: String = "--out", protecting: [Protected], _ body: (ByteSink) async throws -> T
+    ) async throws -> T {
+        try await write(to: target(path, option: option, protecting: protecting), body)
     }
 
-    static func write<T>(to target: Target, _ body: (ByteSink) throws -> T) throws -> T {
+    static func write<T>(to target: Target, _ body: (ByteSink) async throws -> T) async throws -> T {
         switch target {
         case .stdout:
             let sink = ByteSink(descriptor: 1)
-            let result = try body(sink)
+            let result = try await body(sink)
             try flush(sink, "stdout")
             return result
         case .special(let path):
-            return try writeInPlace(path, body)
+            return try await writeInPlace(path, body)
         case .regular(let path, let directory, let name, let mode):
-            return try replace(path, directory: directory, name: name, mode: mode, body)
+            return try await replace(path, directory: directory, name: name, mode: mode, body)
         }
     }
 
@@ -163,7 +163,7 @@ enum OutputFile {
     }
 
     /// A device or FIFO: opened without O_CREAT or O_TRUNC and written as it is.
-    private static func writeInPlace<T>(_ path: String, _ body: (ByteSink) throws -> T) throws -> T {
+    private static func writeInPlace<T>(_ path: String, _ body: (ByteSink) async throws -> T) async throws -> T {
         let fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { throw failure(path) }
         defer { close(fd) }
@@ -172,15 +172,15 @@ enum OutputFile {
             throw ExportError.writeFailed("\(path) was replaced while being opened; run again")
         }
         let sink = ByteSink(descriptor: fd)
-        let result = try body(sink)
+        let result = try await body(sink)
         try flush(sink, path)
         return result
     }
 
     /// A regular file: a temporary file beside it, renamed over it when complete.
     private static func replace<T>(
-        _ path: String, directory: String, name: String, mode: mode_t?, _ body: (ByteSink) throws -> T
-    ) throws -> T {
+        _ path: String, directory: String, name: String, mode: mode_t?, _ body: (ByteSink) async throws -> T
+    ) async throws -> T {
         TemporaryFiles.removeStale(in: directory, target: name)
         var template = Array(TemporaryFiles.prefix(directory: directory, target: name).utf8CString.dropLast())
             + Array("XXXXXX".utf8CString)
@@ -195,7 +195,7 @@ enum OutputFile {
         var isOpen = true
         do {
             let sink = ByteSink(descriptor: fd)
-            let result = try body(sink)
+            let result = try await body(sink)
             try flush(sink, path)
             guard fchmod(fd, permissions) == 0, fsync(fd) == 0 else { throw failure(path) }
             isOpen = false

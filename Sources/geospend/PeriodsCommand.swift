@@ -3,7 +3,7 @@ import GeoSpend
 import GeoSpendSpatiaLite
 
 /// `geospend periods`: a user's named spans (a trip, a term) and which expenses belong to them.
-struct PeriodsCommand: ParsableCommand {
+struct PeriodsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "periods",
         abstract: "A user's periods (a trip, a term) and the expenses assigned to them.",
@@ -26,7 +26,7 @@ struct PeriodsCommand: ParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a period; prints it with its id.",
@@ -50,7 +50,7 @@ struct PeriodsCommand: ParsableCommand {
         @Option(help: "Last day, YYYY-MM-DD (inclusive, after --from); none: ongoing.") var to: String?
         @Option(help: "table or json.") var format: Format = .table
 
-        func run() throws {
+        func run() async throws {
             let fields = try PeriodFields(
                 name: name, start: try Parse.timestamp(from, option: "--from")!, end: try Parse.timestamp(to, option: "--to"))
             let store = try database.openExisting(writable: true)
@@ -59,7 +59,7 @@ struct PeriodsCommand: ParsableCommand {
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "A user's periods by id, with their number of expenses.",
@@ -72,14 +72,14 @@ struct PeriodsCommand: ParsableCommand {
         @Option(help: "The user.") var user: String
         @Option(help: "table or json.") var format: Format = .table
 
-        func run() throws {
+        func run() async throws {
             let store = try database.openExisting()
             try NameChecks.user(user, in: store, database: database.path)
             PeriodsCommand.show(try store.periods(userID: user), user: user, format: format, list: true)
         }
     }
 
-    struct Edit: ParsableCommand {
+    struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit",
             abstract: "Change a period's name or days; prints it.",
@@ -111,7 +111,7 @@ struct PeriodsCommand: ParsableCommand {
             }
         }
 
-        func run() throws {
+        func run() async throws {
             let store = try database.openExisting(writable: true)
             try NameChecks.user(user, in: store, database: database.path)
             guard let old = try store.period(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
@@ -123,7 +123,7 @@ struct PeriodsCommand: ParsableCommand {
         }
     }
 
-    struct Delete: ParsableCommand {
+    struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
             abstract: "Delete a period; its expenses stay, with no period.",
@@ -135,7 +135,7 @@ struct PeriodsCommand: ParsableCommand {
         @Argument(help: "The period's id.") var id: Int64
         @Option(help: "The user.") var user: String
 
-        func run() throws {
+        func run() async throws {
             let store = try database.openExisting(writable: true)
             try NameChecks.user(user, in: store, database: database.path)
             guard let unlinked = try store.deletePeriod(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
@@ -143,7 +143,7 @@ struct PeriodsCommand: ParsableCommand {
         }
     }
 
-    struct Assign: ParsableCommand {
+    struct Assign: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "assign",
             abstract: "Assign expenses to a period (moving them from another one).",
@@ -163,7 +163,7 @@ struct PeriodsCommand: ParsableCommand {
         @Option(help: "The period's id.") var period: Int64
         @Argument(help: "Expense ids.") var expenses: [String]
 
-        func run() throws {
+        func run() async throws {
             let store = try database.openExisting(writable: true)
             try NameChecks.user(user, in: store, database: database.path)
             let result = try store.assign(userID: user, period: period, expenseIDs: expenses)
@@ -174,7 +174,7 @@ struct PeriodsCommand: ParsableCommand {
         }
     }
 
-    struct Unassign: ParsableCommand {
+    struct Unassign: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "unassign",
             abstract: "Take expenses out of their period.",
@@ -192,7 +192,7 @@ struct PeriodsCommand: ParsableCommand {
         @Option(help: "The user.") var user: String
         @Argument(help: "Expense ids.") var expenses: [String]
 
-        func run() throws {
+        func run() async throws {
             let store = try database.openExisting(writable: true)
             try NameChecks.user(user, in: store, database: database.path)
             let (changed, _) = try PeriodsCommand.outcome(

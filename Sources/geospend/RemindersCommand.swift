@@ -4,7 +4,7 @@ import GeoSpend
 import GeoSpendSpatiaLite
 
 /// `geospend reminders due`: expenses whose reminder (`expenses add|edit --remind-at`) is due.
-struct RemindersCommand: ParsableCommand {
+struct RemindersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reminders",
         abstract: "Reminders set on expenses (--remind-at of expenses add and edit).",
@@ -14,7 +14,7 @@ struct RemindersCommand: ParsableCommand {
             """,
         subcommands: [Due.self])
 
-    struct Due: ParsableCommand {
+    struct Due: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "due",
             abstract: "The user's expenses whose reminder is at or before --as-of.",
@@ -35,7 +35,7 @@ struct RemindersCommand: ParsableCommand {
         @Option(help: "An RFC 3339 instant with offset (default: now).") var asOf: String?
         @Option(help: "text or json.") var format: ExpensesCommand.Format = .text
 
-        func run() throws {
+        func run() async throws {
             let instant: Timestamp
             if let asOf {
                 instant = try Parse.timestamp(asOf, option: "--as-of")!

@@ -1,7 +1,7 @@
 import ArgumentParser
 import GeoSpend
 
-struct ReportCommand: ParsableCommand {
+struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Cross-user store reports; figures from fewer than --min-users users are suppressed.",
@@ -15,7 +15,7 @@ struct ReportCommand: ParsableCommand {
 
     enum Format: String, ExpressibleByArgument { case table, markdown, json, html, csv }
 
-    struct OneStore: ParsableCommand {
+    struct OneStore: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "store",
             abstract: "One store: visitors, totals, average ticket, categories, weekday × hour, months, peers.",
@@ -54,11 +54,11 @@ struct ReportCommand: ParsableCommand {
             guard [.markdown, .json, .html].contains(format) else { throw ValidationError("--format must be markdown, json or html") }
         }
 
-        func run() throws {
+        func run() async throws {
             let (from, to) = try period.window(window, database: database)
             let request = StoreReportRequest(storeID: id, from: from, to: to, minUsers: suppression.minUsers)
             let report: StoreReport
-            do { report = try StoreReport.compute(request, store: try database.openExisting()) } catch let e as StoreReportError {
+            do { report = try await StoreReport.compute(request, store: try database.openExisting()) } catch let e as StoreReportError {
                 throw ValidationError(e.description)
             }
             switch format {
@@ -69,7 +69,7 @@ struct ReportCommand: ParsableCommand {
         }
     }
 
-    struct ManyStores: ParsableCommand {
+    struct ManyStores: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "stores",
             abstract: "Key figures for many stores, optionally near a point and of one kind.",
@@ -103,7 +103,7 @@ struct ReportCommand: ParsableCommand {
             if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         }
 
-        func run() throws {
+        func run() async throws {
             var center: Coordinate?
             if let near {
                 let parts = near.split(separator: ",").map(String.init)
@@ -115,7 +115,7 @@ struct ReportCommand: ParsableCommand {
             let (from, to) = try period.window(window, database: database)
             let store = try database.openExisting()
             try NameChecks.storeKind(kind, in: store)
-            let report = try StoreListReport.compute(
+            let report = try await StoreListReport.compute(
                 near: center, radius: try radius.map { try Parse.distance($0, option: "--radius") }, kind: kind,
                 from: from, to: to, minUsers: suppression.minUsers, limit: limit, store: store)
             switch format {

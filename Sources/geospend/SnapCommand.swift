@@ -1,7 +1,7 @@
 import ArgumentParser
 import GeoSpend
 
-struct SnapCommand: ParsableCommand {
+struct SnapCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snap",
         abstract: "Assign geotagged expenses without a store to the nearest store within a tolerance.",
@@ -32,15 +32,15 @@ struct SnapCommand: ParsableCommand {
 
     enum SnapFormat: String, ExpressibleByArgument { case table, json }
 
-    func run() throws {
+    func run() async throws {
         let store = try database.openExisting(writable: !dryRun)
         if let user { try NameChecks.user(user, in: store, database: database.path) }
         try NameChecks.storeKind(kind, in: store)
         let request = SnapRequest(
             userID: user, tolerance: try Parse.distance(tolerance, option: "--tolerance"),
             ambiguityMargin: try Parse.distance(ambiguity, option: "--ambiguity"), storeKind: kind)
-        let plan = try Snapping.plan(request, store: store)
-        let written = dryRun ? 0 : try Snapping.apply(plan, to: store)
+        let plan = try await Snapping.plan(request, store: store)
+        let written = dryRun ? 0 : try await Snapping.apply(plan, to: store)
         switch format {
         case .json: printOut(SnapOutput.json(plan, written: written, dryRun: dryRun).serialized() + "\n")
         case .table: printOut(SnapOutput.table(plan, written: written, dryRun: dryRun))

@@ -1,7 +1,7 @@
 import ArgumentParser
 import GeoSpend
 
-struct SummaryCommand: ParsableCommand {
+struct SummaryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "summary",
         abstract: "Income, expenses and balance per currency; transfers counted apart.",
@@ -34,7 +34,7 @@ struct SummaryCommand: ParsableCommand {
         if month != nil && !window.isEmpty { throw ValidationError("give --month or --from/--to, not both") }
     }
 
-    func run() throws {
+    func run() async throws {
         var (from, to) = try window.parsed()
         if let month {
             do { (from, to) = try SpendingSummary.month(month) } catch { throw ValidationError("--month: \(error)") }
@@ -42,7 +42,7 @@ struct SummaryCommand: ParsableCommand {
         let store = try database.openExisting()
         try NameChecks.user(user, in: store, database: database.path)
         let chosen = try period.resolved(user: user, in: store)
-        let summary = try SpendingSummary.compute(userID: user, from: from, to: to, period: chosen, store: store)
+        let summary = try await SpendingSummary.compute(userID: user, from: from, to: to, period: chosen, store: store)
         switch format {
         case .json: printOut(SummaryOutput.json(summary).serialized() + "\n")
         case .csv: printOut(SummaryOutput.csv(summary))

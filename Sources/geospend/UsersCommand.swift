@@ -3,7 +3,7 @@ import Foundation
 import GeoSpend
 import GeoSpendSpatiaLite
 
-struct UsersCommand: ParsableCommand {
+struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
         abstract: "A user's own data: list users, export everything of one user as JSON, delete it.",
@@ -15,7 +15,7 @@ struct UsersCommand: ParsableCommand {
             """,
         subcommands: [List.self, Export.self, Delete.self])
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "Every user with their number of expenses (geotagged among them) and categories.",
@@ -27,7 +27,7 @@ struct UsersCommand: ParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
-        func run() throws {
+        func run() async throws {
             let users = try database.openExisting().users()
             switch format {
             case .json:
@@ -52,7 +52,7 @@ struct UsersCommand: ParsableCommand {
         }
     }
 
-    struct Export: ParsableCommand {
+    struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "export",
             abstract: "Everything kept for one user as one JSON document: user, categories, expenses, stores used.",
@@ -71,10 +71,10 @@ struct UsersCommand: ParsableCommand {
         @Argument(help: "The user id.", transform: Identity.normalized) var user: String
         @Option(name: .shortAndLong, help: "Output file, or - for stdout (default).") var out: String = "-"
 
-        func run() throws {
+        func run() async throws {
             let target = try OutputFile.target(out, protecting: OutputFile.protecting(database: database.path))
             let store = try database.openExisting()
-            let counts = try OutputFile.write(to: target) { sink in
+            let counts = try await OutputFile.write(to: target) { sink in
                 let counts = try store.withUserData(user) { data in
                     try UserExport.write(data, generatedAt: MapExportRequest.now(), to: sink)
                 }
@@ -87,7 +87,7 @@ struct UsersCommand: ParsableCommand {
         }
     }
 
-    struct Delete: ParsableCommand {
+    struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
             abstract: "Delete every row of one user, in one transaction; shared stores stay.",
@@ -117,7 +117,7 @@ struct UsersCommand: ParsableCommand {
         @Flag(help: "Skip rewriting the file (VACUUM) afterwards: faster on a large database, but fragments of the deleted rows may stay in unused page space until the next VACUUM.")
         var noVacuum = false
 
-        func run() throws {
+        func run() async throws {
             let store = try database.openExisting(writable: true)
             guard let record = try store.users().first(where: { ExactText($0.id) == ExactText(user) }) else {
                 // Say so when an earlier deletion (maybe of this very user) still owes its clean-up.
