@@ -174,6 +174,17 @@ public final class SpatiaLiteStore: ExpenseStore {
         try await translatingErrors { try await pool.writeWithoutTransaction { db in try Self.bulkTransaction(db) { w, _ in try body(w) } } }
     }
 
+    /// A read scope run on the calling thread, for tools and tests that are not async (and
+    /// would otherwise wait for GRDB's reader queue anyway).
+    public func readHere<T>(_ body: (any ExpenseReader) throws -> T) throws -> T {
+        try readDatabase { db in try body(SpatiaLiteReader(db)) }
+    }
+
+    /// A write scope run on the calling thread, for tools and tests that are not async.
+    public func writeHere<T>(_ body: (any ExpenseWriter) throws -> T) throws -> T {
+        try bulkWrite { writer, _ in try body(writer) }
+    }
+
     /// `write`, synchronously and with the transaction's connection too (`expenses add`/`edit`
     /// stamp their times in it).
     func bulkWrite<T>(_ body: (SpatiaLiteBulkWriter, Database) throws -> T) throws -> T {

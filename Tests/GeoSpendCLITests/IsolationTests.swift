@@ -254,7 +254,7 @@ import Testing
         try expectSound(shared)
         #expect(try layerStatistics(shared) == (try layerStatistics(alone)))
         try expectSame(try aliceOutputs(shared), afterSnap, "after users delete bob")
-        #expect(try SpatiaLiteStore(path: shared).counts().stores == 4, "stores are shared: they stay")
+        #expect(try SpatiaLiteStore(path: shared).readHere { try $0.counts() }.stores == 4, "stores are shared: they stay")
     }
 
     /// On a terminal (util-linux `script` gives the command one) deletion asks first.
@@ -288,7 +288,7 @@ import Testing
 
     /// Reads through the library (SpatiaLite loaded, nothing written).
     func read<T>(_ db: String, _ body: (Database) throws -> T) throws -> T {
-        try SpatiaLiteStore(path: db).read(body)
+        try SpatiaLiteStore(path: db).readDatabase(body)
     }
 
     /// Rows of any table with any column equal to "bob" or containing bob's marker text; every

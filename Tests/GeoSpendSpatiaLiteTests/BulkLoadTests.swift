@@ -42,18 +42,18 @@ import Testing
         #expect(covered == geotagged, sourceLocation: sourceLocation)
     }
 
-    @Test func firstImportPacksAnRTreeSQLiteAndSpatiaLiteAccept() throws {
+    @Test func firstImportPacksAnRTreeSQLiteAndSpatiaLiteAccept() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
         // 3,000 points need three levels of 51-cell nodes (51² = 2,601).
-        let report = try Importer.importExpenses(from: scratch.file("e.csv", Self.expensesCSV(3000, idPrefix: "a", seed: 1)), into: store)
+        let report = try await Importer.importExpenses(from: scratch.file("e.csv", Self.expensesCSV(3000, idPrefix: "a", seed: 1)), into: store)
         #expect(report.inserted == 3002)
         try expectConsistentIndex(store)
         #expect(try store.scalar("SELECT hex(substr(data, 1, 2)) FROM idx_expenses_geom_node WHERE nodeno = 1", as: String.self) == "0002")
 
         // The same float bounds as SQLite's R*Tree module writes for these points (its rounding).
         let queue = try DatabaseQueue(path: scratch.path("test.sqlite"))
-        let sameBounds = try queue.write { db in
+        let sameBounds = try await queue.write { db in
             try db.execute(sql: """
                 CREATE VIRTUAL TABLE temp.reference USING rtree(id, xmin, xmax, ymin, ymax);
                 INSERT INTO temp.reference SELECT pk, lon, lon, lat, lat FROM expenses WHERE lat IS NOT NULL;
@@ -78,20 +78,20 @@ import Testing
         }
     }
 
-    @Test func laterImportsAndDeletesKeepTheRTreeConsistent() throws {
+    @Test func laterImportsAndDeletesKeepTheRTreeConsistent() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
-        _ = try Importer.importExpenses(from: scratch.file("a.csv", Self.expensesCSV(600, idPrefix: "a", seed: 2)), into: store)
+        _ = try await Importer.importExpenses(from: scratch.file("a.csv", Self.expensesCSV(600, idPrefix: "a", seed: 2)), into: store)
         try expectConsistentIndex(store)
         // The tree is no longer empty: these go in one R*Tree insertion each, splitting packed nodes.
-        let report = try Importer.importExpenses(from: scratch.file("b.csv", Self.expensesCSV(900, idPrefix: "b", seed: 3)), into: store)
+        let report = try await Importer.importExpenses(from: scratch.file("b.csv", Self.expensesCSV(900, idPrefix: "b", seed: 3)), into: store)
         #expect(report.inserted == 902)
         try expectConsistentIndex(store)
         #expect(try store.deleteUser("user3") != nil)
         try expectConsistentIndex(store)
     }
 
-    @Test func indexesAndTriggersComeBackVerbatimAfterAnImportOrARollback() throws {
+    @Test func indexesAndTriggersComeBackVerbatimAfterAnImportOrARollback() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
         let schema = "SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master WHERE type IN ('index', 'trigger') ORDER BY name"
@@ -101,12 +101,12 @@ import Testing
 
         // A rejected first import rolls the dropped indexes back with the rows.
         let bad = scratch.file("bad.csv", Self.expensesCSV(100, idPrefix: "x", seed: 4) + "x-bad,ann,expense,1.00,EURO,2025-03-01,,,,,,,,\n")
-        #expect(throws: ImportError.self) { _ = try Importer.importExpenses(from: bad, into: store) }
+        await #expect(throws: ImportError.self) { _ = try await Importer.importExpenses(from: bad, into: store) }
         #expect(try store.column(schema) == before)
-        #expect(try store.counts().expenses == 0)
+        #expect(try store.readHere { try $0.counts() }.expenses == 0)
 
-        _ = try Importer.importStores(from: Repo.path("Data/helsinki-places.geojson"), into: store)
-        _ = try Importer.importExpenses(from: scratch.file("a.csv", Self.expensesCSV(300, idPrefix: "a", seed: 5)), into: store)
+        _ = try await Importer.importStores(from: Repo.path("Data/helsinki-places.geojson"), into: store)
+        _ = try await Importer.importExpenses(from: scratch.file("a.csv", Self.expensesCSV(300, idPrefix: "a", seed: 5)), into: store)
         #expect(try store.column(schema) == before)
         #expect(try store.scalar("PRAGMA integrity_check", as: String.self) == "ok")  // the rebuilt indexes match the rows
         #expect(try store.scalar("SELECT rtreecheck('idx_stores_geom')", as: String.self) == "ok")
@@ -119,7 +119,7 @@ import Testing
         let store = try scratch.store()
         let table = try #require(try store.scalar("SELECT sql FROM sqlite_master WHERE name = 'expenses'", as: String.self))
         #expect(table.contains("CHECK (kind = 'expense' OR kind = 'income' OR kind = 'transfer')"))
-        let opcodes = try store.read { db in
+        let opcodes = try store.readDatabase { db in
             try Row.fetchAll(db, sql: """
                 EXPLAIN INSERT INTO expenses (id, user_id, kind, amount_minor, currency, occurred_at, occurred_ms, local_date, content_hash)
                 VALUES ('x', 'ann', 'expense', 1, 'EUR', '2025-01-01', 0, '2025-01-01', 0)

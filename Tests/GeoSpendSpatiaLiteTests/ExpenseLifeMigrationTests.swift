@@ -38,10 +38,10 @@ import Testing
     }
 
     /// A user created after v5 gets the defaults marked default (by import and by `categories add`).
-    @Test func newUsersDefaultsAreMarked() throws {
+    @Test func newUsersDefaultsAreMarked() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
-        _ = try Importer.importExpenses(
+        _ = try await Importer.importExpenses(
             from: scratch.file("e.csv", "user,amount,currency,occurred_at,category\nann,1.00,EUR,2025-01-01,Coffee\n"), into: store)
         _ = try store.addCategory(GeoSpend.Category(name: "Rent", kind: .expense), userID: "bob", icon: nil, color: nil)
         for user in ["ann", "bob"] {

@@ -14,13 +14,13 @@ import Testing
         let scratch = Scratch()
         let store: SpatiaLiteStore
         let all: [Expense]
-        init(seed: UInt64 = 11) throws {
+        init(seed: UInt64 = 11) async throws {
             store = try scratch.store()
             let places = try Importer.readStores(from: Repo.path("Data/helsinki-places.geojson"))
             var all: [Expense] = []
             SyntheticData(places: places, scale: .city).generateExpenses(users: 4, count: 3000, seed: seed) { all.append($0) }
-            _ = try Importer.importStores(from: Repo.path("Data/helsinki-places.geojson"), into: store)
-            _ = try store.write { w in for e in all { _ = try w.insert(e) } }
+            _ = try await Importer.importStores(from: Repo.path("Data/helsinki-places.geojson"), into: store)
+            _ = try store.writeHere { w in for e in all { _ = try w.insert(e) } }
             self.all = all
         }
         /// The geotagged EUR expenses a filter selects, by brute force.
@@ -29,9 +29,9 @@ import Testing
         }
     }
 
-    static func export(_ layer: MapLayer, _ request: MapExportRequest, _ store: SpatiaLiteStore) throws -> [String: Any] {
+    static func export(_ layer: MapLayer, _ request: MapExportRequest, _ store: SpatiaLiteStore) async throws -> [String: Any] {
         let sink = ByteSink()
-        try MapExport.geoJSON(layer, request, store: store, to: sink)
+        try await MapExport.geoJSON(layer, request, store: store, to: sink)
         return try #require(try JSONSerialization.jsonObject(with: Data(sink.bytes)) as? [String: Any])
     }
 
@@ -53,10 +53,10 @@ import Testing
     }
 
     @Test(arguments: [MetricGrid.Shape.hex, .square])
-    func gridCellsPartitionTheSelectionExactly(shape: MetricGrid.Shape) throws {
-        let g = try Generated()
+    func gridCellsPartitionTheSelectionExactly(shape: MetricGrid.Shape) async throws {
+        let g = try await Generated()
         let filter = ExpenseFilter(userID: nil, kinds: [.expense], currency: Self.eur)
-        let doc = try Self.export(.grid(shape, cellMeters: 250, metric: .total), MapExportRequest(filter: filter), g.store)
+        let doc = try await Self.export(.grid(shape, cellMeters: 250, metric: .total), MapExportRequest(filter: filter), g.store)
         let expected = g.expected(filter)
         let cells = Self.features(doc)
         #expect(cells.count > 10)
@@ -89,13 +89,13 @@ import Testing
         #expect(cells.allSatisfy { ($0["id"] as! String).hasPrefix("\(shape.rawValue)-250m@60,25:") })
     }
 
-    @Test func suppressionLeavesOutSmallCellsAndSaysHowMany() throws {
-        let g = try Generated()
+    @Test func suppressionLeavesOutSmallCellsAndSaysHowMany() async throws {
+        let g = try await Generated()
         let filter = ExpenseFilter(userID: nil, kinds: [.expense], currency: Self.eur)
         let layer = MapLayer.grid(.square, cellMeters: 150, metric: .count)
-        let full = Self.features(try Self.export(layer, MapExportRequest(filter: filter), g.store))
+        let full = await Self.features(try Self.export(layer, MapExportRequest(filter: filter), g.store))
         let counts = full.map { Self.properties($0)["count"] as! Int }
-        let doc = try Self.export(layer, MapExportRequest(filter: filter, minCount: 5), g.store)
+        let doc = try await Self.export(layer, MapExportRequest(filter: filter, minCount: 5), g.store)
         let kept = Self.features(doc)
         #expect(kept.allSatisfy { (Self.properties($0)["count"] as! Int) >= 5 })
         #expect(kept.count == counts.filter { $0 >= 5 }.count && kept.count < full.count)
@@ -104,7 +104,7 @@ import Testing
         #expect(suppression["min_count"] as? Int == 5)
 
         // Distinct users: with 4 users, --min-users 4 keeps only cells all four spent in.
-        let byUsers = Self.features(try Self.export(layer, MapExportRequest(filter: filter, minUsers: 4), g.store))
+        let byUsers = await Self.features(try Self.export(layer, MapExportRequest(filter: filter, minUsers: 4), g.store))
         for cell in byUsers {
             let id = cell["id"] as! String
             let grid = MetricGrid(shape: .square, size: 150, projection: EqualAreaProjection(origin: Coordinate(uncheckedLatitude: 60, longitude: 25)))
@@ -116,10 +116,10 @@ import Testing
         #expect(!byUsers.isEmpty && byUsers.count < full.count)
     }
 
-    @Test func pointsAreLonLatWeightedAndComplete() throws {
-        let g = try Generated()
+    @Test func pointsAreLonLatWeightedAndComplete() async throws {
+        let g = try await Generated()
         let filter = ExpenseFilter(userID: "user2", kinds: [.expense])
-        let doc = try Self.export(.points, MapExportRequest(filter: filter), g.store)
+        let doc = try await Self.export(.points, MapExportRequest(filter: filter), g.store)
         let expected = g.expected(filter)  // EUR is the most common currency, chosen by default
         let points = Self.features(doc)
         #expect(points.count == expected.count)
@@ -142,10 +142,10 @@ import Testing
         #expect(meta["crs"] == nil && doc["crs"] == nil)
     }
 
-    @Test func densityIntegratesToTheLayerTotal() throws {
-        let g = try Generated()
+    @Test func densityIntegratesToTheLayerTotal() async throws {
+        let g = try await Generated()
         let filter = ExpenseFilter(userID: "user1", kinds: [.expense], currency: Self.eur)
-        let doc = try Self.export(.density(bandwidthMeters: 300, cellMeters: 25), MapExportRequest(filter: filter), g.store)
+        let doc = try await Self.export(.density(bandwidthMeters: 300, cellMeters: 25), MapExportRequest(filter: filter), g.store)
         let cells = Self.features(doc)
         // Σ density (per km²) × cell area (km²) ≈ total: the kernel integrates to one.
         let integral = cells.reduce(0.0) { $0 + (Self.properties($1)["density"] as! Double) * 0.025 * 0.025 }
@@ -154,11 +154,11 @@ import Testing
         #expect(cells.map { Self.properties($0)["weight"] as! Double }.max() == 1)
     }
 
-    @Test func placesMatchInsightsForAUserAndStoresAcrossUsers() throws {
-        let g = try Generated()
+    @Test func placesMatchInsightsForAUserAndStoresAcrossUsers() async throws {
+        let g = try await Generated()
         let user = ExpenseFilter(userID: "user3", kinds: [.expense])
-        let places = Self.features(try Self.export(.places, MapExportRequest(filter: user), g.store))
-        let insights = try LocationInsights.compute(InsightsRequest(userID: "user3"), store: g.store)
+        let places = await Self.features(try Self.export(.places, MapExportRequest(filter: user), g.store))
+        let insights = try await LocationInsights.compute(InsightsRequest(userID: "user3"), store: g.store)
         let eurPlaces = insights.places.filter { $0.currency == Self.eur }
         #expect(places.count == eurPlaces.count)
         for (f, p) in zip(places, eurPlaces.sorted { ($1.total.minorUnits, $0.place.id) < ($0.total.minorUnits, $1.place.id) }) {
@@ -171,7 +171,7 @@ import Testing
         }
 
         let everyone = ExpenseFilter(userID: nil, kinds: [.expense], currency: Self.eur)
-        let stores = Self.features(try Self.export(.places, MapExportRequest(filter: everyone, minUsers: 2), g.store))
+        let stores = await Self.features(try Self.export(.places, MapExportRequest(filter: everyone, minUsers: 2), g.store))
         #expect(!stores.isEmpty)
         for f in stores {
             let id = f["id"] as! String
@@ -182,17 +182,17 @@ import Testing
         }
     }
 
-    @Test func leafletHeatIsLatitudeFirstAndCSVIsKeplerReady() throws {
-        let g = try Generated()
+    @Test func leafletHeatIsLatitudeFirstAndCSVIsKeplerReady() async throws {
+        let g = try await Generated()
         let request = MapExportRequest(filter: ExpenseFilter(userID: "user1", kinds: [.expense]))
         let sink = ByteSink()
-        try MapExport.leafletHeat(request, store: g.store, to: sink)
+        try await MapExport.leafletHeat(request, store: g.store, to: sink)
         let triples = try #require(try JSONSerialization.jsonObject(with: Data(sink.bytes)) as? [[Double]])
         #expect(triples.count == g.expected(request.filter).count)
         #expect(triples.allSatisfy { $0.count == 3 && $0[0] > 59 && $0[0] < 61 && $0[1] > 24 && $0[1] < 26 && (0...1).contains($0[2]) })
 
         let csv = ByteSink()
-        try MapExport.pointsCSV(request, store: g.store, to: csv)
+        try await MapExport.pointsCSV(request, store: g.store, to: csv)
         let lines = String(decoding: csv.bytes, as: UTF8.self).split(separator: "\n")
         #expect(lines.first == "id,latitude,longitude,amount,currency,kind,occurred_at,category,merchant,store_id,weight")
         #expect(lines.count == triples.count + 1)
@@ -220,10 +220,10 @@ import Testing
     static let goldenMerchant = #"+Kiosk "Ä" \ <b>& Co"#
     static let goldenMerchantCSV = "\"" + goldenMerchant.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 
-    static func goldenStore(_ scratch: Scratch) throws -> SpatiaLiteStore {
+    static func goldenStore(_ scratch: Scratch) async throws -> SpatiaLiteStore {
         let store = try scratch.store()
-        _ = try Importer.importStores(from: scratch.file("s.csv", "id,name,kind,lat,lon\nS1,Cafe One,amenity:cafe,60.17,24.94\n"), into: store)
-        _ = try Importer.importExpenses(from: scratch.file("e.csv", Self.goldenRows), into: store)
+        _ = try await Importer.importStores(from: scratch.file("s.csv", "id,name,kind,lat,lon\nS1,Cafe One,amenity:cafe,60.17,24.94\n"), into: store)
+        _ = try await Importer.importExpenses(from: scratch.file("e.csv", Self.goldenRows), into: store)
         return store
     }
 
@@ -238,13 +238,13 @@ import Testing
     ]
 
     /// Re-record with `GEOSPEND_RECORD_GOLDEN=1 swift test --filter goldenFiles`; review the diff.
-    @Test func goldenFiles() throws {
+    @Test func goldenFiles() async throws {
         let scratch = Scratch()
-        let store = try Self.goldenStore(scratch)
+        let store = try await Self.goldenStore(scratch)
         let record = ProcessInfo.processInfo.environment["GEOSPEND_RECORD_GOLDEN"] == "1"
         for (name, layer, filter) in Self.goldenLayers {
             let sink = ByteSink()
-            try MapExport.geoJSON(layer, MapExportRequest(filter: filter, generatedAt: "2026-01-01T00:00:00Z"), store: store, to: sink)
+            try await MapExport.geoJSON(layer, MapExportRequest(filter: filter, generatedAt: "2026-01-01T00:00:00Z"), store: store, to: sink)
             let path = Repo.path("Tests/Fixtures/golden/\(name)")
             if record {
                 try FileManager.default.createDirectory(atPath: Repo.path("Tests/Fixtures/golden"), withIntermediateDirectories: true)
@@ -255,11 +255,11 @@ import Testing
         }
     }
 
-    @Test func antimeridianCellIsCutAndKeepsBothPoints() throws {
+    @Test func antimeridianCellIsCutAndKeepsBothPoints() async throws {
         let scratch = Scratch()
-        let store = try Self.goldenStore(scratch)
+        let store = try await Self.goldenStore(scratch)
         let filter = ExpenseFilter(userID: "ann", currency: try Currency(code: "FJD"))
-        let cells = Self.features(try Self.export(.grid(.hex, cellMeters: 1000, metric: .count), MapExportRequest(filter: filter), store))
+        let cells = await Self.features(try Self.export(.grid(.hex, cellMeters: 1000, metric: .count), MapExportRequest(filter: filter), store))
         // 179.999° and -179.999° are 238 m apart: one hexagon, cut into two pieces.
         #expect(cells.count == 1)
         let geometry = cells[0]["geometry"] as! [String: Any]
@@ -272,14 +272,14 @@ import Testing
     /// assigned (g2), read back by outside readers: GDAL's `ogrinfo` from the GeoJSON and from
     /// the CSV (the CSV cell defused with a leading `'`, as every text cell), and
     /// `geopandas.read_file`; an expense without a merchant has none (null, an empty cell).
-    @Test func pointsNameTheMerchantForOutsideReaders() throws {
+    @Test func pointsNameTheMerchantForOutsideReaders() async throws {
         let scratch = Scratch()
-        let store = try Self.goldenStore(scratch)
+        let store = try await Self.goldenStore(scratch)
         let request = MapExportRequest(filter: ExpenseFilter(userID: "ann", kinds: [.expense], currency: Self.eur))
         let (json, csv) = (scratch.path("points.geojson"), scratch.path("points.csv"))
         let (jsonSink, csvSink) = (ByteSink(), ByteSink())
-        try MapExport.geoJSON(.points, request, store: store, to: jsonSink)
-        try MapExport.pointsCSV(request, store: store, to: csvSink)
+        try await MapExport.geoJSON(.points, request, store: store, to: jsonSink)
+        try await MapExport.pointsCSV(request, store: store, to: csvSink)
         FileManager.default.createFile(atPath: json, contents: Data(jsonSink.bytes))
         FileManager.default.createFile(atPath: csv, contents: Data(csvSink.bytes))
         for (path, merchant) in [(json, Self.goldenMerchant), (csv, "'" + Self.goldenMerchant)] {
@@ -304,8 +304,8 @@ import Testing
 
     /// Every layer of generated data through GDAL and the Python readers (make test installs
     /// them into .venv; see Tests/validators).
-    @Test func outsideReadersAcceptEveryLayer() throws {
-        let g = try Generated()
+    @Test func outsideReadersAcceptEveryLayer() async throws {
+        let g = try await Generated()
         let python = Repo.path(".venv/bin/python")
         try #require(FileManager.default.isExecutableFile(atPath: python), "run `make venv` (make test does) to install the readers")
         let everyone = ExpenseFilter(userID: nil, kinds: [.expense], currency: Self.eur)
@@ -322,7 +322,7 @@ import Testing
             let path = g.scratch.path("\(name).geojson")
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             let sink = ByteSink(descriptor: fd)
-            let summary = try MapExport.geoJSON(layer, MapExportRequest(filter: filter), store: g.store, to: sink)
+            let summary = try await MapExport.geoJSON(layer, MapExportRequest(filter: filter), store: g.store, to: sink)
             try sink.flush()
             close(fd)
             files.append(path)

@@ -21,15 +21,15 @@ import Testing
         t5,ann,expense,950,JPY,2025-03-08T12:00:00+09:00,Food,35.6812,139.7672
         """
 
-    static func store(_ scratch: Scratch) throws -> SpatiaLiteStore {
+    static func store(_ scratch: Scratch) async throws -> SpatiaLiteStore {
         let store = try scratch.store()
-        _ = try Importer.importExpenses(from: scratch.file("e.csv", rows), into: store)
+        _ = try await Importer.importExpenses(from: scratch.file("e.csv", rows), into: store)
         return store
     }
 
-    static func export(_ layer: MapLayer, _ request: MapExportRequest, _ store: SpatiaLiteStore) throws -> String {
+    static func export(_ layer: MapLayer, _ request: MapExportRequest, _ store: SpatiaLiteStore) async throws -> String {
         let sink = ByteSink()
-        try MapExport.geoJSON(layer, request, store: store, to: sink)
+        try await MapExport.geoJSON(layer, request, store: store, to: sink)
         return String(decoding: sink.bytes, as: UTF8.self)
     }
 
@@ -39,17 +39,17 @@ import Testing
     ]
 
     @Test(arguments: layers)
-    func wrongGuessStillGivesTheSettledGrid(layer: MapLayer) throws {
+    func wrongGuessStillGivesTheSettledGrid(layer: MapLayer) async throws {
         let scratch = Scratch()
-        let store = try Self.store(scratch)
-        let hint = try #require(try store.geotaggedCenterHint())
+        let store = try await Self.store(scratch)
+        let hint = try #require(try store.readHere { try $0.geotaggedCenterHint() })
         #expect(MetricGrid.origin(around: hint) != Coordinate(uncheckedLatitude: 36, longitude: 140), "the guess must be wrong here")
 
         for userID in [nil, "bob"] as [String?] {
             let filter = ExpenseFilter(userID: userID, kinds: [.expense])
-            let guessed = try Self.export(layer, MapExportRequest(filter: filter, generatedAt: "x"), store)
+            let guessed = try await Self.export(layer, MapExportRequest(filter: filter, generatedAt: "x"), store)
             // The JPY extent's centre rounds to 36° N 140° E (bob's too).
-            let explicit = try Self.export(
+            let explicit = try await Self.export(
                 layer, MapExportRequest(filter: filter, origin: Coordinate(uncheckedLatitude: 36, longitude: 140), generatedAt: "x"), store)
             #expect(guessed.contains("+lat_0=36 +lon_0=140"))
             #expect(guessed == explicit)
@@ -58,13 +58,13 @@ import Testing
         }
     }
 
-    @Test func hintIsTheCentreOfEveryGeotaggedExpense() throws {
+    @Test func hintIsTheCentreOfEveryGeotaggedExpense() async throws {
         let scratch = Scratch()
-        let store = try Self.store(scratch)
-        let hint = try #require(try store.geotaggedCenterHint())
+        let store = try await Self.store(scratch)
+        let hint = try #require(try store.readHere { try $0.geotaggedCenterHint() })
         // Box 35.6586…60.1712 N, 24.9398…139.8107 E; float rounding moves it by < 1e-5°.
         #expect(abs(hint.latitude - (35.6586 + 60.1712) / 2) < 1e-5)
         #expect(abs(hint.longitude - (24.9398 + 139.8107) / 2) < 1e-5)
-        #expect(try scratch.store("empty.sqlite").geotaggedCenterHint() == nil)  // no root entries
+        #expect(try scratch.store("empty.sqlite").readHere { try $0.geotaggedCenterHint() } == nil)  // no root entries
     }
 }

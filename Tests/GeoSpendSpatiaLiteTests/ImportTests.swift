@@ -17,13 +17,13 @@ import Testing
         let store = try scratch.store()
         let file = scratch.file("bad.csv", header + Self.good + body)
         #expect(sourceLocation: sourceLocation) {
-            _ = try Importer.importExpenses(from: file, into: store)
+            _ = try await Importer.importExpenses(from: file, into: store)
         } throws: { error in
             guard case ImportError.rejected(let errors, _) = error else { return false }
             let expected = "\(file):\(line): \(column): "
             return errors.contains { $0.description.hasPrefix(expected) && $0.reason.contains(reason) }
         }
-        #expect(try store.counts().expenses == 0, "nothing may be written", sourceLocation: sourceLocation)
+        #expect(try store.readHere { try $0.counts() }.expenses == 0, "nothing may be written", sourceLocation: sourceLocation)
     }
 
     @Test func raggedRows() throws {
@@ -36,7 +36,7 @@ import Testing
             column: "title", reason: "unterminated quoted field")
     }
 
-    @Test func headerProblems() throws {
+    @Test func headerProblems() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
         for (header, column, reason) in [
@@ -45,24 +45,24 @@ import Testing
             ("user,amount,occurred_at\n", "currency", "required column is missing"),
         ] {
             let file = scratch.file("h.csv", header + "ann,1.00,EUR,2025-01-01,x\n")
-            #expect {
-                _ = try Importer.importExpenses(from: file, into: store)
+            await #expect {
+                _ = try await Importer.importExpenses(from: file, into: store)
             } throws: { error in
                 guard case ImportError.badFile(let e) = error else { return false }
                 return e.description.hasPrefix("\(file):1: \(column): ") && e.reason.contains(reason)
             }
         }
-        #expect(try store.counts().expenses == 0)
+        #expect(try store.readHere { try $0.counts() }.expenses == 0)
     }
 
-    @Test func byteOrderMarkIsAccepted() throws {
+    @Test func byteOrderMarkIsAccepted() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
         let file = scratch.file("bom.csv", bytes: [0xEF, 0xBB, 0xBF] + Array((Self.header + Self.good).utf8))
-        #expect(try Importer.importExpenses(from: file, into: store).inserted == 1)
+        #expect(try await Importer.importExpenses(from: file, into: store).inserted == 1)
     }
 
-    @Test func invalidUTF8NulAndHugeFields() throws {
+    @Test func invalidUTF8NulAndHugeFields() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
         let cases: [([UInt8], String, String)] = [
@@ -73,14 +73,14 @@ import Testing
         ]
         for (body, column, reason) in cases {
             let file = scratch.file("b.csv", bytes: Array((Self.header + Self.good).utf8) + body)
-            #expect {
-                _ = try Importer.importExpenses(from: file, into: store)
+            await #expect {
+                _ = try await Importer.importExpenses(from: file, into: store)
             } throws: { error in
                 guard case ImportError.rejected(let errors, _) = error else { return false }
                 return errors.first?.description.hasPrefix("\(file):3: \(column): ") == true && errors[0].reason.contains(reason)
             }
         }
-        #expect(try store.counts().expenses == 0)
+        #expect(try store.readHere { try $0.counts() }.expenses == 0)
     }
 
     @Test(arguments: [
@@ -110,55 +110,55 @@ import Testing
         try expectRejected(body, column: column, reason: reason)
     }
 
-    @Test func skipInvalidWritesTheGoodRowsAndListsTheBadOnes() throws {
+    @Test func skipInvalidWritesTheGoodRowsAndListsTheBadOnes() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
         let file = scratch.file(
             "mixed.csv",
             Self.header + Self.good + "g2,ann,expense,0,EUR,2025-01-01,,,,,,,,\ng3,bob,income,2500,EUR,2025-01-25,Salary,Salary,,,,,,\n")
-        let report = try Importer.importExpenses(from: file, into: store, options: ImportOptions(skipInvalid: true))
+        let report = try await Importer.importExpenses(from: file, into: store, options: ImportOptions(skipInvalid: true))
         #expect(report.inserted == 2)
         #expect(report.rejected == 1)
         #expect(report.errors.map(\.description) == ["\(file):3: amount: \"0\" is zero; amounts are positive"])
-        #expect(try store.counts() == StoreCounts(users: 2, expenses: 2, geotaggedExpenses: 1, stores: 0))
+        #expect(try store.readHere { try $0.counts() } == StoreCounts(users: 2, expenses: 2, geotaggedExpenses: 1, stores: 0))
     }
 
-    @Test func reimportChangesNothingAndChangedContentIsAnError() throws {
+    @Test func reimportChangesNothingAndChangedContentIsAnError() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
         // Rows without ids get content-derived ids; two identical rows stay two expenses.
         let body = Self.header + Self.good + ",bob,expense,3.00,EUR,2025-01-02,,,,,,,,\n,bob,expense,3.00,EUR,2025-01-02,,,,,,,,\n"
         let file = scratch.file("e.csv", body)
-        #expect(try Importer.importExpenses(from: file, into: store).inserted == 3)
-        let again = try Importer.importExpenses(from: file, into: store)
+        #expect(try await Importer.importExpenses(from: file, into: store).inserted == 3)
+        let again = try await Importer.importExpenses(from: file, into: store)
         #expect(again.inserted == 0 && again.unchanged == 3)
-        #expect(try store.counts().expenses == 3)
+        #expect(try store.readHere { try $0.counts() }.expenses == 3)
 
         let changed = scratch.file("changed.csv", Self.header + Self.good.replacingOccurrences(of: "4.50", with: "4.60"))
-        #expect {
-            _ = try Importer.importExpenses(from: changed, into: store)
+        await #expect {
+            _ = try await Importer.importExpenses(from: changed, into: store)
         } throws: { error in
             guard case ImportError.rejected(let errors, _) = error else { return false }
             return errors[0].description.hasPrefix("\(changed):2: id: ") && errors[0].reason.contains("different content")
         }
     }
 
-    @Test func jsonLinesWithTheSameKeys() throws {
+    @Test func jsonLinesWithTheSameKeys() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
         let good = scratch.file(
             "e.jsonl",
             #"{"id":"j1","user":"ann","amount":"12.50","currency":"EUR","occurred_at":"2025-03-01T10:00:00+02:00","lat":60.17,"lon":24.94}"#
                 + "\n\n" + #"{"user":"ann","amount":1200,"currency":"JPY","occurred_at":"2025-03-02","category":null}"# + "\n")
-        #expect(try Importer.importExpenses(from: good, into: store).inserted == 2)
+        #expect(try await Importer.importExpenses(from: good, into: store).inserted == 2)
         let bad = scratch.file(
             "bad.jsonl",
             #"{"user":"ann","amount":"1.00","currency":"EUR","occurred_at":"2025-03-01","user":"bob"}"# + "\n"
                 + #"{"user":"ann","amount":"1.00","currency":"EUR","occurred_at":"2025-03-01","colour":"red"}"# + "\n"
                 + #"{"user":"ann","amount":"1.00","currency":"EUR","occurred_at":"2025-03-01","lat":NaN,"lon":1}"# + "\n"
                 + #"[1,2]"# + "\n" + #"{"user":"ann","amount":["1"],"currency":"EUR","occurred_at":"2025-03-01"}"# + "\n")
-        #expect {
-            _ = try Importer.importExpenses(from: bad, into: store)
+        await #expect {
+            _ = try await Importer.importExpenses(from: bad, into: store)
         } throws: { error in
             guard case ImportError.rejected(let errors, let count) = error else { return false }
             let text = errors.map(\.description)
@@ -166,16 +166,16 @@ import Testing
                 && text[1].contains(":2: colour: unknown key") && text[2].contains(":3: row: ")
                 && text[3].contains(":4: row: is an array") && text[4].contains(":5: amount: is an array")
         }
-        #expect(try store.counts().expenses == 2)
+        #expect(try store.readHere { try $0.counts() }.expenses == 2)
     }
 
-    @Test func helsinkiPlacesImportAsStores() throws {
+    @Test func helsinkiPlacesImportAsStores() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
-        let report = try Importer.importStores(from: Repo.path("Data/helsinki-places.geojson"), into: store)
+        let report = try await Importer.importStores(from: Repo.path("Data/helsinki-places.geojson"), into: store)
         #expect(report.inserted == 936)
-        #expect(try Importer.importStores(from: Repo.path("Data/helsinki-places.geojson"), into: store).unchanged == 936)
-        let row = try #require(try store.read { db in
+        #expect(try await Importer.importStores(from: Repo.path("Data/helsinki-places.geojson"), into: store).unchanged == 936)
+        let row = try #require(try store.readDatabase { db in
             try Row.fetchOne(db, sql: "SELECT name, kind, street, source_id, lat, lon FROM stores WHERE id = '56418307'")
         })
         #expect(row["name"] as String == "Ravintolalaiva M/S Maria")
@@ -185,18 +185,18 @@ import Testing
         #expect(try store.scalar("SELECT CheckSpatialIndex('stores', 'geom')") == 1)
     }
 
-    @Test func storeCSVAndBadStoreRows() throws {
+    @Test func storeCSVAndBadStoreRows() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
         let file = scratch.file("s.csv", "id,name,lat,lon,kind\nx1,Kiosk,60.1,24.9,shop:kiosk\nx2,,60.1,24.9,\nx3,Far,95,24.9,\n")
-        #expect {
-            _ = try Importer.importStores(from: file, into: store)
+        await #expect {
+            _ = try await Importer.importStores(from: file, into: store)
         } throws: { error in
             guard case ImportError.rejected(let errors, _) = error else { return false }
             return errors.map(\.description) == [
                 "\(file):3: name: is empty; this column is required", "\(file):4: lat: \"95.0\" is outside [-90, 90]",
             ]
         }
-        #expect(try store.counts().stores == 0)
+        #expect(try store.readHere { try $0.counts() }.stores == 0)
     }
 }

@@ -25,17 +25,17 @@ import Testing
 
         """
 
-    func fixtureStore(_ scratch: Scratch) throws -> SpatiaLiteStore {
+    func fixtureStore(_ scratch: Scratch) async throws -> SpatiaLiteStore {
         let store = try scratch.store()
-        _ = try Importer.importStores(from: scratch.file("s.csv", "id,name,kind,lat,lon\nS1,Cafe One,amenity:cafe,60.17,24.94\n"), into: store)
-        _ = try Importer.importExpenses(from: scratch.file("e.csv", Self.rows), into: store)
+        _ = try await Importer.importStores(from: scratch.file("s.csv", "id,name,kind,lat,lon\nS1,Cafe One,amenity:cafe,60.17,24.94\n"), into: store)
+        _ = try await Importer.importExpenses(from: scratch.file("e.csv", Self.rows), into: store)
         return store
     }
 
-    @Test func handComputedFiguresWithPreviousWindow() throws {
+    @Test func handComputedFiguresWithPreviousWindow() async throws {
         let scratch = Scratch()
-        let store = try fixtureStore(scratch)
-        let r = try LocationInsights.compute(
+        let store = try await fixtureStore(scratch)
+        let r = try await LocationInsights.compute(
             InsightsRequest(userID: "ann", from: try Timestamp(parsing: "2025-03-01"), to: try Timestamp(parsing: "2025-03-31")),
             store: store)
         #expect(r.previousFrom?.text == "2025-01-29" && r.previousTo?.text == "2025-02-28")
@@ -80,10 +80,10 @@ import Testing
         #expect(r.totals.map { "\($0.currency.code) \($0.total.decimalString)" } == ["EUR 62.00", "JPY 2000"])
     }
 
-    @Test func byStoreLeavesStorelessExpensesUnplacedAndNeverShowsOtherUsers() throws {
+    @Test func byStoreLeavesStorelessExpensesUnplacedAndNeverShowsOtherUsers() async throws {
         let scratch = Scratch()
-        let store = try fixtureStore(scratch)
-        let r = try LocationInsights.compute(InsightsRequest(userID: "ann", grouping: .store), store: store)
+        let store = try await fixtureStore(scratch)
+        let r = try await LocationInsights.compute(InsightsRequest(userID: "ann", grouping: .store), store: store)
         #expect(r.places.map(\.place.id) == ["S1", "S1"])
         #expect(r.places[0].total.decimalString == "21.00")  // bob's 99.00 at S1 is not ann's
         #expect(r.unplaced.first?.total.decimalString == "52.00")  // c1 + c2 + n1 + u1 + p2
@@ -91,27 +91,28 @@ import Testing
     }
 
     /// Properties on generated data: placed + unplaced = total per currency; shares sum to 1.
-    /// Everything from a SpatiaLite store except `spendingColumns`, which the protocol's default
+    /// Everything from a SpatiaLite reader except `spendingColumns`, which the protocol's default
     /// builds from points (as a store without a faster way would); optionally it has lost the
-    /// timestamps of some expenses, as when another process deletes them mid-way.
-    struct PointsOnlyStore: ExpenseStore {
-        let base: SpatiaLiteStore
+    /// timestamps of some expenses, as a reader that is not one snapshot could.
+    struct PointsOnlyReader: ExpenseReader {
+        let base: any ExpenseReader
         var deletedMeanwhile: Set<String> = []
 
-        func write<T>(_ body: (any BulkWriter) throws -> T) throws -> T { try base.write(body) }
         func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit] {
             try base.expenses(within: radius, of: center, filter: filter)
         }
         func nearestStores(to center: Coordinate, limit: Int, maxDistance: Distance?, kind: String?) throws -> [StoreHit] {
             try base.nearestStores(to: center, limit: limit, maxDistance: maxDistance, kind: kind)
         }
-        func counts() throws -> StoreCounts { try base.counts() }
-        func spendingPoints(_ filter: ExpenseFilter) throws -> [SpendingPoint] { try base.spendingPoints(filter) }
-        func forEachSpendingPoint(_ filter: ExpenseFilter, geotaggedOnly: Bool, _ body: (SpendingPoint) throws -> Void) throws {
-            try base.forEachSpendingPoint(filter, geotaggedOnly: geotaggedOnly, body)
+        func stores(within radius: Distance, of center: Coordinate, kind: String?) throws -> [StoreHit] {
+            try base.stores(within: radius, of: center, kind: kind)
         }
-        func forEachLocatedAmount(_ filter: ExpenseFilter, withUsers: Bool, _ body: (LocatedAmount) throws -> Void) throws {
-            try base.forEachLocatedAmount(filter, withUsers: withUsers, body)
+        func counts() throws -> StoreCounts { try base.counts() }
+        func forEachSpendingPointBatch(_ filter: ExpenseFilter, geotaggedOnly: Bool, _ body: ([SpendingPoint]) throws -> Void) throws {
+            try base.forEachSpendingPointBatch(filter, geotaggedOnly: geotaggedOnly, body)
+        }
+        func forEachLocatedAmountBatch(_ filter: ExpenseFilter, withUsers: Bool, _ body: ([LocatedAmount]) throws -> Void) throws {
+            try base.forEachLocatedAmountBatch(filter, withUsers: withUsers, body)
         }
         func geotaggedCenterHint() throws -> Coordinate? { try base.geotaggedCenterHint() }
         func stores(withIDs ids: Set<String>) throws -> [String: Store] { try base.stores(withIDs: ids) }
@@ -123,42 +124,41 @@ import Testing
     }
 
     /// The protocol's default `spendingColumns` (from points) gives the insights SpatiaLite's own
-    /// read gives; an expense deleted between the read and the visit lookup is a clear error.
-    @Test func defaultColumnsAgreeAndADeletionMidwayIsAnError() throws {
+    /// read gives; an expense gone between the read and the visit lookup is a clear error.
+    @Test func defaultColumnsAgreeAndADeletionMidwayIsAnError() async throws {
         let scratch = Scratch()
-        let (store, _) = try Self.helsinkiStore(scratch, users: 2, count: 600, seed: 9)
-        let pointsOnly = PointsOnlyStore(base: store)
+        let (store, _) = try await Self.helsinkiStore(scratch, users: 2, count: 600, seed: 9)
         for request in [InsightsRequest(userID: "user1"), InsightsRequest(userID: "user2", grouping: .store),
                         InsightsRequest(userID: "user1", from: try Timestamp(parsing: "2025-04-01"), to: try Timestamp(parsing: "2025-06-30"))] {
-            let native = try LocationInsights.compute(request, store: store)
-            let fromPoints = try LocationInsights.compute(request, store: pointsOnly)
+            let native = try await LocationInsights.compute(request, store: store)
+            let fromPoints = try store.readHere { try LocationInsights.compute(request, reader: PointsOnlyReader(base: $0)) }
             #expect(fromPoints.places == native.places && fromPoints.totals == native.totals && fromPoints.unplaced == native.unplaced)
         }
-        let first = try #require(try LocationInsights.compute(InsightsRequest(userID: "user1"), store: store).places.first { $0.place.kind == .store })
-        let gone = try #require(try store.spendingPoints(ExpenseFilter(userID: "user1", kinds: [.expense]))
+        let first = try #require(try await LocationInsights.compute(InsightsRequest(userID: "user1"), store: store).places.first { $0.place.kind == .store })
+        let gone = try #require(try store.readHere { try $0.spendingPoints(ExpenseFilter(userID: "user1", kinds: [.expense])) }
             .first { $0.storeID == first.place.id && $0.occurredMilliseconds == first.firstVisit.epochMilliseconds }).id
         #expect(throws: InsightsError.expenseDeletedDuringRead(gone)) {
-            try LocationInsights.compute(InsightsRequest(userID: "user1"), store: PointsOnlyStore(base: store, deletedMeanwhile: [gone]))
+            try store.readHere { try LocationInsights.compute(InsightsRequest(userID: "user1"), reader: PointsOnlyReader(base: $0, deletedMeanwhile: [gone])) }
         }
     }
 
     /// A store with the Helsinki places and synthetic expenses spent at them.
-    static func helsinkiStore(_ scratch: Scratch, users: Int, count: Int, seed: UInt64) throws -> (SpatiaLiteStore, [Expense]) {
+    static func helsinkiStore(_ scratch: Scratch, users: Int, count: Int, seed: UInt64) async throws -> (SpatiaLiteStore, [Expense]) {
         let store = try scratch.store()
         let places = try Importer.readStores(from: Repo.path("Data/helsinki-places.geojson"))
-        _ = try Importer.importStores(from: Repo.path("Data/helsinki-places.geojson"), into: store)
+        _ = try await Importer.importStores(from: Repo.path("Data/helsinki-places.geojson"), into: store)
         var all: [Expense] = []
         SyntheticData(places: places, scale: .city).generateExpenses(users: users, count: count, seed: seed) { all.append($0) }
-        _ = try store.write { w in for e in all { _ = try w.insert(e) } }
+        _ = try store.writeHere { w in for e in all { _ = try w.insert(e) } }
         return (store, all)
     }
 
     @Test(arguments: [1, 2, 3])
-    func totalsAddUpAndSharesSumToOne(seed: UInt64) throws {
+    func totalsAddUpAndSharesSumToOne(seed: UInt64) async throws {
         let scratch = Scratch()
-        let (store, all) = try Self.helsinkiStore(scratch, users: 3, count: 900, seed: seed)
+        let (store, all) = try await Self.helsinkiStore(scratch, users: 3, count: 900, seed: seed)
         for grouping in PlaceGrouping.allCases {
-            let r = try LocationInsights.compute(InsightsRequest(userID: "user2", grouping: grouping), store: store)
+            let r = try await LocationInsights.compute(InsightsRequest(userID: "user2", grouping: grouping), store: store)
             for total in r.totals {
                 let placed = r.places.filter { $0.currency == total.currency }
                 let unplaced = r.unplaced.first { $0.currency == total.currency }?.totalMinor ?? 0
@@ -178,9 +178,9 @@ import Testing
     /// and three the latest, inserted out of id order). Then the same insights with the read
     /// split between two connections, with and without a previous window.
     @Test(arguments: [4, 5])
-    func byStoreAgreesWithBruteForceAndSplitReads(seed: UInt64) throws {
+    func byStoreAgreesWithBruteForceAndSplitReads(seed: UInt64) async throws {
         let scratch = Scratch()
-        var (store, all) = try Self.helsinkiStore(scratch, users: 2, count: 1200, seed: seed)
+        var (store, all) = try await Self.helsinkiStore(scratch, users: 2, count: 1200, seed: seed)
         let tied = try #require(all.first { $0.userID == "user1" && $0.kind == .expense && $0.storeID != nil })
         var ties: [Expense] = []
         for (id, at) in [("tie-b", "2001-01-01T00:00:00Z"), ("tie-a", "2001-01-01T02:00:00+02:00"), ("tie-c", "2001-01-01T00:00:00Z"),
@@ -190,10 +190,9 @@ import Testing
             e.occurredAt = try Timestamp(parsing: at)
             ties.append(e)
         }
-        _ = try store.write { w in for e in ties { _ = try w.insert(e) } }
+        _ = try store.writeHere { w in for e in ties { _ = try w.insert(e) } }
         all += ties
-        store.splitRead.minimumSpan = .max
-        let r = try LocationInsights.compute(InsightsRequest(userID: "user1", grouping: .store), store: store)
+        let r = try await LocationInsights.compute(InsightsRequest(userID: "user1", grouping: .store), store: store)
         let mine = all.filter { $0.userID == "user1" && $0.kind == .expense && $0.storeID != nil }
         let groups = Dictionary(grouping: mine) { "\($0.storeID!) \($0.amount.currency.code)" }
         #expect(r.places.count == groups.count)
@@ -207,17 +206,6 @@ import Testing
         let tiedRow = try #require(r.places.first { $0.place.id == tied.storeID && $0.currency == tied.amount.currency })
         #expect(tiedRow.firstVisit.text == "2001-01-01T02:00:00+02:00" && tiedRow.lastVisit.text == "2039-01-01T01:00:00+01:00")
 
-        for request in [InsightsRequest(userID: "user1"), InsightsRequest(userID: "user1", grouping: .store),
-                        InsightsRequest(userID: "user1", from: try Timestamp(parsing: "2025-04-01"), to: try Timestamp(parsing: "2025-06-30"))] {
-            store.splitRead.minimumSpan = .max
-            let one = try LocationInsights.compute(request, store: store)
-            store.splitRead.minimumSpan = 0
-            let split = try LocationInsights.compute(request, store: store)
-            #expect(split.places == one.places && split.totals == one.totals && split.unplaced == one.unplaced)
-        }
-        // The two requests without a window split (the window's rows lie too far apart for
-        // rowid ranges: the index path, never split).
-        #expect(store.splitRead.outcomes[.split, default: 0] >= 2)
     }
 }
 

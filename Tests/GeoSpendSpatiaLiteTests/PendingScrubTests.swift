@@ -10,9 +10,9 @@ import Testing
     /// Process A rewrites the file for one deletion; process B's `users delete --no-vacuum`
     /// commits after A's VACUUM and before A clears the flag. B's clean-up is not done by that
     /// VACUUM: the flag must stay (before, A's `DELETE` cleared it and `doctor` said healthy).
-    @Test func aDeletionAfterTheRewriteKeepsTheFlag() throws {
+    @Test func aDeletionAfterTheRewriteKeepsTheFlag() async throws {
         let scratch = Scratch()
-        let a = try UserDataTests().fixture(scratch)
+        let a = try await UserDataTests().fixture(scratch)
         let b = try SpatiaLiteStore(path: a.path)
         #expect(try a.deleteUser("ann", rewriteFile: false) != nil)
         let first = try #require(try a.pendingScrubSince())

@@ -6,7 +6,7 @@ import Testing
 @Suite struct QueryTests {
     /// Circles at the antimeridian, both poles, mid-latitude and wider than a hemisphere, with the
     /// inside sets from a brute-force scan in Python geographiclib (scripts/fixtures/geodesic_fixtures.py).
-    @Test func radiusMatchesGeographicLibBruteForce() throws {
+    @Test func radiusMatchesGeographicLibBruteForce() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
         let fixture = try JSONSerialization.jsonObject(
@@ -18,7 +18,7 @@ import Testing
                 csv += "\(p["id"]!),\(circle["name"]!),1.00,EUR,2025-01-01,\(p["lat"]!),\(p["lon"]!)\n"
             }
         }
-        _ = try Importer.importExpenses(from: scratch.file("points.csv", csv), into: store)
+        _ = try await Importer.importExpenses(from: scratch.file("points.csv", csv), into: store)
         for circle in circles {
             let name = circle["name"] as! String
             let c = circle["center"] as! [Double]
@@ -27,7 +27,7 @@ import Testing
             let inside = Set(circle["inside"] as! [String])
             let boundary = Set(circle["boundary"] as! [String])
             for user in [name, nil] as [String?] {  // the per-user index path and the R*Tree path
-                let hits = try store.expenses(within: radius, of: center, filter: ExpenseFilter(userID: user))
+                let hits = try store.readHere { try $0.expenses(within: radius, of: center, filter: ExpenseFilter(userID: user)) }
                 let found = Set(hits.map(\.expense.id).filter { $0.hasPrefix(name + "-") })
                 #expect(found.subtracting(boundary) == inside, "\(name) user=\(user ?? "all")")
                 #expect(hits.map(\.distanceMeters) == hits.map(\.distanceMeters).sorted())
@@ -37,15 +37,15 @@ import Testing
     }
 
     /// Synthetic Helsinki data: every filter combination equals a brute-force scan of all rows.
-    @Test func radiusWithFiltersEqualsBruteForceScan() throws {
+    @Test func radiusWithFiltersEqualsBruteForceScan() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
         let places = try Importer.readStores(from: Repo.path("Data/helsinki-places.geojson"))
         let data = SyntheticData(places: places, scale: .city)
         var all: [Expense] = []
         data.generateExpenses(users: 4, count: 3000, seed: 11) { all.append($0) }
-        _ = try Importer.importStores(from: Repo.path("Data/helsinki-places.geojson"), into: store)
-        _ = try store.write { w in for e in all { _ = try w.insert(e) } }
+        _ = try await Importer.importStores(from: Repo.path("Data/helsinki-places.geojson"), into: store)
+        _ = try store.writeHere { w in for e in all { _ = try w.insert(e) } }
         var rng = SplitMix64(seed: 5)
         let filters: [ExpenseFilter] = [
             ExpenseFilter(userID: "user1"), ExpenseFilter(userID: nil),
@@ -56,7 +56,7 @@ import Testing
             let center = Coordinate(uncheckedLatitude: 60.164 + rng.unit() * 0.016, longitude: 24.933 + rng.unit() * 0.022)
             let radius = Distance(meters: [50, 150, 300, 800][Int(rng.next() % 4)])
             for filter in filters {
-                let got = try store.expenses(within: radius, of: center, filter: filter)
+                let got = try store.readHere { try $0.expenses(within: radius, of: center, filter: filter) }
                 let expected = all.compactMap { e -> ExpenseHit? in
                     guard let c = e.location?.coordinate, filter.matches(e) else { return nil }
                     let d = Geodesic.distance(center, c)
@@ -70,7 +70,7 @@ import Testing
         }
     }
 
-    @Test func nearestStoresEqualBruteForceIncludingAcrossTheAntimeridian() throws {
+    @Test func nearestStoresEqualBruteForceIncludingAcrossTheAntimeridian() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
         var rng = SplitMix64(seed: 9)
@@ -85,7 +85,7 @@ import Testing
             stores.append(s)
             csv += "\(s.id),\(s.name!),\(kind),\(lat),\(lon)\n"
         }
-        _ = try Importer.importStores(from: scratch.file("s.csv", csv), into: store)
+        _ = try await Importer.importStores(from: scratch.file("s.csv", csv), into: store)
         let centres = [
             (10.0, 179.9999), (10.0, -179.9999), (-5.0, 180.0), (89.99, 0.0), (0.0, 0.0), (45.0, -179.5), (-60.0, 179.99),
             (-90.0, 0.0), (90.0, 180.0),
@@ -93,7 +93,7 @@ import Testing
         for (lat, lon) in centres {
             let center = try Coordinate(latitude: lat, longitude: lon)
             for (k, kind, max) in [(1, nil, nil), (5, nil, nil), (20, "amenity:cafe", nil), (5, nil, 50_000.0)] as [(Int, String?, Double?)] {
-                let got = try store.nearestStores(to: center, limit: k, maxDistance: max.map(Distance.init(meters:)), kind: kind)
+                let got = try store.readHere { try $0.nearestStores(to: center, limit: k, maxDistance: max.map(Distance.init(meters:)), kind: kind) }
                 let expected = stores.filter { kind == nil || $0.kind == kind }
                     .map { StoreHit(store: $0, distanceMeters: Geodesic.distance(center, $0.coordinate)) }
                     .filter { max == nil || $0.distanceMeters <= max! }
@@ -104,12 +104,12 @@ import Testing
         }
     }
 
-    @Test func tiesAreBrokenById() throws {
+    @Test func tiesAreBrokenById() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
-        _ = try Importer.importStores(
+        _ = try await Importer.importStores(
             from: scratch.file("s.csv", "id,name,lat,lon\nb,B,60.0,25.0\na,A,60.0,25.0\nc,C,60.0,25.0\n"), into: store)
-        let got = try store.nearestStores(to: try Coordinate(latitude: 60.001, longitude: 25), limit: 2, maxDistance: nil, kind: nil)
+        let got = try store.readHere { try $0.nearestStores(to: try Coordinate(latitude: 60.001, longitude: 25), limit: 2, maxDistance: nil, kind: nil) }
         #expect(got.map(\.store.id) == ["a", "b"])
     }
 }

@@ -8,7 +8,7 @@ import Testing
     @Test func fileIsAStandardSpatiaLiteDatabase() throws {
         let scratch = Scratch()
         let store = try scratch.store()
-        let columns = try store.read { db in
+        let columns = try store.readDatabase { db in
             try Row.fetchAll(db, sql: "SELECT f_table_name, geometry_type, srid, spatial_index_enabled FROM geometry_columns ORDER BY 1")
         }
         #expect(columns.map { $0[0] as String } == ["expenses", "stores"])
@@ -45,11 +45,11 @@ import Testing
     }
 
     /// GDAL, an outside reader, sees both point layers (ogrinfo from Debian's gdal-bin).
-    @Test func ogrinfoListsExpensesAndStoresAsPointLayers() throws {
+    @Test func ogrinfoListsExpensesAndStoresAsPointLayers() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
         let csv = scratch.file("e.csv", "user,amount,currency,occurred_at,lat,lon\nann,1.00,EUR,2025-01-01,60.17,24.94\n")
-        _ = try Importer.importExpenses(from: csv, into: store)
+        _ = try await Importer.importExpenses(from: csv, into: store)
         let (status, out, err) = try run("/usr/bin/ogrinfo", ["-ro", "-q", scratch.path("test.sqlite")])
         #expect(status == 0, "\(err)")
         #expect(out.contains("stores (Point)"))
@@ -59,12 +59,12 @@ import Testing
         #expect(layer.stdout.contains("EPSG") || layer.stdout.contains("4326"))
     }
 
-    @Test func deleteRulesCascadeUsersAndNullifyStoresAndCategories() throws {
+    @Test func deleteRulesCascadeUsersAndNullifyStoresAndCategories() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
-        _ = try Importer.importStores(
+        _ = try await Importer.importStores(
             from: scratch.file("s.csv", "id,name,lat,lon\nshop1,Shop,60.17,24.94\n"), into: store)
-        _ = try Importer.importExpenses(
+        _ = try await Importer.importExpenses(
             from: scratch.file(
                 "e.csv",
                 "id,user,amount,currency,occurred_at,lat,lon,store_id,category\n"
@@ -72,7 +72,7 @@ import Testing
             into: store)
         #expect(try store.deleteStore("shop1"))
         #expect(try store.scalar("SELECT count(*) FROM expenses WHERE store_id IS NULL") == 2)
-        try store.write { _ in }  // an empty bulk write puts SpatiaLite's triggers back
+        try store.writeHere { _ in }  // an empty bulk write puts SpatiaLite's triggers back
         #expect(try store.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'gii_expenses_geom'") == 1)
         #expect(try store.deleteUser("ann") != nil)
         #expect(try store.column("SELECT id FROM expenses") == ["b1"])
@@ -85,10 +85,10 @@ import Testing
         #expect(try store.scalar("SELECT count(*) FROM expenses WHERE id = 'b1' AND category_id IS NULL") == 1)
     }
 
-    @Test func newUsersGetTheDefaultCategories() throws {
+    @Test func newUsersGetTheDefaultCategories() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
-        _ = try Importer.importExpenses(
+        _ = try await Importer.importExpenses(
             from: scratch.file("e.csv", "user,amount,currency,occurred_at,category\nann,1.00,EUR,2025-01-01,Coffee\n"), into: store)
         let names = try store.column("SELECT kind || ':' || name FROM categories WHERE user_id = 'ann' ORDER BY id")
         #expect(names.count == 14)

@@ -10,7 +10,7 @@ import Testing
         Geodesic.destination(from: c, azimuth: azimuth, distance: metres)
     }
 
-    @Test func assignsByNameNearestAndLeavesAmbiguousAndFarAlone() throws {
+    @Test func assignsByNameNearestAndLeavesAmbiguousAndFarAlone() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
         let q = Self.at(0, 1000)  // 1 km north: two stores 1 m apart
@@ -18,14 +18,14 @@ import Testing
             ("A", "Café Ekberg", Self.p), ("B", "Kiosk", Self.at(90, 20)), ("C", "Cafe Ekberg", Self.at(180, 400)),
             ("D", "Deli", Self.at(0, 30, from: q)), ("E", "Eatery", Self.at(0, 31, from: q)),
         ]
-        _ = try Importer.importStores(
+        _ = try await Importer.importStores(
             from: scratch.file("s.csv", "id,name,lat,lon\n" + stores.map { "\($0.0),\($0.1),\($0.2.latitude),\($0.2.longitude)" }.joined(separator: "\n") + "\n"),
             into: store)
-        func row(_ id: String, _ c: Coordinate, merchant: String = "", accuracy: String = "", storeID: String = "") -> String {
+        func row(_ id: String, _ c: Coordinate, merchant: String = "", accuracy: String = "", storeID: String = "") async -> String {
             "\(id),ann,1.00,EUR,2025-03-01,\(c.latitude),\(c.longitude),\(merchant),\(accuracy),\(storeID)"
         }
         let x2 = Self.at(90, 12)  // 12 m from A, 8 m from B
-        let rows = [
+        let rows = await [
             row("x1", Self.at(90, 15), merchant: "CAFE EKBERG"),  // B is nearer (5 m), but the name says A (15 m)
             row("x2", x2),
             row("x3", Self.at(0, 10, from: q)),  // 20 m from D, 21 m from E: within 3 m → ambiguous
@@ -33,11 +33,11 @@ import Testing
             row("x5", Self.at(180, 700), accuracy: "350"),  // C is 300 m away, within its accuracy
             row("x6", Self.p, storeID: "B"),  // already linked: untouched
         ]
-        _ = try Importer.importExpenses(
+        _ = try await Importer.importExpenses(
             from: scratch.file("e.csv", "id,user,amount,currency,occurred_at,lat,lon,merchant,accuracy_m,store_id\n" + rows.joined(separator: "\n") + "\n"),
             into: store)
 
-        let plan = try Snapping.plan(SnapRequest(), store: store)
+        let plan = try await Snapping.plan(SnapRequest(), store: store)
         let assigned = Dictionary(uniqueKeysWithValues: plan.assigned.map { ($0.expenseID, $0) })
         #expect(assigned["x1"]?.store.id == "A" && assigned["x1"]?.byMerchantName == true)
         #expect(abs(assigned["x1"]!.distanceMeters - 15) < 0.001)
@@ -49,12 +49,12 @@ import Testing
         #expect(plan.unmatched.map(\.expenseID) == ["x4"])
         #expect(assigned["x6"] == nil)
 
-        #expect(try Snapping.apply(plan, to: store) == 3)
+        #expect(try await Snapping.apply(plan, to: store) == 3)
         #expect(try store.column("SELECT id || '=' || store_id FROM expenses WHERE store_id IS NOT NULL ORDER BY id") == ["x1=A", "x2=B", "x5=C", "x6=B"])
         // Idempotent: nothing left to assign but the ambiguous and the far one.
-        let again = try Snapping.plan(SnapRequest(), store: store)
+        let again = try await Snapping.plan(SnapRequest(), store: store)
         #expect(again.assigned.isEmpty && again.ambiguous.count == 1 && again.unmatched.count == 1)
-        #expect(try Snapping.apply(again, to: store) == 0)
+        #expect(try await Snapping.apply(again, to: store) == 0)
     }
 
     @Test func namesCompareWithoutCaseAndAccents() {
@@ -69,10 +69,10 @@ import Testing
 }
 
 @Suite struct SummaryTests {
-    @Test func incomeExpensesBalanceAndTransfersPerCurrency() throws {
+    @Test func incomeExpensesBalanceAndTransfersPerCurrency() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
-        _ = try Importer.importExpenses(
+        _ = try await Importer.importExpenses(
             from: scratch.file(
                 "e.csv",
                 """
@@ -89,7 +89,7 @@ import Testing
                 """),
             into: store)
         let m = try SpendingSummary.month("2025-03")
-        let s = try SpendingSummary.compute(userID: "ann", from: m.from, to: m.to, store: store)
+        let s = try await SpendingSummary.compute(userID: "ann", from: m.from, to: m.to, store: store)
         #expect(s.lines.map(\.currency.code) == ["EUR", "JPY"])
         let eur = s.lines[0]
         #expect(eur.income.total.decimalString == "2500.00" && eur.expenses.total.decimalString == "19.95")

@@ -84,7 +84,7 @@ import Testing
         let scratch = Scratch()
         let store = try scratch.store()
         let all = try Self.expenses()
-        _ = try store.write { w in for e in all { _ = try w.insert(e) } }
+        _ = try store.writeHere { w in for e in all { _ = try w.insert(e) } }
         var checked = 0
         for user in ["ann", "bob", "cat", "dan", "eve", "nobody"] {
             for (from, to) in try Self.windows() {
@@ -93,16 +93,16 @@ import Testing
                     for geotaggedOnly in [false, true] {
                         let expected = all.filter { filter.matches($0) && (!geotaggedOnly || $0.location != nil) }
                             .map(SpendingPoint.init).sorted { $0.id < $1.id }
-                        for access in [SpatiaLiteStore.SpendingRowAccess.rowidRuns, .index, .tableScan, nil] {
+                        for access in [SpatiaLiteReader.SpendingRowAccess.rowidRuns, .index, .tableScan, nil] {
                             var got: [SpendingPoint] = []
-                            try store.forEachSpendingPoint(filter, geotaggedOnly: geotaggedOnly, access: access) { got.append($0) }
+                            try store.readDatabase { db in try SpatiaLiteReader(db).forEachSpendingPointBatch(filter, geotaggedOnly: geotaggedOnly, access: access) { got += $0 } }
                             // Ids follow insertion order, so `expected` is in rowid order: the
                             // order every path must give one user's rows.
                             let context = "\(user) \(from?.text ?? "-")…\(to?.text ?? "-") \(kinds) \(categories) geotagged=\(geotaggedOnly) \(String(describing: access))"
                             #expect(got == expected, "\(context)")
                             checked += expected.count
                             if !geotaggedOnly {
-                                let columns = try store.spendingColumns(filter, access: access)
+                                let columns = try store.readDatabase { db in try SpatiaLiteReader(db).spendingColumns(filter, access: access) }
                                 #expect(ColumnRow.all(columns) == ColumnRow.all(SpendingColumns(expected)), "\(context)")
                                 #expect(ColumnRow.all(columns).map(\.id) == expected.map(\.id), "\(context)")
                             }
@@ -115,7 +115,7 @@ import Testing
         // The margins are tight: the window by dates holds the ±23:59 rows at its very edges.
         let byDates = ExpenseFilter(userID: "ann", from: try Self.day("2025-03-10"), to: try Self.day("2025-03-12"))
         let edges = Set(["2025-03-10T00:00:00+23:59", "2025-03-12T23:59:59.999-23:59"])
-        #expect(Set(try store.spendingPoints(byDates).compactMap { p in all.first { $0.id == p.id }?.occurredAt.text }).isSuperset(of: edges))
+        #expect(Set(try store.readHere { try $0.spendingPoints(byDates) }.compactMap { p in all.first { $0.id == p.id }?.occurredAt.text }).isSuperset(of: edges))
     }
 
     /// A row of `SpendingColumns` with its numbers resolved, comparable whatever the numbering.
@@ -141,7 +141,7 @@ import Testing
         let store = try scratch.store()
         let eur = try Currency(code: "EUR"), jpy = try Currency(code: "JPY")
         for (id, name) in [("s2", "Two"), ("s1", "One"), ("s3", "Three")] {
-            _ = try store.write { w in try w.insert(Store(id: id, name: name, coordinate: Coordinate(uncheckedLatitude: 60.17, longitude: 24.94))) }
+            _ = try store.writeHere { w in try w.insert(Store(id: id, name: name, coordinate: Coordinate(uncheckedLatitude: 60.17, longitude: 24.94))) }
         }
         let plan: [(store: String?, currency: Currency, category: String?)] = [
             ("s2", eur, "Food"), (nil, jpy, nil), ("s1", eur, "Rent"), ("s2", jpy, "Food"), ("s3", eur, "Fuel"), (nil, eur, "Rent"),
@@ -153,8 +153,8 @@ import Testing
                 location: n == 1 ? nil : ExpenseLocation(coordinate: Coordinate(uncheckedLatitude: 60 + Double(n) / 100, longitude: 24.9)),
                 storeID: p.store)
         }
-        _ = try store.write { w in for e in expenses { _ = try w.insert(e) } }
-        let columns = try store.spendingColumns(ExpenseFilter(userID: "ann"))
+        _ = try store.writeHere { w in for e in expenses { _ = try w.insert(e) } }
+        let columns = try store.readHere { try $0.spendingColumns(ExpenseFilter(userID: "ann")) }
         #expect(columns.storeIDs == ["s2", "s1", "s3"])
         #expect(columns.storeNumber == [0, -1, 1, 0, 2, -1])
         #expect(columns.currencies.map(\.code) == ["EUR", "JPY"])
@@ -172,8 +172,8 @@ import Testing
         let scratch = Scratch()
         let store = try scratch.store()
         let all = try Self.expenses()
-        _ = try store.write { w in for e in all { _ = try w.insert(e) } }
-        let runs = try store.read { db in try SpatiaLiteStore.rowidRuns(of: "ann", within: OccurredWindow(from: nil, to: nil), db) }
+        _ = try store.writeHere { w in for e in all { _ = try w.insert(e) } }
+        let runs = try store.readDatabase { db in try SpatiaLiteStore.rowidRuns(of: "ann", within: OccurredWindow(from: nil, to: nil), db) }
         let annRows = all.filter { $0.userID == "ann" }.count
         #expect(runs.count > 3 && runs.count < annRows)
         let covered = runs.reduce(0) { $0 + $1.count }
@@ -208,9 +208,9 @@ import Testing
     @Test func accessFollowsHowCloseTheRowsLie() throws {
         let scratch = Scratch()
         let store = try scratch.store()
-        _ = try store.write { w in for e in try Self.expenses() { _ = try w.insert(e) } }
-        func access(_ user: String?, from: Timestamp? = nil, stores: Set<String> = []) throws -> SpatiaLiteStore.SpendingRowAccess {
-            try store.read { db in try SpatiaLiteStore.spendingRowAccess(ExpenseFilter(userID: user, from: from, storeIDs: stores), db) }
+        _ = try store.writeHere { w in for e in try Self.expenses() { _ = try w.insert(e) } }
+        func access(_ user: String?, from: Timestamp? = nil, stores: Set<String> = []) throws -> SpatiaLiteReader.SpendingRowAccess {
+            try store.readDatabase { db in try SpatiaLiteReader.spendingRowAccess(ExpenseFilter(userID: user, from: from, storeIDs: stores), db) }
         }
         #expect(try access("cat") == .rowidRuns)
         #expect(try access("eve") == .index)
@@ -221,8 +221,8 @@ import Testing
         #expect(try access("cat", from: try Timestamp(parsing: "2025-06-30")) == .index)
 
         let alone = try scratch.store("alone.sqlite")
-        _ = try alone.write { w in for e in try Self.expenses() { var e = e; e.userID = e.userID == "dan" ? "dan" : "solo"; _ = try w.insert(e) } }
-        let soloAccess = try alone.read { db in try SpatiaLiteStore.spendingRowAccess(ExpenseFilter(userID: "solo"), db) }
+        _ = try alone.writeHere { w in for e in try Self.expenses() { var e = e; e.userID = e.userID == "dan" ? "dan" : "solo"; _ = try w.insert(e) } }
+        let soloAccess = try alone.readDatabase { db in try SpatiaLiteReader.spendingRowAccess(ExpenseFilter(userID: "solo"), db) }
         #expect(soloAccess == .tableScan)
     }
 
@@ -231,9 +231,9 @@ import Testing
     @Test func plansUseTheRowidRangeAndTheIndexRange() throws {
         let scratch = Scratch()
         let store = try scratch.store()
-        _ = try store.write { w in for e in try Self.expenses() { _ = try w.insert(e) } }
+        _ = try store.writeHere { w in for e in try Self.expenses() { _ = try w.insert(e) } }
         func plan(_ sql: String) throws -> String {
-            try store.read { db in
+            try store.readDatabase { db in
                 let s = RawStatement(try db.cachedStatement(sql: "EXPLAIN QUERY PLAN " + sql))  // the cache keeps it alive
                 var details: [String] = []
                 while try s.step(db) { details.append(s.text(3) ?? "") }
@@ -241,11 +241,11 @@ import Testing
             }
         }
         let filter = ExpenseFilter(userID: "ann", from: try Timestamp(parsing: "2025-03-10"), to: try Timestamp(parsing: "2025-03-12"), categories: ["Food"])
-        let runs = SpatiaLiteStore.spendingPointQuery(filter, geotaggedOnly: true, access: .rowidRuns).sql
+        let runs = SpatiaLiteReader.spendingPointQuery(filter, geotaggedOnly: true, access: .rowidRuns).sql
         #expect(try plan(runs).hasPrefix("SEARCH e USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)"))
         var byDates = filter
         byDates.categories = []
-        let indexed = SpatiaLiteStore.spendingPointQuery(byDates, geotaggedOnly: false, access: .index).sql
+        let indexed = SpatiaLiteReader.spendingPointQuery(byDates, geotaggedOnly: false, access: .index).sql
         #expect(try plan(indexed).contains("expenses_user_time (user_id=? AND occurred_ms>? AND occurred_ms<?)"))
         let window = OccurredWindow(filter)
         #expect(try plan("SELECT pk FROM expenses WHERE user_id = ?1 \(window.sql(on: "expenses"))")

@@ -12,21 +12,21 @@ import Testing
         Dictionary(stores.map { ($0.name ?? "", $0) }, uniquingKeysWith: { a, _ in a })
     }
 
-    @Test func gpxWaypointsImportOnceWithStableIDs() throws {
+    @Test func gpxWaypointsImportOnceWithStableIDs() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
         let path = Repo.path("Data/examples/places.gpx")
-        let first = try Importer.importStores(from: path, into: store)
+        let first = try await Importer.importStores(from: path, into: store)
         #expect(first.inserted == 6 && first.rejected == 0)  // the track is not a place
-        #expect(try Importer.importStores(from: path, into: store).unchanged == 6)
+        #expect(try await Importer.importStores(from: path, into: store).unchanged == 6)
         // The same waypoints written with other number formatting keep their ids.
         let text = try String(contentsOfFile: path, encoding: .utf8)
             .replacingOccurrences(of: "lat=\"60.169420\" lon=\"24.931080\"", with: "lat=\"60.16942\" lon=\"24.93108\"")
         let reformatted = scratch.file("places.gpx", text)
-        let again = try Importer.importStores(from: reformatted, into: store)
+        let again = try await Importer.importStores(from: reformatted, into: store)
         #expect(again.inserted == 0 && again.unchanged == 6)
 
-        let stores = Self.byName(try store.allStores(kind: nil))
+        let stores = Self.byName(try store.readHere { try $0.allStores(kind: nil) })
         let coffee = try #require(stores["Robert's Coffee Kamppi"])
         #expect(coffee.kind == "amenity:cafe")
         #expect(coffee.coordinate.latitude == 60.16942 && coffee.coordinate.longitude == 24.93108)
@@ -37,7 +37,7 @@ import Testing
         #expect(Set(try Importer.readStores(from: path).map(\.id)) == Set(stores.values.map(\.id)))
     }
 
-    @Test func gpxErrorsNameTheLine() throws {
+    @Test func gpxErrorsNameTheLine() async throws {
         let scratch = Scratch()
         let path = scratch.file("bad.gpx", """
             <?xml version="1.0"?>
@@ -48,24 +48,24 @@ import Testing
               <wpt lat="60.1" lon="24.9"><name>Fine</name></wpt>
             </gpx>
             """)
-        #expect(throws: ImportError.rejected(errors: [
+        await #expect(throws: ImportError.rejected(errors: [
             RowError(file: path, line: 3, column: "lat", reason: "\"95.0\" is outside [-90, 90]"),
             RowError(file: path, line: 4, column: "lat", reason: "is empty but lon is given; give both or neither"),
-        ], badRows: 2)) { try Importer.importStores(from: path, into: try scratch.store()) }
+        ], badRows: 2)) { try await Importer.importStores(from: path, into: try scratch.store()) }
         let broken = scratch.file("broken.gpx", "<gpx>\n<wpt lat=\"1\" lon=\"2\">\n</gpx>\n")
-        #expect(throws: ImportError.badFile(RowError(file: broken, line: 3, column: "document", reason: "</gpx> where </wpt> (opened on line 2) was expected"))) {
-            try Importer.importStores(from: broken, into: try scratch.store())
+        await #expect(throws: ImportError.badFile(RowError(file: broken, line: 3, column: "document", reason: "</gpx> where </wpt> (opened on line 2) was expected"))) {
+            try await Importer.importStores(from: broken, into: try scratch.store())
         }
     }
 
-    @Test func geoJSONWithoutIDsTakesOSMTags() throws {
+    @Test func geoJSONWithoutIDsTakesOSMTags() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
         let path = Repo.path("Data/examples/osm-places.geojson")
-        #expect(try Importer.importStores(from: path, into: store).inserted == 7)
-        let second = try Importer.importStores(from: path, into: store)
+        #expect(try await Importer.importStores(from: path, into: store).inserted == 7)
+        let second = try await Importer.importStores(from: path, into: store)
         #expect(second.inserted == 0 && second.unchanged == 7)
-        let stores = Self.byName(try store.allStores(kind: nil))
+        let stores = Self.byName(try store.readHere { try $0.allStores(kind: nil) })
         let regatta = try #require(stores["Café Regatta"])
         #expect(regatta.id == "osm:node/4821953001")
         #expect(regatta.sourceID == "osm:node/4821953001")
@@ -81,15 +81,15 @@ import Testing
         #expect(stores[""]?.kind == "amenity:bench")  // unnamed, id from its position
     }
 
-    @Test func identicalPlacesWithoutIDsAreNumbered() throws {
+    @Test func identicalPlacesWithoutIDsAreNumbered() async throws {
         let scratch = Scratch()
         let point = #"{"type":"Feature","properties":{"amenity":"bench"},"geometry":{"type":"Point","coordinates":[24.95,60.165]}}"#
         let path = scratch.file("benches.geojson", #"{"type":"FeatureCollection","features":[\#(point),\#(point)]}"#)
         let ids = try Importer.readStores(from: path).map(\.id)
         #expect(ids.count == 2 && ids[1] == ids[0] + "-1")
         let store = try scratch.store()
-        #expect(try Importer.importStores(from: path, into: store).inserted == 2)
-        #expect(try Importer.importStores(from: path, into: store).unchanged == 2)
+        #expect(try await Importer.importStores(from: path, into: store).inserted == 2)
+        #expect(try await Importer.importStores(from: path, into: store).unchanged == 2)
     }
 
     /// The outside oracle: shapely (GEOS too, its own build) on the same polygons; and, since
@@ -130,7 +130,7 @@ import Testing
         #expect(oracle["Kauppakeskus Forum (U-shaped outline)"]?["centroid_inside"] as? Bool == false)
     }
 
-    @Test func badPolygonsAreRejectedAtTheFeature() throws {
+    @Test func badPolygonsAreRejectedAtTheFeature() async throws {
         let scratch = Scratch()
         func feature(_ geometry: String) -> String { #"{"type":"Feature","properties":{"name":"x"},"geometry":\#(geometry)}"# }
         let bowtie = feature(#"{"type":"Polygon","coordinates":[[[0,0],[1,1],[1,0],[0,1],[0,0]]]}"#)
@@ -138,7 +138,7 @@ import Testing
         let line = feature(#"{"type":"LineString","coordinates":[[0,0],[1,1]]}"#)
         let path = scratch.file("bad.geojson", #"{"type":"FeatureCollection","features":[\#(bowtie),\#(open),\#(line)]}"#)
         do {
-            _ = try Importer.importStores(from: path, into: try scratch.store())
+            _ = try await Importer.importStores(from: path, into: try scratch.store())
             Issue.record("imported bad polygons")
         } catch let ImportError.rejected(errors, _) {
             #expect(errors.map(\.description) == [

@@ -7,13 +7,13 @@ import Testing
     static let s = Coordinate(uncheckedLatitude: 60.17, longitude: 24.94)
     static func at(_ metres: Double) -> Coordinate { Geodesic.destination(from: s, azimuth: 45, distance: metres) }
 
-    func fixture(_ scratch: Scratch) throws -> SpatiaLiteStore {
+    func fixture(_ scratch: Scratch) async throws -> SpatiaLiteStore {
         let store = try scratch.store()
         let stores: [(String, String, Coordinate)] = [
             ("S", "amenity:cafe", Self.s), ("P1", "amenity:cafe", Self.at(400)), ("P2", "amenity:cafe", Self.at(900)),
             ("P3", "amenity:cafe", Self.at(2000)), ("P4", "shop:bakery", Self.at(100)), ("P5", "amenity:cafe", Self.at(300)),
         ]
-        _ = try Importer.importStores(
+        _ = try await Importer.importStores(
             from: scratch.file("s.csv", "id,name,kind,lat,lon\n" + stores.map { "\($0.0),\($0.0) name,\($0.1),\($0.2.latitude),\($0.2.longitude)" }.joined(separator: "\n") + "\n"),
             into: store)
         var rows = ["user,amount,currency,occurred_at,category,store_id"]
@@ -34,13 +34,13 @@ import Testing
         // P3 (2 km away, no peer): exactly one small category and month, so the smallest
         // published one of each is suppressed too.
         rows += ["u4", "u5", "u6"].map { "\($0),1.10,EUR,2025-04-05,Drinks,P3" } + ["u7,7.00,EUR,2025-06-05,Clinic,P3"]
-        _ = try Importer.importExpenses(from: scratch.file("e.csv", rows.joined(separator: "\n") + "\n"), into: store)
+        _ = try await Importer.importExpenses(from: scratch.file("e.csv", rows.joined(separator: "\n") + "\n"), into: store)
         return store
     }
 
-    @Test func figuresSuppressionAndPeers() throws {
+    @Test func figuresSuppressionAndPeers() async throws {
         let scratch = Scratch()
-        let r = try StoreReport.compute(StoreReportRequest(storeID: "S"), store: try fixture(scratch))
+        let r = try await StoreReport.compute(StoreReportRequest(storeID: "S"), store: try fixture(scratch))
         #expect(r.sections.map(\.currency.code) == ["EUR"])  // JPY: one user, not named
         let eur = r.sections[0]
         let f = eur.figures
@@ -67,15 +67,15 @@ import Testing
     /// one unlisted remainder, and the section total minus the published cells was that user's
     /// spending (1029.00 − 30.00 = 999.00). Now the withheld cells of a breakdown must come from
     /// `--min-users` users together, bare-date expenses counting as a withheld hour cell.
-    @Test func oneUsersSmallGroupsAreNeverTheRemainder() throws {
+    @Test func oneUsersSmallGroupsAreNeverTheRemainder() async throws {
         let scratch = Scratch()
         let store = try scratch.store()
-        _ = try Importer.importStores(from: scratch.file("s.csv", "id,name,kind,lat,lon\nS,S,clinic,60.17,24.94\n"), into: store)
+        _ = try await Importer.importStores(from: scratch.file("s.csv", "id,name,kind,lat,lon\nS,S,clinic,60.17,24.94\n"), into: store)
         var rows = ["user,amount,currency,occurred_at,category,store_id"]
         rows += ["a", "b", "c"].map { "\($0),10.00,EUR,2025-03-03T08:10:00+02:00,Food,S" }
         rows += ["d,777.00,EUR,2025-03-04,Clinic,S", "d,222.00,EUR,2025-03-05,Pharmacy,S"]
-        _ = try Importer.importExpenses(from: scratch.file("e.csv", rows.joined(separator: "\n") + "\n"), into: store)
-        let eur = try #require(try StoreReport.compute(StoreReportRequest(storeID: "S"), store: store).sections.first)
+        _ = try await Importer.importExpenses(from: scratch.file("e.csv", rows.joined(separator: "\n") + "\n"), into: store)
+        let eur = try #require(try await StoreReport.compute(StoreReportRequest(storeID: "S"), store: store).sections.first)
         #expect(eur.figures.count == 5 && eur.figures.total.decimalString == "1029.00")
         // What the published cells leave of the section is all of it (a, b, c and d: four users)
         // or nothing; never d's 2 expenses and 999.00.
@@ -90,14 +90,14 @@ import Testing
         // With two more users in the clinic it is published; the pharmacy (d alone) then takes
         // the smallest published category with it (Food: 3 expenses, 30.00), so what is left
         // (252.00) comes from a, b, c and d.
-        _ = try Importer.importExpenses(from: scratch.file("e2.csv", "user,amount,currency,occurred_at,category,store_id\ne,5.00,EUR,2025-03-06,Clinic,S\nf,5.00,EUR,2025-03-07,Clinic,S\n"), into: store)
-        let more = try #require(try StoreReport.compute(StoreReportRequest(storeID: "S"), store: store).sections.first)
+        _ = try await Importer.importExpenses(from: scratch.file("e2.csv", "user,amount,currency,occurred_at,category,store_id\ne,5.00,EUR,2025-03-06,Clinic,S\nf,5.00,EUR,2025-03-07,Clinic,S\n"), into: store)
+        let more = try #require(try await StoreReport.compute(StoreReportRequest(storeID: "S"), store: store).sections.first)
         #expect(more.byCategory.map(\.key) == ["Clinic"] && more.byCategory[0].total?.decimalString == "787.00")
     }
 
-    @Test func exactlyOneSmallGroupTakesTheSmallestPublishedOneWithIt() throws {
+    @Test func exactlyOneSmallGroupTakesTheSmallestPublishedOneWithIt() async throws {
         let scratch = Scratch()
-        let r = try StoreReport.compute(StoreReportRequest(storeID: "P3"), store: try fixture(scratch))
+        let r = try await StoreReport.compute(StoreReportRequest(storeID: "P3"), store: try fixture(scratch))
         let eur = try #require(r.sections.first)
         #expect(eur.figures.total.decimalString == "160.30")
         // Food 150.00 and Drinks 3.30 pass, Clinic (one user) fails: with Drinks published,
@@ -114,9 +114,9 @@ import Testing
     }
 
     /// The attacker's report: a one-user category, month and currency were named with null figures.
-    @Test func smallLabelsAppearInNoFormat() throws {
+    @Test func smallLabelsAppearInNoFormat() async throws {
         let scratch = Scratch()
-        let r = try StoreReport.compute(StoreReportRequest(storeID: "S"), store: try fixture(scratch))
+        let r = try await StoreReport.compute(StoreReportRequest(storeID: "S"), store: try fixture(scratch))
         let outputs = [
             "markdown": StoreReportOutput.markdown(r), "html": StoreReportOutput.html(r),
             "json": StoreReportOutput.json(r).serialized(),
@@ -137,17 +137,17 @@ import Testing
 
     /// A store one user visited and a store nobody visited give the same report, byte for byte
     /// apart from the store's own id and name, in every format.
-    @Test func oneUserStoreLooksLikeAnUnvisitedOne() throws {
+    @Test func oneUserStoreLooksLikeAnUnvisitedOne() async throws {
         let scratch = Scratch()
-        let store = try fixture(scratch)
-        _ = try Importer.importStores(
+        let store = try await fixture(scratch)
+        _ = try await Importer.importStores(
             from: scratch.file("more.csv", "id,name,kind,lat,lon\nV,V name,amenity:cafe,61.0001,25.0001\nE,E name,amenity:cafe,61.0002,25.0002\n"),
             into: store)
-        _ = try Importer.importExpenses(
+        _ = try await Importer.importExpenses(
             from: scratch.file("v.csv", "user,amount,currency,occurred_at,category,store_id\nu9,12.34,SEK,2025-03-07T10:00:00+02:00,Clinic,V\n"),
             into: store)
-        func outputs(_ id: String) throws -> [String] {
-            let r = try StoreReport.compute(StoreReportRequest(storeID: id), store: store)
+        func outputs(_ id: String) async throws -> [String] {
+            let r = try await StoreReport.compute(StoreReportRequest(storeID: id), store: store)
             let s = r.store
             return [StoreReportOutput.markdown(r), StoreReportOutput.html(r), StoreReportOutput.json(r).serialized()].map {
                 $0.replacingOccurrences(of: "\(s.name!)", with: "NAME").replacingOccurrences(of: "\"\(s.id)\"", with: "\"ID\"")
@@ -155,10 +155,10 @@ import Testing
                     .replacingOccurrences(of: "\(s.coordinate.latitude)", with: "LAT").replacingOccurrences(of: "\(s.coordinate.longitude)", with: "LON")
             }
         }
-        let visited = try outputs("V"), empty = try outputs("E")
+        let visited = try await outputs("V"), empty = try await outputs("E")
         for (v, e) in zip(visited, empty) { #expect(v == e) }
         // The list: neither store is there, whatever the format.
-        let list = try StoreListReport.compute(near: Coordinate(uncheckedLatitude: 61, longitude: 25), radius: .meters(50), kind: nil, store: store)
+        let list = try await StoreListReport.compute(near: Coordinate(uncheckedLatitude: 61, longitude: 25), radius: .meters(50), kind: nil, store: store)
         #expect(list.rows.isEmpty)
         let listOut = [
             StoreReportOutput.table(list), StoreReportOutput.markdown(list), StoreReportOutput.csv(list), StoreReportOutput.html(list),
@@ -167,9 +167,9 @@ import Testing
         for out in listOut { #expect(!out.contains("V name") && !out.contains("E name") && !out.contains("SEK")) }
     }
 
-    @Test func storeListsOnlyStoresWithEnoughUsers() throws {
+    @Test func storeListsOnlyStoresWithEnoughUsers() async throws {
         let scratch = Scratch()
-        let list = try StoreListReport.compute(near: Self.s, radius: .kilometers(1), kind: "amenity:cafe", store: try fixture(scratch))
+        let list = try await StoreListReport.compute(near: Self.s, radius: .kilometers(1), kind: "amenity:cafe", store: try fixture(scratch))
         #expect(list.rows.map(\.store.id) == ["P1", "S", "P2"])  // EUR by total (30, 25, 6); P5 (2 users) and S in JPY not listed
         for out in [StoreReportOutput.table(list), StoreReportOutput.markdown(list), StoreReportOutput.csv(list), StoreReportOutput.html(list),
                     StoreReportOutput.json(list).serialized()] {
@@ -177,10 +177,10 @@ import Testing
         }
     }
 
-    @Test func unknownStoreIsAnError() throws {
+    @Test func unknownStoreIsAnError() async throws {
         let scratch = Scratch()
-        #expect(throws: StoreReportError.unknownStore("nope")) {
-            try StoreReport.compute(StoreReportRequest(storeID: "nope"), store: try scratch.store())
+        await #expect(throws: StoreReportError.unknownStore("nope")) {
+            try await StoreReport.compute(StoreReportRequest(storeID: "nope"), store: try scratch.store())
         }
     }
 }

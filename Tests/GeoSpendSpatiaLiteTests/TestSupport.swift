@@ -54,10 +54,10 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
 extension SpatiaLiteStore {
     /// The first column of the first row of a query, for assertions.
     func scalar<T: DatabaseValueConvertible>(_ sql: String, as type: T.Type = Int.self) throws -> T? {
-        try read { db in try T.fetchOne(db, sql: sql) }
+        try readDatabase { db in try T.fetchOne(db, sql: sql) }
     }
 
     func column<T: DatabaseValueConvertible>(_ sql: String, as type: T.Type = String.self) throws -> [T] {
-        try read { db in try T.fetchAll(db, sql: sql) }
+        try readDatabase { db in try T.fetchAll(db, sql: sql) }
     }
 }

@@ -23,10 +23,10 @@ import Testing
 
         """
 
-    func fixture(_ scratch: Scratch) throws -> SpatiaLiteStore {
+    func fixture(_ scratch: Scratch) async throws -> SpatiaLiteStore {
         let store = try scratch.store()
-        _ = try Importer.importStores(from: scratch.file("s.csv", Self.stores), into: store)
-        _ = try Importer.importExpenses(from: scratch.file("e.csv", Self.expenses), into: store)
+        _ = try await Importer.importStores(from: scratch.file("s.csv", Self.stores), into: store)
+        _ = try await Importer.importExpenses(from: scratch.file("e.csv", Self.expenses), into: store)
         return store
     }
 
@@ -38,9 +38,9 @@ import Testing
         return (String(decoding: sink.bytes, as: UTF8.self), counts)
     }
 
-    @Test func exportHoldsEveryColumnOfTheUserAndNothingElse() throws {
+    @Test func exportHoldsEveryColumnOfTheUserAndNothingElse() async throws {
         let scratch = Scratch()
-        let store = try fixture(scratch)
+        let store = try await fixture(scratch)
         let (text, counts) = try #require(try export(store, "ann"))
         #expect(counts == UserExport.Counts(expenses: 5, categories: 14, stores: 2))
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -91,22 +91,22 @@ import Testing
 
     /// The export's expense lines are a JSON Lines file the importer takes back: delete the
     /// user, import the lines, export again — the same expenses, categories and stores.
-    @Test func exportRoundTripsThroughTheImporter() throws {
+    @Test func exportRoundTripsThroughTheImporter() async throws {
         let scratch = Scratch()
-        let store = try fixture(scratch)
+        let store = try await fixture(scratch)
         let before = try #require(try export(store, "ann")).text
         let lines = before.split(separator: "\n").filter { $0.hasPrefix("{\"id\"") && $0.contains("\"occurred_at\"") }.map { $0.hasSuffix(",") ? $0.dropLast() : $0 }
         let jsonl = scratch.file("ann.jsonl", lines.joined(separator: "\n") + "\n")
         #expect(try store.deleteUser("ann")?.rowsByTable.map(\.rows) == [5, 0, 0, 0, 14, 0, 0, 1])
-        _ = try Importer.importExpenses(from: jsonl, into: store)
+        _ = try await Importer.importExpenses(from: jsonl, into: store)
         let after = try #require(try export(store, "ann")).text
         func body(_ s: String) -> String { String(s[s.range(of: "\"categories\"")!.lowerBound...]) }
         #expect(body(after) == body(before))
     }
 
-    @Test func deletionCountsRowsAndKeepsOthersAndStores() throws {
+    @Test func deletionCountsRowsAndKeepsOthersAndStores() async throws {
         let scratch = Scratch()
-        let store = try fixture(scratch)
+        let store = try await fixture(scratch)
         #expect(try store.users().map { "\($0.id) \($0.expenses) \($0.geotaggedExpenses) \($0.categories)" } == ["ann 5 4 14", "bob 2 2 13"])
         let bobBefore = try #require(try export(store, "bob")).text
         let deletion = try #require(try store.deleteUser("ann"))
@@ -119,7 +119,7 @@ import Testing
         #expect(deletion.totalRows == 20 && deletion.leftovers.isEmpty)
         #expect(try store.deleteUser("ann") == nil)
         #expect(try export(store, "bob")?.text == bobBefore)
-        #expect(try store.counts() == StoreCounts(users: 1, expenses: 2, geotaggedExpenses: 2, stores: 2))
+        #expect(try store.readHere { try $0.counts() } == StoreCounts(users: 1, expenses: 2, geotaggedExpenses: 2, stores: 2))
         #expect(try store.scalar("SELECT CheckSpatialIndex('expenses', 'geom')") == 1)
         #expect(try store.scalar("PRAGMA integrity_check", as: String.self) == "ok")
     }
@@ -142,10 +142,10 @@ import Testing
     }
 
     /// Through the store: bob's entries leave no bytes in the spatial index's nodes.
-    @Test func deletingAUserLeavesNothingInTheSpatialIndexNodes() throws {
+    @Test func deletingAUserLeavesNothingInTheSpatialIndexNodes() async throws {
         let scratch = Scratch()
-        let store = try fixture(scratch)
-        let nodes = { try store.read { db in try Data.fetchAll(db, sql: "SELECT data FROM idx_expenses_geom_node").map { [UInt8]($0) } } }
+        let store = try await fixture(scratch)
+        let nodes = { try store.readDatabase { db in try Data.fetchAll(db, sql: "SELECT data FROM idx_expenses_geom_node").map { [UInt8]($0) } } }
         #expect(try nodes().contains { Self.contains($0, Float(25.0187654)) })  // the check below can fail
         _ = try store.deleteUser("bob")
         for node in try nodes() {
@@ -158,9 +158,9 @@ import Testing
     }
 
     /// Statistics SpatiaLite keeps when asked (QGIS, `spatialite`) hold extremes: recomputed.
-    @Test func deletionRecomputesKeptLayerStatistics() throws {
+    @Test func deletionRecomputesKeptLayerStatistics() async throws {
         let scratch = Scratch()
-        let store = try fixture(scratch)
+        let store = try await fixture(scratch)
         try SQLiteShell.execute(scratch.path("test.sqlite"), "SELECT UpdateLayerStatistics('expenses', 'geom')")
         let north = "SELECT extent_max_y FROM geometry_columns_statistics WHERE f_table_name = 'expenses'"
         let largest = "SELECT integer_max FROM geometry_columns_field_infos WHERE f_table_name = 'expenses' AND column_name = 'amount_minor'"
@@ -182,7 +182,7 @@ import Testing
         var expenses: [Expense] = []
         data.generateExpenses(users: 30, count: 30_000, seed: 3) { expenses.append($0) }
         let store = try scratch.store()
-        try store.write { w in
+        try store.writeHere { w in
             for s in data.stores { _ = try w.insert(s) }
             for e in expenses { _ = try w.insert(e) }
         }

@@ -24,7 +24,7 @@ struct Compare {
         let postgis = try PostGISEngine(conninfo: conninfo)
         let engines: [any Engine] = [GeoSpendEngine(store: store), postgis, SpatiaLiteDocumentedEngine(store: store)]
         let workload = try Workload(store: store, count: queries)
-        let counts = try store.counts()
+        let counts = try store.readHere { try $0.counts() }
 
         for meters in [50.0, 500, 5000] {
             workloads.append(try compare("radius \(Int(meters)) m, one user", queries, engines, target: meters == 500 ? 0.5 : nil) { engine, i in
@@ -165,7 +165,7 @@ struct Compare {
     }
 
     private func versions(store: SpatiaLiteStore, postgis: PostgresConnection) throws -> [String: String] {
-        var v = try store.read { db in
+        var v = try store.readDatabase { db in
             let row = try Row.fetchOne(db, sql: "SELECT sqlite_version(), spatialite_version(), geos_version(), proj_version()")!
             return ["SQLite": row[0] as String, "SpatiaLite": row[1], "GEOS": row[2], "PROJ": row[3]] as [String: String]
         }

@@ -29,16 +29,16 @@ struct GeoSpendEngine: Engine {
     let store: SpatiaLiteStore
 
     func radius(_ center: Coordinate, meters: Double, user: String?) throws -> [Found] {
-        try store.expenses(within: .meters(meters), of: center, filter: ExpenseFilter(userID: user))
+        try store.readHere { try $0.expenses(within: .meters(meters), of: center, filter: ExpenseFilter(userID: user)) }
             .map { Found(id: $0.expense.id, meters: $0.distanceMeters) }
     }
 
     func nearest(_ center: Coordinate, k: Int) throws -> [Found] {
-        try store.nearestStores(to: center, limit: k, maxDistance: nil, kind: nil).map { Found(id: $0.store.id, meters: $0.distanceMeters) }
+        try store.readHere { try $0.nearestStores(to: center, limit: k, maxDistance: nil, kind: nil) }.map { Found(id: $0.store.id, meters: $0.distanceMeters) }
     }
 
     func insights(user: String) throws -> [StoreTotal] {
-        try LocationInsights.compute(InsightsRequest(userID: user, grouping: .store), store: store).places.map {
+        try await LocationInsights.compute(InsightsRequest(userID: user, grouping: .store), store: store).places.map {
             StoreTotal(store: $0.place.id, currency: $0.currency.code, count: $0.count, totalMinor: $0.total.minorUnits)
         }
     }
@@ -133,7 +133,7 @@ struct SpatiaLiteDocumentedEngine: Engine {
         // The circle's boxes from GeoSpend's SearchBox (the documented `BuildCircleMbr` takes a
         // radius in degrees and misses part of a metric circle: REFERENCE.md).
         let sql = Self.radiusSQL + (user == nil ? "" : " AND user_id = ?8")
-        return try store.read { db in
+        return try store.readDatabase { db in
             let statement = try db.cachedStatement(sql: sql)
             var found: [Found] = []
             for box in SearchBox.boxes(around: center, radius: .meters(meters)) {
@@ -147,7 +147,7 @@ struct SpatiaLiteDocumentedEngine: Engine {
     }
 
     func nearest(_ center: Coordinate, k: Int) throws -> [Found] {
-        try store.read { db in
+        try store.readDatabase { db in
             try Row.fetchAll(db, sql: """
                 SELECT s.id, ST_Distance(s.geom, MakePoint(?1, ?2, 4326), 1) FROM KNN AS k JOIN stores AS s ON s.pk = k.fid
                 WHERE k.f_table_name = 'stores' AND k.f_geometry_column = 'geom'
@@ -159,7 +159,7 @@ struct SpatiaLiteDocumentedEngine: Engine {
     }
 
     func insights(user: String) throws -> [StoreTotal] {
-        try store.read { db in
+        try store.readDatabase { db in
             // Median needs a window or a sort per group in SQLite; count and total are compared.
             try Row.fetchAll(db, sql: """
                 SELECT store_id, currency, count(*), sum(amount_minor), avg(amount_minor), min(amount_minor),

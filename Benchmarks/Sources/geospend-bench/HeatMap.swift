@@ -24,7 +24,7 @@ enum HeatMap {
         defer { close(fd) }
         let sink = ByteSink(descriptor: fd)
         let start = ContinuousClock.now
-        try MapExport.geoJSON(.grid(.hex, cellMeters: cellMeters, metric: .total), request, store: store, to: sink)
+        try await MapExport.geoJSON(.grid(.hex, cellMeters: cellMeters, metric: .total), request, store: store, to: sink)
         try sink.flush()
         let millis = LatencyRecorder.milliseconds(ContinuousClock.now - start)
         return (millis, try read(path))

@@ -13,7 +13,7 @@ struct Workload {
     let users: [String]
 
     init(store: SpatiaLiteStore, count: Int, seed: UInt64 = 42) throws {
-        let (stores, users, box) = try store.read { db in
+        let (stores, users, box) = try store.readDatabase { db in
             let stores = try Row.fetchAll(db, sql: "SELECT lat, lon FROM stores ORDER BY pk")
                 .map { Coordinate(uncheckedLatitude: $0[0], longitude: $0[1]) }
             let users = try String.fetchAll(db, sql: "SELECT id FROM users ORDER BY id")

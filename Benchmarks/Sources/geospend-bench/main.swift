@@ -70,17 +70,17 @@ do {
     case "insights" where arguments.count == 4:
         let store = try SpatiaLiteStore(path: arguments[2], readOnly: true)
         try timeGeoSpendOnly("insights, one heavy user, all places", runs: 20, warmup: 2) {
-            try LocationInsights.compute(InsightsRequest(userID: arguments[3]), store: store).places.count
+            try await LocationInsights.compute(InsightsRequest(userID: arguments[3]), store: store).places.count
         }
     case "store-report" where arguments.count == 3:
         let store = try SpatiaLiteStore(path: arguments[2], readOnly: true)
-        let busiest = try store.read { db in
+        let busiest = try store.readDatabase { db in
             try String.fetchAll(db, sql: "SELECT store_id FROM expenses WHERE store_id IS NOT NULL GROUP BY store_id ORDER BY count(*) DESC LIMIT 200")
         }
         var next = 0
         try timeGeoSpendOnly("store report, 200 busiest stores", runs: 200, warmup: 20) {
             defer { next += 1 }
-            return try StoreReport.compute(StoreReportRequest(storeID: busiest[next % busiest.count]), store: store).sections.count
+            return try await StoreReport.compute(StoreReportRequest(storeID: busiest[next % busiest.count]), store: store).sections.count
         }
     case "points-export" where arguments.count == 4:
         let store = try SpatiaLiteStore(path: arguments[2], readOnly: true)
@@ -91,7 +91,7 @@ do {
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             defer { close(fd) }
             let sink = ByteSink(descriptor: fd)
-            let summary = try MapExport.geoJSON(.points, request, store: store, to: sink)
+            let summary = try await MapExport.geoJSON(.points, request, store: store, to: sink)
             try sink.flush()
             return summary.features
         }

@@ -53,17 +53,24 @@ public enum Importer {
         from path: String, format: ImportFormat? = nil, source: ExpenseSource = ExpenseSource(), into store: some ExpenseStore,
         options: ImportOptions = ImportOptions()
     ) async throws -> ImportReport {
-        try await store.write { writer in
-            try run(path: path, options: options, insert: { (rows: [HashedRow<Expense>]) in try writer.insert(rows) }) { emit in
-                try readExpenses(from: path, format: format, source: source) { result in
-                    switch result {
-                    case .failure(let e): try emit(.failure(e))
-                    case .success(nil): try emit(.skipped)
-                    case .success(let (expense, location)?):
-                        try emit(.row(HashedRow(expense, contentHash: expense.contentHash), location: location))  // the id is hashed too
-                    }
-                }.bytesRead
-            }
+        try await store.write { try importExpenses(from: path, format: format, source: source, options: options, writer: $0) }
+    }
+
+    /// `importExpenses` inside a write scope (it throws, and so rolls the scope back, unless
+    /// every row was good or `skipInvalid`).
+    public static func importExpenses(
+        from path: String, format: ImportFormat? = nil, source: ExpenseSource = ExpenseSource(), options: ImportOptions = ImportOptions(),
+        writer: any ExpenseWriter
+    ) throws -> ImportReport {
+        try run(path: path, options: options, insert: { (rows: [HashedRow<Expense>]) in try writer.insert(rows) }) { emit in
+            try readExpenses(from: path, format: format, source: source) { result in
+                switch result {
+                case .failure(let e): try emit(.failure(e))
+                case .success(nil): try emit(.skipped)
+                case .success(let (expense, location)?):
+                    try emit(.row(HashedRow(expense, contentHash: expense.contentHash), location: location))  // the id is hashed too
+                }
+            }.bytesRead
         }
     }
 
@@ -205,11 +212,18 @@ public enum Importer {
         from path: String, format: ImportFormat? = nil, into store: some ExpenseStore,
         options: ImportOptions = ImportOptions()
     ) async throws -> ImportReport {
+        try await store.write { try importStores(from: path, format: format, options: options, writer: $0) }
+    }
+
+    /// `importStores` inside a write scope.
+    public static func importStores(
+        from path: String, format: ImportFormat? = nil, options: ImportOptions = ImportOptions(), writer: any ExpenseWriter
+    ) throws -> ImportReport {
         let format = format ?? ImportFormat.guess(path: path) ?? .csv
         guard format != .jsonl else {
             throw ImportError.unreadable(file: path, reason: "stores are imported from GeoJSON, GPX or CSV, not JSON Lines")
         }
-        return try await store.write { writer in try run(path: path, options: options, insert: { (rows: [HashedRow<Store>]) in try writer.insert(rows) }) { emit in
+        return try run(path: path, options: options, insert: { (rows: [HashedRow<Store>]) in try writer.insert(rows) }) { emit in
             var seenIDs = Set<String>()
             func handle(_ s: Store, _ location: String) throws {
                 guard seenIDs.insert(s.id).inserted else { return try emit(.failure(duplicateID(s.id, file: path, location: location))) }
@@ -237,7 +251,7 @@ public enum Importer {
                     }
                 }
             }
-        } }
+        }
     }
 
     /// A validated record with its content hash and where it came from, or a rejected row.
