@@ -44,13 +44,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // Tests only: a second store behind the seam (MemoryStore), for the store-level suite.
+        .target(name: "GeoSpendTestStores", dependencies: ["GeoSpend"], path: "Tests/Support/GeoSpendTestStores"),
+
         .testTarget(
             name: "GeoSpendTests",
             dependencies: ["GeoSpend", "CProj", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(
             name: "GeoSpendSpatiaLiteTests",
             dependencies: [
-                "GeoSpend", "GeoSpendSpatiaLite", .product(name: "GRDB", package: "GRDB.swift"),
+                "GeoSpend", "GeoSpendSpatiaLite", "GeoSpendTestStores", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         // The CLI tests inspect the databases the commands leave behind (isolation, user deletion).
