@@ -118,7 +118,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         let stores = Self.worldStores()
         try await Self.write(stores, [], into: store)
         for center in Self.worldCentres {
-            for (k, kind, max) in [(1, nil, nil), (5, nil, nil), (20, "amenity:cafe", nil), (5, nil, 1_500_000.0)] as [(Int, String?, Double?)] {
+            for (k, kind, max) in [(1, nil, nil), (5, nil, nil), (20, "amenity:cafe", nil), (5, nil, 1_500_000.0), (3, nil, 300_000.0)] as [(Int, String?, Double?)] {
                 let got = try await store.read { try $0.nearestStores(to: center, limit: k, maxDistance: max.map(Distance.init(meters:)), kind: kind) }
                 let expected = Self.bruteForce(stores, center, kind: kind, within: max).prefix(k)
                 #expect(Self.sameHits(got, expected), "\(center) k=\(k) kind=\(kind ?? "-") max=\(max ?? 0)")
@@ -189,7 +189,8 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     @Test(arguments: StoreKind.allCases)
     func centerHintLiesWithinTheExpenses(kind: StoreKind) async throws {
         let empty = Scratch()
-        #expect(try await kind.make(in: empty).read { try $0.geotaggedCenterHint() } == nil)
+        let none = try await kind.make(in: empty).read { try $0.geotaggedCenterHint() }
+        #expect(none == nil)
         let data = try await Loaded(kind)
         let located = data.expenses.compactMap { $0.location?.coordinate }
         if let hint = try await data.store.read({ try $0.geotaggedCenterHint() }) {
@@ -200,16 +201,23 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
 
     // MARK: Spending rows
 
-    /// The points of a filter: those brute force selects, in batches of at most `ReadBatch.size`.
-    static func points(_ store: some ExpenseStore, _ filter: ExpenseFilter, geotaggedOnly: Bool = false) async throws -> [SpendingPoint] {
-        try await store.read { reader in
-            var points: [SpendingPoint] = []
+    // Expectations are checked after a scope returns, not in its body: the body runs on the
+    // store's threads, where Swift Testing does not know the current test and drops issues.
+
+    /// The points of a filter, which must come in batches of 1 to `ReadBatch.size`.
+    static func points(
+        _ store: some ExpenseStore, _ filter: ExpenseFilter, geotaggedOnly: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> [SpendingPoint] {
+        let (points, batches) = try await store.read { reader in
+            var points: [SpendingPoint] = [], batches: [Int] = []
             try reader.forEachSpendingPointBatch(filter, geotaggedOnly: geotaggedOnly) { batch in
-                #expect(!batch.isEmpty && batch.count <= ReadBatch.size)
                 points += batch
+                batches.append(batch.count)
             }
-            return points
+            return (points, batches)
         }
+        #expect(batches.allSatisfy { (1...ReadBatch.size).contains($0) }, sourceLocation: sourceLocation)
+        return points
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -276,14 +284,15 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         func key(_ a: LocatedAmount) -> [String] { ["\(a.latitude)", "\(a.longitude)", "\(a.amountMinor)", "\(a.currencyKey)", "\(a.userKey)"] }
         for filter in [ExpenseFilter(userID: nil), ExpenseFilter(userID: "user3", kinds: [.expense]), ExpenseFilter(userID: nil, currency: try Currency(code: "SEK"))] {
             for withUsers in [false, true] {
-                let got = try await data.store.read { reader in
-                    var rows: [LocatedAmount] = []
+                let (got, batches) = try await data.store.read { reader in
+                    var rows: [LocatedAmount] = [], batches: [Int] = []
                     try reader.forEachLocatedAmountBatch(filter, withUsers: withUsers) { batch in
-                        #expect(!batch.isEmpty && batch.count <= ReadBatch.size)
                         rows += batch
+                        batches.append(batch.count)
                     }
-                    return rows
+                    return (rows, batches)
                 }
+                #expect(batches.allSatisfy { (1...ReadBatch.size).contains($0) })
                 let expected = data.expenses.filter { filter.matches($0) && $0.location != nil }.map { e in
                     var (code, user) = (e.amount.currency.code, e.userID)
                     return LocatedAmount(
@@ -335,16 +344,17 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         #expect(again[0] == .unchanged && rejected(again[1]) == "id" && again[2] == .inserted)
         #expect(links == [true, false, false, false])  // only an expense without a store changes
 
-        try await store.read { r in
-            // Nothing of the rejected rows: no e2, no user "ghost", e1 and store a as first written.
-            #expect(try r.counts() == StoreCounts(users: 2, expenses: 3, geotaggedExpenses: 2, stores: 2))
-            #expect(try r.timestamps(ofExpenses: ["e1", "e2", "e3", "e4"]).keys.sorted() == ["e1", "e3", "e4"])
-            #expect(try r.stores(withIDs: ["a"])["a"]?.name == "A")
-            let points = try r.spendingPoints(ExpenseFilter(userID: nil))
-            #expect(points.map(\.id) == ["e1", "e3", "e4"] && points.map(\.amountMinor) == [450, 450, 450])
-            #expect(points.map(\.storeID) == ["b", "b", nil])
-            #expect(try r.expensesWithoutStore(userID: nil).isEmpty)  // e4 has no position
+        let (counts, times, storeA, points, unsnapped) = try await store.read { r in
+            (try r.counts(), try r.timestamps(ofExpenses: ["e1", "e2", "e3", "e4"]), try r.stores(withIDs: ["a"])["a"],
+             try r.spendingPoints(ExpenseFilter(userID: nil)), try r.expensesWithoutStore(userID: nil))
         }
+        // Nothing of the rejected rows: no e2, no user "ghost", e1 and store a as first written.
+        #expect(counts == StoreCounts(users: 2, expenses: 3, geotaggedExpenses: 2, stores: 2))
+        #expect(times.keys.sorted() == ["e1", "e3", "e4"])
+        #expect(storeA?.name == "A")
+        #expect(points.map(\.id) == ["e1", "e3", "e4"] && points.map(\.amountMinor) == [450, 450, 450])
+        #expect(points.map(\.storeID) == ["b", "b", nil])
+        #expect(unsnapped.isEmpty)  // e1 and e3 have stores, e4 no position
     }
 
     /// A write scope whose body throws leaves nothing, and the store takes the next write.
