@@ -357,6 +357,27 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         #expect(unsnapped.isEmpty)  // e1 and e3 have stores, e4 no position
     }
 
+    /// Per currency the stored amounts add up within `Int64`, so every total is exact: the row
+    /// that would pass it is refused (column `amount`); a row already stored is still unchanged.
+    @Test(arguments: StoreKind.allCases)
+    func amountsBeyondExactTotalsAreRejected(kind: StoreKind) async throws {
+        let scratch = Scratch()
+        let store = try kind.make(in: scratch)
+        let fit = Int(Int64.max / Money.maximumMinorUnits)  // 9,223 of the largest amount fit
+        let big = (0..<fit).map { Self.expense("b\($0)", minor: Money.maximumMinorUnits) }
+        try await Self.write([], big, into: store)
+        let (over, again, otherCurrency) = try await store.write { w in
+            var sek = Self.expense("s1", minor: Money.maximumMinorUnits)
+            sek.amount = Money(minorUnits: Money.maximumMinorUnits, currency: try Currency(code: "SEK"))
+            return (try w.insert(Self.hashed([Self.expense("over", minor: Money.maximumMinorUnits)], \.contentHash)),
+                    try w.insert(Self.hashed([big[0]], \.contentHash)), try w.insert(Self.hashed([sek], \.contentHash)))
+        }
+        guard case .rejected(let r) = over[0] else { Issue.record("accepted: \(over)"); return }
+        #expect(r.column == "amount")
+        #expect(again == [.unchanged] && otherCurrency == [.inserted])
+        #expect(try await store.read { try $0.counts() }.expenses == fit + 1)
+    }
+
     /// A write scope whose body throws leaves nothing, and the store takes the next write.
     @Test(arguments: StoreKind.allCases)
     func throwingWriteScopeLeavesNothing(kind: StoreKind) async throws {
