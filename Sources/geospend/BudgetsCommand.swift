@@ -81,7 +81,7 @@ struct BudgetsCommand: AsyncParsableCommand {
                 from: try day(from, "--from"), to: try day(to, "--to"), category: category, every: every,
                 categoryLimits: try limits(categoryLimit, currency: c, category: category, user: userID, store: store),
                 zone: try zone.parsed()))
-            guard let saved = try store.saveBudget(budget) else { throw ValidationError("the budget could not be saved") }
+            guard let saved = try await store.saveBudget(budget) else { throw ValidationError("the budget could not be saved") }
             printSaved(saved, verb: "added", format: format)
         }
     }
@@ -110,7 +110,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting()
             try NameChecks.user(user, in: store, database: database.path)
-            let budgets = try store.budgets(userID: Identity.normalized(user), includeInactive: all)
+            let budgets = try await store.budgets(userID: Identity.normalized(user), includeInactive: all)
             switch format {
             case .json: printOut(JSONOutput.array(budgets.map(BudgetJSON.budget)).serialized() + "\n")
             case .table:
@@ -173,7 +173,7 @@ struct BudgetsCommand: AsyncParsableCommand {
             let store = try database.openExisting(writable: true)
             let userID = Identity.normalized(user)
             try NameChecks.user(userID, in: store, database: database.path)
-            guard var b = try store.budget(id: id, userID: userID) else { throw noBudget(id, userID) }
+            guard var b = try await store.budget(id: id, userID: userID) else { throw noBudget(id, userID) }
             let c = b.amount.currency
             if let name { b.name = name }
             if let amount { b.amount = try Money(parsing: amount, currency: c) }
@@ -186,7 +186,7 @@ struct BudgetsCommand: AsyncParsableCommand {
                 b.categoryLimits = try limits(categoryLimit, currency: c, category: b.category, user: userID, store: store)
             }
             b = try BudgetRules.validated(b)
-            guard let saved = try store.saveBudget(b) else { throw noBudget(id, userID) }
+            guard let saved = try await store.saveBudget(b) else { throw noBudget(id, userID) }
             printSaved(saved, verb: "changed", format: format)
         }
     }
@@ -209,7 +209,7 @@ struct BudgetsCommand: AsyncParsableCommand {
             let store = try database.openExisting(writable: true)
             let userID = Identity.normalized(user)
             try NameChecks.user(userID, in: store, database: database.path)
-            guard try store.deleteBudget(id: id, userID: userID) else { throw noBudget(id, userID) }
+            guard try await store.deleteBudget(id: id, userID: userID) else { throw noBudget(id, userID) }
             printOut("deleted budget \(id)\n")
         }
     }
@@ -245,7 +245,7 @@ struct BudgetsCommand: AsyncParsableCommand {
             let store = try database.openExisting()
             let userID = Identity.normalized(user)
             try NameChecks.user(userID, in: store, database: database.path)
-            guard let b = try store.budget(id: id, userID: userID) else { throw noBudget(id, userID) }
+            guard let b = try await store.budget(id: id, userID: userID) else { throw noBudget(id, userID) }
             let s = try summarize(b, asOf: try day(asOf, "--as-of"), store: store)
             switch format {
             case .json: printOut(BudgetJSON.summary(s).serialized() + "\n")
@@ -297,7 +297,7 @@ struct BudgetsCommand: AsyncParsableCommand {
             let userID = Identity.normalized(user)
             try NameChecks.user(userID, in: store, database: database.path)
             let day = try day(asOf, "--as-of")
-            let summaries = try store.budgets(userID: userID, includeInactive: false).map { try summarize($0, asOf: day, store: store) }
+            let summaries = try await store.budgets(userID: userID, includeInactive: false).map { try summarize($0, asOf: day, store: store) }
             let alerts = BudgetAlert.alerts(summaries)
             switch format {
             case .json: printOut(JSONOutput.array(alerts.map(BudgetJSON.alert)).serialized() + "\n")
@@ -433,11 +433,14 @@ private func printSaved(_ saved: (budget: Budget, deactivated: [Int64]), verb: S
 /// budgets whose days hold the as-of day — the --to day, else today (or $SOURCE_DATE_EPOCH's
 /// day) — each with its percentage, as `budgets alerts` counts them.
 enum ZoneBudgets {
-    static func summaries(_ store: some BudgetStore, user: String, asOf: String?) throws -> [BudgetSummary] {
+    static func summaries(_ store: some BudgetStore, user: String, asOf: String?) async throws -> [BudgetSummary] {
         let day = try LocalDay(parsing: String((asOf ?? MapExportRequest.now()).prefix(10)))
-        return try store.budgets(userID: Identity.normalized(user), includeInactive: false).filter { $0.zone != nil && $0.covers(day) }.map { b in
+        var summaries: [BudgetSummary] = []
+        for b in try await store.budgets(userID: Identity.normalized(user), includeInactive: false) where b.zone != nil && b.covers(day) {
             let w = b.window(asOf: day)
-            return BudgetSummary(budget: b, asOf: day, expenses: try store.budgetExpenses(userID: b.userID, from: w.lowerBound, to: w.upperBound))
+            summaries.append(
+                BudgetSummary(budget: b, asOf: day, expenses: try await store.budgetExpenses(userID: b.userID, from: w.lowerBound, to: w.upperBound)))
         }
+        return summaries
     }
 }

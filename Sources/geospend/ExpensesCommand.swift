@@ -172,7 +172,7 @@ struct ExpensesCommand: AsyncParsableCommand {
         @Option(help: "text or json.") var format: Format = .text
 
         func run() async throws {
-            guard let stored = try database.openExisting().expense(id: id, userID: user) else { throw noExpense(id, user) }
+            guard let stored = try await database.openExisting().expense(id: id, userID: user) else { throw noExpense(id, user) }
             printOut(ExpenseOutput.render(stored, format: format))
         }
     }
@@ -202,7 +202,7 @@ struct ExpensesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try database.openExisting(writable: true)
-            guard let old = try store.expense(id: id, userID: user) else { throw noExpense(id, user) }
+            guard let old = try await store.expense(id: id, userID: user) else { throw noExpense(id, user) }
             for (option, value) in [("--amount", fields.amount), ("--currency", fields.currency), ("--at", fields.at)]
             where value?.isEmpty == true {
                 throw ValidationError("\(option) cannot be unset: every expense has one")
@@ -249,7 +249,7 @@ struct ExpensesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try database.openExisting(writable: true)
-            guard let notes = try store.deleteExpense(id: id, userID: user, rewriteFile: !noVacuum) else { throw noExpense(id, user) }
+            guard let notes = try await store.deleteExpense(id: id, userID: user, rewriteFile: !noVacuum) else { throw noExpense(id, user) }
             printOut("deleted expense \(OutputEscaping.visible(id))\n")
             for note in notes { printErr("note: \(note)") }
         }
@@ -304,7 +304,7 @@ struct ExpensesCommand: AsyncParsableCommand {
             let filter = ExpenseFilter(
                 userID: user, from: from, to: to, kinds: Set(kind), categories: Set(category),
                 period: try period.resolved(user: user, in: store)?.id)
-            let page = try store.expensePage(filter, after: cursor, limit: limit)
+            let page = try await store.expensePage(filter, after: cursor, limit: limit)
             switch format {
             case .json:
                 printOut(JSONOutput.object([
@@ -348,7 +348,7 @@ struct ExpensesCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting()
             try NameChecks.user(user, in: store, database: database.path)
-            let found = try store.searchExpenses(userID: Identity.normalized(user), text: Identity.normalized(text), limit: limit)
+            let found = try await store.searchExpenses(userID: Identity.normalized(user), text: Identity.normalized(text), limit: limit)
             switch format {
             case .json: printOut(JSONOutput.array(found.map(ExpenseOutput.json)).serialized() + "\n")
             case .text: printOut(ExpenseOutput.table(found))

@@ -55,7 +55,7 @@ struct PeriodsCommand: AsyncParsableCommand {
                 name: name, start: try Parse.timestamp(from, option: "--from")!, end: try Parse.timestamp(to, option: "--to"))
             let store = try database.openExisting(writable: true)
             try NameChecks.user(user, in: store, database: database.path)
-            PeriodsCommand.show([try store.addPeriod(userID: user, fields)], user: user, format: format, list: false)
+            PeriodsCommand.show([try await store.addPeriod(userID: user, fields)], user: user, format: format, list: false)
         }
     }
 
@@ -75,7 +75,7 @@ struct PeriodsCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting()
             try NameChecks.user(user, in: store, database: database.path)
-            PeriodsCommand.show(try store.periods(userID: user), user: user, format: format, list: true)
+            PeriodsCommand.show(try await store.periods(userID: user), user: user, format: format, list: true)
         }
     }
 
@@ -114,11 +114,11 @@ struct PeriodsCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting(writable: true)
             try NameChecks.user(user, in: store, database: database.path)
-            guard let old = try store.period(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
+            guard let old = try await store.period(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
             let start = try Parse.timestamp(from, option: "--from") ?? Timestamp(parsing: old.start)
             let end = ongoing ? nil : try Parse.timestamp(to, option: "--to") ?? old.end.map { try Timestamp(parsing: $0) }
             let fields = try PeriodFields(name: name ?? old.name, start: start, end: end)
-            guard let new = try store.updatePeriod(userID: user, id: id, fields) else { throw PeriodsCommand.noPeriod(id, user: user) }
+            guard let new = try await store.updatePeriod(userID: user, id: id, fields) else { throw PeriodsCommand.noPeriod(id, user: user) }
             PeriodsCommand.show([new], user: user, format: format, list: false)
         }
     }
@@ -138,7 +138,7 @@ struct PeriodsCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting(writable: true)
             try NameChecks.user(user, in: store, database: database.path)
-            guard let unlinked = try store.deletePeriod(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
+            guard let unlinked = try await store.deletePeriod(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
             printOut("deleted period \(id); \(unlinked) expense\(unlinked == 1 ? "" : "s") unlinked (kept, with no period)\n")
         }
     }
@@ -166,7 +166,7 @@ struct PeriodsCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting(writable: true)
             try NameChecks.user(user, in: store, database: database.path)
-            let result = try store.assign(userID: user, period: period, expenseIDs: expenses)
+            let result = try await store.assign(userID: user, period: period, expenseIDs: expenses)
             let (changed, moved) = try PeriodsCommand.outcome(result, period: period, user: user)
             let unchanged = Set(expenses.map(Identity.normalized)).count - changed
             printOut("assigned \(changed) expense\(changed == 1 ? "" : "s") to period \(period)"
@@ -195,7 +195,7 @@ struct PeriodsCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting(writable: true)
             try NameChecks.user(user, in: store, database: database.path)
-            let (changed, _) = try PeriodsCommand.outcome(
+            let (changed, _) = try await PeriodsCommand.outcome(
                 try store.assign(userID: user, period: nil, expenseIDs: expenses), period: nil, user: user)
             printOut("unassigned \(changed) expense\(changed == 1 ? "" : "s")\n")
         }

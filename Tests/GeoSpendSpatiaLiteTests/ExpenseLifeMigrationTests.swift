@@ -43,7 +43,7 @@ import Testing
         let store = try scratch.store()
         _ = try await Importer.importExpenses(
             from: scratch.file("e.csv", "user,amount,currency,occurred_at,category\nann,1.00,EUR,2025-01-01,Coffee\n"), into: store)
-        _ = try store.addCategory(GeoSpend.Category(name: "Rent", kind: .expense), userID: "bob", icon: nil, color: nil)
+        _ = try await store.addCategory(GeoSpend.Category(name: "Rent", kind: .expense), userID: "bob", icon: nil, color: nil)
         for user in ["ann", "bob"] {
             #expect(try store.column("SELECT name FROM categories WHERE user_id = '\(user)' AND is_default ORDER BY id") == GeoSpend.Category.defaults.map(\.name))
         }

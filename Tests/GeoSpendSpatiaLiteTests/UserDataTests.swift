@@ -61,7 +61,7 @@ import Testing
             let keys = line.matches(of: /"([a-z_]+)":/).map { String($0.1) }
             #expect(keys == UserExport.expenseKeys)
         }
-        #expect(try store.withUserData("nobody") { _ in 1 } == nil)
+        await #expect(try store.withUserData("nobody") { _ in 1 } == nil)
     }
 
     /// Every column of `expenses` is either written or derived on import: a column added later
@@ -107,7 +107,7 @@ import Testing
     @Test func deletionCountsRowsAndKeepsOthersAndStores() async throws {
         let scratch = Scratch()
         let store = try await fixture(scratch)
-        #expect(try store.users().map { "\($0.id) \($0.expenses) \($0.geotaggedExpenses) \($0.categories)" } == ["ann 5 4 14", "bob 2 2 13"])
+        await #expect(try store.users().map { "\($0.id) \($0.expenses) \($0.geotaggedExpenses) \($0.categories)" } == ["ann 5 4 14", "bob 2 2 13"])
         let bobBefore = try #require(try export(store, "bob")).text
         let deletion = try #require(try store.deleteUser("ann"))
         #expect(deletion.rowsByTable == [
