@@ -8,6 +8,7 @@ enum EngineName {
     static let geoSpend = "GeoSpend"
     static let postGIS = "PostGIS"
     static let spatiaLite = "SpatiaLite (documented)"
+    static let duckDB = "DuckDB"
 }
 
 /// What each engine answers in the comparison. Every call returns the rows an application would

@@ -1,10 +1,11 @@
 // The benchmark harness behind `make bench` / `make bench-quick` (run through scripts/bench.sh).
 //
 //   geospend-bench compare --expenses CSV --stores CSV --work DIR --postgres CONNINFO
-//                          --geospend BIN --json OUT [--queries N] [--import-runs R]
-//       imports the CSVs into GeoSpend and PostGIS, runs the same query list against GeoSpend,
-//       PostGIS and SpatiaLite's documented way, cross-checks every answer, writes OUT;
-//       exits 1 if any PostGIS answer differs from GeoSpend's.
+//                          --geospend BIN --python VENV_PYTHON --json OUT [--queries N] [--import-runs R]
+//       imports the CSVs into GeoSpend, PostGIS and DuckDB (Benchmarks/duckdb/, run with
+//       VENV_PYTHON), runs the same query list against GeoSpend, PostGIS, SpatiaLite's documented
+//       way and DuckDB, cross-checks every answer, writes OUT; exits 1 if any PostGIS or DuckDB
+//       answer differs from GeoSpend's.
 //   geospend-bench render JSON...              markdown tables of result files (RESULTS.md)
 //   geospend-bench insights DATABASE USER      insights of one heavy user (GeoSpend only)
 //   geospend-bench store-report DATABASE       reports for the 200 busiest stores (GeoSpend only)
@@ -16,7 +17,7 @@ import GRDB
 
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
-        usage: geospend-bench compare --expenses CSV --stores CSV --work DIR --postgres CONNINFO --geospend BIN --json OUT [--queries N] [--import-runs R]
+        usage: geospend-bench compare --expenses CSV --stores CSV --work DIR --postgres CONNINFO --geospend BIN --python VENV_PYTHON --json OUT [--queries N] [--import-runs R]
                geospend-bench render JSON...
                geospend-bench insights DATABASE USER | store-report DATABASE | points-export DATABASE DIR
 
@@ -51,17 +52,18 @@ do {
     case "compare":
         let o = options(arguments.dropFirst(2))
         guard let expenses = o["expenses"], let stores = o["stores"], let work = o["work"], let conninfo = o["postgres"],
-              let geospend = o["geospend"], let json = o["json"] else { usage() }
+              let geospend = o["geospend"], let python = o["python"], let json = o["json"] else { usage() }
         let compare = Compare(
             expensesCSV: expenses, storesCSV: stores, work: work, conninfo: conninfo, geospend: geospend,
-            queries: Int(o["queries"] ?? "") ?? 500, importRuns: Int(o["import-runs"] ?? "") ?? 1)
+            queries: Int(o["queries"] ?? "") ?? 500, importRuns: Int(o["import-runs"] ?? "") ?? 1,
+            duckDB: DuckDBEngine(python: python, database: work + "/duckdb.duckdb"))
         let (results, failed) = try compare.run()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(results).write(to: URL(fileURLWithPath: json))
         print(ResultsTable.markdown([results]))
         if failed {
-            progress("FAILED: PostGIS and GeoSpend answered differently (see the answers column)")
+            progress("FAILED: PostGIS or DuckDB answered differently from GeoSpend (see the answers column)")
             exit(1)
         }
     case "render":
