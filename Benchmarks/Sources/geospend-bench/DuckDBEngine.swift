@@ -95,28 +95,43 @@ struct DuckDBAnswers {
             }
             switch w["kind"] as? String {
             case "radius":
-                radius[name] = ExternalAnswers(millis: millis, answers: answers.map { $0.map { Found(id: $0[0] as! String, meters: ($0[1] as! NSNumber).doubleValue) } })
+                radius[name] = ExternalAnswers(millis: millis, answers: try answers.map { try $0.map { r in
+                    Found(id: Self.text(r, 0), meters: try Self.number(r, 1, name).doubleValue)
+                } })
             case "insights":
                 insights[name] = ExternalAnswers(millis: millis, answers: try answers.map { try $0.map { r in
-                    let currency = r[1] as! String
-                    return StoreTotal(store: r[0] as! String, currency: currency, count: (r[2] as! NSNumber).intValue,
-                                      totalMinor: try minorUnits(tenThousandths: (r[3] as! NSNumber).int64Value, currency: currency))
+                    let currency = Self.text(r, 1)
+                    return StoreTotal(store: Self.text(r, 0), currency: currency, count: try Self.number(r, 2, name).intValue,
+                                      totalMinor: try minorUnits(tenThousandths: try Self.number(r, 3, name).int64Value, currency: currency))
                 } })
             case "grid":
                 grid = ExternalAnswers(millis: millis, answers: try answers.map { try $0.map { r in
-                    CellTotal(i: (r[0] as! NSNumber).intValue, j: (r[1] as! NSNumber).intValue, count: (r[2] as! NSNumber).intValue,
-                              totalMinor: try minorUnits(tenThousandths: (r[3] as! NSNumber).int64Value, currency: gridCurrency))
+                    CellTotal(i: try Self.number(r, 0, name).intValue, j: try Self.number(r, 1, name).intValue, count: try Self.number(r, 2, name).intValue,
+                              totalMinor: try minorUnits(tenThousandths: try Self.number(r, 3, name).int64Value, currency: gridCurrency))
                 } })
             default:
                 throw BenchFailure("engine.py: workload \(name) of unknown kind \(w["kind"] ?? "none")")
             }
         }
         for r in root["grid_check"] as? [[Any]] ?? [] {
-            let currency = r[0] as! String
+            let currency = Self.text(r, 0)
             gridByCurrency[currency, default: []].append(CellTotal(
-                i: (r[1] as! NSNumber).intValue, j: (r[2] as! NSNumber).intValue, count: (r[3] as! NSNumber).intValue,
-                totalMinor: try minorUnits(tenThousandths: (r[4] as! NSNumber).int64Value, currency: currency)))
+                i: try Self.number(r, 1, "grid_check").intValue, j: try Self.number(r, 2, "grid_check").intValue,
+                count: try Self.number(r, 3, "grid_check").intValue,
+                totalMinor: try minorUnits(tenThousandths: try Self.number(r, 4, "grid_check").int64Value, currency: currency)))
         }
+    }
+
+    /// A text column; a NULL (or anything else) as text, so it shows as a differing answer.
+    private static func text(_ row: [Any], _ column: Int) -> String {
+        column < row.count ? row[column] as? String ?? "\(row[column])" : "<missing>"
+    }
+
+    private static func number(_ row: [Any], _ column: Int, _ workload: String) throws -> NSNumber {
+        guard column < row.count, let n = row[column] as? NSNumber else {
+            throw BenchFailure("engine.py: \(workload): column \(column) of \(row) is not a number")
+        }
+        return n
     }
 }
 
