@@ -188,7 +188,8 @@ struct Compare {
     /// on the same grid (GeoSpend exporting that currency at the layer's origin).
     private func squareGrids(store: SpatiaLiteStore, first: HeatMap.Layer, path: String, duck: DuckDBAnswers, name: String) throws -> WorkloadResult {
         progress("square grid heat map 250 m: 7 GeoSpend runs; DuckDB's from engine.py; every currency checked")
-        guard let theirs = duck.grid, let origin = first.origin else { throw BenchFailure("DuckDB drew no square grid") }
+        guard let theirs = duck.grid, theirs.answers.count == 7, theirs.millis.count == 7 else { throw BenchFailure("DuckDB did not draw the 7 square grids") }
+        guard let origin = first.origin else { throw BenchFailure("no +lat_0/+lon_0 in GeoSpend's grid projection \(first.projection)") }
         var ours = LatencyRecorder(), duckRecorder = LatencyRecorder()
         var mismatches = 0
         var firstMismatch: String?

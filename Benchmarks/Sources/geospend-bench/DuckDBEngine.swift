@@ -54,8 +54,8 @@ struct DuckDBEngine {
         ]
         try JSONSerialization.data(withJSONObject: spec).write(to: URL(fileURLWithPath: queriesPath))
         progress("DuckDB: \(radius.map(\.centres.count).reduce(0, +) + insights.users.count) queries and \(grid.runs) grids in engine.py")
-        _ = try runTimed(python, [Self.scripts + "/engine.py", "--db", database, "--queries", queriesPath, "--out", answersPath])
         defer { for path in [queriesPath, answersPath, grid.out] { unlink(path) } }
+        _ = try runTimed(python, [Self.scripts + "/engine.py", "--db", database, "--queries", queriesPath, "--out", answersPath])
         return try DuckDBAnswers(json: Data(contentsOf: URL(fileURLWithPath: answersPath)), gridCurrency: grid.currency)
     }
 }
