@@ -12,11 +12,9 @@ extension Timestamp {
 extension ByteSink {
     /// `Timestamp.rfc3339` written straight into the sink (a points export writes millions).
     func rfc3339(epochMilliseconds ms: Int64, utcOffsetMinutes offset: Int?) {
-        let local = ms + Int64(offset ?? 0) * 60_000
-        let millis = ((local % 1000) + 1000) % 1000
-        let seconds = (local - millis) / 1000
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let daySeconds = Int(seconds - days * 86_400)
+        let (days, millisecond) = Timestamp.localDayAndTime(epochMilliseconds: ms, utcOffsetMinutes: offset)
+        let millis = millisecond % 1000
+        let daySeconds = Int(millisecond / 1000)
         let (y, m, d) = Timestamp.civilFromDays(days)
         padded(y, width: 4); byte(UInt8(ascii: "-")); padded(m, width: 2); byte(UInt8(ascii: "-")); padded(d, width: 2)
         guard let offset else { return }
