@@ -351,7 +351,7 @@ import Testing
         try read(path) { db in
             for row in try Row.fetchAll(db, sql: "SELECT nodeno, data FROM idx_expenses_geom_node") {
                 let data: [UInt8] = [UInt8](row[1] as Data)
-                let used = 4 + (Int(data[2]) << 8 | Int(data[3])) * 24
+                let used = data.withUnsafeBytes(RTreeNode.usedSize)
                 #expect(data[used...].allSatisfy { $0 == 0 }, "R*Tree node \(row[0] as Int64) keeps bytes after its last cell")
             }
         }
