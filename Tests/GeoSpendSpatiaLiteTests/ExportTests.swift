@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import GeoSpend
 import GeoSpendSpatiaLite
 import Testing
@@ -283,9 +284,9 @@ import Testing
         FileManager.default.createFile(atPath: json, contents: Data(jsonSink.bytes))
         FileManager.default.createFile(atPath: csv, contents: Data(csvSink.bytes))
         for (path, merchant) in [(json, Self.goldenMerchant), (csv, "'" + Self.goldenMerchant)] {
-            let info = try run("/usr/bin/ogrinfo", ["-ro", "-al", "-q", path, "-where", "id = 'g2'"] + (path == csv ? ["-oo", "X_POSSIBLE_NAMES=longitude", "-oo", "Y_POSSIBLE_NAMES=latitude"] : []))
-            #expect(info.status == 0 && info.stderr.isEmpty, "\(info.stderr)")
-            #expect(info.stdout.contains("merchant (String) = \(merchant)\n"), "\(info.stdout)")
+            let info = try runProgram("/usr/bin/ogrinfo", ["-ro", "-al", "-q", path, "-where", "id = 'g2'"] + (path == csv ? ["-oo", "X_POSSIBLE_NAMES=longitude", "-oo", "Y_POSSIBLE_NAMES=latitude"] : []))
+            #expect(info.status == 0 && info.err.isEmpty, "\(info.err)")
+            #expect(info.out.contains("merchant (String) = \(merchant)\n"), "\(info.out)")
         }
         let python = Repo.path(".venv/bin/python")
         try #require(FileManager.default.isExecutableFile(atPath: python), "run `make venv` (make test does) to install the readers")
@@ -294,9 +295,9 @@ import Testing
             f = geopandas.read_file(sys.argv[1]).set_index("id")
             print(json.dumps({i: (None if m is None or m != m else m) for i, m in f["merchant"].items()}, sort_keys=True))
             """
-        let py = try run(python, ["-c", script, json])
-        #expect(py.status == 0, "\(py.stderr)")
-        let merchants = try #require(try JSONSerialization.jsonObject(with: Data(py.stdout.utf8)) as? [String: Any])
+        let py = try runProgram(python, ["-c", script, json])
+        #expect(py.status == 0, "\(py.err)")
+        let merchants = try #require(try JSONSerialization.jsonObject(with: Data(py.out.utf8)) as? [String: Any])
         #expect(merchants["g1"] as? String == "Cafe One")
         #expect(merchants["g2"] as? String == Self.goldenMerchant)
         #expect(merchants["g5"] is NSNull)
@@ -327,17 +328,17 @@ import Testing
             close(fd)
             files.append(path)
             // GDAL: exit status stays 0 on errors, so stderr is read too (REFERENCE.md).
-            let info = try run("/usr/bin/ogrinfo", ["-ro", "-so", "-al", "--config", "OGR_GEOMETRY_ACCEPT_UNCLOSED_RING", "NO", path])
-            #expect(info.status == 0 && !info.stderr.contains("ERROR") && !info.stderr.contains("Warning"), "\(name): \(info.stderr)")
-            #expect(info.stdout.contains("Feature Count: \(summary.features)\n"), "\(name): \(info.stdout)")
-            #expect(info.stdout.contains("Geometry: \(geometry)\n"), "\(name): \(info.stdout)")
+            let info = try runProgram("/usr/bin/ogrinfo", ["-ro", "-so", "-al", "--config", "OGR_GEOMETRY_ACCEPT_UNCLOSED_RING", "NO", path])
+            #expect(info.status == 0 && !info.err.contains("ERROR") && !info.err.contains("Warning"), "\(name): \(info.err)")
+            #expect(info.out.contains("Feature Count: \(summary.features)\n"), "\(name): \(info.out)")
+            #expect(info.out.contains("Geometry: \(geometry)\n"), "\(name): \(info.out)")
             #expect(summary.features > 0)
         }
         // The golden files too: they hold the cell cut at ±180° (a MultiPolygon).
         files += Self.goldenLayers.map { Repo.path("Tests/Fixtures/golden/\($0.0)") }
-        let check = try run(python, [Repo.path("Tests/validators/check_geojson.py")] + files)
-        #expect(check.status == 0, "\(check.stdout)")
-        let reports = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [[String: Any]])
+        let check = try runProgram(python, [Repo.path("Tests/validators/check_geojson.py")] + files)
+        #expect(check.status == 0, "\(check.out)")
+        let reports = try #require(try JSONSerialization.jsonObject(with: Data(check.out.utf8)) as? [[String: Any]])
         #expect(reports.count == files.count)
         #expect(reports.allSatisfy { ($0["problems"] as? [Any])?.isEmpty == true })
     }
