@@ -238,7 +238,9 @@ import Testing
          ExpenseFilter(userID: "ann", kinds: [.expense], currency: try! Currency(code: "FJD"))),
     ]
 
-    /// Re-record with `GEOSPEND_RECORD_GOLDEN=1 swift test --filter goldenFiles`; review the diff.
+    /// Re-record with `GEOSPEND_RECORD_GOLDEN=1 swift test --filter goldenFiles`: each file that
+    /// changed is rewritten and reported as an issue (record mode never passes over a change),
+    /// so review `git diff Tests/Fixtures/golden` and run again without the variable.
     @Test func goldenFiles() throws {
         let scratch = Scratch()
         let store = try Self.goldenStore(scratch)
@@ -247,12 +249,15 @@ import Testing
             let sink = ByteSink()
             try MapExport.geoJSON(layer, MapExportRequest(filter: filter, generatedAt: "2026-01-01T00:00:00Z"), store: store, to: sink)
             let path = Repo.path("Tests/Fixtures/golden/\(name)")
-            if record {
+            let golden = FileManager.default.contents(atPath: path)  // before any re-recording
+            if record && golden != Data(sink.bytes) {
                 try FileManager.default.createDirectory(atPath: Repo.path("Tests/Fixtures/golden"), withIntermediateDirectories: true)
-                FileManager.default.createFile(atPath: path, contents: Data(sink.bytes))
+                try #require(FileManager.default.createFile(atPath: path, contents: Data(sink.bytes)), "cannot write \(path)")
+                Issue.record("re-recorded \(name) (\(golden == nil ? "new" : "it changed")): review git diff Tests/Fixtures/golden, then run without GEOSPEND_RECORD_GOLDEN")
+                continue
             }
-            let golden = try String(contentsOfFile: path, encoding: .utf8)
-            #expect(String(decoding: sink.bytes, as: UTF8.self) == golden, "\(name) differs from its golden file")
+            let expected = try #require(golden, "no golden file \(path): record it with GEOSPEND_RECORD_GOLDEN=1")
+            #expect(String(decoding: sink.bytes, as: UTF8.self) == String(decoding: expected, as: UTF8.self), "\(name) differs from its golden file")
         }
     }
 
