@@ -5,7 +5,7 @@ import GRDB
 /// (`SearchBox`), and every candidate is refined with its exact geodesic distance (nearest
 /// stores: NearestStores.swift).
 /// Not SpatiaLite's `SpatialIndex`/`KNN` virtual tables: they cost milliseconds per query and
-/// `KNN` is wrong across ±180° (REFERENCE.md).
+/// `KNN` is wrong across ±180° (docs/MEASUREMENTS.md § SpatiaLite's KNN and SpatialIndex).
 extension SpatiaLiteStore {
     static let expenseColumns = """
         e.id, e.user_id, e.kind, e.amount_minor, e.currency, e.occurred_at, e.occurred_ms, e.utc_offset_min,

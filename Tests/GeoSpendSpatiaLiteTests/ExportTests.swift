@@ -332,7 +332,7 @@ import Testing
             try sink.flush()
             close(fd)
             files.append(path)
-            // GDAL: exit status stays 0 on errors, so stderr is read too (REFERENCE.md).
+            // GDAL: exit status stays 0 on errors, so stderr is read too (docs/MEASUREMENTS.md § GeoJSON readers).
             let info = try runProgram("/usr/bin/ogrinfo", ["-ro", "-so", "-al", "--config", "OGR_GEOMETRY_ACCEPT_UNCLOSED_RING", "NO", path])
             #expect(info.status == 0 && !info.err.contains("ERROR") && !info.err.contains("Warning"), "\(name): \(info.err)")
             #expect(info.out.contains("Feature Count: \(summary.features)\n"), "\(name): \(info.out)")

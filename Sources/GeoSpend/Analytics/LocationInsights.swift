@@ -1,4 +1,4 @@
-/// Where a user's money goes, place by place (DESIGN.md §6).
+/// Where a user's money goes, place by place (docs/DOMAIN.md § Places and location insights).
 ///
 /// ```swift
 /// let insights = try LocationInsights.compute(

@@ -40,7 +40,7 @@ public struct MapExportRequest: Sendable {
     }
 }
 
-/// The layers `geospend export` writes (DESIGN.md §7).
+/// The layers `geospend export` writes (docs/DOMAIN.md § Map layers).
 public enum MapLayer: Sendable, Hashable {
     /// One weighted Point per geotagged expense.
     case points

@@ -125,7 +125,7 @@ public struct Category: Sendable, Hashable {
         self.kind = kind
     }
 
-    /// The set every new user starts with (DESIGN.md §3).
+    /// The set every new user starts with (docs/DOMAIN.md § Categories).
     public static let defaults: [Category] =
         ["Food", "Transport", "Shopping", "Bills", "Entertainment", "Health", "Education", "Others"]
         .map { Category(name: $0, kind: .expense) }

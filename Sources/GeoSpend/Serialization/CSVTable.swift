@@ -1,8 +1,8 @@
 /// CSV output (RFC 4180, `\r\n`-free: `\n` line ends), with spreadsheet formula injection
 /// defused: user text starting with `= + - @`, tab, carriage return, NUL or a full-width
-/// `＝ ＋ － ＠` gets a leading `'` (REFERENCE.md). Text is kept as stored (it is data); any
-/// field with a control character or a Unicode line break is quoted, so no reader that splits
-/// lines on U+0085, U+2028 or a vertical tab can see a new row.
+/// `＝ ＋ － ＠` gets a leading `'` (docs/MEASUREMENTS.md § CSV that spreadsheets read). Text is
+/// kept as stored (it is data); any field with a control character or a Unicode line break is
+/// quoted, so no reader that splits lines on U+0085, U+2028 or a vertical tab can see a new row.
 public struct CSVTable: Sendable {
     public var headers: [String]
     public var rows: [[String]]
