@@ -307,41 +307,6 @@ struct BudgetsCommand: AsyncParsableCommand {
     }
 }
 
-/// `--zone-around LAT,LON --zone-radius R` or `--zone-geojson FILE`.
-struct ZoneOptions: ParsableArguments {
-    // Unconditional: a southern or western centre starts with "-" (-16.80,179.99).
-    @Option(parsing: .unconditional, help: ArgumentHelp("The zone's centre.", valueName: "lat,lon")) var zoneAround: String?
-    @Option(help: "The zone's radius, e.g. 400m or 1.5km.") var zoneRadius: String?
-    @Option(help: "A GeoJSON file with the zone's Polygon or MultiPolygon.") var zoneGeojson: String?
-
-    func parsed() throws -> BudgetZone? {
-        switch (zoneAround, zoneRadius, zoneGeojson) {
-        case (nil, nil, nil): return nil
-        case (let around?, let radius?, nil):
-            let parts = around.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count == 2, let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-                let lon = Double(parts[1].trimmingCharacters(in: .whitespaces))
-            else { throw ValidationError("--zone-around \(around): give LAT,LON in degrees, e.g. 60.1699,24.9384") }
-            let center: Coordinate
-            do { center = try Coordinate(latitude: lat, longitude: lon) } catch { throw ValidationError("--zone-around: \(error)") }
-            let r = try Parse.distance(radius, option: "--zone-radius")
-            guard r.meters > 0 else { throw ValidationError("--zone-radius must be more than 0 m") }
-            return .circle(center: center, radius: r)
-        case (nil, nil, let file?):
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw ValidationError("--zone-geojson \(file): cannot read the file (missing, or not readable)")
-            }
-            do { return try BudgetZone.parsing(geoJSON: Array(data), source: URL(fileURLWithPath: file).lastPathComponent) } catch {
-                throw ValidationError("--zone-geojson \(file): \(error)")
-            }
-        case (_, _, .some):
-            throw ValidationError("--zone-geojson cannot be combined with --zone-around/--zone-radius: a budget has one zone")
-        default:
-            throw ValidationError("--zone-around and --zone-radius go together, e.g. --zone-around 60.1699,24.9384 --zone-radius 400m")
-        }
-    }
-}
-
 extension Budget.Recurrence: ExpressibleByArgument {}
 
 private func day(_ text: String, _ option: String) throws -> LocalDay {
@@ -426,21 +391,5 @@ private func printSaved(_ saved: (budget: Budget, deactivated: [Int64]), verb: S
     case .table:
         printOut("\(verb) budget \(b.id): \(OutputEscaping.visible(b.name)), \(b.amount.decimalString) \(b.amount.currency.code), \(b.from) … \(b.to)\n")
         for id in saved.deactivated { printOut("deactivated budget \(id) (same scope, overlapping days)\n") }
-    }
-}
-
-/// Zone budgets as `insights` and the map page show them (issue 17): the user's active zone
-/// budgets whose days hold the as-of day — the --to day, else today (or $SOURCE_DATE_EPOCH's
-/// day) — each with its percentage, as `budgets alerts` counts them.
-enum ZoneBudgets {
-    static func summaries(_ store: some BudgetStore, user: String, asOf: String?) async throws -> [BudgetSummary] {
-        let day = try LocalDay(parsing: String((asOf ?? MapExportRequest.now()).prefix(10)))
-        var summaries: [BudgetSummary] = []
-        for b in try await store.budgets(userID: Identity.normalized(user), includeInactive: false) where b.zone != nil && b.covers(day) {
-            let w = b.window(asOf: day)
-            summaries.append(
-                BudgetSummary(budget: b, asOf: day, expenses: try await store.budgetExpenses(userID: b.userID, from: w.lowerBound, to: w.upperBound)))
-        }
-        return summaries
     }
 }

@@ -71,7 +71,3 @@ struct InsightsCommand: AsyncParsableCommand {
 }
 
 extension PlaceGrouping: ExpressibleByArgument {}
-
-enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
-    case table, json, csv, markdown
-}

@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import GRDB
 import GeoSpend
 @testable import GeoSpendSpatiaLite
@@ -33,8 +34,8 @@ import Testing
         let health = try store.checkHealth()
         #expect(health.isHealthy, "\(health.checks.filter { !$0.ok })")
         // GDAL (ogrinfo, an outside reader) sees the reminder's instant as 64-bit.
-        let info = try run("/usr/bin/ogrinfo", ["-so", path, "expenses"])
-        #expect(info.stdout.contains("remind_ms: Integer64"), "\(info.stdout)")
+        let info = try runProgram("/usr/bin/ogrinfo", ["-so", path, "expenses"])
+        #expect(info.out.contains("remind_ms: Integer64"), "\(info.out)")
     }
 
     /// A user created after v5 gets the defaults marked default (by import and by `categories add`).

@@ -132,7 +132,7 @@ struct SpatiaLiteDocumentedEngine: Engine {
 
     func radius(_ center: Coordinate, meters: Double, user: String?) throws -> [Found] {
         // The circle's boxes from GeoSpend's SearchBox (the documented `BuildCircleMbr` takes a
-        // radius in degrees and misses part of a metric circle: REFERENCE.md).
+        // radius in degrees and misses part of a metric circle: docs/MEASUREMENTS.md § A circle's bounding box).
         let sql = Self.radiusSQL + (user == nil ? "" : " AND user_id = ?8")
         return try store.readDatabase { db in
             let statement = try db.cachedStatement(sql: sql)
