@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# make bench / make bench-quick: GeoSpend against PostgreSQL 15 + PostGIS 3 on the same data, in
-# the same run, answers cross-checked (Benchmarks/Sources/geospend-bench/Compare.swift).
+# make bench / make bench-quick: GeoSpend against PostgreSQL 15 + PostGIS 3 and DuckDB 1.5 with its
+# spatial extension on the same data, in the same run, answers cross-checked
+# (Benchmarks/Sources/geospend-bench/Compare.swift).
 #
 #   scripts/bench.sh N...    one comparison per size N (expenses over 50,000 stores)
 #
 # For each N: generate the data once (out/bench-N/), start a throwaway PostGIS server
-# (scripts/postgis.sh), import into both, run the query list, write Benchmarks/results/bench-N.json,
+# (scripts/postgis.sh), import into all three (DuckDB from the project venv: Benchmarks/duckdb/),
+# run the query list, write Benchmarks/results/bench-N.json,
 # then GeoSpend-only figures (heavy-user insights, store reports, points export, snap). At the
 # end the tables in Benchmarks/RESULTS.md are regenerated from every results file.
 # BENCH_QUERIES (default 500) sets the queries per workload.
@@ -15,6 +17,8 @@ root=$(pwd)
 geospend=$root/.build/release/geospend
 bench=$root/Benchmarks/.build/release/geospend-bench
 scripts/postgis.sh install  # libpq-dev before the harness links against it
+scripts/venv.sh Benchmarks/duckdb/requirements.txt  # duckdb and its spatial extension, pinned
+[ -f Benchmarks/duckdb/load.py ] || { echo "bench: Benchmarks/duckdb/load.py (DuckDB's timed import) is missing" >&2; exit 1; }
 swift build -c release --package-path Benchmarks >/dev/null
 mkdir -p Benchmarks/results
 
@@ -33,9 +37,10 @@ for n in "$@"; do
   fi
   runs=1
   [ "$n" -le 100000 ] && runs=3
-  echo "== $n expenses: GeoSpend vs PostGIS ==" >&2
+  echo "== $n expenses: GeoSpend vs PostGIS and DuckDB ==" >&2
   "$bench" compare --expenses "$dir/expenses.csv" --stores "$dir/stores.csv" --work "$dir" \
-    --postgres "$conninfo" --geospend "$geospend" --json "Benchmarks/results/bench-$n.json" \
+    --postgres "$conninfo" --geospend "$geospend" --python "$root/.venv/bin/python" \
+    --json "Benchmarks/results/bench-$n.json" \
     --queries "${BENCH_QUERIES:-500}" --import-runs "$runs"
 
   echo "== $n expenses: GeoSpend only ==" >&2

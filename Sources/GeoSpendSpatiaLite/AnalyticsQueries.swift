@@ -370,8 +370,8 @@ extension SpatiaLiteReader {
         }
     }
 
-    /// The centre of the union of the boxes in the root node of `idx_expenses_geom` (layout in
-    /// NearestStores.swift): the bounding box of every geotagged expense, give or take float
+    /// The centre of the union of the boxes in the root node of `idx_expenses_geom` (layout:
+    /// `RTreeNode`): the bounding box of every geotagged expense, give or take float
     /// rounding, read in one small row.
     public func geotaggedCenterHint() throws -> Coordinate? {
         try read { db in
@@ -380,13 +380,11 @@ extension SpatiaLiteReader {
             root.reset()
             guard try root.step(db) else { return nil }
             return root.withBlob(0) { node -> Coordinate? in
-                guard node.count >= 4 else { return nil }
-                let count = Int(node.bigEndianUInt16(at: 2))
-                guard count > 0, 4 + count * 24 <= node.count else { return nil }
+                guard RTreeNode.isWhole(node), RTreeNode.count(node) > 0 else { return nil }
                 var (south, north, west, east) = (Float.infinity, -Float.infinity, Float.infinity, -Float.infinity)
-                for at in stride(from: 4, to: 4 + count * 24, by: 24) {
-                    west = min(west, node.bigEndianFloat(at: at + 8)); east = max(east, node.bigEndianFloat(at: at + 12))
-                    south = min(south, node.bigEndianFloat(at: at + 16)); north = max(north, node.bigEndianFloat(at: at + 20))
+                for i in 0..<RTreeNode.count(node) {
+                    let cell = RTreeNode.cell(i, of: node)
+                    west = min(west, cell.xmin); east = max(east, cell.xmax); south = min(south, cell.ymin); north = max(north, cell.ymax)
                 }
                 return try? Coordinate(latitude: Double(south + north) / 2, longitude: Double(west + east) / 2)
             }

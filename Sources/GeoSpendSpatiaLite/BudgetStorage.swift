@@ -150,3 +150,27 @@ extension SpatiaLiteStore: BudgetStore {
             sql: "UPDATE budgets SET is_active = 0 WHERE user_id = ? AND category = ? COLLATE NOCASE", arguments: [userID, category])
     }
 }
+
+/// `BudgetStore` for async callers (the server, the CLI): each call runs on a dispatch queue
+/// (`offloaded`), so the caller's thread is free while SQLite works.
+extension SpatiaLiteStore {
+    public func saveBudget(_ budget: Budget) async throws -> (budget: Budget, deactivated: [Int64])? {
+        try await offloaded { try self.saveBudget(budget) }
+    }
+
+    public func budgets(userID: String, includeInactive: Bool) async throws -> [Budget] {
+        try await offloaded { try self.budgets(userID: userID, includeInactive: includeInactive) }
+    }
+
+    public func budget(id: Int64, userID: String) async throws -> Budget? {
+        try await offloaded { try self.budget(id: id, userID: userID) }
+    }
+
+    public func deleteBudget(id: Int64, userID: String) async throws -> Bool {
+        try await offloaded { try self.deleteBudget(id: id, userID: userID) }
+    }
+
+    public func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) async throws -> [BudgetExpense] {
+        try await offloaded { try self.budgetExpenses(userID: userID, from: from, to: to) }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpend
 
 /// Numbers byte strings in order of first sight, read in place from SQLite: no `String` and
 /// no dictionary hashing per row (a heavy user's store ids repeat on most of 100k rows).
@@ -14,11 +15,7 @@ struct ByteInterner {
 
     /// The number of `key`, and whether this is its first sight.
     mutating func number(_ key: UnsafeBufferPointer<UInt8>) -> (number: Int32, isNew: Bool) {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in key {
-            h ^= UInt64(b)
-            h &*= 0x0000_0100_0000_01b3
-        }
+        let h = FNV1a.hash(key)
         let mask = table.count - 1
         var slot = Int(truncatingIfNeeded: h) & mask
         while true {

@@ -121,3 +121,23 @@ extension SpatiaLiteStore: CategoryEditing {
         }
     }
 }
+
+/// `CategoryEditing` for async callers (the server, the CLI): each call runs on a dispatch queue
+/// (`offloaded`), so the caller's thread is free while SQLite works.
+extension SpatiaLiteStore {
+    public func categoryDetails(userID: String, includeInactive: Bool) async throws -> [CategoryDetail] {
+        try await offloaded { try self.categoryDetails(userID: userID, includeInactive: includeInactive) }
+    }
+
+    public func addCategory(_ category: Category, userID: String, icon: String?, color: String?) async throws -> CategoryDetail {
+        try await offloaded { try self.addCategory(category, userID: userID, icon: icon, color: color) }
+    }
+
+    public func editCategory(name: String, kind: Category.Kind?, userID: String, change: CategoryChange) async throws -> CategoryDetail {
+        try await offloaded { try self.editCategory(name: name, kind: kind, userID: userID, change: change) }
+    }
+
+    public func deleteCategory(name: String, kind: Category.Kind?, userID: String) async throws -> Int {
+        try await offloaded { try self.deleteCategory(name: name, kind: kind, userID: userID) }
+    }
+}

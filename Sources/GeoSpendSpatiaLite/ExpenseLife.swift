@@ -230,3 +230,35 @@ extension SpatiaLiteStore: ExpenseEditing {
         }
     }
 }
+
+/// `ExpenseEditing` for async callers (the server, the CLI): each call runs on a dispatch queue
+/// (`offloaded`), so the caller's thread is free while SQLite works.
+extension SpatiaLiteStore {
+    public func addExpense(_ expense: Expense, remindAt: Timestamp?) async throws -> StoredExpense {
+        try await offloaded { try self.addExpense(expense, remindAt: remindAt) }
+    }
+
+    public func expense(id: String, userID: String) async throws -> StoredExpense? {
+        try await offloaded { try self.expense(id: id, userID: userID) }
+    }
+
+    public func updateExpense(_ expense: Expense, remindAt: Timestamp?) async throws -> StoredExpense? {
+        try await offloaded { try self.updateExpense(expense, remindAt: remindAt) }
+    }
+
+    public func deleteExpense(id: String, userID: String, rewriteFile: Bool) async throws -> [String]? {
+        try await offloaded { try self.deleteExpense(id: id, userID: userID, rewriteFile: rewriteFile) }
+    }
+
+    public func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) async throws -> ExpensePage {
+        try await offloaded { try self.expensePage(filter, after: cursor, limit: limit) }
+    }
+
+    public func searchExpenses(userID: String, text: String, limit: Int) async throws -> [StoredExpense] {
+        try await offloaded { try self.searchExpenses(userID: userID, text: text, limit: limit) }
+    }
+
+    public func dueReminders(userID: String, asOf: Timestamp) async throws -> [StoredExpense] {
+        try await offloaded { try self.dueReminders(userID: userID, asOf: asOf) }
+    }
+}

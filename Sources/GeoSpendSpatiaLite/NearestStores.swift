@@ -13,9 +13,7 @@ import GRDB
 /// Each query reads a few nodes of ~50 entries however far the nearest store is, where growing
 /// a search box from the centre read thousands of stores for a point between towns.
 ///
-/// Node layout (SQLite's rtree.c): 2 bytes tree depth (root node 1 only), 2 bytes entry count,
-/// then entries of an 8-byte id (child node number, or `stores.pk` in a leaf) and four 4-byte
-/// floats `xmin xmax ymin ymax`, all big-endian.
+/// Node layout: `RTreeNode` (a leaf cell's id is `stores.pk`).
 extension SpatiaLiteReader {
     public func nearestStores(to center: Coordinate, limit: Int, maxDistance: Distance?, kind: String?) throws -> [StoreHit] {
         guard limit > 0 else { return [] }
@@ -51,17 +49,14 @@ extension SpatiaLiteReader {
                     nodeStatement.bind(1, item.id)
                     guard try nodeStatement.step(db) else { throw StoreError.corruptSpatialIndex(table: "stores", node: item.id) }
                     try nodeStatement.withBlob(0) { node in
-                        guard node.count >= 4 else { throw StoreError.corruptSpatialIndex(table: "stores", node: item.id) }
-                        let level = item.level == SearchQueue.Item.rootLevel ? Int(node.bigEndianUInt16(at: 0)) : Int(item.level)
-                        let count = Int(node.bigEndianUInt16(at: 2))
-                        guard 4 + count * 24 <= node.count else { throw StoreError.corruptSpatialIndex(table: "stores", node: item.id) }
-                        for e in 0..<count {
-                            let at = 4 + e * 24
+                        guard RTreeNode.isWhole(node) else { throw StoreError.corruptSpatialIndex(table: "stores", node: item.id) }
+                        let level = item.level == SearchQueue.Item.rootLevel ? RTreeNode.depth(node) : Int(item.level)
+                        for e in 0..<RTreeNode.count(node) {
+                            let cell = RTreeNode.cell(e, of: node)
                             let box = LatLonBox(
-                                south: Double(node.bigEndianFloat(at: at + 16)), west: Double(node.bigEndianFloat(at: at + 8)),
-                                north: Double(node.bigEndianFloat(at: at + 20)), east: Double(node.bigEndianFloat(at: at + 12)))
+                                south: Double(cell.ymin), west: Double(cell.xmin), north: Double(cell.ymax), east: Double(cell.xmax))
                             queue.push(.init(
-                                distance: box.minimumDistance(from: center), id: Int64(bitPattern: node.bigEndianUInt64(at: at)),
+                                distance: box.minimumDistance(from: center), id: cell.id,
                                 level: level == 0 ? SearchQueue.Item.entry : Int16(level - 1)))
                         }
                     }
@@ -125,13 +120,5 @@ struct SearchQueue {
             }
         }
         return top
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    func bigEndianUInt16(at offset: Int) -> UInt16 { UInt16(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt16.self)) }
-    func bigEndianUInt64(at offset: Int) -> UInt64 { UInt64(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
-    func bigEndianFloat(at offset: Int) -> Float {
-        Float(bitPattern: UInt32(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
     }
 }

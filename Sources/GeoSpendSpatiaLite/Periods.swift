@@ -113,3 +113,31 @@ extension SpatiaLiteStore: PeriodStore {
         ).map { Period(id: $0[0], userID: $0[1], name: $0[2], start: $0[3], end: $0[4], expenses: $0[5]) }
     }
 }
+
+/// `PeriodStore` for async callers (the server, the CLI): each call runs on a dispatch queue
+/// (`offloaded`), so the caller's thread is free while SQLite works.
+extension SpatiaLiteStore {
+    public func addPeriod(userID: String, _ fields: PeriodFields) async throws -> Period {
+        try await offloaded { try self.addPeriod(userID: userID, fields) }
+    }
+
+    public func periods(userID: String) async throws -> [Period] {
+        try await offloaded { try self.periods(userID: userID) }
+    }
+
+    public func period(userID: String, id: Int64) async throws -> Period? {
+        try await offloaded { try self.period(userID: userID, id: id) }
+    }
+
+    public func updatePeriod(userID: String, id: Int64, _ fields: PeriodFields) async throws -> Period? {
+        try await offloaded { try self.updatePeriod(userID: userID, id: id, fields) }
+    }
+
+    public func deletePeriod(userID: String, id: Int64) async throws -> Int? {
+        try await offloaded { try self.deletePeriod(userID: userID, id: id) }
+    }
+
+    public func assign(userID: String, period: Int64?, expenseIDs: [String]) async throws -> PeriodAssignment {
+        try await offloaded { try self.assign(userID: userID, period: period, expenseIDs: expenseIDs) }
+    }
+}

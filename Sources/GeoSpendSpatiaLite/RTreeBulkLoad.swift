@@ -22,12 +22,7 @@ struct RTreeBulkLoad {
     let index: String
     private var cells: [Cell] = []
 
-    private struct Cell {
-        var id: Int64
-        var xmin, xmax, ymin, ymax: Float
-        var centerX: Float { xmin / 2 + xmax / 2 }
-        var centerY: Float { ymin / 2 + ymax / 2 }
-    }
+    private typealias Cell = RTreeNode.Cell
 
     init(index: String) {
         self.index = index
@@ -52,7 +47,7 @@ struct RTreeBulkLoad {
     func write(into db: Database) throws {
         guard !cells.isEmpty else { return }
         let nodeSize = try Int.fetchOne(db, sql: "SELECT length(data) FROM \(Self.quoted(index, "node")) WHERE nodeno = 1") ?? 0
-        let capacity = min(51, (nodeSize - 4) / 24)  // RTREE_MAXCELLS; 24 bytes a 2-D cell
+        let capacity = min(51, (nodeSize - RTreeNode.headerSize) / RTreeNode.cellSize)  // RTREE_MAXCELLS
         guard capacity >= 3 else { throw StoreError.cannotOpen(path: index, reason: "unexpected R*Tree node size \(nodeSize)") }
 
         let insertNode = RawStatement(try db.cachedStatement(sql: "INSERT INTO \(Self.quoted(index, "node")) (nodeno, data) VALUES (?, ?)"))
@@ -83,7 +78,7 @@ struct RTreeBulkLoad {
                 let node = nextNode
                 nextNode += 1
                 insertNode.reset()
-                insertNode.bind(1, node); insertNode.bind(2, bytes: Self.encode(group, depth: 0, size: nodeSize))
+                insertNode.bind(1, node); insertNode.bind(2, bytes: RTreeNode.encode(group, depth: 0, size: nodeSize))
                 _ = try insertNode.step(db)
                 try link(group, to: node)
                 parents.append(Self.bounds(of: group, id: node))
@@ -92,7 +87,7 @@ struct RTreeBulkLoad {
             depth += 1
         }
         updateRoot.reset()
-        updateRoot.bind(1, bytes: Self.encode(level, depth: depth, size: nodeSize))
+        updateRoot.bind(1, bytes: RTreeNode.encode(level, depth: depth, size: nodeSize))
         _ = try updateRoot.step(db)
         try link(level, to: 1)
         // In rowid order the rowid table's B-tree is appended to, not split at random.
@@ -130,22 +125,6 @@ struct RTreeBulkLoad {
         return b
     }
 
-    private static func encode(_ cells: some Collection<Cell>, depth: Int, size: Int) -> [UInt8] {
-        var data = [UInt8](repeating: 0, count: size)
-        func put<T: FixedWidthInteger>(_ value: T, at offset: Int) {
-            withUnsafeBytes(of: value.bigEndian) { data.replaceSubrange(offset..<offset + MemoryLayout<T>.size, with: $0) }
-        }
-        put(UInt16(depth), at: 0)
-        put(UInt16(cells.count), at: 2)
-        var offset = 4
-        for c in cells {
-            put(c.id, at: offset)
-            for (k, v) in [c.xmin, c.xmax, c.ymin, c.ymax].enumerated() { put(v.bitPattern, at: offset + 8 + 4 * k) }
-            offset += 24
-        }
-        return data
-    }
-
     // The R*Tree module's rounding (rtreeValueDown/Up): a float bound never inside the value.
     private static let towardZero = 1.0 - 1.0 / 8_388_608, awayFromZero = 1.0 + 1.0 / 8_388_608
 
@@ -162,4 +141,9 @@ struct RTreeBulkLoad {
     private static func quoted(_ index: String, _ shadow: String) -> String {
         "\(index)_\(shadow)".quotedDatabaseIdentifier
     }
+}
+
+extension RTreeNode.Cell {
+    fileprivate var centerX: Float { xmin / 2 + xmax / 2 }
+    fileprivate var centerY: Float { ymin / 2 + ymax / 2 }
 }

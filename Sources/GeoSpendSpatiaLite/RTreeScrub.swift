@@ -9,9 +9,6 @@ import GRDB
 /// the last one's bounds twice. `PRAGMA secure_delete` cannot help, it only zeroes space that
 /// SQLite's B-tree frees, and the node blob is rewritten whole.
 enum RTreeScrub {
-    /// A 2-D cell: a 64-bit id and four 32-bit float bounds (as `RTreeBulkLoad` writes them).
-    static let cellSize = 24
-
     /// Rewrites every node of `index` (e.g. `idx_expenses_geom`) whose bytes after its last cell
     /// are not all zero. Run inside the write transaction that deleted the rows.
     /// - Returns: how many nodes were rewritten.
@@ -25,8 +22,8 @@ enum RTreeScrub {
         defer { nodes.reset() }
         while try nodes.step(db) {
             try nodes.withBlob(1) { blob in
-                guard blob.count >= 4 else { throw StoreError.corruptSpatialIndex(table: index, node: nodes.int64(0)) }
-                let used = min(blob.count, 4 + (Int(blob[2]) << 8 | Int(blob[3])) * cellSize)
+                guard RTreeNode.hasHeader(blob) else { throw StoreError.corruptSpatialIndex(table: index, node: nodes.int64(0)) }
+                let used = RTreeNode.usedSize(blob)
                 guard blob[used...].contains(where: { $0 != 0 }) else { return }
                 var data = [UInt8](repeating: 0, count: blob.count)
                 data.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: blob[..<used])) }

@@ -5,7 +5,7 @@ import GRDB
 /// (`SearchBox`), and every candidate is refined with its exact geodesic distance (nearest
 /// stores: NearestStores.swift).
 /// Not SpatiaLite's `SpatialIndex`/`KNN` virtual tables: they cost milliseconds per query and
-/// `KNN` is wrong across ±180° (REFERENCE.md).
+/// `KNN` is wrong across ±180° (docs/MEASUREMENTS.md § SpatiaLite's KNN and SpatialIndex).
 extension SpatiaLiteReader {
     /// - Complexity: O(log n + c) index work for c candidates in the box, plus one geodesic
     ///   distance per candidate.

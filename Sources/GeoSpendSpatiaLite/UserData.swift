@@ -183,3 +183,21 @@ extension SpatiaLiteStore: UserDataStore {
         if kept { _ = try Int.fetchOne(db, sql: "SELECT UpdateLayerStatistics('expenses', 'geom')") }
     }
 }
+
+/// `UserDataStore` for async callers (the server, the CLI): each call runs on a dispatch queue
+/// (`offloaded`), so the caller's thread is free while SQLite works.
+extension SpatiaLiteStore {
+    public func users() async throws -> [UserRecord] {
+        try await offloaded { try self.users() }
+    }
+
+    public func withUserData<T: Sendable>(
+        _ userID: String, _ body: @escaping @Sendable (any UserDataSnapshot) throws -> T
+    ) async throws -> T? {
+        try await offloaded { try self.withUserData(userID, body) }
+    }
+
+    public func deleteUser(_ userID: String, rewriteFile: Bool) async throws -> UserDeletion? {
+        try await offloaded { try self.deleteUser(userID, rewriteFile: rewriteFile) }
+    }
+}

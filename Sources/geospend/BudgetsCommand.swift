@@ -81,7 +81,7 @@ struct BudgetsCommand: AsyncParsableCommand {
                 from: try day(from, "--from"), to: try day(to, "--to"), category: category, every: every,
                 categoryLimits: try limits(categoryLimit, currency: c, category: category, user: userID, store: store),
                 zone: try zone.parsed()))
-            guard let saved = try store.saveBudget(budget) else { throw ValidationError("the budget could not be saved") }
+            guard let saved = try await store.saveBudget(budget) else { throw ValidationError("the budget could not be saved") }
             printSaved(saved, verb: "added", format: format)
         }
     }
@@ -110,7 +110,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting()
             try NameChecks.user(user, in: store, database: database.path)
-            let budgets = try store.budgets(userID: Identity.normalized(user), includeInactive: all)
+            let budgets = try await store.budgets(userID: Identity.normalized(user), includeInactive: all)
             switch format {
             case .json: printOut(JSONOutput.array(budgets.map(BudgetJSON.budget)).serialized() + "\n")
             case .table:
@@ -173,7 +173,7 @@ struct BudgetsCommand: AsyncParsableCommand {
             let store = try database.openExisting(writable: true)
             let userID = Identity.normalized(user)
             try NameChecks.user(userID, in: store, database: database.path)
-            guard var b = try store.budget(id: id, userID: userID) else { throw noBudget(id, userID) }
+            guard var b = try await store.budget(id: id, userID: userID) else { throw noBudget(id, userID) }
             let c = b.amount.currency
             if let name { b.name = name }
             if let amount { b.amount = try Money(parsing: amount, currency: c) }
@@ -186,7 +186,7 @@ struct BudgetsCommand: AsyncParsableCommand {
                 b.categoryLimits = try limits(categoryLimit, currency: c, category: b.category, user: userID, store: store)
             }
             b = try BudgetRules.validated(b)
-            guard let saved = try store.saveBudget(b) else { throw noBudget(id, userID) }
+            guard let saved = try await store.saveBudget(b) else { throw noBudget(id, userID) }
             printSaved(saved, verb: "changed", format: format)
         }
     }
@@ -209,7 +209,7 @@ struct BudgetsCommand: AsyncParsableCommand {
             let store = try database.openExisting(writable: true)
             let userID = Identity.normalized(user)
             try NameChecks.user(userID, in: store, database: database.path)
-            guard try store.deleteBudget(id: id, userID: userID) else { throw noBudget(id, userID) }
+            guard try await store.deleteBudget(id: id, userID: userID) else { throw noBudget(id, userID) }
             printOut("deleted budget \(id)\n")
         }
     }
@@ -245,7 +245,7 @@ struct BudgetsCommand: AsyncParsableCommand {
             let store = try database.openExisting()
             let userID = Identity.normalized(user)
             try NameChecks.user(userID, in: store, database: database.path)
-            guard let b = try store.budget(id: id, userID: userID) else { throw noBudget(id, userID) }
+            guard let b = try await store.budget(id: id, userID: userID) else { throw noBudget(id, userID) }
             let s = try summarize(b, asOf: try day(asOf, "--as-of"), store: store)
             switch format {
             case .json: printOut(BudgetJSON.summary(s).serialized() + "\n")
@@ -297,47 +297,12 @@ struct BudgetsCommand: AsyncParsableCommand {
             let userID = Identity.normalized(user)
             try NameChecks.user(userID, in: store, database: database.path)
             let day = try day(asOf, "--as-of")
-            let summaries = try store.budgets(userID: userID, includeInactive: false).map { try summarize($0, asOf: day, store: store) }
+            let summaries = try await store.budgets(userID: userID, includeInactive: false).map { try summarize($0, asOf: day, store: store) }
             let alerts = BudgetAlert.alerts(summaries)
             switch format {
             case .json: printOut(JSONOutput.array(alerts.map(BudgetJSON.alert)).serialized() + "\n")
             case .table: for a in alerts { printOut("\(a.level.rawValue): \(OutputEscaping.visible(a.message)) (budget \(a.summary.budget.id))\n") }
             }
-        }
-    }
-}
-
-/// `--zone-around LAT,LON --zone-radius R` or `--zone-geojson FILE`.
-struct ZoneOptions: ParsableArguments {
-    // Unconditional: a southern or western centre starts with "-" (-16.80,179.99).
-    @Option(parsing: .unconditional, help: ArgumentHelp("The zone's centre.", valueName: "lat,lon")) var zoneAround: String?
-    @Option(help: "The zone's radius, e.g. 400m or 1.5km.") var zoneRadius: String?
-    @Option(help: "A GeoJSON file with the zone's Polygon or MultiPolygon.") var zoneGeojson: String?
-
-    func parsed() throws -> BudgetZone? {
-        switch (zoneAround, zoneRadius, zoneGeojson) {
-        case (nil, nil, nil): return nil
-        case (let around?, let radius?, nil):
-            let parts = around.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count == 2, let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-                let lon = Double(parts[1].trimmingCharacters(in: .whitespaces))
-            else { throw ValidationError("--zone-around \(around): give LAT,LON in degrees, e.g. 60.1699,24.9384") }
-            let center: Coordinate
-            do { center = try Coordinate(latitude: lat, longitude: lon) } catch { throw ValidationError("--zone-around: \(error)") }
-            let r = try Parse.distance(radius, option: "--zone-radius")
-            guard r.meters > 0 else { throw ValidationError("--zone-radius must be more than 0 m") }
-            return .circle(center: center, radius: r)
-        case (nil, nil, let file?):
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw ValidationError("--zone-geojson \(file): cannot read the file (missing, or not readable)")
-            }
-            do { return try BudgetZone.parsing(geoJSON: Array(data), source: URL(fileURLWithPath: file).lastPathComponent) } catch {
-                throw ValidationError("--zone-geojson \(file): \(error)")
-            }
-        case (_, _, .some):
-            throw ValidationError("--zone-geojson cannot be combined with --zone-around/--zone-radius: a budget has one zone")
-        default:
-            throw ValidationError("--zone-around and --zone-radius go together, e.g. --zone-around 60.1699,24.9384 --zone-radius 400m")
         }
     }
 }
@@ -426,18 +391,5 @@ private func printSaved(_ saved: (budget: Budget, deactivated: [Int64]), verb: S
     case .table:
         printOut("\(verb) budget \(b.id): \(OutputEscaping.visible(b.name)), \(b.amount.decimalString) \(b.amount.currency.code), \(b.from) … \(b.to)\n")
         for id in saved.deactivated { printOut("deactivated budget \(id) (same scope, overlapping days)\n") }
-    }
-}
-
-/// Zone budgets as `insights` and the map page show them (issue 17): the user's active zone
-/// budgets whose days hold the as-of day — the --to day, else today (or $SOURCE_DATE_EPOCH's
-/// day) — each with its percentage, as `budgets alerts` counts them.
-enum ZoneBudgets {
-    static func summaries(_ store: some BudgetStore, user: String, asOf: String?) throws -> [BudgetSummary] {
-        let day = try LocalDay(parsing: String((asOf ?? MapExportRequest.now()).prefix(10)))
-        return try store.budgets(userID: Identity.normalized(user), includeInactive: false).filter { $0.zone != nil && $0.covers(day) }.map { b in
-            let w = b.window(asOf: day)
-            return BudgetSummary(budget: b, asOf: day, expenses: try store.budgetExpenses(userID: b.userID, from: w.lowerBound, to: w.upperBound))
-        }
     }
 }

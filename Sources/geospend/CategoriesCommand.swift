@@ -48,7 +48,7 @@ struct CategoriesCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting()
             try NameChecks.user(user, in: store, database: database.path)
-            let categories = try store.categoryDetails(userID: Identity.normalized(user), includeInactive: all)
+            let categories = try await store.categoryDetails(userID: Identity.normalized(user), includeInactive: all)
             switch format {
             case .json:
                 printOut(JSONOutput.array(categories.map(CategoriesCommand.json)).serialized() + "\n")
@@ -90,7 +90,7 @@ struct CategoriesCommand: AsyncParsableCommand {
         func run() async throws {
             let name = try CategoriesCommand.checkedName(name)
             let store = try database.open()
-            let added = try store.addCategory(
+            let added = try await store.addCategory(
                 GeoSpend.Category(name: name, kind: kind), userID: try CategoriesCommand.checkedUser(user),
                 icon: try CategoriesCommand.checkedIcon(icon), color: try CategoriesCommand.checkedColor(color))
             printOut(JSONOutput.object(CategoriesCommand.members(added)).serialized() + "\n")
@@ -130,7 +130,7 @@ struct CategoriesCommand: AsyncParsableCommand {
                 color: try color.map { try CategoriesCommand.checkedColor($0) ?? "" }, isActive: activate ? true : nil)
             let store = try database.openExisting(writable: true)
             try NameChecks.user(user, in: store, database: database.path)
-            let edited = try store.editCategory(
+            let edited = try await store.editCategory(
                 name: Identity.normalized(category), kind: kind, userID: Identity.normalized(user), change: change)
             printOut(JSONOutput.object(CategoriesCommand.members(edited)).serialized() + "\n")
         }
@@ -158,7 +158,7 @@ struct CategoriesCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting(writable: true)
             try NameChecks.user(user, in: store, database: database.path)
-            let done = try store.editCategory(
+            let done = try await store.editCategory(
                 name: Identity.normalized(category), kind: kind, userID: Identity.normalized(user), change: CategoryChange(isActive: false))
             printOut("deactivated \(done.category.kind.rawValue) category \(OutputEscaping.visible(done.category.name))\n")
         }
@@ -187,7 +187,7 @@ struct CategoriesCommand: AsyncParsableCommand {
             let store = try database.openExisting(writable: true)
             try NameChecks.user(user, in: store, database: database.path)
             let name = Identity.normalized(category)
-            let cleared = try store.deleteCategory(name: name, kind: kind, userID: Identity.normalized(user))
+            let cleared = try await store.deleteCategory(name: name, kind: kind, userID: Identity.normalized(user))
             printOut("deleted category \(OutputEscaping.visible(name)); \(cleared) expenses now have no category\n")
         }
     }

@@ -172,7 +172,7 @@ struct ExpensesCommand: AsyncParsableCommand {
         @Option(help: "text or json.") var format: Format = .text
 
         func run() async throws {
-            guard let stored = try database.openExisting().expense(id: id, userID: user) else { throw noExpense(id, user) }
+            guard let stored = try await database.openExisting().expense(id: id, userID: user) else { throw noExpense(id, user) }
             printOut(ExpenseOutput.render(stored, format: format))
         }
     }
@@ -202,7 +202,7 @@ struct ExpensesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try database.openExisting(writable: true)
-            guard let old = try store.expense(id: id, userID: user) else { throw noExpense(id, user) }
+            guard let old = try await store.expense(id: id, userID: user) else { throw noExpense(id, user) }
             for (option, value) in [("--amount", fields.amount), ("--currency", fields.currency), ("--at", fields.at)]
             where value?.isEmpty == true {
                 throw ValidationError("\(option) cannot be unset: every expense has one")
@@ -249,7 +249,7 @@ struct ExpensesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try database.openExisting(writable: true)
-            guard let notes = try store.deleteExpense(id: id, userID: user, rewriteFile: !noVacuum) else { throw noExpense(id, user) }
+            guard let notes = try await store.deleteExpense(id: id, userID: user, rewriteFile: !noVacuum) else { throw noExpense(id, user) }
             printOut("deleted expense \(OutputEscaping.visible(id))\n")
             for note in notes { printErr("note: \(note)") }
         }
@@ -304,7 +304,7 @@ struct ExpensesCommand: AsyncParsableCommand {
             let filter = ExpenseFilter(
                 userID: user, from: from, to: to, kinds: Set(kind), categories: Set(category),
                 period: try period.resolved(user: user, in: store)?.id)
-            let page = try store.expensePage(filter, after: cursor, limit: limit)
+            let page = try await store.expensePage(filter, after: cursor, limit: limit)
             switch format {
             case .json:
                 printOut(JSONOutput.object([
@@ -348,7 +348,7 @@ struct ExpensesCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting()
             try NameChecks.user(user, in: store, database: database.path)
-            let found = try store.searchExpenses(userID: Identity.normalized(user), text: Identity.normalized(text), limit: limit)
+            let found = try await store.searchExpenses(userID: Identity.normalized(user), text: Identity.normalized(text), limit: limit)
             switch format {
             case .json: printOut(JSONOutput.array(found.map(ExpenseOutput.json)).serialized() + "\n")
             case .text: printOut(ExpenseOutput.table(found))
@@ -360,48 +360,5 @@ struct ExpensesCommand: AsyncParsableCommand {
     static func noExpense(_ id: String, _ user: String) -> Error {
         ValidationError("no expense \(OutputEscaping.visible(id)) for user \(OutputEscaping.visible(user)); "
             + "`geospend expenses list --user \(OutputEscaping.visible(user))` lists them")
-    }
-}
-
-/// How the expense commands print expenses.
-enum ExpenseOutput {
-    static func json(_ s: StoredExpense) -> JSONOutput {
-        let e = s.expense
-        func text(_ v: String?) -> JSONOutput { v.map { .string($0) } ?? .null }
-        func exact(_ v: Double?) -> JSONOutput { v.map { .number($0, decimals: 7) } ?? .null }
-        return .object([
-            ("id", .string(e.id)), ("user", .string(e.userID)), ("kind", .string(e.kind.rawValue)),
-            ("amount", .string(e.amount.decimalString)), ("currency", .string(e.amount.currency.code)),
-            ("occurred_at", .string(e.occurredAt.text)), ("title", text(e.title)), ("category", text(e.category)),
-            ("merchant", text(e.merchant)), ("lat", exact(e.location?.coordinate.latitude)),
-            ("lon", exact(e.location?.coordinate.longitude)), ("accuracy_m", e.location?.accuracyMeters.map { .number($0, decimals: 1) } ?? .null),
-            ("store_id", text(e.storeID)), ("notes", text(e.notes)), ("remind_at", text(s.remindAt?.text)),
-            ("created_at", text(s.createdAt)), ("updated_at", text(s.updatedAt)),
-        ])
-    }
-
-    static func render(_ s: StoredExpense, format: ExpensesCommand.Format) -> String {
-        switch format {
-        case .json: return json(s).serialized() + "\n"
-        case .text:
-            let e = s.expense
-            let lines: [(String, String?)] = [
-                ("id", e.id), ("user", e.userID), ("kind", e.kind.rawValue), ("amount", "\(e.amount.decimalString) \(e.amount.currency.code)"),
-                ("at", e.occurredAt.text), ("title", e.title), ("category", e.category), ("merchant", e.merchant),
-                ("place", e.location.map { "\($0.coordinate.latitude), \($0.coordinate.longitude)" }), ("store", e.storeID),
-                ("notes", e.notes), ("remind at", s.remindAt?.text), ("created", s.createdAt), ("updated", s.updatedAt),
-            ]
-            return lines.compactMap { k, v in v.map { "\(k): \(OutputEscaping.visible($0))\n" } }.joined()
-        }
-    }
-
-    static func table(_ list: [StoredExpense]) -> String {
-        TextTable(
-            headers: ["id", "at", "amount", "currency", "kind", "category", "title"],
-            rows: list.map { s in
-                let e = s.expense
-                return [e.id, e.occurredAt.text, e.amount.decimalString, e.amount.currency.code, e.kind.rawValue, e.category ?? "", e.title ?? ""]
-            }, rightAligned: [2]
-        ).rendered()
     }
 }

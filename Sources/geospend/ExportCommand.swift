@@ -328,7 +328,8 @@ struct ExportCommand: AsyncParsableCommand {
             }
         }
         // Zone budgets with their percentage as of --to (else today), issue 17.
-        let zones = try request.filter.userID.map { try ZoneBudgets.summaries(store, user: $0, asOf: request.filter.to?.localDate) } ?? []
+        var zones: [BudgetSummary] = []
+        if let user = request.filter.userID { zones = try await ZoneBudgets.summaries(store, user: user, asOf: request.filter.to?.localDate) }
         let bundle = try await MapBundle.contents(
             request, store: store, cellMeters: try cellSize(default: "250m"), tiles: tiles, budgetZones: zones)
         let folders = Set(bundle.files.map { ($0.path as NSString).deletingLastPathComponent }).filter { !$0.isEmpty }.sorted()

@@ -52,7 +52,7 @@ struct InsightsCommand: AsyncParsableCommand {
         try NameChecks.categories(category, userID: user, in: store)
         request.period = try period.resolved(user: user, in: store)?.id
         let insights = try await LocationInsights.compute(request, store: store)
-        let zones = try ZoneBudgets.summaries(store, user: user, asOf: to?.localDate)
+        let zones = try await ZoneBudgets.summaries(store, user: user, asOf: to?.localDate)
         switch format {
         case .json:
             guard case .object(var members) = InsightsOutput.json(insights) else { return }
@@ -71,7 +71,3 @@ struct InsightsCommand: AsyncParsableCommand {
 }
 
 extension PlaceGrouping: ExpressibleByArgument {}
-
-enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
-    case table, json, csv, markdown
-}

@@ -55,7 +55,7 @@ struct PeriodsCommand: AsyncParsableCommand {
                 name: name, start: try Parse.timestamp(from, option: "--from")!, end: try Parse.timestamp(to, option: "--to"))
             let store = try database.openExisting(writable: true)
             try NameChecks.user(user, in: store, database: database.path)
-            PeriodsCommand.show([try store.addPeriod(userID: user, fields)], user: user, format: format, list: false)
+            PeriodsCommand.show([try await store.addPeriod(userID: user, fields)], user: user, format: format, list: false)
         }
     }
 
@@ -75,7 +75,7 @@ struct PeriodsCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting()
             try NameChecks.user(user, in: store, database: database.path)
-            PeriodsCommand.show(try store.periods(userID: user), user: user, format: format, list: true)
+            PeriodsCommand.show(try await store.periods(userID: user), user: user, format: format, list: true)
         }
     }
 
@@ -114,11 +114,11 @@ struct PeriodsCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting(writable: true)
             try NameChecks.user(user, in: store, database: database.path)
-            guard let old = try store.period(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
+            guard let old = try await store.period(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
             let start = try Parse.timestamp(from, option: "--from") ?? Timestamp(parsing: old.start)
             let end = ongoing ? nil : try Parse.timestamp(to, option: "--to") ?? old.end.map { try Timestamp(parsing: $0) }
             let fields = try PeriodFields(name: name ?? old.name, start: start, end: end)
-            guard let new = try store.updatePeriod(userID: user, id: id, fields) else { throw PeriodsCommand.noPeriod(id, user: user) }
+            guard let new = try await store.updatePeriod(userID: user, id: id, fields) else { throw PeriodsCommand.noPeriod(id, user: user) }
             PeriodsCommand.show([new], user: user, format: format, list: false)
         }
     }
@@ -138,7 +138,7 @@ struct PeriodsCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting(writable: true)
             try NameChecks.user(user, in: store, database: database.path)
-            guard let unlinked = try store.deletePeriod(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
+            guard let unlinked = try await store.deletePeriod(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
             printOut("deleted period \(id); \(unlinked) expense\(unlinked == 1 ? "" : "s") unlinked (kept, with no period)\n")
         }
     }
@@ -166,7 +166,7 @@ struct PeriodsCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting(writable: true)
             try NameChecks.user(user, in: store, database: database.path)
-            let result = try store.assign(userID: user, period: period, expenseIDs: expenses)
+            let result = try await store.assign(userID: user, period: period, expenseIDs: expenses)
             let (changed, moved) = try PeriodsCommand.outcome(result, period: period, user: user)
             let unchanged = Set(expenses.map(Identity.normalized)).count - changed
             printOut("assigned \(changed) expense\(changed == 1 ? "" : "s") to period \(period)"
@@ -195,7 +195,7 @@ struct PeriodsCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting(writable: true)
             try NameChecks.user(user, in: store, database: database.path)
-            let (changed, _) = try PeriodsCommand.outcome(
+            let (changed, _) = try await PeriodsCommand.outcome(
                 try store.assign(userID: user, period: nil, expenseIDs: expenses), period: nil, user: user)
             printOut("unassigned \(changed) expense\(changed == 1 ? "" : "s")\n")
         }
@@ -242,41 +242,3 @@ struct PeriodsCommand: AsyncParsableCommand {
         ])
     }
 }
-
-/// `--period`, on the commands that read one user's expenses in a window (expenses list, near,
-/// insights, summary, export). `report` has `ReportPeriodOptions`: reports add up every user's
-/// expenses, and a period is one user's.
-struct PeriodOption: ParsableArguments {
-    @Option(help: "Only expenses assigned to this period of the user (see periods list).")
-    var period: Int64?
-
-    /// The user's period, checked to exist; nil without --period.
-    func resolved(user: String?, in store: SpatiaLiteStore) throws -> Period? {
-        guard let id = period else { return nil }
-        guard let user else { throw ValidationError("--period needs --user: a period is one user's") }
-        guard let p = try store.period(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
-        return p
-    }
-}
-
-/// `--period ID --user U` on the cross-user reports: they add up every user's expenses and a
-/// period is one user's, so there it stands for its days (`--from` its start, `--to` its end,
-/// both local days included; an ongoing period has no end), not for its assigned expenses.
-struct ReportPeriodOptions: ParsableArguments {
-    @Option(help: "Only the days of this period of --user (its start to its end).")
-    var period: Int64?
-    @Option(help: "Whose period --period names.")
-    var user: String?
-
-    /// The report's window: the period's days, or --from/--to as given.
-    func window(_ window: WindowOptions, database: DatabaseOptions) throws -> (from: Timestamp?, to: Timestamp?) {
-        guard period != nil || user != nil else { return try window.parsed() }
-        guard window.isEmpty else { throw ValidationError("--period gives the days; drop --from/--to") }
-        guard let id = period, let user else { throw ValidationError("--period and --user go together here: reports cover every user") }
-        let store = try database.openExisting()
-        try NameChecks.user(user, in: store, database: database.path)
-        guard let p = try store.period(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
-        return (try Timestamp(parsing: p.start), try p.end.map { try Timestamp(parsing: $0) })
-    }
-}
-

@@ -47,7 +47,7 @@ struct RemindersCommand: AsyncParsableCommand {
             }
             let store = try database.openExisting()
             try NameChecks.user(user, in: store, database: database.path)
-            let due = try store.dueReminders(userID: Identity.normalized(user), asOf: instant)
+            let due = try await store.dueReminders(userID: Identity.normalized(user), asOf: instant)
             switch format {
             case .json:
                 printOut(JSONOutput.array(due.map(ExpenseOutput.json)).serialized() + "\n")

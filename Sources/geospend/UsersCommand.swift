@@ -28,7 +28,7 @@ struct UsersCommand: AsyncParsableCommand {
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
         func run() async throws {
-            let users = try database.openExisting().users()
+            let users = try await database.openExisting().users()
             switch format {
             case .json:
                 let items: [JSONOutput] = users.map { u in
@@ -119,7 +119,7 @@ struct UsersCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try database.openExisting(writable: true)
-            guard let record = try store.users().first(where: { ExactText($0.id) == ExactText(user) }) else {
+            guard let record = try await store.users().first(where: { ExactText($0.id) == ExactText(user) }) else {
                 // Say so when an earlier deletion (maybe of this very user) still owes its clean-up.
                 guard try store.pendingScrubSince() != nil else { throw unknownUser(user, database) }
                 throw ValidationError(
@@ -137,7 +137,7 @@ struct UsersCommand: AsyncParsableCommand {
                     Foundation.exit(1)
                 }
             }
-            guard let deletion = try store.deleteUser(user, rewriteFile: !noVacuum) else { throw unknownUser(user, database) }
+            guard let deletion = try await store.deleteUser(user, rewriteFile: !noVacuum) else { throw unknownUser(user, database) }
             let parts = deletion.rowsByTable.map { "\($0.table) \($0.rows)" }.joined(separator: ", ")
             printOut("deleted user \(user): \(deletion.totalRows) rows (\(parts))\n")
             for note in deletion.leftovers { printErr("note: \(note)") }

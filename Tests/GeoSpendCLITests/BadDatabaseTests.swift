@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import GeoSpend
 import Testing
 
@@ -34,10 +35,10 @@ import Testing
         let realBytes = try Data(contentsOf: URL(fileURLWithPath: real))
         var rng = SplitMix64(seed: 77)
         let sqliteFile = dir.appendingPathComponent("notes.sqlite").path
-        let made = try CLITests.run(Reliability.sqlite3, [sqliteFile, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('milk');"])
+        let made = try runProgram(Reliability.sqlite3, [sqliteFile, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('milk');"])
         try #require(made.status == 0)
         let otherApp = dir.appendingPathComponent("other-grdb.sqlite").path
-        _ = try CLITests.run(Reliability.sqlite3, [otherApp, "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); INSERT INTO grdb_migrations VALUES ('createPlayers');"])
+        _ = try runProgram(Reliability.sqlite3, [otherApp, "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); INSERT INTO grdb_migrations VALUES ('createPlayers');"])
         let files: [(name: String, bytes: Data?, expected: String)] = [
             ("random.sqlite", Data((0..<200_000).map { _ in UInt8.random(in: 0...255, using: &rng) }), "not an SQLite database"),
             ("picture.sqlite", try Data(contentsOf: CLITests.repo.appendingPathComponent("docs/store-report.png")), "not an SQLite database"),
@@ -63,7 +64,7 @@ import Testing
                 #expect(!FileManager.default.fileExists(atPath: path + suffix), "\(file.name)\(suffix) was left beside it")
             }
             if file.bytes == nil {
-                let mode = try CLITests.run(Reliability.sqlite3, [path, "PRAGMA journal_mode"])
+                let mode = try runProgram(Reliability.sqlite3, [path, "PRAGMA journal_mode"])
                 #expect(mode.out.trimmingCharacters(in: .whitespacesAndNewlines) == "delete", "\(file.name): journal mode \(mode.out)")
             }
         }
@@ -85,7 +86,7 @@ import Testing
         }
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path) }
         func geospend(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
-            try CLITests.run(prefix.first ?? CLITests.binary, Array(prefix.dropFirst()) + (prefix.isEmpty ? [] : [CLITests.binary]) + args, directory: CLITests.repo)
+            try runProgram(prefix.first ?? CLITests.binary, Array(prefix.dropFirst()) + (prefix.isEmpty ? [] : [CLITests.binary]) + args, directory: CLITests.repo)
         }
         expectOneClearLine(try geospend(["import", "expenses", "Data/sample-expenses.csv", "--db", db]), file: db, "read-only", "import")
         expectOneClearLine(try geospend(Self.query + ["--db", db]), file: db, "read-only", "near")
@@ -199,7 +200,7 @@ extension BadDatabaseTests {
         let db = try demo()
         #expect(try Reliability.geospend(["users", "delete", "user1", "--yes", "--no-vacuum", "--db", db]).status == 0)
         // SIGXFSZ ignored: a write past the limit fails with EFBIG instead of killing the process.
-        let limited = try CLITests.run(
+        let limited = try runProgram(
             "/bin/sh", ["-c", "trap '' XFSZ; ulimit -f 4000; exec \"$0\" doctor --repair --db \"$1\"", CLITests.binary, db],
             directory: CLITests.repo)
         expectOneClearLine(limited, file: db, "could not finish the clean-up after a user's deletion: could not rewrite the file (VACUUM)", "repair past a file size limit")
@@ -217,7 +218,7 @@ extension BadDatabaseTests {
     /// the raw U+202E, reversing the rest of the line on screen.
     @Test func doctorEscapesStoredIdsOnce() throws {
         let db = try demo()
-        let made = try CLITests.run(Reliability.sqlite3, [db, """
+        let made = try runProgram(Reliability.sqlite3, [db, """
             INSERT INTO users (id) VALUES ('Jos' || char(233, 8238) || 'x'), ('Jose' || char(769, 8238) || 'x');
             """])
         try #require(made.status == 0, "\(made.err)")
@@ -234,12 +235,12 @@ extension BadDatabaseTests {
     func smallDisk(_ name: String, bytes: Int) throws -> String {
         let mount = dir.appendingPathComponent(name).path
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-        let mounted = try CLITests.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", mount])
+        let mounted = try runProgram("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", mount])
         try #require(mounted.status == 0, "\(name): cannot mount a \(bytes)-byte tmpfs: \(mounted.err)")
         return mount
     }
 
-    func unmount(_ mount: String) { _ = try? CLITests.run("/usr/bin/umount", [mount]) }
+    func unmount(_ mount: String) { _ = try? runProgram("/usr/bin/umount", [mount]) }
 
     /// A first open on a disk too small for the new file, at fill levels landing anywhere in
     /// SpatiaLite's metadata, the migrations and the import: the path then does not exist, or it
@@ -300,7 +301,7 @@ extension BadDatabaseTests {
         defer { unmount(full) }
         let fullDB = full + "/demo.sqlite"
         try FileManager.default.copyItem(atPath: db, toPath: fullDB)
-        _ = try CLITests.run("/bin/dd", ["if=/dev/zero", "of=\(full)/filler", "bs=4096"])  // until ENOSPC
+        _ = try runProgram("/bin/dd", ["if=/dev/zero", "of=\(full)/filler", "bs=4096"])  // until ENOSPC
         let noRoom = try Reliability.geospend(delete + ["--db", fullDB])
         #expect(noRoom.status == 1 && noRoom.err.contains("disk full") && !noRoom.err.contains("damaged"), "\(noRoom.err)")
         try FileManager.default.removeItem(atPath: full + "/filler")
@@ -339,10 +340,10 @@ enum SmallDisk {
         let probe = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-tmpfs-probe-\(getpid())").path
         guard (try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)) != nil else { return false }
         defer { try? FileManager.default.removeItem(atPath: probe) }
-        guard let mounted = try? CLITests.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=65536", "tmpfs", probe]), mounted.status == 0 else {
+        guard let mounted = try? runProgram("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=65536", "tmpfs", probe]), mounted.status == 0 else {
             return false
         }
-        _ = try? CLITests.run("/usr/bin/umount", [probe])
+        _ = try? runProgram("/usr/bin/umount", [probe])
         return true
     }()
 

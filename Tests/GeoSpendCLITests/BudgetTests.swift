@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import GeoSpend
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
     func geospend(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
         var environment = ProcessInfo.processInfo.environment
         environment["GEOSPEND_DB"] = nil
-        return try CLITests.run(CLITests.binary, args, directory: CLITests.repo, environment: environment)
+        return try runProgram(CLITests.binary, args, directory: CLITests.repo, environment: environment)
     }
 
     /// A database holding `csv` (the import format of Data/README.md), written by the test.
@@ -203,7 +204,7 @@ import Testing
         #expect(export.out.contains("\"budgets\":1,"))
         let deleted = try geospend(["users", "delete", "ann", "--yes", "--db", db])
         #expect(deleted.status == 0 && deleted.out.contains("budgets 1"), "\(deleted.out)")
-        let left = try CLITests.run("/usr/bin/sqlite3", [db, "SELECT count(*) FROM budgets WHERE user_id = 'ann'; SELECT count(*) FROM budget_category_limits WHERE user_id = 'ann'; SELECT count(*) FROM budgets;"])
+        let left = try runProgram("/usr/bin/sqlite3", [db, "SELECT count(*) FROM budgets WHERE user_id = 'ann'; SELECT count(*) FROM budget_category_limits WHERE user_id = 'ann'; SELECT count(*) FROM budgets;"])
         #expect(left.out == "0\n0\n3\n", "\(left.out) \(left.err)")
     }
 
@@ -225,7 +226,7 @@ import Testing
         let edited = try geospend(["budgets", "edit", "--db", db, "--user", "ben", "--id", "1", "--name", "Ben one", "--format", "json"])
         #expect(edited.status == 0 && edited.out.contains("\"name\": \"Ben one\""), "\(edited.out) \(edited.err)")
         #expect(try listed(db, "ann", all: true).map { $0["name"] as! String }.sorted() == ["One", "Three"])
-        let left = try CLITests.run("/usr/bin/sqlite3", [db, "SELECT user_id, last FROM budget_numbers ORDER BY user_id"])
+        let left = try runProgram("/usr/bin/sqlite3", [db, "SELECT user_id, last FROM budget_numbers ORDER BY user_id"])
         #expect(left.out == "ann|3\nben|2\n", "\(left.out) \(left.err)")
     }
 
@@ -316,7 +317,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = try database(Self.basic)
         _ = try add(db, "ann", ["--name", "M", "--amount", "50", "--from", "2025-03-01", "--to", "2025-03-31"])
-        let broken = try CLITests.run("/usr/bin/sqlite3", [db, "UPDATE expenses SET local_date = '2025-03-0x' WHERE id = 'a2'"])
+        let broken = try runProgram("/usr/bin/sqlite3", [db, "UPDATE expenses SET local_date = '2025-03-0x' WHERE id = 'a2'"])
         try #require(broken.status == 0, "\(broken.err)")
         let r = try geospend(["budgets", "summary", "--db", db, "--user", "ann", "--id", "1", "--as-of", "2025-03-10"])
         #expect(r.status == 1 && r.err.contains("a2") && r.err.contains("2025-03-0x"), "\(r.status) \(r.out) \(r.err)")
@@ -385,7 +386,7 @@ import Testing
         // Office: a1 30.00 of 80.00; Centre: a1 (30.00) only, a3 is outside: 15 %.
         #expect(props.map { "\($0["name"]!) \($0["percentage_used"]!)" }.sorted() == ["Centre 15", "Office 37.5"])
         let chromium = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) })
-        let dom = try CLITests.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000", "--dump-dom",
+        let dom = try runProgram(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000", "--dump-dom",
                                               URL(fileURLWithPath: bundle + "/index.html").absoluteString])
         let status = try #require(dom.out.range(of: #"<pre id="geospend-status">[^<]*</pre>"#, options: .regularExpression).map {
             String(dom.out[$0]).replacingOccurrences(of: "&quot;", with: "\"")
@@ -428,7 +429,7 @@ import Testing
                 try #require(r.status == 0, "\(r.err)")
                 let summaryFile = dir.appendingPathComponent("summary.json").path
                 try r.out.write(toFile: summaryFile, atomically: true, encoding: .utf8)
-                let check = try CLITests.run(
+                let check = try runProgram(
                     CLITests.repo.appendingPathComponent(".venv/bin/python").path,
                     ["Tests/validators/check_budget_summary.py", csvFile, budgetFile, summaryFile, "gen"], directory: CLITests.repo)
                 #expect(check.status == 0 && check.out == "ok\n", "\(args[1]) as of \(day): \(check.out)\(check.err)")

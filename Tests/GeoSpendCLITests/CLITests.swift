@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import Testing
 
 /// End to end: the built `geospend` binary, its exit codes, stdout/stderr split and JSON contract.
@@ -25,7 +26,7 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment["GEOSPEND_DB"] = nil
         for (k, v) in env { environment[k] = v }
-        return try Self.run(Self.binary, args, directory: Self.repo, environment: environment)
+        return try runProgram(Self.binary, args, directory: Self.repo, environment: environment)
     }
 
     func demoDatabase() throws -> String {
@@ -311,7 +312,7 @@ import Testing
         let chromium = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) })
         let page = URL(fileURLWithPath: bundle + "/index.html").absoluteString
         let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--virtual-time-budget=5000", "--window-size=1200,800"]
-        let dom = try Self.run(chromium, flags + ["--dump-dom", page])
+        let dom = try runProgram(chromium, flags + ["--dump-dom", page])
         let status = try #require(dom.out.range(of: #"<pre id="geospend-status">([^<]*)</pre>"#, options: .regularExpression).map {
             String(dom.out[$0]).replacingOccurrences(of: #"<pre id="geospend-status">"#, with: "").replacingOccurrences(of: "</pre>", with: "")
         }, "no status line: the page's script did not finish\n\(dom.err.suffix(2000))")
@@ -324,26 +325,8 @@ import Testing
         try MapPageTests.expectTitleLegendsScaleAndAttribution(dom: dom.out, bundle: bundle, who: "user user1", currency: "EUR")
 
         let shot = dir.appendingPathComponent("bundle.png").path
-        _ = try Self.run(chromium, flags + ["--screenshot=\(shot)", page])
+        _ = try runProgram(chromium, flags + ["--screenshot=\(shot)", page])
         let size = (try FileManager.default.attributesOfItem(atPath: shot)[.size] as? Int) ?? 0
         #expect(size > 10_000, "screenshot of \(size) bytes")
-    }
-
-    /// Runs a program and returns its exit status, stdout and stderr.
-    static func run(
-        _ executable: String, _ args: [String], directory: URL? = nil, environment: [String: String]? = nil
-    ) throws -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = args
-        if let directory { p.currentDirectoryURL = directory }
-        if let environment { p.environment = environment }
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import Testing
 
 /// `make demo`'s database (scripts/demo-database.sh) is rich enough that a cross-user store
@@ -26,7 +27,7 @@ import Testing
     /// hours published from 3+ users (S-Market Sokos: 8–22 h, 98 of 168 cells).
     @Test func demoStoreReportsPublishEveryMonthAndMostHours() throws {
         let db = dir.appendingPathComponent("demo.sqlite").path
-        let built = try CLITests.run("/bin/bash", ["scripts/demo-database.sh", CLITests.binary, db], directory: CLITests.repo)
+        let built = try runProgram("/bin/bash", ["scripts/demo-database.sh", CLITests.binary, db], directory: CLITests.repo)
         #expect(built.status == 0, "\(built.err)")
         for (id, openCells) in [("288130404", 7 * 14), ("317766538", 7 * 12)] {
             let r = try geospend(["report", "store", id, "--db", db, "--format", "json"])

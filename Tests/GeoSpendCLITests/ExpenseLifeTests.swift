@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import GRDB
 import GeoSpend
 import GeoSpendSpatiaLite
@@ -69,7 +70,7 @@ import Testing
             guard let next = page["next"] as? String else { break }
             after = ["--after", next]
         }
-        let oracle = try CLITests.run("/usr/bin/sqlite3", [db, "SELECT id FROM expenses WHERE user_id = 'alice' ORDER BY occurred_ms DESC, id DESC"])
+        let oracle = try runProgram("/usr/bin/sqlite3", [db, "SELECT id FROM expenses WHERE user_id = 'alice' ORDER BY occurred_ms DESC, id DESC"])
         #expect(paged == oracle.out.split(separator: "\n").map(String.init))
         #expect(paged.count == 6 && pages == 3)
         let text = try geospend(["expenses", "list", "--user", "alice", "--limit", "6", "--db", db])
@@ -137,16 +138,16 @@ import Testing
         let bad = try geospend(["expenses", "add", "--user", "alice", "--currency", "EUR", "--amount", "1", "--db", db])
         #expect(bad.status == 2 && bad.err.contains("--at is required"), "\(bad.err)")
         // Empty values unset optional fields; the point leaves the spatial index.
-        let before = try CLITests.run("/usr/bin/sqlite3", [db, "SELECT count(*) FROM idx_expenses_geom"]).out
+        let before = try runProgram("/usr/bin/sqlite3", [db, "SELECT count(*) FROM idx_expenses_geom"]).out
         let cleared = try json(try geospend(["expenses", "edit", id, "--user", "alice", "--title", "", "--lat", "", "--lon", "", "--format", "json", "--db", db]).out)
         #expect(cleared["title"] is NSNull && cleared["lat"] is NSNull && cleared["amount"] as? String == "2.00")
-        let after = try CLITests.run("/usr/bin/sqlite3", [db, "SELECT count(*) FROM idx_expenses_geom"]).out
+        let after = try runProgram("/usr/bin/sqlite3", [db, "SELECT count(*) FROM idx_expenses_geom"]).out
         #expect(Int(after.trimmingCharacters(in: .newlines))! == Int(before.trimmingCharacters(in: .newlines))! - 1)
         let iso = IsolationTests()
         defer { try? FileManager.default.removeItem(at: iso.dir) }
         try iso.expectSound(db)
         // A re-import of the original row now says "different content": the hash follows the edit.
-        let hash = try CLITests.run("/usr/bin/sqlite3", [db, "SELECT content_hash FROM expenses WHERE id = '\(id)'"]).out
+        let hash = try runProgram("/usr/bin/sqlite3", [db, "SELECT content_hash FROM expenses WHERE id = '\(id)'"]).out
         let stored = try #require(try SpatiaLiteStore(path: db).expense(id: id, userID: "alice"))
         #expect(hash == "\(stored.expense.contentHash)\n")
     }

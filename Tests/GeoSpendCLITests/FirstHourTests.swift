@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import Testing
 
 /// What a newcomer meets in the first hour (issue 15 §2), through the built binary: a typo is an
@@ -87,7 +88,7 @@ import Testing
         let r = try geospend(["categories", "--user", "user1", "--format", "json", "--db", db])
         #expect(r.status == 0, "\(r.err)")
         let listed = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [[String: Any]])
-        let oracle = try CLITests.run("/usr/bin/sqlite3", ["-separator", "|", db, """
+        let oracle = try runProgram("/usr/bin/sqlite3", ["-separator", "|", db, """
             SELECT c.kind, c.name, count(e.pk) FROM categories c LEFT JOIN expenses e ON e.category_id = c.id
             WHERE c.user_id = 'user1' GROUP BY c.id ORDER BY c.kind, c.name
             """])
@@ -99,7 +100,7 @@ import Testing
         let kinds = try geospend(["kinds", "--format", "json", "--db", db])
         #expect(kinds.status == 0, "\(kinds.err)")
         let kindList = try #require(try JSONSerialization.jsonObject(with: Data(kinds.out.utf8)) as? [[String: Any]])
-        let storesOracle = try CLITests.run(
+        let storesOracle = try runProgram(
             "/usr/bin/sqlite3", ["-separator", "|", db, "SELECT kind, count(*) AS n FROM stores GROUP BY kind ORDER BY kind IS NULL, n DESC, kind"])
         #expect(kindList.map { "\($0["kind"] as? String ?? "")|\($0["stores"]!)" } == storesOracle.out.split(separator: "\n").map(String.init))
         #expect(kindList.contains { $0["kind"] as? String == "amenity:cafe" })
@@ -179,16 +180,16 @@ import Testing
         var env = ProcessInfo.processInfo.environment
         env["GEOSPEND_DB"] = nil
         env["GEOSPEND_PLACES"] = nil
-        let r = try CLITests.run(CLITests.binary, ["generate", "--users", "2", "--expenses", "5"], directory: elsewhere, environment: env)
+        let r = try runProgram(CLITests.binary, ["generate", "--users", "2", "--expenses", "5"], directory: elsewhere, environment: env)
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.split(separator: "\n").count == 6)
         // A binary with no checkout above it and no places installed: the error says what to do.
         let lone = elsewhere.appendingPathComponent("geospend").path
         try FileManager.default.copyItem(atPath: CLITests.binary, toPath: lone)
-        let missing = try CLITests.run(lone, ["generate", "--expenses", "5"], directory: elsewhere, environment: env)
+        let missing = try runProgram(lone, ["generate", "--expenses", "5"], directory: elsewhere, environment: env)
         #expect(missing.status == 2 && missing.err.contains("give one with --places FILE") && missing.err.contains("/share/geospend/helsinki-places.geojson"), "\(missing.err)")
         env["GEOSPEND_PLACES"] = CLITests.repo.appendingPathComponent("Data/helsinki-places.geojson").path
-        #expect(try CLITests.run(lone, ["generate", "--expenses", "5"], directory: elsewhere, environment: env).status == 0)
+        #expect(try runProgram(lone, ["generate", "--expenses", "5"], directory: elsewhere, environment: env).status == 0)
     }
 
     @Test func reportStoresTakesALimit() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,7 +33,7 @@ import Testing
     }()
 
     func geospend(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
-        try CLITests.run(CLITests.binary, args, directory: CLITests.repo, environment: Self.environment)
+        try runProgram(CLITests.binary, args, directory: CLITests.repo, environment: Self.environment)
     }
 
     /// A database with the fixture's stores, the given expense rows, and the budgets of
@@ -221,7 +222,7 @@ import Testing
 
         // Statistics SpatiaLite keeps when asked (QGIS, `spatialite`) must not keep bob either.
         for db in [alone, shared] {
-            let r = try CLITests.run("/usr/bin/sqlite3", [db, "SELECT load_extension('mod_spatialite'); SELECT UpdateLayerStatistics('expenses', 'geom');"])
+            let r = try runProgram("/usr/bin/sqlite3", [db, "SELECT load_extension('mod_spatialite'); SELECT UpdateLayerStatistics('expenses', 'geom');"])
             #expect(r.status == 0 && r.out.hasSuffix("1\n"), "\(r.out) \(r.err)")
         }
 
@@ -235,7 +236,7 @@ import Testing
 
         // Deletion: refused without --yes off a terminal, then done, with the count of rows.
         let bobCounts = try #require(try SpatiaLiteStore(path: shared).users().first { $0.id == "bob" })
-        let refused = try CLITests.run("/bin/sh", ["-c", "exec \"$0\" users delete bob --db \"$1\" < /dev/null", CLITests.binary, shared])
+        let refused = try runProgram("/bin/sh", ["-c", "exec \"$0\" users delete bob --db \"$1\" < /dev/null", CLITests.binary, shared])
         #expect(refused.status == 2 && refused.err.contains("--yes"), "\(refused.err)")
         #expect(try SpatiaLiteStore(path: shared).users().map(\.id) == ["alice", "bob"])
         let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
@@ -262,7 +263,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = try database("tty", rows: IsolationFixture.rows(for: ["alice", "bob"]))
         func delete(answering answer: String) throws -> (status: Int32, out: String, err: String) {
-            try CLITests.run("/bin/sh", ["-c", "printf '\(answer)\\n' | script -qec \"'$0' users delete bob --db '$1'\" /dev/null", CLITests.binary, db])
+            try runProgram("/bin/sh", ["-c", "printf '\(answer)\\n' | script -qec \"'$0' users delete bob --db '$1'\" /dev/null", CLITests.binary, db])
         }
         let no = try delete(answering: "n")
         #expect(no.status == 1 && no.out.contains("[y/N]") && no.out.contains("nothing deleted"), "\(no.out)")
@@ -342,7 +343,7 @@ import Testing
     /// both spatial indexes (through the `sqlite3` shell, an outside reader), and every R*Tree
     /// node's unused space zeroed.
     func expectSound(_ path: String) throws {
-        let checks = try CLITests.run("/usr/bin/sqlite3", [path, """
+        let checks = try runProgram("/usr/bin/sqlite3", [path, """
             SELECT load_extension('mod_spatialite'); PRAGMA integrity_check;
             SELECT CheckSpatialIndex('expenses', 'geom'), CheckSpatialIndex('stores', 'geom'),
                 rtreecheck('idx_expenses_geom'), rtreecheck('idx_stores_geom');
@@ -351,7 +352,7 @@ import Testing
         try read(path) { db in
             for row in try Row.fetchAll(db, sql: "SELECT nodeno, data FROM idx_expenses_geom_node") {
                 let data: [UInt8] = [UInt8](row[1] as Data)
-                let used = 4 + (Int(data[2]) << 8 | Int(data[3])) * 24
+                let used = data.withUnsafeBytes(RTreeNode.usedSize)
                 #expect(data[used...].allSatisfy { $0 == 0 }, "R*Tree node \(row[0] as Int64) keeps bytes after its last cell")
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import Testing
 
 /// The bundle's map page as a reader sees it (headless Chromium, no network): what a map needs
@@ -170,7 +171,7 @@ import Testing
             </body>
             """
         try page.replacingOccurrences(of: "</body>", with: probe).write(toFile: bundle + "/probe.html", atomically: true, encoding: .utf8)
-        let dom = try CLITests.run(try Self.chromium(), Self.chromiumFlags + ["--dump-dom", URL(fileURLWithPath: bundle + "/probe.html").absoluteString])
+        let dom = try runProgram(try Self.chromium(), Self.chromiumFlags + ["--dump-dom", URL(fileURLWithPath: bundle + "/probe.html").absoluteString])
         let raw = try #require(dom.out.range(of: #"<pre id="probe">[^<]+</pre>"#, options: .regularExpression).map { String(dom.out[$0]) },
                                "the probe did not run\n\(dom.err.suffix(2000))")
         let json = raw.replacingOccurrences(of: #"<pre id="probe">"#, with: "").replacingOccurrences(of: "</pre>", with: "")

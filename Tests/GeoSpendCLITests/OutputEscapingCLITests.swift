@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import Testing
 
 /// Hostile text already in a database (written with plain SQL, as an older import or another
@@ -47,7 +48,7 @@ import Testing
             case "markdown": #expect(lines.count == 5 && lines.last!.hasPrefix("| \\<img") && !r.out.contains("\u{202E}"))
             case "csv":
                 // Python's csv module: header and one row of 10 fields.
-                let check = try CLITests.run(
+                let check = try runProgram(
                     "/usr/bin/python3", ["-c", "import csv,sys; rows=list(csv.reader(open(sys.argv[1], newline=''))); print(len(rows), {len(r) for r in rows})", try file(r.out)])
                 #expect(check.out == "2 {10}\n", "\(check.err)")
             case "html": #expect(r.out.contains("&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;"))

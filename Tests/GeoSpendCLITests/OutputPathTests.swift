@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import Testing
 
 /// Where the CLI writes (issue 22, items 1–3, 9–11, 14): the real binary asked to write over its
@@ -255,7 +256,7 @@ import Testing
         #expect(html.contains(#"key=a\u0026style=b"#) && !html.contains("key=a&style"))
         let chromium = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) })
         let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=3000", "--window-size=800,600"]
-        let dom = try CLITests.run(chromium, flags + ["--dump-dom", URL(fileURLWithPath: map + "/index.html").absoluteString])
+        let dom = try runProgram(chromium, flags + ["--dump-dom", URL(fileURLWithPath: map + "/index.html").absoluteString])
         let status = try #require(dom.out.range(of: #"<pre id="geospend-status">([^<]*)</pre>"#, options: .regularExpression).map {
             String(dom.out[$0]).replacingOccurrences(of: #"<pre id="geospend-status">"#, with: "").replacingOccurrences(of: "</pre>", with: "")
         }, "no status line: the page's script did not finish")

@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import Testing
 
 /// `geospend periods` and `--period`, through the built binary, one test per group of rules
@@ -15,7 +16,7 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment["GEOSPEND_DB"] = nil
         environment["SOURCE_DATE_EPOCH"] = "1772000000"
-        return try CLITests.run(CLITests.binary, args, directory: CLITests.repo, environment: environment)
+        return try runProgram(CLITests.binary, args, directory: CLITests.repo, environment: environment)
     }
 
     /// Runs a command that must succeed.

@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import GeoSpend
 import Testing
 
@@ -44,7 +45,7 @@ enum Reliability {
     /// or its `sqlite3` shell, and returns the output lines; stderr must be empty. The spatialite
     /// shell initialises SpatiaLite's metadata in a file that has no tables: use sqlite3 there.
     static func sql(_ database: String, _ statements: String, shell: String = spatialite) throws -> [String] {
-        let r = try CLITests.run(shell, shell == spatialite ? ["-silent", database, statements] : [database, statements])
+        let r = try runProgram(shell, shell == spatialite ? ["-silent", database, statements] : [database, statements])
         #expect(r.status == 0 && r.err.isEmpty, "\(shell): \(r.err)")
         return r.out.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
@@ -84,7 +85,7 @@ enum Reliability {
     /// the given sizes, each with the header.
     static func expenseFiles(_ sizes: [Int], seed: UInt64, in dir: URL) throws -> [String] {
         let all = dir.appendingPathComponent("all-\(seed).csv").path
-        let r = try CLITests.run(
+        let r = try runProgram(
             CLITests.binary,
             ["generate", "--users", "30", "--expenses", "\(sizes.reduce(0, +))", "--seed", "\(seed)", "--out", all],
             directory: CLITests.repo)
@@ -116,7 +117,7 @@ enum Reliability {
         var environment = ProcessInfo.processInfo.environment
         environment["GEOSPEND_DB"] = nil
         for (k, v) in env { environment[k] = v }
-        return try CLITests.run(CLITests.binary, args, directory: CLITests.repo, environment: environment)
+        return try runProgram(CLITests.binary, args, directory: CLITests.repo, environment: environment)
     }
 
     /// Copies a database file with its WAL, if any.

@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import GRDB
 import GeoSpend
 @testable import GeoSpendSpatiaLite
@@ -33,8 +34,8 @@ import Testing
         let health = try store.checkHealth()
         #expect(health.isHealthy, "\(health.checks.filter { !$0.ok })")
         // GDAL (ogrinfo, an outside reader) sees the reminder's instant as 64-bit.
-        let info = try run("/usr/bin/ogrinfo", ["-so", path, "expenses"])
-        #expect(info.stdout.contains("remind_ms: Integer64"), "\(info.stdout)")
+        let info = try runProgram("/usr/bin/ogrinfo", ["-so", path, "expenses"])
+        #expect(info.out.contains("remind_ms: Integer64"), "\(info.out)")
     }
 
     /// A user created after v5 gets the defaults marked default (by import and by `categories add`).
@@ -43,7 +44,7 @@ import Testing
         let store = try scratch.store()
         _ = try await Importer.importExpenses(
             from: scratch.file("e.csv", "user,amount,currency,occurred_at,category\nann,1.00,EUR,2025-01-01,Coffee\n"), into: store)
-        _ = try store.addCategory(GeoSpend.Category(name: "Rent", kind: .expense), userID: "bob", icon: nil, color: nil)
+        _ = try await store.addCategory(GeoSpend.Category(name: "Rent", kind: .expense), userID: "bob", icon: nil, color: nil)
         for user in ["ann", "bob"] {
             #expect(try store.column("SELECT name FROM categories WHERE user_id = '\(user)' AND is_default ORDER BY id") == GeoSpend.Category.defaults.map(\.name))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import GeoSpend
 import GeoSpendSpatiaLite
 import Testing
@@ -237,7 +238,9 @@ import Testing
          ExpenseFilter(userID: "ann", kinds: [.expense], currency: try! Currency(code: "FJD"))),
     ]
 
-    /// Re-record with `GEOSPEND_RECORD_GOLDEN=1 swift test --filter goldenFiles`; review the diff.
+    /// Re-record with `GEOSPEND_RECORD_GOLDEN=1 swift test --filter goldenFiles`: each file that
+    /// changed is rewritten and reported as an issue (record mode never passes over a change),
+    /// so review `git diff Tests/Fixtures/golden` and run again without the variable.
     @Test func goldenFiles() async throws {
         let scratch = Scratch()
         let store = try await Self.goldenStore(scratch)
@@ -246,12 +249,15 @@ import Testing
             let sink = ByteSink()
             try await MapExport.geoJSON(layer, MapExportRequest(filter: filter, generatedAt: "2026-01-01T00:00:00Z"), store: store, to: sink)
             let path = Repo.path("Tests/Fixtures/golden/\(name)")
-            if record {
+            let golden = FileManager.default.contents(atPath: path)  // before any re-recording
+            if record && golden != Data(sink.bytes) {
                 try FileManager.default.createDirectory(atPath: Repo.path("Tests/Fixtures/golden"), withIntermediateDirectories: true)
-                FileManager.default.createFile(atPath: path, contents: Data(sink.bytes))
+                try #require(FileManager.default.createFile(atPath: path, contents: Data(sink.bytes)), "cannot write \(path)")
+                Issue.record("re-recorded \(name) (\(golden == nil ? "new" : "it changed")): review git diff Tests/Fixtures/golden, then run without GEOSPEND_RECORD_GOLDEN")
+                continue
             }
-            let golden = try String(contentsOfFile: path, encoding: .utf8)
-            #expect(String(decoding: sink.bytes, as: UTF8.self) == golden, "\(name) differs from its golden file")
+            let expected = try #require(golden, "no golden file \(path): record it with GEOSPEND_RECORD_GOLDEN=1")
+            #expect(String(decoding: sink.bytes, as: UTF8.self) == String(decoding: expected, as: UTF8.self), "\(name) differs from its golden file")
         }
     }
 
@@ -283,9 +289,9 @@ import Testing
         FileManager.default.createFile(atPath: json, contents: Data(jsonSink.bytes))
         FileManager.default.createFile(atPath: csv, contents: Data(csvSink.bytes))
         for (path, merchant) in [(json, Self.goldenMerchant), (csv, "'" + Self.goldenMerchant)] {
-            let info = try run("/usr/bin/ogrinfo", ["-ro", "-al", "-q", path, "-where", "id = 'g2'"] + (path == csv ? ["-oo", "X_POSSIBLE_NAMES=longitude", "-oo", "Y_POSSIBLE_NAMES=latitude"] : []))
-            #expect(info.status == 0 && info.stderr.isEmpty, "\(info.stderr)")
-            #expect(info.stdout.contains("merchant (String) = \(merchant)\n"), "\(info.stdout)")
+            let info = try runProgram("/usr/bin/ogrinfo", ["-ro", "-al", "-q", path, "-where", "id = 'g2'"] + (path == csv ? ["-oo", "X_POSSIBLE_NAMES=longitude", "-oo", "Y_POSSIBLE_NAMES=latitude"] : []))
+            #expect(info.status == 0 && info.err.isEmpty, "\(info.err)")
+            #expect(info.out.contains("merchant (String) = \(merchant)\n"), "\(info.out)")
         }
         let python = Repo.path(".venv/bin/python")
         try #require(FileManager.default.isExecutableFile(atPath: python), "run `make venv` (make test does) to install the readers")
@@ -294,9 +300,9 @@ import Testing
             f = geopandas.read_file(sys.argv[1]).set_index("id")
             print(json.dumps({i: (None if m is None or m != m else m) for i, m in f["merchant"].items()}, sort_keys=True))
             """
-        let py = try run(python, ["-c", script, json])
-        #expect(py.status == 0, "\(py.stderr)")
-        let merchants = try #require(try JSONSerialization.jsonObject(with: Data(py.stdout.utf8)) as? [String: Any])
+        let py = try runProgram(python, ["-c", script, json])
+        #expect(py.status == 0, "\(py.err)")
+        let merchants = try #require(try JSONSerialization.jsonObject(with: Data(py.out.utf8)) as? [String: Any])
         #expect(merchants["g1"] as? String == "Cafe One")
         #expect(merchants["g2"] as? String == Self.goldenMerchant)
         #expect(merchants["g5"] is NSNull)
@@ -326,18 +332,18 @@ import Testing
             try sink.flush()
             close(fd)
             files.append(path)
-            // GDAL: exit status stays 0 on errors, so stderr is read too (REFERENCE.md).
-            let info = try run("/usr/bin/ogrinfo", ["-ro", "-so", "-al", "--config", "OGR_GEOMETRY_ACCEPT_UNCLOSED_RING", "NO", path])
-            #expect(info.status == 0 && !info.stderr.contains("ERROR") && !info.stderr.contains("Warning"), "\(name): \(info.stderr)")
-            #expect(info.stdout.contains("Feature Count: \(summary.features)\n"), "\(name): \(info.stdout)")
-            #expect(info.stdout.contains("Geometry: \(geometry)\n"), "\(name): \(info.stdout)")
+            // GDAL: exit status stays 0 on errors, so stderr is read too (docs/MEASUREMENTS.md § GeoJSON readers).
+            let info = try runProgram("/usr/bin/ogrinfo", ["-ro", "-so", "-al", "--config", "OGR_GEOMETRY_ACCEPT_UNCLOSED_RING", "NO", path])
+            #expect(info.status == 0 && !info.err.contains("ERROR") && !info.err.contains("Warning"), "\(name): \(info.err)")
+            #expect(info.out.contains("Feature Count: \(summary.features)\n"), "\(name): \(info.out)")
+            #expect(info.out.contains("Geometry: \(geometry)\n"), "\(name): \(info.out)")
             #expect(summary.features > 0)
         }
         // The golden files too: they hold the cell cut at ±180° (a MultiPolygon).
         files += Self.goldenLayers.map { Repo.path("Tests/Fixtures/golden/\($0.0)") }
-        let check = try run(python, [Repo.path("Tests/validators/check_geojson.py")] + files)
-        #expect(check.status == 0, "\(check.stdout)")
-        let reports = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [[String: Any]])
+        let check = try runProgram(python, [Repo.path("Tests/validators/check_geojson.py")] + files)
+        #expect(check.status == 0, "\(check.out)")
+        let reports = try #require(try JSONSerialization.jsonObject(with: Data(check.out.utf8)) as? [[String: Any]])
         #expect(reports.count == files.count)
         #expect(reports.allSatisfy { ($0["problems"] as? [Any])?.isEmpty == true })
     }

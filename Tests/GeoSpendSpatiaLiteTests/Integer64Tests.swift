@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import GRDB
 import GeoSpend
 @testable import GeoSpendSpatiaLite
@@ -28,10 +29,10 @@ import Testing
 
     /// GDAL's field types of a layer, from `ogrinfo -so` ("amount_minor: Integer64 (0.0)").
     static func fieldTypes(_ database: String, _ layer: String) throws -> [String: String] {
-        let r = try run("/usr/bin/ogrinfo", ["-ro", "-so", database, layer])
-        #expect(r.status == 0, "\(r.stderr)")
+        let r = try runProgram("/usr/bin/ogrinfo", ["-ro", "-so", database, layer])
+        #expect(r.status == 0, "\(r.err)")
         var types: [String: String] = [:]
-        for line in r.stdout.split(separator: "\n") {
+        for line in r.out.split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             if parts.count == 2, let type = parts[1].split(separator: " ").first { types[parts[0]] = String(type) }
         }
@@ -50,12 +51,12 @@ import Testing
     /// ogr2ogr to CSV and geopandas read the values exactly.
     static func checkReadersReadExactly(_ database: String, scratch: Scratch) throws {
         let csv = scratch.path("expenses.csv")
-        let r = try run("/usr/bin/ogr2ogr", ["-f", "CSV", csv, database, "expenses", "-select", "id,amount_minor,occurred_ms,content_hash"])
-        #expect(r.status == 0 && !r.stderr.contains("overflow"), "\(r.stderr)")
+        let r = try runProgram("/usr/bin/ogr2ogr", ["-f", "CSV", csv, database, "expenses", "-select", "id,amount_minor,occurred_ms,content_hash"])
+        #expect(r.status == 0 && !r.err.contains("overflow"), "\(r.err)")
         let lines = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").map { $0.replacingOccurrences(of: "\"", with: "") }
         #expect(lines == ["id,amount_minor,occurred_ms,content_hash", "big,\(amount),\(instant),\(expenseHash)"])
-        let stores = try run("/usr/bin/ogrinfo", ["-ro", "-q", database, "-sql", "SELECT content_hash FROM stores"])
-        #expect(stores.stdout.contains("content_hash (Integer64) = \(storeHash)"), "\(stores.stdout)\(stores.stderr)")
+        let stores = try runProgram("/usr/bin/ogrinfo", ["-ro", "-q", database, "-sql", "SELECT content_hash FROM stores"])
+        #expect(stores.out.contains("content_hash (Integer64) = \(storeHash)"), "\(stores.out)\(stores.err)")
 
         let python = Repo.path(".venv/bin/python")
         try #require(FileManager.default.isExecutableFile(atPath: python), "run `make venv` (make test does) to install the readers")
@@ -65,9 +66,9 @@ import Testing
             s = geopandas.read_file(sys.argv[1], layer="stores")
             print(e["amount_minor"].dtype, int(e["amount_minor"][0]), int(e["occurred_ms"][0]), int(e["content_hash"][0]), int(s["content_hash"][0]))
             """
-        let py = try run(python, ["-c", script, database])
-        #expect(py.status == 0, "\(py.stderr)")
-        #expect(py.stdout == "int64 \(amount) \(instant) \(expenseHash) \(storeHash)\n", "\(py.stdout)\(py.stderr)")
+        let py = try runProgram(python, ["-c", script, database])
+        #expect(py.status == 0, "\(py.err)")
+        #expect(py.out == "int64 \(amount) \(instant) \(expenseHash) \(storeHash)\n", "\(py.out)\(py.err)")
     }
 
     @Test func aNewFileDeclaresBigIntColumnsThatReadersReadWhole() throws {

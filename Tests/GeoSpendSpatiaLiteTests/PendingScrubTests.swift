@@ -14,7 +14,7 @@ import Testing
         let scratch = Scratch()
         let a = try await UserDataTests().fixture(scratch)
         let b = try SpatiaLiteStore(path: a.path)
-        #expect(try a.deleteUser("ann", rewriteFile: false) != nil)
+        await #expect(try a.deleteUser("ann", rewriteFile: false) != nil)
         let first = try #require(try a.pendingScrubSince())
         var deleted: UserDeletion?
         let emptied = try a.scrubAfterDeletion(rewrite: true, afterRewrite: { deleted = try b.deleteUser("bob", rewriteFile: false) })

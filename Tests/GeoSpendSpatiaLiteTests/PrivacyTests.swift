@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import GeoSpend
 import GeoSpendSpatiaLite
 import Testing
@@ -337,9 +338,9 @@ import Testing
             try await MapExport.geoJSON(layer, r, store: g.store, to: out)
             files.append(g.scratch.file("\(name).geojson", bytes: out.bytes))
         }
-        let check = try run(python, [Repo.path("Tests/validators/check_geojson.py")] + files)
-        #expect(check.status == 0, "\(check.stdout)")
-        let reports = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [[String: Any]])
-        #expect(reports.count == 3 && reports.allSatisfy { ($0["problems"] as? [Any])?.isEmpty == true }, "\(check.stdout)")
+        let check = try runProgram(python, [Repo.path("Tests/validators/check_geojson.py")] + files)
+        #expect(check.status == 0, "\(check.out)")
+        let reports = try #require(try JSONSerialization.jsonObject(with: Data(check.out.utf8)) as? [[String: Any]])
+        #expect(reports.count == 3 && reports.allSatisfy { ($0["problems"] as? [Any])?.isEmpty == true }, "\(check.out)")
     }
 }

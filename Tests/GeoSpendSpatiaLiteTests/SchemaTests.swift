@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import GRDB
 import GeoSpend
 @testable import GeoSpendSpatiaLite
@@ -50,13 +51,13 @@ import Testing
         let store = try scratch.store()
         let csv = scratch.file("e.csv", "user,amount,currency,occurred_at,lat,lon\nann,1.00,EUR,2025-01-01,60.17,24.94\n")
         _ = try await Importer.importExpenses(from: csv, into: store)
-        let (status, out, err) = try run("/usr/bin/ogrinfo", ["-ro", "-q", scratch.path("test.sqlite")])
+        let (status, out, err) = try runProgram("/usr/bin/ogrinfo", ["-ro", "-q", scratch.path("test.sqlite")])
         #expect(status == 0, "\(err)")
         #expect(out.contains("stores (Point)"))
         #expect(out.contains("expenses (Point)"))
-        let layer = try run("/usr/bin/ogrinfo", ["-ro", "-al", "-so", scratch.path("test.sqlite"), "expenses"])
-        #expect(layer.stdout.contains("Feature Count: 1"))
-        #expect(layer.stdout.contains("EPSG") || layer.stdout.contains("4326"))
+        let layer = try runProgram("/usr/bin/ogrinfo", ["-ro", "-al", "-so", scratch.path("test.sqlite"), "expenses"])
+        #expect(layer.out.contains("Feature Count: 1"))
+        #expect(layer.out.contains("EPSG") || layer.out.contains("4326"))
     }
 
     @Test func deleteRulesCascadeUsersAndNullifyStoresAndCategories() async throws {
@@ -99,7 +100,7 @@ import Testing
 /// The `sqlite3` shell with SpatiaLite loaded: an outside writer (foreign keys on, as the store's own rules).
 enum SQLiteShell {
     static func execute(_ database: String, _ sql: String) throws {
-        let r = try run("/usr/bin/sqlite3", ["-cmd", ".load mod_spatialite", "-cmd", "PRAGMA foreign_keys = ON", database, sql])
-        guard r.status == 0 else { throw StoreError.cannotOpen(path: database, reason: r.stderr) }
+        let r = try runProgram("/usr/bin/sqlite3", ["-cmd", ".load mod_spatialite", "-cmd", "PRAGMA foreign_keys = ON", database, sql])
+        guard r.status == 0 else { throw StoreError.cannotOpen(path: database, reason: r.err) }
     }
 }

@@ -294,10 +294,9 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
                 }
                 #expect(batches.allSatisfy { (1...ReadBatch.size).contains($0) })
                 let expected = data.expenses.filter { filter.matches($0) && $0.location != nil }.map { e in
-                    var (code, user) = (e.amount.currency.code, e.userID)
-                    return LocatedAmount(
+                    LocatedAmount(
                         latitude: e.location!.coordinate.latitude, longitude: e.location!.coordinate.longitude, amountMinor: e.amount.minorUnits,
-                        currencyKey: code.withUTF8(LocatedAmount.currencyKey), userKey: withUsers ? user.withUTF8(LocatedAmount.userKey) : 0)
+                        currencyKey: LocatedAmount.currencyKey(e.amount.currency), userKey: withUsers ? LocatedAmount.userKey(e.userID) : 0)
                 }
                 #expect(!expected.isEmpty)
                 #expect(got.map(key).sorted { $0.lexicographicallyPrecedes($1) } == expected.map(key).sorted { $0.lexicographicallyPrecedes($1) })

@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import GeoSpend
 import GeoSpendSpatiaLite
 import Testing
@@ -117,9 +118,9 @@ import Testing
             """
         let coordinates = stores.compactMapValues { s in [s.coordinate.longitude, s.coordinate.latitude] }
         let argument = String(decoding: try JSONSerialization.data(withJSONObject: coordinates), as: UTF8.self)
-        let result = try run(python, ["-c", script, path, argument])
-        #expect(result.status == 0, "\(result.stderr)")
-        let oracle = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: [String: Any]])
+        let result = try runProgram(python, ["-c", script, path, argument])
+        #expect(result.status == 0, "\(result.err)")
+        let oracle = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: [String: Any]])
         #expect(oracle.count == 2)
         for (name, answer) in oracle {
             let mine = try #require(stores[name]).coordinate

@@ -34,23 +34,6 @@ enum Repo {
     static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 }
 
-/// Runs a program and returns its exit status, stdout and stderr.
-@discardableResult
-func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
-}
-
 extension SpatiaLiteStore {
     /// The first column of the first row of a query, for assertions.
     func scalar<T: DatabaseValueConvertible>(_ sql: String, as type: T.Type = Int.self) throws -> T? {

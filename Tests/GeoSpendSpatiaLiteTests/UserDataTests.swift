@@ -61,7 +61,7 @@ import Testing
             let keys = line.matches(of: /"([a-z_]+)":/).map { String($0.1) }
             #expect(keys == UserExport.expenseKeys)
         }
-        #expect(try store.withUserData("nobody") { _ in 1 } == nil)
+        await #expect(try store.withUserData("nobody") { _ in 1 } == nil)
     }
 
     /// Every column of `expenses` is either written or derived on import: a column added later
@@ -107,7 +107,7 @@ import Testing
     @Test func deletionCountsRowsAndKeepsOthersAndStores() async throws {
         let scratch = Scratch()
         let store = try await fixture(scratch)
-        #expect(try store.users().map { "\($0.id) \($0.expenses) \($0.geotaggedExpenses) \($0.categories)" } == ["ann 5 4 14", "bob 2 2 13"])
+        await #expect(try store.users().map { "\($0.id) \($0.expenses) \($0.geotaggedExpenses) \($0.categories)" } == ["ann 5 4 14", "bob 2 2 13"])
         let bobBefore = try #require(try export(store, "bob")).text
         let deletion = try #require(try store.deleteUser("ann"))
         #expect(deletion.rowsByTable == [
@@ -137,7 +137,7 @@ import Testing
                 """)
             return try [UInt8](Data.fetchOne(db, sql: "SELECT data FROM t_node WHERE nodeno = 1")!)
         }
-        #expect(node[2] == 0 && node[3] == 1)  // one cell left
+        #expect(node.withUnsafeBytes(RTreeNode.count) == 1)  // one cell left
         #expect(Self.contains(node, Float(25.0187654)), "if SQLite now clears deleted cells, RTreeScrub can go")
     }
 
@@ -149,8 +149,7 @@ import Testing
         #expect(try nodes().contains { Self.contains($0, Float(25.0187654)) })  // the check below can fail
         _ = try store.deleteUser("bob")
         for node in try nodes() {
-            let used = 4 + (Int(node[2]) << 8 | Int(node[3])) * 24
-            #expect(node[used...].allSatisfy { $0 == 0 })
+            #expect(node[node.withUnsafeBytes(RTreeNode.usedSize)...].allSatisfy { $0 == 0 })
             #expect(!Self.contains(node, Float(25.0187654)) && !Self.contains(node, Float(60.2412345)))
         }
         #expect(try store.scalar("SELECT rtreecheck('idx_expenses_geom')", as: String.self) == "ok")

@@ -3,8 +3,8 @@ import GeoSpend
 import GeoSpendSpatiaLite
 import GRDB
 
-/// `geospend-bench compare`: the same data into GeoSpend and PostGIS, the same query list against
-/// both (and SpatiaLite's documented way), answers cross-checked query by query.
+/// `geospend-bench compare`: the same data into GeoSpend, PostGIS and DuckDB, the same query list
+/// against them (and SpatiaLite's documented way), answers cross-checked query by query.
 struct Compare {
     var expensesCSV: String
     var storesCSV: String
@@ -13,12 +13,13 @@ struct Compare {
     var geospend: String
     var queries: Int
     var importRuns: Int
+    var duckDB: DuckDBEngine
 
-    /// Runs everything; returns the results and whether any PostGIS answer differed.
+    /// Runs everything; returns the results and whether any PostGIS or DuckDB answer differed.
     func run() throws -> (BenchResults, failed: Bool) {
         let db = work + "/geospend.sqlite"
         var workloads: [WorkloadResult] = []
-        workloads.append(try importBoth(db: db))
+        workloads.append(try importAll(db: db))
 
         let store = try SpatiaLiteStore(path: db, readOnly: true)
         let postgis = try PostGISEngine(conninfo: conninfo)
@@ -26,76 +27,114 @@ struct Compare {
         let workload = try Workload(store: store, count: queries)
         let counts = try store.readHere { try $0.counts() }
 
-        for meters in [50.0, 500, 5000] {
-            workloads.append(try compare("radius \(Int(meters)) m, one user", queries, engines, target: meters == 500 ? 0.5 : nil) { engine, i in
-                try engine.radius(workload.centres[i], meters: meters, user: workload.user(i))
-            } check: { CrossCheck.radius($0, $1, radius: meters) })
+        // DuckDB answers the same radius and insights queries, and squares on GeoSpend's grid.
+        let oneUser = [50.0, 500, 5000].map { meters in
+            DuckDBEngine.RadiusQueries(
+                name: "radius \(Int(meters)) m, one user", meters: meters, centres: Array(workload.centres.prefix(queries)),
+                users: (0..<queries).map(workload.user))
         }
-        for meters in [50.0, 500, 5000] {
-            // Across all users a 5 km circle holds a large share of the city's expenses: fewer runs.
+        // Across all users a 5 km circle holds a large share of the city's expenses: fewer runs.
+        let allUsers = [50.0, 500, 5000].map { meters in
             let n = meters >= 5000 ? min(queries, 50) : min(queries, 200)
-            workloads.append(try compare("radius \(Int(meters)) m, all users", n, engines) { engine, i in
-                try engine.radius(workload.centres[i], meters: meters, user: nil)
-            } check: { CrossCheck.radius($0, $1, radius: meters) })
+            return DuckDBEngine.RadiusQueries(
+                name: "radius \(Int(meters)) m, all users", meters: meters, centres: Array(workload.centres.prefix(n)),
+                users: [String?](repeating: nil, count: n))
+        }
+        let insightsName = "insights per store, one user", insightsCount = min(queries, 200)
+        let squarePath = work + "/square-geospend.geojson"
+        let (_, squares) = try HeatMap.geoSpend(store, shape: .square, to: squarePath)
+        let squareName = "square grid 250 m heat map, GeoJSON file"
+        let duck = try duckDB.run(
+            radius: oneUser + allUsers, insights: (insightsName, (0..<insightsCount).map(workload.user)),
+            grid: .init(name: squareName, cellMeters: HeatMap.cellMeters, projection: squares.projection, currency: squares.currency,
+                        runs: 7, out: work + "/square-duckdb.geojson"),
+            work: work)
+
+        for w in oneUser {
+            workloads.append(try compare(w.name, w.centres.count, engines, duckDB: duck.radius[w.name], target: w.meters == 500 ? 0.5 : nil) { engine, i in
+                try engine.radius(workload.centres[i], meters: w.meters, user: workload.user(i))
+            } check: { CrossCheck.radius($0, $1, radius: w.meters) })
+        }
+        for w in allUsers {
+            workloads.append(try compare(w.name, w.centres.count, engines, duckDB: duck.radius[w.name]) { engine, i in
+                try engine.radius(workload.centres[i], meters: w.meters, user: nil)
+            } check: { CrossCheck.radius($0, $1, radius: w.meters) })
         }
         for k in [1, 5, 20] {
             workloads.append(try compare("nearest stores k = \(k)", queries, engines, target: k == 5 ? 0.5 : nil) { engine, i in
                 try engine.nearest(workload.centres[i], k: k)
             } check: { CrossCheck.nearest($0, $1) })
         }
-        workloads.append(try compare("insights per store, one user", min(queries, 200), engines) { engine, i in
+        workloads.append(try compare(insightsName, insightsCount, engines, duckDB: duck.insights[insightsName]) { engine, i in
             try engine.insights(user: workload.user(i))
         } check: { CrossCheck.sameRows($0, $1) })
         var notes: [String] = []
         let (heatMap, indexMillis) = try heatMaps(store: store, postgis: postgis)
         workloads.append(heatMap)
         notes.append(String(format: "PostGIS's hex grid joins through a GiST expression index on the points projected to GeoSpend's grid projection; building it took %.1f s (not counted in its import or query times).", indexMillis / 1000))
+        workloads.append(try squareGrids(store: store, first: squares, path: squarePath, duck: duck, name: squareName))
+        notes.append(String(format: "DuckDB %@ (spatial extension %@ from the PyPI wheel), %d threads, memory limit %@: its queries ran in one Python process on an in-memory copy of the loaded file with the same R-trees (copying and indexing took %.1f s, not counted), as a block after its import, not interleaved with the other engines'.", duck.version, duck.spatialVersion, duck.threads, duck.memoryLimit, duck.prepareSeconds))
 
         let cli = try cliRuns(db: db, workload: workload)
-        let failed = workloads.contains { ($0.mismatches[EngineName.postGIS] ?? 0) > 0 }
+        let failed = workloads.contains { ($0.mismatches[EngineName.postGIS] ?? 0) > 0 || ($0.mismatches[EngineName.duckDB] ?? 0) > 0 }
+        var versions = try versions(store: store, postgis: postgis.connection)
+        versions["DuckDB"] = duck.version
         let results = BenchResults(
             expenses: counts.expenses, stores: counts.stores, date: Self.today(), machine: Self.machine(),
-            versions: try versions(store: store, postgis: postgis.connection), workloads: workloads, cli: cli, notes: notes)
+            versions: versions, workloads: workloads, cli: cli, notes: notes)
         return (results, failed)
     }
 
     /// Times `body` for each engine on the same query i, interleaved, after 20 warm-up queries
-    /// per engine; compares every answer with GeoSpend's (engines[0]).
+    /// per engine; compares every answer with GeoSpend's (engines[0]). `duckDB`: DuckDB's answers
+    /// and times for the same queries, run beforehand by engine.py, compared the same way; nil
+    /// where DuckDB does not take part (nearest stores).
     private func compare<A>(
-        _ name: String, _ count: Int, _ engines: [any Engine], target: Double? = nil,
+        _ name: String, _ count: Int, _ engines: [any Engine], duckDB: ExternalAnswers<A>? = nil, target: Double? = nil,
         _ body: (any Engine, Int) throws -> [A], check: ([A], [A]) -> String?
     ) throws -> WorkloadResult {
-        progress("\(name): \(count) queries × \(engines.count) engines")
+        progress("\(name): \(count) queries × \(engines.count + (duckDB == nil ? 0 : 1)) engines")
+        if let duckDB, duckDB.answers.count != count || duckDB.millis.count != count {
+            throw BenchFailure("DuckDB answered \(duckDB.answers.count) of the \(count) queries of \(name)")
+        }
         for engine in engines { for i in 0..<min(20, count) { _ = try body(engine, i) } }
         var recorders = [LatencyRecorder](repeating: LatencyRecorder(), count: engines.count)
-        var mismatches = [Int](repeating: 0, count: engines.count)
+        var duckRecorder = LatencyRecorder()
+        let names = engines.map(\.name) + (duckDB == nil ? [] : [EngineName.duckDB])
+        var mismatches = [Int](repeating: 0, count: names.count)
         var first: [String: String] = [:]
         for i in 0..<count {
             var answers: [[A]] = []
             for (e, engine) in engines.enumerated() {
                 answers.append(try recorders[e].time({ try body(engine, i) }, rowCount: \.count))
             }
-            for e in 1..<engines.count {
+            if let duckDB {
+                answers.append(duckDB.answers[i])
+                duckRecorder.record(milliseconds: duckDB.millis[i], rows: duckDB.answers[i].count)
+            }
+            for e in 1..<names.count {
                 if let difference = check(answers[0], answers[e]) {
                     mismatches[e] += 1
-                    if first[engines[e].name] == nil {
-                        first[engines[e].name] = "query \(i): \(difference)"
-                        progress("  \(engines[e].name) differs on query \(i): \(difference)")
+                    if first[names[e]] == nil {
+                        first[names[e]] = "query \(i): \(difference)"
+                        progress("  \(names[e]) differs on query \(i): \(difference)")
                     }
                 }
             }
         }
+        var latencies = Dictionary(uniqueKeysWithValues: engines.indices.map { (names[$0], recorders[$0].latency) })
+        if duckDB != nil { latencies[EngineName.duckDB] = duckRecorder.latency }
         return WorkloadResult(
-            name: name, queries: count,
-            engines: Dictionary(uniqueKeysWithValues: engines.indices.map { (engines[$0].name, recorders[$0].latency) }),
-            mismatches: Dictionary(uniqueKeysWithValues: engines.indices.dropFirst().map { (engines[$0].name, mismatches[$0]) }),
+            name: name, queries: count, engines: latencies,
+            mismatches: Dictionary(uniqueKeysWithValues: names.indices.dropFirst().map { (names[$0], mismatches[$0]) }),
             firstMismatch: first, target: target)
     }
 
     /// Bulk import, timed end to end: `geospend import stores` + `import expenses` (CLI, one
-    /// transaction each) against psql running Benchmarks/postgis/load.sql (COPY, indexes, ANALYZE).
-    private func importBoth(db: String) throws -> WorkloadResult {
-        var ours = LatencyRecorder(), theirs = LatencyRecorder()
+    /// transaction each) against psql running Benchmarks/postgis/load.sql (COPY, indexes, ANALYZE)
+    /// and Python running Benchmarks/duckdb/load.py (read_csv into typed tables, R-tree, checkpoint).
+    private func importAll(db: String) throws -> WorkloadResult {
+        var ours = LatencyRecorder(), theirs = LatencyRecorder(), duck = LatencyRecorder()
         let loadSQL = try String(contentsOfFile: Self.benchmarksFolder + "/postgis/load.sql", encoding: .utf8)
             .replacingOccurrences(of: "{{expenses}}", with: expensesCSV)
             .replacingOccurrences(of: "{{stores}}", with: storesCSV)
@@ -107,11 +146,13 @@ struct Compare {
             ours.record(milliseconds: stores + expenses)
             progress("import \(run)/\(importRuns): PostGIS")
             theirs.record(milliseconds: try runTimed("/usr/bin/psql", [conninfo, "-q", "-X", "-f", "-"], stdin: loadSQL))
+            progress("import \(run)/\(importRuns): DuckDB")
+            duck.record(milliseconds: try duckDB.load(stores: storesCSV, expenses: expensesCSV))
         }
         return WorkloadResult(
             name: "import (stores + expenses CSV)", queries: importRuns,
-            engines: [EngineName.geoSpend: ours.latency, EngineName.postGIS: theirs.latency],
-            mismatches: [:], firstMismatch: [:], target: 1.0)
+            engines: [EngineName.geoSpend: ours.latency, EngineName.postGIS: theirs.latency, EngineName.duckDB: duck.latency],
+            mismatches: [:], firstMismatch: [:], target: 1.0, duckDBTarget: 1.5)
     }
 
     /// Hex heat map, 7 runs each after one warm-up, alternating engines; cells compared per run.
@@ -140,6 +181,43 @@ struct Compare {
             engines: [EngineName.geoSpend: ours.latency, EngineName.postGIS: theirs.latency],
             mismatches: [EngineName.postGIS: mismatches], firstMismatch: first, target: 0.1)
         return (result, indexMillis)
+    }
+
+    /// Square heat map, GeoSpend's 7 in-process exports against DuckDB's 7 (engine.py, run
+    /// beforehand); each DuckDB run's cells compared with GeoSpend's, then every currency's cells
+    /// on the same grid (GeoSpend exporting that currency at the layer's origin).
+    private func squareGrids(store: SpatiaLiteStore, first: HeatMap.Layer, path: String, duck: DuckDBAnswers, name: String) throws -> WorkloadResult {
+        progress("square grid heat map 250 m: 7 GeoSpend runs; DuckDB's from engine.py; every currency checked")
+        guard let theirs = duck.grid, theirs.answers.count == 7, theirs.millis.count == 7 else { throw BenchFailure("DuckDB did not draw the 7 square grids") }
+        guard let origin = first.origin else { throw BenchFailure("no +lat_0/+lon_0 in GeoSpend's grid projection \(first.projection)") }
+        var ours = LatencyRecorder(), duckRecorder = LatencyRecorder()
+        var mismatches = 0
+        var firstMismatch: String?
+        func differs(_ what: String, _ difference: String?) {
+            guard let difference else { return }
+            mismatches += 1
+            if firstMismatch == nil {
+                firstMismatch = "\(what): \(difference)"
+                progress("  DuckDB differs on \(what): \(difference)")
+            }
+        }
+        for run in 0..<7 {
+            let (millis, mine) = try HeatMap.geoSpend(store, shape: .square, to: path)
+            ours.record(milliseconds: millis, rows: mine.cells.count)
+            differs("run \(run)", CrossCheck.sameRows(mine.cells, theirs.answers[run]))
+        }
+        for (run, millis) in theirs.millis.enumerated() { duckRecorder.record(milliseconds: millis, rows: theirs.answers[run].count) }
+        let currencies = try store.readDatabase { db in try String.fetchAll(db, sql: "SELECT DISTINCT currency FROM expenses WHERE kind = 'expense' AND lat IS NOT NULL") }
+        for currency in Set(currencies).union(duck.gridByCurrency.keys).sorted() {
+            let (_, layer) = try HeatMap.geoSpend(store, shape: .square, currency: currency, origin: origin, to: path)
+            differs("\(currency) cells", CrossCheck.sameRows(layer.cells, duck.gridByCurrency[currency] ?? []))
+        }
+        progress("  square grid: \(currencies.count) currencies compared cell by cell")
+        unlink(path)
+        return WorkloadResult(
+            name: name, queries: 7, engines: [EngineName.geoSpend: ours.latency, EngineName.duckDB: duckRecorder.latency],
+            mismatches: [EngineName.duckDB: mismatches], firstMismatch: firstMismatch.map { [EngineName.duckDB: $0] } ?? [:],
+            target: nil, duckDBTarget: nil)
     }
 
     /// The CLI end to end: a new process per query, as a shell script would call it.

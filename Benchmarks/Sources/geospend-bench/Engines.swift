@@ -8,6 +8,7 @@ enum EngineName {
     static let geoSpend = "GeoSpend"
     static let postGIS = "PostGIS"
     static let spatiaLite = "SpatiaLite (documented)"
+    static let duckDB = "DuckDB"
 }
 
 /// What each engine answers in the comparison. Every call returns the rows an application would
@@ -38,7 +39,7 @@ struct GeoSpendEngine: Engine {
     }
 
     func insights(user: String) throws -> [StoreTotal] {
-        try await LocationInsights.compute(InsightsRequest(userID: user, grouping: .store), store: store).places.map {
+        try store.readHere { try LocationInsights.compute(InsightsRequest(userID: user, grouping: .store), reader: $0) }.places.map {
             StoreTotal(store: $0.place.id, currency: $0.currency.code, count: $0.count, totalMinor: $0.total.minorUnits)
         }
     }
@@ -131,7 +132,7 @@ struct SpatiaLiteDocumentedEngine: Engine {
 
     func radius(_ center: Coordinate, meters: Double, user: String?) throws -> [Found] {
         // The circle's boxes from GeoSpend's SearchBox (the documented `BuildCircleMbr` takes a
-        // radius in degrees and misses part of a metric circle: REFERENCE.md).
+        // radius in degrees and misses part of a metric circle: docs/MEASUREMENTS.md § A circle's bounding box).
         let sql = Self.radiusSQL + (user == nil ? "" : " AND user_id = ?8")
         return try store.readDatabase { db in
             let statement = try db.cachedStatement(sql: sql)

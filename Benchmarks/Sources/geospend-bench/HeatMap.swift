@@ -2,8 +2,9 @@ import Foundation
 import GeoSpend
 import GeoSpendSpatiaLite
 
-/// The hex-grid heat map (250 m cells, all users, kind expense, the most common currency)
-/// written as a GeoJSON file by GeoSpend and by PostGIS, with the cells each one produced.
+/// The grid heat maps (250 m cells, all users, kind expense, the most common currency) written as
+/// GeoJSON files: hexagons by GeoSpend and PostGIS, squares by GeoSpend and DuckDB
+/// (Benchmarks/duckdb/engine.py), with the cells each one produced.
 enum HeatMap {
     static let cellMeters = 250.0
 
@@ -14,23 +15,39 @@ enum HeatMap {
         var projection: String
         var currency: String
         var bytes: Int
+
+        /// The grid's origin, read from the projection's +lat_0 and +lon_0.
+        var origin: Coordinate? {
+            func value(_ key: String) -> Double? {
+                projection.split(separator: " ").first { $0.hasPrefix(key + "=") }.flatMap { Double($0.dropFirst(key.count + 1)) }
+            }
+            guard let lat = value("+lat_0"), let lon = value("+lon_0") else { return nil }
+            return Coordinate(uncheckedLatitude: lat, longitude: lon)
+        }
     }
 
-    /// Timed in-process export to `path`; returns the duration and the layer read back.
-    static func geoSpend(_ store: SpatiaLiteStore, to path: String) throws -> (Double, Layer) {
-        let request = MapExportRequest(filter: ExpenseFilter(userID: nil, kinds: [.expense]), minUsers: 1)
+    /// Timed in-process export to `path`; returns the duration and the layer read back. By
+    /// default the layer's currency and origin are GeoSpend's choice (the most common currency,
+    /// its extent's centre); `currency` and `origin` fix them.
+    static func geoSpend(
+        _ store: SpatiaLiteStore, shape: MetricGrid.Shape = .hex, currency: String? = nil, origin: Coordinate? = nil, to path: String
+    ) throws -> (Double, Layer) {
+        var filter = ExpenseFilter(userID: nil, kinds: [.expense])
+        filter.currency = try currency.map { try Currency(code: $0) }
+        let request = MapExportRequest(filter: filter, minUsers: 1, origin: origin)
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw BenchFailure("cannot write \(path)") }
         defer { close(fd) }
         let sink = ByteSink(descriptor: fd)
         let start = ContinuousClock.now
-        try await MapExport.geoJSON(.grid(.hex, cellMeters: cellMeters, metric: .total), request, store: store, to: sink)
+        try store.readHere { try MapExport.geoJSON(.grid(shape, cellMeters: cellMeters, metric: .total), request, reader: $0, to: sink) }
         try sink.flush()
         let millis = LatencyRecorder.milliseconds(ContinuousClock.now - start)
         return (millis, try read(path))
     }
 
-    /// GeoSpend's layer file read back: cell ids `hex-250m@LAT,LON:i,j` carry PostGIS's (i, j).
+    /// GeoSpend's layer file read back: cell ids `hex-250m@LAT,LON:i,j` carry PostGIS's (i, j),
+    /// `square-250m@LAT,LON:i,j` the square's (floor(x / s), floor(y / s)).
     static func read(_ path: String) throws -> Layer {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],

@@ -23,9 +23,14 @@ struct WorkloadResult: Codable {
     var firstMismatch: [String: String]
     /// Target for GeoSpend p50 / PostGIS p50 (issue 5), when there is one.
     var target: Double?
+    /// Target for GeoSpend p50 / DuckDB p50 (issue 16), when there is one.
+    var duckDBTarget: Double? = nil
 
-    var ratio: Double? {
-        guard let ours = engines[EngineName.geoSpend]?.p50Ms, let theirs = engines[EngineName.postGIS]?.p50Ms, theirs > 0 else { return nil }
+    var ratio: Double? { ratio(to: EngineName.postGIS) }
+    var duckDBRatio: Double? { ratio(to: EngineName.duckDB) }
+
+    func ratio(to engine: String) -> Double? {
+        guard let ours = engines[EngineName.geoSpend]?.p50Ms, let theirs = engines[engine]?.p50Ms, theirs > 0 else { return nil }
         return ours / theirs
     }
 }
@@ -45,25 +50,25 @@ enum ResultsTable {
             out.append("")
             out.append(run.machine + "; " + run.versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ".")
             out.append("")
-            out.append("| workload | GeoSpend p50 / p95 | PostGIS p50 / p95 | ratio p50 (target) | SpatiaLite documented p50 / p95 | answers |")
-            out.append("|---|---:|---:|---:|---:|---|")
+            out.append("| workload | GeoSpend p50 / p95 | PostGIS p50 / p95 | ratio p50 (target) | SpatiaLite documented p50 / p95 | DuckDB p50 / p95 | ratio to DuckDB (target) | answers |")
+            out.append("|---|---:|---:|---:|---:|---:|---:|---|")
             for w in run.workloads {
                 func cell(_ engine: String) -> String {
                     guard let l = w.engines[engine] else { return "—" }
                     return "\(ms(l.p50Ms)) / \(ms(l.p95Ms))"
                 }
-                var ratio = "—"
-                if let r = w.ratio {
-                    ratio = String(format: "%.3f", r)
-                    if let t = w.target { ratio += " (≤ \(t)) " + (r <= t ? "met" : "**missed**") }
+                func ratio(_ r: Double?, _ target: Double?) -> String {
+                    guard let r else { return "—" }
+                    guard let target else { return String(format: "%.3f", r) }
+                    return String(format: "%.3f", r) + " (≤ \(target)) " + (r <= target ? "met" : "**missed**")
                 }
-                let checks = [EngineName.postGIS, EngineName.spatiaLite].compactMap { engine -> String? in
+                let checks = [EngineName.postGIS, EngineName.spatiaLite, EngineName.duckDB].compactMap { engine -> String? in
                     guard let n = w.mismatches[engine] else { return nil }
-                    let short = engine == EngineName.postGIS ? "PostGIS" : "SpatiaLite"
+                    let short = engine == EngineName.spatiaLite ? "SpatiaLite" : engine
                     return n == 0 ? "\(short) same" : "\(short) **\(n) differ**"
                 }
                 let rows = w.engines[EngineName.geoSpend].flatMap { $0.meanRows > 0 ? String(format: "%.1f rows", $0.meanRows) : nil } ?? ""
-                out.append("| \(w.name) (\(w.queries)×\(rows.isEmpty ? "" : ", " + rows)) | \(cell(EngineName.geoSpend)) | \(cell(EngineName.postGIS)) | \(ratio) | \(cell(EngineName.spatiaLite)) | \(checks.joined(separator: ", ")) |")
+                out.append("| \(w.name) (\(w.queries)×\(rows.isEmpty ? "" : ", " + rows)) | \(cell(EngineName.geoSpend)) | \(cell(EngineName.postGIS)) | \(ratio(w.ratio, w.target)) | \(cell(EngineName.spatiaLite)) | \(cell(EngineName.duckDB)) | \(ratio(w.duckDBRatio, w.duckDBTarget)) | \(checks.joined(separator: ", ")) |")
             }
             if !run.cli.isEmpty {
                 out.append("")
@@ -73,7 +78,7 @@ enum ResultsTable {
             out.append("")
         }
         if sorted.count > 1 {
-            out.append("### How p50 grows with the data (GeoSpend / PostGIS)")
+            out.append("### How p50 grows with the data (GeoSpend / PostGIS / DuckDB where it ran)")
             out.append("")
             out.append("| workload | " + sorted.map { count($0.expenses) }.joined(separator: " | ") + " |")
             out.append("|---|" + sorted.map { _ in "---:|" }.joined())
@@ -82,7 +87,8 @@ enum ResultsTable {
                     guard let w = run.workloads.first(where: { $0.name == name }) else { return "—" }
                     let ours = w.engines[EngineName.geoSpend].map { ms($0.p50Ms) } ?? "—"
                     let theirs = w.engines[EngineName.postGIS].map { ms($0.p50Ms) } ?? "—"
-                    return "\(ours) / \(theirs)"
+                    let duck = w.engines[EngineName.duckDB].map { " / " + ms($0.p50Ms) } ?? ""
+                    return "\(ours) / \(theirs)\(duck)"
                 }
                 out.append("| \(name) | " + cells.joined(separator: " | ") + " |")
             }

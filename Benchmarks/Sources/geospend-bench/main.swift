@@ -1,10 +1,11 @@
 // The benchmark harness behind `make bench` / `make bench-quick` (run through scripts/bench.sh).
 //
 //   geospend-bench compare --expenses CSV --stores CSV --work DIR --postgres CONNINFO
-//                          --geospend BIN --json OUT [--queries N] [--import-runs R]
-//       imports the CSVs into GeoSpend and PostGIS, runs the same query list against GeoSpend,
-//       PostGIS and SpatiaLite's documented way, cross-checks every answer, writes OUT;
-//       exits 1 if any PostGIS answer differs from GeoSpend's.
+//                          --geospend BIN --python VENV_PYTHON --json OUT [--queries N] [--import-runs R]
+//       imports the CSVs into GeoSpend, PostGIS and DuckDB (Benchmarks/duckdb/, run with
+//       VENV_PYTHON), runs the same query list against GeoSpend, PostGIS, SpatiaLite's documented
+//       way and DuckDB, cross-checks every answer, writes OUT; exits 1 if any PostGIS or DuckDB
+//       answer differs from GeoSpend's.
 //   geospend-bench render JSON...              markdown tables of result files (RESULTS.md)
 //   geospend-bench insights DATABASE USER      insights of one heavy user (GeoSpend only)
 //   geospend-bench store-report DATABASE       reports for the 200 busiest stores (GeoSpend only)
@@ -16,7 +17,7 @@ import GRDB
 
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
-        usage: geospend-bench compare --expenses CSV --stores CSV --work DIR --postgres CONNINFO --geospend BIN --json OUT [--queries N] [--import-runs R]
+        usage: geospend-bench compare --expenses CSV --stores CSV --work DIR --postgres CONNINFO --geospend BIN --python VENV_PYTHON --json OUT [--queries N] [--import-runs R]
                geospend-bench render JSON...
                geospend-bench insights DATABASE USER | store-report DATABASE | points-export DATABASE DIR
 
@@ -51,17 +52,18 @@ do {
     case "compare":
         let o = options(arguments.dropFirst(2))
         guard let expenses = o["expenses"], let stores = o["stores"], let work = o["work"], let conninfo = o["postgres"],
-              let geospend = o["geospend"], let json = o["json"] else { usage() }
+              let geospend = o["geospend"], let python = o["python"], let json = o["json"] else { usage() }
         let compare = Compare(
             expensesCSV: expenses, storesCSV: stores, work: work, conninfo: conninfo, geospend: geospend,
-            queries: Int(o["queries"] ?? "") ?? 500, importRuns: Int(o["import-runs"] ?? "") ?? 1)
+            queries: Int(o["queries"] ?? "") ?? 500, importRuns: Int(o["import-runs"] ?? "") ?? 1,
+            duckDB: DuckDBEngine(python: python, database: work + "/duckdb.duckdb"))
         let (results, failed) = try compare.run()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(results).write(to: URL(fileURLWithPath: json))
         print(ResultsTable.markdown([results]))
         if failed {
-            progress("FAILED: PostGIS and GeoSpend answered differently (see the answers column)")
+            progress("FAILED: PostGIS or DuckDB answered differently from GeoSpend (see the answers column)")
             exit(1)
         }
     case "render":
@@ -70,7 +72,7 @@ do {
     case "insights" where arguments.count == 4:
         let store = try SpatiaLiteStore(path: arguments[2], readOnly: true)
         try timeGeoSpendOnly("insights, one heavy user, all places", runs: 20, warmup: 2) {
-            try await LocationInsights.compute(InsightsRequest(userID: arguments[3]), store: store).places.count
+            try store.readHere { try LocationInsights.compute(InsightsRequest(userID: arguments[3]), reader: $0) }.places.count
         }
     case "store-report" where arguments.count == 3:
         let store = try SpatiaLiteStore(path: arguments[2], readOnly: true)
@@ -80,7 +82,7 @@ do {
         var next = 0
         try timeGeoSpendOnly("store report, 200 busiest stores", runs: 200, warmup: 20) {
             defer { next += 1 }
-            return try await StoreReport.compute(StoreReportRequest(storeID: busiest[next % busiest.count]), store: store).sections.count
+            return try store.readHere { try StoreReport.compute(StoreReportRequest(storeID: busiest[next % busiest.count]), reader: $0) }.sections.count
         }
     case "points-export" where arguments.count == 4:
         let store = try SpatiaLiteStore(path: arguments[2], readOnly: true)
@@ -91,7 +93,7 @@ do {
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             defer { close(fd) }
             let sink = ByteSink(descriptor: fd)
-            let summary = try await MapExport.geoJSON(.points, request, store: store, to: sink)
+            let summary = try store.readHere { try MapExport.geoJSON(.points, request, reader: $0, to: sink) }
             try sink.flush()
             return summary.features
         }

@@ -1,4 +1,4 @@
-/// Where a user's money goes, place by place (DESIGN.md §6).
+/// Where a user's money goes, place by place (docs/DOMAIN.md § Places and location insights).
 ///
 /// ```swift
 /// let insights = try LocationInsights.compute(
@@ -451,8 +451,7 @@ extension Timestamp {
     /// date's instant is its midnight read as UTC, as `Timestamp(parsing:)` makes it, with no
     /// offset): floor division, so days before 1970 count down.
     static func localDayNumber(epochMilliseconds ms: Int64, utcOffsetMinutes offset: Int?) -> Int64 {
-        let local = ms + Int64(offset ?? 0) * 60_000
-        return local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
+        localDayAndTime(epochMilliseconds: ms, utcOffsetMinutes: offset).day
     }
 
     /// Days since 1970-01-01 of a `YYYY-MM-DD` text (already validated).

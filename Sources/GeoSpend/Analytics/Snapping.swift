@@ -1,6 +1,6 @@
 import Foundation
 
-/// Assigns geotagged expenses without a store to the nearest store (DESIGN.md §6).
+/// Assigns geotagged expenses without a store to the nearest store (docs/DOMAIN.md § Snapping).
 ///
 /// For each expense the search radius is `tolerance`, or its `accuracy_m` when larger. Among the
 /// stores within it:

@@ -1,4 +1,4 @@
-/// A cross-user report for one store (DESIGN.md §6), with small-count suppression: no figure
+/// A cross-user report for one store (docs/DOMAIN.md § Store reports and suppression): no figure
 /// computed from fewer than `minUsers` distinct users is published.
 ///
 /// ```swift

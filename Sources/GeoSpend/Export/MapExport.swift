@@ -40,7 +40,7 @@ public struct MapExportRequest: Sendable {
     }
 }
 
-/// The layers `geospend export` writes (DESIGN.md §7).
+/// The layers `geospend export` writes (docs/DOMAIN.md § Map layers).
 public enum MapLayer: Sendable, Hashable {
     /// One weighted Point per geotagged expense.
     case points
@@ -54,19 +54,6 @@ public enum MapLayer: Sendable, Hashable {
 
 /// What a grid cell's `weight` follows.
 public enum GridMetric: String, Sendable, CaseIterable { case total, count, average }
-
-public enum ExportError: Error, Sendable, Equatable, CustomStringConvertible {
-    case writeFailed(String)
-    /// The request would take more work or memory than one export is allowed (`DensityCost`).
-    case tooMuchWork(String)
-
-    public var description: String {
-        switch self {
-        case .writeFailed(let reason): "cannot write the export: \(reason)"
-        case .tooMuchWork(let reason): "refusing the export: \(reason)"
-        }
-    }
-}
 
 /// What an export wrote, for the command's closing line.
 public struct MapExportSummary: Sendable, Equatable {
@@ -154,65 +141,5 @@ public enum MapExport {
     static func extent(_ filter: ExpenseFilter, reader: some ExpenseReader) throws -> (GeotaggedExtent?, LayerCurrency) {
         let extents = try reader.geotaggedExtent(filter)
         return (extents.first, LayerCurrency(counts: extents.map { ($0.currency, $0.count) }))
-    }
-}
-
-/// The one currency of a layer and the others of the selection, left out.
-struct LayerCurrency {
-    let currency: Currency?
-    let leftOut: [String]
-
-    /// `counts` per currency; the most expenses wins, ties by code.
-    init(counts: [(Currency, Int)]) {
-        let sorted = counts.sorted { ($1.1, $0.0.code) < ($0.1, $1.0.code) }
-        currency = sorted.first?.0
-        leftOut = sorted.dropFirst().map { "\($0.0.code) \($0.1)" }
-    }
-
-    /// None of the selection's expenses is in the currency asked for: no layer currency, and
-    /// `others`, the selection's currencies with their counts ("EUR 40"), all left out.
-    init(noneOf others: [String]) {
-        currency = nil
-        leftOut = others
-    }
-
-    /// With `minUsers` > 1 (cross-user layers), a currency fewer distinct users paid in is as if
-    /// absent: neither chosen nor listed as left out, so the layer does not tell that somebody
-    /// paid in SEK, nor how often — a label, like a cell, is published only from enough users.
-    /// - Parameter counts: expenses and distinct users (counted up to `minUsers`) per currency.
-    init(counts: [(currency: Currency, expenses: Int, users: Int)], minUsers: Int) {
-        self.init(counts: counts.filter { minUsers <= 1 || $0.users >= minUsers }.map { ($0.currency, $0.expenses) })
-    }
-}
-
-
-extension Timestamp {
-    /// RFC 3339 text of an instant in a recorded offset (`Z` for UTC), milliseconds when not
-    /// whole seconds. A nil offset (a bare date, whose instant is its midnight read as UTC) gives
-    /// the date alone.
-    static func rfc3339(epochMilliseconds ms: Int64, utcOffsetMinutes offset: Int?) -> String {
-        let sink = ByteSink(descriptor: -1, capacity: 64)
-        sink.rfc3339(epochMilliseconds: ms, utcOffsetMinutes: offset)
-        return String(decoding: sink.bytes, as: UTF8.self)
-    }
-}
-
-extension ByteSink {
-    /// `Timestamp.rfc3339` written straight into the sink (a points export writes millions).
-    func rfc3339(epochMilliseconds ms: Int64, utcOffsetMinutes offset: Int?) {
-        let local = ms + Int64(offset ?? 0) * 60_000
-        let millis = ((local % 1000) + 1000) % 1000
-        let seconds = (local - millis) / 1000
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let daySeconds = Int(seconds - days * 86_400)
-        let (y, m, d) = Timestamp.civilFromDays(days)
-        padded(y, width: 4); byte(UInt8(ascii: "-")); padded(m, width: 2); byte(UInt8(ascii: "-")); padded(d, width: 2)
-        guard let offset else { return }
-        byte(UInt8(ascii: "T")); padded(daySeconds / 3600, width: 2); byte(UInt8(ascii: ":"))
-        padded(daySeconds / 60 % 60, width: 2); byte(UInt8(ascii: ":")); padded(daySeconds % 60, width: 2)
-        if millis != 0 { byte(UInt8(ascii: ".")); padded(Int(millis), width: 3) }
-        if offset == 0 { byte(UInt8(ascii: "Z")); return }
-        byte(UInt8(ascii: offset < 0 ? "-" : "+"))
-        padded(abs(offset) / 60, width: 2); byte(UInt8(ascii: ":")); padded(abs(offset) % 60, width: 2)
     }
 }

@@ -1,7 +1,7 @@
 /// A strict RFC 4180 CSV reader that reports every problem instead of guessing.
 ///
 /// Unlike the CSV libraries on this platform (which swallow every row after an unterminated
-/// quote, see REFERENCE.md), it:
+/// quote: docs/MEASUREMENTS.md § Reading CSV and JSON), it:
 /// - reports an unterminated quote at the line where the quote opened;
 /// - rejects a quote inside an unquoted field and text after a closing quote;
 /// - rejects NUL bytes, invalid UTF-8 and fields over `maximumFieldBytes`;

@@ -45,7 +45,8 @@ public enum JSONValue: Sendable, Equatable {
 
 /// Parses RFC 8259 JSON strictly: duplicate object keys, NaN/Infinity, comments, trailing commas,
 /// leading zeros, unpaired surrogates and control characters in strings are errors.
-/// (`JSONDecoder` keeps the first of duplicate keys and Python the last: REFERENCE.md.)
+/// (`JSONDecoder` keeps the first of duplicate keys and Python the last: docs/MEASUREMENTS.md
+/// § Reading CSV and JSON.)
 public struct StrictJSONParser {
     public struct SyntaxError: Error, Sendable, Equatable {
         /// 1-based byte offset into the parsed text.

@@ -34,7 +34,7 @@ public struct Currency: Sendable, Hashable, Comparable, CustomStringConvertible 
         return f
     }
 
-    // ISO 4217 list (amendment 179, 2025), as summarised in REFERENCE.md:
+    // ISO 4217 list (amendment 179, 2025; docs/DOMAIN.md § Money):
     // 0 digits, 3 digits and 4 digits are listed; every other current code has 2.
     private static let zeroDigit: Set<String> = [
         "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND",

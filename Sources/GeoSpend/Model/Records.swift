@@ -125,7 +125,7 @@ public struct Category: Sendable, Hashable {
         self.kind = kind
     }
 
-    /// The set every new user starts with (DESIGN.md §3).
+    /// The set every new user starts with (docs/DOMAIN.md § Categories).
     public static let defaults: [Category] =
         ["Food", "Transport", "Shopping", "Bills", "Entertainment", "Health", "Education", "Others"]
         .map { Category(name: $0, kind: .expense) }
@@ -136,15 +136,23 @@ public struct Category: Sendable, Hashable {
 }
 
 /// 64-bit FNV-1a: small, fast, stable across runs and platforms (Swift's `Hasher` is seeded per run).
-struct FNV1a {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+/// The one copy: `GeoSpendSpatiaLite`'s `ByteInterner` hashes through `hash(_:from:)` too.
+package struct FNV1a {
+    package private(set) var value: UInt64 = FNV1a.offsetBasis
+    @usableFromInline static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
 
-    mutating func add(bytes: some Sequence<UInt8>) {
+    /// `bytes` hashed on from `value` (a fresh hash starts at the offset basis). Inlinable, so
+    /// a hot loop in another module is specialised as if written there.
+    @inlinable package static func hash(_ bytes: some Sequence<UInt8>, from value: UInt64 = offsetBasis) -> UInt64 {
+        var value = value
         for b in bytes {
             value ^= UInt64(b)
             value &*= 0x0000_0100_0000_01b3
         }
+        return value
     }
+
+    mutating func add(bytes: some Sequence<UInt8>) { value = Self.hash(bytes, from: value) }
 
     /// Adds a field with a terminator, so ("ab","c") and ("a","bc") differ; `nil` differs from "".
     mutating func add(_ field: String?) {

@@ -154,11 +154,20 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         return (Int(yoe + era * 400 + (m <= 2 ? 1 : 0)), Int(m), Int(d))
     }
 
+    /// The local calendar day of an instant at an offset, as days since 1970-01-01, and the
+    /// milliseconds into that day. A nil offset reads the instant as UTC (a bare date's instant
+    /// is its midnight read as UTC). Floor division, so instants before 1970 count down: the one
+    /// place this formula lives (docs/DOMAIN.md § Timestamps and local days).
+    static func localDayAndTime(epochMilliseconds ms: Int64, utcOffsetMinutes offset: Int?) -> (day: Int64, millisecond: Int64) {
+        let local = ms + Int64(offset ?? 0) * 60_000
+        let day = local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
+        return (day, local - day * 86_400_000)
+    }
+
     /// An RFC 3339 timestamp for an instant shown at a given offset (used by the generator).
     public init(epochSeconds: Int64, utcOffsetMinutes offset: Int) {
-        let local = epochSeconds + Int64(offset) * 60
-        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-        let secs = Int(local - days * 86_400)
+        let (days, millisecond) = Timestamp.localDayAndTime(epochMilliseconds: epochSeconds * 1000, utcOffsetMinutes: offset)
+        let secs = Int(millisecond / 1000)
         let (y, m, d) = Timestamp.civilFromDays(days)
         let date = "\(Timestamp.pad(y, 4))-\(Timestamp.pad(m, 2))-\(Timestamp.pad(d, 2))"
         self.text = "\(date)T\(Timestamp.pad(secs / 3600, 2)):\(Timestamp.pad(secs / 60 % 60, 2)):\(Timestamp.pad(secs % 60, 2))"

@@ -5,13 +5,13 @@ public protocol BudgetStore: Sendable {
     /// transaction deactivates the active budgets `BudgetRules.deactivated(by:among:)` names.
     /// - Returns: the saved budget (id and creation time set) and the ids deactivated; nil when
     ///   replacing a budget that does not exist.
-    func saveBudget(_ budget: Budget) throws -> (budget: Budget, deactivated: [Int64])?
+    func saveBudget(_ budget: Budget) async throws -> (budget: Budget, deactivated: [Int64])?
     /// The user's budgets: active ones newest `from` first (then newest id); with
     /// `includeInactive`, the inactive ones after them in the same order.
-    func budgets(userID: String, includeInactive: Bool) throws -> [Budget]
-    func budget(id: Int64, userID: String) throws -> Budget?
+    func budgets(userID: String, includeInactive: Bool) async throws -> [Budget]
+    func budget(id: Int64, userID: String) async throws -> Budget?
     /// - Returns: whether there was such a budget.
-    func deleteBudget(id: Int64, userID: String) throws -> Bool
+    func deleteBudget(id: Int64, userID: String) async throws -> Bool
     /// The user's expenses of kind `expense` (any currency) on local days `from…to`.
-    func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense]
+    func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) async throws -> [BudgetExpense]
 }

@@ -5,20 +5,20 @@
 public protocol CategoryEditing: Sendable {
     /// The user's categories, by kind then name, with their expense counts; inactive ones only
     /// with `includeInactive`.
-    func categoryDetails(userID: String, includeInactive: Bool) throws -> [CategoryDetail]
+    func categoryDetails(userID: String, includeInactive: Bool) async throws -> [CategoryDetail]
 
     /// - Throws: `EditError.categoryExists`.
-    func addCategory(_ category: Category, userID: String, icon: String?, color: String?) throws -> CategoryDetail
+    func addCategory(_ category: Category, userID: String, icon: String?, color: String?) async throws -> CategoryDetail
 
     /// Changes what `change` gives of the user's category `name` of `kind` (nil kind: the only
     /// category of that name). A rename keeps the category on its expenses.
     /// - Throws: `EditError` (unknown, ambiguous, or the new name taken).
-    func editCategory(name: String, kind: Category.Kind?, userID: String, change: CategoryChange) throws -> CategoryDetail
+    func editCategory(name: String, kind: Category.Kind?, userID: String, change: CategoryChange) async throws -> CategoryDetail
 
     /// Deletes the category; its expenses keep existing with no category.
     /// - Returns: how many expenses lost it.
     /// - Throws: `EditError` (unknown, ambiguous, or a default category).
-    func deleteCategory(name: String, kind: Category.Kind?, userID: String) throws -> Int
+    func deleteCategory(name: String, kind: Category.Kind?, userID: String) async throws -> Int
 }
 
 /// A category as stored: `icon` and `color` are free to the app that shows them (MONO: an icon

@@ -8,31 +8,31 @@ public protocol ExpenseEditing: Sendable {
     /// Stores a new expense (its id given by the caller, `GeneratedID`), creating the user with
     /// the default categories on first sight, as an import does.
     /// - Throws: `EditError` (unknown store, id taken, category unknown or inactive).
-    func addExpense(_ expense: Expense, remindAt: Timestamp?) throws -> StoredExpense
+    func addExpense(_ expense: Expense, remindAt: Timestamp?) async throws -> StoredExpense
 
     /// The user's expense with this id, or nil.
-    func expense(id: String, userID: String) throws -> StoredExpense?
+    func expense(id: String, userID: String) async throws -> StoredExpense?
 
     /// Replaces every field of the user's expense `expense.id`.
     /// - Returns: the stored expense, or nil when the user has no expense with this id.
-    func updateExpense(_ expense: Expense, remindAt: Timestamp?) throws -> StoredExpense?
+    func updateExpense(_ expense: Expense, remindAt: Timestamp?) async throws -> StoredExpense?
 
     /// Deletes the user's expense with the same no-trace guarantee as deleting a user (secure
     /// delete, spatial index scrubbed, and with `rewriteFile` the file rewritten).
     /// - Returns: nil when the user has no expense with this id; else the notes on what may
     ///   remain (empty when nothing does).
-    func deleteExpense(id: String, userID: String, rewriteFile: Bool) throws -> [String]?
+    func deleteExpense(id: String, userID: String, rewriteFile: Bool) async throws -> [String]?
 
     /// The user's expenses matching `filter`, newest first (ties: by id, descending), at most
     /// `limit`, starting after `cursor`; the page's `next` is nil on the last page.
-    func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) throws -> ExpensePage
+    func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) async throws -> ExpensePage
 
     /// The user's expenses whose title, merchant, notes or category contain `text` (ASCII
     /// letters compared without case), newest first, at most `limit`.
-    func searchExpenses(userID: String, text: String, limit: Int) throws -> [StoredExpense]
+    func searchExpenses(userID: String, text: String, limit: Int) async throws -> [StoredExpense]
 
     /// The user's expenses with a reminder at or before `asOf`, earliest reminder first.
-    func dueReminders(userID: String, asOf: Timestamp) throws -> [StoredExpense]
+    func dueReminders(userID: String, asOf: Timestamp) async throws -> [StoredExpense]
 }
 
 /// An expense with what its life adds to it: a reminder and when it was stored and changed.

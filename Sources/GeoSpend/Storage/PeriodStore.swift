@@ -7,25 +7,25 @@
 /// nothing about other users' periods.
 public protocol PeriodStore: Sendable {
     /// Adds a period to an existing user and returns it with its new id.
-    func addPeriod(userID: String, _ fields: PeriodFields) throws -> Period
+    func addPeriod(userID: String, _ fields: PeriodFields) async throws -> Period
 
     /// The user's periods, by id.
-    func periods(userID: String) throws -> [Period]
+    func periods(userID: String) async throws -> [Period]
 
     /// One of the user's periods; nil when the user has none with this id (another user's period
     /// is "none" too).
-    func period(userID: String, id: Int64) throws -> Period?
+    func period(userID: String, id: Int64) async throws -> Period?
 
     /// Replaces the period's fields; nil when the user has no such period.
-    func updatePeriod(userID: String, id: Int64, _ fields: PeriodFields) throws -> Period?
+    func updatePeriod(userID: String, id: Int64, _ fields: PeriodFields) async throws -> Period?
 
     /// Deletes the period; its expenses stay, with no period.
     /// - Returns: how many expenses were unlinked, or nil when the user has no such period.
-    func deletePeriod(userID: String, id: Int64) throws -> Int?
+    func deletePeriod(userID: String, id: Int64) async throws -> Int?
 
     /// Assigns the user's expenses to one of their periods (`period` nil: unassigns them), all or
     /// nothing: when an id is not one of the user's expenses, nothing changes.
-    func assign(userID: String, period: Int64?, expenseIDs: [String]) throws -> PeriodAssignment
+    func assign(userID: String, period: Int64?, expenseIDs: [String]) async throws -> PeriodAssignment
 }
 
 /// What a user gives for a period, checked (`init` throws on a rule broken).

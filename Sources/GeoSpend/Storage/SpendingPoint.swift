@@ -51,9 +51,8 @@ public struct SpendingPoint: Sendable, Hashable {
     /// Local weekday (0 = Monday … 6 = Sunday) and hour (0–23); nil for a bare date.
     public var localWeekdayHour: (weekday: Int, hour: Int)? {
         guard let offset = utcOffsetMinutes else { return nil }
-        let localSeconds = occurredMilliseconds / 1000 + Int64(offset) * 60
-        let days = localSeconds >= 0 ? localSeconds / 86_400 : (localSeconds - 86_399) / 86_400
-        let hour = Int((localSeconds - days * 86_400) / 3600)
+        let (days, millisecond) = Timestamp.localDayAndTime(epochMilliseconds: occurredMilliseconds, utcOffsetMinutes: offset)
+        let hour = Int(millisecond / 3_600_000)
         let weekday = Int(((days % 7) + 7 + 3) % 7)  // 1970-01-01 was a Thursday (3)
         return (weekday, hour)
     }

@@ -3,18 +3,18 @@
 /// (`geospend users delete`). Separate from `ExpenseStore` because only these tools need it.
 public protocol UserDataStore: Sendable {
     /// Every user with their row counts, in id order.
-    func users() throws -> [UserRecord]
+    func users() async throws -> [UserRecord]
 
     /// Runs `body` on one read transaction that sees the user's data as of one instant (an
     /// import committing meanwhile is either wholly in or wholly out).
     /// - Returns: nil when there is no such user.
-    func withUserData<T>(_ userID: String, _ body: (any UserDataSnapshot) throws -> T) throws -> T?
+    func withUserData<T: Sendable>(_ userID: String, _ body: @escaping @Sendable (any UserDataSnapshot) throws -> T) async throws -> T?
 
     /// Removes every row keyed by the user, in one transaction, and leaves no copy of it in the
     /// store's indexes, statistics or unused file space (`rewriteFile`: also where only
     /// rewriting the whole file reaches). Shared stores are kept.
     /// - Returns: what was removed, or nil when there is no such user.
-    func deleteUser(_ userID: String, rewriteFile: Bool) throws -> UserDeletion?
+    func deleteUser(_ userID: String, rewriteFile: Bool) async throws -> UserDeletion?
 }
 
 /// One user's data inside a read transaction (see `UserDataStore.withUserData`).

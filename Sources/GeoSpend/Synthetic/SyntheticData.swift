@@ -21,7 +21,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 }
 
-/// Deterministic synthetic expenses of people visiting real places (DESIGN.md §11).
+/// Deterministic synthetic expenses of people visiting real places (docs/DOMAIN.md § Synthetic data).
 ///
 /// - `city`: the given places as they are (the 936 Helsinki places of `Data/`).
 /// - `region`: the places copied onto a grid of towns 22 km apart (ids `ID~tN`), until there

@@ -3,7 +3,7 @@ import Foundation
 /// A place (a home, an office) whose surroundings a shared export leaves out.
 ///
 /// A mask centred on the place is reversed by finding the centre of the gap (95 % of users of
-/// a fitness app, USENIX Security 2018; REFERENCE.md §Privacy). So the dropped region is a disc
+/// a fitness app, USENIX Security 2018; docs/DOMAIN.md § Location privacy). So the dropped region is a disc
 /// of radius 2R around a *secret* point at a distance between R/2 and R from the place (uniform
 /// over that ring's area, secret direction): it always covers the whole disc of radius R around
 /// the place (R/2…R + R ≤ 2R), and the gap's centre is never within R/2 of the place. The

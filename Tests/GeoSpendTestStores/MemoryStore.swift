@@ -123,10 +123,9 @@ struct MemoryReader: ExpenseReader {
 
     func forEachLocatedAmountBatch(_ filter: ExpenseFilter, withUsers: Bool, _ body: ([LocatedAmount]) throws -> Void) throws {
         let amounts = matching(filter, geotaggedOnly: true).map { e in
-            var (code, user) = (e.amount.currency.code, e.userID)
-            return LocatedAmount(
+            LocatedAmount(
                 latitude: e.location!.coordinate.latitude, longitude: e.location!.coordinate.longitude, amountMinor: e.amount.minorUnits,
-                currencyKey: code.withUTF8(LocatedAmount.currencyKey), userKey: withUsers ? user.withUTF8(LocatedAmount.userKey) : 0)
+                currencyKey: LocatedAmount.currencyKey(e.amount.currency), userKey: withUsers ? LocatedAmount.userKey(e.userID) : 0)
         }
         try Self.inBatches(amounts, body)
     }

@@ -1,0 +1,5 @@
+import ArgumentParser
+
+enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, csv, markdown
+}
