@@ -1,5 +1,6 @@
 import GeoSpend
 import GRDB
+import GRDBSQLite
 
 /// Inserts stores and expenses inside one open write transaction, with prepared statements
 /// bound directly and small caches for users, categories and store ids.
@@ -43,7 +44,9 @@ final class SpatiaLiteBulkWriter: BulkWriter {
     /// Whether any row was inserted, updated or deleted since (the store rolls back when not).
     var wroteRows: Bool { db.totalChangesCount != changesBefore }
     // The caches below stand in for SQL lookups, so they compare as SQL does: bytes
-    // (`ExactText`), and category names case-insensitively for ASCII only (`NOCASE`).
+    // (`ExactText`). Category names are keyed as written, not folded: `Food` and `food` are two
+    // entries that the lookup (`NOCASE`) resolves to the same row, and no row's name is folded
+    // into a new string (`asciiLowercased` was half of `category`'s cost).
     private var knownUsers = Set<ExactText>()
     /// Per currency, the sum of all expense amounts in the database with this transaction's rows.
     /// Kept within `Int64` so that every total computed later — a sum of some of these positive
@@ -56,6 +59,12 @@ final class SpatiaLiteBulkWriter: BulkWriter {
     private struct CategoryKey: Hashable {
         let user: ExactText, kind: Category.Kind, name: ExactText
     }
+
+    /// SQLite's change count and last rowid of the connection, read directly: GRDB's
+    /// `changesCount` and `lastInsertedRowID` check the calling queue first (~500 instructions
+    /// each, twice per row).
+    private var changes: Int32 { sqlite3_changes(db.sqliteConnection) }
+    private var lastRowID: Int64 { sqlite3_last_insert_rowid(db.sqliteConnection) }
 
     /// The INSERT triggers SpatiaLite creates per geometry column: geometry check (ggi),
     /// last-insert time (tmi) and R*Tree update (gii); and its last-update time trigger (tmu),
@@ -147,23 +156,23 @@ final class SpatiaLiteBulkWriter: BulkWriter {
     /// Adds the just inserted row's point to its R*Tree, or to the pending bulk load.
     private func index(_ load: inout RTreeBulkLoad?, _ statement: RawStatement, latitude: Double, longitude: Double) throws {
         if load != nil {
-            load?.add(id: db.lastInsertedRowID, x: longitude, y: latitude)
+            load?.add(id: lastRowID, x: longitude, y: latitude)
             return
         }
         statement.reset()
-        statement.bind(1, db.lastInsertedRowID); statement.bind(2, longitude); statement.bind(3, latitude)
+        statement.bind(1, lastRowID); statement.bind(2, longitude); statement.bind(3, latitude)
         _ = try statement.step(db)
     }
 
     func insert(_ store: Store, contentHash hash: Int64) throws -> InsertOutcome {
         let s = insertStore
-        s.reset()
+        s.rewind()  // every parameter is bound below
         s.bind(1, store.id); s.bind(2, store.name); s.bind(3, store.kind); s.bind(4, store.brand)
         s.bind(5, store.street); s.bind(6, store.postcode); s.bind(7, store.city); s.bind(8, store.country)
         s.bind(9, store.sourceID); s.bind(10, store.coordinate.latitude); s.bind(11, store.coordinate.longitude)
         s.bind(12, hash)
         _ = try s.step(db)
-        if db.changesCount == 1 {
+        if changes == 1 {
             try index(&storeIndexLoad, insertStoreIndex, latitude: store.coordinate.latitude, longitude: store.coordinate.longitude)
             knownStores[ExactText(store.id)] = true
             return .inserted
@@ -194,7 +203,7 @@ final class SpatiaLiteBulkWriter: BulkWriter {
         try ensureUser(expense.userID)
         let categoryID = try expense.category.map { try category(named: $0, user: expense.userID, kind: Category.kind(for: expense.kind)) }
         let s = insertExpense
-        s.reset()
+        s.rewind()  // every parameter is bound below
         s.bind(1, expense.id); s.bind(2, expense.userID); s.bind(3, expense.kind.rawValue)
         s.bind(4, expense.amount.minorUnits); s.bind(5, expense.amount.currency.code)
         s.bind(6, expense.occurredAt.text); s.bind(7, expense.occurredAt.epochMilliseconds)
@@ -204,7 +213,7 @@ final class SpatiaLiteBulkWriter: BulkWriter {
         s.bind(15, expense.location?.accuracyMeters); s.bind(16, expense.storeID); s.bind(17, expense.notes)
         s.bind(18, hash)
         _ = try s.step(db)
-        if db.changesCount == 1 {
+        if changes == 1 {
             currencyTotals![code] = projected
             if let c = expense.location?.coordinate { try index(&expenseIndexLoad, insertExpenseIndex, latitude: c.latitude, longitude: c.longitude) }
             return .inserted
@@ -250,7 +259,7 @@ final class SpatiaLiteBulkWriter: BulkWriter {
         insertUser.reset()
         insertUser.bind(1, id)
         _ = try insertUser.step(db)
-        if db.changesCount == 1 {
+        if changes == 1 {
             for c in Category.defaults { _ = try category(named: c.name, user: id, kind: c.kind) }
             try db.execute(sql: "UPDATE categories SET is_default = 1 WHERE user_id = ?", arguments: [id])  // only these yet
         }
@@ -259,7 +268,7 @@ final class SpatiaLiteBulkWriter: BulkWriter {
 
     /// The category's row id, created for this user when it is new.
     private func category(named name: String, user: String, kind: Category.Kind) throws -> Int64 {
-        let key = CategoryKey(user: ExactText(user), kind: kind, name: ExactText(Identity.asciiLowercased(name)))
+        let key = CategoryKey(user: ExactText(user), kind: kind, name: ExactText(name))
         if let id = categoryIDs[key] { return id }
         findCategory.reset()
         findCategory.bind(1, user); findCategory.bind(2, kind.rawValue); findCategory.bind(3, name)
@@ -270,7 +279,7 @@ final class SpatiaLiteBulkWriter: BulkWriter {
             insertCategory.reset()
             insertCategory.bind(1, user); insertCategory.bind(2, kind.rawValue); insertCategory.bind(3, name)
             _ = try insertCategory.step(db)
-            id = db.lastInsertedRowID
+            id = lastRowID
         }
         categoryIDs[key] = id
         return id
