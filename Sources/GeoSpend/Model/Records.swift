@@ -53,9 +53,10 @@ public struct Expense: Sendable, Hashable {
         var h = FNV1a()
         h.add(id); h.add(userID); h.add(kind.rawValue); h.add(String(amount.minorUnits))
         h.add(amount.currency.code); h.add(occurredAt.text); h.add(title); h.add(category)
-        h.add(merchant); h.add(location.map { "\($0.coordinate.latitude)" })
-        h.add(location.map { "\($0.coordinate.longitude)" })
-        h.add(location?.accuracyMeters.map { "\($0)" }); h.add(storeID); h.add(notes)
+        // `description` is the text "\(x)" gives, without an interpolation buffer.
+        h.add(merchant); h.add(location?.coordinate.latitude.description)
+        h.add(location?.coordinate.longitude.description)
+        h.add(location?.accuracyMeters?.description); h.add(storeID); h.add(notes)
         return Int64(bitPattern: h.value)
     }
 }
