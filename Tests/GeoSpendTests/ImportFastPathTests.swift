@@ -107,7 +107,8 @@ import Testing
         #expect(ExactText(composed) != ExactText(decomposed))
         #expect(ExactText(composed) == ExactText(String(decoding: Array(composed.utf8), as: UTF8.self)))
         #expect(Set([ExactText(composed), ExactText(decomposed), ExactText("Jos\u{E9}")]).count == 2)
-        #expect(ExactText("ab") != ExactText("abc") && ExactText("") == ExactText(""))
+        #expect(ExactText("ab") != ExactText("abc") && ExactText("ab") != ExactText("ba") && ExactText("") == ExactText(""))
+        #expect(ExactText("Jos\u{E9}") != ExactText("Jos\u{E8}"))  // same length, one byte apart
         let long = String(repeating: "long id ", count: 10)  // not a small string
         #expect(Set([ExactText(long), ExactText(long + "")]).count == 1)
     }
