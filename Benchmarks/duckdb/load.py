@@ -53,8 +53,9 @@ SELECT *, ST_Point(lon, lat) FROM read_csv(?, header = true, auto_detect = false
 CREATE INDEX stores_geom ON stores USING RTREE (geom);
 """
 
-# amount: DECIMAL(18,3) holds every amount GeoSpend accepts (10^15 minor units, up to 3 or 4
-# decimals) exactly; occurred_at keeps its offset as TIMESTAMPTZ.
+# amount: DECIMAL(18, 4) is exact for every amount of 2 decimals GeoSpend accepts (10^15 minor
+# units: 14 integer digits), so for the generated CSVs (EUR); the largest yen amounts would need
+# DECIMAL(20, 4). occurred_at keeps its instant as TIMESTAMPTZ.
 EXPENSES = """
 CREATE TABLE expenses (
     id VARCHAR PRIMARY KEY, user_id VARCHAR NOT NULL, kind VARCHAR NOT NULL, amount DECIMAL(18, 4) NOT NULL,
