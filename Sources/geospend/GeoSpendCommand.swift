@@ -29,6 +29,7 @@ struct GeoSpendCommand: AsyncParsableCommand {
 
     /// Runs the command; every error is turned into a message and an exit code here, in one place.
     static func main() async {
+        TemporaryFiles.installHandlers()
         var command: ParsableCommand
         do { command = try parseAsRoot() } catch { fail(error, in: Self.self) }
         do {

@@ -53,7 +53,10 @@ enum TemporaryFiles {
         raise(signo)
     }
 
-    private static func installHandlers() {
+    /// Installs the handlers, once. `main()` calls it on the main thread before any task runs:
+    /// installed only when the first temporary file was registered, from one of the async
+    /// runtime's threads, a SIGTERM'd export left its file behind (debug build, OutputPathTests).
+    static func installHandlers() {
         guard !handlersInstalled else { return }
         handlersInstalled = true
         var unblock = sigset_t()

@@ -12,11 +12,11 @@ import Testing
     func expectRejected(
         _ body: String, header: String = ImportTests.header, line: Int = 3, column: String, reason: String,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
+    ) async throws {
         let scratch = Scratch()
         let store = try scratch.store()
         let file = scratch.file("bad.csv", header + Self.good + body)
-        #expect(sourceLocation: sourceLocation) {
+        await #expect(sourceLocation: sourceLocation) {
             _ = try await Importer.importExpenses(from: file, into: store)
         } throws: { error in
             guard case ImportError.rejected(let errors, _) = error else { return false }
@@ -26,13 +26,13 @@ import Testing
         #expect(try store.readHere { try $0.counts() }.expenses == 0, "nothing may be written", sourceLocation: sourceLocation)
     }
 
-    @Test func raggedRows() throws {
-        try expectRejected("g2,ann,expense,1.00,EUR\n", column: "row", reason: "has 5 fields but the header has 14")
-        try expectRejected("g2,ann,expense,1.00,EUR,2025-01-01,,,,,,,,,extra\n", column: "row", reason: "has 15 fields")
+    @Test func raggedRows() async throws {
+        try await expectRejected("g2,ann,expense,1.00,EUR\n", column: "row", reason: "has 5 fields but the header has 14")
+        try await expectRejected("g2,ann,expense,1.00,EUR,2025-01-01,,,,,,,,,extra\n", column: "row", reason: "has 15 fields")
     }
 
-    @Test func unterminatedQuoteStopsEverythingAfterIt() throws {
-        try expectRejected("g2,ann,expense,1.00,EUR,2025-01-01,\"Coffee,Food,,,,,,\ng3,ann,expense,2.00,EUR,2025-01-01,,,,,,,,\n",
+    @Test func unterminatedQuoteStopsEverythingAfterIt() async throws {
+        try await expectRejected("g2,ann,expense,1.00,EUR,2025-01-01,\"Coffee,Food,,,,,,\ng3,ann,expense,2.00,EUR,2025-01-01,,,,,,,,\n",
             column: "title", reason: "unterminated quoted field")
     }
 
@@ -106,8 +106,8 @@ import Testing
         ("g2,ann,expense,1.00,EUR,2025-01-01,,,,60.1,24.9,-5,,\n", "accuracy_m", "negative"),
         ("g2,ann,expense,1.00,EUR,2025-01-01,,,,,,,nowhere,\n", "store_id", "not a known store"),
     ])
-    func badValues(body: String, column: String, reason: String) throws {
-        try expectRejected(body, column: column, reason: reason)
+    func badValues(body: String, column: String, reason: String) async throws {
+        try await expectRejected(body, column: column, reason: reason)
     }
 
     @Test func skipInvalidWritesTheGoodRowsAndListsTheBadOnes() async throws {

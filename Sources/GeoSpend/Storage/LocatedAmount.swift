@@ -17,17 +17,14 @@ public struct LocatedAmount: Sendable, Hashable {
         self.userKey = userKey
     }
 
-    /// The key of a user id, as stores compute it from the id's UTF-8 bytes.
-    public static func userKey(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var h = FNV1a()
-        h.add(bytes: bytes)
-        return h.value
+    /// The key of a user id: the 64-bit FNV-1a hash of its UTF-8 bytes.
+    public static func userKey(_ userID: String) -> UInt64 {
+        FNV1a.hash(userID.utf8)
     }
 
-    /// The key of a currency code's UTF-8 bytes (0 for anything but three bytes).
-    @inline(__always)
-    public static func currencyKey(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        bytes.count == 3 ? UInt32(bytes[0]) << 16 | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) : 0
+    /// The key of a currency: its code's three ASCII letters packed into one number.
+    public static func currencyKey(_ currency: Currency) -> UInt32 {
+        currency.code.utf8.reduce(0) { $0 << 8 | UInt32($1) }
     }
 
     /// The currency a key stands for.

@@ -11,8 +11,9 @@ public protocol UserDataStore: Sendable {
     func withUserData<T: Sendable>(_ userID: String, _ body: @escaping @Sendable (any UserDataSnapshot) throws -> T) async throws -> T?
 
     /// Removes every row keyed by the user, in one transaction, and leaves no copy of it in the
-    /// store's indexes, statistics or unused file space (`rewriteFile`: also where only
-    /// rewriting the whole file reaches). Shared stores are kept.
+    /// store's indexes, statistics or unused space (`rewriteFile`: also where only rewriting
+    /// the whole database reaches). Shared stores are kept. Each store says in
+    /// `UserDeletion.leftovers` what it could not reach (SpatiaLite: docs/RELIABILITY.md).
     /// - Returns: what was removed, or nil when there is no such user.
     func deleteUser(_ userID: String, rewriteFile: Bool) async throws -> UserDeletion?
 }
@@ -76,9 +77,9 @@ public struct UserDeletion: Sendable, Hashable {
     public let userID: String
     /// Rows removed per table (the `users` row included), in table order.
     public let rowsByTable: [TableRows]
-    /// Why bytes of the deleted rows may still be in the file, when they may: the file was not
-    /// rewritten, or another connection kept the write-ahead log from being emptied. Empty when
-    /// nothing of them remains.
+    /// Why bytes of the deleted rows may still be in the store, when they may, in the store's
+    /// own terms (SpatiaLite: the file was not rewritten, or another connection kept its log
+    /// from being emptied). Empty when nothing of them remains.
     public let leftovers: [String]
 
     public struct TableRows: Sendable, Hashable {

@@ -15,27 +15,3 @@ protocol DelimitedPreset: Sendable {
     /// names the file's column.
     func record(_ row: SourceRow, _ conversions: ValueConversions) throws(FieldError) -> [String: String]?
 }
-
-/// A column a preset or mapping reads, what it gives, and whether a file must have it.
-public struct ColumnRole: Sendable, Equatable {
-    public let column: String
-    /// What the column becomes, e.g. `amount`, `kind (Withdrawal → expense …)`.
-    public let use: String
-    public let required: Bool
-}
-
-/// One data row of a delimited file, read by column name; an empty field is absent.
-struct SourceRow {
-    let location: String
-    let lookup: (String) -> String?
-
-    func text(_ column: String) -> String? {
-        guard let v = lookup(column), !v.isEmpty else { return nil }
-        return v
-    }
-
-    func required(_ column: String) throws(FieldError) -> String {
-        guard let v = text(column) else { throw FieldError(column: column, reason: "is empty; this column is required") }
-        return v
-    }
-}
