@@ -46,13 +46,16 @@ let package = Package(
 
         // How the test targets run programs (one runner, no pipe deadlock, a timeout).
         .target(name: "GeoSpendTestSupport", path: "Tests/GeoSpendTestSupport"),
+        // Tests only: a second store behind the seam (MemoryStore), for the store-level suite.
+        .target(name: "GeoSpendTestStores", dependencies: ["GeoSpend"], path: "Tests/GeoSpendTestStores"),
         .testTarget(
             name: "GeoSpendTests",
             dependencies: ["GeoSpend", "CProj", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(
             name: "GeoSpendSpatiaLiteTests",
             dependencies: [
-                "GeoSpend", "GeoSpendSpatiaLite", "GeoSpendTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "GeoSpend", "GeoSpendSpatiaLite", "GeoSpendTestSupport", "GeoSpendTestStores",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         // The CLI tests inspect the databases the commands leave behind (isolation, user deletion).

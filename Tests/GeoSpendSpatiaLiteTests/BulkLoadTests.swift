@@ -113,6 +113,65 @@ import Testing
         #expect(try store.scalar("SELECT CheckSpatialIndex('stores', 'geom')") == 1)
     }
 
+    /// The writer binds a row's texts in place from a 4 KiB arena that grows mid-row when the
+    /// texts do not fit (`BindArena`): every stored text must be the one read, byte for byte,
+    /// whichever block it was copied into, and every NULL must stay NULL.
+    @Test func textsBoundInPlaceAreStoredExactly() async throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        var rows: [[String]] = []
+        for i in 0..<40 {
+            // Lengths from 0 to ~4,000 bytes, multi-byte characters, quotes: some rows overflow
+            // the arena once or twice, others leave it nearly empty for the next.
+            let long = String(repeating: "é☕\"x", count: (i * 37) % 600)
+            rows.append([
+                "id\(i)", "user\(i % 3)", i % 2 == 0 ? "expense" : "income", "\(i + 1).00", "EUR", "2025-03-01T10:00:00+01:00",
+                i % 5 == 0 ? "" : "title \(i) " + long, i % 2 == 0 ? "Food" : "Salary", i % 3 == 0 ? "" : "merchant\(i)",
+                "60.1\(i)", "24.9\(i)", "", "", i % 4 == 0 ? "" : long + " notes \(i)",
+            ])
+        }
+        func quoted(_ f: String) -> String { "\"" + f.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        let csv = ImportTests.header + rows.map { $0.map(quoted).joined(separator: ",") + "\n" }.joined()
+        await #expect(try await Importer.importExpenses(from: scratch.file("e.csv", csv), into: store).inserted == 40)
+        let stored = try store.readDatabase { db in
+            try Row.fetchAll(db, sql: "SELECT id, user_id, kind, currency, occurred_at, local_date, title, merchant, notes FROM expenses ORDER BY pk")
+        }
+        #expect(stored.count == 40)
+        for (row, fields) in zip(stored, rows) {
+            #expect(row[0] as String == fields[0] && row[1] as String == fields[1] && row[2] as String == fields[2])
+            #expect(row[3] as String == "EUR" && row[4] as String == fields[5] && row[5] as String == "2025-03-01")
+            #expect(row[6] as String? == (fields[6].isEmpty ? nil : fields[6]), "title of \(fields[0])")
+            #expect(row[7] as String? == (fields[8].isEmpty ? nil : fields[8]), "merchant of \(fields[0])")
+            #expect(row[8] as String? == (fields[13].isEmpty ? nil : fields[13]), "notes of \(fields[0])")
+        }
+    }
+
+    /// A new user's default categories are created marked as defaults, and an expense's
+    /// category, whatever its ASCII case, is the user's one row of that name (`NOCASE`).
+    @Test func defaultCategoriesAndCaseVariantsShareOneRow() async throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        let csv = ImportTests.header + """
+            c1,ann,expense,1.00,EUR,2025-03-01,,Food,,,,,,
+            c2,ann,expense,1.00,EUR,2025-03-01,,food,,,,,,
+            c3,ann,expense,1.00,EUR,2025-03-01,,FOOD,,,,,,
+            c4,ann,expense,1.00,EUR,2025-03-01,,Café,,,,,,
+            c5,ann,expense,1.00,EUR,2025-03-01,,CAFÉ,,,,,,
+            c8,ann,expense,1.00,EUR,2025-03-01,,cAFé,,,,,,
+            c6,ann,income,1.00,EUR,2025-03-01,,others,,,,,,
+            c7,ann,expense,1.00,EUR,2025-03-01,,Others,,,,,,
+
+            """
+        #expect(try await Importer.importExpenses(from: scratch.file("c.csv", csv), into: store).inserted == 8)
+        #expect(try store.scalar("SELECT count(*) FROM categories WHERE is_default = 1") == Category.defaults.count)
+        #expect(try store.column("SELECT kind || ':' || name FROM categories WHERE is_default = 0 ORDER BY id") == ["expense:Café", "expense:CAFÉ"])
+        let food = try store.scalar("SELECT id FROM categories WHERE kind = 'expense' AND name = 'Food'")
+        #expect(try store.column("SELECT category_id FROM expenses WHERE id IN ('c1', 'c2', 'c3')", as: Int.self) == [food, food, food].compactMap { $0 })
+        #expect(try store.scalar("SELECT count(DISTINCT category_id) FROM expenses WHERE id IN ('c4', 'c8')") == 1)
+        #expect(try store.scalar("SELECT count(DISTINCT category_id) FROM expenses WHERE id IN ('c6', 'c7')") == 2)
+        #expect(try store.scalar("SELECT count(*) FROM expenses AS e JOIN categories AS c ON c.id = e.category_id WHERE c.kind = 'income'") == 1)
+    }
+
     /// Migration v3: the kind CHECK is comparisons, which SQLite evaluates without a temporary B-tree per row.
     @Test func kindCheckUsesComparisonsAndStillRejects() throws {
         let scratch = Scratch()

@@ -94,11 +94,11 @@ import Testing
         ("ann\u{3164}", "U+3164 HANGUL FILLER"),
         ("an\u{34F}n", "U+034F COMBINING GRAPHEME JOINER"),
     ])
-    func invisibleCharactersInIdsAreRefused(id: String, named: String) throws {
+    func invisibleCharactersInIdsAreRefused(id: String, named: String) async throws {
         let scratch = Scratch()
         let store = try scratch.store()
         let file = scratch.file("e.csv", Self.header + Self.row("e1", user: "ann") + Self.row("e2", user: id))
-        #expect {
+        await #expect {
             _ = try await Importer.importExpenses(from: file, into: store)
         } throws: { error in
             guard case ImportError.rejected(let errors, 1) = error, let e = errors.first else { return false }
@@ -111,7 +111,7 @@ import Testing
         // The expense and store ids follow the same rule.
         let store2 = try scratch.store("b.sqlite")
         let bad = scratch.file("x.csv", Self.header + "e\u{200D}1,ann,expense,1.00,EUR,2025-03-01,,,,,,,,\n")
-        #expect(throws: ImportError.self) { _ = try await Importer.importExpenses(from: bad, into: store2) }
+        await #expect(throws: ImportError.self) { _ = try await Importer.importExpenses(from: bad, into: store2) }
     }
 
     @Test func bidiControlsInNamesAreRefused() async throws {

@@ -98,7 +98,15 @@ public final class CSVReader {
         }
         func text(_ bytes: UnsafeBufferPointer<UInt8>, field: Int) -> String {
             if bytes.count > Self.maximumFieldBytes { fail("is longer than 64 KiB", field: field); return "" }
-            if bytes.contains(0) { fail("contains a NUL byte", field: field); return "" }
+            // One pass for NUL and non-ASCII. ASCII is valid UTF-8 as it is, and
+            // `String(decoding:)` takes it without the generic validation `String(validating:)`
+            // runs (20 % of the parsing thread's instructions on a 100k import).
+            var ascii = true
+            for b in bytes {
+                if b == 0 { fail("contains a NUL byte", field: field); return "" }
+                if b >= 0x80 { ascii = false }
+            }
+            if ascii { return String(decoding: bytes, as: UTF8.self) }
             guard let s = String(validating: bytes, as: UTF8.self) else {
                 fail("is not valid UTF-8; if the file is Latin-1, import it with --encoding latin1", field: field)
                 return ""

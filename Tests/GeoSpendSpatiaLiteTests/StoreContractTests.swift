@@ -1,0 +1,490 @@
+import Foundation
+import GeoSpend
+import GeoSpendSpatiaLite
+import GeoSpendTestStores
+import Testing
+
+/// The stores a contract test runs against: every store behind the seam must pass the same suite.
+enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
+    case spatiaLite, memory
+
+    func make(in scratch: Scratch) throws -> any ExpenseStore {
+        switch self {
+        case .spatiaLite: try scratch.store()
+        case .memory: MemoryStore()
+        }
+    }
+
+    var testDescription: String { rawValue }
+}
+
+/// The storage seam's promises (`ExpenseStore`, `ExpenseReader`, `ExpenseWriter`), checked on
+/// each store through the seam alone, with brute-force oracles over the rows written: the
+/// 936 Helsinki places of `Data/` with generated expenses (`SyntheticData`), and random stores
+/// around the world for the nearest-store walks. Last, the analytics on both stores must agree.
+@Suite struct StoreContractTests {
+    /// A store with the Helsinki places and 5,000 generated expenses of 4 users (more than one
+    /// read batch), and the rows as written.
+    struct Loaded {
+        let scratch = Scratch()
+        let store: any ExpenseStore
+        let stores: [Store]
+        let expenses: [Expense]
+
+        init(_ kind: StoreKind, users: Int = 4, count: Int = 5000, keep: (Expense) -> Bool = { _ in true }) async throws {
+            store = try kind.make(in: scratch)
+            stores = try Importer.readStores(from: Repo.path("Data/helsinki-places.geojson"))
+            var all: [Expense] = []
+            SyntheticData(places: stores, scale: .city).generateExpenses(users: users, count: count, seed: 11) { if keep($0) { all.append($0) } }
+            expenses = all
+            try await StoreContractTests.write(stores, all, into: store)
+        }
+    }
+
+    /// Writes stores then expenses in one write scope, in batches; every row must go in.
+    static func write(_ stores: [Store], _ expenses: [Expense], into store: some ExpenseStore) async throws {
+        let outcomes = try await store.write { w in
+            try w.insert(stores.map { HashedRow($0, contentHash: $0.contentHash) })
+                + stride(from: 0, to: expenses.count, by: 1000).flatMap { start in
+                    try w.insert(expenses[start..<min(start + 1000, expenses.count)].map { HashedRow($0, contentHash: $0.contentHash) })
+                }
+        }
+        #expect(outcomes.allSatisfy { $0 == .inserted })
+    }
+
+    // MARK: Queries against brute force
+
+    @Test(arguments: StoreKind.allCases)
+    func radiusEqualsBruteForce(kind: StoreKind) async throws {
+        let data = try await Loaded(kind)
+        var rng = SplitMix64(seed: 5)
+        let filters: [ExpenseFilter] = [
+            ExpenseFilter(userID: "user1"), ExpenseFilter(userID: nil),
+            ExpenseFilter(userID: "user2", from: try Timestamp(parsing: "2025-03-01"), to: try Timestamp(parsing: "2025-06-30")),
+            ExpenseFilter(userID: nil, kinds: [.expense], categories: ["food"], currency: try Currency(code: "EUR")),
+        ]
+        for _ in 0..<25 {
+            let center = Coordinate(uncheckedLatitude: 60.164 + rng.unit() * 0.016, longitude: 24.933 + rng.unit() * 0.022)
+            let radius = Distance(meters: [50, 150, 300, 800][Int(rng.next() % 4)])
+            for filter in filters {
+                let got = try await data.store.read { try $0.expenses(within: radius, of: center, filter: filter) }
+                let expected = data.expenses.compactMap { e -> ExpenseHit? in
+                    guard let c = e.location?.coordinate, filter.matches(e) else { return nil }
+                    let d = Geodesic.distance(center, c)
+                    return d <= radius.meters ? ExpenseHit(expense: e, distanceMeters: d) : nil
+                }.sorted(by: Ranking.byDistance)
+                #expect(got.map(\.expense.id) == expected.map(\.expense.id))  // nearest first, ties by id
+                #expect(got.map(\.expense) == expected.map(\.expense))  // every field as written
+                #expect(zip(got, expected).allSatisfy { abs($0.distanceMeters - $1.distanceMeters) < 0.001 })
+            }
+        }
+    }
+
+    /// 2,000 random stores, a third of them in a band across ±180°, some near the poles.
+    static func worldStores() -> [Store] {
+        var rng = SplitMix64(seed: 9)
+        return (0..<2000).map { i in
+            let lat = i % 50 == 0 ? 89.9 + rng.unit() * 0.1 : (rng.unit() * 2 - 1) * 70
+            let lon = i % 3 == 0 ? (rng.unit() < 0.5 ? 179 + rng.unit() : -180 + rng.unit()) : rng.unit() * 360 - 180
+            return Store(
+                id: String(format: "s%04d", i), name: "S\(i)", kind: i % 3 == 1 ? "amenity:cafe" : "shop:supermarket",
+                coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon))
+        }
+    }
+
+    static let worldCentres: [Coordinate] = {
+        var rng = SplitMix64(seed: 3)
+        return [(10.0, 179.9999), (-5.0, 180.0), (89.99, 0.0), (0.0, 0.0), (-60.0, 179.99), (-90.0, 0.0)]
+            .map { Coordinate(uncheckedLatitude: $0.0, longitude: $0.1) }
+            + (0..<12).map { _ in Coordinate(uncheckedLatitude: (rng.unit() * 2 - 1) * 90, longitude: rng.unit() * 360 - 180) }
+    }()
+
+    static func bruteForce(_ stores: [Store], _ center: Coordinate, kind: String?, within meters: Double?) -> [StoreHit] {
+        stores.filter { kind == nil || $0.kind == kind }
+            .map { StoreHit(store: $0, distanceMeters: Geodesic.distance(center, $0.coordinate)) }
+            .filter { meters == nil || $0.distanceMeters <= meters! }
+            .sorted(by: Ranking.byDistance)
+    }
+
+    static func sameHits(_ got: [StoreHit], _ expected: some Collection<StoreHit>) -> Bool {
+        got.map(\.store) == expected.map(\.store)
+            && zip(got, expected).allSatisfy { abs($0.distanceMeters - $1.distanceMeters) < 0.001 }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func nearestStoresEqualBruteForce(kind: StoreKind) async throws {
+        let scratch = Scratch()
+        let store = try kind.make(in: scratch)
+        let stores = Self.worldStores()
+        try await Self.write(stores, [], into: store)
+        for center in Self.worldCentres {
+            for (k, kind, max) in [(1, nil, nil), (5, nil, nil), (20, "amenity:cafe", nil), (5, nil, 1_500_000.0), (3, nil, 300_000.0)] as [(Int, String?, Double?)] {
+                let got = try await store.read { try $0.nearestStores(to: center, limit: k, maxDistance: max.map(Distance.init(meters:)), kind: kind) }
+                let expected = Self.bruteForce(stores, center, kind: kind, within: max).prefix(k)
+                #expect(Self.sameHits(got, expected), "\(center) k=\(k) kind=\(kind ?? "-") max=\(max ?? 0)")
+            }
+        }
+        #expect(try await store.read { try $0.nearestStores(to: Self.worldCentres[0], limit: 0, maxDistance: nil, kind: nil) }.isEmpty)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func storesWithinEqualBruteForce(kind: StoreKind) async throws {
+        let scratch = Scratch()
+        let store = try kind.make(in: scratch)
+        let stores = Self.worldStores()
+        try await Self.write(stores, [], into: store)
+        for center in Self.worldCentres {
+            for (radius, kind) in [(800_000.0, nil), (2_000_000.0, "amenity:cafe"), (10.0, nil)] as [(Double, String?)] {
+                let got = try await store.read { try $0.stores(within: Distance(meters: radius), of: center, kind: kind) }
+                #expect(Self.sameHits(got, Self.bruteForce(stores, center, kind: kind, within: radius)), "\(center) r=\(radius)")
+            }
+        }
+    }
+
+    /// Three stores at one spot: equal distances go by id, in nearest and within alike.
+    @Test(arguments: StoreKind.allCases)
+    func tiesAreBrokenByID(kind: StoreKind) async throws {
+        let scratch = Scratch()
+        let store = try kind.make(in: scratch)
+        let spot = Coordinate(uncheckedLatitude: 60, longitude: 25)
+        try await Self.write(["b", "a", "c"].map { Store(id: $0, name: $0.uppercased(), coordinate: spot) }, [], into: store)
+        let near = Coordinate(uncheckedLatitude: 60.001, longitude: 25)
+        #expect(try await store.read { try $0.nearestStores(to: near, limit: 2, maxDistance: nil, kind: nil) }.map(\.store.id) == ["a", "b"])
+        #expect(try await store.read { try $0.stores(within: .meters(500), of: near, kind: nil) }.map(\.store.id) == ["a", "b", "c"])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func countsAndLookupsEqualBruteForce(kind: StoreKind) async throws {
+        let data = try await Loaded(kind)
+        let all = data.expenses
+        let counts = try await data.store.read { try $0.counts() }
+        #expect(counts == StoreCounts(
+            users: Set(all.map(\.userID)).count, expenses: all.count, geotaggedExpenses: all.count(where: { $0.location != nil }),
+            stores: data.stores.count))
+
+        let someStores = Set(data.stores.prefix(40).map(\.id) + ["no-such-store"])
+        let byID = try await data.store.read { try $0.stores(withIDs: someStores) }
+        #expect(byID == Dictionary(uniqueKeysWithValues: data.stores.prefix(40).map { ($0.id, $0) }))
+
+        let someExpenses = Set(all.prefix(300).map(\.id) + ["no-such-expense"])
+        let times = try await data.store.read { try $0.timestamps(ofExpenses: someExpenses) }
+        #expect(times == Dictionary(uniqueKeysWithValues: all.prefix(300).map { ($0.id, $0.occurredAt) }))
+
+        for user in ["user3", nil] as [String?] {
+            let unsnapped = try await data.store.read { try $0.expensesWithoutStore(userID: user) }
+            let expected = all.filter { $0.storeID == nil && $0.location != nil && (user == nil || $0.userID == user) }
+                .sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+                .map { UnsnappedExpense(id: $0.id, coordinate: $0.location!.coordinate, accuracyMeters: $0.location!.accuracyMeters, merchant: $0.merchant) }
+            #expect(unsnapped == expected)
+        }
+
+        for storeKind in [nil, "amenity:cafe"] as [String?] {
+            let got = try await data.store.read { try $0.allStores(kind: storeKind) }
+            #expect(got == data.stores.filter { storeKind == nil || $0.kind == storeKind }.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) })
+        }
+    }
+
+    /// A guess may be nil; one given lies within the box of the geotagged expenses (float
+    /// rounding aside). An empty store has nothing to guess from.
+    @Test(arguments: StoreKind.allCases)
+    func centerHintLiesWithinTheExpenses(kind: StoreKind) async throws {
+        let empty = Scratch()
+        let none = try await kind.make(in: empty).read { try $0.geotaggedCenterHint() }
+        #expect(none == nil)
+        let data = try await Loaded(kind)
+        let located = data.expenses.compactMap { $0.location?.coordinate }
+        if let hint = try await data.store.read({ try $0.geotaggedCenterHint() }) {
+            #expect((located.map(\.latitude).min()! - 1e-4...located.map(\.latitude).max()! + 1e-4).contains(hint.latitude))
+            #expect((located.map(\.longitude).min()! - 1e-4...located.map(\.longitude).max()! + 1e-4).contains(hint.longitude))
+        }
+    }
+
+    // MARK: Spending rows
+
+    // Expectations are checked after a scope returns, not in its body: the body runs on the
+    // store's threads, where Swift Testing does not know the current test and drops issues.
+
+    /// The points of a filter, which must come in batches of 1 to `ReadBatch.size`.
+    static func points(
+        _ store: some ExpenseStore, _ filter: ExpenseFilter, geotaggedOnly: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> [SpendingPoint] {
+        let (points, batches) = try await store.read { reader in
+            var points: [SpendingPoint] = [], batches: [Int] = []
+            try reader.forEachSpendingPointBatch(filter, geotaggedOnly: geotaggedOnly) { batch in
+                points += batch
+                batches.append(batch.count)
+            }
+            return (points, batches)
+        }
+        #expect(batches.allSatisfy { (1...ReadBatch.size).contains($0) }, sourceLocation: sourceLocation)
+        return points
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func spendingPointsEqualBruteForce(kind: StoreKind) async throws {
+        let data = try await Loaded(kind)
+        let filters = [
+            ExpenseFilter(userID: nil), ExpenseFilter(userID: "user2"),
+            ExpenseFilter(userID: "user1", from: try Timestamp(parsing: "2025-04-01"), to: try Timestamp(parsing: "2025-04-30"), kinds: [.expense]),
+            ExpenseFilter(userID: nil, kinds: [.income, .transfer]), ExpenseFilter(userID: nil, categories: ["FOOD"]),
+            ExpenseFilter(userID: nil, storeIDs: Set(data.expenses.compactMap(\.storeID).prefix(30))),
+        ]
+        #expect(try await Self.points(data.store, ExpenseFilter(userID: nil)).allSatisfy { $0.merchant == nil })
+        #expect(data.expenses.contains { $0.merchant != nil })
+        for var filter in filters {
+            for geotaggedOnly in [false, true] {
+                let got = try await Self.points(data.store, filter, geotaggedOnly: geotaggedOnly)
+                let expected = data.expenses.filter { filter.matches($0) && (!geotaggedOnly || $0.location != nil) }.map(SpendingPoint.init)
+                // The order is the store's (one user's: next test); the rows are brute force's.
+                #expect(got.sorted { $0.id < $1.id } == expected.sorted { $0.id < $1.id }, "\(filter) geotagged=\(geotaggedOnly)")
+            }
+            // The merchant only when asked for.
+            filter.readsMerchant = true
+            let byID = Dictionary(uniqueKeysWithValues: data.expenses.map { ($0.id, $0.merchant) })
+            #expect(try await Self.points(data.store, filter).allSatisfy { $0.merchant == byID[$0.id]! })
+        }
+    }
+
+    /// One user's rows come in the same order whether the store holds other users or not (maps
+    /// and exports list them in it and must not reveal other users).
+    @Test(arguments: StoreKind.allCases)
+    func oneUsersOrderDoesNotDependOnOtherUsers(kind: StoreKind) async throws {
+        let everyone = try await Loaded(kind)
+        let alone = try await Loaded(kind, keep: { $0.userID == "user2" })
+        for filter in [ExpenseFilter(userID: "user2"), ExpenseFilter(userID: "user2", kinds: [.expense], categories: ["food"])] {
+            let shared = try await Self.points(everyone.store, filter).map(\.id)
+            #expect(shared.count > 300)
+            #expect(shared == (try await Self.points(alone.store, filter).map(\.id)))
+            #expect(shared == (try await Self.points(alone.store, ExpenseFilter(userID: nil, kinds: filter.kinds, categories: filter.categories)).map(\.id)))
+        }
+    }
+
+    /// The columns insights read: the points of the same filter, in the same order.
+    @Test(arguments: StoreKind.allCases)
+    func columnsEqualPoints(kind: StoreKind) async throws {
+        let data = try await Loaded(kind)
+        for filter in [ExpenseFilter(userID: "user1"), ExpenseFilter(userID: nil, kinds: [.expense]), ExpenseFilter(userID: "user4", categories: ["Food"])] {
+            let columns = try await data.store.read { try $0.spendingColumns(filter) }
+            let expected = SpendingColumns(try await Self.points(data.store, filter))
+            #expect(columns.count == expected.count && columns.count > 100)
+            #expect((0..<columns.count).map(columns.id) == (0..<expected.count).map(expected.id))
+            #expect(columns.amountMinor == expected.amountMinor && columns.occurredMilliseconds == expected.occurredMilliseconds)
+            #expect(columns.utcOffsetMinutes == expected.utcOffsetMinutes)
+            #expect(columns.latitude.map(\.bitPattern) == expected.latitude.map(\.bitPattern))
+            #expect(columns.longitude.map(\.bitPattern) == expected.longitude.map(\.bitPattern))
+            #expect(columns.currencyNumber.map { columns.currencies[Int($0)] } == expected.currencyNumber.map { expected.currencies[Int($0)] })
+            #expect(columns.storeNumber.map { $0 < 0 ? nil : columns.storeIDs[Int($0)] } == expected.storeNumber.map { $0 < 0 ? nil : expected.storeIDs[Int($0)] })
+            #expect(columns.categoryNumber.map { $0 < 0 ? nil : columns.categories[Int($0)] } == expected.categoryNumber.map { $0 < 0 ? nil : expected.categories[Int($0)] })
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func locatedAmountsEqualBruteForce(kind: StoreKind) async throws {
+        let data = try await Loaded(kind)
+        func key(_ a: LocatedAmount) -> [String] { ["\(a.latitude)", "\(a.longitude)", "\(a.amountMinor)", "\(a.currencyKey)", "\(a.userKey)"] }
+        for filter in [ExpenseFilter(userID: nil), ExpenseFilter(userID: "user3", kinds: [.expense]), ExpenseFilter(userID: nil, currency: try Currency(code: "SEK"))] {
+            for withUsers in [false, true] {
+                let (got, batches) = try await data.store.read { reader in
+                    var rows: [LocatedAmount] = [], batches: [Int] = []
+                    try reader.forEachLocatedAmountBatch(filter, withUsers: withUsers) { batch in
+                        rows += batch
+                        batches.append(batch.count)
+                    }
+                    return (rows, batches)
+                }
+                #expect(batches.allSatisfy { (1...ReadBatch.size).contains($0) })
+                let expected = data.expenses.filter { filter.matches($0) && $0.location != nil }.map { e in
+                    LocatedAmount(
+                        latitude: e.location!.coordinate.latitude, longitude: e.location!.coordinate.longitude, amountMinor: e.amount.minorUnits,
+                        currencyKey: LocatedAmount.currencyKey(e.amount.currency), userKey: withUsers ? LocatedAmount.userKey(e.userID) : 0)
+                }
+                #expect(!expected.isEmpty)
+                #expect(got.map(key).sorted { $0.lexicographicallyPrecedes($1) } == expected.map(key).sorted { $0.lexicographicallyPrecedes($1) })
+            }
+        }
+    }
+
+    // MARK: Writes
+
+    static let eur = try! Currency(code: "EUR")
+
+    static func expense(_ id: String, user: String = "ann", minor: Int64 = 450, store: String? = nil, at lat: Double? = 60.17) -> Expense {
+        Expense(
+            id: id, userID: user, amount: Money(minorUnits: minor, currency: eur), occurredAt: try! Timestamp(parsing: "2025-05-02T10:00:00+03:00"),
+            category: "Food", merchant: "Kahvila", location: lat.map { ExpenseLocation(coordinate: Coordinate(uncheckedLatitude: $0, longitude: 24.94)) },
+            storeID: store)
+    }
+
+    static func hashed<R>(_ rows: [R], _ hash: (R) -> Int64) -> [HashedRow<R>] { rows.map { HashedRow($0, contentHash: hash($0)) } }
+
+    /// Per row: inserted, unchanged (same id, same content) or rejected with the column at fault;
+    /// a rejected row writes nothing, the others in its batch are written.
+    @Test(arguments: StoreKind.allCases)
+    func writerOutcomesPerRow(kind: StoreKind) async throws {
+        let scratch = Scratch()
+        let store = try kind.make(in: scratch)
+        let a = Store(id: "a", name: "A", coordinate: Coordinate(uncheckedLatitude: 60.17, longitude: 24.94))
+        var a2 = a
+        a2.name = "A changed"
+        let b = Store(id: "b", name: "B", coordinate: Coordinate(uncheckedLatitude: 60.18, longitude: 24.95))
+        var e1b = Self.expense("e1")
+        e1b.amount = Money(minorUnits: 451, currency: Self.eur)
+        let (changedStore, changedExpense) = (a2, e1b)
+        let (stores, expenses, again, links) = try await store.write { w in
+            let stores = try w.insert(Self.hashed([a], \.contentHash)) + w.insert(Self.hashed([a, changedStore, b], \.contentHash))
+            let expenses = try w.insert(Self.hashed([Self.expense("e1"), Self.expense("e2", user: "ghost", store: "nowhere"), Self.expense("e3", store: "b")], \.contentHash))
+            let again = try w.insert(Self.hashed([Self.expense("e1"), changedExpense, Self.expense("e4", user: "bo", at: nil)], \.contentHash))
+            let links = try w.assignStores([StoreLink(expenseID: "e1", storeID: "b"), StoreLink(expenseID: "e1", storeID: "a"), StoreLink(expenseID: "e3", storeID: "a"), StoreLink(expenseID: "e9", storeID: "a")])
+            return (stores, expenses, again, links)
+        }
+        func rejected(_ o: RowOutcome) -> String? { if case .rejected(let r) = o { r.column } else { nil } }
+        #expect(Array(stores.prefix(2)) == [.inserted, .unchanged] && rejected(stores[2]) == "id" && stores[3] == .inserted)
+        #expect(expenses[0] == .inserted && rejected(expenses[1]) == "store_id" && expenses[2] == .inserted)
+        #expect(again[0] == .unchanged && rejected(again[1]) == "id" && again[2] == .inserted)
+        #expect(links == [true, false, false, false])  // only an expense without a store changes
+
+        let (counts, times, storeA, points, unsnapped) = try await store.read { r in
+            (try r.counts(), try r.timestamps(ofExpenses: ["e1", "e2", "e3", "e4"]), try r.stores(withIDs: ["a"])["a"],
+             try r.spendingPoints(ExpenseFilter(userID: nil)), try r.expensesWithoutStore(userID: nil))
+        }
+        // Nothing of the rejected rows: no e2, no user "ghost", e1 and store a as first written.
+        #expect(counts == StoreCounts(users: 2, expenses: 3, geotaggedExpenses: 2, stores: 2))
+        #expect(times.keys.sorted() == ["e1", "e3", "e4"])
+        #expect(storeA?.name == "A")
+        #expect(points.map(\.id) == ["e1", "e3", "e4"] && points.map(\.amountMinor) == [450, 450, 450])
+        #expect(points.map(\.storeID) == ["b", "b", nil])
+        #expect(unsnapped.isEmpty)  // e1 and e3 have stores, e4 no position
+    }
+
+    /// Per currency the stored amounts add up within `Int64`, so every total is exact: the row
+    /// that would pass it is refused (column `amount`); a row already stored is still unchanged.
+    @Test(arguments: StoreKind.allCases)
+    func amountsBeyondExactTotalsAreRejected(kind: StoreKind) async throws {
+        let scratch = Scratch()
+        let store = try kind.make(in: scratch)
+        let fit = Int(Int64.max / Money.maximumMinorUnits)  // 9,223 of the largest amount fit
+        let big = (0..<fit).map { Self.expense("b\($0)", minor: Money.maximumMinorUnits) }
+        try await Self.write([], big, into: store)
+        let (over, again, otherCurrency) = try await store.write { w in
+            var sek = Self.expense("s1", minor: Money.maximumMinorUnits)
+            sek.amount = Money(minorUnits: Money.maximumMinorUnits, currency: try Currency(code: "SEK"))
+            return (try w.insert(Self.hashed([Self.expense("over", minor: Money.maximumMinorUnits)], \.contentHash)),
+                    try w.insert(Self.hashed([big[0]], \.contentHash)), try w.insert(Self.hashed([sek], \.contentHash)))
+        }
+        guard case .rejected(let r) = over[0] else { Issue.record("accepted: \(over)"); return }
+        #expect(r.column == "amount")
+        #expect(again == [.unchanged] && otherCurrency == [.inserted])
+        #expect(try await store.read { try $0.counts() }.expenses == fit + 1)
+    }
+
+    /// A write scope whose body throws leaves nothing, and the store takes the next write.
+    @Test(arguments: StoreKind.allCases)
+    func throwingWriteScopeLeavesNothing(kind: StoreKind) async throws {
+        struct Stop: Error {}
+        let scratch = Scratch()
+        let store = try kind.make(in: scratch)
+        let a = Store(id: "a", name: "A", coordinate: Coordinate(uncheckedLatitude: 60.17, longitude: 24.94))
+        await #expect(throws: Stop.self) {
+            try await store.write { w in
+                _ = try w.insert(Self.hashed([a], \.contentHash))
+                _ = try w.insert(Self.hashed([Self.expense("e1"), Self.expense("e2", store: "a")], \.contentHash))
+                throw Stop()
+            }
+        }
+        #expect(try await store.read { try $0.counts() } == StoreCounts(users: 0, expenses: 0, geotaggedExpenses: 0, stores: 0))
+        try await Self.write([a], [Self.expense("e1")], into: store)
+        #expect(try await store.read { try $0.counts() } == StoreCounts(users: 1, expenses: 1, geotaggedExpenses: 1, stores: 1))
+    }
+
+    /// An import with one bad row writes nothing (the importer throws inside the write scope).
+    @Test(arguments: StoreKind.allCases)
+    func importIsAllOrNothing(kind: StoreKind) async throws {
+        let scratch = Scratch()
+        let store = try kind.make(in: scratch)
+        let csv = scratch.file("e.csv", "id,user,amount,currency,occurred_at,lat,lon,store_id\ne1,ann,4.50,EUR,2025-05-02,60.17,24.94,\ne2,ann,3.00,EUR,2025-05-03,60.17,24.94,nowhere\n")
+        await #expect(throws: ImportError.self) { try await Importer.importExpenses(from: csv, into: store) }
+        #expect(try await store.read { try $0.counts() }.expenses == 0)
+        let report = try await Importer.importExpenses(from: csv, into: store, options: ImportOptions(skipInvalid: true))
+        #expect(report.inserted == 1)
+        #expect(try await store.read { try $0.counts() }.expenses == 1)
+    }
+
+    /// A read scope is one snapshot: a write scope that commits while it runs (from another
+    /// task; on SpatiaLite GRDB's writer connection, not the reader's) is not seen inside it,
+    /// and is seen by the next scope.
+    @Test(arguments: StoreKind.allCases)
+    func readScopeIsOneSnapshot(kind: StoreKind) async throws {
+        let data = try await Loaded(kind, count: 1000)
+        let store = data.store
+        let committed = DispatchSemaphore(value: 0)
+        let (before, during, pointsBefore, pointsDuring, waited) = try await store.read { r in
+            let before = try r.counts(), pointsBefore = try r.spendingPoints(ExpenseFilter(userID: nil)).count
+            Task {
+                try await store.write { w in
+                    _ = try w.insert(Self.hashed([Self.expense("late", user: "newcomer")], \.contentHash))
+                }
+                committed.signal()
+            }
+            let waited = committed.wait(timeout: .now() + 30) == .success
+            return (before, try r.counts(), pointsBefore, try r.spendingPoints(ExpenseFilter(userID: nil)).count, waited)
+        }
+        #expect(waited)
+        #expect(during == before && pointsDuring == pointsBefore)
+        let after = try await store.read { try $0.counts() }
+        #expect(after.expenses == before.expenses + 1 && after.users == before.users + 1)
+    }
+
+    // MARK: Analytics on both stores
+
+    /// The analytics, exports and snapping see nothing but the seam: on the same rows they give
+    /// the same answers on SpatiaLite and in memory (compared as their documented outputs).
+    @Test func analyticsAgreeAcrossStores() async throws {
+        let sql = try await Loaded(.spatiaLite), memory = try await Loaded(.memory)
+        let stores = [sql.store, memory.store]
+        func same(_ what: String, _ make: (any ExpenseStore) async throws -> String) async throws {
+            let (a, b) = (try await make(stores[0]), try await make(stores[1]))
+            #expect(a.count > 200, "\(what) is too small to tell: \(a)")
+            #expect(a == b, "\(what) differs")
+        }
+        let march = (try Timestamp(parsing: "2025-03-01"), try Timestamp(parsing: "2025-05-31"))
+
+        // Snapping first, so reports and store groupings below have links to work with.
+        try await same("snap") { store in
+            let plan = try await Snapping.plan(SnapRequest(), store: store)
+            return SnapOutput.json(plan, written: try await Snapping.apply(plan, to: store), dryRun: false).serialized()
+        }
+        for grouping in PlaceGrouping.allCases {
+            try await same("insights \(grouping)") { store in
+                InsightsOutput.json(try await LocationInsights.compute(
+                    InsightsRequest(userID: "user1", from: march.0, to: march.1, grouping: grouping), store: store)).serialized()
+            }
+        }
+        try await same("summary") { store in
+            SummaryOutput.json(try await SpendingSummary.compute(userID: "user2", from: nil, to: nil, store: store)).serialized()
+        }
+        let busiest = Dictionary(grouping: sql.expenses.compactMap(\.storeID), by: { $0 }).max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }!.key
+        try await same("store report") { store in
+            StoreReportOutput.json(try await StoreReport.compute(StoreReportRequest(storeID: busiest, minUsers: 2), store: store)).serialized()
+        }
+        try await same("store list near") { store in
+            StoreReportOutput.json(try await StoreListReport.compute(
+                near: Coordinate(uncheckedLatitude: 60.17, longitude: 24.94), radius: .kilometers(2), kind: nil, minUsers: 2, store: store)).serialized()
+        }
+        try await same("store list, all") { store in
+            StoreReportOutput.json(try await StoreListReport.compute(near: nil, radius: nil, kind: nil, minUsers: 2, store: store)).serialized()
+        }
+        let layers: [(String, MapLayer, ExpenseFilter)] = [
+            ("hex grid, all users", .grid(.hex, cellMeters: 250, metric: .total), ExpenseFilter(userID: nil, kinds: [.expense])),
+            ("hex grid, one user", .grid(.hex, cellMeters: 150, metric: .count), ExpenseFilter(userID: "user3")),
+            ("points, one user", .points, ExpenseFilter(userID: "user4")),
+            ("places, one user", .places, ExpenseFilter(userID: "user1")),
+        ]
+        for (name, layer, filter) in layers {
+            try await same(name) { store in
+                let sink = ByteSink()
+                try await MapExport.geoJSON(layer, MapExportRequest(filter: filter, generatedAt: "2026-01-01T00:00:00Z"), store: store, to: sink)
+                return String(decoding: sink.bytes, as: UTF8.self)
+            }
+        }
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import GeoSpend
+
+/// A store kept in memory, for tests only: the second implementation of the storage seam
+/// (`ExpenseStore`), which shows that analytics, imports and exports need nothing of SQL. The
+/// store-level suite (StoreContractTests) runs against it and against SpatiaLite alike, and the
+/// analytics must give both the same answers.
+///
+/// Simple rather than fast: every query is a brute-force scan with the project's own geodesy
+/// (`Geodesic.distance`, `Ranking`) and filters (`ExpenseFilter.matches`).
+/// - A read scope works on a copy of the state taken when it starts (the state is value types,
+///   so the copy is copy-on-write): one snapshot, whatever commits meanwhile.
+/// - A write scope works on its own copy and swaps it in when `body` returns; a throw drops the
+///   copy (all or nothing). Write scopes run one at a time, on one serial queue.
+/// - Bodies run on dispatch queues, not on the caller's thread, as the seam asks: a read scope
+///   may block while a write commits without starving Swift's cooperative threads.
+/// - Order: expenses in insertion order (for every user and filter; SpatiaLite's rowid order is
+///   the same for one user); stores by id (UTF-8 bytes, as SQLite's `BINARY`).
+/// - Ids compare as UTF-8 bytes (`ExactText`), as SQLite's text keys do.
+///
+/// What it does not do: no persistence, no periods (`PeriodStore`: a `period` filter matches
+/// nothing, as no expense is assigned to one), no user data (`UserDataStore`), no budgets, no
+/// edits. Category names are kept as each expense gives them: SpatiaLite instead keeps the first
+/// spelling per user and kind (ASCII case-insensitively, defaults first), so `food` reads back
+/// as `Food` there; feed both the same spelling.
+public final class MemoryStore: ExpenseStore, @unchecked Sendable {
+    /// Guards `state` (read scopes copy it, write scopes swap it).
+    private let lock = NSLock()
+    private var state = MemoryState()
+    private let writes = DispatchQueue(label: "MemoryStore.writes")
+
+    public init() {}
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any ExpenseReader) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { done in
+            DispatchQueue.global().async {
+                let snapshot = self.lock.withLock { self.state }
+                done.resume(with: Result { try body(MemoryReader(state: snapshot)) })
+            }
+        }
+    }
+
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any ExpenseWriter) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { done in
+            writes.async {
+                done.resume(with: Result {
+                    let writer = MemoryWriter(state: self.lock.withLock { self.state })
+                    let result = try body(writer)
+                    self.lock.withLock { self.state = writer.state }  // commit: only when body returned
+                    return result
+                })
+            }
+        }
+    }
+}
+
+/// Everything a `MemoryStore` holds: plain values, so copying it is a snapshot.
+struct MemoryState {
+    struct Row {
+        var expense: Expense
+        let contentHash: Int64
+    }
+    /// In insertion order (the order every read hands expenses out in).
+    var expenses: [Row] = []
+    var expenseIndex: [ExactText: Int] = [:]
+    var stores: [ExactText: (store: Store, contentHash: Int64)] = [:]
+    var users: Set<ExactText> = []
+    /// Per currency, the sum of every stored amount: kept within `Int64` as SpatiaLite's writer
+    /// keeps it, so any total analytics compute is exact.
+    var currencyTotals: [String: Int64] = [:]
+    /// The bounding box of every geotagged expense (south, north, west, east), for the centre hint.
+    var box: (Double, Double, Double, Double)?
+}
+
+/// The queries of one read scope, by brute force over one snapshot.
+struct MemoryReader: ExpenseReader {
+    let state: MemoryState
+
+    /// The stored expenses matching `filter`, in insertion order.
+    private func matching(_ filter: ExpenseFilter, geotaggedOnly: Bool) -> [Expense] {
+        guard filter.period == nil else { return [] }  // no expense is assigned to a period here
+        return state.expenses.lazy.map(\.expense).filter { filter.matches($0) && (!geotaggedOnly || $0.location != nil) }
+    }
+
+    private func storeHits(_ center: Coordinate, kind: String?, maxDistance: Double) -> [StoreHit] {
+        state.stores.values.lazy.map(\.store).filter { kind == nil || $0.kind == kind }
+            .map { StoreHit(store: $0, distanceMeters: Geodesic.distance(center, $0.coordinate)) }
+            .filter { $0.distanceMeters <= maxDistance }
+            .sorted(by: Ranking.byDistance)
+    }
+
+    func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit] {
+        matching(filter, geotaggedOnly: true)
+            .map { ExpenseHit(expense: $0, distanceMeters: Geodesic.distance(center, $0.location!.coordinate)) }
+            .filter { $0.distanceMeters <= radius.meters }
+            .sorted(by: Ranking.byDistance)
+    }
+
+    func nearestStores(to center: Coordinate, limit: Int, maxDistance: Distance?, kind: String?) throws -> [StoreHit] {
+        guard limit > 0 else { return [] }
+        return Array(storeHits(center, kind: kind, maxDistance: maxDistance?.meters ?? .infinity).prefix(limit))
+    }
+
+    func stores(within radius: Distance, of center: Coordinate, kind: String?) throws -> [StoreHit] {
+        storeHits(center, kind: kind, maxDistance: radius.meters)
+    }
+
+    func counts() throws -> StoreCounts {
+        StoreCounts(
+            users: state.users.count, expenses: state.expenses.count,
+            geotaggedExpenses: state.expenses.count(where: { $0.expense.location != nil }), stores: state.stores.count)
+    }
+
+    func forEachSpendingPointBatch(_ filter: ExpenseFilter, geotaggedOnly: Bool, _ body: ([SpendingPoint]) throws -> Void) throws {
+        let points = matching(filter, geotaggedOnly: geotaggedOnly).map { e in
+            SpendingPoint(
+                id: e.id, userID: e.userID, storeID: e.storeID, coordinate: e.location?.coordinate, kind: e.kind,
+                amountMinor: e.amount.minorUnits, currency: e.amount.currency, occurredMilliseconds: e.occurredAt.epochMilliseconds,
+                utcOffsetMinutes: e.occurredAt.utcOffsetMinutes, category: e.category, merchant: filter.readsMerchant ? e.merchant : nil)
+        }
+        try Self.inBatches(points, body)
+    }
+
+    func forEachLocatedAmountBatch(_ filter: ExpenseFilter, withUsers: Bool, _ body: ([LocatedAmount]) throws -> Void) throws {
+        let amounts = matching(filter, geotaggedOnly: true).map { e in
+            LocatedAmount(
+                latitude: e.location!.coordinate.latitude, longitude: e.location!.coordinate.longitude, amountMinor: e.amount.minorUnits,
+                currencyKey: LocatedAmount.currencyKey(e.amount.currency), userKey: withUsers ? LocatedAmount.userKey(e.userID) : 0)
+        }
+        try Self.inBatches(amounts, body)
+    }
+
+    private static func inBatches<Row>(_ rows: [Row], _ body: ([Row]) throws -> Void) throws {
+        for start in stride(from: 0, to: rows.count, by: ReadBatch.size) {
+            try body(Array(rows[start..<min(start + ReadBatch.size, rows.count)]))
+        }
+    }
+
+    /// The centre of the bounding box kept while writing: no scan.
+    func geotaggedCenterHint() throws -> Coordinate? {
+        state.box.map { Coordinate(uncheckedLatitude: ($0.0 + $0.1) / 2, longitude: ($0.2 + $0.3) / 2) }
+    }
+
+    func stores(withIDs ids: Set<String>) throws -> [String: Store] {
+        Dictionary(ids.compactMap { state.stores[ExactText($0)].map { ($0.store.id, $0.store) } }, uniquingKeysWith: { a, _ in a })
+    }
+
+    func timestamps(ofExpenses ids: Set<String>) throws -> [String: Timestamp] {
+        Dictionary(
+            ids.compactMap { id in state.expenseIndex[ExactText(id)].map { (id, state.expenses[$0].expense.occurredAt) } },
+            uniquingKeysWith: { a, _ in a })
+    }
+
+    func expensesWithoutStore(userID: String?) throws -> [UnsnappedExpense] {
+        state.expenses.lazy.map(\.expense)
+            .filter { $0.storeID == nil && $0.location != nil && (userID == nil || ExactText($0.userID) == ExactText(userID!)) }
+            .sorted { byBytes($0.id, $1.id) }
+            .map { UnsnappedExpense(id: $0.id, coordinate: $0.location!.coordinate, accuracyMeters: $0.location!.accuracyMeters, merchant: $0.merchant) }
+    }
+
+    func allStores(kind: String?) throws -> [Store] {
+        state.stores.values.map(\.store).filter { kind == nil || $0.kind == kind }.sorted { byBytes($0.id, $1.id) }
+    }
+}
+
+/// Ids in SQLite's `BINARY` order: by UTF-8 bytes.
+private func byBytes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+
+/// The writes of one write scope, on the scope's own copy of the state.
+final class MemoryWriter: ExpenseWriter {
+    var state: MemoryState
+
+    init(state: MemoryState) { self.state = state }
+
+    func insert(_ stores: [HashedRow<Store>]) throws -> [RowOutcome] {
+        stores.map { row in
+            let id = ExactText(row.record.id)
+            if let old = state.stores[id] { return same(old.contentHash, row.contentHash, id: row.record.id) }
+            state.stores[id] = (row.record, row.contentHash)
+            return .inserted
+        }
+    }
+
+    func insert(_ expenses: [HashedRow<Expense>]) throws -> [RowOutcome] {
+        expenses.map { row in
+            let e = row.record
+            if let store = e.storeID, state.stores[ExactText(store)] == nil {
+                return .rejected(RowRejection(column: "store_id", reason: "\"\(store)\" is not a known store; import the stores first"))
+            }
+            if let at = state.expenseIndex[ExactText(e.id)] { return same(state.expenses[at].contentHash, row.contentHash, id: e.id) }
+            let code = e.amount.currency.code
+            let (total, overflow) = state.currencyTotals[code, default: 0].addingReportingOverflow(e.amount.minorUnits)
+            if overflow {
+                return .rejected(RowRejection(
+                    column: "amount",
+                    reason: "would bring the total of all \(code) amounts in the database beyond \(Int64.max) minor units, more than GeoSpend can add up exactly"))
+            }
+            state.currencyTotals[code] = total
+            state.expenseIndex[ExactText(e.id)] = state.expenses.count
+            state.expenses.append(MemoryState.Row(expense: e, contentHash: row.contentHash))
+            state.users.insert(ExactText(e.userID))
+            if let c = e.location?.coordinate {
+                let b = state.box ?? (c.latitude, c.latitude, c.longitude, c.longitude)
+                state.box = (min(b.0, c.latitude), max(b.1, c.latitude), min(b.2, c.longitude), max(b.3, c.longitude))
+            }
+            return .inserted
+        }
+    }
+
+    /// Links expenses that have no store yet. An unknown store throws, as SpatiaLite's foreign
+    /// key does.
+    func assignStores(_ links: [StoreLink]) throws -> [Bool] {
+        try links.map { link in
+            guard state.stores[ExactText(link.storeID)] != nil else {
+                throw RowRejection(column: "store_id", reason: "\"\(link.storeID)\" is not a known store")
+            }
+            guard let at = state.expenseIndex[ExactText(link.expenseID)], state.expenses[at].expense.storeID == nil else { return false }
+            state.expenses[at].expense.storeID = link.storeID
+            return true
+        }
+    }
+
+    /// The outcome for an id already stored: the same content is a no-op, other content refused.
+    private func same(_ stored: Int64, _ given: Int64, id: String) -> RowOutcome {
+        stored == given
+            ? .unchanged
+            : .rejected(RowRejection(
+                column: "id", reason: "\"\(id)\" is already stored with different content; ids are stable, so give changed rows new ids"))
+    }
+}
