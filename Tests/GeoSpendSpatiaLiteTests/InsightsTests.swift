@@ -97,6 +97,12 @@ import Testing
     struct PointsOnlyReader: ExpenseReader {
         let base: any ExpenseReader
         var deletedMeanwhile: Set<String> = []
+        /// The base reader's own `spendingColumns` instead of the default.
+        var nativeColumns = false
+
+        func spendingColumns(_ filter: ExpenseFilter) throws -> SpendingColumns {
+            nativeColumns ? try base.spendingColumns(filter) : SpendingColumns(try spendingPoints(filter))
+        }
 
         func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit] {
             try base.expenses(within: radius, of: center, filter: filter)
@@ -139,6 +145,15 @@ import Testing
             .first { $0.storeID == first.place.id && $0.occurredMilliseconds == first.firstVisit.epochMilliseconds }).id
         #expect(throws: InsightsError.expenseDeletedDuringRead(gone)) {
             try store.readHere { try LocationInsights.compute(InsightsRequest(userID: "user1"), reader: PointsOnlyReader(base: $0, deletedMeanwhile: [gone])) }
+        }
+        // SpatiaLite's columns carry the visit instants: no lookup by id, so none can miss.
+        for grouping in PlaceGrouping.allCases {
+            let request = InsightsRequest(userID: "user1", grouping: grouping)
+            let native = try await LocationInsights.compute(request, store: store)
+            let noLookups = try store.readHere {
+                try LocationInsights.compute(request, reader: PointsOnlyReader(base: $0, deletedMeanwhile: [gone], nativeColumns: true))
+            }
+            #expect(noLookups.places == native.places)
         }
     }
 

@@ -118,6 +118,27 @@ import Testing
         #expect(Set(try store.readHere { try $0.spendingPoints(byDates) }.compactMap { p in all.first { $0.id == p.id }?.occurredAt.text }).isSuperset(of: edges))
     }
 
+    /// The columns carry each row's stored timestamp (text with its fraction and offset, the
+    /// local date) on every access path, rows in rowid order although the index path reads them
+    /// in time order: insights take first and last visits from them instead of a lookup by id.
+    @Test func columnsCarryStoredTimestampsInRowidOrderOnEveryPath() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        let all = try Self.expenses()
+        _ = try store.writeHere { w in for e in all { _ = try w.insert(e) } }
+        for user in ["ann", "bob", "cat", "dan", "eve"] {
+            let expected = all.filter { $0.userID == user }
+            for access in [SpatiaLiteReader.SpendingRowAccess.rowidRuns, .index, .tableScan, nil] {
+                let columns = try store.readDatabase { db in try SpatiaLiteReader(db).spendingColumns(ExpenseFilter(userID: user), access: access) }
+                #expect(columns.hasTimestamps)
+                #expect((0..<columns.count).map(columns.id) == expected.map(\.id), "\(user) \(String(describing: access))")
+                #expect((0..<columns.count).map(columns.timestamp) == expected.map(\.occurredAt), "\(user) \(String(describing: access))")
+            }
+        }
+        // Points carry no text: the columns built from them have no timestamps.
+        #expect(!SpendingColumns(all.map(SpendingPoint.init)).hasTimestamps)
+    }
+
     /// A row of `SpendingColumns` with its numbers resolved, comparable whatever the numbering.
     struct ColumnRow: Equatable {
         let id: String, amountMinor: Int64, occurredMilliseconds: Int64, utcOffsetMinutes: Int32?, coordinate: Coordinate?

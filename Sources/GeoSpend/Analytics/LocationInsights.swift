@@ -144,7 +144,8 @@ public struct LocationInsights: Sendable {
         let storeCount = rows.storeIDs.count
         var groups = PlaceGroups(rows: rows, placeCount: storeCount)
         for i in 0..<rows.count where rows.storeNumber[i] >= 0 { groups.add(i, place: rows.storeNumber[i]) }
-        let storeVisits = groups.visitIDs(of: 0..<groups.count)
+        // Visit instants come with the rows when the store read them; else they are looked up.
+        let storeVisits = rows.hasTimestamps ? [] : groups.visitIDs(of: 0..<groups.count)
 
         var placeOf = rows.storeNumber
         var placeIDs = rows.storeIDs  // by place number
@@ -166,7 +167,7 @@ public struct LocationInsights: Sendable {
             }
             placeIDs += clusters.names
         }
-        let clusterVisits = groups.visitIDs(of: firstClusterGroup..<groups.count)
+        let clusterVisits = rows.hasTimestamps ? [] : groups.visitIDs(of: firstClusterGroup..<groups.count)
 
         let currencies = rows.currencies, categories = rows.categories, amountOf = rows.amountMinor, categoryOf = rows.categoryNumber
         let dayOf = (0..<rows.count).map { Int32(truncatingIfNeeded: rows.localDayNumber($0)) }
@@ -263,12 +264,13 @@ public struct LocationInsights: Sendable {
         // Store names and positions, and the instants of first and last visits (they keep their
         // recorded offsets), in the same snapshot as the rows.
         let stores = try store.stores(withIDs: Set(rows.storeIDs))
-        let storeTimestamps = try store.timestamps(ofExpenses: storeVisits)
-        let clusterTimestamps = try store.timestamps(ofExpenses: clusterVisits)
+        let storeTimestamps = storeVisits.isEmpty ? [:] : try store.timestamps(ofExpenses: storeVisits)
+        let clusterTimestamps = clusterVisits.isEmpty ? [:] : try store.timestamps(ofExpenses: clusterVisits)
         let places = try zip(order, figures).map { g, f -> PlaceInsight in
             let group = groups.all[g]
             let timestamps = g < firstClusterGroup ? storeTimestamps : clusterTimestamps
             func visit(_ row: Int) throws -> Timestamp {
+                if let t = rows.timestamp(row) { return t }
                 guard let t = timestamps[rows.id(row)] else { throw InsightsError.expenseDeletedDuringRead(rows.id(row)) }
                 return t
             }

@@ -32,20 +32,30 @@ public struct SpendingColumns: Sendable {
     /// The expense ids' UTF-8 bytes back to back; row `i`'s end at `idEnd[i]`.
     private let idBytes: [UInt8]
     private let idEnd: [Int]
+    /// Each row's stored timestamp text then its local date, UTF-8 back to back, when the store
+    /// read them with the rows (`timestamp(_:)`); empty otherwise.
+    private let timestampBytes: [UInt8]
+    private let timestampEnd: [(text: Int, localDate: Int)]
 
     /// Columns a store has read: all of one length, numbers indexing the lists given; ids as
-    /// their UTF-8 bytes back to back, row `i`'s ending at `idEnd[i]`.
+    /// their UTF-8 bytes back to back, row `i`'s ending at `idEnd[i]`. `timestamps`: each row's
+    /// stored timestamp text and local date the same way (text then date, back to back), so
+    /// first and last visits need no lookup; nil when the store did not read them.
     public init(
         idBytes: [UInt8], idEnd: [Int], amountMinor: [Int64], occurredMilliseconds: [Int64], utcOffsetMinutes: [Int32?],
         latitude: [Double], longitude: [Double], currencyNumber: [Int32], storeNumber: [Int32], categoryNumber: [Int32],
-        currencies: [Currency], storeIDs: [String], categories: [String]
+        currencies: [Currency], storeIDs: [String], categories: [String],
+        timestamps: (bytes: [UInt8], end: [(text: Int, localDate: Int)])? = nil
     ) {
         let n = amountMinor.count
         precondition(
             [idEnd.count, occurredMilliseconds.count, utcOffsetMinutes.count, latitude.count, longitude.count, currencyNumber.count,
                 storeNumber.count, categoryNumber.count].allSatisfy { $0 == n } && (idEnd.last ?? 0) == idBytes.count)
+        precondition(timestamps.map { $0.end.count == n && ($0.end.last?.localDate ?? 0) == $0.bytes.count } ?? true)
         self.idBytes = idBytes
         self.idEnd = idEnd
+        timestampBytes = timestamps?.bytes ?? []
+        timestampEnd = timestamps?.end ?? []
         self.amountMinor = amountMinor
         self.occurredMilliseconds = occurredMilliseconds
         self.utcOffsetMinutes = utcOffsetMinutes
@@ -106,6 +116,70 @@ public struct SpendingColumns: Sendable {
     /// The local calendar day of row `i` as days since 1970-01-01 (`SpendingPoint.localDayNumber`).
     public func localDayNumber(_ i: Int) -> Int64 {
         Timestamp.localDayNumber(epochMilliseconds: occurredMilliseconds[i], utcOffsetMinutes: utcOffsetMinutes[i].map { Int($0) })
+    }
+
+    /// Whether the store read each row's timestamp with it (then `timestamp(_:)` answers).
+    public var hasTimestamps: Bool { timestampEnd.count == count && count > 0 }
+
+    /// The stored timestamp of row `i` (text, instant, offset and local date as recorded), if
+    /// the store read it with the rows.
+    public func timestamp(_ i: Int) -> Timestamp? {
+        guard hasTimestamps else { return nil }
+        let start = i == 0 ? 0 : timestampEnd[i - 1].localDate, (textEnd, dateEnd) = timestampEnd[i]
+        return timestampBytes.withUnsafeBufferPointer { b in
+            Timestamp(
+                text: String(decoding: UnsafeBufferPointer(rebasing: b[start..<textEnd]), as: UTF8.self),
+                epochMilliseconds: occurredMilliseconds[i], utcOffsetMinutes: utcOffsetMinutes[i].map { Int($0) },
+                localDate: String(decoding: UnsafeBufferPointer(rebasing: b[textEnd..<dateEnd]), as: UTF8.self))
+        }
+    }
+
+    /// The same rows in the order `order` lists them (a permutation of `0..<count`), their
+    /// currencies, stores and categories renumbered in order of first sight again: a store that
+    /// read them in another order (an index's) puts them back in its promised one.
+    public func reordered(_ order: [Int]) -> SpendingColumns {
+        precondition(order.count == count)
+        func renumber(_ numbers: [Int32], _ values: Int) -> ([Int32], [Int]) {
+            var new = [Int32](repeating: -1, count: values), kept: [Int] = [], result: [Int32] = []
+            result.reserveCapacity(order.count)
+            for i in order {
+                let n = Int(numbers[i])
+                guard n >= 0 else { result.append(-1); continue }
+                if new[n] < 0 {
+                    new[n] = Int32(kept.count)
+                    kept.append(n)
+                }
+                result.append(new[n])
+            }
+            return (result, kept)
+        }
+        let (currencyNumber, currencyKept) = renumber(currencyNumber, currencies.count)
+        let (storeNumber, storeKept) = renumber(storeNumber, storeIDs.count)
+        let (categoryNumber, categoryKept) = renumber(categoryNumber, categories.count)
+        var idBytes: [UInt8] = [], idEnd: [Int] = []
+        idBytes.reserveCapacity(self.idBytes.count)
+        idEnd.reserveCapacity(count)
+        var timestampBytes: [UInt8] = [], timestampEnd: [(text: Int, localDate: Int)] = []
+        if hasTimestamps {
+            timestampBytes.reserveCapacity(self.timestampBytes.count)
+            timestampEnd.reserveCapacity(count)
+        }
+        for i in order {
+            idBytes += self.idBytes[idStart(i)..<self.idEnd[i]]
+            idEnd.append(idBytes.count)
+            if hasTimestamps {
+                let start = i == 0 ? 0 : self.timestampEnd[i - 1].localDate, (textEnd, dateEnd) = self.timestampEnd[i]
+                timestampBytes += self.timestampBytes[start..<dateEnd]
+                timestampEnd.append((timestampBytes.count - (dateEnd - textEnd), timestampBytes.count))
+            }
+        }
+        return SpendingColumns(
+            idBytes: idBytes, idEnd: idEnd, amountMinor: order.map { amountMinor[$0] },
+            occurredMilliseconds: order.map { occurredMilliseconds[$0] }, utcOffsetMinutes: order.map { utcOffsetMinutes[$0] },
+            latitude: order.map { latitude[$0] }, longitude: order.map { longitude[$0] }, currencyNumber: currencyNumber,
+            storeNumber: storeNumber, categoryNumber: categoryNumber, currencies: currencyKept.map { currencies[$0] },
+            storeIDs: storeKept.map { storeIDs[$0] }, categories: categoryKept.map { categories[$0] },
+            timestamps: hasTimestamps ? (timestampBytes, timestampEnd) : nil)
     }
 
     /// Whether row `a` comes before row `b` by instant, ties by id (`SpendingPoint.chronological`).
