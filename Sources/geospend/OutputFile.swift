@@ -5,7 +5,7 @@ import GeoSpend
 /// The one way the CLI writes a file (exports, `users export`, `generate`, the bundle's files).
 ///
 /// - A regular file is written all-or-nothing: into a temporary file beside the target, created
-///   exclusively under an unpredictable name (`mkstemp`: no planted symlink is followed), renamed
+///   exclusively under an unpredictable name (`O_EXCL`: no planted symlink is followed), renamed
 ///   over the target only when everything was written. SIGINT, SIGTERM and SIGHUP remove it;
 ///   leftovers of a crashed run (`kill -9`, power loss) are removed by the next write of the same
 ///   target.
@@ -177,17 +177,33 @@ enum OutputFile {
         return result
     }
 
+    /// Creates `.NAME.partial-PID-RANDOM` as `mkstemp` would (`O_CREAT | O_EXCL`, mode 600: never
+    /// an existing file or a planted symlink; a new random part on a clash), but registers the
+    /// name with `TemporaryFiles` *before* the file exists: a signal arriving right after the
+    /// creation finds it to remove (with `mkstemp` a SIGTERM could fall between the two). On a
+    /// clash the name is someone else's for an instant: a signal then would unlink that name (a
+    /// dead process's leftover with our process id, or a planted link — never what it points to).
+    private static func createTemporary(directory: String, name: String, path: String) throws -> (Int32, String) {
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        let prefix = TemporaryFiles.prefix(directory: directory, target: name)
+        for _ in 0..<100 {
+            let temporary = prefix + String((0..<6).map { _ in letters.randomElement()! })
+            TemporaryFiles.register(temporary)
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if fd >= 0 { return (fd, temporary) }
+            let code = errno
+            TemporaryFiles.unregister(temporary)
+            guard code == EEXIST else { errno = code; throw failure(path) }
+        }
+        throw failure(path)
+    }
+
     /// A regular file: a temporary file beside it, renamed over it when complete.
     private static func replace<T>(
         _ path: String, directory: String, name: String, mode: mode_t?, _ body: (ByteSink) async throws -> T
     ) async throws -> T {
         TemporaryFiles.removeStale(in: directory, target: name)
-        var template = Array(TemporaryFiles.prefix(directory: directory, target: name).utf8CString.dropLast())
-            + Array("XXXXXX".utf8CString)
-        let fd = mkstemp(&template)  // O_CREAT | O_EXCL, mode 600: never an existing file or symlink
-        guard fd >= 0 else { throw failure(path) }
-        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        TemporaryFiles.register(temporary)
+        let (fd, temporary) = try createTemporary(directory: directory, name: name, path: path)
         defer { TemporaryFiles.unregister(temporary) }
         // An existing file keeps its permissions; a new one gets the usual 666 less umask (read
         // here, before `body` may start reader threads: reading it means setting it for a moment).
