@@ -53,7 +53,9 @@ public enum Importer {
         from path: String, format: ImportFormat? = nil, source: ExpenseSource = ExpenseSource(), into store: some ExpenseStore,
         options: ImportOptions = ImportOptions()
     ) async throws -> ImportReport {
-        try await store.write { try importExpenses(from: path, format: format, source: source, options: options, writer: $0) }
+        try await parsingAhead(path: path, options: options, into: store, insert: { try $0.insert($1) }) { emit in
+            try parseExpenses(from: path, format: format, source: source, emit)
+        }
     }
 
     /// `importExpenses` inside a write scope (it throws, and so rolls the scope back, unless
@@ -63,15 +65,23 @@ public enum Importer {
         writer: any ExpenseWriter
     ) throws -> ImportReport {
         try run(path: path, options: options, insert: { (rows: [HashedRow<Expense>]) in try writer.insert(rows) }) { emit in
-            try readExpenses(from: path, format: format, source: source) { result in
-                switch result {
-                case .failure(let e): try emit(.failure(e))
-                case .success(nil): try emit(.skipped)
-                case .success(let (expense, location)?):
-                    try emit(.row(HashedRow(expense, contentHash: expense.contentHash), location: location))  // the id is hashed too
-                }
-            }.bytesRead
+            try parseExpenses(from: path, format: format, source: source, emit)
         }
+    }
+
+    /// Reads an expense file, handing each row (parsed and hashed, or its error) to `emit`.
+    /// - Returns: the bytes read.
+    private static func parseExpenses(
+        from path: String, format: ImportFormat?, source: ExpenseSource, _ emit: (ParsedRow<Expense>) throws -> Void
+    ) throws -> Int64 {
+        try readExpenses(from: path, format: format, source: source) { result in
+            switch result {
+            case .failure(let e): try emit(.failure(e))
+            case .success(nil): try emit(.skipped)
+            case .success(let (expense, location)?):
+                try emit(.row(HashedRow(expense, contentHash: expense.contentHash), location: location))  // the id is hashed too
+            }
+        }.bytesRead
     }
 
     /// Reads a file as `importExpenses` would and writes nothing, not even a database: how
@@ -212,42 +222,50 @@ public enum Importer {
         from path: String, format: ImportFormat? = nil, into store: some ExpenseStore,
         options: ImportOptions = ImportOptions()
     ) async throws -> ImportReport {
-        try await store.write { try importStores(from: path, format: format, options: options, writer: $0) }
+        try await parsingAhead(path: path, options: options, into: store, insert: { try $0.insert($1) }) { emit in
+            try parseStores(from: path, format: format, emit)
+        }
     }
 
     /// `importStores` inside a write scope.
     public static func importStores(
         from path: String, format: ImportFormat? = nil, options: ImportOptions = ImportOptions(), writer: any ExpenseWriter
     ) throws -> ImportReport {
+        try run(path: path, options: options, insert: { (rows: [HashedRow<Store>]) in try writer.insert(rows) }) { emit in
+            try parseStores(from: path, format: format, emit)
+        }
+    }
+
+    /// Reads a store file, handing each store (hashed, or its error) to `emit`.
+    /// - Returns: the bytes read.
+    private static func parseStores(from path: String, format: ImportFormat?, _ emit: (ParsedRow<Store>) throws -> Void) throws -> Int64 {
         let format = format ?? ImportFormat.guess(path: path) ?? .csv
         guard format != .jsonl else {
             throw ImportError.unreadable(file: path, reason: "stores are imported from GeoJSON, GPX or CSV, not JSON Lines")
         }
-        return try run(path: path, options: options, insert: { (rows: [HashedRow<Store>]) in try writer.insert(rows) }) { emit in
-            var seenIDs = Set<String>()
-            func handle(_ s: Store, _ location: String) throws {
-                guard seenIDs.insert(s.id).inserted else { return try emit(.failure(duplicateID(s.id, file: path, location: location))) }
-                try emit(.row(HashedRow(s, contentHash: s.contentHash), location: location))
+        var seenIDs = Set<String>()
+        func handle(_ s: Store, _ location: String) throws {
+            guard seenIDs.insert(s.id).inserted else { return try emit(.failure(duplicateID(s.id, file: path, location: location))) }
+            try emit(.row(HashedRow(s, contentHash: s.contentHash), location: location))
+        }
+        func found(_ result: Result<(store: Store, location: String), RowError>) throws {
+            switch result {
+            case .failure(let e): try emit(.failure(e))
+            case .success(let found): try handle(found.store, found.location)
             }
-            func found(_ result: Result<(store: Store, location: String), RowError>) throws {
-                switch result {
+        }
+        switch format {
+        case .geojson: return try RecordReaders.geoJSONStores(path: path, displayName: path, body: found)
+        case .gpx: return try RecordReaders.gpxStores(path: path, displayName: path, body: found)
+        default:
+            return try RecordReaders.csv(
+                path: path, displayName: path, known: StoreRecord.columns, required: StoreRecord.required
+            ) { raw in
+                switch raw {
                 case .failure(let e): try emit(.failure(e))
-                case .success(let found): try handle(found.store, found.location)
-                }
-            }
-            switch format {
-            case .geojson: return try RecordReaders.geoJSONStores(path: path, displayName: path, body: found)
-            case .gpx: return try RecordReaders.gpxStores(path: path, displayName: path, body: found)
-            default:
-                return try RecordReaders.csv(
-                    path: path, displayName: path, known: StoreRecord.columns, required: StoreRecord.required
-                ) { raw in
-                    switch raw {
-                    case .failure(let e): try emit(.failure(e))
-                    case .success(let r):
-                        do { try handle(try StoreRecord.parse(r), r.location) } catch let e as FieldError {
-                            try emit(.failure(RowError(file: path, location: r.location, column: e.column, reason: e.reason)))
-                        }
+                case .success(let r):
+                    do { try handle(try StoreRecord.parse(r), r.location) } catch let e as FieldError {
+                        try emit(.failure(RowError(file: path, location: r.location, column: e.column, reason: e.reason)))
                     }
                 }
             }
@@ -255,7 +273,7 @@ public enum Importer {
     }
 
     /// A validated record with its content hash and where it came from, or a rejected row.
-    private enum ParsedRow<Record: Sendable>: Sendable {
+    fileprivate enum ParsedRow<Record: Sendable>: Sendable {
         case row(HashedRow<Record>, location: String)
         case failure(RowError)
         /// A row a preset leaves out on purpose.
@@ -298,7 +316,7 @@ public enum Importer {
     /// batches for `insert`, each row's outcome counted, and the scope rolled back (by throwing)
     /// when any row was bad, unless skipping. A writer's `RowRejection` becomes a row error at
     /// the row's location.
-    private static func run<Record: Sendable>(
+    fileprivate static func run<Record: Sendable>(
         path: String, options: ImportOptions, insert: @escaping ([HashedRow<Record>]) throws -> [RowOutcome],
         read: (_ emit: (ParsedRow<Record>) throws -> Void) throws -> Int64
     ) throws -> ImportReport {
@@ -352,4 +370,52 @@ public enum Importer {
 
     /// Rows per batch handed to the writer.
     static let batchSize = 4096
+}
+
+extension Importer {
+    /// `run` with the parsing on a dispatch thread (`offloaded`) while the write scope writes:
+    /// the two stages meet in a `ParseAhead`. When the write scope ends early (a rejection, a
+    /// store error) the parser is stopped and waited for before the error goes on.
+    fileprivate static func parsingAhead<Record: Sendable>(
+        path: String, options: ImportOptions, into store: some ExpenseStore,
+        insert: @escaping @Sendable (any ExpenseWriter, [HashedRow<Record>]) throws -> [RowOutcome],
+        parse: @escaping @Sendable (_ emit: (ParsedRow<Record>) throws -> Void) throws -> Int64
+    ) async throws -> ImportReport {
+        let handoff = ParseAhead<ParsedRow<Record>>()
+        async let bytesRead: Int64 = offloaded {
+            var batch: [ParsedRow<Record>] = []
+            batch.reserveCapacity(batchSize)
+            do {
+                let bytes = try parse { item in
+                    batch.append(item)
+                    if batch.count == batchSize {
+                        try handoff.put(batch)
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                }
+                if !batch.isEmpty { try handoff.put(batch) }
+                handoff.finish()
+                return bytes
+            } catch {
+                handoff.finish(throwing: error)
+                throw error
+            }
+        }
+        do {
+            var report = try await store.write { writer in
+                try run(path: path, options: options, insert: { try insert(writer, $0) }) { emit in
+                    while let batch = try handoff.take() {
+                        for item in batch { try emit(item) }
+                    }
+                    return 0
+                }
+            }
+            report.bytesRead = try await bytesRead
+            return report
+        } catch {
+            handoff.cancel()
+            _ = try? await bytesRead
+            throw error
+        }
+    }
 }
