@@ -11,8 +11,8 @@ import GRDBSQLite
 ///
 /// ```swift
 /// let store = try SpatiaLiteStore(path: "geospend.sqlite")
-/// _ = try Importer.importStores(from: "Data/helsinki-places.geojson", into: store)
-/// let near = try store.nearestStores(
+/// _ = try await Importer.importStores(from: "Data/helsinki-places.geojson", into: store)
+/// let near = try await store.nearestStores(
 ///     to: Coordinate(latitude: 60.1710, longitude: 24.9414), limit: 5, maxDistance: nil, kind: "amenity:cafe")
 /// ```
 public final class SpatiaLiteStore: ExpenseStore {

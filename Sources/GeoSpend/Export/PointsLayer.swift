@@ -53,10 +53,8 @@ enum PointsLayer {
 
         func weight(_ p: SpendingPoint) -> Double { Double(p.amountMinor) / largest }
 
-        /// Streams the selection's points with their positions; returns how many went out.
-        /// Rows are read and decoded on a second thread while this one formats them (the two
-        /// halves cost about the same; 2 cores here), in batches through a bounded queue, so
-        /// memory stays flat and the order is the store's.
+        /// Streams the selection's points with their positions, in the reader's batches (memory
+        /// stays flat, the order is the store's); returns how many went out.
         func forEach(
             reader: some ExpenseReader, progress: ExportProgress?, _ body: (SpendingPoint, Coordinate) throws -> Void
         ) throws -> Int {

@@ -6,7 +6,7 @@
 /// numbering their currencies, stores and categories, took more than half of insights' time.
 ///
 /// ```swift
-/// let rows = try store.spendingColumns(ExpenseFilter(userID: "user1", kinds: [.expense]))
+/// let rows = try await store.read { try $0.spendingColumns(ExpenseFilter(userID: "user1", kinds: [.expense])) }
 /// var totals = [Int64](repeating: 0, count: rows.currencies.count)
 /// for i in 0..<rows.count { totals[Int(rows.currencyNumber[i])] += rows.amountMinor[i] }
 /// ```
