@@ -190,10 +190,9 @@ import Testing
 
     /// Per store and currency, against a brute-force pass over the rows: count, total, and the
     /// first and last visits by instant, ties by id (three expenses share the earliest instant
-    /// and three the latest, inserted out of id order). Then the same insights with the read
-    /// split between two connections, with and without a previous window.
+    /// and three the latest, inserted out of id order).
     @Test(arguments: [4, 5])
-    func byStoreAgreesWithBruteForceAndSplitReads(seed: UInt64) async throws {
+    func byStoreAgreesWithBruteForce(seed: UInt64) async throws {
         let scratch = Scratch()
         var (store, all) = try await Self.helsinkiStore(scratch, users: 2, count: 1200, seed: seed)
         let tied = try #require(all.first { $0.userID == "user1" && $0.kind == .expense && $0.storeID != nil })
