@@ -28,9 +28,14 @@ demo: build
 screenshots: build
 	@scripts/screenshots.sh .build/debug/geospend
 
+# The tests' scratch folders go under .build/test-tmp (TMPDIR), emptied before and after the run:
+# a failed or killed test cannot leave gigabytes of databases in /tmp.
+TEST_TMP := $(CURDIR)/.build/test-tmp
 test: bootstrap venv
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	@rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
+	TMPDIR=$(TEST_TMP) $(SWIFT) test
+	@rm -rf $(TEST_TMP)
 	@$(MAKE) --no-print-directory notebooks
 
 # The crash, bad-file and concurrency tests at length (make test runs them short): 200 SIGKILLs
@@ -39,8 +44,10 @@ test: bootstrap venv
 reliability: bootstrap
 	$(SWIFT) build --build-tests
 	@rm -f .build/reliability-summary.txt
-	GEOSPEND_RELIABILITY_RUNS=$(or $(RUNS),200) GEOSPEND_RELIABILITY_SUMMARY=$(CURDIR)/.build/reliability-summary.txt \
+	@rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
+	TMPDIR=$(TEST_TMP) GEOSPEND_RELIABILITY_RUNS=$(or $(RUNS),200) GEOSPEND_RELIABILITY_SUMMARY=$(CURDIR)/.build/reliability-summary.txt \
 		$(SWIFT) test --skip-build --filter 'CrashTests|ConcurrencyTests|BadDatabaseTests|FullDiskTests'
+	@rm -rf $(TEST_TMP)
 	@echo; echo "== make reliability: summary =="; cat .build/reliability-summary.txt
 
 # Execute every notebook headless (outputs written back in place), failing on any cell error.
