@@ -29,12 +29,13 @@ screenshots: build
 	@scripts/screenshots.sh .build/debug/geospend
 
 # The tests' scratch folders go under .build/test-tmp (TMPDIR), emptied before and after the run:
-# a failed or killed test cannot leave gigabytes of databases in /tmp.
+# a failed or killed test cannot leave gigabytes of databases in /tmp. The PostGIS store's tests
+# run against a throwaway server (scripts/with-postgis.sh), required to be there.
 TEST_TMP := $(CURDIR)/.build/test-tmp
 test: bootstrap venv
 	$(SWIFT) build --build-tests
 	@rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
-	TMPDIR=$(TEST_TMP) $(SWIFT) test
+	TMPDIR=$(TEST_TMP) GEOSPEND_REQUIRE_POSTGRES=1 scripts/with-postgis.sh $(SWIFT) test
 	@rm -rf $(TEST_TMP)
 	@$(MAKE) --no-print-directory notebooks
 

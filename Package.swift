@@ -7,11 +7,13 @@ let package = Package(
     products: [
         .library(name: "GeoSpend", targets: ["GeoSpend"]),
         .library(name: "GeoSpendSpatiaLite", targets: ["GeoSpendSpatiaLite"]),
+        .library(name: "GeoSpendPostGIS", targets: ["GeoSpendPostGIS"]),
         .executable(name: "geospend", targets: ["geospend"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Tests only: property-based checks with Swift Testing.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -36,11 +38,15 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
+        // The PostgreSQL + PostGIS store: the same seam over a server (postgres-nio).
+        .target(
+            name: "GeoSpendPostGIS",
+            dependencies: ["GeoSpend", .product(name: "PostgresNIO", package: "postgres-nio")]),
         // The command-line tool: argument parsing and output formats only.
         .executableTarget(
             name: "geospend",
             dependencies: [
-                "GeoSpend", "GeoSpendSpatiaLite",
+                "GeoSpend", "GeoSpendSpatiaLite", "GeoSpendPostGIS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -54,7 +60,7 @@ let package = Package(
         .testTarget(
             name: "GeoSpendSpatiaLiteTests",
             dependencies: [
-                "GeoSpend", "GeoSpendSpatiaLite", "GeoSpendTestSupport", "GeoSpendTestStores",
+                "GeoSpend", "GeoSpendSpatiaLite", "GeoSpendPostGIS", "GeoSpendTestSupport", "GeoSpendTestStores",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),

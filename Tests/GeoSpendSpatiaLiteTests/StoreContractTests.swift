@@ -1,17 +1,23 @@
 import Foundation
 import GeoSpend
+import GeoSpendPostGIS
 import GeoSpendSpatiaLite
 import GeoSpendTestStores
 import Testing
 
 /// The stores a contract test runs against: every store behind the seam must pass the same suite.
+/// PostGIS runs where `$GEOSPEND_TEST_POSTGRES` names a server (`make test` starts one:
+/// scripts/with-postgis.sh); `PostGISTestServer.isRequired` makes its absence a failure there.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
-    case spatiaLite, memory
+    case spatiaLite, memory, postGIS
 
-    func make(in scratch: Scratch) throws -> any ExpenseStore {
+    static var allCases: [StoreKind] { PostGISTestServer.address == nil ? [.spatiaLite, .memory] : [.spatiaLite, .memory, .postGIS] }
+
+    func make(in scratch: Scratch) async throws -> any ExpenseStore {
         switch self {
         case .spatiaLite: try scratch.store()
         case .memory: MemoryStore()
+        case .postGIS: try await PostGISTestServer.freshStore()
         }
     }
 
@@ -32,7 +38,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         let expenses: [Expense]
 
         init(_ kind: StoreKind, users: Int = 4, count: Int = 5000, keep: (Expense) -> Bool = { _ in true }) async throws {
-            store = try kind.make(in: scratch)
+            store = try await kind.make(in: scratch)
             stores = try Importer.readStores(from: Repo.path("Data/helsinki-places.geojson"))
             var all: [Expense] = []
             SyntheticData(places: stores, scale: .city).generateExpenses(users: users, count: count, seed: 11) { if keep($0) { all.append($0) } }
@@ -114,7 +120,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     @Test(arguments: StoreKind.allCases)
     func nearestStoresEqualBruteForce(kind: StoreKind) async throws {
         let scratch = Scratch()
-        let store = try kind.make(in: scratch)
+        let store = try await kind.make(in: scratch)
         let stores = Self.worldStores()
         try await Self.write(stores, [], into: store)
         for center in Self.worldCentres {
@@ -130,7 +136,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     @Test(arguments: StoreKind.allCases)
     func storesWithinEqualBruteForce(kind: StoreKind) async throws {
         let scratch = Scratch()
-        let store = try kind.make(in: scratch)
+        let store = try await kind.make(in: scratch)
         let stores = Self.worldStores()
         try await Self.write(stores, [], into: store)
         for center in Self.worldCentres {
@@ -145,7 +151,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     @Test(arguments: StoreKind.allCases)
     func tiesAreBrokenByID(kind: StoreKind) async throws {
         let scratch = Scratch()
-        let store = try kind.make(in: scratch)
+        let store = try await kind.make(in: scratch)
         let spot = Coordinate(uncheckedLatitude: 60, longitude: 25)
         try await Self.write(["b", "a", "c"].map { Store(id: $0, name: $0.uppercased(), coordinate: spot) }, [], into: store)
         let near = Coordinate(uncheckedLatitude: 60.001, longitude: 25)
@@ -322,7 +328,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     @Test(arguments: StoreKind.allCases)
     func writerOutcomesPerRow(kind: StoreKind) async throws {
         let scratch = Scratch()
-        let store = try kind.make(in: scratch)
+        let store = try await kind.make(in: scratch)
         let a = Store(id: "a", name: "A", coordinate: Coordinate(uncheckedLatitude: 60.17, longitude: 24.94))
         var a2 = a
         a2.name = "A changed"
@@ -361,7 +367,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     @Test(arguments: StoreKind.allCases)
     func amountsBeyondExactTotalsAreRejected(kind: StoreKind) async throws {
         let scratch = Scratch()
-        let store = try kind.make(in: scratch)
+        let store = try await kind.make(in: scratch)
         let fit = Int(Int64.max / Money.maximumMinorUnits)  // 9,223 of the largest amount fit
         let big = (0..<fit).map { Self.expense("b\($0)", minor: Money.maximumMinorUnits) }
         try await Self.write([], big, into: store)
@@ -382,7 +388,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     func throwingWriteScopeLeavesNothing(kind: StoreKind) async throws {
         struct Stop: Error {}
         let scratch = Scratch()
-        let store = try kind.make(in: scratch)
+        let store = try await kind.make(in: scratch)
         let a = Store(id: "a", name: "A", coordinate: Coordinate(uncheckedLatitude: 60.17, longitude: 24.94))
         await #expect(throws: Stop.self) {
             try await store.write { w in
@@ -400,7 +406,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     @Test(arguments: StoreKind.allCases)
     func importIsAllOrNothing(kind: StoreKind) async throws {
         let scratch = Scratch()
-        let store = try kind.make(in: scratch)
+        let store = try await kind.make(in: scratch)
         let csv = scratch.file("e.csv", "id,user,amount,currency,occurred_at,lat,lon,store_id\ne1,ann,4.50,EUR,2025-05-02,60.17,24.94,\ne2,ann,3.00,EUR,2025-05-03,60.17,24.94,nowhere\n")
         await #expect(throws: ImportError.self) { try await Importer.importExpenses(from: csv, into: store) }
         #expect(try await store.read { try $0.counts() }.expenses == 0)
@@ -437,14 +443,17 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     // MARK: Analytics on both stores
 
     /// The analytics, exports and snapping see nothing but the seam: on the same rows they give
-    /// the same answers on SpatiaLite and in memory (compared as their documented outputs).
+    /// the same answers on every store (compared as their documented outputs).
     @Test func analyticsAgreeAcrossStores() async throws {
-        let sql = try await Loaded(.spatiaLite), memory = try await Loaded(.memory)
-        let stores = [sql.store, memory.store]
+        var loaded: [Loaded] = []
+        for kind in StoreKind.allCases { loaded.append(try await Loaded(kind)) }
+        let stores = loaded.map(\.store)
         func same(_ what: String, _ make: (any ExpenseStore) async throws -> String) async throws {
-            let (a, b) = (try await make(stores[0]), try await make(stores[1]))
+            let a = try await make(stores[0])
             #expect(a.count > 200, "\(what) is too small to tell: \(a)")
-            #expect(a == b, "\(what) differs")
+            for (kind, store) in zip(StoreKind.allCases, stores).dropFirst() {
+                #expect(try await make(store) == a, "\(what) differs on \(kind) from SpatiaLite")
+            }
         }
         let march = (try Timestamp(parsing: "2025-03-01"), try Timestamp(parsing: "2025-05-31"))
 
@@ -462,7 +471,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         try await same("summary") { store in
             SummaryOutput.json(try await SpendingSummary.compute(userID: "user2", from: nil, to: nil, store: store)).serialized()
         }
-        let busiest = Dictionary(grouping: sql.expenses.compactMap(\.storeID), by: { $0 }).max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }!.key
+        let busiest = Dictionary(grouping: loaded[0].expenses.compactMap(\.storeID), by: { $0 }).max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }!.key
         try await same("store report") { store in
             StoreReportOutput.json(try await StoreReport.compute(StoreReportRequest(storeID: busiest, minUsers: 2), store: store)).serialized()
         }

@@ -1,0 +1,50 @@
+import NIOCore
+
+/// Rows in the text format of `COPY … FROM STDIN` (PostgreSQL's COPY documentation, "Text
+/// Format"): fields separated by tabs, rows ended by newlines, `\N` for NULL, and backslash,
+/// tab, newline and carriage return escaped. Doubles are written in Swift's shortest
+/// round-trip form, which PostgreSQL reads back to the same `double precision`.
+struct CopyText {
+    private(set) var buffer = ByteBuffer()
+    private var first = true
+    private(set) var rows = 0
+
+    mutating func text(_ value: String?) {
+        separate()
+        guard let value else { buffer.writeStaticString("\\N"); return }
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"): buffer.writeStaticString("\\\\")
+            case UInt8(ascii: "\t"): buffer.writeStaticString("\\t")
+            case UInt8(ascii: "\n"): buffer.writeStaticString("\\n")
+            case UInt8(ascii: "\r"): buffer.writeStaticString("\\r")
+            default: buffer.writeInteger(byte)
+            }
+        }
+    }
+
+    mutating func integer(_ value: Int64?) { raw(value.map { String($0) }) }
+    mutating func double(_ value: Double?) { raw(value.map { "\($0)" }) }
+
+    mutating func endRow() {
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        first = true
+        rows += 1
+    }
+
+    private mutating func raw(_ value: String?) {
+        separate()
+        if let value { buffer.writeString(value) } else { buffer.writeStaticString("\\N") }
+    }
+
+    private mutating func separate() {
+        if !first { buffer.writeInteger(UInt8(ascii: "\t")) }
+        first = false
+    }
+
+    /// PostgreSQL's text cannot hold U+0000; SQLite's can, so the file store accepts what this
+    /// one must refuse. The first column that holds one, if any.
+    static func columnWithNUL(_ fields: KeyValuePairs<String, String?>) -> String? {
+        fields.first { $0.value?.utf8.contains(0) ?? false }?.key
+    }
+}

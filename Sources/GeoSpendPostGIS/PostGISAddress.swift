@@ -1,0 +1,71 @@
+import Foundation
+import PostgresNIO
+
+/// A `postgresql://USER[:PASSWORD]@HOST[:PORT]/DBNAME[?sslmode=disable|require]` address, as
+/// libpq writes them (`postgres://` too). The password is never printed: `redacted` is what
+/// errors and logs show.
+public struct PostGISAddress: Sendable, CustomStringConvertible {
+    public let host: String
+    public let port: Int
+    public let user: String
+    let password: String?
+    public let database: String
+    let requireTLS: Bool
+
+    /// Whether `text` is meant as a PostgreSQL address rather than a file path.
+    public static func looksLikeOne(_ text: String) -> Bool {
+        text.hasPrefix("postgresql://") || text.hasPrefix("postgres://")
+    }
+
+    public init(_ text: String) throws {
+        guard Self.looksLikeOne(text), let url = URLComponents(string: text) else {
+            throw PostGISError.badURL(Self.redact(text), reason: "it does not parse as a URL")
+        }
+        guard let host = url.host, !host.isEmpty else { throw PostGISError.badURL(Self.redact(text), reason: "no host") }
+        guard let user = url.user, !user.isEmpty else { throw PostGISError.badURL(Self.redact(text), reason: "no user") }
+        let database = String(url.path.drop { $0 == "/" })
+        guard !database.isEmpty, !database.contains("/") else {
+            throw PostGISError.badURL(Self.redact(text), reason: "no database name after the host")
+        }
+        var requireTLS = false
+        for item in url.queryItems ?? [] {
+            switch (item.name, item.value) {
+            case ("sslmode", "disable"?), ("sslmode", "allow"?), ("sslmode", "prefer"?): requireTLS = false
+            case ("sslmode", "require"?), ("sslmode", "verify-ca"?), ("sslmode", "verify-full"?): requireTLS = true
+            default:
+                throw PostGISError.badURL(Self.redact(text), reason: "unknown option \(item.name)=\(item.value ?? "") (only sslmode is understood)")
+            }
+        }
+        self.host = host
+        self.port = url.port ?? 5432
+        self.user = user.removingPercentEncoding ?? user
+        self.password = url.password.map { $0.removingPercentEncoding ?? $0 }
+        self.database = database.removingPercentEncoding ?? database
+        self.requireTLS = requireTLS
+    }
+
+    /// The same server, another database (tests create one per store).
+    public func with(database: String) -> PostGISAddress {
+        PostGISAddress(host: host, port: port, user: user, password: password, database: database, requireTLS: requireTLS)
+    }
+
+    private init(host: String, port: Int, user: String, password: String?, database: String, requireTLS: Bool) {
+        (self.host, self.port, self.user, self.password, self.database, self.requireTLS) = (host, port, user, password, database, requireTLS)
+    }
+
+    public var description: String { "postgresql://\(user)@\(host):\(port)/\(database)" }
+
+    var configuration: PostgresConnection.Configuration {
+        get throws {
+            let tls: PostgresConnection.Configuration.TLS =
+                requireTLS ? .require(try NIOSSLContext(configuration: .makeClientConfiguration())) : .disable
+            return PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: tls)
+        }
+    }
+
+    private static func redact(_ text: String) -> String {
+        guard var url = URLComponents(string: text), url.password != nil else { return text }
+        url.password = "***"
+        return url.string ?? text
+    }
+}

@@ -1,0 +1,191 @@
+import GeoSpend
+import Logging
+import PostgresNIO
+
+/// The queries of one read scope on PostgreSQL.
+///
+/// PostGIS finds candidates, GeoSpend decides: the spatial predicates run on the sphere
+/// (`ST_DWithin(…, false)`, `<->`), widened by `SphereBound`, and every distance that reaches an
+/// answer is the project's own geodesic on WGS 84 (`Geodesic.distance`), ranked by `Ranking`, as
+/// on the file: the same rows, distances and order to the bit. Expenses come in insertion
+/// order (`pk`), as the file's rowid order gives them.
+struct PostGISReader: ExpenseReader {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
+        let (connection, logger) = (self.connection, self.logger)
+        return try waitFor { try await connection.query(query, logger: logger).collect() }
+    }
+
+    // MARK: Places
+
+    func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit] {
+        var w = try PostGISFilter(filter)
+        w.add("ST_DWithin(e.geog, \(w.point(center)), \(w.bind(SphereBound.candidateRadius(radius.meters))), false)")
+        return try rows(w.query("SELECT \(PostGISRows.expenseColumns) FROM expenses AS e \(PostGISRows.categoryJoin)", suffix: ""))
+            .map { try PostGISRows.expense($0.makeRandomAccess()) }
+            .map { ExpenseHit(expense: $0, distanceMeters: Geodesic.distance(center, $0.location!.coordinate)) }
+            .filter { $0.distanceMeters <= radius.meters }
+            .sorted(by: Ranking.byDistance)
+    }
+
+    /// PostGIS's `<->` ranks by sphere distance, not the spheroid's, so its first `limit` are
+    /// only candidates: the spheroid distance of the farthest of them bounds the true k-th
+    /// nearest, and every store within that bound (widened for the sphere) is ranked exactly.
+    func nearestStores(to center: Coordinate, limit: Int, maxDistance: Distance?, kind: String?) throws -> [StoreHit] {
+        guard limit > 0 else { return [] }
+        var w = PostGISFilter()
+        if let kind { w.add("s.kind = \(w.bind(kind))") }
+        let order = "ORDER BY s.geog <-> \(w.point(center)) LIMIT \(w.bind(Int64(limit)))"  // binds before `query` reads them
+        let first = try rows(w.query("SELECT s.lat, s.lon FROM stores AS s", suffix: order))
+        guard !first.isEmpty else { return [] }
+        var bound = try first.map { row in
+            let (lat, lon) = try row.decode((Double, Double).self)
+            return Geodesic.distance(center, Coordinate(uncheckedLatitude: lat, longitude: lon))
+        }.max()!
+        if let maxDistance { bound = min(bound, maxDistance.meters) }
+        return Array(try stores(within: bound, of: center, kind: kind).prefix(limit))
+    }
+
+    func stores(within radius: Distance, of center: Coordinate, kind: String?) throws -> [StoreHit] {
+        try stores(within: radius.meters, of: center, kind: kind)
+    }
+
+    private func stores(within meters: Double, of center: Coordinate, kind: String?) throws -> [StoreHit] {
+        var w = PostGISFilter()
+        w.add("ST_DWithin(s.geog, \(w.point(center)), \(w.bind(SphereBound.candidateRadius(meters))), false)")
+        if let kind { w.add("s.kind = \(w.bind(kind))") }
+        return try rows(w.query("SELECT \(PostGISRows.storeColumns) FROM stores AS s", suffix: ""))
+            .map { try PostGISRows.store($0.makeRandomAccess()) }
+            .map { StoreHit(store: $0, distanceMeters: Geodesic.distance(center, $0.coordinate)) }
+            .filter { $0.distanceMeters <= meters }
+            .sorted(by: Ranking.byDistance)
+    }
+
+    func counts() throws -> StoreCounts {
+        let row = try rows("""
+            SELECT (SELECT count(*) FROM users), (SELECT count(*) FROM expenses),
+                   (SELECT count(*) FROM expenses WHERE lat IS NOT NULL), (SELECT count(*) FROM stores)
+            """)[0]
+        let (users, expenses, geotagged, stores) = try row.decode((Int64, Int64, Int64, Int64).self)
+        return StoreCounts(users: Int(users), expenses: Int(expenses), geotaggedExpenses: Int(geotagged), stores: Int(stores))
+    }
+
+    // MARK: Whole layers, in batches
+
+    func forEachSpendingPointBatch(_ filter: ExpenseFilter, geotaggedOnly: Bool, _ body: ([SpendingPoint]) throws -> Void) throws {
+        let merchant = filter.readsMerchant ? "e.merchant" : "NULL::text"
+        try inBatches(filter, geotaggedOnly: geotaggedOnly, columns: """
+            e.id, e.user_id, e.store_id, e.lat, e.lon, e.kind, e.amount_minor, e.currency, e.occurred_ms, e.utc_offset_min, c.name, \(merchant)
+            """) { r in
+            let kind = try r[5].decode(String.self)
+            let lat = try r[3].decode(Double?.self), lon = try r[4].decode(Double?.self)
+            return SpendingPoint(
+                id: try r[0].decode(String.self), userID: try r[1].decode(String.self), storeID: try r[2].decode(String?.self),
+                coordinate: lat.flatMap { lat in lon.map { Coordinate(uncheckedLatitude: lat, longitude: $0) } },
+                kind: ExpenseKind(rawValue: kind) ?? .expense,
+                amountMinor: try r[6].decode(Int64.self), currency: try Currency(code: try r[7].decode(String.self)),
+                occurredMilliseconds: try r[8].decode(Int64.self), utcOffsetMinutes: try r[9].decode(Int32?.self).map(Int.init),
+                category: try r[10].decode(String?.self), merchant: try r[11].decode(String?.self))
+        } body: { try body($0) }
+    }
+
+    func forEachLocatedAmountBatch(_ filter: ExpenseFilter, withUsers: Bool, _ body: ([LocatedAmount]) throws -> Void) throws {
+        try inBatches(filter, geotaggedOnly: true, columns: "e.lat, e.lon, e.amount_minor, e.currency, e.user_id") { r in
+            LocatedAmount(
+                latitude: try r[0].decode(Double.self), longitude: try r[1].decode(Double.self), amountMinor: try r[2].decode(Int64.self),
+                currencyKey: LocatedAmount.currencyKey(try Currency(code: try r[3].decode(String.self))),
+                userKey: withUsers ? LocatedAmount.userKey(try r[4].decode(String.self)) : 0)
+        } body: { try body($0) }
+    }
+
+    /// The rows of `filter` in `pk` order, `ReadBatch.size` at a time by keyset (`pk > last`):
+    /// within the scope's snapshot the batches join up exactly, and no batch holds more than
+    /// one round trip's rows in memory. `pk` is read as the last column.
+    private func inBatches<Row>(
+        _ filter: ExpenseFilter, geotaggedOnly: Bool, columns: String,
+        decode: (PostgresRandomAccessRow) throws -> Row, body: ([Row]) throws -> Void
+    ) throws {
+        var last: Int64 = 0
+        while true {
+            var w = try PostGISFilter(filter)
+            if geotaggedOnly { w.add("e.lat IS NOT NULL") }
+            w.add("e.pk > \(w.bind(last))")
+            let found = try rows(w.query(
+                "SELECT \(columns), e.pk FROM expenses AS e \(PostGISRows.categoryJoin)",
+                suffix: "ORDER BY e.pk LIMIT \(ReadBatch.size)"))
+            guard !found.isEmpty else { return }
+            var batch: [Row] = []
+            batch.reserveCapacity(found.count)
+            for row in found {
+                let r = row.makeRandomAccess()
+                batch.append(try decode(r))
+                last = try r[r.count - 1].decode(Int64.self)
+            }
+            try body(batch)
+            if found.count < ReadBatch.size { return }
+        }
+    }
+
+    // MARK: Lookups
+
+    /// The centre of the box around every geotagged expense (the file reads it from its R*Tree's
+    /// root; here one index-assisted aggregate).
+    func geotaggedCenterHint() throws -> Coordinate? {
+        let row = try rows("SELECT min(lat), max(lat), min(lon), max(lon) FROM expenses WHERE lat IS NOT NULL")[0]
+        let (south, north, west, east) = try row.decode((Double?, Double?, Double?, Double?).self)
+        guard let south, let north, let west, let east else { return nil }
+        return Coordinate(uncheckedLatitude: (south + north) / 2, longitude: (west + east) / 2)
+    }
+
+    func stores(withIDs ids: Set<String>) throws -> [String: Store] {
+        guard !ids.isEmpty else { return [:] }
+        let found = try rows("SELECT \(unescaped: PostGISRows.storeColumns) FROM stores AS s WHERE s.id = ANY(\(Array(ids)))")
+        return Dictionary(try found.map { let s = try PostGISRows.store($0.makeRandomAccess()); return (s.id, s) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    func timestamps(ofExpenses ids: Set<String>) throws -> [String: Timestamp] {
+        guard !ids.isEmpty else { return [:] }
+        let found = try rows("""
+            SELECT id, occurred_at, occurred_ms, utc_offset_min, local_date FROM expenses WHERE id = ANY(\(Array(ids)))
+            """)
+        return Dictionary(try found.map { row in
+            let (id, text, ms, offset, day) = try row.decode((String, String, Int64, Int32?, String).self)
+            return (id, Timestamp(text: text, epochMilliseconds: ms, utcOffsetMinutes: offset.map(Int.init), localDate: day))
+        }, uniquingKeysWith: { a, _ in a })
+    }
+
+    func expensesWithoutStore(userID: String?) throws -> [UnsnappedExpense] {
+        var w = PostGISFilter()
+        w.add("e.store_id IS NULL")
+        w.add("e.lat IS NOT NULL")
+        if let userID { w.add("e.user_id = \(w.bind(userID))") }
+        return try rows(w.query("SELECT e.id, e.lat, e.lon, e.accuracy_m, e.merchant FROM expenses AS e", suffix: "ORDER BY e.id"))
+            .map { row in
+                let (id, lat, lon, accuracy, merchant) = try row.decode((String, Double, Double, Double?, String?).self)
+                return UnsnappedExpense(
+                    id: id, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon), accuracyMeters: accuracy, merchant: merchant)
+            }
+    }
+
+    func allStores(kind: String?) throws -> [Store] {
+        var w = PostGISFilter()
+        if let kind { w.add("s.kind = \(w.bind(kind))") }
+        return try rows(w.query("SELECT \(PostGISRows.storeColumns) FROM stores AS s", suffix: "ORDER BY s.id"))
+            .map { try PostGISRows.store($0.makeRandomAccess()) }
+    }
+}
+
+/// How far the sphere may stray from the spheroid, so that sphere-distance candidates can never
+/// miss a point within a spheroid distance.
+///
+/// Map each point of WGS 84 to the sphere PostGIS uses (radius 6,371,008.8 m) at the same
+/// latitude and longitude. Along the meridian the ellipsoid's radius of curvature runs from
+/// 6,335,439 m (equator) to 6,399,594 m (poles), across it from 6,378,137 to 6,399,594 m, so
+/// the map stretches any length by at most 6,371,008.8 / 6,335,439 = 1.00562. The sphere's
+/// distance between two points is at most the length of the image of the spheroid's geodesic,
+/// hence at most 1.00562 times the spheroid distance. 1.01 and a metre of slack cover it with room.
+enum SphereBound {
+    static func candidateRadius(_ meters: Double) -> Double { meters * 1.01 + 1 }
+}

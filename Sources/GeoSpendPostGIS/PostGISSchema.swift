@@ -1,0 +1,130 @@
+import GeoSpend
+import Logging
+import PostgresNIO
+
+/// The tables of the PostgreSQL store, created and migrated in an existing database.
+///
+/// The same rows and rules as the SpatiaLite file (Sources/GeoSpendSpatiaLite/Schema.swift):
+/// money as `bigint` minor units, the same CHECKs, ids unique, the content hash kept for
+/// deduplication. Positions are kept as the given `lat`/`lon` (`double precision`, exact) with a
+/// generated `geography(Point, 4326)` column and its GiST index for the spatial candidates.
+/// Ids and other keys are `COLLATE "C"`: they compare and sort by bytes, as SQLite's text does.
+///
+/// Every table that holds a user's rows has `user_id`: the distribution column, were the
+/// tables spread over machines with Citus (docs/POSTGIS.md).
+enum PostGISSchema {
+    /// The advisory lock every write scope and migration takes: one writer at a time.
+    static let writerLock: Int64 = 0x6765_6f73_7065_6e64  // "geospend"
+
+    struct Migration {
+        let identifier: String
+        let sql: String
+    }
+
+    /// Folds ASCII letters only, as SQLite's NOCASE does (PostgreSQL's `lower` folds by locale).
+    static func asciiFold(_ expression: String) -> String {
+        "translate(\(expression), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
+    }
+
+    static let migrations: [Migration] = [
+        Migration(identifier: "v1: users, categories, stores, expenses", sql: """
+            CREATE TABLE users (
+                id text COLLATE "C" PRIMARY KEY,
+                display_name text,
+                created_at text NOT NULL DEFAULT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+            );
+            CREATE TABLE categories (
+                id bigserial PRIMARY KEY,
+                user_id text COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                kind text NOT NULL CHECK (kind IN ('expense', 'income')),
+                name text NOT NULL,
+                name_fold text COLLATE "C" GENERATED ALWAYS AS (\(asciiFold("name"))) STORED,
+                icon text,
+                color text,
+                is_default boolean NOT NULL DEFAULT false,
+                is_active boolean NOT NULL DEFAULT true,
+                UNIQUE (user_id, kind, name_fold)
+            );
+            -- Stores are everyone's (a reference table, were the tables distributed).
+            CREATE TABLE stores (
+                pk bigserial PRIMARY KEY,
+                id text COLLATE "C" NOT NULL UNIQUE,
+                name text, kind text, brand text, street text, postcode text, city text, country text, source_id text,
+                lat double precision NOT NULL CHECK (lat BETWEEN -90 AND 90),
+                lon double precision NOT NULL CHECK (lon BETWEEN -180 AND 180),
+                geog geography(Point, 4326) GENERATED ALWAYS AS (ST_SetSRID(ST_MakePoint(lon, lat), 4326)::geography) STORED,
+                content_hash bigint NOT NULL
+            );
+            CREATE INDEX stores_geog ON stores USING gist (geog);
+            CREATE INDEX stores_kind ON stores (kind);
+            CREATE TABLE expenses (
+                pk bigserial PRIMARY KEY,
+                id text COLLATE "C" NOT NULL UNIQUE,
+                user_id text COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                kind text NOT NULL CHECK (kind IN ('expense', 'income', 'transfer')),
+                amount_minor bigint NOT NULL CHECK (amount_minor > 0),
+                currency text NOT NULL CHECK (length(currency) = 3),
+                occurred_at text NOT NULL,
+                occurred_ms bigint NOT NULL,
+                utc_offset_min integer,
+                local_date text NOT NULL,
+                title text,
+                category_id bigint REFERENCES categories(id) ON DELETE SET NULL,
+                merchant text,
+                lat double precision CHECK (lat BETWEEN -90 AND 90),
+                lon double precision CHECK (lon BETWEEN -180 AND 180),
+                accuracy_m double precision CHECK (accuracy_m >= 0),
+                store_id text COLLATE "C" REFERENCES stores(id) ON DELETE SET NULL,
+                notes text,
+                content_hash bigint NOT NULL,
+                created_at text,
+                updated_at text,
+                remind_at text,
+                remind_ms bigint,
+                geog geography(Point, 4326) GENERATED ALWAYS AS (
+                    CASE WHEN lat IS NULL THEN NULL ELSE ST_SetSRID(ST_MakePoint(lon, lat), 4326)::geography END) STORED,
+                CHECK ((lat IS NULL) = (lon IS NULL))
+            );
+            CREATE INDEX expenses_geog ON expenses USING gist (geog);
+            CREATE INDEX expenses_user_time ON expenses (user_id, occurred_ms);
+            CREATE INDEX expenses_store ON expenses (store_id) WHERE store_id IS NOT NULL;
+            CREATE INDEX expenses_category ON expenses (category_id) WHERE category_id IS NOT NULL;
+            """),
+    ]
+
+    /// Creates PostGIS when missing (if this user may), then applies the migrations not yet
+    /// recorded, all in one transaction under the writers' lock: two first opens at once
+    /// cannot both create the tables.
+    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+        let hasPostGIS = try await connection.query(
+            "SELECT 1 FROM pg_extension WHERE extname = 'postgis'", logger: logger
+        ).collect().count == 1
+        if !hasPostGIS {
+            do {
+                try await connection.simple("CREATE EXTENSION IF NOT EXISTS postgis", logger: logger)
+            } catch {
+                throw PostGISError.noPostGIS(reason: "\(PostGISError.wrap(error))")
+            }
+        }
+        try await connection.simple("""
+            BEGIN;
+            SELECT pg_advisory_xact_lock(\(writerLock));
+            CREATE TABLE IF NOT EXISTS geospend_migrations (
+                identifier text PRIMARY KEY,
+                applied_at timestamptz NOT NULL DEFAULT now()
+            );
+            """, logger: logger)
+        do {
+            let applied = Set(try await connection.query("SELECT identifier FROM geospend_migrations", logger: logger)
+                .collect().map { try $0.decode(String.self) })
+            for m in migrations where !applied.contains(m.identifier) {
+                try await connection.simple(m.sql, logger: logger)
+                try await connection.query("INSERT INTO geospend_migrations (identifier) VALUES (\(m.identifier))", logger: logger)
+            }
+            try await connection.simple("COMMIT", logger: logger)
+        } catch {
+            try? await connection.simple("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+}

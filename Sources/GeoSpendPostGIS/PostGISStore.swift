@@ -1,0 +1,119 @@
+import Foundation
+import GeoSpend
+import Logging
+import PostgresNIO
+
+/// GeoSpend's store on a PostgreSQL server with PostGIS: the same seam (`ExpenseStore`) as the
+/// SpatiaLite file, for users who outgrow one file.
+///
+/// - A read scope is one `REPEATABLE READ READ ONLY` transaction: one snapshot, as a GRDB read
+///   is on the file. A write scope is one transaction, all or nothing; writers take a
+///   transaction-level advisory lock first, so writes run one at a time, as on the file.
+/// - Bodies run synchronously on a dispatch thread (`offloaded`); each query inside waits for
+///   postgres-nio on that thread (`waitFor`), never on Swift's cooperative threads.
+/// - Connections are opened on demand and kept for the next scope (one per concurrent scope).
+///
+/// ```swift
+/// let store = try await PostGISStore(PostGISAddress("postgresql://me@127.0.0.1:5432/spending"))
+/// let hits = try await store.read { try $0.expenses(within: Distance(meters: 500), of: here, filter: ExpenseFilter(userID: "ann")) }
+/// ```
+public final class PostGISStore: ExpenseStore, @unchecked Sendable {
+    public let address: PostGISAddress
+    let logger: Logger
+    private let lock = NSLock()
+    private var idle: [PostgresConnection] = []
+    private var nextID = 0
+
+    /// Connects, and creates or migrates the schema (PostGIS included, when the user may).
+    public init(_ address: PostGISAddress, logger: Logger = Logger(label: "geospend.postgis")) async throws {
+        self.address = address
+        self.logger = logger
+        let connection = try await connect()
+        do {
+            try await PostGISSchema.migrate(connection, logger: logger)
+        } catch {
+            try? await connection.close()
+            throw PostGISError.wrap(error)
+        }
+        give(back: connection)
+    }
+
+    /// postgres-nio traps when a connection is released unclosed: each is kept until its close
+    /// completes.
+    deinit {
+        for c in idle { c.close().whenComplete { _ in withExtendedLifetime(c) {} } }
+    }
+
+    /// Closes the connections kept for later scopes.
+    public func close() async {
+        let connections = lock.withLock { defer { idle = [] }; return idle }
+        for c in connections { try? await c.close() }
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any ExpenseReader) throws -> T) async throws -> T {
+        try await scope("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
+            try body(PostGISReader(connection: connection, logger: self.logger))
+        }
+    }
+
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any ExpenseWriter) throws -> T) async throws -> T {
+        try await scope("BEGIN;\nSELECT pg_advisory_xact_lock(\(PostGISSchema.writerLock))") { connection in
+            try body(PostGISWriter(connection: connection, logger: self.logger))
+        }
+    }
+
+    /// One transaction on a connection of its own: `begin`, the body on a dispatch thread, then
+    /// COMMIT, or ROLLBACK when the body throws. A connection that failed mid-way is dropped.
+    func scope<T: Sendable>(
+        _ begin: String, _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws -> T {
+        let connection = try await take()
+        do {
+            try await connection.simple(begin, logger: logger)
+            let result: T
+            do {
+                result = try await offloaded { try body(connection) }
+            } catch {
+                try? await connection.simple("ROLLBACK", logger: logger)
+                throw error
+            }
+            try await connection.simple("COMMIT", logger: logger)
+            give(back: connection)
+            return result
+        } catch {
+            if connection.isClosed { try? await connection.close() } else { give(back: connection) }
+            throw PostGISError.wrap(error)
+        }
+    }
+
+    private func take() async throws -> PostgresConnection {
+        if let c = lock.withLock({ idle.popLast() }), !c.isClosed { return c }
+        return try await connect()
+    }
+
+    private func give(back connection: PostgresConnection) {
+        lock.withLock { idle.append(connection) }
+    }
+
+    private func connect() async throws -> PostgresConnection {
+        let id = lock.withLock { nextID += 1; return nextID }
+        do {
+            return try await PostgresConnection.connect(configuration: try address.configuration, id: id, logger: logger)
+        } catch {
+            throw PostGISError.cannotConnect(url: address.description, reason: "\(PostGISError.wrap(error))")
+        }
+    }
+}
+
+extension PostgresConnection {
+    /// Runs statements without results (BEGIN, COMMIT, DDL), one after another. postgres-nio
+    /// speaks only the extended protocol, which takes one statement per message, so the text is
+    /// cut where a line ends in `;` (no statement here has one inside).
+    func simple(_ sql: String, logger: Logger) async throws {
+        for statement in sql.components(separatedBy: ";\n") {
+            let text = statement.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ";")))
+            if text.isEmpty || text.hasPrefix("--") && !text.contains("\n") { continue }
+            try await query(PostgresQuery(unsafeSQL: text), logger: logger)
+        }
+    }
+}

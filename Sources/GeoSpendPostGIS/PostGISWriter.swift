@@ -1,0 +1,238 @@
+import GeoSpend
+import Logging
+import PostgresNIO
+
+/// The writes of one write scope on PostgreSQL, a batch per round trip or two: the batch's
+/// stored ids, stores, users and categories are looked up with one `= ANY($1)` query each,
+/// the outcomes decided here row by row with the file store's rules and order of checks, and
+/// the new rows sent with one `COPY … FROM STDIN`. The scope's transaction makes the whole
+/// import all or nothing.
+final class PostGISWriter: ExpenseWriter {
+    let connection: PostgresConnection
+    let logger: Logger
+    private var knownUsers: Set<ExactText> = []
+    private var knownStores: [ExactText: Bool] = [:]
+    private var categoryIDs: [CategoryKey: Int64] = [:]
+    /// Per currency, the sum of every stored amount, kept within `Int64` (read on first use).
+    private var currencyTotals: [String: Int64]?
+
+    private struct CategoryKey: Hashable {
+        let user: ExactText
+        let kind: String
+        let fold: ExactText
+    }
+
+    init(connection: PostgresConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    private func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
+        let (connection, logger) = (self.connection, self.logger)
+        return try waitFor { try await connection.query(query, logger: logger).collect() }
+    }
+
+    private func copy(_ table: String, _ columns: [String], _ text: CopyText) throws {
+        guard text.rows > 0 else { return }
+        let (connection, logger, buffer) = (self.connection, self.logger, text.buffer)
+        try waitFor {
+            try await connection.copyFrom(table: table, columns: columns, logger: logger) { try await $0.write(buffer) }
+        }
+    }
+
+    /// The content hashes stored under `ids` in `table`.
+    private func storedHashes(_ table: String, _ ids: [String]) throws -> [ExactText: Int64] {
+        let found = try rows(PostgresQuery(
+            unsafeSQL: "SELECT id, content_hash FROM \(table) WHERE id = ANY($1)", binds: bindings(ids)))
+        return Dictionary(try found.map { let (id, hash) = try $0.decode((String, Int64).self); return (ExactText(id), hash) },
+                          uniquingKeysWith: { a, _ in a })
+    }
+
+    // MARK: Stores
+
+    func insert(_ stores: [HashedRow<Store>]) throws -> [RowOutcome] {
+        guard !stores.isEmpty else { return [] }
+        var stored = try storedHashes("stores", stores.map(\.record.id))
+        var text = CopyText()
+        let outcomes = stores.map { row -> RowOutcome in
+            let s = row.record
+            if let hash = stored[ExactText(s.id)] { return Self.same(hash, row.contentHash, id: s.id) }
+            if let column = CopyText.columnWithNUL([
+                "id": s.id, "name": s.name, "kind": s.kind, "brand": s.brand, "street": s.street, "postcode": s.postcode,
+                "city": s.city, "country": s.country, "source_id": s.sourceID,
+            ]) { return Self.nul(column) }
+            stored[ExactText(s.id)] = row.contentHash
+            knownStores[ExactText(s.id)] = true
+            for field in [s.id, s.name, s.kind, s.brand, s.street, s.postcode, s.city, s.country, s.sourceID] { text.text(field) }
+            text.double(s.coordinate.latitude); text.double(s.coordinate.longitude); text.integer(row.contentHash)
+            text.endRow()
+            return .inserted
+        }
+        try copy("stores", ["id", "name", "kind", "brand", "street", "postcode", "city", "country", "source_id", "lat", "lon", "content_hash"], text)
+        return outcomes
+    }
+
+    // MARK: Expenses
+
+    func insert(_ expenses: [HashedRow<Expense>]) throws -> [RowOutcome] {
+        guard !expenses.isEmpty else { return [] }
+        try learnStores(expenses.compactMap(\.record.storeID))
+        if currencyTotals == nil {
+            currencyTotals = Dictionary(uniqueKeysWithValues: try rows(
+                "SELECT currency, SUM(amount_minor)::text FROM expenses GROUP BY currency"
+            ).map { let (c, sum) = try $0.decode((String, String).self); return (c, Int64(sum)!) })
+        }
+        var stored = try storedHashes("expenses", expenses.map(\.record.id))
+        var fresh: [HashedRow<Expense>] = []
+        let outcomes = expenses.map { row -> RowOutcome in
+            let e = row.record
+            if let store = e.storeID, knownStores[ExactText(store)] != true {
+                return .rejected(RowRejection(column: "store_id", reason: "\"\(store)\" is not a known store; import the stores first"))
+            }
+            let code = e.amount.currency.code
+            let (projected, overflow) = currencyTotals![code, default: 0].addingReportingOverflow(e.amount.minorUnits)
+            if let hash = stored[ExactText(e.id)] { return Self.same(hash, row.contentHash, id: e.id) }
+            if overflow {
+                return .rejected(RowRejection(
+                    column: "amount",
+                    reason: "would bring the total of all \(code) amounts in the database beyond \(Int64.max) minor units, more than GeoSpend can add up exactly"))
+            }
+            if let column = CopyText.columnWithNUL([
+                "id": e.id, "user_id": e.userID, "title": e.title, "category": e.category, "merchant": e.merchant, "notes": e.notes,
+            ]) { return Self.nul(column) }
+            currencyTotals![code] = projected
+            stored[ExactText(e.id)] = row.contentHash
+            fresh.append(row)
+            return .inserted
+        }
+        guard !fresh.isEmpty else { return outcomes }
+        try learnUsers(fresh.map(\.record.userID))
+        try learnCategories(fresh.map(\.record))
+        var text = CopyText()
+        for row in fresh {
+            let e = row.record
+            text.text(e.id); text.text(e.userID); text.text(e.kind.rawValue); text.integer(e.amount.minorUnits)
+            text.text(e.amount.currency.code); text.text(e.occurredAt.text); text.integer(e.occurredAt.epochMilliseconds)
+            text.integer(e.occurredAt.utcOffsetMinutes.map(Int64.init)); text.text(e.occurredAt.localDate); text.text(e.title)
+            text.integer(e.category.map { categoryIDs[Self.key(e, $0)]! }); text.text(e.merchant)
+            text.double(e.location?.coordinate.latitude); text.double(e.location?.coordinate.longitude)
+            text.double(e.location?.accuracyMeters); text.text(e.storeID); text.text(e.notes); text.integer(row.contentHash)
+            text.endRow()
+        }
+        try copy("expenses", [
+            "id", "user_id", "kind", "amount_minor", "currency", "occurred_at", "occurred_ms", "utc_offset_min", "local_date", "title",
+            "category_id", "merchant", "lat", "lon", "accuracy_m", "store_id", "notes", "content_hash",
+        ], text)
+        return outcomes
+    }
+
+    /// Which of `ids` are stores, remembered for the rest of the scope.
+    private func learnStores(_ ids: [String]) throws {
+        let unknown = Array(Set(ids.map(ExactText.init)).filter { knownStores[$0] == nil })
+        guard !unknown.isEmpty else { return }
+        for id in unknown { knownStores[id] = false }
+        for row in try rows("SELECT id FROM stores WHERE id = ANY(\(unknown.map(\.text)))") {
+            knownStores[ExactText(try row.decode(String.self))] = true
+        }
+    }
+
+    /// Creates users on first sight, each with the default categories, as the file does.
+    private func learnUsers(_ ids: [String]) throws {
+        var seen = Set<ExactText>()
+        let unknown = ids.filter { !knownUsers.contains(ExactText($0)) && seen.insert(ExactText($0)).inserted }
+        guard !unknown.isEmpty else { return }
+        let created = try rows("""
+            INSERT INTO users (id) SELECT u FROM unnest(\(unknown)::text[]) WITH ORDINALITY AS t(u, n) ORDER BY n
+            ON CONFLICT (id) DO NOTHING RETURNING id
+            """).map { try $0.decode(String.self) }
+        knownUsers.formUnion(unknown.map(ExactText.init))
+        guard !created.isEmpty else { return }
+        let defaults = Category.defaults
+        _ = try rows("""
+            INSERT INTO categories (user_id, kind, name, is_default)
+            SELECT u, d.kind, d.name, true
+            FROM unnest(\(created)::text[]) WITH ORDINALITY AS u(u, n)
+            CROSS JOIN unnest(\(defaults.map(\.kind.rawValue))::text[], \(defaults.map(\.name))::text[]) WITH ORDINALITY AS d(kind, name, m)
+            ORDER BY u.n, d.m
+            """)
+    }
+
+    private static func key(_ e: Expense, _ name: String) -> CategoryKey {
+        CategoryKey(user: ExactText(e.userID), kind: Category.kind(for: e.kind).rawValue, fold: ExactText(PostGISRows.asciiFolded(name)))
+    }
+
+    /// The categories the expenses name, created per user when new with the first spelling
+    /// met (a user's `food` is their `Food` when that exists: ASCII case folded, as on the file).
+    private func learnCategories(_ expenses: [Expense]) throws {
+        var wanted: [CategoryKey: String] = [:]
+        var order: [CategoryKey] = []
+        for e in expenses {
+            guard let name = e.category else { continue }
+            let k = Self.key(e, name)
+            if categoryIDs[k] == nil, wanted[k] == nil { wanted[k] = name; order.append(k) }
+        }
+        guard !order.isEmpty else { return }
+        let users = order.map(\.user.text), kinds = order.map(\.kind), folds = order.map(\.fold.text)
+        for row in try rows("""
+            SELECT c.user_id, c.kind, c.name_fold, c.id FROM categories AS c
+            JOIN unnest(\(users)::text[], \(kinds)::text[], \(folds)::text[]) AS w(u, k, f)
+              ON c.user_id = w.u AND c.kind = w.k AND c.name_fold = w.f
+            """) {
+            let (u, k, f, id) = try row.decode((String, String, String, Int64).self)
+            categoryIDs[CategoryKey(user: ExactText(u), kind: k, fold: ExactText(f))] = id
+        }
+        let missing = order.filter { categoryIDs[$0] == nil }
+        guard !missing.isEmpty else { return }
+        for row in try rows("""
+            INSERT INTO categories (user_id, kind, name)
+            SELECT u, k, n FROM unnest(\(missing.map(\.user.text))::text[], \(missing.map(\.kind))::text[], \(missing.map { wanted[$0]! })::text[])
+                WITH ORDINALITY AS w(u, k, n, i) ORDER BY i
+            RETURNING user_id, kind, name_fold, id
+            """) {
+            let (u, k, f, id) = try row.decode((String, String, String, Int64).self)
+            categoryIDs[CategoryKey(user: ExactText(u), kind: k, fold: ExactText(f))] = id
+        }
+    }
+
+    // MARK: Links
+
+    /// Links expenses that have no store yet, in order: a later link of the same expense finds
+    /// it linked. An unknown store throws, as the file's foreign key does.
+    func assignStores(_ links: [StoreLink]) throws -> [Bool] {
+        guard !links.isEmpty else { return [] }
+        try learnStores(links.map(\.storeID))
+        if let unknown = links.first(where: { knownStores[ExactText($0.storeID)] != true }) {
+            throw RowRejection(column: "store_id", reason: "\"\(unknown.storeID)\" is not a known store")
+        }
+        var seen = Set<ExactText>()
+        let firsts = links.indices.filter { seen.insert(ExactText(links[$0].expenseID)).inserted }
+        let linked = Set(try rows("""
+            UPDATE expenses AS e SET store_id = l.s
+            FROM unnest(\(firsts.map { links[$0].expenseID })::text[], \(firsts.map { links[$0].storeID })::text[]) AS l(x, s)
+            WHERE e.id = l.x AND e.store_id IS NULL
+            RETURNING e.id
+            """).map { ExactText(try $0.decode(String.self)) })
+        let firstSet = Set(firsts)
+        return links.indices.map { firstSet.contains($0) && linked.contains(ExactText(links[$0].expenseID)) }
+    }
+
+    // MARK: Outcomes
+
+    /// For an id already stored: the same content is a no-op, other content refused.
+    private static func same(_ stored: Int64, _ given: Int64, id: String) -> RowOutcome {
+        stored == given
+            ? .unchanged
+            : .rejected(RowRejection(
+                column: "id", reason: "\"\(id)\" is already stored with different content; ids are stable, so give changed rows new ids"))
+    }
+
+    private static func nul(_ column: String) -> RowOutcome {
+        .rejected(RowRejection(column: column, reason: "contains a NUL character (U+0000), which PostgreSQL cannot store; remove it"))
+    }
+}
+
+private func bindings(_ values: [String]) -> PostgresBindings {
+    var b = PostgresBindings()
+    b.append(values)
+    return b
+}
