@@ -52,8 +52,11 @@ let package = Package(
 
         // How the test targets run programs (one runner, no pipe deadlock, a timeout).
         .target(name: "GeoSpendTestSupport", path: "Tests/GeoSpendTestSupport"),
-        // Tests only: a second store behind the seam (MemoryStore), for the store-level suite.
-        .target(name: "GeoSpendTestStores", dependencies: ["GeoSpend"], path: "Tests/GeoSpendTestStores"),
+        // Tests only: a second store behind the seam (MemoryStore), for the store-level suite,
+        // and the PostgreSQL server the tests use (PostGISTestServer).
+        .target(
+            name: "GeoSpendTestStores", dependencies: ["GeoSpend", "GeoSpendPostGIS", "GeoSpendTestSupport"],
+            path: "Tests/GeoSpendTestStores"),
         .testTarget(
             name: "GeoSpendTests",
             dependencies: ["GeoSpend", "CProj", .product(name: "PropertyBased", package: "swift-property-based")]),
@@ -67,6 +70,9 @@ let package = Package(
         // The CLI tests inspect the databases the commands leave behind (isolation, user deletion).
         .testTarget(
             name: "GeoSpendCLITests",
-            dependencies: ["GeoSpend", "GeoSpendSpatiaLite", "GeoSpendTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "GeoSpend", "GeoSpendSpatiaLite", "GeoSpendTestSupport", "GeoSpendTestStores",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
     ]
 )

@@ -177,6 +177,36 @@ struct PostGISReader: ExpenseReader {
     }
 }
 
+/// What exists to be named on the command line; orders by bytes (`COLLATE "C"`), as the file's.
+extension PostGISReader {
+    func hasUser(_ id: String) throws -> Bool {
+        try rows("SELECT EXISTS (SELECT 1 FROM users WHERE id = \(id))")[0].decode(Bool.self)
+    }
+
+    func userIDs() throws -> [String] {
+        try rows("SELECT id FROM users ORDER BY id").map { try $0.decode(String.self) }
+    }
+
+    func categoryCounts(userID: String?) throws -> [CategoryCount] {
+        var w = PostGISFilter()
+        if let userID { w.add("c.user_id = \(w.bind(userID))") }
+        return try rows(w.query(
+            "SELECT c.name, c.kind, (SELECT count(*) FROM expenses AS e WHERE e.category_id = c.id) FROM categories AS c",
+            suffix: #"ORDER BY c.kind COLLATE "C", c.name COLLATE "C", c.user_id"#)
+        ).map { row in
+            let (name, kind, n) = try row.decode((String, String, Int64).self)
+            return CategoryCount(name: name, kind: Category.Kind(rawValue: kind) ?? .expense, expenses: Int(n))
+        }
+    }
+
+    func storeKindCounts() throws -> [StoreKindCount] {
+        try rows(#"SELECT kind, count(*) AS n FROM stores GROUP BY kind ORDER BY kind IS NULL, n DESC, kind COLLATE "C""#).map { row in
+            let (kind, n) = try row.decode((String?, Int64).self)
+            return StoreKindCount(kind: kind, stores: Int(n))
+        }
+    }
+}
+
 /// How far the sphere may stray from the spheroid, so that sphere-distance candidates can never
 /// miss a point within a spheroid distance.
 ///

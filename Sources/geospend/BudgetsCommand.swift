@@ -73,7 +73,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting(writable: true)
             let userID = Identity.normalized(user)
-            try NameChecks.user(userID, in: store, database: database.path)
+            try await NameChecks.user(userID, in: store, database: database.path)
             let c = try budgetCurrency(currency)
             let category = try category.map { try canonicalCategory($0, option: "--category", user: userID, store: store) }
             let budget = try BudgetRules.validated(Budget(
@@ -109,7 +109,7 @@ struct BudgetsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try database.openExisting()
-            try NameChecks.user(user, in: store, database: database.path)
+            try await NameChecks.user(user, in: store, database: database.path)
             let budgets = try await store.budgets(userID: Identity.normalized(user), includeInactive: all)
             switch format {
             case .json: printOut(JSONOutput.array(budgets.map(BudgetJSON.budget)).serialized() + "\n")
@@ -172,7 +172,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting(writable: true)
             let userID = Identity.normalized(user)
-            try NameChecks.user(userID, in: store, database: database.path)
+            try await NameChecks.user(userID, in: store, database: database.path)
             guard var b = try await store.budget(id: id, userID: userID) else { throw noBudget(id, userID) }
             let c = b.amount.currency
             if let name { b.name = name }
@@ -208,7 +208,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting(writable: true)
             let userID = Identity.normalized(user)
-            try NameChecks.user(userID, in: store, database: database.path)
+            try await NameChecks.user(userID, in: store, database: database.path)
             guard try await store.deleteBudget(id: id, userID: userID) else { throw noBudget(id, userID) }
             printOut("deleted budget \(id)\n")
         }
@@ -244,7 +244,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting()
             let userID = Identity.normalized(user)
-            try NameChecks.user(userID, in: store, database: database.path)
+            try await NameChecks.user(userID, in: store, database: database.path)
             guard let b = try await store.budget(id: id, userID: userID) else { throw noBudget(id, userID) }
             let s = try summarize(b, asOf: try day(asOf, "--as-of"), store: store)
             switch format {
@@ -295,7 +295,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting()
             let userID = Identity.normalized(user)
-            try NameChecks.user(userID, in: store, database: database.path)
+            try await NameChecks.user(userID, in: store, database: database.path)
             let day = try day(asOf, "--as-of")
             let summaries = try await store.budgets(userID: userID, includeInactive: false).map { try summarize($0, asOf: day, store: store) }
             let alerts = BudgetAlert.alerts(summaries)

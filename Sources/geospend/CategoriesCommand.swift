@@ -47,7 +47,7 @@ struct CategoriesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try database.openExisting()
-            try NameChecks.user(user, in: store, database: database.path)
+            try await NameChecks.user(user, in: store, database: database.path)
             let categories = try await store.categoryDetails(userID: Identity.normalized(user), includeInactive: all)
             switch format {
             case .json:
@@ -129,7 +129,7 @@ struct CategoriesCommand: AsyncParsableCommand {
                 name: try name.map(CategoriesCommand.checkedName), icon: try icon.map { try CategoriesCommand.checkedIcon($0) ?? "" },
                 color: try color.map { try CategoriesCommand.checkedColor($0) ?? "" }, isActive: activate ? true : nil)
             let store = try database.openExisting(writable: true)
-            try NameChecks.user(user, in: store, database: database.path)
+            try await NameChecks.user(user, in: store, database: database.path)
             let edited = try await store.editCategory(
                 name: Identity.normalized(category), kind: kind, userID: Identity.normalized(user), change: change)
             printOut(JSONOutput.object(CategoriesCommand.members(edited)).serialized() + "\n")
@@ -157,7 +157,7 @@ struct CategoriesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try database.openExisting(writable: true)
-            try NameChecks.user(user, in: store, database: database.path)
+            try await NameChecks.user(user, in: store, database: database.path)
             let done = try await store.editCategory(
                 name: Identity.normalized(category), kind: kind, userID: Identity.normalized(user), change: CategoryChange(isActive: false))
             printOut("deactivated \(done.category.kind.rawValue) category \(OutputEscaping.visible(done.category.name))\n")
@@ -185,7 +185,7 @@ struct CategoriesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try database.openExisting(writable: true)
-            try NameChecks.user(user, in: store, database: database.path)
+            try await NameChecks.user(user, in: store, database: database.path)
             let name = Identity.normalized(category)
             let cleared = try await store.deleteCategory(name: name, kind: kind, userID: Identity.normalized(user))
             printOut("deleted category \(OutputEscaping.visible(name)); \(cleared) expenses now have no category\n")

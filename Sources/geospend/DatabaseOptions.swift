@@ -1,21 +1,51 @@
 import ArgumentParser
 import Foundation
+import GeoSpend
+import GeoSpendPostGIS
 import GeoSpendSpatiaLite
 
-/// `--db`, shared by every command that touches the database.
+/// `--db`, shared by every command that touches the database: a SpatiaLite file, or a
+/// PostgreSQL server with PostGIS (`postgresql://USER@HOST:PORT/DBNAME`) for the commands that
+/// read and write through the storage seam alone (`openStore`).
 struct DatabaseOptions: ParsableArguments {
-    @Option(name: .long, help: "The database file (default: $GEOSPEND_DB, else ./geospend.sqlite).")
+    @Option(
+        name: .long,
+        help: "The database: a file, or postgresql://USER@HOST:PORT/DBNAME (default: $GEOSPEND_DB, else ./geospend.sqlite).")
     var db: String?
 
     var path: String { db ?? ProcessInfo.processInfo.environment["GEOSPEND_DB"] ?? "geospend.sqlite" }
 
-    func open() throws -> SpatiaLiteStore { try Self.logLockWaits(SpatiaLiteStore(path: path, busyTimeout: try busyTimeout())) }
+    var isPostgreSQL: Bool { PostGISAddress.looksLikeOne(path) }
+
+    /// The store behind the seam: the PostgreSQL server (its tables created or migrated on
+    /// first use), else the file — created when `create`, else it must exist and is opened
+    /// read-only unless `writable`.
+    func openStore(create: Bool = false, writable: Bool = false) async throws -> any ExpenseStore {
+        if isPostgreSQL { return try await PostGISStore(PostGISAddress(path)) }
+        return create ? try open() : try openExisting(writable: writable)
+    }
+
+    func open() throws -> SpatiaLiteStore {
+        try fileOnly()
+        return try Self.logLockWaits(SpatiaLiteStore(path: path, busyTimeout: try busyTimeout()))
+    }
+
+    /// The commands beyond the seam (editing, periods, budgets, users, doctor) work on files only
+    /// so far: a PostgreSQL address gets a clear error, not "no database at postgresql://…".
+    private func fileOnly() throws {
+        guard !isPostgreSQL else {
+            throw ValidationError(
+                "this command works on SpatiaLite files only so far; on PostgreSQL GeoSpend has import, near, "
+                    + "nearest-stores, insights, summary, report, export (layers), snap and info")
+        }
+    }
 
     /// Opens a database that must exist already (queries never create an empty file). Unless
     /// `writable`, it is opened read-only, so an import running meanwhile is never waited for;
     /// each command reads in one read scope (`ExpenseStore.read`), which sees that import whole
     /// or not at all.
     func openExisting(writable: Bool = false) throws -> SpatiaLiteStore {
+        try fileOnly()
         guard FileManager.default.fileExists(atPath: path) else {
             throw ValidationError("no database at \(path); create one with `geospend import stores FILE` or pass --db")
         }

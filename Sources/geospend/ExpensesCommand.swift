@@ -137,7 +137,7 @@ struct ExpensesCommand: AsyncParsableCommand {
             let isNew = try !store.hasUser(expense.userID)
             if let name = expense.category, !isNew {
                 try Fields.checkCategoryKind(name, kind: expense.kind, given: true, user: expense.userID, in: store)
-                try NameChecks.categories([name], userID: expense.userID, in: store)  // a typo gets a suggestion
+                try await NameChecks.categories([name], userID: expense.userID, in: store)  // a typo gets a suggestion
             }
             for attempt in 1...3 {
                 expense.id = GeneratedID.expense()
@@ -221,7 +221,7 @@ struct ExpensesCommand: AsyncParsableCommand {
             if let name = expense.category {
                 try Fields.checkCategoryKind(name, kind: expense.kind, given: fields.category != nil, user: user, in: store)
             }
-            if let name = fields.category, !name.isEmpty { try NameChecks.categories([name], userID: user, in: store) }
+            if let name = fields.category, !name.isEmpty { try await NameChecks.categories([name], userID: user, in: store) }
             let remind = fields.remindAt == nil ? old.remindAt : try Fields.reminder(fields.remindAt)
             let updated = try Fields.naming(user) { try store.updateExpense(expense, remindAt: remind) }
             guard let stored = updated else { throw noExpense(id, user) }
@@ -299,11 +299,11 @@ struct ExpensesCommand: AsyncParsableCommand {
             }
             let (from, to) = try window.parsed()
             let store = try database.openExisting()
-            try NameChecks.user(user, in: store, database: database.path)
-            try NameChecks.categories(category, userID: user, in: store)
+            try await NameChecks.user(user, in: store, database: database.path)
+            try await NameChecks.categories(category, userID: user, in: store)
             let filter = ExpenseFilter(
                 userID: user, from: from, to: to, kinds: Set(kind), categories: Set(category),
-                period: try period.resolved(user: user, in: store)?.id)
+                period: try await period.resolved(user: user, in: store)?.id)
             let page = try await store.expensePage(filter, after: cursor, limit: limit)
             switch format {
             case .json:
@@ -347,7 +347,7 @@ struct ExpensesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try database.openExisting()
-            try NameChecks.user(user, in: store, database: database.path)
+            try await NameChecks.user(user, in: store, database: database.path)
             let found = try await store.searchExpenses(userID: Identity.normalized(user), text: Identity.normalized(text), limit: limit)
             switch format {
             case .json: printOut(JSONOutput.array(found.map(ExpenseOutput.json)).serialized() + "\n")

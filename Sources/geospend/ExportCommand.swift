@@ -240,10 +240,10 @@ struct ExportCommand: AsyncParsableCommand {
         // The output path is checked before anything is read: a refusal costs nothing.
         let protected = OutputFile.protecting(database: database.path)
         let target = layer == .bundle ? nil : try OutputFile.target(out, protecting: protected)
-        let store = try database.openExisting()
-        if let user { try NameChecks.user(user, in: store, database: database.path) }
-        try NameChecks.categories(category, userID: user, in: store)
-        filter.period = try period.resolved(user: user, in: store)?.id
+        let store = try await database.openStore()
+        if let user { try await NameChecks.user(user, in: store, database: database.path) }
+        try await NameChecks.categories(category, userID: user, in: store)
+        filter.period = try await period.resolved(user: user, in: store)?.id
         let privacy = ExportPrivacy(
             masks: masks, maskKey: masks.isEmpty ? MaskKey(k0: 0, k1: 0) : try maskKey(), roundDecimals: roundDecimals,
             geoNoiseEpsilon: geoNoise, seed: seed)
@@ -283,7 +283,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     /// Writes the one layer asked for (every layer but the bundle).
     private func writeLayer(
-        _ request: MapExportRequest, store: SpatiaLiteStore, to sink: ByteSink, progress: ExportProgress?
+        _ request: MapExportRequest, store: any ExpenseStore, to sink: ByteSink, progress: ExportProgress?
     ) async throws -> MapExportSummary {
         switch layer {
         case .points where format == .csv:
@@ -313,7 +313,7 @@ struct ExportCommand: AsyncParsableCommand {
     /// files among the user's own. A symlink to a folder is followed; symlinks inside it are not
     /// written through. Every file is checked before the first is written.
     private func writeBundle(
-        _ request: MapExportRequest, store: some ExpenseStore & BudgetStore, protecting protected: [OutputFile.Protected]
+        _ request: MapExportRequest, store: any ExpenseStore, protecting protected: [OutputFile.Protected]
     ) async throws -> [String: MapExportSummary] {
         guard !out.isEmpty else { throw ValidationError("--out is empty: give the bundle's folder, e.g. --out user1-map") }
         let fm = FileManager.default

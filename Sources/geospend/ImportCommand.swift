@@ -39,7 +39,7 @@ struct ImportCommand: AsyncParsableCommand {
         /// metadata) that later reads like one holding data. Imports create no mask key.
         func removingNewDatabaseOnFailure(_ body: () async throws -> Void) async throws {
             let path = database.path
-            guard !FileManager.default.fileExists(atPath: path) else { return try await body() }
+            guard !database.isPostgreSQL, !FileManager.default.fileExists(atPath: path) else { return try await body() }
             do {
                 try await body()  // the store opened in `body` is closed when it returns
             } catch {
@@ -88,7 +88,7 @@ struct ImportCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await common.removingNewDatabaseOnFailure {
-                let store = try common.database.open()
+                let store = try await common.database.openStore(create: true)
                 let report = try await Importer.importStores(from: common.file, format: common.format, into: store, options: common.options)
                 common.report(report, noun: "stores")
             }
@@ -228,7 +228,7 @@ struct ImportCommand: AsyncParsableCommand {
                 return
             }
             try await common.removingNewDatabaseOnFailure {
-                let store = try common.database.open()
+                let store = try await common.database.openStore(create: true)
                 let report = try await Importer.importExpenses(
                     from: common.file, format: common.format, source: source, into: store, options: common.options)
                 common.report(report, noun: "expenses")

@@ -11,7 +11,7 @@ struct InfoCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
-        let counts = try await database.openExisting().read { try $0.counts() }
+        let counts = try await database.openStore().read { try $0.counts() }
         var out = "database   \(database.path)\n"
         out += "users      \(counts.users)\nexpenses   \(counts.expenses) (\(counts.geotaggedExpenses) with a position)\n"
         out += "stores     \(counts.stores)\n"

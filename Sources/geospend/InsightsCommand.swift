@@ -47,10 +47,10 @@ struct InsightsCommand: AsyncParsableCommand {
         var request = InsightsRequest(
             userID: user, from: from, to: to,
             kinds: kind.isEmpty ? [.expense] : Set(kind), categories: Set(category), grouping: by, limit: limit)
-        let store = try database.openExisting()
-        try NameChecks.user(user, in: store, database: database.path)
-        try NameChecks.categories(category, userID: user, in: store)
-        request.period = try period.resolved(user: user, in: store)?.id
+        let store = try await database.openStore()
+        try await NameChecks.user(user, in: store, database: database.path)
+        try await NameChecks.categories(category, userID: user, in: store)
+        request.period = try await period.resolved(user: user, in: store)?.id
         let insights = try await LocationInsights.compute(request, store: store)
         let zones = try await ZoneBudgets.summaries(store, user: user, asOf: to?.localDate)
         switch format {

@@ -7,19 +7,19 @@ import GeoSpendSpatiaLite
 /// caused by a typo must not read like "no spending here". One name is suggested, never a list
 /// (this is the owner's local file, but a list of other users' ids helps no one fix a typo).
 enum NameChecks {
-    static func user(_ id: String, in store: SpatiaLiteStore, database: String) throws {
+    static func user(_ id: String, in store: some ExpenseStore, database: String) async throws {
         let id = Identity.normalized(id)
-        guard try !store.hasUser(id) else { return }
+        guard let known = try await store.read({ r in try r.hasUser(id) ? nil : try r.userIDs() }) else { return }
         throw ValidationError(
-            "no user \"\(OutputEscaping.visible(id))\" in \(database)\(hint(suggestion(for: id, among: try store.userIDs()))); "
+            "no user \"\(OutputEscaping.visible(id))\" in \(database)\(hint(suggestion(for: id, among: known))); "
                 + "`geospend users list` shows the users")
     }
 
     /// Each `--category` must name a category of the user (of any user with nil), compared as
     /// the filter compares them: ASCII letters case-insensitively.
-    static func categories(_ names: [String], userID: String?, in store: SpatiaLiteStore) throws {
+    static func categories(_ names: [String], userID: String?, in store: some ExpenseStore) async throws {
         guard !names.isEmpty else { return }
-        let known = Set(try store.categoryCounts(userID: userID.map(Identity.normalized)).map(\.name))
+        let known = Set(try await store.read { try $0.categoryCounts(userID: userID.map(Identity.normalized)) }.map(\.name))
         let folded = Set(known.map { ExactText(Identity.asciiLowercased($0)) })
         for name in names where !folded.contains(ExactText(Identity.asciiLowercased(Identity.normalized(name)))) {
             let whose = userID.map { " of user \"\(OutputEscaping.visible(Identity.normalized($0)))\"" } ?? ""
@@ -30,9 +30,9 @@ enum NameChecks {
     }
 
     /// A store `--kind` must be one some store has (`amenity:cafe`); `cafe` suggests it.
-    static func storeKind(_ kind: String?, in store: SpatiaLiteStore) throws {
+    static func storeKind(_ kind: String?, in store: some ExpenseStore) async throws {
         guard let kind else { return }
-        let known = try store.storeKindCounts().compactMap(\.kind)
+        let known = try await store.read { try $0.storeKindCounts() }.compactMap(\.kind)
         guard !known.contains(where: { ExactText($0) == ExactText(kind) }) else { return }
         throw ValidationError(
             "--kind \(OutputEscaping.visible(kind)): no store has this kind\(hint(suggestion(for: kind, among: known))); "

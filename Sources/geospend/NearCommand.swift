@@ -42,10 +42,10 @@ struct NearCommand: AsyncParsableCommand {
         var filter = ExpenseFilter(
             userID: user, from: from, to: to,
             kinds: Set(kind), categories: Set(category))
-        let store = try database.openExisting()
-        try NameChecks.user(user, in: store, database: database.path)
-        try NameChecks.categories(category, userID: user, in: store)
-        filter.period = try period.resolved(user: user, in: store)?.id
+        let store = try await database.openStore()
+        try await NameChecks.user(user, in: store, database: database.path)
+        try await NameChecks.categories(category, userID: user, in: store)
+        filter.period = try await period.resolved(user: user, in: store)?.id
         let swapped = lat != lon ? try? Coordinate(latitude: lon, longitude: lat) : nil
         let (result, swappedHasHits) = try await store.read { [filter] reader in
             let result = RadiusResult(center: center, radius: distance, hits: try reader.expenses(within: distance, of: center, filter: filter))

@@ -33,8 +33,8 @@ struct NearestStoresCommand: AsyncParsableCommand {
     func run() async throws {
         let center = try Parse.coordinate(lat: lat, lon: lon)
         let limit = try maxDistance.map { try Parse.distance($0, option: "--max-distance") }
-        let store = try database.openExisting()
-        try NameChecks.storeKind(kind, in: store)
+        let store = try await database.openStore()
+        try await NameChecks.storeKind(kind, in: store)
         let result = try await store.nearestStores(to: center, limit: count, maxDistance: limit, kind: kind)
         switch format {
         case .json: printOut(QueryOutput.json(result).serialized() + "\n")

@@ -54,7 +54,7 @@ struct PeriodsCommand: AsyncParsableCommand {
             let fields = try PeriodFields(
                 name: name, start: try Parse.timestamp(from, option: "--from")!, end: try Parse.timestamp(to, option: "--to"))
             let store = try database.openExisting(writable: true)
-            try NameChecks.user(user, in: store, database: database.path)
+            try await NameChecks.user(user, in: store, database: database.path)
             PeriodsCommand.show([try await store.addPeriod(userID: user, fields)], user: user, format: format, list: false)
         }
     }
@@ -74,7 +74,7 @@ struct PeriodsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try database.openExisting()
-            try NameChecks.user(user, in: store, database: database.path)
+            try await NameChecks.user(user, in: store, database: database.path)
             PeriodsCommand.show(try await store.periods(userID: user), user: user, format: format, list: true)
         }
     }
@@ -113,7 +113,7 @@ struct PeriodsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try database.openExisting(writable: true)
-            try NameChecks.user(user, in: store, database: database.path)
+            try await NameChecks.user(user, in: store, database: database.path)
             guard let old = try await store.period(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
             let start = try Parse.timestamp(from, option: "--from") ?? Timestamp(parsing: old.start)
             let end = ongoing ? nil : try Parse.timestamp(to, option: "--to") ?? old.end.map { try Timestamp(parsing: $0) }
@@ -137,7 +137,7 @@ struct PeriodsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try database.openExisting(writable: true)
-            try NameChecks.user(user, in: store, database: database.path)
+            try await NameChecks.user(user, in: store, database: database.path)
             guard let unlinked = try await store.deletePeriod(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
             printOut("deleted period \(id); \(unlinked) expense\(unlinked == 1 ? "" : "s") unlinked (kept, with no period)\n")
         }
@@ -165,7 +165,7 @@ struct PeriodsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try database.openExisting(writable: true)
-            try NameChecks.user(user, in: store, database: database.path)
+            try await NameChecks.user(user, in: store, database: database.path)
             let result = try await store.assign(userID: user, period: period, expenseIDs: expenses)
             let (changed, moved) = try PeriodsCommand.outcome(result, period: period, user: user)
             let unchanged = Set(expenses.map(Identity.normalized)).count - changed
@@ -194,7 +194,7 @@ struct PeriodsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try database.openExisting(writable: true)
-            try NameChecks.user(user, in: store, database: database.path)
+            try await NameChecks.user(user, in: store, database: database.path)
             let (changed, _) = try await PeriodsCommand.outcome(
                 try store.assign(userID: user, period: nil, expenseIDs: expenses), period: nil, user: user)
             printOut("unassigned \(changed) expense\(changed == 1 ? "" : "s")\n")

@@ -46,7 +46,7 @@ struct RemindersCommand: AsyncParsableCommand {
                 instant = Timestamp(epochSeconds: Int64(Date().timeIntervalSince1970), utcOffsetMinutes: 0)
             }
             let store = try database.openExisting()
-            try NameChecks.user(user, in: store, database: database.path)
+            try await NameChecks.user(user, in: store, database: database.path)
             let due = try await store.dueReminders(userID: Identity.normalized(user), asOf: instant)
             switch format {
             case .json:

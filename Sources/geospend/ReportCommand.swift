@@ -55,10 +55,10 @@ struct ReportCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let (from, to) = try period.window(window, database: database)
+            let (from, to) = try await period.window(window, database: database)
             let request = StoreReportRequest(storeID: id, from: from, to: to, minUsers: suppression.minUsers)
             let report: StoreReport
-            do { report = try await StoreReport.compute(request, store: try database.openExisting()) } catch let e as StoreReportError {
+            do { report = try await StoreReport.compute(request, store: try await database.openStore()) } catch let e as StoreReportError {
                 throw ValidationError(e.description)
             }
             switch format {
@@ -112,9 +112,9 @@ struct ReportCommand: AsyncParsableCommand {
                     center = try Coordinate(latitude: try parseStrictDouble(parts[0]), longitude: try parseStrictDouble(parts[1]))
                 } catch { throw ValidationError("--near: \(error)") }
             }
-            let (from, to) = try period.window(window, database: database)
-            let store = try database.openExisting()
-            try NameChecks.storeKind(kind, in: store)
+            let (from, to) = try await period.window(window, database: database)
+            let store = try await database.openStore()
+            try await NameChecks.storeKind(kind, in: store)
             let report = try await StoreListReport.compute(
                 near: center, radius: try radius.map { try Parse.distance($0, option: "--radius") }, kind: kind,
                 from: from, to: to, minUsers: suppression.minUsers, limit: limit, store: store)

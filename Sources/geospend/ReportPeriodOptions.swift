@@ -11,13 +11,13 @@ struct ReportPeriodOptions: ParsableArguments {
     var user: String?
 
     /// The report's window: the period's days, or --from/--to as given.
-    func window(_ window: WindowOptions, database: DatabaseOptions) throws -> (from: Timestamp?, to: Timestamp?) {
+    func window(_ window: WindowOptions, database: DatabaseOptions) async throws -> (from: Timestamp?, to: Timestamp?) {
         guard period != nil || user != nil else { return try window.parsed() }
         guard window.isEmpty else { throw ValidationError("--period gives the days; drop --from/--to") }
         guard let id = period, let user else { throw ValidationError("--period and --user go together here: reports cover every user") }
         let store = try database.openExisting()
-        try NameChecks.user(user, in: store, database: database.path)
-        guard let p = try store.period(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
+        try await NameChecks.user(user, in: store, database: database.path)
+        guard let p = try await store.period(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
         return (try Timestamp(parsing: p.start), try p.end.map { try Timestamp(parsing: $0) })
     }
 }

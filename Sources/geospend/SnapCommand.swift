@@ -33,9 +33,9 @@ struct SnapCommand: AsyncParsableCommand {
     enum SnapFormat: String, ExpressibleByArgument { case table, json }
 
     func run() async throws {
-        let store = try database.openExisting(writable: !dryRun)
-        if let user { try NameChecks.user(user, in: store, database: database.path) }
-        try NameChecks.storeKind(kind, in: store)
+        let store = try await database.openStore(writable: !dryRun)
+        if let user { try await NameChecks.user(user, in: store, database: database.path) }
+        try await NameChecks.storeKind(kind, in: store)
         let request = SnapRequest(
             userID: user, tolerance: try Parse.distance(tolerance, option: "--tolerance"),
             ambiguityMargin: try Parse.distance(ambiguity, option: "--ambiguity"), storeKind: kind)

@@ -39,9 +39,9 @@ struct SummaryCommand: AsyncParsableCommand {
         if let month {
             do { (from, to) = try SpendingSummary.month(month) } catch { throw ValidationError("--month: \(error)") }
         }
-        let store = try database.openExisting()
-        try NameChecks.user(user, in: store, database: database.path)
-        let chosen = try period.resolved(user: user, in: store)
+        let store = try await database.openStore()
+        try await NameChecks.user(user, in: store, database: database.path)
+        let chosen = try await period.resolved(user: user, in: store)
         let summary = try await SpendingSummary.compute(userID: user, from: from, to: to, period: chosen, store: store)
         switch format {
         case .json: printOut(SummaryOutput.json(summary).serialized() + "\n")

@@ -74,12 +74,18 @@ struct UsersCommand: AsyncParsableCommand {
         func run() async throws {
             let target = try OutputFile.target(out, protecting: OutputFile.protecting(database: database.path))
             let store = try database.openExisting()
-            let counts = try await OutputFile.write(to: target) { sink in
-                let counts = try store.withUserData(user) { data in
-                    try UserExport.write(data, generatedAt: MapExportRequest.now(), to: sink)
+            struct NoSuchUser: Error {}  // thrown inside the write, so no file is left behind
+            let counts: UserExport.Counts
+            do {
+                counts = try await OutputFile.write(to: target) { sink in
+                    let counts = try store.withUserData(user) { data in
+                        try UserExport.write(data, generatedAt: MapExportRequest.now(), to: sink)
+                    }
+                    guard let counts else { throw NoSuchUser() }
+                    return counts
                 }
-                guard let counts else { throw unknownUser(user, database) }
-                return counts
+            } catch is NoSuchUser {
+                throw await unknownUser(user, database)
             }
             if out != "-" {
                 printErr("wrote user \(user): \(counts.expenses) expenses, \(counts.categories) categories, \(counts.stores) stores to \(out)")
@@ -121,7 +127,7 @@ struct UsersCommand: AsyncParsableCommand {
             let store = try database.openExisting(writable: true)
             guard let record = try await store.users().first(where: { ExactText($0.id) == ExactText(user) }) else {
                 // Say so when an earlier deletion (maybe of this very user) still owes its clean-up.
-                guard try store.pendingScrubSince() != nil else { throw unknownUser(user, database) }
+                guard try store.pendingScrubSince() != nil else { throw await unknownUser(user, database) }
                 throw ValidationError(
                     "no user \"\(user)\" in \(database.path); a deletion there has not finished rewriting the file "
                         + "(fragments may remain): run `geospend doctor --repair --db \(database.path)` to finish it")
@@ -137,15 +143,15 @@ struct UsersCommand: AsyncParsableCommand {
                     Foundation.exit(1)
                 }
             }
-            guard let deletion = try await store.deleteUser(user, rewriteFile: !noVacuum) else { throw unknownUser(user, database) }
+            guard let deletion = try await store.deleteUser(user, rewriteFile: !noVacuum) else { throw await unknownUser(user, database) }
             let parts = deletion.rowsByTable.map { "\($0.table) \($0.rows)" }.joined(separator: ", ")
             printOut("deleted user \(user): \(deletion.totalRows) rows (\(parts))\n")
             for note in deletion.leftovers { printErr("note: \(note)") }
         }
     }
 
-    static func unknownUser(_ user: String, _ database: DatabaseOptions) -> Error {
-        do { try NameChecks.user(user, in: try database.openExisting(), database: database.path) } catch { return error }
+    static func unknownUser(_ user: String, _ database: DatabaseOptions) async -> Error {
+        do { try await NameChecks.user(user, in: try database.openExisting(), database: database.path) } catch { return error }
         return ValidationError("no user \"\(user)\" in \(database.path) (see geospend users list)")
     }
 }

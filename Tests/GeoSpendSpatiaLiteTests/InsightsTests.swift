@@ -127,6 +127,10 @@ import Testing
         }
         func expensesWithoutStore(userID: String?) throws -> [UnsnappedExpense] { try base.expensesWithoutStore(userID: userID) }
         func allStores(kind: String?) throws -> [Store] { try base.allStores(kind: kind) }
+        func hasUser(_ id: String) throws -> Bool { try base.hasUser(id) }
+        func userIDs() throws -> [String] { try base.userIDs() }
+        func categoryCounts(userID: String?) throws -> [CategoryCount] { try base.categoryCounts(userID: userID) }
+        func storeKindCounts() throws -> [StoreKindCount] { try base.storeKindCounts() }
     }
 
     /// The protocol's default `spendingColumns` (from points) gives the insights SpatiaLite's own

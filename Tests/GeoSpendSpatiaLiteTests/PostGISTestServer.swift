@@ -1,55 +1,5 @@
-import Foundation
-import GeoSpend
-import GeoSpendPostGIS
-import GeoSpendTestSupport
+import GeoSpendTestStores
 import Testing
-
-/// The PostgreSQL server the tests use: `$GEOSPEND_TEST_POSTGRES` (scripts/with-postgis.sh
-/// starts a throwaway one and sets it; `make test` runs every test that way). Each store gets a
-/// database of its own, cloned from a template that already has PostGIS (CREATE EXTENSION takes
-/// about a second; a clone a tenth of that).
-enum PostGISTestServer {
-    static let address: PostGISAddress? = ProcessInfo.processInfo.environment["GEOSPEND_TEST_POSTGRES"].flatMap { try? PostGISAddress($0) }
-
-    /// Under `make test` (`GEOSPEND_REQUIRE_POSTGRES=1`), a missing server fails the run instead
-    /// of dropping the PostGIS cases in silence.
-    static let isRequired = ProcessInfo.processInfo.environment["GEOSPEND_REQUIRE_POSTGRES"] == "1"
-
-    private static let template: Result<String, any Error> = Result {
-        let name = "geospend_template_\(getpid())"
-        try psql("CREATE DATABASE \(name)")
-        try psql("CREATE EXTENSION postgis", database: name)
-        return name
-    }
-
-    /// A new, empty database with PostGIS, and the store on it.
-    static func freshStore() async throws -> PostGISStore {
-        let name = try newDatabase()
-        return try await PostGISStore(address!.with(database: name))
-    }
-
-    /// The name of a new, empty database with PostGIS.
-    static func newDatabase() throws -> String {
-        let name = "geospend_test_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
-        try psql("CREATE DATABASE \(name) TEMPLATE \(try template.get())")
-        return name
-    }
-
-    /// The address of `database` on the test server, as `--db` takes it.
-    static func url(_ database: String) -> String { "\(address!.with(database: database))" }
-
-    static func psql(_ sql: String, database: String? = nil) throws {
-        let target = database.map { url($0) } ?? "\(address!)"
-        let run = try runProgram("/usr/bin/psql", [target, "-qAt", "-v", "ON_ERROR_STOP=1", "-c", sql])
-        guard run.status == 0 else { throw PSQLFailed(sql: sql, err: run.err) }
-    }
-
-    struct PSQLFailed: Error, CustomStringConvertible {
-        let sql: String
-        let err: String
-        var description: String { "psql: \(sql): \(err)" }
-    }
-}
 
 @Suite struct PostGISTestServerTests {
     /// `make test` sets GEOSPEND_REQUIRE_POSTGRES: there, no server is a failure, not a skip.

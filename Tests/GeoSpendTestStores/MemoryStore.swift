@@ -163,6 +163,36 @@ struct MemoryReader: ExpenseReader {
     }
 }
 
+/// What exists to be named. Categories are those the expenses carry, as spelled (no defaults:
+/// this store keeps no user data).
+extension MemoryReader {
+    func hasUser(_ id: String) throws -> Bool { state.users.contains(ExactText(id)) }
+
+    func userIDs() throws -> [String] { state.users.map(\.text).sorted(by: byBytes) }
+
+    func categoryCounts(userID: String?) throws -> [CategoryCount] {
+        var counts: [String: [String: Int]] = [:]  // kind → name → expenses
+        for e in state.expenses.lazy.map(\.expense) where userID == nil || ExactText(e.userID) == ExactText(userID!) {
+            guard let name = e.category else { continue }
+            counts[Category.kind(for: e.kind).rawValue, default: [:]][name, default: 0] += 1
+        }
+        return counts.sorted { byBytes($0.key, $1.key) }.flatMap { kind, names in
+            names.sorted { byBytes($0.key, $1.key) }.map {
+                CategoryCount(name: $0.key, kind: Category.Kind(rawValue: kind) ?? .expense, expenses: $0.value)
+            }
+        }
+    }
+
+    func storeKindCounts() throws -> [StoreKindCount] {
+        Dictionary(grouping: state.stores.values.map(\.store.kind), by: { $0 }).map { StoreKindCount(kind: $0.key, stores: $0.value.count) }
+            .sorted { a, b in
+                if (a.kind == nil) != (b.kind == nil) { return b.kind == nil }
+                if a.stores != b.stores { return a.stores > b.stores }
+                return byBytes(a.kind ?? "", b.kind ?? "")
+            }
+    }
+}
+
 /// Ids in SQLite's `BINARY` order: by UTF-8 bytes.
 private func byBytes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 

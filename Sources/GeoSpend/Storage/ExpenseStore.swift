@@ -79,6 +79,24 @@ public protocol ExpenseReader {
 
     /// Every store, optionally of one kind, in id order.
     func allStores(kind: String?) throws -> [Store]
+
+    // What exists to be named on the command line: the CLI checks names against these, so a
+    // typo is an error with a suggestion rather than an empty result that reads like "no
+    // spending".
+
+    /// Whether `id` is a stored user.
+    func hasUser(_ id: String) throws -> Bool
+
+    /// Every user id, by bytes (for suggestions only: no counts, so it stays cheap with many users).
+    func userIDs() throws -> [String]
+
+    /// The user's categories (every user's with nil), expense and income, by kind then name
+    /// (bytes), with their expense counts.
+    func categoryCounts(userID: String?) throws -> [CategoryCount]
+
+    /// Store kinds with their store counts, most stores first, then by kind (bytes); stores
+    /// without a kind last.
+    func storeKindCounts() throws -> [StoreKindCount]
 }
 
 extension ExpenseReader {

@@ -1,0 +1,218 @@
+import Foundation
+import GeoSpendTestStores
+import GeoSpendTestSupport
+import Testing
+
+/// The same commands on `--db postgresql://…` and on a SpatiaLite file give the same bytes:
+/// stdout, stderr (with the database's name put back) and exit status, for every query command
+/// and export layer, on data that sits where maps and geodesy break — expenses and stores on
+/// both sides of ±180° (Fiji), within 12 km of the North Pole, and in the southern hemisphere
+/// (Punta Arenas, Sydney), with a traveller who spends in all of them.
+///
+/// The fixture is generated here (`WorldFixture`, seeded): positions, currencies with their
+/// offsets, ASCII-case variants of one category (`Food`/`food`), a non-ASCII one (`Café`),
+/// expenses without a position and without a store. Runs against the server of
+/// `$GEOSPEND_TEST_POSTGRES` (`make test` starts one); without it the suite is skipped, and
+/// `make test` requires it (`PostGISTestServerTests`).
+@Suite(.serialized, .enabled(if: PostGISTestServer.address != nil, "needs $GEOSPEND_TEST_POSTGRES (make test starts a server)"))
+struct PostGISCLITests {
+    let dir = Reliability.scratch("postgis-cli")
+
+    static let environment: [String: String] = {
+        var e = ProcessInfo.processInfo.environment
+        e["GEOSPEND_DB"] = nil
+        e["SOURCE_DATE_EPOCH"] = "1772000000"  // fixed generation times: byte-identical exports
+        return e
+    }()
+
+    func geospend(_ args: [String]) throws -> ProgramOutput {
+        try runProgram(CLITests.binary, args, directory: CLITests.repo, environment: Self.environment)
+    }
+
+    /// A file and a PostgreSQL database with the same stores and expenses, imported by the CLI.
+    func databases() throws -> (file: String, server: String) {
+        let file = dir.appendingPathComponent("world.sqlite").path
+        let server = PostGISTestServer.url(try PostGISTestServer.newDatabase())
+        let stores = dir.appendingPathComponent("stores.csv").path, expenses = dir.appendingPathComponent("expenses.csv").path
+        try WorldFixture.storesCSV.write(toFile: stores, atomically: true, encoding: .utf8)
+        try WorldFixture.expensesCSV.write(toFile: expenses, atomically: true, encoding: .utf8)
+        for db in [file, server] {
+            for args in [["import", "stores", stores], ["import", "expenses", expenses], ["import", "expenses", expenses]] {
+                let r = try geospend(args + ["--db", db])
+                try #require(r.status == 0, "\(args) on \(db): \(r.err)")
+            }
+        }
+        return (file, server)
+    }
+
+    /// Runs `args` on both and reports where they differ (nil when byte-identical).
+    func difference(_ args: [String], _ dbs: (file: String, server: String)) throws -> String? {
+        let a = try geospend(args + ["--db", dbs.file]), b = try geospend(args + ["--db", dbs.server])
+        let bErr = b.err.replacingOccurrences(of: dbs.server, with: dbs.file)
+        if a.status != b.status { return "exit \(a.status) vs \(b.status): \(a.err) | \(b.err)" }
+        if a.out != b.out { return "stdout differs (\(a.out.utf8.count) vs \(b.out.utf8.count) bytes): \(firstDifference(a.out, b.out))" }
+        if a.err != bErr { return "stderr differs: \(a.err) | \(bErr)" }
+        return nil
+    }
+
+    private func firstDifference(_ a: String, _ b: String) -> String {
+        let (x, y) = (Array(a.utf8), Array(b.utf8))
+        let i = (0..<min(x.count, y.count)).first { x[$0] != y[$0] } ?? min(x.count, y.count)
+        let around = { (bytes: [UInt8]) in String(decoding: bytes[max(0, i - 80)..<min(bytes.count, i + 80)], as: UTF8.self) }
+        return "at byte \(i): «\(around(x))» vs «\(around(y))»"
+    }
+
+    /// The queries compared; each must succeed on the file (the typos below must fail).
+    static func queries() -> [[String]] {
+        var q: [[String]] = []
+        for (name, lat, lon) in WorldFixture.centres {
+            for user in [name, "traveller"] {
+                q.append(["near", "--user", user, "--lat", "\(lat)", "--lon", "\(lon)", "--radius", "4km", "--format", "json"])
+            }
+            q.append(["near", "--user", name, "--lat", "\(lat)", "--lon", "\(lon)", "--radius", "9km", "--category", "FOOD"])
+            q.append(["nearest-stores", "--lat", "\(lat)", "--lon", "\(lon)", "-k", "3", "--format", "json"])
+            q.append(["nearest-stores", "--lat", "\(lat)", "--lon", "\(lon)", "-k", "2", "--max-distance", "1500m", "--format", "json"])
+        }
+        // Across the antimeridian from the other side, and around the pole from the far side.
+        q.append(["near", "--user", "fiji", "--lat", "-17.0", "--lon", "-179.999", "--radius", "3km", "--format", "csv"])
+        q.append(["nearest-stores", "--lat", "89.97", "--lon", "-135", "-k", "4", "--format", "json"])
+        q.append(["nearest-stores", "--lat", "-17.0", "--lon", "-179.9", "-k", "3", "--kind", "shop:supermarket", "--format", "json"])
+        for user in WorldFixture.users {
+            q.append(["insights", "--user", user, "--format", "json"])
+            q.append(["insights", "--user", user, "--by", "place", "--format", "json"])
+            q.append(["summary", "--user", user, "--format", "json"])
+            for layer in ["points", "grid", "density", "places", "leaflet-heat"] { q.append(["export", layer, "--user", user]) }
+            q.append(["export", "grid", "--user", user, "--shape", "square", "--cell", "500m"])
+            q.append(["export", "points", "--user", user, "--format", "csv"])
+        }
+        q.append(["export", "grid", "--all-users", "--min-users", "1"])
+        q.append(["export", "places", "--all-users", "--min-users", "2"])
+        q.append(["report", "stores", "--min-users", "1", "--format", "json"])
+        q.append(["report", "store", "fj-market", "--min-users", "1", "--format", "json"])
+        q.append(["snap", "--dry-run", "--format", "json"])
+        return q
+    }
+
+    /// Typos: the same errors and suggestions (exit 2) on both.
+    static let typos: [[String]] = [
+        ["insights", "--user", "travler"],
+        ["near", "--lat", "-17", "--lon", "179.99", "--radius", "1km", "--user", "fiji", "--category", "fod"],
+        ["nearest-stores", "--lat", "0", "--lon", "0", "--kind", "supermarket"],
+    ]
+
+    @Test func sameBytesAsTheFile() throws {
+        let dbs = try databases()
+        var compared = 0
+        for args in Self.queries() {
+            let onFile = try geospend(args + ["--db", dbs.file])
+            #expect(onFile.status == 0 && onFile.out.utf8.count > 40, "\(args.joined(separator: " ")): \(onFile.err)")
+            #expect(try difference(args, dbs) == nil, "\(args.joined(separator: " "))")
+            compared += 1
+        }
+        for args in Self.typos {
+            #expect(try geospend(args + ["--db", dbs.file]).status == 2, "\(args)")
+            #expect(try difference(args, dbs) == nil, "\(args.joined(separator: " "))")
+        }
+        // Snapping writes: both link the same expenses, and everything still agrees after.
+        #expect(try difference(["snap", "--format", "json"], dbs) == nil)
+        for user in WorldFixture.users { #expect(try difference(["insights", "--user", user, "--format", "json"], dbs) == nil) }
+        #expect(compared > 50)
+    }
+
+    /// The comparison can fail: one more expense on the server alone shows in its outputs.
+    @Test func differencesAreSeen() throws {
+        let dbs = try databases()
+        let extra = dir.appendingPathComponent("extra.csv").path
+        try """
+            id,user,kind,amount,currency,occurred_at,category,lat,lon
+            x1,fiji,expense,1.00,FJD,2025-06-01T10:00:00+12:00,Food,-17.0001,179.9999
+            """.write(toFile: extra, atomically: true, encoding: .utf8)
+        #expect(try geospend(["import", "expenses", extra, "--db", dbs.server]).status == 0)
+        #expect(try difference(["insights", "--user", "fiji", "--format", "json"], dbs) != nil)
+        #expect(try difference(["near", "--user", "fiji", "--lat", "-17", "--lon", "-179.999", "--radius", "3km"], dbs) != nil)
+    }
+
+    /// Commands beyond the seam say so on PostgreSQL (exit 2), and a bad address is named.
+    @Test func fileOnlyCommandsSaySo() throws {
+        let server = PostGISTestServer.url(try PostGISTestServer.newDatabase())
+        for args in [["expenses", "list", "--user", "a"], ["users", "list"], ["budgets", "list", "--user", "a"], ["periods", "list", "--user", "a"]] {
+            let r = try geospend(args + ["--db", server])
+            #expect(r.status == 2, "\(args): \(r.err)")
+            #expect(r.err.contains("SpatiaLite files only so far"), "\(args): \(r.err)")
+        }
+        let bad = try geospend(["info", "--db", "postgresql://nobody@127.0.0.1:1/none"])
+        #expect(bad.status == 1)
+        #expect(bad.err.contains("cannot connect to postgresql://nobody@127.0.0.1:1/none"), "\(bad.err)")
+        let noName = try geospend(["info", "--db", "postgresql://127.0.0.1/x"])
+        #expect(noName.status != 0 && noName.err.contains("no user"), "\(noName.err)")
+    }
+}
+
+/// Stores and expenses where maps and geodesy break, generated from a seed (see the suite).
+enum WorldFixture {
+    static let users = ["fiji", "pole", "south", "traveller"]
+
+    /// Each user's home: name, latitude, longitude.
+    static let centres: [(String, Double, Double)] = [
+        ("fiji", -17.0, 179.995), ("pole", 89.95, 20.0), ("south", -53.1638, -70.9171), ("traveller", -33.8688, 151.2093),
+    ]
+
+    static let storesCSV = """
+        id,name,kind,brand,street,postcode,city,country,lat,lon
+        fj-market,Market East,shop:supermarket,,,,Suva,FJ,-17.0004,179.9991
+        fj-kava,Kava Bar West,amenity:bar,,,,Suva,FJ,-16.9996,-179.9993
+        fj-cafe,Cafe On The Line,amenity:cafe,,,,Suva,FJ,-17.0010,180.0
+        fj-west,Supermarket West,shop:supermarket,,,,Suva,FJ,-17.0020,-179.9980
+        np-a,Pole Station A,amenity:cafe,,,,,,89.9600,45.0
+        np-b,Pole Station B,shop:supermarket,,,,,,89.9400,-120.0
+        np-c,Pole Station C,amenity:bar,,,,,,89.9900,170.0
+        pa-1,Unimarc Centro,shop:supermarket,Unimarc,,,Punta Arenas,CL,-53.1625,-70.9080
+        pa-2,Café Tapiz,amenity:cafe,,,,Punta Arenas,CL,-53.1660,-70.9110
+        sy-1,Harbour Coffee,amenity:cafe,,,,Sydney,AU,-33.8610,151.2100
+        sy-2,Woolworths Town Hall,shop:supermarket,Woolworths,,,Sydney,AU,-33.8730,151.2070
+        """
+
+    /// 80 expenses per user, a fifth without a position, a third with a store of their place.
+    static let expensesCSV: String = {
+        var rng = SeededNumbers(seed: 20261124)
+        let stores: [String: [String]] = ["fiji": ["fj-market", "fj-kava", "fj-cafe", "fj-west"], "pole": ["np-a", "np-b", "np-c"],
+                                          "south": ["pa-1", "pa-2"], "traveller": ["sy-1", "sy-2"]]
+        let money: [String: (String, String)] = ["fiji": ("FJD", "+12:00"), "pole": ("EUR", "+00:00"), "south": ("USD", "-03:00"), "traveller": ("AUD", "+10:00")]
+        let categories = ["Food", "food", "Transport", "Café", "Groceries"]
+        var lines = ["id,user,kind,amount,currency,occurred_at,category,lat,lon,store_id"]
+        var n = 0
+        for user in users {
+            for i in 0..<80 {
+                n += 1
+                // The traveller spends in every place in turn; the others at home.
+                let home = user == "traveller" ? centres[i % centres.count] : centres.first { $0.0 == user }!
+                let (currency, offset) = money[home.0]!
+                var lat = home.1 + (rng.unit() - 0.5) * (home.0 == "pole" ? 0.08 : 0.03)
+                var lon = home.2 + (rng.unit() - 0.5) * (home.0 == "pole" ? 360 : 0.03)
+                lat = min(lat, 89.999)
+                if lon > 180 { lon -= 360 }
+                if lon < -180 { lon += 360 }
+                let place = i % 5 == 4 ? ",," : String(format: ",%.6f,%.6f", lat, lon)
+                let store = i % 3 == 0 ? stores[home.0]![i % stores[home.0]!.count] : ""
+                let amount = String(format: "%d.%02d", 1 + Int(rng.unit() * 120), Int(rng.unit() * 100))
+                let day = String(format: "2025-%02d-%02dT%02d:%02d:00%@", 1 + i % 12, 1 + i % 28, 7 + i % 14, i % 60, offset)
+                lines.append("w\(n),\(user),expense,\(amount),\(currency),\(day),\(categories[i % categories.count])\(place),\(store)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }()
+}
+
+/// SplitMix64: a few reproducible numbers for fixtures.
+struct SeededNumbers {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}
