@@ -50,6 +50,18 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
         for c in connections { try? await c.close() }
     }
 
+    /// The server's PostgreSQL and PostGIS versions (`geospend info`).
+    public func serverVersions() async throws -> [String: String] {
+        try await scope("BEGIN READ ONLY") { connection in
+            let logger = self.logger
+            let row = try waitFor {
+                try await connection.query("SELECT current_setting('server_version'), postgis_lib_version()", logger: logger).collect()
+            }[0]
+            let (server, postgis) = try row.decode((String, String).self)
+            return ["postgresql": server, "postgis": postgis]
+        }
+    }
+
     public func read<T: Sendable>(_ body: @escaping @Sendable (any ExpenseReader) throws -> T) async throws -> T {
         try await scope("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
             try body(PostGISReader(connection: connection, logger: self.logger))
@@ -78,6 +90,26 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
                 throw error
             }
             try await connection.simple("COMMIT", logger: logger)
+            give(back: connection)
+            return result
+        } catch {
+            if connection.isClosed { try? await connection.close() } else { give(back: connection) }
+            throw PostGISError.wrap(error)
+        }
+    }
+
+    /// The rows of one query, in a read scope of its own.
+    func read(rows query: PostgresQuery) async throws -> [PostgresRow] {
+        try await scope("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
+            try PostGISReader(connection: connection, logger: self.logger).rows(query)
+        }
+    }
+
+    /// A connection outside any transaction, for what cannot run in one (VACUUM).
+    func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let connection = try await take()
+        do {
+            let result = try await body(connection)
             give(back: connection)
             return result
         } catch {

@@ -25,6 +25,12 @@ struct DatabaseOptions: ParsableArguments {
         return create ? try open() : try openExisting(writable: writable)
     }
 
+    /// The store for `users list|export|delete`: the server, or the existing file.
+    func openUserData(writable: Bool = false) async throws -> any ExpenseStore & UserDataStore {
+        if isPostgreSQL { return try await PostGISStore(PostGISAddress(path)) }
+        return try openExisting(writable: writable)
+    }
+
     func open() throws -> SpatiaLiteStore {
         try fileOnly()
         return try Self.logLockWaits(SpatiaLiteStore(path: path, busyTimeout: try busyTimeout()))
@@ -36,7 +42,7 @@ struct DatabaseOptions: ParsableArguments {
         guard !isPostgreSQL else {
             throw ValidationError(
                 "this command works on SpatiaLite files only so far; on PostgreSQL GeoSpend has import, near, "
-                    + "nearest-stores, insights, summary, report, export (layers), snap and info")
+                    + "nearest-stores, insights, summary, report, export, snap, info and users")
         }
     }
 

@@ -28,7 +28,7 @@ struct UsersCommand: AsyncParsableCommand {
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
         func run() async throws {
-            let users = try await database.openExisting().users()
+            let users = try await database.openUserData().users()
             switch format {
             case .json:
                 let items: [JSONOutput] = users.map { u in
@@ -73,12 +73,12 @@ struct UsersCommand: AsyncParsableCommand {
 
         func run() async throws {
             let target = try OutputFile.target(out, protecting: OutputFile.protecting(database: database.path))
-            let store = try database.openExisting()
+            let store = try await database.openUserData()
             struct NoSuchUser: Error {}  // thrown inside the write, so no file is left behind
             let counts: UserExport.Counts
             do {
                 counts = try await OutputFile.write(to: target) { sink in
-                    let counts = try store.withUserData(user) { data in
+                    let counts = try await store.withUserData(user) { data in
                         try UserExport.write(data, generatedAt: MapExportRequest.now(), to: sink)
                     }
                     guard let counts else { throw NoSuchUser() }
@@ -112,6 +112,11 @@ struct UsersCommand: AsyncParsableCommand {
                 `geospend doctor --repair` finishes the job once space is free (doctor
                 reports it until then; also after --no-vacuum).
 
+                On PostgreSQL (--db postgresql://…) the rows go in one transaction and the
+                touched tables are vacuumed (--no-vacuum skips it); the server's write-ahead
+                log, archives, replicas and earlier backups still hold old row versions
+                (docs/POSTGIS.md).
+
                 Example:
                   geospend users export alice \\
                       --out alice.json && geospend users delete alice --yes
@@ -124,10 +129,10 @@ struct UsersCommand: AsyncParsableCommand {
         var noVacuum = false
 
         func run() async throws {
-            let store = try database.openExisting(writable: true)
+            let store = try await database.openUserData(writable: true)
             guard let record = try await store.users().first(where: { ExactText($0.id) == ExactText(user) }) else {
                 // Say so when an earlier deletion (maybe of this very user) still owes its clean-up.
-                guard try store.pendingScrubSince() != nil else { throw await unknownUser(user, database) }
+                guard let file = store as? SpatiaLiteStore, try file.pendingScrubSince() != nil else { throw await unknownUser(user, database) }
                 throw ValidationError(
                     "no user \"\(user)\" in \(database.path); a deletion there has not finished rewriting the file "
                         + "(fragments may remain): run `geospend doctor --repair --db \(database.path)` to finish it")
@@ -151,7 +156,7 @@ struct UsersCommand: AsyncParsableCommand {
     }
 
     static func unknownUser(_ user: String, _ database: DatabaseOptions) async -> Error {
-        do { try await NameChecks.user(user, in: try database.openExisting(), database: database.path) } catch { return error }
+        do { try await NameChecks.user(user, in: try await database.openStore(), database: database.path) } catch { return error }
         return ValidationError("no user \"\(user)\" in \(database.path) (see geospend users list)")
     }
 }

@@ -56,7 +56,7 @@ import Testing
             var times: [Double] = []
             for _ in 0..<3 {
                 try prepare(setup, db)
-                let (seconds, finished) = try launch(setup.arguments + ["--db", db], killAfter: nil)
+                let (seconds, finished) = try Reliability.launch(setup.arguments + ["--db", db], killAfter: nil)
                 try #require(finished)
                 times.append(seconds)
             }
@@ -78,7 +78,7 @@ import Testing
             try prepare(setup, db)
             // Uniform over the whole import, start-up and commit included.
             let delay = Double.random(in: 0...setup.seconds, using: &rng)
-            let (_, finished) = try launch(setup.arguments + ["--db", db], killAfter: delay)
+            let (_, finished) = try Reliability.launch(setup.arguments + ["--db", db], killAfter: delay)
 
             let state = try Reliability.state(of: db)
             let rows = scenario == .firstStores ? state.stores : state.expenses
@@ -124,26 +124,5 @@ import Testing
         } else {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
         }
-    }
-
-    /// Runs `geospend ARGS` with its output discarded, sends SIGKILL after `killAfter` seconds
-    /// (unless nil), and returns how long it ran and whether it exited by itself.
-    private func launch(_ args: [String], killAfter: Double?) throws -> (seconds: Double, exited: Bool) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: CLITests.binary)
-        p.arguments = args
-        p.currentDirectoryURL = CLITests.repo
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        let start = ContinuousClock.now
-        try p.run()
-        if let killAfter {
-            usleep(useconds_t(killAfter * 1_000_000))
-            kill(p.processIdentifier, SIGKILL)
-        }
-        p.waitUntilExit()
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return (seconds, p.terminationReason == .exit && p.terminationStatus == 0)
     }
 }

@@ -105,6 +105,27 @@ enum Reliability {
         return files
     }
 
+    /// Runs `geospend ARGS` with its output discarded, sends SIGKILL after `killAfter` seconds
+    /// (unless nil), and returns how long it ran and whether it exited by itself.
+    static func launch(_ args: [String], killAfter: Double?) throws -> (seconds: Double, exited: Bool) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: CLITests.binary)
+        p.arguments = args
+        p.currentDirectoryURL = CLITests.repo
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        let start = ContinuousClock.now
+        try p.run()
+        if let killAfter {
+            usleep(useconds_t(killAfter * 1_000_000))
+            kill(p.processIdentifier, SIGKILL)
+        }
+        p.waitUntilExit()
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return (seconds, p.terminationReason == .exit && p.terminationStatus == 0)
+    }
+
     /// A fresh scratch directory.
     static func scratch(_ name: String) -> URL {
         let d = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-\(name)-\(UUID().uuidString)")

@@ -1,0 +1,133 @@
+import GeoSpend
+import Logging
+import PostgresNIO
+
+/// A user's own data on PostgreSQL: `users list`, `users export` and `users delete`, with the
+/// file store's orders (by bytes) and the same JSON out of the CLI.
+///
+/// What "no trace" means here (docs/RELIABILITY.md): the DELETE removes the rows in one
+/// transaction and `VACUUM` of the touched tables then makes their space reusable, but
+/// PostgreSQL keeps the old row versions in its write-ahead log until checkpoints recycle the
+/// segments, in WAL archives and replicas if configured, and in backups taken before — none
+/// of which a client can erase. `deleteUser` says so in its leftovers.
+extension PostGISStore: UserDataStore {
+    static let userSelect = """
+        SELECT u.id, u.display_name, u.created_at,
+            (SELECT count(*) FROM expenses WHERE user_id = u.id),
+            (SELECT count(*) FROM expenses WHERE user_id = u.id AND lat IS NOT NULL),
+            (SELECT count(*) FROM categories WHERE user_id = u.id)
+        FROM users AS u
+        """
+
+    public func users() async throws -> [UserRecord] {
+        try await read(rows: PostgresQuery(unsafeSQL: "\(Self.userSelect) ORDER BY u.id")).map(Self.userRecord)
+    }
+
+    public func withUserData<T: Sendable>(
+        _ userID: String, _ body: @escaping @Sendable (any UserDataSnapshot) throws -> T
+    ) async throws -> T? {
+        try await scope("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
+            let reader = PostGISReader(connection: connection, logger: self.logger)
+            var query = PostgresQuery(unsafeSQL: "\(Self.userSelect) WHERE u.id = $1")
+            query.binds.append(userID)
+            guard let row = try reader.rows(query).first else { return nil }
+            return try body(Snapshot(reader: reader, user: try Self.userRecord(row)))
+        }
+    }
+
+    /// Deletes the user's rows in one transaction (expenses, then categories, then the user;
+    /// stores are shared and stay), then, unless `rewriteFile` is false, `VACUUM`s those tables.
+    public func deleteUser(_ userID: String, rewriteFile: Bool) async throws -> UserDeletion? {
+        let removed: [UserDeletion.TableRows]? = try await scope("BEGIN;\nSELECT pg_advisory_xact_lock(\(PostGISSchema.writerLock))") {
+            connection in
+            let reader = PostGISReader(connection: connection, logger: self.logger)
+            guard try reader.hasUser(userID) else { return nil }
+            var rows: [UserDeletion.TableRows] = []
+            for table in ["expenses", "categories", "users"] {
+                var query = PostgresQuery(unsafeSQL: "WITH gone AS (DELETE FROM \(table) WHERE \(table == "users" ? "id" : "user_id") = $1 RETURNING 1) SELECT count(*) FROM gone")
+                query.binds.append(userID)
+                rows.append(.init(table: table, rows: Int(try reader.rows(query)[0].decode(Int64.self))))
+            }
+            return rows
+        }
+        guard let removed else { return nil }
+        var leftovers = [
+            "PostgreSQL keeps old row versions in its write-ahead log until checkpoints recycle it, and in WAL archives, replicas and backups made before; GeoSpend cannot erase those"
+        ]
+        if rewriteFile {
+            // VACUUM cannot run inside a transaction block: on a connection of its own, outside the scopes.
+            try await withConnection { connection in
+                try await connection.simple("VACUUM expenses;\nVACUUM categories;\nVACUUM users", logger: self.logger)
+            }
+        } else {
+            leftovers.insert("the tables were not vacuumed: the deleted rows stay in their pages until VACUUM (or autovacuum) runs", at: 0)
+        }
+        return UserDeletion(userID: userID, rowsByTable: removed, leftovers: leftovers)
+    }
+
+    private static func userRecord(_ row: PostgresRow) throws -> UserRecord {
+        let (id, name, created, expenses, geotagged, categories) = try row.decode((String, String?, String, Int64, Int64, Int64).self)
+        return UserRecord(
+            id: id, displayName: name, createdAt: created, expenses: Int(expenses), geotaggedExpenses: Int(geotagged),
+            categories: Int(categories))
+    }
+
+    /// One user's rows inside one read scope.
+    private struct Snapshot: UserDataSnapshot {
+        let reader: PostGISReader
+        let user: UserRecord
+
+        private func rows(_ sql: String, _ extra: [String] = []) throws -> [PostgresRow] {
+            var query = PostgresQuery(unsafeSQL: sql)
+            query.binds.append(user.id)
+            for value in extra { query.binds.append(value) }
+            return try reader.rows(query)
+        }
+
+        func categories() throws -> [Category] {
+            try rows(#"SELECT kind, name FROM categories WHERE user_id = $1 ORDER BY kind COLLATE "C", name COLLATE "C""#).map { row in
+                let (kind, name) = try row.decode((String, String).self)
+                return Category(name: name, kind: Category.Kind(rawValue: kind) ?? .expense)
+            }
+        }
+
+        func forEachExpense(_ body: (Expense) throws -> Void) throws {
+            for row in try rows("""
+                SELECT \(PostGISRows.expenseColumns) FROM expenses AS e \(PostGISRows.categoryJoin) WHERE e.user_id = $1 ORDER BY e.id
+                """) {
+                try body(try PostGISRows.expense(row.makeRandomAccess()))
+            }
+        }
+
+        func stores(withIDs ids: Set<String>) throws -> [Store] {
+            try reader.stores(withIDs: ids).values.sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        }
+
+        func categoryDetails() throws -> [CategoryDetail] {
+            try rows("""
+                SELECT c.name, c.kind, c.icon, c.color, c.is_default, c.is_active,
+                    (SELECT count(*) FROM expenses AS e WHERE e.category_id = c.id)
+                FROM categories AS c WHERE c.user_id = $1 ORDER BY c.kind COLLATE "C", c.name COLLATE "C"
+                """).map { row in
+                let (name, kind, icon, color, isDefault, isActive, n) = try row.decode((String, String, String?, String?, Bool, Bool, Int64).self)
+                return CategoryDetail(
+                    category: Category(name: name, kind: Category.Kind(rawValue: kind) ?? .expense), icon: icon, color: color,
+                    isDefault: isDefault, isActive: isActive, expenses: Int(n))
+            }
+        }
+
+        func forEachExpenseTimes(_ body: (ExpenseTimes) throws -> Void) throws {
+            for row in try rows("""
+                SELECT id, remind_at, created_at, updated_at FROM expenses
+                WHERE user_id = $1 AND (remind_at IS NOT NULL OR created_at IS NOT NULL OR updated_at IS NOT NULL) ORDER BY id
+                """) {
+                let (id, remind, created, updated) = try row.decode((String, String?, String?, String?).self)
+                try body(ExpenseTimes(id: id, remindAt: remind, createdAt: created, updatedAt: updated))
+            }
+        }
+
+        /// Budgets and periods are kept in files only so far: none here.
+        func budgets() throws -> [Budget] { [] }
+        func periods() throws -> [(period: Period, expenseIDs: [String])] { [] }
+    }
+}
