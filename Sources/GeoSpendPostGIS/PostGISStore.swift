@@ -70,7 +70,10 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any ExpenseWriter) throws -> T) async throws -> T {
         try await scope("BEGIN;\nSELECT pg_advisory_xact_lock(\(PostGISSchema.writerLock))") { connection in
-            try body(PostGISWriter(connection: connection, logger: self.logger))
+            let writer = PostGISWriter(connection: connection, logger: self.logger)
+            let result = try body(writer)
+            try writer.finish()
+            return result
         }
     }
 

@@ -182,10 +182,28 @@ struct PostGISCLITests {
             if finished { break }  // a fast machine: the import won; the rows are all there
             killed += 1
         }
+        // The first import sets indexes and foreign keys aside and rebuilds them: after the kills
+        // and after the import that finished, the schema is the one a fresh database gets.
+        let fresh = PostGISTestServer.url(try PostGISTestServer.newDatabase())
+        #expect(try geospend(["info", "--db", fresh]).status == 0)
+        #expect(try Self.schema(server) == Self.schema(fresh))
         let last = try geospend(["import", "expenses", file, "--db", server])
         #expect(last.status == 0, "\(last.err)")
         #expect(try stored() == 40_000)
+        let whole = try Self.schema(server)
+        #expect(whole == (try Self.schema(fresh)) && whole.contains("FOREIGN KEY (user_id)") && whole.contains("USING gist"), "\(whole)")
         Reliability.report(["postgis crash: \(killed) imports killed with SIGKILL, none left a partial import"])
+    }
+
+    /// The indexes and constraints of the stores and expenses tables, as PostgreSQL prints them.
+    static func schema(_ database: String) throws -> String {
+        let r = try runProgram("/usr/bin/psql", [database, "-qAt", "-c", """
+            SELECT indexdef FROM pg_indexes WHERE tablename IN ('stores', 'expenses')
+            UNION ALL SELECT conname || ' ' || pg_get_constraintdef(oid) FROM pg_constraint
+            WHERE conrelid IN ('stores'::regclass, 'expenses'::regclass) ORDER BY 1
+            """])
+        try #require(r.status == 0, "\(r.err)")
+        return r.out
     }
 
     /// Commands beyond the seam say so on PostgreSQL (exit 2), and a bad address is named.
