@@ -87,13 +87,15 @@ extension SpatiaLiteStore: PriceStore {
     }
 
     public func priceRecords(_ query: PriceQuery) throws -> [PriceRecord] {
-        try readDatabase { db in
-            let (conditions, arguments) = Self.conditions(query)
-            return try Self.fetchRecords(db, sql: """
-                SELECT \(Self.recordColumns) FROM price_records AS r JOIN products AS p ON p.id = r.product_id
-                WHERE \(conditions) ORDER BY r.recorded_ms, r.pk
-                """, arguments)
-        }
+        try readDatabase { db in try Self.priceRecords(db, query) }
+    }
+
+    static func priceRecords(_ db: Database, _ query: PriceQuery) throws -> [PriceRecord] {
+        let (conditions, arguments) = conditions(query)
+        return try fetchRecords(db, sql: """
+            SELECT \(recordColumns) FROM price_records AS r JOIN products AS p ON p.id = r.product_id
+            WHERE \(conditions) ORDER BY r.recorded_ms, r.pk
+            """, arguments)
     }
 
     public func latestPrices(onOrBefore day: LocalDay, _ query: PriceQuery) throws -> [PriceRecord] {

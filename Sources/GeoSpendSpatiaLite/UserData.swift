@@ -85,6 +85,10 @@ extension SpatiaLiteStore: UserDataStore {
             }
         }
 
+        func priceRecords() throws -> [PriceRecord] {
+            try SpatiaLiteStore.priceRecords(db, PriceQuery(userID: user.id))
+        }
+
         func stores(withIDs ids: Set<String>) throws -> [Store] {
             guard !ids.isEmpty else { return [] }
             let s = RawStatement(try db.cachedStatement(sql: """

@@ -26,17 +26,30 @@ struct ProductsCommand: AsyncParsableCommand {
                 typo still finds it. Best first, then by name. An empty TEXT lists
                 every product.
 
+                The catalogue is shared by the database's users, like stores: without
+                --user every product anyone recorded is searched; with --user only the
+                products that user has prices of.
+
                 Examples:
                   geospend products search milch
                   geospend products search vollmilsh --format json
-                  geospend products search ""
+                  geospend products search "" --user alice
                 """)
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "What to look for (empty: every product).") var text: String
+        @Option(help: ArgumentHelp("Only products this user has prices of.", valueName: "ID"), transform: Identity.normalized)
+        var user: String?
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
         func run() async throws {
-            let hits = ProductSearch.search(text, in: try await database.openExisting().products())
+            let db = try database.openExisting()
+            var products = try await db.products()
+            if let user {
+                try NameChecks.user(user, in: db, database: database.path)
+                let theirs = Set(try await db.priceRecords(PriceQuery(userID: user)).map(\.product.id))
+                products = products.filter { theirs.contains($0.id) }
+            }
+            let hits = ProductSearch.search(text, in: products)
             let headers = ["id", "name", "brand", "category", "barcode", "unit", "score"]
             let rows = hits.map { h in
                 [String(h.product.id), h.product.name, h.product.brand ?? "", h.product.category, h.product.barcode?.digits ?? "",

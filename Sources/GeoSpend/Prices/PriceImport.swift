@@ -21,7 +21,10 @@ import Foundation
 /// Records are held in memory and written in one transaction: price files are receipts and
 /// exports, thousands of rows, not millions.
 public enum PriceImport {
-    public static let columns = ["product", "brand", "barcode", "category", "store_id", "price", "currency", "recorded_at", "quantity", "unit"]
+    /// `source` (receipt, manual, import; default import) is what `users export` writes back.
+    public static let columns = [
+        "product", "brand", "barcode", "category", "store_id", "price", "currency", "recorded_at", "quantity", "unit", "source",
+    ]
     public static let required = ["store_id", "price", "currency", "recorded_at"]
     static let openPricesRequired = ["location_osm_id", "location_osm_type", "price", "currency", "date"]
 
@@ -204,10 +207,17 @@ public enum PriceImport {
         if let u = try r.text("unit") {
             do { unit = try PriceUnit(parsing: u) } catch { throw FieldError(column: "unit", reason: error.description) }
         }
+        var source = PriceSource.import
+        if let s = try r.text("source") {
+            guard let known = PriceSource(rawValue: s) else {
+                throw FieldError(column: "source", reason: "\(ValueError.quote(s)) is not receipt, manual or import")
+            }
+            source = known
+        }
         let entry = PriceEntry(
             productName: name, brand: try r.freeText("brand"), barcode: barcode, category: try r.freeText("category"),
             store: .id(storeID), price: try money(r, "price", currency), quantity: quantity, unit: unit,
-            recordedAt: try timestamp(r, "recorded_at"), source: .import)
+            recordedAt: try timestamp(r, "recorded_at"), source: source)
         return Row(line: line, entry: entry, storeColumn: "store_id")
     }
 
