@@ -21,6 +21,10 @@ struct PricesCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: "Import price records from CSV or JSON Lines (all rows or none, unless --skip-invalid).",
+            usage: """
+                geospend prices import [--db <db>] --user <ID> [--format <format>]
+                  [--skip-invalid] <file>
+                """,
             discussion: """
                 GeoSpend's columns (CSV header or JSON keys): product, brand, barcode,
                 category, store_id, price, currency, recorded_at, quantity, unit.
@@ -72,6 +76,10 @@ struct PricesCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "history",
             abstract: "A product's prices, oldest first, outliers flagged.",
+            usage: """
+                geospend prices history [--db <db>] --product <P> [--store <ID>]
+                  (--user <ID> | --all-users) [--format <format>]
+                """,
             discussion: """
                 --product is a product id, a barcode or a name (matched like an
                 import: folded, more than 85 % similar). --user shows that user's

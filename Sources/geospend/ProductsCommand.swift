@@ -17,6 +17,10 @@ struct ProductsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "search",
             abstract: "Products ranked by how well their name answers TEXT.",
+            usage: """
+                geospend products search [--db <db>] <text> [--user <ID>]
+                  [--format <format>]
+                """,
             discussion: """
                 Names and TEXT are folded first (case, accents, spaces, pack sizes).
                 Score, added up: name equals TEXT +100, starts with it +50, contains
