@@ -207,6 +207,7 @@ import Testing
 
     @Test(arguments: [["prices"], ["prices", "import"], ["prices", "history"], ["products"], ["products", "search"]])
     func helpHasExamples(_ command: [String]) throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
         let r = try geospend(command + ["--help"])
         #expect(r.status == 0 && r.out.contains("Example"), "\(r.out)")
     }
