@@ -55,7 +55,7 @@ struct UsersCommand: AsyncParsableCommand {
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "export",
-            abstract: "Everything kept for one user as one JSON document: user, categories, expenses, stores used.",
+            abstract: "Everything kept for one user as one JSON document: user, categories, expenses, stores used, budgets, periods, price records.",
             discussion: """
                 Expenses come one per line with the keys of the JSON Lines import format,
                 money as decimal strings, coordinates exact; the stores they name follow as
@@ -88,7 +88,7 @@ struct UsersCommand: AsyncParsableCommand {
                 throw await unknownUser(user, database)
             }
             if out != "-" {
-                printErr("wrote user \(user): \(counts.expenses) expenses, \(counts.categories) categories, \(counts.stores) stores to \(out)")
+                printErr("wrote user \(user): \(counts.expenses) expenses, \(counts.categories) categories, \(counts.stores) stores, \(counts.priceRecords) price records to \(out)")
             }
         }
     }
@@ -98,12 +98,13 @@ struct UsersCommand: AsyncParsableCommand {
             commandName: "delete",
             abstract: "Delete every row of one user, in one transaction; shared stores stay.",
             discussion: """
-                Removes the user's expenses, categories and the user, and with them their
-                entries in the spatial index; the space they took is zeroed, the file
-                rewritten (VACUUM: needs as much free disk space as the file takes) and the
-                write-ahead log emptied, so no copy stays in the file. Asks for confirmation
-                on a terminal; elsewhere (scripts, pipes) --yes is required. Export first if
-                the data is still wanted.
+                Removes the user's expenses, categories, budgets, periods, price
+                records (and the products no other user's records name) and the user,
+                and with them their entries in the spatial index; the space they took
+                is zeroed, the file rewritten (VACUUM: needs as much free disk space as
+                the file takes) and the write-ahead log emptied, so no copy stays in the
+                file. Asks for confirmation on a terminal; elsewhere (scripts, pipes)
+                --yes is required. Export first if the data is still wanted.
 
                 Free space is checked first: when the disk cannot hold the rewrite, nothing
                 is deleted (exit 1) and --no-vacuum is offered. If the rewrite or the

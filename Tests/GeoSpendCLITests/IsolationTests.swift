@@ -68,6 +68,14 @@ import Testing
                 try #require(r.status == 0, "\(r.err)")
             }
         }
+        // Price records, each owner's filed under the same users as the budgets (alice's first,
+        // so the shared catalogue numbers her products alike in every database).
+        for (owner, user) in budgets {
+            let file = dir.appendingPathComponent("\(name)-prices-\(owner).csv").path
+            try IsolationFixture.prices(of: owner).write(toFile: file, atomically: true, encoding: .utf8)
+            let r = try geospend(["prices", "import", file, "--user", user, "--db", db])
+            try #require(r.status == 0, "\(r.err)")
+        }
         return db
     }
 
@@ -122,6 +130,10 @@ import Testing
             near(p1, "5km", ["--period", "1", "--format", "json"]),
             ["insights"] + user + ["--by", "place", "--period", "1", "--format", "json"],
             ["export", "points"] + user + ["--period", "1"],
+            ["prices", "history", "--product", "Milk", "--format", "json"] + user,
+            ["prices", "history", "--product", "milk", "--store", "s-market"] + user,
+            ["products", "search", "", "--format", "json"] + user,
+            ["products", "search", "cheese"] + user,  // bob's only: nothing for alice
         ]
     }()
 
@@ -242,7 +254,7 @@ import Testing
         let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(deleted.status == 0, "\(deleted.err)")
         let bobBudgets = IsolationFixture.budgets(of: "bob"), bobLimits = bobBudgets.joined().filter { $0 == "--category-limit" }.count
-        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + 4) rows (expenses \(bobCounts.expenses), budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), period_numbers 1, periods 1, users 1)\n")
+        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + 4 + 5) rows (expenses \(bobCounts.expenses), budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), period_numbers 1, periods 1, price_records 4, users 1, products 1)\n")
         #expect(deleted.err.isEmpty, "\(deleted.err)")
         let again = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(again.status == 2 && again.err.contains("no user \"bob\""), "\(again.err)")
@@ -451,6 +463,30 @@ enum IsolationFixture {
             r.user = user
             return r
         }
+    }
+
+    /// Price records (GeoSpend's price CSV): both buy milk and rye bread at the same stores;
+    /// bob also buys a product only he names, with his marker in its name, which `users
+    /// delete bob` must take out of the shared catalogue.
+    static func prices(of owner: String) -> String {
+        let header = "product,brand,barcode,category,store_id,price,currency,recorded_at,quantity,unit\n"
+        if owner == "alice" {
+            return header + """
+                Milk,Valio,,Dairy,s-market,1.29,EUR,2025-03-02T09:00:00+02:00,1,l
+                Milk,Valio,,Dairy,s-kiosk,1.59,EUR,2025-03-05T09:00:00+02:00,1,l
+                Milk,Valio,,Dairy,s-market,1.35,EUR,2025-03-09T09:00:00+02:00,1,l
+                Milk,Valio,,Dairy,s-market,12.90,EUR,2025-03-16T09:00:00+02:00,1,l
+                Rye bread,,,Bakery,s-market,2.49,EUR,2025-03-02T09:00:00+02:00,1,pcs
+
+                """
+        }
+        return header + """
+            Milk,Valio,,Dairy,s-market,1.31,EUR,2025-03-03T10:00:00+02:00,1,l
+            milk 1 l,Valio,,Dairy,s-kiosk,1.61,EUR,2025-03-06T10:00:00+02:00,1,l
+            \(bobMarker) cheese,,,Dairy,s-cafe,5.00,EUR,2025-03-07T10:00:00+02:00,250,g
+            Rye bread,,,Bakery,s-kiosk,2.59,EUR,2025-03-08T10:00:00+02:00,1,pcs
+
+            """
     }
 
     /// The rows of these users (alice's are the same whoever else is there), in id order.

@@ -12,7 +12,8 @@
 /// "stores":[{"id":"317766538","name":"Robert's Coffee",…}],
 /// "budgets":[{"id":1,"user":"alice","name":"Groceries","amount":"500.00",…}],
 /// "periods":[{"id":1,"name":"Lisbon trip","from":"2025-03-01","to":null,"expenses":["e1"]}],
-/// "counts":{"expenses":1,"categories":13,"stores":1,"budgets":1,"periods":1}}
+/// "price_records":[{"product":"Vollmilch 1,5%","brand":"Valio",…,"unit":"l","source":"import"}],
+/// "counts":{"expenses":1,"categories":13,"stores":1,"budgets":1,"periods":1,"price_records":1}}
 /// ```
 ///
 /// Each expense object has exactly the keys of the JSON Lines import format (Data/README.md), so
@@ -23,17 +24,20 @@
 /// and local day (from `occurred_at`), the geometry (from `lat`/`lon`), the row key and the
 /// content hash (`UserExport.derivedExpenseColumns`). What `geospend expenses add|edit` keeps
 /// beyond the import format — reminder, creation and change times — is in `expense_times`, by
-/// expense id, so the expense lines stay importable.
+/// expense id, so the expense lines stay importable. Price records have the keys of
+/// `geospend prices import` (`PriceImport.columns`), so `jq -c '.price_records[]'` is a file it
+/// takes back; the stores they name are in `stores`.
 public enum UserExport {
     /// What a document held.
     public struct Counts: Sendable, Hashable {
-        public var expenses, categories, stores, budgets, periods: Int
-        public init(expenses: Int = 0, categories: Int = 0, stores: Int = 0, budgets: Int = 0, periods: Int = 0) {
+        public var expenses, categories, stores, budgets, periods, priceRecords: Int
+        public init(expenses: Int = 0, categories: Int = 0, stores: Int = 0, budgets: Int = 0, periods: Int = 0, priceRecords: Int = 0) {
             self.expenses = expenses
             self.categories = categories
             self.stores = stores
             self.budgets = budgets
             self.periods = periods
+            self.priceRecords = priceRecords
         }
     }
 
@@ -101,6 +105,8 @@ public enum UserExport {
             sink.byte(UInt8(ascii: "}"))
         }
         sink.ascii(timed == 0 ? "],\n\"stores\":[" : "\n],\n\"stores\":[")
+        let prices = try data.priceRecords()
+        for r in prices { storeIDs.insert(r.storeID) }
 
         let stores = try data.stores(withIDs: storeIDs)
         counts.stores = stores.count
@@ -137,6 +143,14 @@ public enum UserExport {
             ]).serialized(pretty: false))
         }
         sink.ascii(periods.isEmpty ? "],\n" : "\n],\n")
+
+        counts.priceRecords = prices.count
+        sink.ascii("\"price_records\":[")
+        for (n, r) in prices.enumerated() {
+            sink.ascii(n == 0 ? "\n" : ",\n")
+            writePriceRecord(r, to: sink)
+        }
+        sink.ascii(prices.isEmpty ? "],\n" : "\n],\n")
         sink.ascii("\"counts\":{\"expenses\":")
         sink.integer(counts.expenses)
         sink.ascii(",\"categories\":")
@@ -147,6 +161,8 @@ public enum UserExport {
         sink.integer(counts.budgets)
         sink.ascii(",\"periods\":")
         sink.integer(counts.periods)
+        sink.ascii(",\"price_records\":")
+        sink.integer(counts.priceRecords)
         sink.ascii("}}\n")
         return counts
     }
@@ -170,6 +186,23 @@ public enum UserExport {
         w.exact("accuracy_m", e.location?.accuracyMeters)
         w.string("store_id", e.storeID)
         w.string("notes", e.notes)
+        sink.byte(UInt8(ascii: "}"))
+    }
+
+    /// A price record with the keys of `PriceImport.columns`, in order.
+    private static func writePriceRecord(_ r: PriceRecord, to sink: ByteSink) {
+        var w = ObjectWriter(sink: sink)
+        w.string("product", r.product.name)
+        w.string("brand", r.product.brand)
+        w.string("barcode", r.product.barcode?.digits)
+        w.string("category", r.product.category)
+        w.string("store_id", r.storeID)
+        w.string("price", r.price.decimalString)
+        w.string("currency", r.price.currency.code)
+        w.string("recorded_at", r.recordedAt.text)
+        w.exact("quantity", r.quantity)
+        w.string("unit", r.unit.rawValue)
+        w.string("source", r.source.rawValue)
         sink.byte(UInt8(ascii: "}"))
     }
 
