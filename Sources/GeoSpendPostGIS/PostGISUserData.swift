@@ -126,8 +126,9 @@ extension PostGISStore: UserDataStore {
             }
         }
 
-        /// Budgets and periods are kept in files only so far: none here.
+        /// Budgets, periods and prices are kept in files only so far: none here.
         func budgets() throws -> [Budget] { [] }
         func periods() throws -> [(period: Period, expenseIDs: [String])] { [] }
+        func priceRecords() throws -> [PriceRecord] { [] }
     }
 }

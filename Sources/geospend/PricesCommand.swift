@@ -113,7 +113,7 @@ struct PricesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let db = try database.openExisting()
-            if let user { try NameChecks.user(user, in: db, database: database.path) }
+            if let user { try await NameChecks.user(user, in: db, database: database.path) }
             let found = try ProductLookup.find(product, in: try await db.products())
             let records = try await db.priceRecords(PriceQuery(productIDs: [found.id], storeIDs: store.map { [$0] }, userID: user))
             let names = Dictionary(try await db.storesWithPrices(userID: user).map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })

@@ -49,7 +49,7 @@ struct ProductsCommand: AsyncParsableCommand {
             let db = try database.openExisting()
             var products = try await db.products()
             if let user {
-                try NameChecks.user(user, in: db, database: database.path)
+                try await NameChecks.user(user, in: db, database: database.path)
                 let theirs = Set(try await db.priceRecords(PriceQuery(userID: user)).map(\.product.id))
                 products = products.filter { theirs.contains($0.id) }
             }
