@@ -118,6 +118,35 @@ import Testing
         #expect(Set(try store.readHere { try $0.spendingPoints(byDates) }.compactMap { p in all.first { $0.id == p.id }?.occurredAt.text }).isSuperset(of: edges))
     }
 
+    /// A user's first rows are read through the index before any probe; past `probeAfter` rows
+    /// the probes choose, and a read moved to another path keeps none of the rows read so far
+    /// (cat's lie close: dropped after 2 rows and read by ranges; eve's are scattered: read on).
+    @Test func readByIndexUntilTheProbesChooseGivesTheSameRows() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        let all = try Self.expenses()
+        _ = try store.writeHere { w in for e in all { _ = try w.insert(e) } }
+        var checked = 0
+        for user in ["ann", "bob", "cat", "dan", "eve"] {
+            for (from, to) in try Self.windows() {
+                for (kinds, categories) in Self.narrowings {
+                    let filter = ExpenseFilter(userID: user, from: from, to: to, kinds: kinds, categories: categories)
+                    let expected = all.filter { filter.matches($0) }.map(SpendingPoint.init).sorted { $0.id < $1.id }
+                    for probeAfter in [0, 2, 5, 1000] {
+                        let columns = try store.readDatabase { db in
+                            try SpatiaLiteReader(db).spendingColumns(filter, access: nil, probeAfter: probeAfter)
+                        }
+                        let context = "\(user) \(from?.text ?? "-")…\(to?.text ?? "-") \(kinds) \(categories) probeAfter=\(probeAfter)"
+                        #expect(ColumnRow.all(columns) == ColumnRow.all(SpendingColumns(expected)), "\(context)")
+                        #expect((0..<columns.count).map(columns.timestamp) == expected.map { p in all.first { $0.id == p.id }!.occurredAt }, "\(context)")
+                        checked += expected.count
+                    }
+                }
+            }
+        }
+        #expect(checked > 1000)
+    }
+
     /// The columns carry each row's stored timestamp (text with its fraction and offset, the
     /// local date) on every access path, rows in rowid order although the index path reads them
     /// in time order: insights take first and last visits from them instead of a lookup by id.
