@@ -447,6 +447,24 @@ extension SpatiaLiteReader {
         return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
+    /// Each label lands at its id's place in the array (`json_each`'s key); ids are compared as
+    /// bytes, as the rows' store ids were numbered.
+    public func storeLabels(_ ids: [String]) throws -> [(name: String, coordinate: Coordinate)?] {
+        var labels = [(name: String, coordinate: Coordinate)?](repeating: nil, count: ids.count)
+        guard !ids.isEmpty else { return labels }
+        let found = try fetchAll(
+            """
+            SELECT j.key, s.name, s.kind, s.lat, s.lon
+            FROM json_each(?1) AS j JOIN stores AS s ON s.id = j.value
+            """, bind: { $0.bind(1, StoredRows.jsonArray(ids)) }
+        ) { s in
+            let coordinate = Coordinate(uncheckedLatitude: s.double(3), longitude: s.double(4))
+            return (Int(s.int64(0)), Store(id: "", name: s.text(1), kind: s.text(2), coordinate: coordinate).displayName, coordinate)
+        }
+        for (k, name, coordinate) in found where labels.indices.contains(k) { labels[k] = (name, coordinate) }
+        return labels
+    }
+
     public func timestamps(ofExpenses ids: Set<String>) throws -> [String: Timestamp] {
         guard !ids.isEmpty else { return [:] }
         let found = try fetchAll(
