@@ -47,10 +47,20 @@ extension SpatiaLiteReader {
     /// Each row's timestamp text and local date come with it (first and last visits need no
     /// lookup by id: two index seeks each, a fifth of insights' time per 100-expense user). On
     /// the index path the rows come in the index's order, not sorted by SQLite, and are put in
-    /// rowid order here.
-    func spendingColumns(_ filter: ExpenseFilter, access forced: SpendingRowAccess?) throws -> SpendingColumns {
+    /// rowid order here. `access` nil: one user's rows through the index, the probes asked only
+    /// once more than `probeAfter` rows have come (`indexedColumns`).
+    func spendingColumns(
+        _ filter: ExpenseFilter, access forced: SpendingRowAccess?, probeAfter rows: Int = rowsBeforeProbing
+    ) throws -> SpendingColumns {
         try read { db in
-            let access = try forced ?? Self.spendingRowAccess(filter, db)
+            var chosen = forced
+            if forced == nil && filter.readsOneUser {
+                switch try Self.indexedColumns(filter, probeAfter: rows, db) {
+                case .read(let columns): return columns
+                case .elsewhere(let access): chosen = access
+                }
+            }
+            let access = try chosen ?? Self.spendingRowAccess(filter, db)
             var decoder = SpendingColumnsDecoder()
             guard let ranges = try Self.rowidRanges(filter, access: access, db) else {
                 try Self.stepSpendingRows(filter, geotaggedOnly: false, access: access, forColumns: true, db) { try decoder.add($0, $1) }
@@ -59,6 +69,40 @@ extension SpatiaLiteReader {
             try Self.stepSpendingRows(filter, geotaggedOnly: false, inRowidRanges: ranges, forColumns: true, db) { try decoder.add($0, $1) }
             return decoder.columns
         }
+    }
+
+    /// One user's rows read through the index before any probe: the two probes that choose the
+    /// path (`spendingRowAccess`) cost about what 70 rows read this way do, more than a typical
+    /// user's whole read (~120k of ~2M instructions per insights call of a 100-expense user,
+    /// callgrind). After this many rows the probes choose: a scattered user reads on where it
+    /// was; for rows that lie close the rows read so far are dropped.
+    static let rowsBeforeProbing = 256
+
+    private enum IndexedRead {
+        case read(SpendingColumns)
+        /// The probes chose another path.
+        case elsewhere(SpendingRowAccess)
+    }
+
+    /// Thrown out of the index read when the probes chose another path.
+    private struct ReadElsewhere: Error { let access: SpendingRowAccess }
+
+    private static func indexedColumns(_ filter: ExpenseFilter, probeAfter limit: Int, _ db: Database) throws -> IndexedRead {
+        var decoder = SpendingColumnsDecoder()
+        var count = 0
+        do {
+            try stepSpendingRows(filter, geotaggedOnly: false, access: .index, forColumns: true, db) { s, lookup in
+                count += 1
+                if count == limit + 1 {
+                    let access = try spendingRowAccess(filter, db)
+                    if access != .index { throw ReadElsewhere(access: access) }
+                }
+                try decoder.add(s, lookup)
+            }
+        } catch let elsewhere as ReadElsewhere {
+            return .elsewhere(elsewhere.access)
+        }
+        return .read(decoder.columns)
     }
 
     /// Steps `spendingPointQuery` over every matching row in one read transaction, handing each
@@ -401,6 +445,24 @@ extension SpatiaLiteReader {
             FROM json_each(?1) AS j JOIN stores AS s ON s.id = j.value
             """, bind: { $0.bind(1, StoredRows.jsonArray(ids)) }, decode: StoredRows.decodeStore)
         return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Each label lands at its id's place in the array (`json_each`'s key); ids are compared as
+    /// bytes, as the rows' store ids were numbered.
+    public func storeLabels(_ ids: [String]) throws -> [(name: String, coordinate: Coordinate)?] {
+        var labels = [(name: String, coordinate: Coordinate)?](repeating: nil, count: ids.count)
+        guard !ids.isEmpty else { return labels }
+        let found = try fetchAll(
+            """
+            SELECT j.key, s.name, s.kind, s.lat, s.lon
+            FROM json_each(?1) AS j JOIN stores AS s ON s.id = j.value
+            """, bind: { $0.bind(1, StoredRows.jsonArray(ids)) }
+        ) { s in
+            let coordinate = Coordinate(uncheckedLatitude: s.double(3), longitude: s.double(4))
+            return (Int(s.int64(0)), Store(id: "", name: s.text(1), kind: s.text(2), coordinate: coordinate).displayName, coordinate)
+        }
+        for (k, name, coordinate) in found where labels.indices.contains(k) { labels[k] = (name, coordinate) }
+        return labels
     }
 
     public func timestamps(ofExpenses ids: Set<String>) throws -> [String: Timestamp] {

@@ -80,33 +80,40 @@ import Testing
         ([], []), ([.income], []), ([], ["FOOD"]), ([.expense, .transfer], ["food", "Rent"]),
     ]
 
+    /// Every user's filter by each window and narrowing, with a label for failure messages.
+    static func eachFilter(users: [String], _ body: (ExpenseFilter, String) throws -> Void) throws {
+        for user in users {
+            for (from, to) in try windows() {
+                for (kinds, categories) in narrowings {
+                    let filter = ExpenseFilter(userID: user, from: from, to: to, kinds: kinds, categories: categories)
+                    try body(filter, "\(user) \(from?.text ?? "-")…\(to?.text ?? "-") \(kinds) \(categories)")
+                }
+            }
+        }
+    }
+
     @Test func rowsEqualBruteForceByEveryAccessPath() throws {
         let scratch = Scratch()
         let store = try scratch.store()
         let all = try Self.expenses()
         _ = try store.writeHere { w in for e in all { _ = try w.insert(e) } }
         var checked = 0
-        for user in ["ann", "bob", "cat", "dan", "eve", "nobody"] {
-            for (from, to) in try Self.windows() {
-                for (kinds, categories) in Self.narrowings {
-                    let filter = ExpenseFilter(userID: user, from: from, to: to, kinds: kinds, categories: categories)
-                    for geotaggedOnly in [false, true] {
-                        let expected = all.filter { filter.matches($0) && (!geotaggedOnly || $0.location != nil) }
-                            .map(SpendingPoint.init).sorted { $0.id < $1.id }
-                        for access in [SpatiaLiteReader.SpendingRowAccess.rowidRuns, .index, .tableScan, nil] {
-                            var got: [SpendingPoint] = []
-                            try store.readDatabase { db in try SpatiaLiteReader(db).forEachSpendingPointBatch(filter, geotaggedOnly: geotaggedOnly, access: access) { got += $0 } }
-                            // Ids follow insertion order, so `expected` is in rowid order: the
-                            // order every path must give one user's rows.
-                            let context = "\(user) \(from?.text ?? "-")…\(to?.text ?? "-") \(kinds) \(categories) geotagged=\(geotaggedOnly) \(String(describing: access))"
-                            #expect(got == expected, "\(context)")
-                            checked += expected.count
-                            if !geotaggedOnly {
-                                let columns = try store.readDatabase { db in try SpatiaLiteReader(db).spendingColumns(filter, access: access) }
-                                #expect(ColumnRow.all(columns) == ColumnRow.all(SpendingColumns(expected)), "\(context)")
-                                #expect(ColumnRow.all(columns).map(\.id) == expected.map(\.id), "\(context)")
-                            }
-                        }
+        try Self.eachFilter(users: ["ann", "bob", "cat", "dan", "eve", "nobody"]) { filter, label in
+            for geotaggedOnly in [false, true] {
+                let expected = all.filter { filter.matches($0) && (!geotaggedOnly || $0.location != nil) }
+                    .map(SpendingPoint.init).sorted { $0.id < $1.id }
+                for access in [SpatiaLiteReader.SpendingRowAccess.rowidRuns, .index, .tableScan, nil] {
+                    var got: [SpendingPoint] = []
+                    try store.readDatabase { db in try SpatiaLiteReader(db).forEachSpendingPointBatch(filter, geotaggedOnly: geotaggedOnly, access: access) { got += $0 } }
+                    // Ids follow insertion order, so `expected` is in rowid order: the
+                    // order every path must give one user's rows.
+                    let context = "\(label) geotagged=\(geotaggedOnly) \(String(describing: access))"
+                    #expect(got == expected, "\(context)")
+                    checked += expected.count
+                    if !geotaggedOnly {
+                        let columns = try store.readDatabase { db in try SpatiaLiteReader(db).spendingColumns(filter, access: access) }
+                        #expect(ColumnRow.all(columns) == ColumnRow.all(SpendingColumns(expected)), "\(context)")
+                        #expect(ColumnRow.all(columns).map(\.id) == expected.map(\.id), "\(context)")
                     }
                 }
             }
@@ -116,6 +123,28 @@ import Testing
         let byDates = ExpenseFilter(userID: "ann", from: try Self.day("2025-03-10"), to: try Self.day("2025-03-12"))
         let edges = Set(["2025-03-10T00:00:00+23:59", "2025-03-12T23:59:59.999-23:59"])
         #expect(Set(try store.readHere { try $0.spendingPoints(byDates) }.compactMap { p in all.first { $0.id == p.id }?.occurredAt.text }).isSuperset(of: edges))
+    }
+
+    /// A user's first rows are read through the index before any probe; past `probeAfter` rows
+    /// the probes choose, and a read moved to another path keeps none of the rows read so far
+    /// (cat's lie close: dropped after 2 rows and read by ranges; eve's are scattered: read on).
+    @Test func readByIndexUntilTheProbesChooseGivesTheSameRows() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        let all = try Self.expenses()
+        _ = try store.writeHere { w in for e in all { _ = try w.insert(e) } }
+        var checked = 0
+        try Self.eachFilter(users: ["ann", "bob", "cat", "dan", "eve"]) { filter, label in
+            let expected = all.filter { filter.matches($0) }.map(SpendingPoint.init).sorted { $0.id < $1.id }
+            for probeAfter in [0, 2, 5, 1000] {
+                let columns = try store.readDatabase { db in try SpatiaLiteReader(db).spendingColumns(filter, access: nil, probeAfter: probeAfter) }
+                let context = "\(label) probeAfter=\(probeAfter)"
+                #expect(ColumnRow.all(columns) == ColumnRow.all(SpendingColumns(expected)), "\(context)")
+                #expect((0..<columns.count).map(columns.timestamp) == expected.map { p in all.first { $0.id == p.id }!.occurredAt }, "\(context)")
+                checked += expected.count
+            }
+        }
+        #expect(checked > 1000)
     }
 
     /// The columns carry each row's stored timestamp (text with its fraction and offset, the

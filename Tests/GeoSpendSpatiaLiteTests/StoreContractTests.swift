@@ -284,6 +284,23 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         }
     }
 
+    /// Insights' store labels: each id's display name (a store without a name shows its kind)
+    /// and position, in the order asked, nil for an unknown id.
+    @Test(arguments: StoreKind.allCases)
+    func storeLabelsFollowTheIDsAsked(kind: StoreKind) async throws {
+        let data = try await Loaded(kind)
+        let unnamed = data.stores.filter { $0.name == nil }.prefix(3).map(\.id)
+        #expect(!unnamed.isEmpty)
+        let ids = Array(data.stores.suffix(40).map(\.id).reversed()) + ["no-such-store"] + unnamed + [data.stores[0].id]
+        let labels = try await data.store.read { try $0.storeLabels(ids) }
+        func text(_ label: (name: String, coordinate: Coordinate)?) -> String {
+            label.map { "\($0.name) \($0.coordinate.latitude) \($0.coordinate.longitude)" } ?? "nil"
+        }
+        let byID = Dictionary(data.stores.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        #expect(labels.map(text) == ids.map { id in text(byID[id].map { ($0.displayName, $0.coordinate) }) })
+        #expect(try await data.store.read { try $0.storeLabels([]) }.isEmpty)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func locatedAmountsEqualBruteForce(kind: StoreKind) async throws {
         let data = try await Loaded(kind)

@@ -5,8 +5,12 @@ import GeoSpendSpatiaLite
 /// GROUP BY on the same file, the same 200 seeded users `compare` asks for, interleaved, answers
 /// cross-checked. A quick A/B for work on the insights path, and a driver for profilers
 /// (`engines` "geospend" alone under callgrind).
+///
+/// The engine that goes second finds the user's table pages in the CPU's caches, warmed by the
+/// first: GeoSpend read first on every query makes it pay for both. `alternate` lets each go
+/// first for every other user.
 enum InsightsPerStore {
-    static func run(database: String, engines names: String, rounds: Int) throws {
+    static func run(database: String, engines names: String, rounds: Int, alternate: Bool = false) throws {
         let store = try SpatiaLiteStore(path: database, readOnly: true)
         let workload = try Workload(store: store, count: 0)
         let all: [any Engine] = [GeoSpendEngine(store: store), SpatiaLiteDocumentedEngine(store: store)]
@@ -16,8 +20,10 @@ enum InsightsPerStore {
         for engine in engines { for user in users.prefix(20) { _ = try engine.insights(user: user) } }
         var recorders = [LatencyRecorder](repeating: LatencyRecorder(), count: engines.count)
         for _ in 0..<rounds {
-            for user in users {
-                let answers = try engines.indices.map { e in try recorders[e].time({ try engines[e].insights(user: user) }, rowCount: \.count) }
+            for (n, user) in users.enumerated() {
+                let order = alternate && n % 2 == 1 ? Array(engines.indices.reversed()) : Array(engines.indices)
+                var answers = [[StoreTotal]](repeating: [], count: engines.count)
+                for e in order { answers[e] = try recorders[e].time({ try engines[e].insights(user: user) }, rowCount: \.count) }
                 if answers.count == 2, let difference = CrossCheck.sameRows(answers[0], answers[1]) {
                     throw BenchFailure("user \(user): \(difference)")
                 }

@@ -10,9 +10,11 @@
 //   geospend-bench insights DATABASE USER      insights of one heavy user (GeoSpend only)
 //   geospend-bench store-report DATABASE       reports for the 200 busiest stores (GeoSpend only)
 //   geospend-bench points-export DATABASE DIR  the all-users points layer to a file (GeoSpend only)
-//   geospend-bench insights-per-store DATABASE [ENGINES [ROUNDS]]
+//   geospend-bench insights-per-store DATABASE [ENGINES [ROUNDS [ORDER]]]
 //       "insights per store, one user" for compare's 200 users, GeoSpend and SpatiaLite's
-//       documented SQL (ENGINES: both, geospend or spatialite), ROUNDS times (default 5)
+//       documented SQL (ENGINES: both, geospend or spatialite), ROUNDS times (default 5);
+//       ORDER "alternate" lets each engine go first for every other user (default: GeoSpend
+//       first, as `compare` does, which warms the user's pages for the engine after it)
 import Foundation
 import GeoSpend
 import GeoSpendSpatiaLite
@@ -23,7 +25,7 @@ func usage() -> Never {
         usage: geospend-bench compare --expenses CSV --stores CSV --work DIR --postgres CONNINFO --geospend BIN --python VENV_PYTHON --json OUT [--queries N] [--import-runs R]
                geospend-bench render JSON...
                geospend-bench insights DATABASE USER | store-report DATABASE | points-export DATABASE DIR
-               geospend-bench insights-per-store DATABASE [both|geospend|spatialite [ROUNDS]]
+               geospend-bench insights-per-store DATABASE [both|geospend|spatialite [ROUNDS [geospend-first|alternate]]]
 
         """.utf8))
     exit(2)
@@ -78,10 +80,10 @@ do {
         try timeGeoSpendOnly("insights, one heavy user, all places", runs: 20, warmup: 2) {
             try store.readHere { try LocationInsights.compute(InsightsRequest(userID: arguments[3]), reader: $0) }.places.count
         }
-    case "insights-per-store" where (3...5).contains(arguments.count):
+    case "insights-per-store" where (3...6).contains(arguments.count):
         try InsightsPerStore.run(
             database: arguments[2], engines: arguments.count > 3 ? arguments[3] : "both",
-            rounds: arguments.count > 4 ? Int(arguments[4]) ?? 5 : 5)
+            rounds: arguments.count > 4 ? Int(arguments[4]) ?? 5 : 5, alternate: arguments.count > 5 && arguments[5] == "alternate")
     case "store-report" where arguments.count == 3:
         let store = try SpatiaLiteStore(path: arguments[2], readOnly: true)
         let busiest = try store.readDatabase { db in

@@ -263,7 +263,7 @@ public struct LocationInsights: Sendable {
         }
         // Store names and positions, and the instants of first and last visits (they keep their
         // recorded offsets), in the same snapshot as the rows.
-        let stores = try store.stores(withIDs: Set(rows.storeIDs))
+        let stores = try store.storeLabels(rows.storeIDs)  // by store number
         let storeTimestamps = storeVisits.isEmpty ? [:] : try store.timestamps(ofExpenses: storeVisits)
         let clusterTimestamps = clusterVisits.isEmpty ? [:] : try store.timestamps(ofExpenses: clusterVisits)
         let places = try zip(order, figures).map { g, f -> PlaceInsight in
@@ -277,8 +277,8 @@ public struct LocationInsights: Sendable {
             let isStore = group.place < storeCount
             let id = placeIDs[group.place]
             return PlaceInsight(
-                place: Place(kind: isStore ? .store : .cluster, id: id, name: isStore ? stores[id]?.displayName : nil),
-                centroid: isStore ? stores[id]?.coordinate : f.centroid,
+                place: Place(kind: isStore ? .store : .cluster, id: id, name: isStore ? stores[group.place]?.name : nil),
+                centroid: isStore ? stores[group.place]?.coordinate : f.centroid,
                 currency: f.stats.total.currency, count: group.count, total: f.stats.total.total, average: f.stats.total.average,
                 median: f.stats.median, min: f.stats.min, max: f.stats.max,
                 firstVisit: try visit(group.first), lastVisit: try visit(group.last),
