@@ -171,7 +171,11 @@ public final class SpatiaLiteStore: ExpenseStore {
     /// One `BEGIN IMMEDIATE` transaction on the writer connection, with the bulk writer
     /// (`SpatiaLiteBulkWriter`), on GRDB's writer queue.
     public func write<T: Sendable>(_ body: @Sendable (any ExpenseWriter) throws -> T) async throws -> T {
-        try await translatingErrors { try await pool.writeWithoutTransaction { db in try Self.bulkTransaction(db) { w, _ in try body(w) } } }
+        try await translatingErrors {
+            try await pool.writeWithoutTransaction { db in
+                try SpatiaLiteBulkWriter.checkingReferencesItself(db) { try Self.bulkTransaction(db) { w, _ in try body(w) } }
+            }
+        }
     }
 
     /// A read scope run on the calling thread, for tools and tests that are not async (and

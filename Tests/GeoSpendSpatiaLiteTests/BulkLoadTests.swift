@@ -113,6 +113,26 @@ import Testing
         #expect(try store.scalar("SELECT CheckSpatialIndex('stores', 'geom')") == 1)
     }
 
+    /// Write scopes run with SQLite's foreign-key checks off (the writer checks its references
+    /// itself); the connection gets them back after the scope, committed or rolled back, so
+    /// the edits that write SQL of their own on it stay checked.
+    @Test func foreignKeysAreEnforcedAgainAfterAWriteScope() async throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        func enforced() throws -> Int? { try store.writeTransaction { db in try Int.fetchOne(db, sql: "PRAGMA foreign_keys") } }
+        _ = try await Importer.importExpenses(from: scratch.file("a.csv", Self.expensesCSV(10, idPrefix: "a", seed: 1)), into: store)
+        #expect(try enforced() == 1)
+        let bad = scratch.file("bad.csv", Self.expensesCSV(10, idPrefix: "x", seed: 2) + "x-bad,ann,expense,1.00,EURO,2025-03-01,,,,,,,,\n")
+        await #expect(throws: ImportError.self) { _ = try await Importer.importExpenses(from: bad, into: store) }
+        #expect(try enforced() == 1)
+        // Checked for real: an expense of a user who does not exist is refused.
+        #expect(throws: (any Error).self) {
+            try store.writeTransaction { db in
+                try db.execute(sql: "INSERT INTO expenses (id, user_id, kind, amount_minor, currency, occurred_at, occurred_ms, local_date, content_hash) VALUES ('z', 'nobody', 'expense', 1, 'EUR', '2025-03-01', 0, '2025-03-01', 0)")
+            }
+        }
+    }
+
     /// The writer binds a row's texts in place from a 4 KiB arena that grows mid-row when the
     /// texts do not fit (`BindArena`): every stored text must be the one read, byte for byte,
     /// whichever block it was copied into, and every NULL must stay NULL.

@@ -123,6 +123,23 @@ import Testing
         #expect(try store.readHere { try $0.counts() } == StoreCounts(users: 2, expenses: 2, geotaggedExpenses: 1, stores: 0))
     }
 
+    /// A row the writer refuses is named by its own line when bad rows came before it in its
+    /// batch: the batch hands the writer its good rows apart from the bad (`ParsedBatch`).
+    @Test func writerRejectionsAreNamedByTheirOwnLineAfterBadRows() async throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        let file = scratch.file(
+            "mixed.csv",
+            Self.header + Self.good + "g2,ann,expense,0,EUR,2025-01-01,,,,,,,,\ng3,bob,expense,1.00,EUR,2025-01-25,,,,,,,,\n"
+                + "g4,bob,expense,1.00,EUR,2025-01-25,,,,,,,nowhere,\ng5,bob,expense,1.00,EUR,2025-01-26,,,,,,,,\n")
+        let report = try await Importer.importExpenses(from: file, into: store, options: ImportOptions(skipInvalid: true))
+        #expect(report.errors.map(\.description) == [
+            "\(file):3: amount: \"0\" is zero; amounts are positive",
+            "\(file):5: store_id: \"nowhere\" is not a known store; import the stores first",
+        ])
+        #expect(report.inserted == 3 && report.rejected == 2)
+    }
+
     @Test func reimportChangesNothingAndChangedContentIsAnError() async throws {
         let scratch = Scratch()
         let store = try scratch.store()

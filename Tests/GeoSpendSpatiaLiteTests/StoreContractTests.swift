@@ -379,6 +379,25 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         #expect(unsnapped.isEmpty)  // e1 and e3 have stores, e4 no position
     }
 
+    /// A link to a store that is not there (deleted since snapping planned it) is refused and
+    /// the scope rolled back: SpatiaLite's write scopes check references in the writer, not
+    /// with SQLite's foreign keys (`SpatiaLiteBulkWriter.checkingReferencesItself`).
+    @Test(arguments: StoreKind.allCases)
+    func linkToAnUnknownStoreIsRefused(kind: StoreKind) async throws {
+        let scratch = Scratch()
+        let store = try kind.make(in: scratch)
+        let a = Store(id: "a", name: "A", coordinate: Coordinate(uncheckedLatitude: 60.17, longitude: 24.94))
+        _ = try await store.write { w in
+            _ = try w.insert(Self.hashed([a], \.contentHash))
+            return try w.insert(Self.hashed([Self.expense("e1"), Self.expense("e2")], \.contentHash))
+        }
+        await #expect(throws: RowRejection.self) {
+            try await store.write { w in try w.assignStores([StoreLink(expenseID: "e1", storeID: "a"), StoreLink(expenseID: "e2", storeID: "gone")]) }
+        }
+        let stores = try await store.read { r in try r.spendingPoints(ExpenseFilter(userID: nil)).map(\.storeID) }
+        #expect(stores == [nil, nil])  // the good link went with the scope
+    }
+
     /// Per currency the stored amounts add up within `Int64`, so every total is exact: the row
     /// that would pass it is refused (column `amount`); a row already stored is still unchanged.
     @Test(arguments: StoreKind.allCases)

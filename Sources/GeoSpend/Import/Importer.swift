@@ -65,7 +65,7 @@ public enum Importer {
         writer: any ExpenseWriter
     ) throws -> ImportReport {
         try run(path: path, options: options, insert: { (rows: [HashedRow<Expense>]) in try writer.insert(rows) }) { emit in
-            try parseExpenses(from: path, format: format, source: source, emit)
+            try inBatches({ try parseExpenses(from: path, format: format, source: source, $0) }, emit)
         }
     }
 
@@ -232,7 +232,7 @@ public enum Importer {
         from path: String, format: ImportFormat? = nil, options: ImportOptions = ImportOptions(), writer: any ExpenseWriter
     ) throws -> ImportReport {
         try run(path: path, options: options, insert: { (rows: [HashedRow<Store>]) in try writer.insert(rows) }) { emit in
-            try parseStores(from: path, format: format, emit)
+            try inBatches({ try parseStores(from: path, format: format, $0) }, emit)
         }
     }
 
@@ -312,13 +312,13 @@ public enum Importer {
         return stores
     }
 
-    /// The shared skeleton, inside the write scope: rows are read and validated, gathered into
-    /// batches for `insert`, each row's outcome counted, and the scope rolled back (by throwing)
-    /// when any row was bad, unless skipping. A writer's `RowRejection` becomes a row error at
-    /// the row's location.
+    /// The shared skeleton, inside the write scope: batches of rows read and validated go to
+    /// `insert`, each row's outcome is counted, and the scope rolled back (by throwing) when any
+    /// row was bad, unless skipping. A writer's `RowRejection` becomes a row error at the row's
+    /// location.
     fileprivate static func run<Record: Sendable>(
         path: String, options: ImportOptions, insert: @escaping ([HashedRow<Record>]) throws -> [RowOutcome],
-        read: (_ emit: (ParsedRow<Record>) throws -> Void) throws -> Int64
+        read: (_ emit: (ParsedBatch<Record>) throws -> Void) throws -> Int64
     ) throws -> ImportReport {
         var report = ImportReport()
         func count(_ outcome: Result<InsertOutcome?, RowError>) throws {
@@ -337,31 +337,25 @@ public enum Importer {
             let rows = report.inserted + report.unchanged + report.rejected + report.skipped
             if rows % 10_000 == 0 { options.progress?(rows) }
         }
-        // Rows wait in a batch, in file order, with the outcomes of the rows before them.
-        var batch: [ParsedRow<Record>] = []
-        batch.reserveCapacity(batchSize)
-        func flush() throws {
-            let outcomes = try insert(batch.compactMap { if case .row(let r, _) = $0 { r } else { nil } })
-            var next = outcomes.makeIterator()
-            for item in batch {
-                switch item {
+        // The outcomes of a batch's good rows, counted in file order with its bad ones.
+        report.bytesRead = try read { batch in
+            let outcomes = try insert(batch.rows)
+            var next = 0
+            for entry in batch.entries {
+                switch entry {
                 case .failure(let e): try count(.failure(e))
                 case .skipped: try count(.success(nil))
-                case .row(_, let location):
-                    switch next.next()! {
+                case .row:
+                    switch outcomes[next] {
                     case .inserted: try count(.success(.inserted))
                     case .unchanged: try count(.success(.unchanged))
-                    case .rejected(let e): try count(.failure(RowError(file: path, location: location, column: e.column, reason: e.reason)))
+                    case .rejected(let e):
+                        try count(.failure(RowError(file: path, location: batch.locations[next], column: e.column, reason: e.reason)))
                     }
+                    next += 1
                 }
             }
-            batch.removeAll(keepingCapacity: true)
         }
-        report.bytesRead = try read { item in
-            batch.append(item)
-            if batch.count == batchSize { try flush() }
-        }
-        try flush()
         if report.rejected > 0 && !options.skipInvalid {
             throw ImportError.rejected(errors: report.errors, badRows: report.rejected)
         }
@@ -370,6 +364,29 @@ public enum Importer {
 
     /// Rows per batch handed to the writer.
     static let batchSize = 4096
+
+    /// Runs `parse`, handing what it emits to `emit` in batches of `batchSize` rows.
+    /// - Returns: what `parse` returns (the bytes read).
+    fileprivate static func inBatches<Record: Sendable>(
+        _ parse: (_ emit: (ParsedRow<Record>) throws -> Void) throws -> Int64, _ emit: (ParsedBatch<Record>) throws -> Void
+    ) throws -> Int64 {
+        try withoutActuallyEscaping(emit) { emit in
+            var batch = ParsedBatch<Record>(capacity: batchSize)
+            let bytes = try parse { item in
+                switch item {
+                case .row(let row, let location): batch.append(row, location: location)
+                case .failure(let e): batch.append(failure: e)
+                case .skipped: batch.appendSkipped()
+                }
+                if batch.count == batchSize {
+                    try emit(batch)
+                    batch = ParsedBatch(capacity: batchSize)
+                }
+            }
+            if batch.count > 0 { try emit(batch) }
+            return bytes
+        }
+    }
 }
 
 extension Importer {
@@ -381,19 +398,10 @@ extension Importer {
         insert: @escaping @Sendable (any ExpenseWriter, [HashedRow<Record>]) throws -> [RowOutcome],
         parse: @escaping @Sendable (_ emit: (ParsedRow<Record>) throws -> Void) throws -> Int64
     ) async throws -> ImportReport {
-        let handoff = ParseAhead<ParsedRow<Record>>()
+        let handoff = ParseAhead<ParsedBatch<Record>>()
         async let bytesRead: Int64 = offloaded {
-            var batch: [ParsedRow<Record>] = []
-            batch.reserveCapacity(batchSize)
             do {
-                let bytes = try parse { item in
-                    batch.append(item)
-                    if batch.count == batchSize {
-                        try handoff.put(batch)
-                        batch.removeAll(keepingCapacity: true)
-                    }
-                }
-                if !batch.isEmpty { try handoff.put(batch) }
+                let bytes = try inBatches(parse) { try handoff.put($0) }
                 handoff.finish()
                 return bytes
             } catch {
@@ -404,9 +412,7 @@ extension Importer {
         do {
             var report = try await store.write { writer in
                 try run(path: path, options: options, insert: { try insert(writer, $0) }) { emit in
-                    while let batch = try handoff.take() {
-                        for item in batch { try emit(item) }
-                    }
+                    while let batch = try handoff.take() { try emit(batch) }
                     return 0
                 }
             }

@@ -9,10 +9,10 @@ import Foundation
 /// awaited child of the import, not as a thread of its own. What it buys: parsing on one core
 /// while the other writes (100k-row import, paired with session 8's two-thread pipeline: wall
 /// 1.20× with both stages in the write scope's thread, 0.94× with this).
-final class ParseAhead<Item: Sendable>: @unchecked Sendable {
+final class ParseAhead<Batch: Sendable>: @unchecked Sendable {
     // All mutable state is guarded by `condition`.
     private let condition = NSCondition()
-    private var waiting: [[Item]] = []
+    private var waiting: [Batch] = []
     private var finished = false
     private var failure: (any Error)?
     private var cancelled = false
@@ -22,7 +22,7 @@ final class ParseAhead<Item: Sendable>: @unchecked Sendable {
 
     /// Parser: hands over a batch, waiting while `capacity` are waiting already.
     /// - Throws: `CancellationError` once the writer has given up (`cancel`).
-    func put(_ batch: [Item]) throws {
+    func put(_ batch: Batch) throws {
         condition.lock()
         defer { condition.unlock() }
         while waiting.count >= capacity && !cancelled { condition.wait() }
@@ -41,7 +41,7 @@ final class ParseAhead<Item: Sendable>: @unchecked Sendable {
     }
 
     /// Writer: the next batch, nil after the last.
-    func take() throws -> [Item]? {
+    func take() throws -> Batch? {
         condition.lock()
         defer { condition.unlock() }
         while waiting.isEmpty && !finished { condition.wait() }
