@@ -385,7 +385,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     @Test(arguments: StoreKind.allCases)
     func linkToAnUnknownStoreIsRefused(kind: StoreKind) async throws {
         let scratch = Scratch()
-        let store = try kind.make(in: scratch)
+        let store = try await kind.make(in: scratch)
         let a = Store(id: "a", name: "A", coordinate: Coordinate(uncheckedLatitude: 60.17, longitude: 24.94))
         _ = try await store.write { w in
             _ = try w.insert(Self.hashed([a], \.contentHash))
