@@ -28,8 +28,8 @@ struct H3Command: ParsableCommand {
                   geospend h3 cell --lat 60.1699 --lon 24.9384 --resolution 9
                   891126d338fffff
                 """)
-        @Option(help: "Latitude in degrees (−90…90).") var lat: Double
-        @Option(help: "Longitude in degrees (−180…180).") var lon: Double
+        @Option(parsing: .unconditional, help: "Latitude in degrees (−90…90); south is negative.") var lat: Double
+        @Option(parsing: .unconditional, help: "Longitude in degrees (−180…180); west is negative.") var lon: Double
         @Option(help: "0 (coarsest) to 15 (finest).") var resolution: Int
 
         func run() throws {

@@ -99,9 +99,7 @@ public struct MetricGrid: Sendable, Hashable {
     /// The cell's boundary as GeoJSON polygons in degrees: usually one; two when it crosses ±180°.
     /// Edges are subdivided so no point of a drawn edge strays more than ~1 cm from the true one.
     public func polygons(_ c: Cell) -> [[[Double]]] {
-        if shape == .h3 {  // H3's edges are the cells' own (great-circle arcs in each face's plane)
-            return AntimeridianSplit.polygons(exterior: H3.cellToBoundary(h3Cell(c)).map { [$0.longitude, $0.latitude] })
-        }
+        if shape == .h3 { return H3Feature.polygons(h3Cell(c)) }
         let corners = corners(c)
         // Straight edges in metres are slightly curved in degrees; above 2 km, 8 points per edge
         // keep the drawn edge within centimetres of the true one.
