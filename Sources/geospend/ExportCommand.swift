@@ -101,6 +101,8 @@ struct ExportCommand: AsyncParsableCommand {
                   --mask-around 60.17,24.94 --mask-radius 500m \\
                   --mask-around 60.19,24.96 --mask-radius 300m \\
                   --geo-noise 0.01 --round 4 --out shared.geojson
+              geospend export grid --shape h3 --resolution 9 --all-users \\
+                  --out h3.geojson   # property h3: kepler.gl's H3 layer column
               geospend export grid --all-users --min-users 5 \\
                   --mask-around 60.17,24.94 --mask-radius 1km --out hex.geojson
               geospend export points --all-users --allow-raw-positions \\
@@ -128,7 +130,8 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Output file, or - for stdout (default).") var out: String = "-"
     @Option(help: "Decimals of coordinates (0–15; 6 ≈ 0.11 m).") var precision: Int = 6
     @Option(help: "geojson, or csv for points (latitude/longitude columns kepler.gl detects).") var format: Format = .geojson
-    @Option(help: "grid: hex or square.") var shape: MetricGrid.Shape = .hex
+    @Option(help: "grid: hex, square or h3 (H3 cells at --resolution).") var shape: MetricGrid.Shape = .hex
+    @Option(help: "grid --shape h3: H3 resolution, 0 (~1,100 km cells) to 15 (~1 m); 9 ≈ 350 m across.") var resolution: Int?
     @Option(help: "grid and density: cell size, e.g. 250m (grid default 250m, density default 50m).") var cell: String?
     @Option(help: "grid: what weight follows: total, count or average.") var metric: GridMetric = .total
     @Option(help: "density: kernel radius, e.g. 300m.") var bandwidth: String = "300m"
@@ -291,7 +294,7 @@ struct ExportCommand: AsyncParsableCommand {
         case .points:
             return try await MapExport.geoJSON(.points, request, store: store, to: sink, progress: progress)
         case .grid:
-            let size = try cellSize(default: "250m")
+            let size = try gridSize()
             return try await MapExport.geoJSON(.grid(shape, cellMeters: size, metric: metric), request, store: store, to: sink, progress: progress)
         case .density:
             let size = try cellSize(default: "50m")
@@ -363,6 +366,18 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     /// A cell size in metres, large enough that rounded coordinates still draw a proper polygon.
+    /// The grid's size: --cell for hex and square, --resolution (required, alone) for h3.
+    private func gridSize() throws -> Double {
+        guard shape == .h3 else {
+            if resolution != nil { throw ValidationError("--resolution is for --shape h3; hex and square grids take --cell") }
+            return try cellSize(default: "250m")
+        }
+        guard cell == nil else { throw ValidationError("--shape h3 takes --resolution (0–15), not --cell") }
+        guard let resolution else { throw ValidationError("--shape h3 needs --resolution, 0 (~1,100 km cells) to 15 (~1 m), e.g. --resolution 9") }
+        guard H3.resolutions.contains(resolution) else { throw H3Error.invalidResolution(resolution) }
+        return Double(resolution)
+    }
+
     private func cellSize(default fallback: String) throws -> Double {
         let size = try Parse.distance(cell ?? fallback, option: "--cell").meters
         // 10^-precision degrees of latitude ≈ 111 km · 10^-precision; a cell needs ~100 of them.

@@ -24,7 +24,7 @@ struct GeoSpendCommand: AsyncParsableCommand {
             SummaryCommand.self, ReportCommand.self, ExportCommand.self, GenerateCommand.self,
             InfoCommand.self, UsersCommand.self, CategoriesCommand.self, PeriodsCommand.self, KindsCommand.self, DoctorCommand.self,
             ExpensesCommand.self, RemindersCommand.self,
-            BudgetsCommand.self,
+            BudgetsCommand.self, H3Command.self,
             PricesCommand.self, ProductsCommand.self,
         ])
 
@@ -57,6 +57,9 @@ struct GeoSpendCommand: AsyncParsableCommand {
         case let error as ExportError:
             printErr("geospend: \(error)")
             if case .writeFailed = error { Foundation.exit(1) }
+            Foundation.exit(2)
+        case let error as H3Error:
+            printErr("geospend: \(error)")
             Foundation.exit(2)
         case let error as ExitCode:
             Foundation.exit(error.rawValue)  // the command has said why on stderr

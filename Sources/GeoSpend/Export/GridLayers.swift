@@ -95,7 +95,7 @@ private struct BinnedLayer {
         }
         extent = extents[chosen]
         let settled = request.origin ?? MetricGrid.origin(around: extents[chosen].center)
-        if settled == guessed.projection.origin {
+        if settled == guessed.projection.origin || shape == .h3 {  // H3 cells do not depend on the origin
             (grid, sums) = (guessed, bins.values[chosen].1)
         } else {
             var filter = request.filter
@@ -113,10 +113,15 @@ extension FeatureWriter {
         polygons(grid.polygons(cell))
         beginProperties()
         string("cell_id", id)
+        if grid.shape == .h3 { string("h3", id) }  // the column kepler.gl's H3 layer and DuckDB h3 key on
     }
 }
 
 private func gridDescription(_ grid: MetricGrid) -> [(String, JSONOutput)] {
+    if grid.shape == .h3 {
+        return [("shape", .string("h3")), ("resolution", .number(grid.size, decimals: 0)),
+                ("cells", .string("H3 (h3geo.org), ids as in h3-py, DuckDB h3 and h3-pg"))]
+    }
     let o = grid.projection.origin
     return [
         ("shape", .string(grid.shape.rawValue)),
@@ -172,7 +177,11 @@ enum GridLayer {
             writer.money("average", average(k), currency)
             writer.string("currency", currency.code)
             writer.number("weight", value(k) / largest, decimals: 6)
-            writer.number("cell_m", grid.size, decimals: 3)
+            if grid.shape == .h3 {
+                writer.integer("resolution", Int(grid.size))
+            } else {
+                writer.number("cell_m", grid.size, decimals: 3)
+            }
             writer.endFeature()
         }
         writer.finish()

@@ -6,7 +6,9 @@
 /// cell is 2·s wide and √3·s tall, 2.598·s² in area). Every point falls in exactly one cell:
 /// squares are half-open `[x0, x0 + s)`, hexagons are decided by cube rounding.
 public struct MetricGrid: Sendable, Hashable {
-    public enum Shape: String, Sendable, CaseIterable { case hex, square }
+    /// `h3`: H3 cells (GeoSpend's own H3) at resolution `size`, the same wherever the data is; the
+    /// projection plays no part and a cell's i and j are the high and low halves of its index.
+    public enum Shape: String, Sendable, CaseIterable { case hex, square, h3 }
 
     /// A cell's column and row.
     public struct Cell: Sendable, Hashable, Comparable {
@@ -29,6 +31,9 @@ public struct MetricGrid: Sendable, Hashable {
     @inline(__always)
     public func cell(x: Double, y: Double) -> Cell {
         switch shape {
+        case .h3:
+            let g = projection.inverse(x: x, y: y)
+            return cell(latitude: g.latitude, longitude: g.longitude)
         case .square:
             return Cell(i: Int((x / size).rounded(.down)), j: Int((y / size).rounded(.down)))
         case .hex:
@@ -52,6 +57,10 @@ public struct MetricGrid: Sendable, Hashable {
 
     /// The cell holding a position.
     public func cell(latitude: Double, longitude: Double) -> Cell {
+        if shape == .h3 {
+            let h = H3.cell(latitude: latitude * .pi / 180, longitude: longitude * .pi / 180, res: Int(size)).bits
+            return Cell(i: Int(h >> 32), j: Int(h & 0xFFFF_FFFF))
+        }
         let p = projection.forward(latitude: latitude, longitude: longitude)
         return cell(x: p.x, y: p.y)
     }
@@ -59,6 +68,9 @@ public struct MetricGrid: Sendable, Hashable {
     /// The cell's centre in the projected plane.
     public func center(_ c: Cell) -> (x: Double, y: Double) {
         switch shape {
+        case .h3:
+            let g = H3.cellToLatLng(h3Cell(c))
+            return projection.forward(latitude: g.latitude, longitude: g.longitude)
         case .square:
             return ((Double(c.i) + 0.5) * size, (Double(c.j) + 0.5) * size)
         case .hex:
@@ -70,6 +82,8 @@ public struct MetricGrid: Sendable, Hashable {
     public func corners(_ c: Cell) -> [(x: Double, y: Double)] {
         let (cx, cy) = center(c)
         switch shape {
+        case .h3:
+            return H3.cellToBoundary(h3Cell(c)).map { projection.forward(latitude: $0.latitude, longitude: $0.longitude) }
         case .square:
             let h = size / 2
             return [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)]
@@ -85,6 +99,7 @@ public struct MetricGrid: Sendable, Hashable {
     /// The cell's boundary as GeoJSON polygons in degrees: usually one; two when it crosses ±180°.
     /// Edges are subdivided so no point of a drawn edge strays more than ~1 cm from the true one.
     public func polygons(_ c: Cell) -> [[[Double]]] {
+        if shape == .h3 { return H3Feature.polygons(h3Cell(c)) }
         let corners = corners(c)
         // Straight edges in metres are slightly curved in degrees; above 2 km, 8 points per edge
         // keep the drawn edge within centimetres of the true one.
@@ -110,9 +125,15 @@ public struct MetricGrid: Sendable, Hashable {
 
     /// `id(_:)` with the grid's part of the text formatted once, for writing many cells.
     public func cellIDs() -> (Cell) -> String {
+        if shape == .h3 { return { h3Cell($0).id } }
         let prefix = "\(shape.rawValue)-\(formatDecimal(size, digits: 3))m@\(formatDecimal(projection.origin.latitude, digits: 6)),"
             + "\(formatDecimal(projection.origin.longitude, digits: 6)):"
         return { prefix + "\($0.i),\($0.j)" }
+    }
+
+    /// The H3 cell of an `h3` grid's cell.
+    public func h3Cell(_ c: Cell) -> H3Cell {
+        H3Cell(H3Index(bits: UInt64(UInt32(truncatingIfNeeded: c.i)) << 32 | UInt64(UInt32(truncatingIfNeeded: c.j))))
     }
 
     /// The default origin for data centred at `center`: rounded to whole degrees, so the same
