@@ -28,10 +28,11 @@ demo: build
 screenshots: build
 	@scripts/screenshots.sh .build/debug/geospend
 
-# The tests' scratch folders go under .build/test-tmp (TMPDIR), emptied before and after the run:
-# a failed or killed test cannot leave gigabytes of databases in /tmp. The PostGIS store's tests
-# run against a throwaway server (scripts/with-postgis.sh), required to be there.
-TEST_TMP := $(CURDIR)/.build/test-tmp
+# The tests' scratch folders go under one folder per checkout (TMPDIR), emptied before and after
+# the run: a failed or killed test cannot leave gigabytes of databases in /tmp. Outside the
+# checkout, as some tests need a folder with no Data/ above it. The PostGIS store's tests run
+# against a throwaway server (scripts/with-postgis.sh), required to be there.
+TEST_TMP := /tmp/geospend-tests-$(shell printf %s "$(CURDIR)" | md5sum | cut -c1-12)
 test: bootstrap venv
 	$(SWIFT) build --build-tests
 	@rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)

@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpend
 import GeoSpendTestStores
 import GeoSpendTestSupport
 import Testing
@@ -248,7 +249,7 @@ enum WorldFixture {
 
     /// 80 expenses per user, a fifth without a position, a third with a store of their place.
     static let expensesCSV: String = {
-        var rng = SeededNumbers(seed: 20261124)
+        var rng = SplitMix64(seed: 20261124)
         let stores: [String: [String]] = ["fiji": ["fj-market", "fj-kava", "fj-cafe", "fj-west"], "pole": ["np-a", "np-b", "np-c"],
                                           "south": ["pa-1", "pa-2"], "traveller": ["sy-1", "sy-2"]]
         let money: [String: (String, String)] = ["fiji": ("FJD", "+12:00"), "pole": ("EUR", "+00:00"), "south": ("USD", "-03:00"), "traveller": ("AUD", "+10:00")]
@@ -275,18 +276,4 @@ enum WorldFixture {
         }
         return lines.joined(separator: "\n") + "\n"
     }()
-}
-
-/// SplitMix64: a few reproducible numbers for fixtures.
-struct SeededNumbers {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
