@@ -97,7 +97,7 @@ extension SpatiaLiteStore: CategoryEditing {
     }
 
     /// Creates the user with the default categories when new, as an import does.
-    private static func ensureUser(_ db: Database, _ userID: String) throws {
+    static func ensureUser(_ db: Database, _ userID: String) throws {
         try db.execute(sql: "INSERT INTO users (id) VALUES (?) ON CONFLICT (id) DO NOTHING", arguments: [userID])
         guard db.changesCount == 1 else { return }
         for c in GeoSpend.Category.defaults {

@@ -281,5 +281,8 @@ enum Schema {
                 CREATE INDEX budget_category_limits_user ON budget_category_limits(user_id);
                 """)
         },
+        Migration(identifier: "v8: products and price records") { db in
+            try PriceSchema.create(db)
+        },
     ]
 }

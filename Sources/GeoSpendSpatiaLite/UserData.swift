@@ -115,7 +115,8 @@ extension SpatiaLiteStore: UserDataStore {
     ///   and as much free disk space as the file takes, which is checked before anything is deleted;
     /// - the write-ahead log is checkpointed and truncated, so the old pages are not kept there.
     /// The clean-up after the commit is owed until done (`PendingScrub`): when it fails, the error
-    /// says what was deleted and `doctor --repair` finishes it. Stores are shared and stay.
+    /// says what was deleted and `doctor --repair` finishes it. Stores are shared and stay; so do
+    /// products other users' price records name (the rest go: `products` in the counts).
     /// - Throws: `StoreError.notEnoughSpaceToScrub` (nothing deleted), `.deletedButNotScrubbed`
     ///   (deleted and committed, clean-up owed), or another `StoreError` (nothing deleted).
     @discardableResult
@@ -136,6 +137,10 @@ extension SpatiaLiteStore: UserDataStore {
                     }
                     try db.execute(sql: "DELETE FROM users WHERE id = ?", arguments: [userID])
                     rows.append(.init(table: "users", rows: db.changesCount))
+                    // The shared catalogue keeps a product while a price record names it: the
+                    // ones only this user's records named could say what they bought.
+                    try db.execute(sql: "DELETE FROM products WHERE NOT EXISTS (SELECT 1 FROM price_records AS r WHERE r.product_id = products.id)")
+                    rows.append(.init(table: "products", rows: db.changesCount))
                     try RTreeScrub.zeroUnusedCells(of: "idx_expenses_geom", in: db)
                     try Self.refreshLayerStatistics(db)
                     try Self.markPendingScrub(db)

@@ -1,0 +1,235 @@
+import GeoSpend
+import GRDB
+
+/// Products and price records in the `products` and `price_records` tables (migration v8,
+/// `PriceSchema`). Product matching runs in Swift over the catalogue read inside the write
+/// transaction (`ProductMatch`): a catalogue is thousands of names, and the similarity rule is
+/// not something an index answers.
+extension SpatiaLiteStore: PriceStore {
+    public func savePrices(_ entries: [PriceEntry], userID: String) throws -> [PriceSaveOutcome] {
+        do { return try savePricesOrRollBack(entries, userID: userID) } catch let refused as UnknownStores { return refused.outcomes }
+    }
+
+    private func savePricesOrRollBack(_ entries: [PriceEntry], userID: String) throws -> [PriceSaveOutcome] {
+        try writeTransaction { db in
+            try Self.ensureUser(db, userID)
+            var catalogue = try Self.fetchProducts(db, where: "1", [])
+            var outcomes: [PriceSaveOutcome] = []
+            var unknownStore = false
+            var storeIDs: [PriceEntry.StoreReference: String?] = [:]
+            for entry in entries {
+                let storeID: String?
+                if let known = storeIDs[entry.store] {
+                    storeID = known
+                } else {
+                    storeID = try Self.storeID(db, entry.store)
+                    storeIDs[entry.store] = storeID
+                }
+                guard let storeID else {
+                    unknownStore = true
+                    outcomes.append(.unknownStore)
+                    continue
+                }
+                let hash = entry.contentHash(userID: userID)
+                if try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM price_records WHERE user_id = ? AND content_hash = ?)",
+                    arguments: [userID, hash]) == true {
+                    outcomes.append(.unchanged)
+                    continue
+                }
+                var product: Product
+                var isNew = false
+                if let found = ProductMatch.find(name: entry.productName, barcode: entry.barcode, among: catalogue) {
+                    product = found
+                    // A barcode learnt later completes a product first recorded without one.
+                    if product.barcode == nil, let barcode = entry.barcode {
+                        try db.execute(sql: "UPDATE products SET barcode = ? WHERE id = ?", arguments: [barcode.digits, product.id])
+                        product.barcode = barcode
+                        catalogue[catalogue.firstIndex { $0.id == product.id }!] = product
+                    }
+                } else {
+                    product = Product(
+                        name: entry.productName, brand: entry.brand, category: entry.category, barcode: entry.barcode,
+                        defaultUnit: entry.unit)
+                    try db.execute(sql: """
+                        INSERT INTO products (name, normalized_name, brand, category, barcode, default_unit) VALUES (?, ?, ?, ?, ?, ?)
+                        """, arguments: [product.name, product.normalizedName, product.brand, product.category,
+                                         product.barcode?.digits, product.defaultUnit.rawValue])
+                    product.id = db.lastInsertedRowID
+                    catalogue.append(product)
+                    isNew = true
+                }
+                let at = entry.recordedAt
+                try db.execute(sql: """
+                    INSERT INTO price_records (user_id, product_id, store_id, price_minor, currency, quantity, unit,
+                        recorded_at, recorded_ms, utc_offset_min, local_date, source, content_hash)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [userID, product.id, storeID, entry.price.minorUnits, entry.price.currency.code,
+                                     entry.quantity, entry.unit.rawValue, at.text, at.epochMilliseconds, at.utcOffsetMinutes,
+                                     at.localDate, entry.source.rawValue, hash])
+                let record = PriceRecord(
+                    id: db.lastInsertedRowID, product: product, storeID: storeID, price: entry.price, quantity: entry.quantity,
+                    unit: entry.unit, recordedAt: at, userID: userID, source: entry.source)
+                outcomes.append(.inserted(record, newProduct: isNew))
+            }
+            if unknownStore {
+                // All or nothing: roll the transaction back by throwing, and answer with the outcomes.
+                throw UnknownStores(outcomes: outcomes.map { $0 == .unknownStore ? .unknownStore : .unchanged })
+            }
+            return outcomes
+        }
+    }
+
+    public func products() throws -> [Product] {
+        try readDatabase { db in try Self.fetchProducts(db, where: "1", []) }
+    }
+
+    public func priceRecords(_ query: PriceQuery) throws -> [PriceRecord] {
+        try readDatabase { db in
+            let (conditions, arguments) = Self.conditions(query)
+            return try Self.fetchRecords(db, sql: """
+                SELECT \(Self.recordColumns) FROM price_records AS r JOIN products AS p ON p.id = r.product_id
+                WHERE \(conditions) ORDER BY r.recorded_ms, r.pk
+                """, arguments)
+        }
+    }
+
+    public func latestPrices(onOrBefore day: LocalDay, _ query: PriceQuery) throws -> [PriceRecord] {
+        var narrowed = query
+        if narrowed.to.map({ $0 > day }) ?? true { narrowed.to = day }
+        return try readDatabase { db in
+            let (conditions, arguments) = Self.conditions(narrowed)
+            // ROW_NUMBER over (store, product), latest first: one row each.
+            return try Self.fetchRecords(db, sql: """
+                SELECT \(Self.recordColumns) FROM (
+                    SELECT r.*, ROW_NUMBER() OVER (PARTITION BY r.store_id, r.product_id ORDER BY r.recorded_ms DESC, r.pk DESC) AS rank
+                    FROM price_records AS r JOIN products AS p ON p.id = r.product_id WHERE \(conditions)
+                ) AS r JOIN products AS p ON p.id = r.product_id
+                WHERE r.rank = 1 ORDER BY r.store_id, r.product_id
+                """, arguments)
+        }
+    }
+
+    public func storesWithPrices(userID: String?) throws -> [Store] {
+        try readDatabase { db in
+            let s = RawStatement(try db.cachedStatement(sql: """
+                SELECT \(StoredRows.storeColumns) FROM stores AS s
+                WHERE EXISTS (SELECT 1 FROM price_records AS r WHERE r.store_id = s.id AND (?1 IS NULL OR r.user_id = ?1))
+                ORDER BY s.id
+                """))
+            s.reset()
+            defer { s.reset() }
+            s.bind(1, userID)
+            var stores: [Store] = []
+            while try s.step(db) { stores.append(StoredRows.decodeStore(s)) }
+            return stores
+        }
+    }
+
+    /// The failure that rolls `savePrices` back, carrying its answer out of the transaction.
+    struct UnknownStores: Error { let outcomes: [PriceSaveOutcome] }
+
+    /// The stored id of the store an entry names, or nil when there is none.
+    static func storeID(_ db: Database, _ reference: PriceEntry.StoreReference) throws -> String? {
+        switch reference {
+        case .id(let id):
+            return try String.fetchOne(db, sql: "SELECT id FROM stores WHERE id = ?", arguments: [id])
+        case .openStreetMap(let type, let number):
+            // Several stores may share one element (a re-import under other ids): the first by id.
+            return try String.fetchOne(
+                db, sql: "SELECT id FROM stores WHERE source_id = ? ORDER BY id LIMIT 1",
+                arguments: ["osm:\(type.lowercased())/\(number)"])
+        }
+    }
+
+    static let recordColumns = """
+        r.pk, r.user_id, r.store_id, r.price_minor, r.currency, r.quantity, r.unit, r.recorded_at, r.recorded_ms,
+        r.utc_offset_min, r.local_date, r.source, p.id, p.name, p.normalized_name, p.brand, p.category, p.barcode, p.default_unit
+        """
+
+    static func conditions(_ q: PriceQuery) -> (String, [any DatabaseValueConvertible]) {
+        var sql = ["1"]
+        var arguments: [any DatabaseValueConvertible] = []
+        if let ids = q.productIDs {
+            sql.append("r.product_id IN (SELECT value FROM json_each(?))")
+            arguments.append(JSONOutput.array(ids.sorted().map { .integer($0) }).serialized(pretty: false))
+        }
+        if let ids = q.storeIDs {
+            sql.append("r.store_id IN (SELECT value FROM json_each(?))")
+            arguments.append(StoredRows.jsonArray(ids.sorted()))
+        }
+        if let category = q.category {
+            sql.append("p.category = ? COLLATE NOCASE")
+            arguments.append(category)
+        }
+        if let user = q.userID {
+            sql.append("r.user_id = ?")
+            arguments.append(user)
+        }
+        if let from = q.from {
+            sql.append("r.local_date >= ?")
+            arguments.append("\(from)")
+        }
+        if let to = q.to {
+            sql.append("r.local_date <= ?")
+            arguments.append("\(to)")
+        }
+        if let currency = q.currency {
+            sql.append("r.currency = ?")
+            arguments.append(currency.code)
+        }
+        return (sql.joined(separator: " AND "), arguments)
+    }
+
+    static func fetchRecords(_ db: Database, sql: String, _ arguments: [any DatabaseValueConvertible]) throws -> [PriceRecord] {
+        try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { r in
+            let currency = try Currency(code: r[4])
+            let product = try decodeProduct(r, from: 12)
+            return PriceRecord(
+                id: r[0], product: product, storeID: r[2], price: Money(minorUnits: r[3], currency: currency), quantity: r[5],
+                unit: PriceUnit(rawValue: r[6]) ?? .pcs,
+                recordedAt: Timestamp(text: r[7], epochMilliseconds: r[8], utcOffsetMinutes: r[9], localDate: r[10]),
+                userID: r[1], source: PriceSource(rawValue: r[11]) ?? .import)
+        }
+    }
+
+    static func fetchProducts(_ db: Database, where condition: String, _ arguments: [any DatabaseValueConvertible]) throws -> [Product] {
+        try Row.fetchAll(db, sql: """
+            SELECT p.id, p.name, p.normalized_name, p.brand, p.category, p.barcode, p.default_unit
+            FROM products AS p WHERE \(condition) ORDER BY p.id
+            """, arguments: StatementArguments(arguments)).map { try decodeProduct($0, from: 0) }
+    }
+
+    /// A product from seven columns starting at `i`: id, name, normalized_name, brand, category, barcode, default_unit.
+    static func decodeProduct(_ r: Row, from i: Int) throws -> Product {
+        var p = Product(
+            id: r[i], name: r[i + 1], brand: r[i + 3], category: r[i + 4],
+            barcode: try (r[i + 5] as String?).map { try Barcode(parsing: $0) },
+            defaultUnit: PriceUnit(rawValue: r[i + 6]) ?? .pcs)
+        p.normalizedName = r[i + 2]  // as stored: matching compares what was stored
+        return p
+    }
+}
+
+/// `PriceStore` for async callers: each call on a dispatch queue (`offloaded`).
+extension SpatiaLiteStore {
+    public func savePrices(_ entries: [PriceEntry], userID: String) async throws -> [PriceSaveOutcome] {
+        try await offloaded { try self.savePrices(entries, userID: userID) }
+    }
+
+    public func products() async throws -> [Product] {
+        try await offloaded { try self.products() }
+    }
+
+    public func priceRecords(_ query: PriceQuery) async throws -> [PriceRecord] {
+        try await offloaded { try self.priceRecords(query) }
+    }
+
+    public func latestPrices(onOrBefore day: LocalDay, _ query: PriceQuery) async throws -> [PriceRecord] {
+        try await offloaded { try self.latestPrices(onOrBefore: day, query) }
+    }
+
+    public func storesWithPrices(userID: String?) async throws -> [Store] {
+        try await offloaded { try self.storesWithPrices(userID: userID) }
+    }
+}
