@@ -25,7 +25,7 @@ struct GeoSpendCommand: AsyncParsableCommand {
             InfoCommand.self, UsersCommand.self, CategoriesCommand.self, PeriodsCommand.self, KindsCommand.self, DoctorCommand.self,
             ExpensesCommand.self, RemindersCommand.self,
             BudgetsCommand.self,
-            TrendsCommand.self, ReceiptsCommand.self,
+            TrendsCommand.self, ReceiptsCommand.self, BasketCommand.self,
         ])
 
     /// Runs the command; every error is turned into a message and an exit code here, in one place.

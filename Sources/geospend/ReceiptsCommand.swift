@@ -6,7 +6,7 @@ struct ReceiptsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "receipts",
         abstract: "Read receipt text (from a phone's OCR) and store it as an expense with prices.",
-        subcommands: [ReceiptsParseCommand.self])
+        subcommands: [ReceiptsParseCommand.self, ReceiptsImportCommand.self])
 
     /// The receipt's text; bad UTF-8 is refused with the file's name, never guessed at.
     static func readText(_ path: String) throws -> String {
@@ -82,6 +82,100 @@ struct ReceiptsParseCommand: AsyncParsableCommand {
         case .json: printOut(ReceiptsCommand.json(receipt).serialized() + "\n")
         case .table: printOut(ReceiptsCommand.table(receipt))
         }
+        if !receipt.sumMatches { printErr("geospend: \(file): \(receipt.sumCheck)") }
+    }
+}
+
+struct ReceiptsImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Store a receipt: one expense (its total, at its store) and a price record per line.",
+        usage: """
+            geospend receipts import <file> --user <user> --store <id> --at <instant>
+              [--currency <code>] [--category <name>] [--allow-mismatch] [--format table|json] [--db <db>]
+            """,
+        discussion: """
+            Reads the receipt as `receipts parse` does, then in one transaction
+            stores one expense of the total (linked to the store and placed at it,
+            so it shows in insights and maps) and one price record per item line,
+            each matched to a known product by name (similarity above 0.85) or
+            added as a new product. All or nothing. Refused (exit 2, nothing
+            stored): no item lines, no total line, items not adding up to the total
+            (unless --allow-mismatch: the printed total is stored), an unknown
+            store, the same receipt again. Lines not read are listed.
+
+            Example:
+              geospend receipts import r.txt --user user1 --store 4749101654 \
+                  --at 2025-06-01T10:15:00+03:00
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Argument(help: "The receipt's text, UTF-8.") var file: String
+    @Option(help: "Whose receipt.") var user: String
+    @Option(help: "The store's id (see `geospend nearest-stores`).") var store: String
+    @Option(help: "When it was paid, RFC 3339 with its offset, or a bare date.") var at: String
+    @Option(help: "The receipt's currency (ISO 4217).") var currency: String = "EUR"
+    @Option(help: "The expense's category (one of the user's expense categories).") var category: String?
+    @Flag(help: "Store the printed total even when the items do not add up to it.") var allowMismatch = false
+    @Option(help: "table or json.") var format: ReceiptsParseCommand.ReceiptFormat = .table
+
+    func run() async throws {
+        let code = try Currency(code: currency)
+        guard let when = try Parse.timestamp(at, option: "--at") else { return }
+        let text = try ReceiptsCommand.readText(file)
+        let receipt = ReceiptText.parse(text, currency: code)
+        guard !receipt.items.isEmpty else {
+            throw ValidationError("\(file): no item lines like `Milch 1,29`; nothing stored (check it with `geospend receipts parse`)")
+        }
+        guard let total = receipt.total else {
+            throw ValidationError("\(file): \(receipt.sumCheck); add the total line, e.g. SUMME 7,77; nothing stored")
+        }
+        if !receipt.sumMatches && !allowMismatch {
+            throw ValidationError("\(file), line \(receipt.totalLine ?? 0): \(receipt.sumCheck); correct the text or pass --allow-mismatch; nothing stored")
+        }
+        let db = try database.openExisting(writable: true)
+        let storeID = store
+        guard let place = try await db.read({ reader in try reader.stores(withIDs: [storeID]) })[storeID] else {
+            throw ValidationError("--store \(store): no such store; find its id with `geospend nearest-stores --lat … --lon …`")
+        }
+        // The same receipt of the same user at the same store and time has the same id: a second
+        // import is refused, not doubled.
+        let key = [Identity.normalized(user), storeID, when.text, text].joined(separator: "\u{0}")
+        let id = "receipt-" + String(FNV1a.hash(Array(key.utf8)), radix: 16)
+        let expense = Expense(
+            id: id, userID: user, amount: total, occurredAt: when, title: receipt.store ?? place.name, category: category,
+            merchant: receipt.store ?? place.name, location: ExpenseLocation(coordinate: place.coordinate), storeID: storeID,
+            notes: "receipt \(URL(fileURLWithPath: file).lastPathComponent), \(receipt.items.count) lines")
+        let entries = receipt.items.map { item in
+            PriceEntry(
+                productName: item.name, store: .id(storeID), price: item.price, quantity: Double(item.quantity), unit: .pcs,
+                recordedAt: when, source: .receipt)
+        }
+        let outcomes = try await db.saveReceipt(expense, prices: entries)
+        var newProducts: [String] = []
+        var matched: [(line: String, product: String)] = []
+        for (item, outcome) in zip(receipt.items, outcomes) {
+            if case .inserted(let record, let isNew) = outcome {
+                if isNew { newProducts.append(item.name) } else { matched.append((item.name, record.product.name)) }
+            }
+        }
+        switch format {
+        case .json:
+            printOut(JSONOutput.object([
+                ("expense_id", .string(id)), ("total", .string(total.decimalString)), ("currency", .string(code.code)),
+                ("store", .string(storeID)), ("price_records", .integer(Int64(outcomes.count))),
+                ("matched", .array(matched.map { .object([("line", .string($0.line)), ("product", .string($0.product))]) })),
+                ("new_products", .array(newProducts.map { .string($0) })),
+                ("unread", .array(receipt.unread.map { .object([("line", .integer(Int64($0.line))), ("text", .string($0.text))]) })),
+                ("sum_matches", .bool(receipt.sumMatches)),
+            ]).serialized() + "\n")
+        case .table:
+            var out = "Stored expense \(id): \(total.decimalString) \(code.code) at \(OutputEscaping.visible(place.name ?? storeID)), \(outcomes.count) price records.\n"
+            for m in matched { out += "  \(OutputEscaping.visible(m.line)) → \(OutputEscaping.visible(m.product))\n" }
+            for n in newProducts { out += "  \(OutputEscaping.visible(n)): no known product matched; added as a new product (category Other)\n" }
+            printOut(out)
+        }
+        for u in receipt.unread { printErr("geospend: \(file), line \(u.line): not read: \(u.text)") }
         if !receipt.sumMatches { printErr("geospend: \(file): \(receipt.sumCheck)") }
     }
 }

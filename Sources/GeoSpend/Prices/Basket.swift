@@ -96,10 +96,8 @@ public enum Basket {
         let usable = observations.filter { wanted.contains($0.productID) && $0.day <= request.asOf && stores[$0.storeID] != nil }
 
         // One currency: the asked one, else the most common.
-        var perCurrency: [String: Int] = [:]
-        for o in usable { perCurrency[o.price.currency.code, default: 0] += 1 }
-        let code = request.currency?.code
-            ?? perCurrency.min { ($1.value, $0.key) < ($0.value, $1.key) }?.key
+        let perCurrency = recordsPerCurrency(usable)
+        let code = request.currency?.code ?? mostCommon(perCurrency)
         let others = perCurrency.filter { $0.key != code }.map { (currency: $0.key, records: $0.value) }.sorted { $0.currency < $1.currency }
         guard let code, let currency = try? Currency(code: code) else {
             return BasketResult(currency: request.currency, totalItems: request.items.count, stores: [], bestByEstimate: nil, split: nil, candidates: 0, otherCurrencies: others)
@@ -182,6 +180,18 @@ public enum Basket {
         return BasketResult(
             currency: currency, totalItems: total, stores: Array(kept.prefix(max(0, request.top))), bestByEstimate: bestByEstimate,
             split: split, candidates: candidateIDs.count, otherCurrencies: others)
+    }
+
+    /// The records the basket would compare (its items', on or before the as-of day), per currency.
+    public static func recordsPerCurrency(_ observations: [PriceObservation]) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for o in observations { counts[o.price.currency.code, default: 0] += 1 }
+        return counts
+    }
+
+    /// The currency most records have, ties in code order: a comparison's currency when none is asked.
+    public static func mostCommon(_ counts: [String: Int]) -> String? {
+        counts.min { ($1.value, $0.key) < ($0.value, $1.key) }?.key
     }
 
     /// Every pair of candidates; the cheapest with its trip, when it beats the best single store.

@@ -89,6 +89,25 @@ public struct PriceObservation: Sendable, Hashable {
         self.userID = userID
     }
 
+    /// A stored price record as the basket and inflation read it. The pack's quantity is kept to
+    /// thousandths of a g, ml or piece (records hold a `Double`; 0.0005 g is below any pack).
+    public init(_ r: PriceRecord) {
+        let dimension: PackSize.Dimension = switch r.unit.base {
+        case .piece: .count
+        case .kg: .mass
+        case .l: .volume
+        }
+        let perUnit: Double = switch r.unit {
+        case .pcs, .g, .ml: 1000
+        case .kg, .l: 1_000_000
+        }
+        self.init(
+            productID: String(r.product.id), storeID: r.storeID, price: r.price,
+            pack: PackSize(dimension: dimension, thousandths: max(1, Int64((r.quantity * perUnit).rounded()))),
+            day: LocalDay(dayNumber: Timestamp.days(of: r.recordedAt.localDate)), instantMilliseconds: r.recordedAt.epochMilliseconds,
+            userID: r.userID)
+    }
+
     /// The price per kg, l or piece, in major units: for comparing and rates only, never summed.
     public var unitPrice: Double { price.majorUnits / pack.inPerUnit }
 }

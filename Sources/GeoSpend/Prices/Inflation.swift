@@ -60,9 +60,7 @@ public enum Inflation {
             request.products.contains($0.productID) && $0.day >= from && $0.day <= request.asOf
                 && (request.storeIDs?.contains($0.storeID) ?? true)
         }
-        var perCurrency: [String: Int] = [:]
-        for o in inWindow { perCurrency[o.price.currency.code, default: 0] += 1 }
-        let currency = request.currency ?? perCurrency.min { ($1.value, $0.key) < ($0.value, $1.key) }.flatMap { try? Currency(code: $0.key) }
+        let currency = request.currency ?? Basket.mostCommon(Basket.recordsPerCurrency(inWindow)).flatMap { try? Currency(code: $0) }
         let records = inWindow.filter { $0.price.currency == currency }
 
         let byProduct = Dictionary(grouping: records, by: \.productID)
