@@ -25,6 +25,7 @@ struct GeoSpendCommand: AsyncParsableCommand {
             InfoCommand.self, UsersCommand.self, CategoriesCommand.self, PeriodsCommand.self, KindsCommand.self, DoctorCommand.self,
             ExpensesCommand.self, RemindersCommand.self,
             BudgetsCommand.self,
+            PricesCommand.self, ProductsCommand.self,
             TrendsCommand.self, ReceiptsCommand.self, BasketCommand.self,
         ])
 

@@ -66,9 +66,10 @@ enum RecordReaders {
         return reader.bytesRead
     }
 
-    /// JSON Lines: one JSON object per line, keys from `known` (unknown keys are errors).
+    /// JSON Lines: one JSON object per line, keys from `known` (unknown keys are errors; with
+    /// `known` nil every key is read: a foreign export's columns we do not use).
     static func jsonLines(
-        path: String, displayName: String, known: [String],
+        path: String, displayName: String, known: [String]?,
         body: (Result<RawRecord, RowError>) throws -> Void
     ) throws -> Int64 {
         let source = try ByteSource(path: path)
@@ -96,7 +97,7 @@ enum RecordReaders {
             }
             var fields: [String: RawRecord.RawValue] = [:]
             for (key, v) in members {
-                guard known.contains(key) else {
+                if let known, !known.contains(key) {
                     return try fail(RowError.columnName(key), "unknown key; known keys are \(known.joined(separator: ", "))")
                 }
                 switch v {

@@ -1,0 +1,175 @@
+import ArgumentParser
+import Foundation
+import GeoSpend
+import GeoSpendSpatiaLite
+
+struct PricesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prices",
+        abstract: "Price records: import them, show a product's price history.",
+        discussion: """
+            A price record is a product at a store at an instant, recorded by one user.
+            Products are a shared catalogue (like stores); records are their user's.
+
+            Example:
+              geospend prices import prices.csv --user alice
+              geospend prices history --product "Vollmilch 1,5%" --user alice
+            """,
+        subcommands: [Import.self, History.self, PricesInflationCommand.self])
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Import price records from CSV or JSON Lines (all rows or none, unless --skip-invalid).",
+            discussion: """
+                GeoSpend's columns (CSV header or JSON keys): product, brand, barcode,
+                category, store_id, price, currency, recorded_at, quantity, unit.
+                store_id, price, currency and recorded_at are required; a row names
+                its product by product, barcode or both. price is a positive decimal
+                (1.29) for quantity (default 1) of unit (pcs, kg, g, l, ml; default
+                pcs); recorded_at is RFC 3339 with an offset or a bare date; barcode
+                an EAN-13, UPC-A or EAN-8 with a valid check digit; store_id a store
+                already imported (geospend import stores).
+
+                Open Prices' export (a header or first object with location_osm_id):
+                product_code, product_name, category_tag, price, currency, date,
+                price_per (UNIT, KILOGRAM, LITER), location_osm_type and
+                location_osm_id; the store is the one imported from that
+                OpenStreetMap element (source id osm:node/ID). Other columns are
+                ignored.
+
+                A product name is matched to the catalogue: the same barcode, else a
+                folded name (case, accents, spaces, pack sizes like 1 kg) more than
+                85 % similar (1 − edit distance / longer length); otherwise it is a
+                new product, category Other unless given. Importing the same file
+                again adds nothing. Bad rows are listed as FILE:LINE: COLUMN: reason
+                and nothing is written, unless --skip-invalid.
+
+                Examples:
+                  geospend prices import Data/examples/prices.csv --user alice
+                  geospend prices import open-prices.csv --user alice
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: ArgumentHelp("Whose records these are (created when new).", valueName: "ID"), transform: Identity.normalized)
+        var user: String
+        @Option(help: "csv or jsonl (default: from the extension).") var format: ImportFormat?
+        @Flag(help: "Import the good rows and list the bad ones, instead of importing nothing.") var skipInvalid = false
+        @Argument(help: "The file to import.") var file: String
+
+        func run() async throws {
+            let store = try database.openExisting(writable: true)
+            let report = try await PriceImport.importPrices(
+                from: file, format: format, userID: user, into: store, options: ImportOptions(skipInvalid: skipInvalid))
+            for e in report.rows.errors { printErr(e.description) }
+            if report.rows.rejected > report.rows.errors.count { printErr("… and \(report.rows.rejected - report.rows.errors.count) more bad rows") }
+            var line = "imported \(report.rows.inserted) price records (\(report.newProducts) new products), \(report.rows.unchanged) already present"
+            if report.rows.rejected > 0 { line += ", \(report.rows.rejected) bad rows skipped" }
+            printErr(line + (report.openPrices ? " from Open Prices columns" : "") + " (\(database.path))")
+        }
+    }
+
+    struct History: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "history",
+            abstract: "A product's prices, oldest first, outliers flagged.",
+            discussion: """
+                --product is a product id, a barcode or a name (matched like an
+                import: folded, more than 85 % similar). --user shows that user's
+                records; --all-users everyone's, without who recorded them and with
+                the day only.
+
+                Outliers: a price is flagged when its unit price (per kg, l or
+                piece) has a modified z-score |0.6745 × (x − median) / MAD| above
+                3.5 among the product's prices in the same currency (Iglewicz and
+                Hoaglin). Median and MAD are not moved by the outlier itself, as a
+                mean and standard deviation would be, so one mistyped 129.00 among
+                1.29s is found even in a short history. When most prices are equal
+                (MAD 0) the mean absolute deviation stands in; under 3 prices nothing
+                is flagged.
+
+                Examples:
+                  geospend prices history --product "Vollmilch 1,5%" --user alice
+                  geospend prices history --product 4006381333931 --all-users \\
+                      --store 288130404 --format csv
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: ArgumentHelp("A product id, barcode or name.", valueName: "P")) var product: String
+        @Option(help: ArgumentHelp("Only records of this store.", valueName: "ID")) var store: String?
+        @Option(help: ArgumentHelp("Only this user's records.", valueName: "ID"), transform: Identity.normalized) var user: String?
+        @Flag(help: "Every user's records (no user ids, days only).") var allUsers = false
+        @Option(help: "table, json or csv.") var format: OutputFormat = .table
+
+        func validate() throws {
+            guard (user == nil) != !allUsers else { throw ValidationError("give --user ID for one user's prices, or --all-users") }
+        }
+
+        func run() async throws {
+            let db = try database.openExisting()
+            if let user { try NameChecks.user(user, in: db, database: database.path) }
+            let found = try ProductLookup.find(product, in: try await db.products())
+            let records = try await db.priceRecords(PriceQuery(productIDs: [found.id], storeIDs: store.map { [$0] }, userID: user))
+            let names = Dictionary(try await db.storesWithPrices(userID: user).map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+            let entries = PriceHistory.entries(records)
+            let showUser = !allUsers
+            func when(_ r: PriceRecord) -> String { showUser ? r.recordedAt.text : r.recordedAt.localDate }
+            let headers = ["recorded_at", "store_id", "store", "price", "currency", "quantity", "unit", "unit_price", "per", "source", "outlier"]
+            let rows = entries.map { e -> [String] in
+                let r = e.record
+                return [when(r), r.storeID, names[r.storeID] ?? "", r.price.decimalString, r.price.currency.code, Self.number(r.quantity),
+                        r.unit.rawValue, Self.unitPrice(r), r.unit.base.rawValue, r.source.rawValue, e.isOutlier ? "outlier" : ""]
+            }
+            switch format {
+            case .table:
+                printOut("\(found.name)\(found.brand.map { " (\($0))" } ?? "") — \(entries.count) prices, \(entries.filter(\.isOutlier).count) outliers\n")
+                printOut(TextTable(headers: headers, rows: rows, rightAligned: [3, 5, 7]).rendered())
+            case .csv:
+                printOut(CSVTable(headers: headers, rows: rows, textColumns: [1, 2]).rendered())
+            case .json:
+                let items: [JSONOutput] = entries.map { e in
+                    let r = e.record
+                    return .object([
+                        ("recorded_at", .string(when(r))), ("store_id", .string(r.storeID)), ("store", names[r.storeID].map { .string($0) } ?? .null),
+                        ("price", .string(r.price.decimalString)), ("currency", .string(r.price.currency.code)),
+                        ("quantity", .number(r.quantity, decimals: 3)), ("unit", .string(r.unit.rawValue)),
+                        ("unit_price", .number(r.unitPrice, decimals: 4)), ("per", .string(r.unit.base.rawValue)),
+                        ("source", .string(r.source.rawValue)), ("outlier", .bool(e.isOutlier)),
+                        ("score", e.score.map { .number($0, decimals: 2) } ?? .null),
+                    ])
+                }
+                printOut(JSONOutput.object([
+                    ("product", ProductLookup.json(found)),
+                    ("outlier_rule", .string("modified z-score |0.6745 (x - median) / MAD| > 3.5 on unit prices per currency")),
+                    ("records", .array(items)),
+                ]).serialized() + "\n")
+            }
+        }
+
+        static func number(_ q: Double) -> String { q == q.rounded() && abs(q) < 1e15 ? String(Int64(q)) : String(q) }
+        static func unitPrice(_ r: PriceRecord) -> String {
+            let digits = r.price.currency.minorDigits + 2
+            return String(format: "%.\(digits)f", r.unitPrice)
+        }
+    }
+}
+
+/// `--product P` as a product id, a barcode or a name; a name that matches nothing is a usage
+/// error with the best search hits suggested.
+enum ProductLookup {
+    static func find(_ text: String, in products: [Product]) throws -> Product {
+        if let id = Int64(text), let p = products.first(where: { $0.id == id }) { return p }
+        if let code = try? Barcode(parsing: text), let p = products.first(where: { $0.barcode == code }) { return p }
+        if let p = ProductMatch.find(name: text, barcode: nil, among: products) { return p }
+        let hits = ProductSearch.search(text, in: products).prefix(3).map { "\"\(OutputEscaping.visible($0.product.name))\"" }
+        throw ValidationError(
+            "no product \"\(OutputEscaping.visible(text))\"\(hits.isEmpty ? "" : "; did you mean \(hits.joined(separator: ", "))?")"
+                + " (`geospend products search TEXT` lists products)")
+    }
+
+    static func json(_ p: Product) -> JSONOutput {
+        .object([
+            ("id", .integer(p.id)), ("name", .string(p.name)), ("brand", p.brand.map { .string($0) } ?? .null),
+            ("category", .string(p.category)), ("barcode", p.barcode.map { .string($0.digits) } ?? .null),
+            ("unit", .string(p.defaultUnit.rawValue)),
+        ])
+    }
+}
