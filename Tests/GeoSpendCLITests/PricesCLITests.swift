@@ -98,4 +98,189 @@ import Testing
             #expect(binary.err.contains("is not UTF-8 text"))
         }
     }
+
+    /// Three stores around a home in Helsinki: a ≈ 111 m north, b ≈ 111 m south, c ≈ 5.6 km north.
+    static let stores = """
+        id,name,lat,lon
+        a,Store A,60.1709,24.9384
+        b,Store B,60.1689,24.9384
+        c,Store C,60.2199,24.9384
+
+        """
+
+    /// Prices of one user (u1) before 2025-06-30, one after it, one in SEK.
+    static let prices = """
+        product,store_id,price,currency,recorded_at,quantity,unit,category
+        Milk,a,1.00,EUR,2025-06-01T10:00:00+03:00,1,l,Dairy
+        Milk,a,0.10,EUR,2025-07-05T10:00:00+03:00,1,l,Dairy
+        Milk,a,9.00,SEK,2025-06-01T11:00:00+03:00,1,l,Dairy
+        Milk,b,0.55,EUR,2025-06-01T10:00:00+03:00,0.5,l,Dairy
+        Milk,c,0.50,EUR,2025-06-01T10:00:00+03:00,1,l,Dairy
+        Bread,a,3.00,EUR,2025-06-01T10:00:00+03:00,1,pcs,Bakery
+        Bread,b,2.00,EUR,2025-06-01T10:00:00+03:00,1,pcs,Bakery
+        Bread,c,1.00,EUR,2025-06-01T10:00:00+03:00,1,pcs,Bakery
+        Cheese,a,5.00,EUR,2025-06-01T10:00:00+03:00,1,kg,Dairy
+        Cheese,c,4.00,EUR,2025-06-01T10:00:00+03:00,1,kg,Dairy
+
+        """
+
+    func priceDatabase(_ dir: URL) throws -> String {
+        let db = dir.appendingPathComponent("p.sqlite").path
+        let s = dir.appendingPathComponent("s.csv").path, p = dir.appendingPathComponent("p.csv").path
+        try Self.stores.write(toFile: s, atomically: true, encoding: .utf8)
+        try Self.prices.write(toFile: p, atomically: true, encoding: .utf8)
+        #expect(try geospend(["import", "stores", s, "--db", db]).status == 0)
+        let r = try geospend(["prices", "import", p, "--user", "u1", "--db", db])
+        #expect(r.status == 0, "\(r.err)")
+        return db
+    }
+
+    /// The seed's rule (as-of, availability, ranking), the issue's JSON keys, packs of different
+    /// sizes, one currency; within reach with a travel cost and the two-store split. Expected
+    /// figures by hand from `prices` above.
+    @Test func basket() throws {
+        try inFolder { dir in
+            let db = try priceDatabase(dir)
+            let items = ["--item", "Milk=2", "--item", "Bread", "--item", "Cheese", "--as-of", "2025-06-30", "--db", db, "--format", "json"]
+            let r = try geospend(["basket"] + items)
+            #expect(r.status == 0, "\(r.err)")
+            let j = try json(r.out)
+            for key in ["best_store", "best_total_price", "best_currency", "total_items", "available_items", "stores"] {
+                #expect(j.keys.contains(key), "missing \(key)")
+            }
+            // Milk=2: packs differ (1 l at a and c, 0.5 l at b), so 2 l: a 2.00, c 1.00, b 2.20.
+            // a 2.00 + 3.00 + 5.00 = 10.00; c 1.00 + 1.00 + 4.00 = 6.00; b has 2 of 3 (67 % < 85 %).
+            #expect(j["best_store"] as? String == "c")
+            #expect(j["best_total_price"] as? String == "6.00")
+            #expect(j["best_currency"] as? String == "EUR")
+            #expect(j["total_items"] as? Int == 3)
+            #expect(j["available_items"] as? Int == 3)
+            let stores = try #require(j["stores"] as? [[String: Any]])
+            #expect(stores.map { ($0["store"] as! [String: Any])["id"] as! String } == ["c", "a"])
+            #expect(stores.map { $0["total_price"] as! String } == ["6.00", "10.00"])
+            #expect(stores[1]["item_prices"] as? [String: String] == ["Milk": "2.00", "Bread": "3.00", "Cheese": "5.00"])
+            for key in ["store", "total_price", "currency", "available_items", "unavailable_items", "item_prices", "distance_m"] {
+                #expect(stores.allSatisfy { $0.keys.contains(key) }, "missing \(key)")
+            }
+            #expect((j["currencies_left_out"] as? [[String: Any]])?.first?["currency"] as? String == "SEK")
+
+            // Within 1 km: c is out; b still lacks cheese, so a alone is ranked. Among a and b the
+            // packs tie (1 l, 0.5 l): Milk=2 is two of the smaller, 1 l: a 1.00, b 1.10; a's total
+            // 9.00. The split a + b (milk and cheese at a, bread at b) is 8.00; trip home → a → b → home.
+            let near = try geospend(["basket"] + items + ["--near", "60.1699,24.9384", "--radius", "1km", "--cost-per-km", "0.30"])
+            #expect(near.status == 0, "\(near.err)")
+            let n = try json(near.out)
+            let ranked = try #require(n["stores"] as? [[String: Any]])
+            #expect(ranked.map { ($0["store"] as! [String: Any])["id"] as! String } == ["a"])
+            let d = try #require(ranked[0]["distance_m"] as? Double)
+            #expect(abs(d - 111.4) < 0.5)
+            let travel = (30 * 2 * d / 1000).rounded(.toNearestOrAwayFromZero) / 100
+            #expect(ranked[0]["travel_cost"] as? String == String(format: "%.2f", travel))
+            let split = try #require(n["split"] as? [String: Any])
+            #expect(split["stores"] as? [String] == ["a", "b"])
+            #expect(ranked[0]["total_price"] as? String == "9.00")
+            #expect(split["total_price"] as? String == "8.00")
+            let prices = try #require(split["item_prices"] as? [String: [String: String]])
+            #expect(prices.mapValues { $0["store"]! } == ["Milk": "a", "Bread": "b", "Cheese": "a"])
+            let trip = try #require(split["trip_m"] as? Double)
+            #expect(abs(trip - 4 * 111.4) < 2)
+
+            // --min-users 2: every price here comes from u1 alone, so none is published.
+            let crowd = try json(try geospend(["basket"] + items + ["--min-users", "2"]).out)
+            #expect(crowd["best_store"] is NSNull)
+            // --currency SEK: only a's milk.
+            let sek = try json(try geospend(["basket"] + items + ["--currency", "SEK", "--min-availability", "0.3"]).out)
+            #expect(sek["best_store"] as? String == "a")
+            #expect(sek["best_total_price"] as? String == "18.00")
+
+            let bad = try geospend(["basket", "--item", "Milk=zwei", "--db", db])
+            #expect(bad.status == 2)
+            #expect(bad.err.contains("Milk=zwei"))
+            #expect(try geospend(["basket", "--db", db]).status == 2)
+        }
+    }
+
+    /// The seed's formula through the CLI: butter +30 % (4 records, k = 1), cheese −10 %
+    /// (2 records); the category weighs them by records, (4 × 30 − 2 × 10) / 6; --store narrows.
+    @Test func inflation() throws {
+        try inFolder { dir in
+            let db = try priceDatabase(dir)
+            let p = dir.appendingPathComponent("more.csv").path
+            try """
+                product,store_id,price,currency,recorded_at,category
+                Butter,a,1.00,EUR,2025-01-10,Fats
+                Butter,a,1.10,EUR,2025-03-10,Fats
+                Butter,b,1.20,EUR,2025-05-10,Fats
+                Butter,a,1.30,EUR,2025-06-10,Fats
+                Margarine,a,2.00,EUR,2025-02-10,Fats
+                Margarine,a,1.80,EUR,2025-04-10,Fats
+                Butter,a,9.99,EUR,2024-01-10,Fats
+
+                """.write(toFile: p, atomically: true, encoding: .utf8)
+            #expect(try geospend(["prices", "import", p, "--user", "u1", "--db", db]).status == 0)
+            let one = try json(try geospend(["prices", "inflation", "--product", "Butter", "--as-of", "2025-06-30", "--db", db, "--format", "json"]).out)
+            #expect(abs((one["rate_percent"] as! Double) - 30) < 1e-6)
+            #expect(one["records"] as? Int == 4)
+            #expect((one["first_window"] as? [String: Any])?["from"] as? String == "2025-01-10")
+            #expect((one["last_window"] as? [String: Any])?["to"] as? String == "2025-06-10")
+            let category = try json(try geospend(["prices", "inflation", "--category", "Fats", "--as-of", "2025-06-30", "--db", db, "--format", "json"]).out)
+            #expect(abs((category["rate_percent"] as! Double) - 100.0 / 6) < 1e-5)
+            #expect(category["records"] as? Int == 6)
+            // At store a only: butter 1.00, 1.10, 1.30 (k = 1: +30 %) and margarine −10 %: (3 × 30 − 2 × 10) / 5.
+            let atA = try json(try geospend(["prices", "inflation", "--category", "Fats", "--store", "a", "--as-of", "2025-06-30", "--db", db, "--format", "json"]).out)
+            #expect(abs((atA["rate_percent"] as! Double) - 14) < 1e-6)
+            let near = try json(try geospend(["prices", "inflation", "--product", "Butter", "--near", "60.1689,24.9384", "--radius", "10m", "--as-of", "2025-06-30", "--db", db, "--format", "json"]).out)
+            #expect(near["records"] as? Int == 1)
+            #expect(near["rate_percent"] as? Double == 0)
+            #expect(try geospend(["prices", "inflation", "--db", db]).status == 2)
+        }
+    }
+
+    /// A receipt becomes one expense at its store and one price record per line, in one
+    /// transaction: a failure among the lines leaves no expense behind; an unknown store and
+    /// the same receipt again are refused.
+    @Test func receiptsImport() throws {
+        try inFolder { dir in
+            let db = try priceDatabase(dir)
+            let file = dir.appendingPathComponent("r.txt").path
+            try "REWE Markt\nMilk 1,29\nBrot Vollkorn 2,49\nÄpfel 1kg 3,99\nSUMME 7,77\n".write(toFile: file, atomically: true, encoding: .utf8)
+            let args = ["receipts", "import", file, "--user", "ann", "--store", "a", "--at", "2025-06-02T09:00:00+03:00", "--db", db]
+            let r = try geospend(args + ["--format", "json"])
+            #expect(r.status == 0, "\(r.err)")
+            let j = try json(r.out)
+            #expect(j["total"] as? String == "7.77")
+            #expect(j["price_records"] as? Int == 3)
+            #expect((j["matched"] as? [[String: String]])?.map { $0["product"]! } == ["Milk"])
+            #expect(j["new_products"] as? [String] == ["Brot Vollkorn", "Äpfel 1kg"])
+            let summary = try json(try geospend(["summary", "--user", "ann", "--db", db, "--format", "json"]).out)
+            #expect("\(summary)".contains("7.77"))
+            let insights = try geospend(["insights", "--user", "ann", "--db", db, "--format", "csv"])
+            #expect(insights.out.contains("Store A"))
+
+            let again = try geospend(args)
+            #expect(again.status == 2)
+            #expect(again.err.contains("imported before"))
+            let unknown = try geospend(["receipts", "import", file, "--user", "ann", "--store", "zz", "--at", "2025-06-03", "--db", db])
+            #expect(unknown.status == 2)
+            #expect(unknown.err.contains("--store zz"))
+
+            // The third line's name breaks the products table's length rule after the expense
+            // is written in the transaction: nothing of the receipt stays.
+            let long = String(repeating: "x", count: 5000)
+            try "Lidl\nMilk 1,00\n\(long) 2,00\nSUMME 3,00\n".write(toFile: file, atomically: true, encoding: .utf8)
+            let failed = try geospend(["receipts", "import", file, "--user", "ann", "--store", "b", "--at", "2025-06-04", "--db", db])
+            #expect(failed.status != 0)
+            let after = try geospend(["expenses", "list", "--user", "ann", "--db", db, "--format", "json"])
+            #expect(after.status == 0, "\(after.err)")
+            #expect(!after.out.contains("2025-06-04"))
+            let history = try geospend(["prices", "history", "--product", "Milk", "--db", db, "--format", "csv"])
+            #expect(!history.out.contains("2025-06-04"))
+
+            let mismatch = dir.appendingPathComponent("m.txt").path
+            try "Lidl\nMilk 1,00\nSUMME 3,00\n".write(toFile: mismatch, atomically: true, encoding: .utf8)
+            let refused = try geospend(["receipts", "import", mismatch, "--user", "ann", "--store", "b", "--at", "2025-06-05", "--db", db])
+            #expect(refused.status == 2)
+            #expect(refused.err.contains("line 3"))
+        }
+    }
 }
