@@ -133,6 +133,9 @@ struct ReceiptsImportCommand: AsyncParsableCommand {
         if !receipt.sumMatches && !allowMismatch {
             throw ValidationError("\(file), line \(receipt.totalLine ?? 0): \(receipt.sumCheck); correct the text or pass --allow-mismatch; nothing stored")
         }
+        if let long = receipt.items.first(where: { $0.name.count > 4096 }) {
+            throw ValidationError("\(file), line \(long.line): the name is \(long.name.count) characters long; a product name has at most 4,096 (is the file a receipt?)")
+        }
         let db = try database.openExisting(writable: true)
         let storeID = store
         guard let place = try await db.read({ reader in try reader.stores(withIDs: [storeID]) })[storeID] else {

@@ -264,12 +264,13 @@ import Testing
             #expect(unknown.status == 2)
             #expect(unknown.err.contains("--store zz"))
 
-            // The third line's name breaks the products table's length rule after the expense
-            // is written in the transaction: nothing of the receipt stays.
+            // A line no product name can be is refused with its line number, and nothing of the
+            // receipt stays (ReceiptStorageTests shows the transaction rolls back when the store refuses a line).
             let long = String(repeating: "x", count: 5000)
             try "Lidl\nMilk 1,00\n\(long) 2,00\nSUMME 3,00\n".write(toFile: file, atomically: true, encoding: .utf8)
             let failed = try geospend(["receipts", "import", file, "--user", "ann", "--store", "b", "--at", "2025-06-04", "--db", db])
-            #expect(failed.status != 0)
+            #expect(failed.status == 2)
+            #expect(failed.err.contains("line 3: the name is 5000 characters long"))
             let after = try geospend(["expenses", "list", "--user", "ann", "--db", db, "--format", "json"])
             #expect(after.status == 0, "\(after.err)")
             #expect(!after.out.contains("2025-06-04"))
