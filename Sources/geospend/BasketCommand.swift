@@ -41,24 +41,13 @@ struct BasketCommand: AsyncParsableCommand {
     @Option(parsing: .unconditionalSingleValue, help: "An item, NAME or NAME=QTY (2, 1.5l, 500g); repeatable.") var item: [String] = []
     @Option(help: "A file with one item per line (NAME or NAME=QTY; # starts a comment).") var itemsFile: String?
     @Option(help: "Prices on or before this local day (default: today, UTC).") var asOf: String?
-    @Option(parsing: .unconditional, help: "Home, LAT,LON: distances and trips start here.") var near: String?
-    @Option(help: "Only stores within this geodesic distance of --near (300m, 2km).") var radius: String?
-    @Option(help: "Travel cost per km in the comparison's currency (0.30).") var costPerKm: String?
-    @Option(help: "The comparison's currency (default: the one most records have).") var currency: String?
-    @Option(help: "Drop stores pricing fewer than this share of the items (0–1).") var minAvailability: Double = 0.85
-    @Option(help: "Publish a store's price only when this many distinct users recorded it.") var minUsers: Int = 1
-    @Option(help: "How many stores to list.") var top: Int = 3
+    @OptionGroup var reach: BasketOptions
     @Option(help: "table or json.") var format: BasketFormat = .table
 
     enum BasketFormat: String, ExpressibleByArgument, CaseIterable { case table, json }
 
     func validate() throws {
         if item.isEmpty == (itemsFile == nil) { throw ValidationError("give the list as --item NAME[=QTY] (repeatable) or --items-file FILE") }
-        if radius != nil && near == nil { throw ValidationError("--radius needs --near LAT,LON: the radius is around home") }
-        if costPerKm != nil && near == nil { throw ValidationError("--cost-per-km needs --near LAT,LON: trips start from home") }
-        if !(0...1).contains(minAvailability) { throw ValidationError("--min-availability \(minAvailability): give a share from 0 to 1, e.g. 0.85") }
-        if minUsers < 1 { throw ValidationError("--min-users \(minUsers): give 1 or more") }
-        if top < 1 { throw ValidationError("--top \(top): give 1 or more") }
     }
 
     func run() async throws {
@@ -69,14 +58,59 @@ struct BasketCommand: AsyncParsableCommand {
                 throw ValidationError(line > 0 ? "\(itemsFile!), line \(line): \(error)" : "--item: \(error)")
             }
         }
-        let asOfDay = try asOf.map { text in
-            do { return try LocalDay(parsing: text) } catch { throw ValidationError("--as-of: \(error)") }
-        } ?? LocalDay(dayNumber: Int64(Date().timeIntervalSince1970.rounded(.down)) / 86_400)
+        let asOfDay = try Self.day(asOf)
+        let store = try database.openExisting()
+        let result = try await reach.compare(wanted, asOf: asOfDay, in: store)
+        switch format {
+        case .json: printOut(BasketOutput.json(result, asOf: asOfDay).serialized() + "\n")
+        case .table: printOut(BasketOutput.table(result))
+        }
+    }
+
+    /// A bare date, or today (UTC) when none is given.
+    static func day(_ text: String?) throws -> LocalDay {
+        guard let text else { return LocalDay(dayNumber: Int64(Date().timeIntervalSince1970.rounded(.down)) / 86_400) }
+        do { return try LocalDay(parsing: text) } catch { throw ValidationError("--as-of: \(error)") }
+    }
+
+    /// Items of an items file with their line numbers; blank lines and # comments skipped.
+    static func readItems(_ path: String) throws -> [(line: Int, spec: String)] {
+        let text = try ReceiptsCommand.readText(path)
+        var items: [(line: Int, spec: String)] = []
+        for (i, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            items.append((i + 1, line))
+        }
+        if items.isEmpty { throw ValidationError("\(path) lists no items; write one per line, e.g. Milch=2") }
+        return items
+    }
+}
+
+/// The options of a comparison within reach, shared by `basket` and `lists show`.
+struct BasketOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Home, LAT,LON: distances and trips start here.") var near: String?
+    @Option(help: "Only stores within this geodesic distance of --near (300m, 2km).") var radius: String?
+    @Option(help: "Travel cost per km in the comparison's currency (0.30).") var costPerKm: String?
+    @Option(help: "The comparison's currency (default: the one most records have).") var currency: String?
+    @Option(help: "Drop stores pricing fewer than this share of the items (0–1).") var minAvailability: Double = 0.85
+    @Option(help: "Publish a store's price only when this many distinct users recorded it.") var minUsers: Int = 1
+    @Option(help: "How many stores to list.") var top: Int = 3
+
+    func validate() throws {
+        if radius != nil && near == nil { throw ValidationError("--radius needs --near LAT,LON: the radius is around home") }
+        if costPerKm != nil && near == nil { throw ValidationError("--cost-per-km needs --near LAT,LON: trips start from home") }
+        if !(0...1).contains(minAvailability) { throw ValidationError("--min-availability \(minAvailability): give a share from 0 to 1, e.g. 0.85") }
+        if minUsers < 1 { throw ValidationError("--min-users \(minUsers): give 1 or more") }
+        if top < 1 { throw ValidationError("--top \(top): give 1 or more") }
+    }
+
+    /// The items matched to products (an unmatched name is missing everywhere, said on stderr),
+    /// their records up to `asOf`, and the comparison.
+    func compare(_ wanted: [(name: String, want: BasketItem.Want)], asOf asOfDay: LocalDay, in store: some PriceStore) async throws -> BasketResult {
         let home = try near.map { try ExportCommand.parseCoordinate($0, option: "--near") }
         let reach = try radius.map { try Parse.distance($0, option: "--radius") }
         let asked = try currency.map { try Currency(code: $0) }
-
-        let store = try database.openExisting()
         let products = try await store.products()
         var items: [BasketItem] = []
         for w in wanted {
@@ -107,24 +141,7 @@ struct BasketCommand: AsyncParsableCommand {
                 throw ValidationError("--cost-per-km: \(error)")
             }
         }
-        let result = Basket.compute(request, observations: records, stores: stores)
-        switch format {
-        case .json: printOut(BasketOutput.json(result, asOf: asOfDay).serialized() + "\n")
-        case .table: printOut(BasketOutput.table(result))
-        }
-    }
-
-    /// Items of an items file with their line numbers; blank lines and # comments skipped.
-    static func readItems(_ path: String) throws -> [(line: Int, spec: String)] {
-        let text = try ReceiptsCommand.readText(path)
-        var items: [(line: Int, spec: String)] = []
-        for (i, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            items.append((i + 1, line))
-        }
-        if items.isEmpty { throw ValidationError("\(path) lists no items; write one per line, e.g. Milch=2") }
-        return items
+        return Basket.compute(request, observations: records, stores: stores)
     }
 }
 

@@ -52,9 +52,7 @@ struct PricesInflationCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let asOfDay = try asOf.map { text in
-            do { return try LocalDay(parsing: text) } catch { throw ValidationError("--as-of: \(error)") }
-        } ?? LocalDay(dayNumber: Int64(Date().timeIntervalSince1970.rounded(.down)) / 86_400)
+        let asOfDay = try BasketCommand.day(asOf)
         let asked = try currency.map { try Currency(code: $0) }
         let db = try database.openExisting()
         var query = PriceQuery(from: asOfDay.adding(days: -Int64(days)), to: asOfDay, currency: asked)

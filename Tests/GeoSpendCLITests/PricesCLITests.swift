@@ -259,7 +259,7 @@ import Testing
 
             let again = try geospend(args)
             #expect(again.status == 2)
-            #expect(again.err.contains("imported before"))
+            #expect(again.err.contains("stored before"))
             let unknown = try geospend(["receipts", "import", file, "--user", "ann", "--store", "zz", "--at", "2025-06-03", "--db", db])
             #expect(unknown.status == 2)
             #expect(unknown.err.contains("--store zz"))
