@@ -36,6 +36,8 @@ public protocol UserDataSnapshot {
     func budgets() throws -> [Budget]
     /// The user's periods by id, each with its expenses' ids in id order.
     func periods() throws -> [(period: Period, expenseIDs: [String])]
+    /// The user's shopping lists by id, with their items.
+    func shoppingLists() throws -> [ShoppingList]
 }
 
 /// What an expense's life adds to its row: the reminder and when it was stored and changed.
