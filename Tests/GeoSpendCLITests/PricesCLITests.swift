@@ -274,14 +274,57 @@ import Testing
             let after = try geospend(["expenses", "list", "--user", "ann", "--db", db, "--format", "json"])
             #expect(after.status == 0, "\(after.err)")
             #expect(!after.out.contains("2025-06-04"))
-            let history = try geospend(["prices", "history", "--product", "Milk", "--db", db, "--format", "csv"])
-            #expect(!history.out.contains("2025-06-04"))
+            let history = try geospend(["prices", "history", "--product", "Milk", "--user", "ann", "--db", db, "--format", "csv"])
+            #expect(history.status == 0, "\(history.err)")
+            #expect(history.out.contains("2025-06-02") && !history.out.contains("2025-06-04"), "\(history.out)")
 
             let mismatch = dir.appendingPathComponent("m.txt").path
             try "Lidl\nMilk 1,00\nSUMME 3,00\n".write(toFile: mismatch, atomically: true, encoding: .utf8)
             let refused = try geospend(["receipts", "import", mismatch, "--user", "ann", "--store", "b", "--at", "2025-06-05", "--db", db])
             #expect(refused.status == 2)
             #expect(refused.err.contains("line 3"))
+        }
+    }
+
+    /// Lists: name and budget checked, an item added twice adds its quantity, the estimate (the
+    /// basket's cheapest store) over the budget says "budget exceeded", complete stores the
+    /// expense and the price records; users export and delete cover the lists.
+    @Test func shoppingLists() throws {
+        try inFolder { dir in
+            let db = try priceDatabase(dir)
+            #expect(try geospend(["receipts", "parse", "--help"]).status == 0)
+            let noName = try geospend(["lists", "add", "--user", "u1", "--name", " ", "--budget", "5", "--currency", "EUR", "--db", db])
+            #expect(noName.status == 2 && noName.err.contains("--name"))
+            let zero = try geospend(["lists", "add", "--user", "u1", "--name", "Week", "--budget", "0", "--currency", "EUR", "--db", db])
+            #expect(zero.status == 2 && zero.err.contains("--budget") && zero.err.contains("zero"))
+            let add = try geospend(["lists", "add", "--user", "u1", "--name", "Week", "--budget", "5.00", "--currency", "EUR", "--item", "Bread", "--item", "Cheese", "--db", db])
+            #expect(add.status == 0, "\(add.err)")
+            let more = try geospend(["lists", "add", "--user", "u1", "--id", "1", "--item", "bread=2", "--db", db])
+            #expect(more.out.contains("Bread × 3"), "\(more.out) \(more.err)")
+            // Bread × 3 + Cheese: c 3.00 + 4.00 = 7.00 > 5.00.
+            let show = try json(try geospend(["lists", "show", "--user", "u1", "--id", "1", "--as-of", "2025-06-30", "--db", db, "--format", "json"]).out)
+            #expect(show["estimated_cost"] as? String == "7.00")
+            #expect(show["estimate_store"] as? String == "c")
+            #expect(show["budget_exceeded"] as? Bool == true)
+            #expect(try geospend(["lists", "show", "--user", "u1", "--id", "1", "--as-of", "2025-06-30", "--db", db]).out.contains("budget exceeded"))
+            let within = try json(try geospend(["lists", "show", "--user", "u1", "--id", "1", "--as-of", "2025-06-30", "--near", "60.1699,24.9384", "--radius", "1km", "--db", db, "--format", "json"]).out)
+            #expect(within["estimate_store"] as? String == "a")
+            #expect(within["estimated_cost"] as? String == "14.00")
+
+            let done = try geospend(["lists", "complete", "--user", "u1", "--id", "1", "--store", "b", "--at", "2025-07-01T18:00:00+03:00",
+                                     "--price", "Bread=5.70", "--price", "Cheese=4.10", "--db", db])
+            #expect(done.status == 0, "\(done.err)")
+            #expect(done.out.contains("9.80 EUR"))
+            let history = try geospend(["prices", "history", "--product", "Cheese", "--user", "u1", "--db", db, "--format", "csv"])
+            #expect(history.out.contains("4.10"), "\(history.out)")
+            #expect(try geospend(["lists", "complete", "--user", "u1", "--id", "1", "--store", "b", "--at", "2025-07-02", "--price", "Bread=1.00", "--db", db]).status == 2)
+
+            let export = try json(try geospend(["users", "export", "u1", "--db", db]).out)
+            let lists = try #require(export["shopping_lists"] as? [[String: Any]])
+            #expect(lists.map { $0["completed_expense_id"] as? String } == ["list-u1-1"])
+            #expect((export["counts"] as? [String: Int])?["shopping_lists"] == 1)
+            let deleted = try geospend(["users", "delete", "u1", "--yes", "--db", db])
+            #expect(deleted.out.contains("shopping_list_items 2") && deleted.out.contains("shopping_lists 1"), "\(deleted.out)")
         }
     }
 }
