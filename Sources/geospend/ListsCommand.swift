@@ -7,6 +7,14 @@ struct ListsCommand: AsyncParsableCommand {
         commandName: "lists",
         abstract: "Shopping lists: a name, a budget, items; the cheapest store within reach.",
         subcommands: [ListsAddCommand.self, ListsShowCommand.self, ListsCompleteCommand.self])
+
+    /// One of the user's lists, or a usage error saying where to see the user's lists.
+    static func list(_ id: Int64, of user: String, in lists: [ShoppingList]) throws -> ShoppingList {
+        guard let list = lists.first(where: { $0.id == id }) else {
+            throw ValidationError("--id \(id): \(user) has no such list (see `geospend lists show --user \(user)`)")
+        }
+        return list
+    }
 }
 
 struct ListsAddCommand: AsyncParsableCommand {
@@ -53,9 +61,7 @@ struct ListsAddCommand: AsyncParsableCommand {
         try NameChecks.user(user, in: store, database: database.path)
         var list: ShoppingList
         if let id {
-            guard let found = try await store.lists(userID: user).first(where: { $0.id == id }) else {
-                throw ValidationError("--id \(id): \(user) has no such list (see `geospend lists show --user \(user)`)")
-            }
+            let found = try ListsCommand.list(id, of: user, in: try await store.lists(userID: user))
             guard found.completedExpenseID == nil else { throw ValidationError("--id \(id): the list is completed; start a new one") }
             list = found
         } else {
@@ -109,9 +115,7 @@ struct ListsShowCommand: AsyncParsableCommand {
             }
             return
         }
-        guard let list = lists.first(where: { $0.id == id }) else {
-            throw ValidationError("--id \(id): \(user) has no such list (see `geospend lists show --user \(user)`)")
-        }
+        let list = try ListsCommand.list(id, of: user, in: lists)
         let basket = try await reach.compare(list.items.map { ($0.name, $0.want) }, asOf: try BasketCommand.day(asOf), in: store)
         let estimate = ShoppingListEstimate(list: list, basket: basket)
         switch format {
@@ -177,14 +181,10 @@ struct ListsCompleteCommand: AsyncParsableCommand {
         guard let when = try Parse.timestamp(at, option: "--at") else { return }
         let db = try database.openExisting(writable: true)
         try NameChecks.user(user, in: db, database: database.path)
-        guard let list = try await db.lists(userID: user).first(where: { $0.id == id }) else {
-            throw ValidationError("--id \(id): \(user) has no such list (see `geospend lists show --user \(user)`)")
-        }
+        let list = try ListsCommand.list(id, of: user, in: try await db.lists(userID: user))
         guard list.completedExpenseID == nil else { throw ValidationError("--id \(id): the list is already completed") }
         let storeID = store
-        guard let place = try await db.read({ reader in try reader.stores(withIDs: [storeID]) })[storeID] else {
-            throw ValidationError("--store \(store): no such store; find its id with `geospend nearest-stores --lat … --lon …`")
-        }
+        let place = try await ReceiptsCommand.store(storeID, in: db)
         let currency = list.budget.currency
         var entries: [PriceEntry] = []
         var total = Money(minorUnits: 0, currency: currency)

@@ -23,6 +23,14 @@ struct ReceiptsCommand: AsyncParsableCommand {
         return text
     }
 
+    /// The store a purchase was made at (`--store`), or a usage error saying how to find an id.
+    static func store(_ id: String, in db: some ExpenseStore) async throws -> Store {
+        guard let place = try await db.read({ reader in try reader.stores(withIDs: [id]) })[id] else {
+            throw ValidationError("--store \(id): no such store; find its id with `geospend nearest-stores --lat … --lon …`")
+        }
+        return place
+    }
+
     static func json(_ r: ParsedReceipt) -> JSONOutput {
         .object([
             ("store", r.store.map { .string($0) } ?? .null),
@@ -138,9 +146,7 @@ struct ReceiptsImportCommand: AsyncParsableCommand {
         }
         let db = try database.openExisting(writable: true)
         let storeID = store
-        guard let place = try await db.read({ reader in try reader.stores(withIDs: [storeID]) })[storeID] else {
-            throw ValidationError("--store \(store): no such store; find its id with `geospend nearest-stores --lat … --lon …`")
-        }
+        let place = try await ReceiptsCommand.store(storeID, in: db)
         // The same receipt of the same user at the same store and time has the same id: a second
         // import is refused, not doubled.
         let key = [Identity.normalized(user), storeID, when.text, text].joined(separator: "\u{0}")

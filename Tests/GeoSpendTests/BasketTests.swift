@@ -24,6 +24,15 @@ import Testing
             pack: try! PackSize(parsing: pack), day: d, instantMilliseconds: d.dayNumber * 86_400_000 + ms, userID: user)
     }
 
+    /// A record of the Python fixtures (Tests/validators/prices_oracle.py).
+    static func observation(_ r: [String: Any]) -> PriceObservation {
+        PriceObservation(
+            productID: r["product"] as! String, storeID: r["store"] as! String,
+            price: try! Money(parsing: r["price"] as! String, currency: Currency(code: r["currency"] as! String)),
+            pack: try! PackSize(parsing: r["pack"] as! String), day: try! LocalDay(parsing: r["date"] as! String),
+            instantMilliseconds: (r["ms"] as! NSNumber).int64Value, userID: r["user"] as? String)
+    }
+
     static func items(_ specs: String...) -> [BasketItem] {
         specs.map { spec in
             let (name, want) = try! BasketItem.parseSpec(spec)
@@ -171,14 +180,7 @@ import Testing
             let stores = (c["stores"] as! [[String: Any]]).map {
                 Store(id: $0["id"] as! String, name: $0["name"] as? String, coordinate: Coordinate(uncheckedLatitude: $0["lat"] as! Double, longitude: $0["lon"] as! Double))
             }
-            let records = (c["records"] as! [[String: Any]]).map { r in
-                let day = try! LocalDay(parsing: r["date"] as! String)
-                return PriceObservation(
-                    productID: r["product"] as! String, storeID: r["store"] as! String,
-                    price: try! Money(parsing: r["price"] as! String, currency: Currency(code: r["currency"] as! String)),
-                    pack: try! PackSize(parsing: r["pack"] as! String), day: day, instantMilliseconds: (r["ms"] as! NSNumber).int64Value,
-                    userID: r["user"] as? String)
-            }
+            let records = (c["records"] as! [[String: Any]]).map(Self.observation)
             let items = (c["items"] as! [[String: Any]]).map { i in
                 BasketItem(name: i["name"] as! String, productID: i["product"] as! String, want: try! BasketItem.parseSpec("x=" + (i["want"] as! String)).want)
             }

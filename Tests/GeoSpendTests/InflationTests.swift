@@ -77,13 +77,7 @@ import Testing
         let cases = try #require(fixture["cases"] as? [[String: Any]])
         #expect(cases.count == 40)
         for c in cases {
-            let records = (c["records"] as! [[String: Any]]).map { r in
-                let day = try! LocalDay(parsing: r["date"] as! String)
-                return PriceObservation(
-                    productID: r["product"] as! String, storeID: r["store"] as! String,
-                    price: try! Money(parsing: r["price"] as! String, currency: Currency(code: r["currency"] as! String)),
-                    pack: try! PackSize(parsing: r["pack"] as! String), day: day, instantMilliseconds: (r["ms"] as! NSNumber).int64Value)
-            }
+            let records = (c["records"] as! [[String: Any]]).map(BasketTests.observation)
             var request = InflationRequest(products: Set(c["products"] as! [String]), asOf: try LocalDay(parsing: c["as_of"] as! String))
             request.days = (c["days"] as! NSNumber).int64Value
             let got = Inflation.compute(request, observations: records)
