@@ -7,9 +7,10 @@ struct BasketCommand: AsyncParsableCommand {
         commandName: "basket",
         abstract: "Where a shopping list costs least: stores ranked by the list's total, within reach.",
         usage: """
-            geospend basket (--item <name[=qty]> ... | --items-file <file>) [--as-of <date>]
-              [--near <lat,lon> --radius <r>] [--cost-per-km <x>] [--currency <code>]
-              [--min-availability 0.85] [--min-users 1] [--top 3] [--format table|json]
+            geospend basket (--item <name[=qty]> ... | --items-file <file>)
+              [--as-of <date>] [--near <lat,lon> --radius <r>] [--cost-per-km <x>]
+              [--currency <code>] [--min-availability 0.85] [--min-users 1]
+              [--top 3] [--format table|json]
             """,
         discussion: """
             CartWise's rule: a store's price for an item is its latest record on or

@@ -22,7 +22,8 @@ struct ListsAddCommand: AsyncParsableCommand {
         commandName: "add",
         abstract: "Create a list (--name, --budget), or add items to one (--id).",
         usage: """
-            geospend lists add --user <user> --name <name> --budget <amount> --currency <code> [--item <name[=qty]> ...]
+            geospend lists add --user <user> --name <name> --budget <amount>
+              --currency <code> [--item <name[=qty]> ...]
             geospend lists add --user <user> --id <id> --item <name[=qty]> ...
             """,
         discussion: """
@@ -81,7 +82,11 @@ struct ListsShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "A user's lists, or one with its estimated cost against its budget.",
-        usage: "geospend lists show --user <user> [--id <id> [--as-of <date>] [--near <lat,lon> --radius <r>] [--cost-per-km <x>]] [--format table|json]",
+        usage: """
+            geospend lists show --user <user> [--id <id> [--as-of <date>]
+              [--near <lat,lon> --radius <r>] [--cost-per-km <x>]]
+              [--format table|json]
+            """,
         discussion: """
             With --id: the estimated cost is the cheapest store within reach for the
             list's items (`geospend basket`'s rule and options), and the list is
@@ -90,7 +95,8 @@ struct ListsShowCommand: AsyncParsableCommand {
 
             Example:
               geospend lists show --user user1
-              geospend lists show --user user1 --id 1 --near 60.1699,24.9384 --radius 2km --format json
+              geospend lists show --user user1 --id 1 --near 60.1699,24.9384 \\
+                  --radius 2km --format json
             """)
 
     @OptionGroup var database: DatabaseOptions
@@ -157,7 +163,10 @@ struct ListsCompleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "complete",
         abstract: "Mark a list bought: one expense and a price record per item, with the prices paid.",
-        usage: "geospend lists complete --user <user> --id <id> --store <id> --at <instant> --price <name=amount> ...",
+        usage: """
+            geospend lists complete --user <user> --id <id> --store <id>
+              --at <instant> --price <name=amount> ...
+            """,
         discussion: """
             --price NAME=AMOUNT gives what an item of the list cost (for its whole
             quantity), once per item bought. Stores, in one transaction, the
@@ -166,7 +175,8 @@ struct ListsCompleteCommand: AsyncParsableCommand {
 
             Example:
               geospend lists complete --user user1 --id 1 --store 288130404 \\
-                  --at 2025-06-01T18:00:00+03:00 --price Milch=2.58 --price "Brot Vollkorn=2.49"
+                  --at 2025-06-01T18:00:00+03:00 --price Milch=2.58 \\
+                  --price "Brot Vollkorn=2.49"
             """)
 
     @OptionGroup var database: DatabaseOptions

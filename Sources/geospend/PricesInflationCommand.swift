@@ -7,8 +7,9 @@ struct PricesInflationCommand: AsyncParsableCommand {
         commandName: "inflation",
         abstract: "How fast a product's or a category's prices rose, at one place or all.",
         usage: """
-            geospend prices inflation (--product <name> | --category <name>) [--days 365]
-              [--as-of <date>] [--store <id> | --near <lat,lon> --radius <r>]
+            geospend prices inflation (--product <name> | --category <name>)
+              [--days 365] [--as-of <date>]
+              [--store <id> | --near <lat,lon> --radius <r>]
               [--currency <code>] [--format table|json] [--db <db>]
             """,
         discussion: """

@@ -73,7 +73,8 @@ struct ReceiptsParseCommand: AsyncParsableCommand {
             add up to the total. Nothing is stored: see `receipts import`.
 
             Example:
-              printf 'REWE Markt\\nMilch 1,5%% 1,29\\nBrot Vollkorn 2,49\\nÄpfel 1kg 3,99\\nSUMME 7,77\\n' > r.txt
+              printf '%s\\n' 'REWE Markt' 'Milch 1,5% 1,29' 'Brot Vollkorn 2,49' \\
+                  'Äpfel 1kg 3,99' 'SUMME 7,77' > r.txt
               geospend receipts parse r.txt --format json
             """)
 
@@ -100,7 +101,8 @@ struct ReceiptsImportCommand: AsyncParsableCommand {
         abstract: "Store a receipt: one expense (its total, at its store) and a price record per line.",
         usage: """
             geospend receipts import <file> --user <user> --store <id> --at <instant>
-              [--currency <code>] [--category <name>] [--allow-mismatch] [--format table|json] [--db <db>]
+              [--currency <code>] [--category <name>] [--allow-mismatch]
+              [--format table|json] [--db <db>]
             """,
         discussion: """
             Reads the receipt as `receipts parse` does, then in one transaction
@@ -113,7 +115,7 @@ struct ReceiptsImportCommand: AsyncParsableCommand {
             store, the same receipt again. Lines not read are listed.
 
             Example:
-              geospend receipts import r.txt --user user1 --store 4749101654 \
+              geospend receipts import r.txt --user user1 --store 4749101654 \\
                   --at 2025-06-01T10:15:00+03:00
             """)
 

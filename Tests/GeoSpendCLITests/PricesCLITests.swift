@@ -327,4 +327,16 @@ import Testing
             #expect(deleted.out.contains("shopping_list_items 2") && deleted.out.contains("shopping_lists 1"), "\(deleted.out)")
         }
     }
+
+    /// Each new command has --help with an example, wrapped for an 80-column terminal.
+    @Test(arguments: [
+        ["basket"], ["trends"], ["receipts", "parse"], ["receipts", "import"], ["lists", "add"], ["lists", "show"], ["lists", "complete"],
+        ["prices", "inflation"],
+    ])
+    func helpHasAnExample(command: [String]) throws {
+        let r = try geospend(command + ["--help"])
+        #expect(r.status == 0)
+        #expect(r.out.contains("Example"))
+        #expect(r.out.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(command): \(r.out)")
+    }
 }

@@ -3,8 +3,8 @@
 Written for GeoSpend by helper Q (session 10) from the rules in the issue text and README
 "Cheapest basket" / "Price inflation" / "Receipts", without reading the Swift code's loops: plain
 brute force over every store and every pair of stores, geodesic distances from GeographicLib's
-Python port (Karney 2013, https://geographiclib.sourceforge.io/Python/doc/), medians as
-docs/DOMAIN.md § Medians defines them.
+Python port (Karney 2013, https://geographiclib.sourceforge.io/Python/doc/), medians by the
+rule of docs/DOMAIN.md § Medians.
 
 Run from the repository root to regenerate the fixtures (deterministic: fixed seeds):
 
