@@ -11,7 +11,12 @@ extension SpatiaLiteStore: PriceStore {
     }
 
     private func savePricesOrRollBack(_ entries: [PriceEntry], userID: String) throws -> [PriceSaveOutcome] {
-        try writeTransaction { db in
+        try writeTransaction { db in try Self.insertPrices(db, entries, userID: userID) }
+    }
+
+    /// `savePrices` inside a transaction the caller holds (a receipt stores its expense in the same one).
+    static func insertPrices(_ db: Database, _ entries: [PriceEntry], userID: String) throws -> [PriceSaveOutcome] {
+        do {
             try Self.ensureUser(db, userID)
             var catalogue = try Self.fetchProducts(db, where: "1", [])
             var outcomes: [PriceSaveOutcome] = []

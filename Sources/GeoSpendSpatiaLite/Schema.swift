@@ -284,5 +284,8 @@ enum Schema {
         Migration(identifier: "v8: products and price records") { db in
             try PriceSchema.create(db)
         },
+        Migration(identifier: "v11: shopping lists") { db in
+            try ShoppingListSchema.create(db)
+        },
     ]
 }

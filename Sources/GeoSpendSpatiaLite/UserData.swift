@@ -89,6 +89,10 @@ extension SpatiaLiteStore: UserDataStore {
             try SpatiaLiteStore.priceRecords(db, PriceQuery(userID: user.id))
         }
 
+        func shoppingLists() throws -> [ShoppingList] {
+            try SpatiaLiteStore.fetchLists(db, user: user.id, number: nil)
+        }
+
         func stores(withIDs ids: Set<String>) throws -> [Store] {
             guard !ids.isEmpty else { return [] }
             let s = RawStatement(try db.cachedStatement(sql: """

@@ -26,6 +26,7 @@ struct GeoSpendCommand: AsyncParsableCommand {
             ExpensesCommand.self, RemindersCommand.self,
             BudgetsCommand.self, H3Command.self,
             PricesCommand.self, ProductsCommand.self,
+            TrendsCommand.self, ReceiptsCommand.self, BasketCommand.self, ListsCommand.self,
         ])
 
     /// Runs the command; every error is turned into a message and an exit code here, in one place.

@@ -15,7 +15,7 @@ struct PricesCommand: AsyncParsableCommand {
               geospend prices import prices.csv --user alice
               geospend prices history --product "Vollmilch 1,5%" --user alice
             """,
-        subcommands: [Import.self, History.self])
+        subcommands: [Import.self, History.self, PricesInflationCommand.self])
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -67,6 +67,13 @@ import Testing
                 let r = try geospend(["budgets", "add", "--user", user, "--db", db] + args)
                 try #require(r.status == 0, "\(r.err)")
             }
+            // A shopping list each (issue 18), filed like the budgets.
+            let bob = owner == "bob", marker = IsolationFixture.bobMarker
+            let list = try geospend([
+                "lists", "add", "--user", user, "--name", bob ? "\(marker) list" : "List", "--budget", bob ? "12.00" : "30.00",
+                "--currency", "EUR", "--item", bob ? "\(marker) milk=2" : "Milk=1", "--db", db,
+            ])
+            try #require(list.status == 0, "\(list.err)")
         }
         // Price records, each owner's filed under the same users as the budgets (alice's first,
         // so the shared catalogue numbers her products alike in every database).
@@ -134,6 +141,10 @@ import Testing
             ["prices", "history", "--product", "milk", "--store", "s-market"] + user,
             ["products", "search", "", "--format", "json"] + user,
             ["products", "search", "cheese"] + user,  // bob's only: nothing for alice
+            ["lists", "show"] + user,
+            ["lists", "show"] + user + ["--format", "json"],
+            ["trends"] + user + ["--format", "json"],
+            ["trends"] + user + ["--by", "store", "--format", "csv"],
         ]
     }()
 
@@ -254,7 +265,7 @@ import Testing
         let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(deleted.status == 0, "\(deleted.err)")
         let bobBudgets = IsolationFixture.budgets(of: "bob"), bobLimits = bobBudgets.joined().filter { $0 == "--category-limit" }.count
-        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + 4 + 5) rows (expenses \(bobCounts.expenses), budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), period_numbers 1, periods 1, price_records 4, users 1, products 1)\n")
+        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + 4 + 5 + 3) rows (expenses \(bobCounts.expenses), budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), period_numbers 1, periods 1, price_records 4, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, users 1, products 1)\n")
         #expect(deleted.err.isEmpty, "\(deleted.err)")
         let again = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(again.status == 2 && again.err.contains("no user \"bob\""), "\(again.err)")

@@ -13,7 +13,8 @@
 /// "budgets":[{"id":1,"user":"alice","name":"Groceries","amount":"500.00",…}],
 /// "periods":[{"id":1,"name":"Lisbon trip","from":"2025-03-01","to":null,"expenses":["e1"]}],
 /// "price_records":[{"product":"Vollmilch 1,5%","brand":"Valio",…,"unit":"l","source":"import"}],
-/// "counts":{"expenses":1,"categories":13,"stores":1,"budgets":1,"periods":1,"price_records":1}}
+/// "shopping_lists":[{"id":1,"name":"Week","budget":"40.00","currency":"EUR","items":[{"name":"Milch","quantity":"2"}],"completed_expense_id":null}],
+/// "counts":{"expenses":1,"categories":13,"stores":1,"budgets":1,"periods":1,"price_records":1,"shopping_lists":1}}
 /// ```
 ///
 /// Each expense object has exactly the keys of the JSON Lines import format (Data/README.md), so
@@ -32,6 +33,7 @@ public enum UserExport {
     public struct Counts: Sendable, Hashable {
         public var expenses, categories, stores, budgets, periods, priceRecords: Int
         public init(expenses: Int = 0, categories: Int = 0, stores: Int = 0, budgets: Int = 0, periods: Int = 0, priceRecords: Int = 0) {
+        public var shoppingLists = 0
             self.expenses = expenses
             self.categories = categories
             self.stores = stores
@@ -151,6 +153,20 @@ public enum UserExport {
             writePriceRecord(r, to: sink)
         }
         sink.ascii(prices.isEmpty ? "],\n" : "\n],\n")
+        // Shopping lists (issue 18), items in the order added.
+        let lists = try data.shoppingLists()
+        counts.shoppingLists = lists.count
+        sink.ascii("\"shopping_lists\":[")
+        for (n, l) in lists.enumerated() {
+            sink.ascii(n == 0 ? "\n" : ",\n")
+            sink.raw(JSONOutput.object([
+                ("id", .integer(l.id)), ("name", .string(l.name)), ("budget", .string(l.budget.decimalString)),
+                ("currency", .string(l.budget.currency.code)),
+                ("items", .array(l.items.map { .object([("name", .string($0.name)), ("quantity", .string($0.quantityText))]) })),
+                ("completed_expense_id", .text(l.completedExpenseID)),
+            ]).serialized(pretty: false))
+        }
+        sink.ascii(lists.isEmpty ? "],\n" : "\n],\n")
         sink.ascii("\"counts\":{\"expenses\":")
         sink.integer(counts.expenses)
         sink.ascii(",\"categories\":")
@@ -163,6 +179,8 @@ public enum UserExport {
         sink.integer(counts.periods)
         sink.ascii(",\"price_records\":")
         sink.integer(counts.priceRecords)
+        sink.ascii(",\"shopping_lists\":")
+        sink.integer(counts.shoppingLists)
         sink.ascii("}}\n")
         return counts
     }

@@ -38,6 +38,9 @@ public protocol UserDataSnapshot {
     func periods() throws -> [(period: Period, expenseIDs: [String])]
     /// The user's price records, ascending by recorded instant then id, with their products.
     func priceRecords() throws -> [PriceRecord]
+
+    /// The user's shopping lists by id, with their items.
+    func shoppingLists() throws -> [ShoppingList]
 }
 
 /// What an expense's life adds to its row: the reminder and when it was stored and changed.

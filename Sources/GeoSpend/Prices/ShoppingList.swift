@@ -1,0 +1,100 @@
+import Foundation
+
+/// A shopping list (Phase 3): a name, a budget, items with quantities. Its estimated cost is the
+/// cheapest basket within reach (`Basket`); over the budget it says "budget exceeded".
+public struct ShoppingList: Sendable, Hashable {
+    /// The id users see, numbered per user.
+    public var id: Int64
+    public var userID: String
+    public var name: String
+    public var budget: Money
+    public var items: [ShoppingListItem]
+    /// When `lists complete` turned it into an expense; nil while open.
+    public var completedExpenseID: String?
+
+    public init(id: Int64, userID: String, name: String, budget: Money, items: [ShoppingListItem], completedExpenseID: String? = nil) {
+        self.id = id
+        self.userID = userID
+        self.name = name
+        self.budget = budget
+        self.items = items
+        self.completedExpenseID = completedExpenseID
+    }
+
+    /// The list with `item` added: an item already on it (same name, case and accents folded)
+    /// gets the quantity added, in the same kind of quantity.
+    /// - Throws: `ValueError` when the quantities cannot be added (`2` packs and `1l`).
+    public func adding(_ item: ShoppingListItem) throws(ValueError) -> ShoppingList {
+        var copy = self
+        guard let i = items.firstIndex(where: { $0.key == item.key }) else {
+            copy.items.append(item)
+            return copy
+        }
+        let old = items[i]
+        switch (old.want, item.want) {
+        case (.packs(let a), .packs(let b)):
+            copy.items[i].want = .packs(a + b)
+        case (.amount(let a), .amount(let b)) where a.dimension == b.dimension:
+            copy.items[i].want = .amount(PackSize(dimension: a.dimension, thousandths: a.thousandths + b.thousandths))
+        default:
+            throw .invalidValue(
+                item.name, reason: "is on the list as \(old.quantityText); add it in the same kind of quantity (a count, or an amount in kg, g, l or ml)")
+        }
+        return copy
+    }
+
+    /// A list's name, checked as other names are (1–100 characters, one line). The budget needs
+    /// no check here: `Money` is never zero or negative.
+    public static func checked(name: String) throws(ValueError) -> String {
+        try DisplayName.checked(name, of: "list", example: "Weekend groceries")
+    }
+}
+
+public struct ShoppingListItem: Sendable, Hashable {
+    public var name: String
+    public var want: BasketItem.Want
+
+    public init(name: String, want: BasketItem.Want) {
+        self.name = name
+        self.want = want
+    }
+
+    /// `Milch=2` or `Äpfel=1.5kg` (as basket items).
+    public init(parsing spec: String) throws(ValueError) {
+        let (name, want) = try BasketItem.parseSpec(spec)
+        self.init(name: name, want: want)
+    }
+
+    /// The name folded for "already on the list": case and accents, as names are matched.
+    var key: String { name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+
+    /// `2` or `1.5 kg`.
+    public var quantityText: String {
+        switch want {
+        case .packs(let n): String(n)
+        case .amount(let a): a.description
+        }
+    }
+}
+
+/// A list's estimated cost against its budget.
+public struct ShoppingListEstimate: Sendable {
+    /// The cheapest store within reach (`Basket`'s first), nil when no store has enough items.
+    public let best: BasketStoreLine?
+    public let currency: Currency?
+    /// The best store's total with its travel cost (0 without --cost-per-km).
+    public var costMinor: Int64? { best?.totalWithTravelMinor }
+    /// Whether the estimate is over the budget; nil when there is no estimate or it is in
+    /// another currency than the budget (never compared across currencies).
+    public let budgetExceeded: Bool?
+
+    public init(list: ShoppingList, basket: BasketResult) {
+        best = basket.stores.first
+        currency = basket.currency
+        if let best, basket.currency == list.budget.currency {
+            budgetExceeded = best.totalWithTravelMinor > list.budget.minorUnits
+        } else {
+            budgetExceeded = nil
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import GeoSpend
+import GRDB
+
+/// The tables behind `ShoppingListStore` (migration v11).
+/// - `shopping_lists`: `number` is the id users see, unique per user, never reused
+///   (`shopping_list_numbers`, as `period_numbers`); the budget in minor units, BIGINT for GDAL
+///   (`Integer64Columns`); `completed_expense_id` is the expense `lists complete` stored.
+/// - `shopping_list_items`: in the order added; a count (`packs`) or an amount in thousandths of a
+///   g, ml or piece (`PackSize`). `user_id` on every table so `users delete` finds them.
+/// User keys cascade on update too: `doctor --repair` renames a user id to NFC.
+enum ShoppingListSchema {
+    static func create(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE shopping_lists (
+                pk INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                number BIGINT NOT NULL CHECK (number > 0),
+                name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 400),
+                budget_minor BIGINT NOT NULL CHECK (budget_minor > 0),
+                currency TEXT NOT NULL CHECK (length(currency) = 3),
+                completed_expense_id TEXT,
+                created_at TEXT NOT NULL,
+                UNIQUE (user_id, number)
+            );
+            CREATE TABLE shopping_list_numbers (
+                user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                last BIGINT NOT NULL
+            );
+            CREATE TABLE shopping_list_items (
+                list_pk INTEGER NOT NULL REFERENCES shopping_lists(pk) ON DELETE CASCADE,
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                position INTEGER NOT NULL,
+                name TEXT NOT NULL CHECK (length(name) >= 1),
+                packs BIGINT CHECK (packs > 0),
+                dimension TEXT CHECK (dimension = 'mass' OR dimension = 'volume' OR dimension = 'count'),
+                thousandths BIGINT CHECK (thousandths > 0),
+                CHECK ((packs IS NULL) = (thousandths IS NOT NULL) AND (dimension IS NULL) = (thousandths IS NULL)),
+                PRIMARY KEY (list_pk, position)
+            );
+            CREATE INDEX shopping_list_items_user ON shopping_list_items(user_id);
+            """)
+    }
+}
+
+extension SpatiaLiteStore: ShoppingListStore {
+    public func addList(userID: String, name: String, budget: Money) throws -> ShoppingList {
+        let user = Identity.normalized(userID)
+        return try writeTransaction { db in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [user]) == true else {
+                throw StoreError.notFound(what: "user", id: user)
+            }
+            let number = try UserNumbers.next(db, counter: "shopping_list_numbers", user: user)
+            try db.execute(
+                sql: "INSERT INTO shopping_lists (user_id, number, name, budget_minor, currency, created_at) VALUES (?, ?, ?, ?, ?, \(Self.nowSQL))",
+                arguments: [user, number, name, budget.minorUnits, budget.currency.code])
+            return try Self.fetchLists(db, user: user, number: number)[0]
+        }
+    }
+
+    public func lists(userID: String) throws -> [ShoppingList] {
+        try readDatabase { db in try Self.fetchLists(db, user: Identity.normalized(userID), number: nil) }
+    }
+
+    public func setItems(userID: String, id: Int64, _ items: [ShoppingListItem]) throws -> ShoppingList? {
+        let user = Identity.normalized(userID)
+        return try writeTransaction { db in
+            guard let pk = try Int64.fetchOne(db, sql: "SELECT pk FROM shopping_lists WHERE user_id = ? AND number = ?", arguments: [user, id])
+            else { return nil }
+            try Self.replaceItems(db, pk: pk, user: user, items)
+            return try Self.fetchLists(db, user: user, number: id).first
+        }
+    }
+
+    public func completeList(userID: String, id: Int64, expense: Expense, prices: [PriceEntry]) throws -> ShoppingList? {
+        let user = Identity.normalized(userID)
+        return try bulkWrite { writer, db in
+            guard let pk = try Int64.fetchOne(db, sql: "SELECT pk FROM shopping_lists WHERE user_id = ? AND number = ?", arguments: [user, id])
+            else { return nil }
+            _ = try Self.insertReceipt(db, writer, expense, prices: prices)
+            try db.execute(sql: "UPDATE shopping_lists SET completed_expense_id = ? WHERE pk = ?", arguments: [expense.id, pk])
+            return try Self.fetchLists(db, user: user, number: id).first
+        }
+    }
+
+    static func replaceItems(_ db: Database, pk: Int64, user: String, _ items: [ShoppingListItem]) throws {
+        try db.execute(sql: "DELETE FROM shopping_list_items WHERE list_pk = ?", arguments: [pk])
+        for (i, item) in items.enumerated() {
+            var packs: Int64?, dimension: String?, thousandths: Int64?
+            switch item.want {
+            case .packs(let n): packs = n
+            case .amount(let a): (dimension, thousandths) = (a.dimension.rawValue, a.thousandths)
+            }
+            try db.execute(
+                sql: "INSERT INTO shopping_list_items (list_pk, user_id, position, name, packs, dimension, thousandths) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [pk, user, i + 1, item.name, packs, dimension, thousandths])
+        }
+    }
+
+    static func fetchLists(_ db: Database, user: String, number: Int64?) throws -> [ShoppingList] {
+        var items: [Int64: [ShoppingListItem]] = [:]
+        for r in try Row.fetchAll(db, sql: """
+            SELECT l.number, i.name, i.packs, i.dimension, i.thousandths FROM shopping_list_items AS i
+            JOIN shopping_lists AS l ON l.pk = i.list_pk WHERE i.user_id = ? ORDER BY l.number, i.position
+            """, arguments: [user]) {
+            let want: BasketItem.Want
+            if let packs: Int64 = r[2] { want = .packs(packs) } else {
+                want = .amount(PackSize(dimension: PackSize.Dimension(rawValue: r[3]) ?? .count, thousandths: r[4]))
+            }
+            items[r[0], default: []].append(ShoppingListItem(name: r[1], want: want))
+        }
+        return try Row.fetchAll(db, sql: """
+            SELECT number, name, budget_minor, currency, completed_expense_id FROM shopping_lists
+            WHERE user_id = ? AND (?2 IS NULL OR number = ?2) ORDER BY number
+            """, arguments: [user, number]).map { r in
+            ShoppingList(
+                id: r[0], userID: user, name: r[1], budget: Money(minorUnits: r[2], currency: try Currency(code: r[3])),
+                items: items[r[0]] ?? [], completedExpenseID: r[4])
+        }
+    }
+}
+
+/// `ShoppingListStore` for async callers: each call on a dispatch queue (`offloaded`).
+extension SpatiaLiteStore {
+    public func addList(userID: String, name: String, budget: Money) async throws -> ShoppingList {
+        try await offloaded { try self.addList(userID: userID, name: name, budget: budget) }
+    }
+
+    public func lists(userID: String) async throws -> [ShoppingList] {
+        try await offloaded { try self.lists(userID: userID) }
+    }
+
+    public func setItems(userID: String, id: Int64, _ items: [ShoppingListItem]) async throws -> ShoppingList? {
+        try await offloaded { try self.setItems(userID: userID, id: id, items) }
+    }
+
+    public func completeList(userID: String, id: Int64, expense: Expense, prices: [PriceEntry]) async throws -> ShoppingList? {
+        try await offloaded { try self.completeList(userID: userID, id: id, expense: expense, prices: prices) }
+    }
+}

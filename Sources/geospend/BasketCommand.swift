@@ -1,0 +1,223 @@
+import ArgumentParser
+import Foundation
+import GeoSpend
+
+struct BasketCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "basket",
+        abstract: "Where a shopping list costs least: stores ranked by the list's total, within reach.",
+        usage: """
+            geospend basket (--item <name[=qty]> ... | --items-file <file>)
+              [--as-of <date>] [--near <lat,lon> --radius <r>] [--cost-per-km <x>]
+              [--currency <code>] [--min-availability 0.85] [--min-users 1]
+              [--top 3] [--format table|json]
+            """,
+        discussion: """
+            CartWise's rule: a store's price for an item is its latest record on or
+            before --as-of; stores with prices for fewer than --min-availability of
+            the items are dropped; the rest are ranked by the total of the items
+            they price (price × quantity), ties by store id.
+
+            QTY is a count of packs (Milch=2) or an amount (Milch=1.5l, Äpfel=500g)
+            priced by each store's price per kg or l. When an item's packs differ
+            between stores, a count means that many of its most common pack, priced
+            per kg or l.
+
+            Beyond the seed: --near/--radius keeps stores within the geodesic
+            radius; --cost-per-km adds each store's round trip (home → store → home,
+            straight legs) and ranks by total with travel; a two-store split (trip
+            home → A → B → home) is shown when it prices as many items and costs
+            less with its trip; each store's estimated total prices its missing
+            items at their median at the other stores (the seed's total makes a
+            store missing items look cheaper). One currency per comparison
+            (--currency, else the most common). --min-users N publishes a store's
+            price for a product only when N distinct users recorded it there.
+
+            Example:
+              geospend basket --item Milch=2 --item "Brot Vollkorn" --item Äpfel=1kg \\
+                  --near 60.1699,24.9384 --radius 2km --cost-per-km 0.30 --format json
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(parsing: .unconditionalSingleValue, help: "An item, NAME or NAME=QTY (2, 1.5l, 500g); repeatable.") var item: [String] = []
+    @Option(help: "A file with one item per line (NAME or NAME=QTY; # starts a comment).") var itemsFile: String?
+    @Option(help: "Prices on or before this local day (default: today, UTC).") var asOf: String?
+    @OptionGroup var reach: BasketOptions
+    @Option(help: "table or json.") var format: BasketFormat = .table
+
+    enum BasketFormat: String, ExpressibleByArgument, CaseIterable { case table, json }
+
+    func validate() throws {
+        if item.isEmpty == (itemsFile == nil) { throw ValidationError("give the list as --item NAME[=QTY] (repeatable) or --items-file FILE") }
+    }
+
+    func run() async throws {
+        let specs = try itemsFile.map(Self.readItems) ?? item.map { (line: 0, spec: $0) }
+        var wanted: [(name: String, want: BasketItem.Want)] = []
+        for (line, spec) in specs {
+            do { wanted.append(try BasketItem.parseSpec(spec)) } catch {
+                throw ValidationError(line > 0 ? "\(itemsFile!), line \(line): \(error)" : "--item: \(error)")
+            }
+        }
+        let asOfDay = try Self.day(asOf)
+        let store = try database.openExisting()
+        let result = try await reach.compare(wanted, asOf: asOfDay, in: store)
+        switch format {
+        case .json: printOut(BasketOutput.json(result, asOf: asOfDay).serialized() + "\n")
+        case .table: printOut(BasketOutput.table(result))
+        }
+    }
+
+    /// A bare date, or today (UTC) when none is given.
+    static func day(_ text: String?) throws -> LocalDay {
+        guard let text else { return LocalDay(dayNumber: Int64(Date().timeIntervalSince1970.rounded(.down)) / 86_400) }
+        do { return try LocalDay(parsing: text) } catch { throw ValidationError("--as-of: \(error)") }
+    }
+
+    /// Items of an items file with their line numbers; blank lines and # comments skipped.
+    static func readItems(_ path: String) throws -> [(line: Int, spec: String)] {
+        let text = try ReceiptsCommand.readText(path)
+        var items: [(line: Int, spec: String)] = []
+        for (i, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            items.append((i + 1, line))
+        }
+        if items.isEmpty { throw ValidationError("\(path) lists no items; write one per line, e.g. Milch=2") }
+        return items
+    }
+}
+
+/// The options of a comparison within reach, shared by `basket` and `lists show`.
+struct BasketOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Home, LAT,LON: distances and trips start here.") var near: String?
+    @Option(help: "Only stores within this geodesic distance of --near (300m, 2km).") var radius: String?
+    @Option(help: "Travel cost per km in the comparison's currency (0.30).") var costPerKm: String?
+    @Option(help: "The comparison's currency (default: the one most records have).") var currency: String?
+    @Option(help: "Drop stores pricing fewer than this share of the items (0–1).") var minAvailability: Double = 0.85
+    @Option(help: "Publish a store's price only when this many distinct users recorded it.") var minUsers: Int = 1
+    @Option(help: "How many stores to list.") var top: Int = 3
+
+    func validate() throws {
+        if radius != nil && near == nil { throw ValidationError("--radius needs --near LAT,LON: the radius is around home") }
+        if costPerKm != nil && near == nil { throw ValidationError("--cost-per-km needs --near LAT,LON: trips start from home") }
+        if !(0...1).contains(minAvailability) { throw ValidationError("--min-availability \(minAvailability): give a share from 0 to 1, e.g. 0.85") }
+        if minUsers < 1 { throw ValidationError("--min-users \(minUsers): give 1 or more") }
+        if top < 1 { throw ValidationError("--top \(top): give 1 or more") }
+    }
+
+    /// The items matched to products (an unmatched name is missing everywhere, said on stderr),
+    /// their records up to `asOf`, and the comparison.
+    func compare(_ wanted: [(name: String, want: BasketItem.Want)], asOf asOfDay: LocalDay, in store: some PriceStore) async throws -> BasketResult {
+        let home = try near.map { try ExportCommand.parseCoordinate($0, option: "--near") }
+        let reach = try radius.map { try Parse.distance($0, option: "--radius") }
+        let asked = try currency.map { try Currency(code: $0) }
+        let products = try await store.products()
+        var items: [BasketItem] = []
+        for w in wanted {
+            if let p = ProductMatch.find(name: w.name, barcode: nil, among: products) {
+                items.append(BasketItem(name: w.name, productID: String(p.id), want: w.want))
+            } else {
+                printErr("geospend: no product matches \"\(w.name)\": it counts as missing at every store (see `geospend products search`)")
+                items.append(BasketItem(name: w.name, productID: "none:\(w.name)", want: w.want))
+            }
+        }
+        let ids = Set(items.compactMap { Int64($0.productID) })
+        let records = ids.isEmpty ? [] : try await store.priceRecords(PriceQuery(productIDs: ids, to: asOfDay)).map(PriceObservation.init)
+        let stores = Dictionary(uniqueKeysWithValues: try await store.storesWithPrices(userID: nil).map { ($0.id, $0) })
+
+        var request = BasketRequest(items: items, asOf: asOfDay)
+        request.near = home
+        request.radius = reach
+        request.minAvailability = minAvailability
+        request.minUsers = minUsers
+        request.top = top
+        request.currency = asked
+        if let costPerKm {
+            // The travel cost is in the comparison's currency: the asked one, else the most common.
+            guard let code = asked?.code ?? Basket.mostCommon(Basket.recordsPerCurrency(records)) else {
+                throw ValidationError("no prices for these items on or before \(asOfDay): nothing to compare")
+            }
+            do { request.costPerKmMinor = try Money(parsing: costPerKm, currency: Currency(code: code)).minorUnits } catch {
+                throw ValidationError("--cost-per-km: \(error)")
+            }
+        }
+        return Basket.compute(request, observations: records, stores: stores)
+    }
+}
+
+/// The basket's JSON (the issue's shape, then what GeoSpend adds) and table.
+enum BasketOutput {
+    static func money(_ minor: Int64, _ c: Currency?) -> JSONOutput {
+        guard let c else { return .null }
+        return .string(Money.decimalString(minor, digits: c.minorDigits))
+    }
+
+    static func json(_ r: BasketResult, asOf: LocalDay) -> JSONOutput {
+        let c = r.currency, best = r.stores.first
+        let stores: [JSONOutput] = r.stores.map { line in
+            .object([
+                ("store", .object([
+                    ("id", .string(line.store.id)), ("name", line.store.name.map { .string($0) } ?? .null),
+                    ("lat", .number(line.store.coordinate.latitude, decimals: 7)), ("lon", .number(line.store.coordinate.longitude, decimals: 7)),
+                ])),
+                ("total_price", money(line.totalMinor, c)), ("currency", c.map { .string($0.code) } ?? .null),
+                ("available_items", .integer(Int64(line.availableItems))),
+                ("unavailable_items", .array(line.unavailable.map { .string($0) })),
+                ("item_prices", .object(line.itemPrices.map { ($0.name, money($0.minor, c)) })),
+                ("distance_m", line.distanceMeters.map { .number($0, decimals: 3) } ?? .null),
+                ("travel_cost", money(line.travelMinor, c)), ("total_with_travel", money(line.totalWithTravelMinor, c)),
+                ("estimated_total", money(line.estimatedTotalMinor, c)),
+                ("unpriced_items", .array(line.unpricedItems.map { .string($0) })),
+            ])
+        }
+        let split: JSONOutput = r.split.map { s in
+            .object([
+                ("stores", .array([.string(s.first.id), .string(s.second.id)])),
+                ("item_prices", .object(s.itemPrices.map { ($0.name, .object([("store", .string($0.storeID)), ("price", money($0.minor, c))])) })),
+                ("total_price", money(s.totalMinor, c)), ("trip_m", s.tripMeters.map { .number($0, decimals: 3) } ?? .null),
+                ("travel_cost", money(s.travelMinor, c)), ("total_with_travel", money(s.totalWithTravelMinor, c)),
+                ("saving", money(s.savingMinor, c)),
+            ])
+        } ?? .null
+        return .object([
+            ("best_store", best.map { .string($0.store.id) } ?? .null),
+            ("best_total_price", best.map { money($0.totalMinor, c) } ?? .null),
+            ("best_currency", best != nil ? (c.map { .string($0.code) } ?? .null) : .null),
+            ("total_items", .integer(Int64(r.totalItems))),
+            ("available_items", .integer(Int64(best?.availableItems ?? 0))),
+            ("stores", .array(stores)),
+            ("as_of", .string(asOf.description)),
+            ("candidates", .integer(Int64(r.candidates))),
+            ("best_by_estimated_total", r.bestByEstimate.map { .string($0.store.id) } ?? .null),
+            ("split", split),
+            ("currencies_left_out", .array(r.otherCurrencies.map { .object([("currency", .string($0.currency)), ("records", .integer(Int64($0.records)))]) })),
+        ])
+    }
+
+    static func table(_ r: BasketResult) -> String {
+        guard let c = r.currency, !r.stores.isEmpty else {
+            return "No store prices enough of the \(r.totalItems) items (\(r.candidates) stores have prices for some).\n"
+        }
+        let m = { (minor: Int64) in Money.decimalString(minor, digits: c.minorDigits) }
+        var out = TextTable(
+            headers: ["store", "name", "items", "total", "travel", "with travel", "estimated", "distance_m"],
+            rows: r.stores.map { l in
+                [OutputEscaping.visible(l.store.id), OutputEscaping.visible(l.store.name ?? ""), "\(l.availableItems)/\(r.totalItems)",
+                 m(l.totalMinor), m(l.travelMinor), m(l.totalWithTravelMinor), m(l.estimatedTotalMinor),
+                 l.distanceMeters.map { formatDecimal($0, digits: 0) } ?? ""]
+            }, rightAligned: [2, 3, 4, 5, 6, 7]).rendered()
+        out += "Prices in \(c.code). Estimated: missing items at their median price at the other stores.\n"
+        for l in r.stores where !l.unavailable.isEmpty {
+            out += "\(OutputEscaping.visible(l.store.id)) has no price for: \(l.unavailable.map(OutputEscaping.visible).joined(separator: ", "))\n"
+        }
+        if let e = r.bestByEstimate, e.store.id != r.stores[0].store.id {
+            out += "Counting missing items at their median, \(OutputEscaping.visible(e.store.id)) is cheapest (\(m(e.estimatedTotalMinor))).\n"
+        }
+        if let s = r.split {
+            out += "Two stores: \(OutputEscaping.visible(s.first.id)) then \(OutputEscaping.visible(s.second.id)), \(m(s.totalMinor)) + travel \(m(s.travelMinor)): saves \(m(s.savingMinor)).\n"
+        }
+        for o in r.otherCurrencies { out += "Left out: \(o.records) records in \(o.currency) (use --currency \(o.currency)).\n" }
+        return out
+    }
+}

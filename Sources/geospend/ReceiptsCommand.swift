@@ -1,0 +1,192 @@
+import ArgumentParser
+import Foundation
+import GeoSpend
+
+struct ReceiptsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "receipts",
+        abstract: "Read receipt text (from a phone's OCR) and store it as an expense with prices.",
+        subcommands: [ReceiptsParseCommand.self, ReceiptsImportCommand.self])
+
+    /// The receipt's text; bad UTF-8 is refused with the file's name, never guessed at.
+    static func readText(_ path: String) throws -> String {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch let error as CocoaError {
+            if error.code == .fileReadNoSuchFile { throw ValidationError("\(path): no such file; check the path") }
+            throw ValidationError(FileErrors.describe(error))
+        }
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ValidationError("\(path) is not UTF-8 text; save the OCR output as UTF-8 (most phones do) and try again")
+        }
+        return text
+    }
+
+    /// The store a purchase was made at (`--store`), or a usage error saying how to find an id.
+    static func store(_ id: String, in db: some ExpenseStore) async throws -> Store {
+        guard let place = try await db.read({ reader in try reader.stores(withIDs: [id]) })[id] else {
+            throw ValidationError("--store \(id): no such store; find its id with `geospend nearest-stores --lat … --lon …`")
+        }
+        return place
+    }
+
+    static func json(_ r: ParsedReceipt) -> JSONOutput {
+        .object([
+            ("store", r.store.map { .string($0) } ?? .null),
+            ("items", .array(r.items.map { i in
+                .object([("name", .string(i.name)), ("quantity", .integer(Int64(i.quantity))), ("price", .string(i.price.decimalString)), ("line", .integer(Int64(i.line)))])
+            })),
+            ("total", r.total.map { .string($0.decimalString) } ?? .null),
+            ("currency", .string(r.currency.code)),
+            ("items_sum", .string(Money.decimalString(r.itemsSumMinor, digits: r.currency.minorDigits))),
+            ("sum_matches", .bool(r.sumMatches)),
+            ("sum_check", .string(r.sumCheck)),
+            ("unread", .array(r.unread.map { .object([("line", .integer(Int64($0.line))), ("text", .string($0.text)), ("reason", .string($0.reason ?? ""))]) })),
+        ])
+    }
+
+    static func table(_ r: ParsedReceipt) -> String {
+        var out = "store: \(r.store.map(OutputEscaping.visible) ?? "(none)")\n"
+        out += TextTable(
+            headers: ["line", "item", "quantity", "price"],
+            rows: r.items.map { [String($0.line), OutputEscaping.visible($0.name), String($0.quantity), $0.price.decimalString] },
+            rightAligned: [0, 2, 3]).rendered()
+        out += "total: \(r.total.map { "\($0.decimalString) \(r.currency.code)" } ?? "(none)")\n"
+        out += "check: \(r.sumCheck)\n"
+        for u in r.unread { out += "not read, line \(u.line): \(OutputEscaping.visible(u.text)) (\(u.reason ?? ""))\n" }
+        return out
+    }
+}
+
+struct ReceiptsParseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "parse",
+        abstract: "Print the store, items and total a receipt's text holds, and check the sum.",
+        usage: "geospend receipts parse <file> [--currency <code>] [--format table|json]",
+        discussion: """
+            Reads lines like `Milch 1,5% 1,29`, `2x Joghurt 1,98`, `Product Name 2.99`
+            (decimal comma or point; the price is the line's amount), a total line
+            starting with SUMME, TOTAL or GESAMT, and the store name on the first
+            line. Lines after the total (payment, change) are not items; any other
+            line that is not read is listed with its number. Says whether the items
+            add up to the total. Nothing is stored: see `receipts import`.
+
+            Example:
+              printf '%s\\n' 'REWE Markt' 'Milch 1,5% 1,29' 'Brot Vollkorn 2,49' \\
+                  'Äpfel 1kg 3,99' 'SUMME 7,77' > r.txt
+              geospend receipts parse r.txt --format json
+            """)
+
+    @Argument(help: "The receipt's text, UTF-8.") var file: String
+    @Option(help: "The receipt's currency (ISO 4217).") var currency: String = "EUR"
+    @Option(help: "table or json.") var format: ReceiptFormat = .table
+
+    enum ReceiptFormat: String, ExpressibleByArgument, CaseIterable { case table, json }
+
+    func run() async throws {
+        let code = try Currency(code: currency)
+        let receipt = ReceiptText.parse(try ReceiptsCommand.readText(file), currency: code)
+        switch format {
+        case .json: printOut(ReceiptsCommand.json(receipt).serialized() + "\n")
+        case .table: printOut(ReceiptsCommand.table(receipt))
+        }
+        if !receipt.sumMatches { printErr("geospend: \(file): \(receipt.sumCheck)") }
+    }
+}
+
+struct ReceiptsImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Store a receipt: one expense (its total, at its store) and a price record per line.",
+        usage: """
+            geospend receipts import <file> --user <user> --store <id> --at <instant>
+              [--currency <code>] [--category <name>] [--allow-mismatch]
+              [--format table|json] [--db <db>]
+            """,
+        discussion: """
+            Reads the receipt as `receipts parse` does, then in one transaction
+            stores one expense of the total (linked to the store and placed at it,
+            so it shows in insights and maps) and one price record per item line,
+            each matched to a known product by name (similarity above 0.85) or
+            added as a new product. All or nothing. Refused (exit 2, nothing
+            stored): no item lines, no total line, items not adding up to the total
+            (unless --allow-mismatch: the printed total is stored), an unknown
+            store, the same receipt again. Lines not read are listed.
+
+            Example:
+              geospend receipts import r.txt --user user1 --store 4749101654 \\
+                  --at 2025-06-01T10:15:00+03:00
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Argument(help: "The receipt's text, UTF-8.") var file: String
+    @Option(help: "Whose receipt.") var user: String
+    @Option(help: "The store's id (see `geospend nearest-stores`).") var store: String
+    @Option(help: "When it was paid, RFC 3339 with its offset, or a bare date.") var at: String
+    @Option(help: "The receipt's currency (ISO 4217).") var currency: String = "EUR"
+    @Option(help: "The expense's category (one of the user's expense categories).") var category: String?
+    @Flag(help: "Store the printed total even when the items do not add up to it.") var allowMismatch = false
+    @Option(help: "table or json.") var format: ReceiptsParseCommand.ReceiptFormat = .table
+
+    func run() async throws {
+        let code = try Currency(code: currency)
+        guard let when = try Parse.timestamp(at, option: "--at") else { return }
+        let text = try ReceiptsCommand.readText(file)
+        let receipt = ReceiptText.parse(text, currency: code)
+        guard !receipt.items.isEmpty else {
+            throw ValidationError("\(file): no item lines like `Milch 1,29`; nothing stored (check it with `geospend receipts parse`)")
+        }
+        guard let total = receipt.total else {
+            throw ValidationError("\(file): \(receipt.sumCheck); add the total line, e.g. SUMME 7,77; nothing stored")
+        }
+        if !receipt.sumMatches && !allowMismatch {
+            throw ValidationError("\(file), line \(receipt.totalLine ?? 0): \(receipt.sumCheck); correct the text or pass --allow-mismatch; nothing stored")
+        }
+        if let long = receipt.items.first(where: { $0.name.count > 4096 }) {
+            throw ValidationError("\(file), line \(long.line): the name is \(long.name.count) characters long; a product name has at most 4,096 (is the file a receipt?)")
+        }
+        let db = try database.openExisting(writable: true)
+        let storeID = store
+        let place = try await ReceiptsCommand.store(storeID, in: db)
+        // The same receipt of the same user at the same store and time has the same id: a second
+        // import is refused, not doubled.
+        let key = [Identity.normalized(user), storeID, when.text, text].joined(separator: "\u{0}")
+        let id = "receipt-" + String(FNV1a.hash(Array(key.utf8)), radix: 16)
+        let expense = Expense(
+            id: id, userID: user, amount: total, occurredAt: when, title: receipt.store ?? place.name, category: category,
+            merchant: receipt.store ?? place.name, location: ExpenseLocation(coordinate: place.coordinate), storeID: storeID,
+            notes: "receipt \(URL(fileURLWithPath: file).lastPathComponent), \(receipt.items.count) lines")
+        let entries = receipt.items.map { item in
+            PriceEntry(
+                productName: item.name, store: .id(storeID), price: item.price, quantity: Double(item.quantity), unit: .pcs,
+                recordedAt: when, source: .receipt)
+        }
+        let outcomes = try await db.saveReceipt(expense, prices: entries)
+        var newProducts: [String] = []
+        var matched: [(line: String, product: String)] = []
+        for (item, outcome) in zip(receipt.items, outcomes) {
+            if case .inserted(let record, let isNew) = outcome {
+                if isNew { newProducts.append(item.name) } else { matched.append((item.name, record.product.name)) }
+            }
+        }
+        switch format {
+        case .json:
+            printOut(JSONOutput.object([
+                ("expense_id", .string(id)), ("total", .string(total.decimalString)), ("currency", .string(code.code)),
+                ("store", .string(storeID)), ("price_records", .integer(Int64(outcomes.count))),
+                ("matched", .array(matched.map { .object([("line", .string($0.line)), ("product", .string($0.product))]) })),
+                ("new_products", .array(newProducts.map { .string($0) })),
+                ("unread", .array(receipt.unread.map { .object([("line", .integer(Int64($0.line))), ("text", .string($0.text))]) })),
+                ("sum_matches", .bool(receipt.sumMatches)),
+            ]).serialized() + "\n")
+        case .table:
+            var out = "Stored expense \(id): \(total.decimalString) \(code.code) at \(OutputEscaping.visible(place.name ?? storeID)), \(outcomes.count) price records.\n"
+            for m in matched { out += "  \(OutputEscaping.visible(m.line)) → \(OutputEscaping.visible(m.product))\n" }
+            for n in newProducts { out += "  \(OutputEscaping.visible(n)): no known product matched; added as a new product (category Other)\n" }
+            printOut(out)
+        }
+        for u in receipt.unread { printErr("geospend: \(file), line \(u.line): not read: \(u.text)") }
+        if !receipt.sumMatches { printErr("geospend: \(file): \(receipt.sumCheck)") }
+    }
+}
