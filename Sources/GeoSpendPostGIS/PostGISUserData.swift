@@ -126,9 +126,10 @@ extension PostGISStore: UserDataStore {
             }
         }
 
-        /// Budgets, periods and prices are kept in files only so far: none here.
+        /// Budgets, periods, prices and shopping lists are kept in files only so far: none here.
         func budgets() throws -> [Budget] { [] }
         func periods() throws -> [(period: Period, expenseIDs: [String])] { [] }
         func priceRecords() throws -> [PriceRecord] { [] }
+        func shoppingLists() throws -> [ShoppingList] { [] }
     }
 }

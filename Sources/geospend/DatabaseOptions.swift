@@ -42,7 +42,7 @@ struct DatabaseOptions: ParsableArguments {
         guard !isPostgreSQL else {
             throw ValidationError(
                 "this command works on SpatiaLite files only so far; on PostgreSQL GeoSpend has import, near, "
-                    + "nearest-stores, insights, summary, report, export, snap, info and users")
+                    + "nearest-stores, insights, summary, trends, report, export, snap, info and users")
         }
     }
 

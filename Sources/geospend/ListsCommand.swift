@@ -59,7 +59,7 @@ struct ListsAddCommand: AsyncParsableCommand {
             do { return try ShoppingListItem(parsing: spec) } catch { throw ValidationError("--item: \(error)") }
         }
         let store = try database.openExisting(writable: true)
-        try NameChecks.user(user, in: store, database: database.path)
+        try await NameChecks.user(user, in: store, database: database.path)
         var list: ShoppingList
         if let id {
             let found = try ListsCommand.list(id, of: user, in: try await store.lists(userID: user))
@@ -108,7 +108,7 @@ struct ListsShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try database.openExisting()
-        try NameChecks.user(user, in: store, database: database.path)
+        try await NameChecks.user(user, in: store, database: database.path)
         let lists = try await store.lists(userID: user)
         guard let id else {
             switch format {
@@ -190,7 +190,7 @@ struct ListsCompleteCommand: AsyncParsableCommand {
         guard !price.isEmpty else { throw ValidationError("give what was paid: --price NAME=AMOUNT for each item bought") }
         guard let when = try Parse.timestamp(at, option: "--at") else { return }
         let db = try database.openExisting(writable: true)
-        try NameChecks.user(user, in: db, database: database.path)
+        try await NameChecks.user(user, in: db, database: database.path)
         let list = try ListsCommand.list(id, of: user, in: try await db.lists(userID: user))
         guard list.completedExpenseID == nil else { throw ValidationError("--id \(id): the list is already completed") }
         let storeID = store

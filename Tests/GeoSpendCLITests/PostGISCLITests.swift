@@ -82,6 +82,7 @@ struct PostGISCLITests {
             q.append(["insights", "--user", user, "--format", "json"])
             q.append(["insights", "--user", user, "--by", "place", "--format", "json"])
             q.append(["summary", "--user", user, "--format", "json"])
+            q.append(["trends", "--user", user, "--by", "store", "--format", "json"])
             for layer in ["points", "grid", "density", "places", "leaflet-heat"] { q.append(["export", layer, "--user", user]) }
             q.append(["export", "grid", "--user", user, "--shape", "square", "--cell", "500m"])
             q.append(["export", "points", "--user", user, "--format", "csv"])

@@ -32,8 +32,8 @@ public enum UserExport {
     /// What a document held.
     public struct Counts: Sendable, Hashable {
         public var expenses, categories, stores, budgets, periods, priceRecords: Int
-        public init(expenses: Int = 0, categories: Int = 0, stores: Int = 0, budgets: Int = 0, periods: Int = 0, priceRecords: Int = 0) {
         public var shoppingLists = 0
+        public init(expenses: Int = 0, categories: Int = 0, stores: Int = 0, budgets: Int = 0, periods: Int = 0, priceRecords: Int = 0) {
             self.expenses = expenses
             self.categories = categories
             self.stores = stores
