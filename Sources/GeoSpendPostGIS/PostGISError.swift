@@ -12,6 +12,10 @@ public enum PostGISError: Error, CustomStringConvertible, Sendable {
     case noPostGIS(reason: String)
     /// A feature of the file store that the PostgreSQL store does not have yet.
     case unsupported(String)
+    /// A read replica lacks GeoSpend's tables, or has an older or newer schema than this GeoSpend.
+    case replicaSchema(url: String, reason: String)
+    /// A write was asked of a read replica.
+    case replicaIsReadOnly(url: String)
 
     public var description: String {
         switch self {
@@ -25,6 +29,10 @@ public enum PostGISError: Error, CustomStringConvertible, Sendable {
             return "the database has no PostGIS and GeoSpend may not add it (\(reason)); ask its owner to run CREATE EXTENSION postgis"
         case .unsupported(let what):
             return "\(what) is not available on PostgreSQL yet; use a SpatiaLite file (--db FILE) for it"
+        case .replicaSchema(let url, let reason):
+            return "the read replica \(url) \(reason)"
+        case .replicaIsReadOnly(let url):
+            return "\(url) is a read replica: writes go to the primary (--db)"
         }
     }
 

@@ -92,6 +92,29 @@ enum PostGISSchema {
             """),
     ]
 
+    /// Checks, without writing, that a replica's schema is exactly the migrations this GeoSpend
+    /// applies: a replica cannot be migrated, and reading an older or newer schema could answer
+    /// wrongly.
+    static func check(_ connection: PostgresConnection, replica url: String, logger: Logger) async throws {
+        let hasTable = try await connection.query(
+            "SELECT 1 FROM pg_tables WHERE tablename = 'geospend_migrations'", logger: logger
+        ).collect().count == 1
+        guard hasTable else {
+            throw PostGISError.replicaSchema(
+                url: url, reason: "has no GeoSpend tables; run a GeoSpend command on the primary first (it creates them) and let the replica catch up")
+        }
+        let applied = Set(try await connection.query("SELECT identifier FROM geospend_migrations", logger: logger)
+            .collect().map { try $0.decode(String.self) })
+        let known = Set(migrations.map(\.identifier))
+        if !known.isSubset(of: applied) {
+            throw PostGISError.replicaSchema(
+                url: url, reason: "has an older schema than this GeoSpend; run a GeoSpend command on the primary first (it migrates) and let the replica catch up")
+        }
+        if !applied.isSubset(of: known) {
+            throw PostGISError.replicaSchema(url: url, reason: "has a newer schema than this GeoSpend knows; update GeoSpend")
+        }
+    }
+
     /// Creates PostGIS when missing (if this user may), then applies the migrations not yet
     /// recorded, all in one transaction under the writers' lock: two first opens at once
     /// cannot both create the tables.

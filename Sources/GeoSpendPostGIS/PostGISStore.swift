@@ -24,13 +24,32 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
     private var idle: [PostgresConnection] = []
     private var nextID = 0
 
+    /// Whether this store only reads (a read replica): its write scopes throw.
+    public let readOnly: Bool
+
     /// Connects, and creates or migrates the schema (PostGIS included, when the user may).
-    public init(_ address: PostGISAddress, logger: Logger = Logger(label: "geospend.postgis")) async throws {
+    public convenience init(_ address: PostGISAddress, logger: Logger = Logger(label: "geospend.postgis")) async throws {
+        try await self.init(address, readOnly: false, logger: logger)
+    }
+
+    /// A read replica (a hot standby, or any copy of the primary's database): nothing is created
+    /// or migrated there — it cannot be written — so its schema must be the one this GeoSpend
+    /// knows already, else an error says to migrate the primary (any command on it does) first.
+    public convenience init(readReplica address: PostGISAddress, logger: Logger = Logger(label: "geospend.postgis")) async throws {
+        try await self.init(address, readOnly: true, logger: logger)
+    }
+
+    private init(_ address: PostGISAddress, readOnly: Bool, logger: Logger) async throws {
         self.address = address
         self.logger = logger
+        self.readOnly = readOnly
         let connection = try await connect()
         do {
-            try await PostGISSchema.migrate(connection, logger: logger)
+            if readOnly {
+                try await PostGISSchema.check(connection, replica: address.description, logger: logger)
+            } else {
+                try await PostGISSchema.migrate(connection, logger: logger)
+            }
         } catch {
             try? await connection.close()
             throw PostGISError.wrap(error)
@@ -69,7 +88,8 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any ExpenseWriter) throws -> T) async throws -> T {
-        try await scope("BEGIN;\nSELECT pg_advisory_xact_lock(\(PostGISSchema.writerLock))") { connection in
+        guard !readOnly else { throw PostGISError.replicaIsReadOnly(url: address.description) }
+        return try await scope("BEGIN;\nSELECT pg_advisory_xact_lock(\(PostGISSchema.writerLock))") { connection in
             let writer = PostGISWriter(connection: connection, logger: self.logger)
             let result = try body(writer)
             try writer.finish()

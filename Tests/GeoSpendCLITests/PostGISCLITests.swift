@@ -208,6 +208,57 @@ struct PostGISCLITests {
         return r.out
     }
 
+    /// `--read-db`: once the hot standby has replayed the primary's WAL, every query answers on
+    /// the replica with the primary's bytes; a later write on the primary is seen there after it
+    /// is replayed (and not before the test waits: the comparison of an unreplayed write fails
+    /// or matches by luck, so only the replayed state is asserted); commands that write, a file
+    /// `--db` and a replica without GeoSpend's tables are refused with a clear error.
+    @Test(.enabled(if: PostGISTestServer.replica != nil || PostGISTestServer.isRequired, "needs $GEOSPEND_TEST_POSTGRES_REPLICA"))
+    func readReplicaAnswersAsThePrimary() throws {
+        let name = try PostGISTestServer.newDatabase()
+        let (primary, replica) = (PostGISTestServer.url(name), try #require(PostGISTestServer.replica.map { _ in PostGISTestServer.replicaURL(name) }))
+        try PostGISTestServer.waitForReplica()  // the database itself must reach the replica
+        let empty = try geospend(["info", "--db", primary, "--read-db", replica])
+        #expect(empty.status == 1 && empty.err.contains("has no GeoSpend tables"), "\(empty.err)")
+
+        let stores = dir.appendingPathComponent("stores.csv").path, expenses = dir.appendingPathComponent("expenses.csv").path
+        try WorldFixture.storesCSV.write(toFile: stores, atomically: true, encoding: .utf8)
+        try WorldFixture.expensesCSV.write(toFile: expenses, atomically: true, encoding: .utf8)
+        for args in [["import", "stores", stores], ["import", "expenses", expenses]] {
+            #expect(try geospend(args + ["--db", primary]).status == 0)
+        }
+        try PostGISTestServer.waitForReplica()
+        func sameOnReplica(_ args: [String]) throws -> Bool {
+            let a = try geospend(args + ["--db", primary]), b = try geospend(args + ["--db", primary, "--read-db", replica])
+            return a.status == 0 && a.status == b.status && a.out == b.out && a.err == b.err
+        }
+        for args in Self.queries() { #expect(try sameOnReplica(args), "\(args.joined(separator: " "))") }
+        for args in [["users", "list", "--format", "json"], ["users", "export", "fiji"]] { #expect(try sameOnReplica(args), "\(args)") }
+
+        let extra = dir.appendingPathComponent("late.csv").path
+        try "id,user,kind,amount,currency,occurred_at,lat,lon\nl1,late,expense,2.50,EUR,2025-06-01T10:00:00Z,-53.1638,-70.9171\n"
+            .write(toFile: extra, atomically: true, encoding: .utf8)
+        #expect(try geospend(["import", "expenses", extra, "--db", primary]).status == 0)
+        try PostGISTestServer.waitForReplica()
+        let late = try geospend(["summary", "--user", "late", "--format", "json", "--db", primary, "--read-db", replica])
+        #expect(late.status == 0 && late.out.contains("2.50"), "\(late.err)")
+        #expect(try sameOnReplica(["insights", "--user", "late", "--format", "json"]))
+        // Reads go to the replica alone: a primary that is not there is never asked.
+        let gone = PostGISTestServer.url("geospend_no_such_database")
+        let alone = try geospend(["summary", "--user", "late", "--format", "json", "--db", gone, "--read-db", replica])
+        #expect(alone.status == 0 && alone.out == late.out, "\(alone.err)")
+
+        for (args, message) in [
+            (["import", "expenses", extra, "--db", primary, "--read-db", replica], "writes go to --db"),
+            (["users", "delete", "late", "--yes", "--db", primary, "--read-db", replica], "writes go to --db"),
+            (["summary", "--user", "late", "--db", dir.appendingPathComponent("x.sqlite").path, "--read-db", replica], "is a file"),
+            (["periods", "list", "--user", "late", "--db", primary, "--read-db", replica], "SpatiaLite files only"),
+        ] {
+            let r = try geospend(args)
+            #expect(r.status == 2 && r.err.contains(message), "\(args): \(r.err)")
+        }
+    }
+
     /// Commands beyond the seam say so on PostgreSQL (exit 2), and a bad address is named.
     @Test func fileOnlyCommandsSaySo() throws {
         let server = PostGISTestServer.url(try PostGISTestServer.newDatabase())
