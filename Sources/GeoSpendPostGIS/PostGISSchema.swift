@@ -26,6 +26,20 @@ enum PostGISSchema {
         "translate(\(expression), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
     }
 
+    /// Expenses are spread over this many hash partitions of `user_id` (declarative
+    /// partitioning): one user's rows sit in one partition, so a user's queries and deletion
+    /// touch one table of an eighth of the rows, and vacuum works partition by partition. A
+    /// partitioned table's unique keys must hold the partition key, so `id` is unique per user in
+    /// the schema and across users by the writer, which looks every batch's ids up in all
+    /// partitions under the writers' lock (`PostGISWriter`), as the file's UNIQUE(id) decides.
+    static let expensePartitionCount = 8
+
+    private static var expensePartitions: String {
+        (0..<expensePartitionCount).map {
+            "CREATE TABLE expenses_p\($0) PARTITION OF expenses FOR VALUES WITH (MODULUS \(expensePartitionCount), REMAINDER \($0));"
+        }.joined(separator: "\n")
+    }
+
     static let migrations: [Migration] = [
         Migration(identifier: "v1: users, categories, stores, expenses", sql: """
             CREATE TABLE users (
@@ -43,7 +57,8 @@ enum PostGISSchema {
                 color text,
                 is_default boolean NOT NULL DEFAULT false,
                 is_active boolean NOT NULL DEFAULT true,
-                UNIQUE (user_id, kind, name_fold)
+                UNIQUE (user_id, kind, name_fold),
+                UNIQUE (user_id, id)
             );
             -- Stores are everyone's (a reference table, were the tables distributed).
             CREATE TABLE stores (
@@ -58,8 +73,8 @@ enum PostGISSchema {
             CREATE INDEX stores_geog ON stores USING gist (geog);
             CREATE INDEX stores_kind ON stores (kind);
             CREATE TABLE expenses (
-                pk bigserial PRIMARY KEY,
-                id text COLLATE "C" NOT NULL UNIQUE,
+                pk bigserial,
+                id text COLLATE "C" NOT NULL,
                 user_id text COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
                 kind text NOT NULL CHECK (kind IN ('expense', 'income', 'transfer')),
                 amount_minor bigint NOT NULL CHECK (amount_minor > 0),
@@ -69,7 +84,7 @@ enum PostGISSchema {
                 utc_offset_min integer,
                 local_date text NOT NULL,
                 title text,
-                category_id bigint REFERENCES categories(id) ON DELETE SET NULL,
+                category_id bigint,
                 merchant text,
                 lat double precision CHECK (lat BETWEEN -90 AND 90),
                 lon double precision CHECK (lon BETWEEN -180 AND 180),
@@ -83,8 +98,14 @@ enum PostGISSchema {
                 remind_ms bigint,
                 geog geography(Point, 4326) GENERATED ALWAYS AS (
                     CASE WHEN lat IS NULL THEN NULL ELSE ST_SetSRID(ST_MakePoint(lon, lat), 4326)::geography END) STORED,
-                CHECK ((lat IS NULL) = (lon IS NULL))
-            );
+                CHECK ((lat IS NULL) = (lon IS NULL)),
+                -- An expense's category is its own user's (and the key holds the distribution
+                -- column, as Citus needs); deleting the category clears category_id alone.
+                FOREIGN KEY (user_id, category_id) REFERENCES categories (user_id, id) ON DELETE SET NULL (category_id),
+                PRIMARY KEY (pk, user_id),
+                UNIQUE (id, user_id)
+            ) PARTITION BY HASH (user_id);
+            \(expensePartitions)
             CREATE INDEX expenses_geog ON expenses USING gist (geog);
             CREATE INDEX expenses_user_time ON expenses (user_id, occurred_ms);
             CREATE INDEX expenses_store ON expenses (store_id) WHERE store_id IS NOT NULL;

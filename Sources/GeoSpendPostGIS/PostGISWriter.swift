@@ -56,7 +56,10 @@ final class PostGISWriter: ExpenseWriter {
             """)).map { try $0.decode((String, String).self) }
         for (name, _) in keys { _ = try rows(PostgresQuery(unsafeSQL: "ALTER TABLE \(table) DROP CONSTRAINT \(name)")) }
         for (name, _) in indexes { _ = try rows(PostgresQuery(unsafeSQL: "DROP INDEX \(name)")) }
-        setAside += indexes.map(\.1) + keys.map { "ALTER TABLE \(table) ADD CONSTRAINT \($0.0) \($0.1)" }
+        // A partitioned table's index reads `ON ONLY expenses` (the parent alone); built without
+        // ONLY it is built on every partition again, as the migration made it.
+        let rebuilt = indexes.map { $0.1.replacingOccurrences(of: " ON ONLY ", with: " ON ") }
+        setAside += rebuilt + keys.map { "ALTER TABLE \(table) ADD CONSTRAINT \($0.0) \($0.1)" }
     }
 
     private func rows(_ query: PostgresQuery) throws -> [PostgresRow] {

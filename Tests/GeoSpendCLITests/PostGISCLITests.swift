@@ -259,6 +259,24 @@ struct PostGISCLITests {
         }
     }
 
+    /// Expenses are hash-partitioned by user: each user's rows sit in one partition, a query for
+    /// one user reads that partition alone, and an expense cannot point at another user's
+    /// category (the foreign key holds `user_id`).
+    @Test func expensesArePartitionedByUser() throws {
+        let (_, server) = try databases()
+        func psql(_ sql: String) throws -> ProgramOutput { try runProgram("/usr/bin/psql", [server, "-qAt", "-v", "ON_ERROR_STOP=1", "-c", sql]) }
+        let layout = try psql("SELECT user_id, count(DISTINCT tableoid) FROM expenses GROUP BY user_id ORDER BY user_id")
+        #expect(layout.out == WorldFixture.users.map { "\($0)|1\n" }.joined(), "\(layout.out)\(layout.err)")
+        let kind = try psql("SELECT relkind, (SELECT count(*) FROM pg_inherits WHERE inhparent = 'expenses'::regclass) FROM pg_class WHERE relname = 'expenses'")
+        #expect(kind.out == "p|8\n", "\(kind.out)\(kind.err)")
+        let plan = try psql("EXPLAIN SELECT * FROM expenses WHERE user_id = 'fiji'")
+        #expect(plan.out.components(separatedBy: "on expenses_p").count == 2, "\(plan.out)")
+        let foreign = try psql(
+            "UPDATE expenses SET category_id = (SELECT id FROM categories WHERE user_id = 'south' LIMIT 1) "
+                + "WHERE id = (SELECT id FROM expenses WHERE user_id = 'fiji' LIMIT 1)")
+        #expect(foreign.status != 0 && foreign.err.contains("foreign key"), "\(foreign.err)")
+    }
+
     /// Commands beyond the seam say so on PostgreSQL (exit 2), and a bad address is named.
     @Test func fileOnlyCommandsSaySo() throws {
         let server = PostGISTestServer.url(try PostGISTestServer.newDatabase())
