@@ -9,17 +9,26 @@
 #                                  a hot standby of the server started in PRIMARY_DIR (streaming
 #                                  replication on loopback): pg_basebackup into DIR, start;
 #                                  prints its connection string (also in DIR/conninfo)
+#   scripts/postgis.sh crash DIR   SIGKILL the server and its backends at once (a power cut, as
+#                                  far as the database can tell; for the tests)
+#   scripts/postgis.sh restart DIR start the server again (after a crash: crash recovery)
 #   scripts/postgis.sh stop DIR    stop the server and delete DIR
 #
 # initdb refuses to run as root, so as root the server runs as the `postgres` user.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=/usr/lib/postgresql/15/bin
-command=${1:?usage: postgis.sh install | start|stop DIR | replica PRIMARY_DIR DIR}
+command=${1:?usage: postgis.sh install | start|stop|crash|restart DIR | replica PRIMARY_DIR DIR}
 if [ "$command" = install ]; then
   exec "$here/bootstrap.sh" postgresql-15 postgresql-15-postgis-3 postgresql-client-15 libpq-dev
 fi
-dir=${2:?usage: postgis.sh start|stop DIR | replica PRIMARY_DIR DIR}
+dir=${2:?usage: postgis.sh start|stop|crash|restart DIR | replica PRIMARY_DIR DIR}
+# Starts the server with no file descriptor of ours beyond 0-2: a daemon that keeps one open
+# keeps it for its lifetime, and Foundation's Process (the Swift tests run this script with it)
+# sees its child end only when a socket it hands the child closes.
+detached() {
+  ( for fd in /proc/self/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && eval "exec $fd>&-" 2>/dev/null; done; exec "$@" )
+}
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 as_owner=()
@@ -45,7 +54,7 @@ maintenance_work_mem = 1GB
 max_wal_size = 4GB
 jit = off
 EOF
-  "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start >/dev/null
+  detached "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start >/dev/null
   conninfo="host=127.0.0.1 port=$port user=postgres dbname=postgres"
   psql "$conninfo" -qAt -c "CREATE EXTENSION postgis" >/dev/null
   echo "$conninfo" | tee "$dir/conninfo"
@@ -63,9 +72,20 @@ replica)
   port=$(free_port)
   # The copied postgresql.conf names the primary's port and socket folder; later lines win.
   printf "port = %s\nunix_socket_directories = '%s'\n" "$port" "$dir" >>"$dir/data/postgresql.conf"
-  "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start >/dev/null
+  detached "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start >/dev/null
   conninfo="host=127.0.0.1 port=$port user=postgres dbname=postgres"
   echo "$conninfo" | tee "$dir/conninfo"
+  ;;
+crash)
+  postmaster=$(head -1 "$dir/data/postmaster.pid")
+  # The backends first, then the postmaster: none of them gets to write another byte.
+  kill -STOP "$postmaster"
+  pkill -KILL -P "$postmaster" || true
+  kill -KILL "$postmaster"
+  while kill -0 "$postmaster" 2>/dev/null; do sleep 0.05; done
+  ;;
+restart)
+  detached "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start >/dev/null
   ;;
 stop)
   if [ -f "$dir/data/postmaster.pid" ]; then
@@ -74,7 +94,7 @@ stop)
   rm -rf "$dir"
   ;;
 *)
-  echo "usage: postgis.sh install | start|stop DIR | replica PRIMARY_DIR DIR" >&2
+  echo "usage: postgis.sh install | start|stop|crash|restart DIR | replica PRIMARY_DIR DIR" >&2
   exit 2
   ;;
 esac

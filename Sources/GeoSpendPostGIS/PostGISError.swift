@@ -10,6 +10,9 @@ public enum PostGISError: Error, CustomStringConvertible, Sendable {
     case server(message: String, detail: String?, hint: String?)
     /// The database lacks PostGIS and this user may not create it.
     case noPostGIS(reason: String)
+    /// The connection closed under a statement: the server stopped or crashed, or the network
+    /// failed. The statement's transaction is rolled back by the server.
+    case connectionLost
     /// A feature of the file store that the PostgreSQL store does not have yet.
     case unsupported(String)
     /// A read replica lacks GeoSpend's tables, or has an older or newer schema than this GeoSpend.
@@ -29,6 +32,8 @@ public enum PostGISError: Error, CustomStringConvertible, Sendable {
             return "the database has no PostGIS and GeoSpend may not add it (\(reason)); ask its owner to run CREATE EXTENSION postgis"
         case .unsupported(let what):
             return "\(what) is not available on PostgreSQL yet; use a SpatiaLite file (--db FILE) for it"
+        case .connectionLost:
+            return "the connection to the PostgreSQL server closed during the command (did the server stop?); nothing of its transaction was kept"
         case .replicaSchema(let url, let reason):
             return "the read replica \(url) \(reason)"
         case .replicaIsReadOnly(let url):

@@ -15,7 +15,7 @@ struct PostGISReader: ExpenseReader {
 
     func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
         let (connection, logger) = (self.connection, self.logger)
-        return try waitFor { try await connection.query(query, logger: logger).collect() }
+        return try waitFor { try await connection.unlessClosed { try await connection.query(query, logger: logger).collect() } }
     }
 
     // MARK: Places

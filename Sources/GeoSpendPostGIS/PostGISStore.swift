@@ -45,10 +45,13 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
         self.readOnly = readOnly
         let connection = try await connect()
         do {
-            if readOnly {
-                try await PostGISSchema.check(connection, replica: address.description, logger: logger)
-            } else {
-                try await PostGISSchema.migrate(connection, logger: logger)
+            let replica = readOnly ? address.description : nil
+            try await connection.unlessClosed {
+                if let replica {
+                    try await PostGISSchema.check(connection, replica: replica, logger: logger)
+                } else {
+                    try await PostGISSchema.migrate(connection, logger: logger)
+                }
             }
         } catch {
             try? await connection.close()
@@ -74,7 +77,9 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
         try await scope("BEGIN READ ONLY") { connection in
             let logger = self.logger
             let row = try waitFor {
-                try await connection.query("SELECT current_setting('server_version'), postgis_lib_version()", logger: logger).collect()
+                try await connection.unlessClosed {
+                    try await connection.query("SELECT current_setting('server_version'), postgis_lib_version()", logger: logger).collect()
+                }
             }[0]
             let (server, postgis) = try row.decode((String, String).self)
             return ["postgresql": server, "postgis": postgis]
@@ -168,7 +173,7 @@ extension PostgresConnection {
         for statement in sql.components(separatedBy: ";\n") {
             let text = statement.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ";")))
             if text.isEmpty || text.hasPrefix("--") && !text.contains("\n") { continue }
-            try await query(PostgresQuery(unsafeSQL: text), logger: logger)
+            try await unlessClosed { try await self.query(PostgresQuery(unsafeSQL: text), logger: logger) }
         }
     }
 }

@@ -64,14 +64,16 @@ final class PostGISWriter: ExpenseWriter {
 
     private func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
         let (connection, logger) = (self.connection, self.logger)
-        return try waitFor { try await connection.query(query, logger: logger).collect() }
+        return try waitFor { try await connection.unlessClosed { try await connection.query(query, logger: logger).collect() } }
     }
 
     private func copy(_ table: String, _ columns: [String], _ text: CopyText) throws {
         guard text.rows > 0 else { return }
         let (connection, logger, buffer) = (self.connection, self.logger, text.buffer)
         try waitFor {
-            try await connection.copyFrom(table: table, columns: columns, logger: logger) { try await $0.write(buffer) }
+            try await connection.unlessClosed {
+                try await connection.copyFrom(table: table, columns: columns, logger: logger) { try await $0.write(buffer) }
+            }
         }
     }
 

@@ -197,6 +197,57 @@ struct PostGISCLITests {
         Reliability.report(["postgis crash: \(killed) imports killed with SIGKILL, none left a partial import"])
     }
 
+    /// `kill -9` of the server itself (postmaster and backends at once) during an import: the
+    /// client fails with a clear error, crash recovery on restart leaves none or all of the rows
+    /// and the schema a fresh database gets, and the next import brings them all. On a server of
+    /// its own (scripts/postgis.sh start/crash/restart), as the shared one must stay up.
+    @Test func serverKilledDuringImportLeavesNoneOrAll() throws {
+        let folder = dir.appendingPathComponent("crash-server").path
+        let started = try runProgram("scripts/postgis.sh", ["start", folder], directory: CLITests.repo)
+        try #require(started.status == 0, "\(started.err)")
+        defer { _ = try? runProgram("scripts/postgis.sh", ["stop", folder], directory: CLITests.repo) }
+        let port = try #require(started.out.split(separator: " ").first { $0.hasPrefix("port=") }?.dropFirst(5))
+        let server = "postgresql://postgres@127.0.0.1:\(port)/postgres"
+        #expect(try geospend(["import", "stores", "Data/helsinki-places.geojson", "--db", server]).status == 0)
+        let file = try Reliability.expenseFiles([40_000], seed: 23, in: dir)[0]
+        func stored() throws -> Int {
+            let info = try geospend(["info", "--db", server])
+            let line = try #require(info.out.split(separator: "\n").first { $0.hasPrefix("expenses") }, "\(info.err)")
+            return Int(line.split(separator: " ")[1])!
+        }
+        var crashes = 0
+        for delay in [0.3, 1.0, 2.0] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: CLITests.binary)
+            p.arguments = ["import", "expenses", file, "--db", server]
+            p.currentDirectoryURL = CLITests.repo
+            p.environment = Self.environment
+            let errors = Pipe()
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = errors
+            try p.run()
+            usleep(useconds_t(delay * 1_000_000))
+            let crash = try runProgram("scripts/postgis.sh", ["crash", folder], directory: CLITests.repo)
+            try #require(crash.status == 0, "\(crash.err)")
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            let restarted = try runProgram("scripts/postgis.sh", ["restart", folder], directory: CLITests.repo)
+            try #require(restarted.status == 0, "\(restarted.err)")
+            let n = try stored()
+            #expect(n == 0 || n == 40_000, "after a server crash at \(delay) s: \(n) rows")
+            if p.terminationStatus == 0 { break }  // the import committed before the crash
+            #expect(p.terminationStatus == 1 && said.contains("PostgreSQL"), "exit \(p.terminationStatus): \(said)")
+            crashes += 1
+        }
+        let fresh = PostGISTestServer.url(try PostGISTestServer.newDatabase())
+        #expect(try geospend(["info", "--db", fresh]).status == 0)
+        #expect(try Self.schema(server) == Self.schema(fresh))
+        #expect(try geospend(["import", "expenses", file, "--db", server]).status == 0)
+        #expect(try stored() == 40_000)
+        #expect(crashes > 0, "every import finished before the first crash (0.3 s)")
+        Reliability.report(["postgis server crash: \(crashes) imports cut by kill -9 of the server, none left a partial import"])
+    }
+
     /// The indexes and constraints of the stores and expenses tables, as PostgreSQL prints them.
     static func schema(_ database: String) throws -> String {
         let r = try runProgram("/usr/bin/psql", [database, "-qAt", "-c", """
