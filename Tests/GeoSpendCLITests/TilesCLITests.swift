@@ -49,9 +49,9 @@ import Testing
     @Test func pointTilesCarryEveryPointOfTheUserAtEveryZoom() throws {
         try withDatabase { dir, db, csv in
             let out = dir.appendingPathComponent("points.mbtiles").path
-            let r = try Reliability.geospend(["export", "tiles", "--layer", "points", "--user", "user01", "--max-zoom", "14", "--db", db, "--out", out])
+            let r = try Reliability.geospend(["export", "tiles", "--layer", "points", "--user", "user1", "--max-zoom", "14", "--db", db, "--out", out])
             #expect(r.status == 0, "\(r.err)")
-            let c = try check(["points", csv, out, "0", "14", "user01"])
+            let c = try check(["points", csv, out, "0", "14", "user1"])
             #expect(c.status == 0 && c.out.contains("\"ok\": true"), "\(c.out)\(c.err)")
             // Every user's raw positions: refused without --allow-raw-positions, as `export points`.
             let all = try Reliability.geospend(["export", "tiles", "--layer", "points", "--all-users", "--db", db, "--out", out])
@@ -76,17 +76,17 @@ import Testing
     @Test func oversizedTilesAreRefusedAndOutputsChecked() throws {
         try withDatabase(users: 1, expenses: 12_000) { dir, db, _ in
             let out = dir.appendingPathComponent("big.mbtiles").path
-            let big = try Reliability.geospend(["export", "tiles", "--layer", "points", "--user", "user01", "--db", db, "--out", out])
+            let big = try Reliability.geospend(["export", "tiles", "--layer", "points", "--user", "user1", "--db", db, "--out", out])
             #expect(big.status == 2, "\(big.err)")
             #expect(big.err.contains("vector tile 0/0/0 of the points layer would be") && big.err.contains("raise --min-zoom above 0"), "\(big.err)")
             let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("big") }
             #expect(left.isEmpty, "\(left)")
-            let args = ["export", "tiles", "--layer", "heat", "--user", "user01", "--max-zoom", "8", "--db", db, "--out", out]
+            let args = ["export", "tiles", "--layer", "heat", "--user", "user1", "--max-zoom", "8", "--db", db, "--out", out]
             let first = try Reliability.geospend(args), again = try Reliability.geospend(args)
             #expect(first.status == 0 && again.status == 0, "\(first.err)\(again.err)")
-            let overDatabase = try Reliability.geospend(["export", "tiles", "--layer", "heat", "--user", "user01", "--db", db, "--out", db])
+            let overDatabase = try Reliability.geospend(["export", "tiles", "--layer", "heat", "--user", "user1", "--db", db, "--out", db])
             #expect(overDatabase.status == 2 && overDatabase.err.contains("the database itself"), "\(overDatabase.err)")
-            let noLayer = try Reliability.geospend(["export", "tiles", "--user", "user01", "--db", db, "--out", out])
+            let noLayer = try Reliability.geospend(["export", "tiles", "--user", "user1", "--db", db, "--out", out])
             #expect(noLayer.status == 2 && noLayer.err.contains("--layer heat, points or places"), "\(noLayer.err)")
         }
     }

@@ -107,7 +107,7 @@ public struct VectorTileSet: @unchecked Sendable {
         guard bytes.count <= Self.maxTileBytes else {
             let advice = request.layer == .heat
                 ? "lower --max-zoom"
-                : "raise --min-zoom above \(id.z) (tiles of higher zooms hold fewer points), narrow the selection (--from/--to, --category), or use --layer heat, which aggregates"
+                : "raise --min-zoom above \(id.z)\(id.z == request.maxZoom ? " and --max-zoom with it" : "") (tiles of higher zooms hold fewer points), narrow the selection (--from/--to, --category), or use --layer heat, which aggregates"
             throw ExportError.tooMuchWork("""
                 vector tile \(id) of the \(request.layer.rawValue) layer would be \(bytes.count) bytes (\(layer.featureCount) features), \
                 more than the \(Self.maxTileBytes) a tile may hold (map renderers slow down or refuse larger tiles); nothing was written. \
