@@ -6,7 +6,7 @@ import GeoSpendSpatiaLite
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Map layers as GeoJSON (RFC 7946) for QGIS, kepler.gl, MapLibre, Leaflet and geojson.io.",
+        abstract: "Map layers as GeoJSON (RFC 7946) or vector tiles (MBTiles) for QGIS, kepler.gl, MapLibre, Leaflet and geojson.io.",
         discussion: """
             Layers:
               points        one Point per geotagged expense;

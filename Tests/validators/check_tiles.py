@@ -99,9 +99,10 @@ def gdal_counts(path, name, min_zoom, max_zoom):
     for z in range(min_zoom, max_zoom + 1):
         out = subprocess.run(
             ["ogrinfo", "-ro", "-al", "-so", "-oo", f"ZOOM_LEVEL={z}", path], capture_output=True, text=True)
-        if out.returncode != 0 or f"Layer name: {name}" not in out.stdout:
-            # A zoom without tiles has no layer for GDAL.
-            counts[z] = 0 if "no" in out.stderr.lower() or out.returncode == 0 else None
+        if out.returncode != 0:
+            fail(f"ogrinfo cannot open {path} at zoom {z}: {out.stderr}")
+        if f"Layer name: {name}" not in out.stdout:
+            counts[z] = 0  # no tile at this zoom: GDAL lists no layer
             continue
         m = re.search(r"Feature Count: (\d+)", out.stdout)
         counts[z] = int(m.group(1)) if m else None
