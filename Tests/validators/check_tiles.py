@@ -183,54 +183,44 @@ def check_heat(csv_path, path, min_zoom, max_zoom, min_count, min_users):
                       "cells": {z: len(by_zoom[z]) for z in by_zoom}}))
 
 
-def check_points(csv_path, path, min_zoom, max_zoom, user):
+def check_point_layer(path, name, key, expected, min_zoom, max_zoom, same):
+    """Every expected item once per zoom, in the tile holding it, within one tile unit of its
+    position; `expected` maps the `key` property to (lat, lon, anything `same` compares)."""
     tiles, _ = read_tiles(path, min_zoom, max_zoom)
-    rows = {r[0]: r for r in expenses(csv_path, None if user == "-" else user)}
     counts = {}
     for z in range(min_zoom, max_zoom + 1):
         seen = set()
-        for (tx, ty), f in features(tiles, "points", z):
-            pid = f["properties"]["id"]
-            if pid not in rows or pid in seen:
-                fail(f"zoom {z}: point {pid} unknown or twice")
+        for (tx, ty), f in features(tiles, name, z):
+            pid = f["properties"][key]
+            if pid not in expected or pid in seen:
+                fail(f"zoom {z}: {name} {pid} unknown or twice")
             seen.add(pid)
-            _, _, lat, lon, cents = rows[pid]
-            if f["properties"]["amount_minor"] != cents or cell(lat, lon, z) != (tx, ty):
-                fail(f"zoom {z}: point {pid} in tile {tx}/{ty} with {f['properties']}")
+            lat, lon, want = expected[pid]
+            if not same(f["properties"], want) or cell(lat, lon, z) != (tx, ty):
+                fail(f"zoom {z}: {name} {pid} in tile {tx}/{ty} with {f['properties']}")
             u, v = unit(lat, lon)
             px, py = (u * 2 ** z - tx) * EXTENT, (v * 2 ** z - ty) * EXTENT
             gx, gy = f["geometry"]["coordinates"]
             if abs(gx - px) > 1 or abs(gy - py) > 1:
-                fail(f"zoom {z}: point {pid} at {gx},{gy}, expected {px:.2f},{py:.2f} (tile units)")
-        if seen != set(rows):
-            fail(f"zoom {z}: {len(seen)} points, expected {len(rows)}")
+                fail(f"zoom {z}: {name} {pid} at {gx},{gy}, expected {px:.2f},{py:.2f} (tile units)")
+        if seen != set(expected):
+            fail(f"zoom {z}: {len(seen)} {name}, expected {len(expected)}")
         counts[z] = len(seen)
-    check_gdal(path, "points", min_zoom, max_zoom, counts)
-    print(json.dumps({"ok": True, "points": len(rows)}))
+    check_gdal(path, name, min_zoom, max_zoom, counts)
+    print(json.dumps({"ok": True, name: len(expected)}))
+
+
+def check_points(csv_path, path, min_zoom, max_zoom, user):
+    rows = {r[0]: (r[2], r[3], r[4]) for r in expenses(csv_path, None if user == "-" else user)}
+    check_point_layer(path, "points", "id", rows, min_zoom, max_zoom, lambda p, cents: p["amount_minor"] == cents)
 
 
 def check_places(places_path, path, min_zoom, max_zoom):
-    tiles, _ = read_tiles(path, min_zoom, max_zoom)
-    places = {f["properties"]["place_id"]: f for f in json.load(open(places_path))["features"]}
-    counts = {}
-    for z in range(min_zoom, max_zoom + 1):
-        seen = set()
-        for (tx, ty), f in features(tiles, "places", z):
-            pid = f["properties"]["place_id"]
-            if pid not in places or pid in seen:
-                fail(f"zoom {z}: place {pid} unknown or twice")
-            seen.add(pid)
-            lon, lat = places[pid]["geometry"]["coordinates"]
-            u, v = unit(lat, lon)
-            px, py = (u * 2 ** z - tx) * EXTENT, (v * 2 ** z - ty) * EXTENT
-            gx, gy = f["geometry"]["coordinates"]
-            if abs(gx - px) > 1 or abs(gy - py) > 1 or f["properties"]["count"] != places[pid]["properties"]["count"]:
-                fail(f"zoom {z}: place {pid} at {gx},{gy} count {f['properties']['count']}, expected {px:.2f},{py:.2f}")
-        if seen != set(places):
-            fail(f"zoom {z}: {len(seen)} places, expected {len(places)}")
-        counts[z] = len(seen)
-    check_gdal(path, "places", min_zoom, max_zoom, counts)
-    print(json.dumps({"ok": True, "places": len(places)}))
+    places = {}
+    for f in json.load(open(places_path))["features"]:
+        lon, lat = f["geometry"]["coordinates"]
+        places[f["properties"]["place_id"]] = (lat, lon, f["properties"]["count"])
+    check_point_layer(path, "places", "place_id", places, min_zoom, max_zoom, lambda p, count: p["count"] == count)
 
 
 def check_gdal(path, name, min_zoom, max_zoom, want):

@@ -21,10 +21,8 @@ struct TileLayerEncoder {
     enum GeometryType: UInt64 { case point = 1, polygon = 3 }
 
     let name: String
-    private var keys: [String] = []
-    private var keyIndex: [String: UInt32] = [:]
-    private var values: [TileValue] = []
-    private var valueIndex: [TileValue: UInt32] = [:]
+    private var keys = StoredOnce<String>()
+    private var values = StoredOnce<TileValue>()
     private var features = ProtobufWriter()
     private(set) var featureCount = 0
 
@@ -35,8 +33,8 @@ struct TileLayerEncoder {
         var tags: [UInt32] = []
         tags.reserveCapacity(properties.count * 2)
         for (key, value) in properties {
-            tags.append(index(of: key))
-            tags.append(index(of: value))
+            tags.append(keys.index(of: key))
+            tags.append(values.index(of: value))
         }
         var feature = ProtobufWriter()
         if let id { feature.varintField(1, id) }
@@ -47,22 +45,6 @@ struct TileLayerEncoder {
         featureCount += 1
     }
 
-    private mutating func index(of key: String) -> UInt32 {
-        if let k = keyIndex[key] { return k }
-        let k = UInt32(keys.count)
-        keys.append(key)
-        keyIndex[key] = k
-        return k
-    }
-
-    private mutating func index(of value: TileValue) -> UInt32 {
-        if let k = valueIndex[value] { return k }
-        let k = UInt32(values.count)
-        values.append(value)
-        valueIndex[value] = k
-        return k
-    }
-
     /// The `Layer` message: name = 1, features = 2, keys = 3, values = 4, extent = 5, version = 15.
     var message: [UInt8] {
         var layer = ProtobufWriter()
@@ -70,8 +52,8 @@ struct TileLayerEncoder {
         layer.stringField(1, name)
         var out = layer.bytes + features.bytes
         layer = ProtobufWriter()
-        for key in keys { layer.stringField(3, key) }
-        for value in values {
+        for key in keys.items { layer.stringField(3, key) }
+        for value in values.items {
             var v = ProtobufWriter()
             switch value {
             case .string(let s): v.stringField(1, s)
@@ -91,5 +73,19 @@ struct TileLayerEncoder {
         var tile = ProtobufWriter()
         for layer in layers where layer.featureCount > 0 { tile.bytesField(3, layer.message) }
         return tile.bytes
+    }
+}
+
+/// A layer's keys or values: each stored once, in first-seen order, tags point at its index.
+private struct StoredOnce<Element: Hashable> {
+    private(set) var items: [Element] = []
+    private var indices: [Element: UInt32] = [:]
+
+    mutating func index(of item: Element) -> UInt32 {
+        if let k = indices[item] { return k }
+        let k = UInt32(items.count)
+        items.append(item)
+        indices[item] = k
+        return k
     }
 }
