@@ -53,6 +53,13 @@ import Testing
             #expect(r.status == 0, "\(r.err)")
             let c = try check(["points", csv, out, "0", "14", "user1"])
             #expect(c.status == 0 && c.out.contains("\"ok\": true"), "\(c.out)\(c.err)")
+            // On a terminal (util-linux `script` gives it one) progress counts tiles up to the total.
+            let tty = try runProgram("/bin/sh", [
+                "-c", "script -qec \"'$0' export tiles --layer points --user user1 --max-zoom 14 --db '$1' --out '$2'\" /dev/null",
+                CLITests.binary, db, out,
+            ])
+            let total = r.err.components(separatedBy: "wrote ").last?.split(separator: " ").first.map(String.init) ?? "?"  // "wrote N tiles, …"
+            #expect(tty.status == 0 && tty.out.contains("\(total) / \(total) tiles written"), "\(tty.out)")
             // Every user's raw positions: refused without --allow-raw-positions, as `export points`.
             let all = try Reliability.geospend(["export", "tiles", "--layer", "points", "--all-users", "--db", db, "--out", out])
             #expect(all.status == 2 && all.err.contains("--allow-raw-positions"), "\(all.err)")
