@@ -79,6 +79,11 @@ import Testing
         let small = try await Self.tiles(try await Self.store(s1, hidden: 5))
         let large = try await Self.tiles(try await Self.store(s2, hidden: 50_000))
         #expect(!small.isEmpty && small == large)
+        // The service's entry point gives each tile's bytes, and nothing for an empty tile.
+        let store = try await Self.store(s1, hidden: 5)
+        for (id, bytes) in small { #expect(try await VectorTileSet.tile(id, of: Self.request(), store: store) == bytes, "\(id)") }
+        #expect(try await VectorTileSet.tile(TileID(z: 4, x: 0, y: 0), of: Self.request(), store: store) == nil)
+        #expect(try await VectorTileSet.tile(TileID(z: 5, x: 0, y: 0), of: Self.request(), store: store) == nil)
         // The tiles do depend on a published cell's amount (the comparison can fail).
         let s3 = Scratch()
         let other = try await Self.store(s3, hidden: 5)

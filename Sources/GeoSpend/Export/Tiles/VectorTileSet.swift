@@ -135,6 +135,14 @@ public struct VectorTileSet: @unchecked Sendable {
         return try encode(id, items: items)
     }
 
+    /// One tile's uncompressed MVT bytes straight from a store, for a tile server's
+    /// `/tiles/{layer}/{z}/{x}/{y}.mvt`: one read scope, the whole layer prepared (O(expenses)
+    /// per call until rollups exist), one tile encoded. `request` must be the same for every
+    /// tile of a map (its `maxZoom` above all).
+    public static func tile(_ id: TileID, of request: VectorTileRequest, store: some ExpenseStore) async throws -> [UInt8]? {
+        try await prepare(request, store: store).tile(id)
+    }
+
     /// The published extent, west, south, east, north (the whole square when nothing is published).
     public var bounds: (west: Double, south: Double, east: Double, north: Double) {
         switch content {
