@@ -173,7 +173,7 @@ struct ExportCommand: AsyncParsableCommand {
         try validateTiles()
         if layer == .points || layer == .leafletHeat || tileLayer == .points {
             if minCount > 1 || minUsers != nil {
-                throw ValidationError("--min-count and --min-users apply to grid, density and places, not \(layer.rawValue)")
+                throw ValidationError("--min-count and --min-users apply to grid, density, places and heat tiles, not \(layer == .tiles ? "point tiles" : layer.rawValue)")
             }
         }
         try validateRawPositions()
@@ -185,7 +185,7 @@ struct ExportCommand: AsyncParsableCommand {
     private func validateRawPositions() throws {
         let raw = [.points, .leafletHeat, .bundle].contains(layer) || tileLayer == .points
         if allowRawPositions && !(raw && allUsers) {
-            throw ValidationError("--allow-raw-positions is for points, leaflet-heat and bundle with --all-users")
+            throw ValidationError("--allow-raw-positions is for points, leaflet-heat, bundle and tiles --layer points with --all-users")
         }
         guard raw && allUsers && !allowRawPositions else { return }
         throw ValidationError("""

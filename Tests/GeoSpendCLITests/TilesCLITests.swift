@@ -95,6 +95,10 @@ import Testing
             #expect(overDatabase.status == 2 && overDatabase.err.contains("the database itself"), "\(overDatabase.err)")
             let noLayer = try Reliability.geospend(["export", "tiles", "--user", "user1", "--db", db, "--out", out])
             #expect(noLayer.status == 2 && noLayer.err.contains("--layer heat, points or places"), "\(noLayer.err)")
+            let pointsSuppressed = try Reliability.geospend(["export", "tiles", "--layer", "points", "--user", "user1", "--min-users", "2", "--db", db, "--out", out])
+            #expect(pointsSuppressed.status == 2 && pointsSuppressed.err.contains("not point tiles"), "\(pointsSuppressed.err)")
+            let zooms = try Reliability.geospend(["export", "tiles", "--layer", "heat", "--user", "user1", "--min-zoom", "9", "--max-zoom", "8", "--db", db, "--out", out])
+            #expect(zooms.status == 2 && zooms.err.contains("--min-zoom ≤ --max-zoom"), "\(zooms.err)")
         }
     }
 }
