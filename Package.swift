@@ -26,10 +26,12 @@ let package = Package(
             name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(
             name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // The core: model, geodesy, import parsing, analytics value types. No SQL. GEOS gives
-        // imported polygons their point on surface.
-        .target(name: "GeoSpend", dependencies: ["CProj", "CGEOS"]),
+        // imported polygons their point on surface; zlib gzips vector tiles.
+        .target(name: "GeoSpend", dependencies: ["CProj", "CGEOS", "CZlib"]),
         // The SpatiaLite store: schema, migrations, spatial SQL, bulk load.
         .target(
             name: "GeoSpendSpatiaLite",

@@ -10,6 +10,7 @@ packages=(
   spatialite-bin                  # spatialite CLI, used by tests as an outside reader
   libgeos-dev                     # GEOS C API (system-library target CGEOS)
   libproj-dev                     # GeographicLib's geodesic.c as shipped in PROJ (CProj)
+  zlib1g-dev                      # zlib: gzip of vector tiles in MBTiles (CZlib)
   gdal-bin                        # ogrinfo: outside reader of our SpatiaLite file and exports
   libjs-leaflet                   # Leaflet, copied into `geospend export bundle` folders
   chromium                        # headless browser test of the bundle page

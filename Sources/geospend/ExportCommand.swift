@@ -6,7 +6,7 @@ import GeoSpendSpatiaLite
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Map layers as GeoJSON (RFC 7946) for QGIS, kepler.gl, MapLibre, Leaflet and geojson.io.",
+        abstract: "Map layers as GeoJSON (RFC 7946) or vector tiles (MBTiles) for QGIS, kepler.gl, MapLibre, Leaflet and geojson.io.",
         discussion: """
             Layers:
               points        one Point per geotagged expense;
@@ -23,6 +23,13 @@ struct ExportCommand: AsyncParsableCommand {
                             places and an index.html that shows them with
                             Leaflet, offline (Leaflet from Debian's
                             libjs-leaflet)
+              tiles         Mapbox Vector Tiles in an MBTiles file (--out
+                            FILE.mbtiles) of --layer heat, points or places,
+                            zooms --min-zoom to --max-zoom (default 0–14);
+                            heat cells are hidden below --min-count and
+                            --min-users at --max-zoom and left out of every
+                            coarser cell (docs/TILES.md); a tile over 500 KB
+                            is refused
 
             Grids and density surfaces are laid out in metres on a Lambert azimuthal
             equal-area projection (WGS84) centred on the data's centre rounded to whole
@@ -107,16 +114,18 @@ struct ExportCommand: AsyncParsableCommand {
                   --mask-around 60.17,24.94 --mask-radius 1km --out hex.geojson
               geospend export points --all-users --allow-raw-positions \\
                   --out all.geojson
+              geospend export tiles --layer heat --all-users --min-users 3 \\
+                  --max-zoom 14 --out heat.mbtiles   # QGIS, MapLibre, ogrinfo
             """)
 
     enum Layer: String, ExpressibleByArgument, CaseIterable {
-        case points, grid, density, places, bundle
+        case points, grid, density, places, bundle, tiles
         case leafletHeat = "leaflet-heat"
     }
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case geojson, csv }
 
-    @Argument(help: "points, grid, density, places, leaflet-heat or bundle.") var layer: Layer
+    @Argument(help: "points, grid, density, places, leaflet-heat, bundle or tiles.") var layer: Layer
     @OptionGroup var database: DatabaseOptions
     @Option(help: "Only this user's expenses.") var user: String?
     @Flag(help: "Every user's expenses (cross-user layers; see --min-users).") var allUsers = false
@@ -148,6 +157,9 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "Point layers: planar Laplace noise, epsilon per metre (mean displacement 2/epsilon m), e.g. 0.01.")
     var geoNoise: Double?
     @Option(help: "Seed of --geo-noise, for reproducible output (never written into the export).") var seed: UInt64?
+    @Option(name: .customLong("layer"), help: "tiles: heat, points or places.") var tileLayer: TileLayerKind?
+    @Option(help: "tiles: the lowest zoom (0–16).") var minZoom: Int = 0
+    @Option(help: "tiles: the highest zoom (0–16); heat cells are suppressed at this zoom.") var maxZoom: Int = 14
 
     func validate() throws {
         guard (user != nil) != allUsers else { throw ValidationError("give exactly one of --user U or --all-users") }
@@ -158,9 +170,10 @@ struct ExportCommand: AsyncParsableCommand {
         if layer == .bundle && out == "-" { throw ValidationError("bundle writes a folder: give it with --out DIR") }
         if tiles != nil && layer != .bundle { throw ValidationError("--tiles is for the bundle") }
         if let tiles, let problem = MapBundle.tileTemplateProblem(tiles) { throw ValidationError("--tiles \(tiles): \(problem)") }
-        if layer == .points || layer == .leafletHeat {
+        try validateTiles()
+        if layer == .points || layer == .leafletHeat || tileLayer == .points {
             if minCount > 1 || minUsers != nil {
-                throw ValidationError("--min-count and --min-users apply to grid, density and places, not \(layer.rawValue)")
+                throw ValidationError("--min-count and --min-users apply to grid, density, places and heat tiles, not \(layer == .tiles ? "point tiles" : layer.rawValue)")
             }
         }
         try validateRawPositions()
@@ -170,9 +183,9 @@ struct ExportCommand: AsyncParsableCommand {
     /// Every user's positions, one per expense, are the most revealing thing the database holds
     /// (homes, routines): across users only aggregated, suppressed layers go out unless asked.
     private func validateRawPositions() throws {
-        let raw = [.points, .leafletHeat, .bundle].contains(layer)
+        let raw = [.points, .leafletHeat, .bundle].contains(layer) || tileLayer == .points
         if allowRawPositions && !(raw && allUsers) {
-            throw ValidationError("--allow-raw-positions is for points, leaflet-heat and bundle with --all-users")
+            throw ValidationError("--allow-raw-positions is for points, leaflet-heat, bundle and tiles --layer points with --all-users")
         }
         guard raw && allUsers && !allowRawPositions else { return }
         throw ValidationError("""
@@ -183,12 +196,25 @@ struct ExportCommand: AsyncParsableCommand {
             """)
     }
 
+    private func validateTiles() throws {
+        guard layer == .tiles else {
+            if tileLayer != nil { throw ValidationError("--layer is for export tiles (heat, points or places)") }
+            return
+        }
+        guard tileLayer != nil else { throw ValidationError("export tiles needs --layer heat, points or places") }
+        if format == .csv { throw ValidationError("--format csv is for the points layer, not tiles") }
+        let zooms = VectorTileRequest.zooms
+        guard zooms.contains(minZoom), zooms.contains(maxZoom), minZoom <= maxZoom else {
+            throw ValidationError("--min-zoom and --max-zoom must be within \(zooms.lowerBound)–\(zooms.upperBound), --min-zoom ≤ --max-zoom")
+        }
+    }
+
     private func validatePrivacy() throws {
         if maskAround.isEmpty != maskRadius.isEmpty { throw ValidationError("--mask-around and --mask-radius go together") }
         if maskRadius.count > 1 && maskRadius.count != maskAround.count {
             throw ValidationError("give --mask-radius once, or once per --mask-around (\(maskAround.count))")
         }
-        let pointLayer = [.points, .leafletHeat, .places, .bundle].contains(layer)
+        let pointLayer = [.points, .leafletHeat, .places, .bundle].contains(layer) || [.points, .places].contains(tileLayer)
         if let roundDecimals {
             guard pointLayer else { throw ValidationError("--round is for point layers (points, leaflet-heat, places, bundle), not \(layer.rawValue)") }
             guard (0...15).contains(roundDecimals) else { throw ValidationError("--round must be between 0 and 15") }
@@ -242,7 +268,8 @@ struct ExportCommand: AsyncParsableCommand {
         let masks = try masks()
         // The output path is checked before anything is read: a refusal costs nothing.
         let protected = OutputFile.protecting(database: database.path)
-        let target = layer == .bundle ? nil : try OutputFile.target(out, protecting: protected)
+        let tilesTarget = layer == .tiles ? try tilesTarget(protecting: protected) : nil
+        let target = layer == .bundle || layer == .tiles ? nil : try OutputFile.target(out, protecting: protected)
         let store = try await database.openStore()
         if let user { try await NameChecks.user(user, in: store, database: database.path) }
         try await NameChecks.categories(category, userID: user, in: store)
@@ -253,6 +280,7 @@ struct ExportCommand: AsyncParsableCommand {
         let request = MapExportRequest(
             filter: filter, precision: precision, minCount: minCount, minUsers: minUsers ?? (allUsers ? 3 : 1),
             origin: try origin.map(Self.parseOrigin), privacy: privacy)
+        if let tilesTarget { return try await writeTiles(try tileRequest(request), store: store, target: tilesTarget) }
         guard let target else {
             let summaries = try await writeBundle(request, store: store, protecting: protected)
             let counts = ["points", "hex", "places"].map { "\(summaries[$0]?.features ?? 0) \($0)" }.joined(separator: ", ")
@@ -306,7 +334,7 @@ struct ExportCommand: AsyncParsableCommand {
             return try await MapExport.geoJSON(.places, request, store: store, to: sink)
         case .leafletHeat:
             return try await MapExport.leafletHeat(request, store: store, to: sink, progress: progress)
-        case .bundle:
+        case .bundle, .tiles:
             fatalError("handled above")
         }
     }

@@ -120,7 +120,7 @@ enum OutputFile {
 
     /// `realpath` of an existing path.
     /// The process's umask, read once (POSIX has no way to read it without setting it).
-    private static let processUmask: mode_t = {
+    static let processUmask: mode_t = {
         let current = umask(0)
         umask(current)
         return current

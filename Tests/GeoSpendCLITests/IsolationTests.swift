@@ -163,6 +163,15 @@ import Testing
         for file in ["points.geojson", "hex.geojson", "places.geojson", "layers.js", "index.html"] {
             outputs.append(try String(contentsOfFile: bundle + "/" + file, encoding: .utf8))
         }
+        // Vector tiles: the MBTiles file's metadata and every tile's bytes, read by sqlite3.
+        for layer in Self.tileLayers {
+            let mbtiles = dir.appendingPathComponent("tiles-\(UUID().uuidString).mbtiles").path
+            let t = try geospend(["export", "tiles", "--layer", layer, "--user", "alice", "--max-zoom", "12", "--out", mbtiles, "--db", db])
+            #expect(t.status == 0, "\(t.err)")
+            outputs.append(try Reliability.sql(
+                mbtiles, "SELECT name, value FROM metadata ORDER BY name; SELECT zoom_level, tile_column, tile_row, hex(tile_data) FROM tiles ORDER BY 1, 2, 3;",
+                shell: Reliability.sqlite3).joined(separator: "\n"))
+        }
         return outputs
     }
 
@@ -175,7 +184,10 @@ import Testing
 
     static var labels: [String] {
         aliceCommands.map { $0.joined(separator: " ") } + ["points.geojson", "hex.geojson", "places.geojson", "layers.js", "index.html"].map { "bundle " + $0 }
+            + tileLayers.map { "export tiles --layer " + $0 }
     }
+
+    static let tileLayers = ["heat", "points", "places"]
 
     @Test func noCommandScopedToOneUserSeesAnother() throws {
         defer { try? FileManager.default.removeItem(at: dir) }

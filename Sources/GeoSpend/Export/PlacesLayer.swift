@@ -25,11 +25,20 @@ enum PlacesLayer {
         var change: WindowChange?
     }
 
-    static func write(_ request: MapExportRequest, reader: some ExpenseReader, to sink: ByteSink) throws -> MapExportSummary {
+    /// The places a layer publishes (masked and suppressed ones left out), largest total first.
+    struct Published {
+        var rows: [Row]
+        let choice: LayerCurrency
+        let suppression: Suppression
+        /// Some places were left out: shares are then of the published places' total.
+        let partial: Bool
+    }
+
+    /// The rows of the places layer, also drawn by the vector tiles' places layer.
+    static func published(_ request: MapExportRequest, reader: some ExpenseReader) throws -> Published {
         let privacy = PositionPrivacy(request.privacy)
         let (found, choice) = request.filter.userID == nil
             ? try storeRows(request, privacy: privacy, reader: reader) : try insightRows(request, reader: reader)
-        let currency = choice.currency
         // Masked places go first (a place in a dropped region, or published into one), then
         // suppression; positions published are noised and rounded when asked.
         let all = found.compactMap { r -> Row? in
@@ -51,6 +60,14 @@ enum PlacesLayer {
         // then shares are of the published places' total.
         let partial = rows.count < found.count
         if partial { for n in rows.indices { rows[n].share = total > 0 ? Double(rows[n].total) / Double(total) : 0 } }
+        return Published(rows: rows, choice: choice, suppression: suppression, partial: partial)
+    }
+
+    static func write(_ request: MapExportRequest, reader: some ExpenseReader, to sink: ByteSink) throws -> MapExportSummary {
+        let places = try published(request, reader: reader)
+        let (rows, choice, suppression, partial) = (places.rows, places.choice, places.suppression, places.partial)
+        let currency = choice.currency
+        let total = rows.reduce(Int64(0)) { $0 + $1.total }
         // Published stores imported from OpenStreetMap carry its licence (ODbL) along.
         let storeIDs = Set(rows.filter { $0.kind == .store }.map(\.id))
         let fromOSM = try !storeIDs.isEmpty && reader.stores(withIDs: storeIDs).values.contains { $0.sourceID?.hasPrefix("osm:") == true }
