@@ -4,6 +4,15 @@ import GeoSpend
 import GeoSpendPostGIS
 import GeoSpendSpatiaLite
 
+/// `--read-db`, for the commands that only read (queries, exports, `info`, `users list|export`,
+/// `snap --dry-run`): a PostgreSQL read replica of `--db` that serves them instead.
+struct ReadReplicaOption: ParsableArguments {
+    @Option(
+        name: .customLong("read-db"),
+        help: "Read from this PostgreSQL read replica of --db (postgresql://…) instead.")
+    var readDB: String?
+}
+
 /// `--db`, shared by every command that touches the database: a SpatiaLite file, or a
 /// PostgreSQL server with PostGIS (`postgresql://USER@HOST:PORT/DBNAME`) for the commands that
 /// read and write through the storage seam alone (`openStore`).
@@ -13,11 +22,6 @@ struct DatabaseOptions: ParsableArguments {
         help: "The database: a file, or postgresql://USER@HOST:PORT/DBNAME (default: $GEOSPEND_DB, else ./geospend.sqlite).")
     var db: String?
 
-    @Option(
-        name: .customLong("read-db"),
-        help: "Query commands: read from this PostgreSQL read replica of --db (postgresql://…); writes still go to --db.")
-    var readDB: String?
-
     var path: String { db ?? ProcessInfo.processInfo.environment["GEOSPEND_DB"] ?? "geospend.sqlite" }
 
     var isPostgreSQL: Bool { PostGISAddress.looksLikeOne(path) }
@@ -25,17 +29,17 @@ struct DatabaseOptions: ParsableArguments {
     /// The store behind the seam: the PostgreSQL server (its tables created or migrated on
     /// first use), else the file — created when `create`, else it must exist and is opened
     /// read-only unless `writable`.
-    /// With `--read-db`, a command that only reads is served by the replica instead.
-    func openStore(create: Bool = false, writable: Bool = false) async throws -> any ExpenseStore {
-        if let replica = try await replica(writing: create || writable) { return replica }
+    /// With a `replica` (`--read-db`), a command that only reads is served by it instead.
+    func openStore(create: Bool = false, writable: Bool = false, replica: String? = nil) async throws -> any ExpenseStore {
+        if let replica = try await self.replica(replica, writing: create || writable) { return replica }
         if isPostgreSQL { return try await PostGISStore(PostGISAddress(path)) }
         return create ? try open() : try openExisting(writable: writable)
     }
 
     /// The store for `users list|export|delete`: the server (or its replica, for reading), or
     /// the existing file.
-    func openUserData(writable: Bool = false) async throws -> any ExpenseStore & UserDataStore {
-        if let replica = try await replica(writing: writable) { return replica }
+    func openUserData(writable: Bool = false, replica: String? = nil) async throws -> any ExpenseStore & UserDataStore {
+        if let replica = try await self.replica(replica, writing: writable) { return replica }
         if isPostgreSQL { return try await PostGISStore(PostGISAddress(path)) }
         return try openExisting(writable: writable)
     }
@@ -43,7 +47,7 @@ struct DatabaseOptions: ParsableArguments {
     /// The read replica of `--read-db`, nil without one. A replica only makes sense for a
     /// PostgreSQL `--db` and a command that only reads: anything else is a usage error rather
     /// than a silent choice of one of the two databases.
-    private func replica(writing: Bool) async throws -> PostGISStore? {
+    private func replica(_ readDB: String?, writing: Bool) async throws -> PostGISStore? {
         guard let readDB else { return nil }
         guard isPostgreSQL else { throw ValidationError("--read-db is a read replica of a PostgreSQL --db; \(path) is a file") }
         guard PostGISAddress.looksLikeOne(readDB) else { throw ValidationError("--read-db takes a postgresql://… address, not \(readDB)") }
@@ -59,7 +63,6 @@ struct DatabaseOptions: ParsableArguments {
     /// The commands beyond the seam (editing, periods, budgets, users, doctor) work on files only
     /// so far: a PostgreSQL address gets a clear error, not "no database at postgresql://…".
     private func fileOnly() throws {
-        guard readDB == nil else { throw ValidationError("--read-db is for query commands on a PostgreSQL --db; this command works on SpatiaLite files only") }
         guard !isPostgreSQL else {
             throw ValidationError(
                 "this command works on SpatiaLite files only so far; on PostgreSQL GeoSpend has import, near, "

@@ -127,6 +127,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     @Argument(help: "points, grid, density, places, leaflet-heat, bundle or tiles.") var layer: Layer
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var replica: ReadReplicaOption
     @Option(help: "Only this user's expenses.") var user: String?
     @Flag(help: "Every user's expenses (cross-user layers; see --min-users).") var allUsers = false
     @Flag(help: "With --all-users, let points, leaflet-heat and bundle write every user's raw positions (refused without it; grid and density aggregate).")
@@ -270,7 +271,7 @@ struct ExportCommand: AsyncParsableCommand {
         let protected = OutputFile.protecting(database: database.path)
         let tilesTarget = layer == .tiles ? try tilesTarget(protecting: protected) : nil
         let target = layer == .bundle || layer == .tiles ? nil : try OutputFile.target(out, protecting: protected)
-        let store = try await database.openStore()
+        let store = try await database.openStore(replica: replica.readDB)
         if let user { try await NameChecks.user(user, in: store, database: database.path) }
         try await NameChecks.categories(category, userID: user, in: store)
         filter.period = try await period.resolved(user: user, in: store)?.id

@@ -11,8 +11,10 @@ struct InfoCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
+    @OptionGroup var replica: ReadReplicaOption
+
     func run() async throws {
-        let store = try await database.openStore()
+        let store = try await database.openStore(replica: replica.readDB)
         let counts = try await store.read { try $0.counts() }
         var out = "database   \(database.path)\n"
         out += "users      \(counts.users)\nexpenses   \(counts.expenses) (\(counts.geotaggedExpenses) with a position)\n"

@@ -29,6 +29,8 @@ struct InsightsCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var database: DatabaseOptions
+
+    @OptionGroup var replica: ReadReplicaOption
     @Option(help: "The user.") var user: String
     @Option(help: "store (stores only) or place (stores and clusters).") var by: PlaceGrouping = .place
     @OptionGroup var window: WindowOptions
@@ -47,7 +49,7 @@ struct InsightsCommand: AsyncParsableCommand {
         var request = InsightsRequest(
             userID: user, from: from, to: to,
             kinds: kind.isEmpty ? [.expense] : Set(kind), categories: Set(category), grouping: by, limit: limit)
-        let store = try await database.openStore()
+        let store = try await database.openStore(replica: replica.readDB)
         try await NameChecks.user(user, in: store, database: database.path)
         try await NameChecks.categories(category, userID: user, in: store)
         request.period = try await period.resolved(user: user, in: store)?.id

@@ -25,6 +25,8 @@ struct NearCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var database: DatabaseOptions
+
+    @OptionGroup var replica: ReadReplicaOption
     @Option(help: "The user whose expenses are searched.") var user: String
     @Option(parsing: .unconditional, help: "Latitude of the centre, degrees (WGS84); south is negative.") var lat: Double
     @Option(parsing: .unconditional, help: "Longitude of the centre, degrees (WGS84); west is negative.") var lon: Double
@@ -42,7 +44,7 @@ struct NearCommand: AsyncParsableCommand {
         var filter = ExpenseFilter(
             userID: user, from: from, to: to,
             kinds: Set(kind), categories: Set(category))
-        let store = try await database.openStore()
+        let store = try await database.openStore(replica: replica.readDB)
         try await NameChecks.user(user, in: store, database: database.path)
         try await NameChecks.categories(category, userID: user, in: store)
         filter.period = try await period.resolved(user: user, in: store)?.id

@@ -19,6 +19,8 @@ struct NearestStoresCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var database: DatabaseOptions
+
+    @OptionGroup var replica: ReadReplicaOption
     @Option(parsing: .unconditional, help: "Latitude of the centre, degrees (WGS84); south is negative.") var lat: Double
     @Option(parsing: .unconditional, help: "Longitude of the centre, degrees (WGS84); west is negative.") var lon: Double
     @Option(name: .customShort("k"), help: "How many stores.") var count: Int = 5
@@ -33,7 +35,7 @@ struct NearestStoresCommand: AsyncParsableCommand {
     func run() async throws {
         let center = try Parse.coordinate(lat: lat, lon: lon)
         let limit = try maxDistance.map { try Parse.distance($0, option: "--max-distance") }
-        let store = try await database.openStore()
+        let store = try await database.openStore(replica: replica.readDB)
         try await NameChecks.storeKind(kind, in: store)
         let result = try await store.nearestStores(to: center, limit: count, maxDistance: limit, kind: kind)
         switch format {

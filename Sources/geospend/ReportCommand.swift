@@ -44,6 +44,7 @@ struct ReportCommand: AsyncParsableCommand {
                   geospend report store 317766538 --period 1 --user user1
                 """)
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var replica: ReadReplicaOption
         @Argument(help: "The store id.") var id: String
         @OptionGroup var window: WindowOptions
         @OptionGroup var period: ReportPeriodOptions
@@ -58,7 +59,7 @@ struct ReportCommand: AsyncParsableCommand {
             let (from, to) = try await period.window(window, database: database)
             let request = StoreReportRequest(storeID: id, from: from, to: to, minUsers: suppression.minUsers)
             let report: StoreReport
-            do { report = try await StoreReport.compute(request, store: try await database.openStore()) } catch let e as StoreReportError {
+            do { report = try await StoreReport.compute(request, store: try await database.openStore(replica: replica.readDB)) } catch let e as StoreReportError {
                 throw ValidationError(e.description)
             }
             switch format {
@@ -89,6 +90,7 @@ struct ReportCommand: AsyncParsableCommand {
                   geospend report stores --near 60.1710,24.9414 --radius 500m --format json
                 """)
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var replica: ReadReplicaOption
         @Option(parsing: .unconditional, help: "A centre LAT,LON (with --radius).") var near: String?
         @Option(help: "Radius around --near: 500m, 2km.") var radius: String?
         @Option(help: "Only stores of this kind.") var kind: String?
@@ -113,7 +115,7 @@ struct ReportCommand: AsyncParsableCommand {
                 } catch { throw ValidationError("--near: \(error)") }
             }
             let (from, to) = try await period.window(window, database: database)
-            let store = try await database.openStore()
+            let store = try await database.openStore(replica: replica.readDB)
             try await NameChecks.storeKind(kind, in: store)
             let report = try await StoreListReport.compute(
                 near: center, radius: try radius.map { try Parse.distance($0, option: "--radius") }, kind: kind,

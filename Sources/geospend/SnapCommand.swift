@@ -23,6 +23,8 @@ struct SnapCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var database: DatabaseOptions
+
+    @OptionGroup var replica: ReadReplicaOption
     @Option(help: "Only this user's expenses.") var user: String?
     @Option(help: "Search radius: 50m, 0.1km.") var tolerance: String = "50m"
     @Option(help: "Two stores closer in distance than this are ambiguous.") var ambiguity: String = "3m"
@@ -33,7 +35,7 @@ struct SnapCommand: AsyncParsableCommand {
     enum SnapFormat: String, ExpressibleByArgument { case table, json }
 
     func run() async throws {
-        let store = try await database.openStore(writable: !dryRun)
+        let store = try await database.openStore(writable: !dryRun, replica: replica.readDB)
         if let user { try await NameChecks.user(user, in: store, database: database.path) }
         try await NameChecks.storeKind(kind, in: store)
         let request = SnapRequest(

@@ -24,6 +24,8 @@ struct SummaryCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var database: DatabaseOptions
+
+    @OptionGroup var replica: ReadReplicaOption
     @Option(help: "The user.") var user: String
     @Option(help: "A calendar month, YYYY-MM (local days).") var month: String?
     @OptionGroup var window: WindowOptions
@@ -39,7 +41,7 @@ struct SummaryCommand: AsyncParsableCommand {
         if let month {
             do { (from, to) = try SpendingSummary.month(month) } catch { throw ValidationError("--month: \(error)") }
         }
-        let store = try await database.openStore()
+        let store = try await database.openStore(replica: replica.readDB)
         try await NameChecks.user(user, in: store, database: database.path)
         let chosen = try await period.resolved(user: user, in: store)
         let summary = try await SpendingSummary.compute(userID: user, from: from, to: to, period: chosen, store: store)

@@ -26,6 +26,8 @@ struct TrendsCommand: AsyncParsableCommand {
     enum Grouping: String, ExpressibleByArgument, CaseIterable { case category, store }
 
     @OptionGroup var database: DatabaseOptions
+
+    @OptionGroup var replica: ReadReplicaOption
     @Option(help: "The user.") var user: String
     @OptionGroup var window: WindowOptions
     @Option(help: "category or store: one series per category or store.") var by: Grouping?
@@ -33,7 +35,7 @@ struct TrendsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (from, to) = try window.parsed()
-        let store = try await database.openStore()
+        let store = try await database.openStore(replica: replica.readDB)
         try await NameChecks.user(user, in: store, database: database.path)
         let grouping: TrendsRequest.Grouping = by.map { $0 == .category ? .category : .store } ?? .none
         let result = try await Trends.compute(TrendsRequest(userID: user, from: from, to: to, by: grouping), store: store)

@@ -25,10 +25,11 @@ struct UsersCommand: AsyncParsableCommand {
                   geospend users list --format json
                 """)
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var replica: ReadReplicaOption
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
         func run() async throws {
-            let users = try await database.openUserData().users()
+            let users = try await database.openUserData(replica: replica.readDB).users()
             switch format {
             case .json:
                 let items: [JSONOutput] = users.map { u in
@@ -56,6 +57,10 @@ struct UsersCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "export",
             abstract: "Everything kept for one user as one JSON document: user, categories, expenses, stores used, budgets, periods, price records.",
+            usage: """
+                geospend users export <user> [--out <out>] [--db <db>]
+                  [--read-db <read-db>]
+                """,
             discussion: """
                 Expenses come one per line with the keys of the JSON Lines import format,
                 money as decimal strings, coordinates exact; the stores they name follow as
@@ -68,12 +73,13 @@ struct UsersCommand: AsyncParsableCommand {
                   geospend users export alice | jq -c '.expenses[]' > alice.jsonl
                 """)
         @OptionGroup var database: DatabaseOptions
+        @OptionGroup var replica: ReadReplicaOption
         @Argument(help: "The user id.", transform: Identity.normalized) var user: String
         @Option(name: .shortAndLong, help: "Output file, or - for stdout (default).") var out: String = "-"
 
         func run() async throws {
             let target = try OutputFile.target(out, protecting: OutputFile.protecting(database: database.path))
-            let store = try await database.openUserData()
+            let store = try await database.openUserData(replica: replica.readDB)
             struct NoSuchUser: Error {}  // thrown inside the write, so no file is left behind
             let counts: UserExport.Counts
             do {
