@@ -17,6 +17,9 @@ import Testing
 /// of her very coordinates, with the same merchant texts (`shared`) — and again after
 /// `users delete bob`. The comparison cannot pass vacuously: in a third database bob's rows are
 /// filed under alice (`merged`), and every one of those outputs must then differ.
+///
+/// Over HTTP the same guarantee is checked per endpoint by
+/// Tests/GeoSpendServiceTests/ServiceIsolationTests.swift (`geospend serve`, one token per user).
 @Suite(.serialized) struct IsolationTests {
     let dir: URL = {
         let d = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-isolation-\(UUID().uuidString)")

@@ -1,0 +1,113 @@
+import Foundation
+import GeoSpendTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `geospend serve` on a free loopback port, spoken to with curl: what a client sees,
+/// streamed exports equal to the CLI's files, and SIGTERM → exit 0.
+@Suite(.serialized) struct LiveServerTests {
+    let f: ServiceFixture
+
+    init() throws { f = try ServiceFixture() }
+
+    /// A running `geospend serve --port 0` and the port it took.
+    final class Server {
+        let process = Process()
+        let port: Int
+        private let errors: FileHandle
+        let logFile: URL
+
+        init(db: String, in dir: URL) throws {
+            logFile = dir.appendingPathComponent("serve.log")
+            FileManager.default.createFile(atPath: logFile.path, contents: nil)
+            errors = try FileHandle(forWritingTo: logFile)
+            process.executableURL = URL(fileURLWithPath: ServiceFixture.binary)
+            process.arguments = ["serve", "--db", db, "--port", "0"]
+            process.environment = ServiceFixture.environment
+            process.standardError = errors
+            process.standardOutput = errors
+            try process.run()
+            let deadline = Date().addingTimeInterval(60)
+            var found: Int?
+            while found == nil && Date() < deadline && process.isRunning {
+                let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+                if let r = log.range(of: "listening on http://127.0.0.1:") {
+                    found = Int(log[r.upperBound...].prefix { $0.isNumber })
+                } else {
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+            }
+            guard let found else {
+                process.terminate()
+                throw ServiceFixture.FixtureError(message: "serve did not start: " + ((try? String(contentsOf: logFile, encoding: .utf8)) ?? ""))
+            }
+            port = found
+        }
+
+        var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+
+        /// SIGTERM, then the exit status (nil when it did not stop within 20 s).
+        func stop() -> Int32? {
+            kill(process.processIdentifier, SIGTERM)
+            let deadline = Date().addingTimeInterval(20)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            guard !process.isRunning else {
+                process.interrupt()
+                return nil
+            }
+            try? errors.close()
+            return process.terminationStatus
+        }
+
+        deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    }
+
+    /// curl's body, and the status code as the last line.
+    func curl(_ port: Int, _ path: String, token: String?, method: String = "GET") throws -> (status: Int, body: String) {
+        var args = ["-s", "-X", method, "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)"]
+        if let token { args += ["-H", "Authorization: Bearer \(token)"] }
+        let r = try runProgram("/usr/bin/curl", args)
+        let status = Int(r.out.split(separator: "\n").last ?? "") ?? 0
+        return (status, String(r.out.dropLast(String(status).count + 1)))
+    }
+
+    @Test func servesOverHTTPAndStopsCleanlyOnSIGTERM() throws {
+        let server = try Server(db: f.db, in: f.dir)
+        let token = try #require(f.tokens["alice"])
+        let health = try curl(server.port, "/health", token: nil)
+        #expect(health.status == 200)
+        let near = try curl(server.port, "/api/v1/near?lat=60.1699&lon=24.9384&radius=2km", token: token)
+        let cli = try f.geospend(["near", "--user", ServiceFixture.alice, "--lat", "60.1699", "--lon", "24.9384", "--radius", "2km", "--format", "json", "--db", f.db])
+        #expect(near.status == 200)
+        #expect(near.body == cli.out)
+        // Streamed layers and the user's export: the CLI's files, byte for byte.
+        for (path, args) in [
+            ("/api/v1/export/points", ["export", "points"]),
+            ("/api/v1/export/grid?cell=500m", ["export", "grid", "--cell", "500m"]),
+            ("/api/v1/export/density?cell=100m&bandwidth=400m", ["export", "density", "--cell", "100m", "--bandwidth", "400m"]),
+            ("/api/v1/export/places", ["export", "places"]),
+        ] {
+            let served = try curl(server.port, path, token: token)
+            let file = try f.geospend(args + ["--user", ServiceFixture.alice, "--db", f.db])
+            #expect(served.status == 200, "\(path)")
+            #expect(served.body == file.out, "\(path)")
+            #expect(served.body.contains("\"Feature\""), "\(path)")
+        }
+        let export = try curl(server.port, "/api/v1/users/me/export", token: token)
+        let cliExport = try f.geospend(["users", "export", ServiceFixture.alice, "--db", f.db])
+        #expect(export.status == 200)
+        #expect(export.body == cliExport.out)
+        #expect(server.stop() == 0)
+        // Requests are logged, tokens never.
+        #expect(server.log.contains("/api/v1/near"))
+        #expect(!server.log.contains(String(token.split(separator: "_").last!)))
+    }
+
+    @Test func aPostgreSQLAddressIsRefusedWithExit2() throws {
+        let r = try f.geospend(["serve", "--db", "postgresql://nobody@127.0.0.1:1/none"])
+        #expect(r.status == 2)
+        #expect(r.err.contains("SpatiaLite files only so far"))
+    }
+}
