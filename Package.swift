@@ -105,6 +105,7 @@ let package = Package(
                 "GeoSpend", "GeoSpendSpatiaLite", "GeoSpendService", "GeoSpendTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
     ]

@@ -19,7 +19,7 @@ public struct ServiceAddress: Sendable {
 }
 
 /// The service's routes: `/health`, `/openapi.json` and (with a registry) `/metrics` for anyone,
-/// `/api/v1/…` behind a token. Every error leaves as an RFC 9457 problem (`ProblemMiddleware`,
+/// `/api/v1/…` and `/ogc/…` (OGC API Features) behind a token. Every error leaves as an RFC 9457 problem (`ProblemMiddleware`,
 /// inside the metrics and the log, so they see the problem's status; outside everything else,
 /// so an unknown path or a refused token is a problem too). `metrics` is where Hummingbird's
 /// `MetricsMiddleware` counts and times requests once `MetricsSystem` is bootstrapped with it.
@@ -38,6 +38,7 @@ public func buildRouter(store: any ServiceStore, metrics: PrometheusCollectorReg
     ExpenseRoutes(store: store).add(to: api)
     ExportRoutes(store: store).add(to: api)
     UserRoutes(store: store).add(to: api)
+    OGCRoutes(store: store).add(to: router.group("ogc").add(middleware: TokenMiddleware(store: store)))
     return router
 }
 

@@ -3,21 +3,29 @@ import Foundation
 import GeoSpend
 import Hummingbird
 
-/// Bearer tokens: `gs_<id>_<secret>`, the secret 32 random bytes in base64url. The store keeps
-/// the SHA-256 of the secret only; the id finds the one row to compare with, and the hashes are
-/// compared in constant time, so the time taken says nothing about how much of a guess was right.
+/// Bearer tokens: `gs_<lookup>_<secret>`, the lookup key 9 and the secret 32 random bytes, both
+/// base64url (no `_`: `-` and `.` stand for `+` and `/`). The store keeps the SHA-256 of the
+/// secret only; the lookup key finds the one row to compare with, and the hashes are compared in
+/// constant time, so the time taken says nothing about how much of a guess was right.
 public enum TokenAuth {
-    /// A new secret and its hash (what `tokens create` stores).
-    public static func newSecret() -> (secret: String, sha256: [UInt8]) {
-        var generator = SystemRandomNumberGenerator()  // getrandom(2) on Linux: a CSPRNG
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let secret = Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        return (secret, hash(secret))
+    /// A new token: what the user is given (`text`) and what the store keeps.
+    public struct NewToken: Sendable {
+        public let lookup: String
+        public let sha256: [UInt8]
+        public let text: String
     }
 
-    /// The token as users send it.
-    public static func token(id: Int64, secret: String) -> String { "gs_\(id)_\(secret)" }
+    public static func newToken() -> NewToken {
+        let (lookup, secret) = (randomText(bytes: 9), randomText(bytes: 32))
+        return NewToken(lookup: lookup, sha256: hash(secret), text: "gs_\(lookup)_\(secret)")
+    }
+
+    private static func randomText(bytes count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()  // getrandom(2) on Linux: a CSPRNG
+        let bytes = (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: ".").replacingOccurrences(of: "=", with: "")
+    }
 
     static func hash(_ secret: String) -> [UInt8] { Array(SHA256.hash(data: Data(secret.utf8))) }
 
@@ -33,7 +41,7 @@ public enum TokenAuth {
     static func verify(_ header: String?, in store: any TokenStore, now: Date = Date()) async throws -> TokenRecord? {
         guard let header, header.hasPrefix("Bearer ") else { return nil }
         let parts = header.dropFirst("Bearer ".count).split(separator: "_", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "gs", let id = Int64(parts[1]), let stored = try await store.token(id: id) else { return nil }
+        guard parts.count == 3, parts[0] == "gs", let stored = try await store.token(lookup: String(parts[1])) else { return nil }
         guard constantTimeEqual(hash(String(parts[2])), stored.sha256) else { return nil }
         guard !stored.record.isExpired(atEpochMilliseconds: Int64(now.timeIntervalSince1970 * 1000)) else { return nil }
         return stored.record

@@ -25,6 +25,10 @@ struct TokensCommand: AsyncParsableCommand {
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "create", abstract: "Make a token for a user; prints it once, as the last line.",
+            usage: """
+                geospend tokens create --user <user> [--scope <scope>]
+                  [--expires <expires>] [--db <db>]
+                """,
             discussion: """
                 --scope read: queries only; write: also changes the user's data (DELETE
                 /api/v1/users/me); admin: also cross-user reports.
@@ -41,10 +45,10 @@ struct TokensCommand: AsyncParsableCommand {
             let expiry = try expires.map(Self.expiry)
             let store = try database.openExisting(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
-            let (secret, hash) = TokenAuth.newSecret()
-            let record = try await store.addToken(userID: user, scope: scope, sha256: hash, expiresAt: expiry)
+            let token = TokenAuth.newToken()
+            let record = try await store.addToken(userID: user, scope: scope, lookup: token.lookup, sha256: token.sha256, expiresAt: expiry)
             printErr("token \(record.id) for user \(record.userID), scope \(record.scope.rawValue), expires \(record.expiresAt?.text ?? "never"); it is shown only now:")
-            printOut(TokenAuth.token(id: record.id, secret: secret) + "\n")
+            printOut(token.text + "\n")
         }
 
         /// Now plus `30d` or `12h`, as a UTC instant.
@@ -60,26 +64,42 @@ struct TokensCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "The tokens (never the tokens themselves): id, user, scope, made, expiry.",
+            usage: "geospend tokens list [--user <user>] [--format <format>] [--db <db>]",
             discussion: """
                 Example:
                   geospend tokens list --user alice
+                  geospend tokens list --format json
                 """)
         @OptionGroup var database: DatabaseOptions
         @Option(help: "Only this user's tokens (default: every user's).") var user: String?
+        @Option(help: "table or json.") var format: Format = .table
+
+        enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
 
         func run() async throws {
             let tokens = try await database.openExisting().tokens(userID: user)
-            printOut(TextTable(
-                headers: ["id", "user", "scope", "created", "expires"],
-                rows: tokens.map { [String($0.id), $0.userID, $0.scope.rawValue, $0.createdAt, $0.expiresAt?.text ?? "never"] },
-                rightAligned: [0]
-            ).rendered())
+            switch format {
+            case .json:
+                printOut(JSONOutput.array(tokens.map { t in
+                    .object([
+                        ("id", .integer(t.id)), ("user", .string(t.userID)), ("scope", .string(t.scope.rawValue)),
+                        ("created_at", .string(t.createdAt)), ("expires_at", .text(t.expiresAt?.text)),
+                    ])
+                }).serialized() + "\n")
+            case .table:
+                printOut(TextTable(
+                    headers: ["id", "user", "scope", "created", "expires"],
+                    rows: tokens.map { [String($0.id), $0.userID, $0.scope.rawValue, $0.createdAt, $0.expiresAt?.text ?? "never"] },
+                    rightAligned: [0]
+                ).rendered())
+            }
         }
     }
 
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "revoke", abstract: "Delete one of a user's tokens; requests with it are refused from then on.",
+            usage: "geospend tokens revoke --user <user> <id> [--db <db>]",
             discussion: """
                 Example:
                   geospend tokens revoke --user alice 3

@@ -21,7 +21,7 @@ import Glibc
 
         init(db: String, in dir: URL) throws {
             logFile = dir.appendingPathComponent("serve.log")
-            FileManager.default.createFile(atPath: logFile.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
             errors = try FileHandle(forWritingTo: logFile)
             process.executableURL = URL(fileURLWithPath: ServiceFixture.binary)
             process.arguments = ["serve", "--db", db, "--port", "0"]
@@ -103,6 +103,44 @@ import Glibc
         // Requests are logged, tokens never.
         #expect(server.log.contains("/api/v1/near"))
         #expect(!server.log.contains(String(token.split(separator: "_").last!)))
+    }
+
+    /// GDAL's OAPIF driver, an outside reader: every collection is listed with its full feature
+    /// count, and reading a whole layer 7 features a page (following `next`) gets every feature.
+    @Test func gdalReadsEveryCollectionWhole() throws {
+        let server = try Server(db: f.db, in: f.dir)
+        defer { _ = server.stop() }
+        let token = try #require(f.tokens["alice"])
+        var env = ServiceFixture.environment
+        env["GDAL_HTTP_HEADERS"] = "Authorization: Bearer \(token)"
+        let url = "OAPIF:http://127.0.0.1:\(server.port)/ogc"
+        // The oracle: the CLI's layers (their "features" count) and the stores in the file.
+        func layerCount(_ args: [String]) throws -> Int {
+            let out = try f.geospend(["export"] + args + ["--user", ServiceFixture.alice, "--db", f.db]).out
+            let r = try #require(out.range(of: "\"features\":"))
+            return Int(out[r.upperBound...].prefix { $0.isNumber })!
+        }
+        let stores = try runProgram("/usr/bin/sqlite3", [f.db, "SELECT count(*) FROM stores"]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let expected: [(String, Int)] = [
+            ("expenses", try layerCount(["points"])), ("places", try layerCount(["places"])),
+            ("hex", try layerCount(["grid", "--cell", "250m"])), ("density", try layerCount(["density", "--cell", "50m", "--bandwidth", "300m"])),
+            ("stores", try #require(Int(stores))),
+        ]
+        let listing = try runProgram("/usr/bin/ogrinfo", ["-ro", "-q", url], environment: env)
+        #expect(listing.status == 0, "\(listing.err)")
+        for (layer, count) in expected {
+            #expect(count > 0, "\(layer)")
+            #expect(listing.out.contains(": \(layer) ("), "\(listing.out)")
+            let info = try runProgram("/usr/bin/ogrinfo", ["-ro", "-so", url, layer], environment: env)
+            #expect(info.out.contains("Feature Count: \(count)\n"), "\(layer): \(info.out) \(info.err)")
+        }
+        // Paging: the whole expenses layer, 7 a page, through ogr2ogr.
+        let copy = f.dir.appendingPathComponent("expenses-copy.geojson").path
+        let r = try runProgram("/usr/bin/ogr2ogr", ["-f", "GeoJSON", copy, url, "expenses", "-oo", "PAGE_SIZE=7"], environment: env)
+        #expect(r.status == 0, "\(r.err)")
+        let copied = try String(contentsOfFile: copy, encoding: .utf8).components(separatedBy: "\"type\": \"Feature\"").count - 1
+        #expect(copied == expected[0].1)
+        #expect(server.log.components(separatedBy: "/ogc/collections/expenses/items").count - 1 >= expected[0].1 / 7)
     }
 
     @Test func aPostgreSQLAddressIsRefusedWithExit2() throws {

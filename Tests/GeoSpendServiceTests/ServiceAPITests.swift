@@ -23,11 +23,11 @@ import Testing
         let good = try #require(f.tokens["alice"])
         // The right id with a wrong secret, and a token past its expiry (made through the store).
         let wrong = String(good.dropLast(4)) + "AAAA"
-        let (secret, hash) = TokenAuth.newSecret()
+        let made = TokenAuth.newToken()
         let past = try Timestamp(parsing: "2020-01-01T00:00:00Z")
-        let expired = try await f.store().addToken(userID: ServiceFixture.alice, scope: .read, sha256: hash, expiresAt: past)
-        let expiredToken = TokenAuth.token(id: expired.id, secret: secret)
-        for token in [nil, wrong, "gs_999_x", "not a token", expiredToken] {
+        _ = try await f.store().addToken(userID: ServiceFixture.alice, scope: .read, lookup: made.lookup, sha256: made.sha256, expiresAt: past)
+        let expiredToken = made.text
+        for token in [nil, wrong, "gs_AAAAAAAAAAAA_x", "not a token", expiredToken] {
             let a = try await f.withClient { try await $0.call("/api/v1/summary", token: token) }
             #expect(a.status == .unauthorized, "\(token ?? "none")")
             #expect(a.headers[.contentType] == "application/problem+json")
@@ -153,7 +153,7 @@ import Testing
 
     @Test func countsAndTimesRequestsPerRoute() async throws {
         let f = try ServiceFixture()
-        let app = Application(router: buildRouter(store: try f.store(), metrics: Self.registry))
+        let app = Application(router: buildRouter(store: try f.store(), metrics: Self.registry), logger: ServiceFixture.quiet)
         let text = try await app.test(.router) { client in
             _ = try await client.call("/api/v1/summary", token: f.tokens["alice"])
             _ = try await client.call("/api/v1/expenses/e1", token: f.tokens["alice"])

@@ -4,6 +4,7 @@ import GeoSpendService
 import GeoSpendSpatiaLite
 import GeoSpendTestSupport
 import Hummingbird
+import Logging
 import HummingbirdTesting
 import Testing
 
@@ -68,9 +69,16 @@ final class ServiceFixture: @unchecked Sendable {
 
     /// Runs `body` with a client of the router (no network: HummingbirdTesting's `.router`).
     func withClient<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
-        let app = Application(router: buildRouter(store: try store()))
+        let app = Application(router: buildRouter(store: try store()), logger: Self.quiet)
         return try await app.test(.router) { client in try await body(client) }
     }
+
+    /// Warnings and errors only: a line per request would bury the test report.
+    static let quiet: Logger = {
+        var l = Logger(label: "geospend-tests")
+        l.logLevel = .warning
+        return l
+    }()
 }
 
 /// A GET (or another method) with a bearer token; the status, body and headers come back.

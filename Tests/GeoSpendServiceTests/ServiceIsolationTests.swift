@@ -55,10 +55,10 @@ import Testing
     /// creation times) blanked.
     func answers(_ db: String) async throws -> [String] {
         let store = try SpatiaLiteStore(path: db)
-        let (secret, hash) = TokenAuth.newSecret()
-        let record = try await store.addToken(userID: ServiceFixture.alice, scope: .read, sha256: hash, expiresAt: nil)
-        let token = TokenAuth.token(id: record.id, secret: secret)
-        let app = Application(router: buildRouter(store: store))
+        let made = TokenAuth.newToken()
+        _ = try await store.addToken(userID: ServiceFixture.alice, scope: .read, lookup: made.lookup, sha256: made.sha256, expiresAt: nil)
+        let token = made.text
+        let app = Application(router: buildRouter(store: store), logger: ServiceFixture.quiet)
         let bodies = try await app.test(.router) { client in
             var out: [String] = []
             for uri in Self.endpoints {
@@ -73,7 +73,7 @@ import Testing
 
     @Test func aliceGetsTheSameAnswersWhateverOtherUsersHold() async throws {
         let alone = try await answers(try database("alone", keep: { $0 == ServiceFixture.alice }))
-        let shared = try await answers(f.db)
+        let shared = try await answers(try database("shared", keep: { _ in true }))
         let merged = try await answers(try database("merged", keep: { [ServiceFixture.alice, ServiceFixture.bob].contains($0) }, rename: { _ in ServiceFixture.alice }))
         for (n, uri) in Self.endpoints.enumerated() {
             #expect(alone[n].hasPrefix("200 "), "\(uri): \(alone[n].prefix(300))")

@@ -1,13 +1,14 @@
 /// API tokens (`geospend tokens`, the HTTP service): each belongs to one user and acts as that
-/// user. Only a token's SHA-256 hash is kept; the token itself is shown once, when made.
-/// Ids are for listing and revoking; a token carries its id so the service finds the one row
-/// to compare, in constant time, against the hash of what was sent.
+/// user. Only the SHA-256 hash of a token's secret is kept; the token is shown once, when made.
+/// A token carries a random lookup key, so the service finds the one row whose hash it compares,
+/// in constant time, with the hash of the secret sent. Ids are numbered per user (1, 2, 3 …,
+/// never reused) for listing and revoking: they say nothing about other users' tokens.
 public protocol TokenStore: Sendable {
     /// Stores a new token of an existing user (the store's not-found error otherwise) and returns it.
-    func addToken(userID: String, scope: TokenScope, sha256: [UInt8], expiresAt: Timestamp?) async throws -> TokenRecord
+    func addToken(userID: String, scope: TokenScope, lookup: String, sha256: [UInt8], expiresAt: Timestamp?) async throws -> TokenRecord
 
-    /// The token with this id, hash included; nil when none (revoked or never made).
-    func token(id: Int64) async throws -> (record: TokenRecord, sha256: [UInt8])?
+    /// The token with this lookup key, hash included; nil when none (revoked or never made).
+    func token(lookup: String) async throws -> (record: TokenRecord, sha256: [UInt8])?
 
     /// The user's tokens by id (every user's with nil), without hashes.
     func tokens(userID: String?) async throws -> [TokenRecord]
