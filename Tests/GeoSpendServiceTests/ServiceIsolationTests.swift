@@ -28,6 +28,10 @@ import Testing
         "/api/v1/export/density?cell=200m",
         "/api/v1/export/places",
         "/api/v1/users/me/export",
+        "/ogc/collections/expenses/items?limit=10000",
+        "/ogc/collections/places/items?limit=10000",
+        "/ogc/collections/hex/items?limit=10000",
+        "/ogc/collections/density/items?limit=10000",
     ]
 
     /// A database from the sample stores and the sample expenses `keep` picks (renamed by `rename`).
@@ -67,7 +71,7 @@ import Testing
             }
             return out
         }
-        let times = try Regex(#""(generated_at|created_at)": ?"[^"]*""#)
+        let times = try Regex(#""(generated_at|created_at|timeStamp)": ?"[^"]*""#)
         return bodies.map { $0.replacing(times, with: "\"time\"") }
     }
 
