@@ -23,7 +23,9 @@ public struct ServiceAddress: Sendable {
 /// inside the metrics and the log, so they see the problem's status; outside everything else,
 /// so an unknown path or a refused token is a problem too). `metrics` is where Hummingbird's
 /// `MetricsMiddleware` counts and times requests once `MetricsSystem` is bootstrapped with it.
-public func buildRouter(store: any ServiceStore, metrics: PrometheusCollectorRegistry? = nil) -> Router<ServiceContext> {
+public func buildRouter(
+    store: any ServiceStore, metrics: PrometheusCollectorRegistry? = nil, timeLimit: Duration = .seconds(30)
+) -> Router<ServiceContext> {
     let router = Router(context: ServiceContext.self)
     router.add(middleware: LogRequestsMiddleware(.info, includeHeaders: .none))  // never the Authorization header
     if let metrics {
@@ -31,6 +33,7 @@ public func buildRouter(store: any ServiceStore, metrics: PrometheusCollectorReg
         router.get("metrics") { _, _ in JSONResponse.text(metrics.emitToString(), contentType: "text/plain; version=0.0.4") }
     }
     router.add(middleware: ProblemMiddleware())
+    router.add(middleware: TimeLimitMiddleware(limit: timeLimit))
     router.get("health") { _, _ in JSONResponse.make(.object([("status", .string("ok"))])) }
     router.get("openapi.json") { _, _ in JSONResponse.text(OpenAPIDocument.text, contentType: "application/vnd.oai.openapi+json;version=3.1") }
     let api = router.group("api/v1").add(middleware: TokenMiddleware(store: store))
@@ -38,6 +41,7 @@ public func buildRouter(store: any ServiceStore, metrics: PrometheusCollectorReg
     ExpenseRoutes(store: store).add(to: api)
     ExportRoutes(store: store).add(to: api)
     UserRoutes(store: store).add(to: api)
+    ImportRoutes(store: store).add(to: api)
     OGCRoutes(store: store).add(to: router.group("ogc").add(middleware: TokenMiddleware(store: store)))
     return router
 }

@@ -45,6 +45,8 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             throw problem
         } catch let error as HTTPError {
             throw Problem(error.status, error.body ?? Self.hint(error.status))
+        } catch let error as HTTPResponseError {
+            throw Problem(error.status, Self.hint(error.status))  // e.g. a body over the limit: 413
         } catch let error as UsageError {
             throw Problem(.badRequest, error.message)
         } catch let error as ValueError {
@@ -62,7 +64,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     static func hint(_ status: HTTPResponse.Status) -> String {
         switch status {
         case .notFound: return "no such resource; /openapi.json lists the service's paths"
-        case .contentTooLarge: return "the request body is too large"
+        case .contentTooLarge: return "the request body is larger than the service takes (64 MiB): split the file"
         case .methodNotAllowed: return "this path does not take this method; /openapi.json lists what it takes"
         default: return status.reasonPhrase
         }

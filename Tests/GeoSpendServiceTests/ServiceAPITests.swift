@@ -166,3 +166,15 @@ import Testing
         #expect(!text.contains("e1\""))  // route patterns, not ids
     }
 }
+
+/// A read past the time limit is a 503 problem; the limit is 30 s in `geospend serve`.
+@Suite struct TimeLimitTests {
+    @Test func aSlowReadIsA503Problem() async throws {
+        let f = try ServiceFixture()
+        let app = Application(router: buildRouter(store: try f.store(), timeLimit: .nanoseconds(1)), logger: ServiceFixture.quiet)
+        let a = try await app.test(.router) { try await $0.call("/api/v1/insights", token: f.tokens["alice"]) }
+        #expect(a.status == .serviceUnavailable)
+        #expect(a.headers[.contentType] == "application/problem+json")
+        #expect(a.body.contains("took longer"))
+    }
+}

@@ -89,10 +89,10 @@ struct Answer: Sendable {
 }
 
 extension TestClientProtocol {
-    func call(_ uri: String, token: String?, method: HTTPRequest.Method = .get) async throws -> Answer {
+    func call(_ uri: String, token: String?, method: HTTPRequest.Method = .get, body: String? = nil) async throws -> Answer {
         var headers: HTTPFields = [:]
         if let token { headers[.authorization] = "Bearer \(token)" }
-        return try await execute(uri: uri, method: method, headers: headers) { r in
+        return try await execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) { r in
             Answer(status: r.status, body: String(buffer: r.body), headers: r.headers)
         }
     }
