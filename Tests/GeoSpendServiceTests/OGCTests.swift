@@ -32,7 +32,7 @@ import Testing
     }
 
     func get(_ uri: String) async throws -> (status: HTTPResponse.Status, json: [String: Any], body: String) {
-        let app = Application(router: buildRouter(store: try SpatiaLiteStore(path: db)), logger: ServiceFixture.quiet)
+        let app = Application(router: buildRouter(store: try SpatiaLiteStore(path: db), timeLimit: ServiceFixture.patient), logger: ServiceFixture.quiet)
         let a = try await app.test(.router) { try await $0.call(uri, token: token) }
         let json = (try? JSONSerialization.jsonObject(with: Data(a.body.utf8)) as? [String: Any]) ?? [:]
         return (a.status, json, a.body)

@@ -153,7 +153,7 @@ import Testing
 
     @Test func countsAndTimesRequestsPerRoute() async throws {
         let f = try ServiceFixture()
-        let app = Application(router: buildRouter(store: try f.store(), metrics: Self.registry), logger: ServiceFixture.quiet)
+        let app = Application(router: buildRouter(store: try f.store(), metrics: Self.registry, timeLimit: ServiceFixture.patient), logger: ServiceFixture.quiet)
         let text = try await app.test(.router) { client in
             _ = try await client.call("/api/v1/summary", token: f.tokens["alice"])
             _ = try await client.call("/api/v1/expenses/e1", token: f.tokens["alice"])

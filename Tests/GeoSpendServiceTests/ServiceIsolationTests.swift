@@ -62,7 +62,7 @@ import Testing
         let made = TokenAuth.newToken()
         _ = try await store.addToken(userID: ServiceFixture.alice, scope: .read, lookup: made.lookup, sha256: made.sha256, expiresAt: nil)
         let token = made.text
-        let app = Application(router: buildRouter(store: store), logger: ServiceFixture.quiet)
+        let app = Application(router: buildRouter(store: store, timeLimit: ServiceFixture.patient), logger: ServiceFixture.quiet)
         let bodies = try await app.test(.router) { client in
             var out: [String] = []
             for uri in Self.endpoints {
