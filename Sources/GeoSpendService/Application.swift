@@ -36,6 +36,7 @@ public func buildRouter(
     router.add(middleware: TimeLimitMiddleware(limit: timeLimit))
     router.get("health") { _, _ in JSONResponse.make(.object([("status", .string("ok"))])) }
     router.get("openapi.json") { _, _ in JSONResponse.text(OpenAPIDocument.text, contentType: "application/vnd.oai.openapi+json;version=3.1") }
+    MapRoutes().add(to: router)
     let api = router.group("api/v1").add(middleware: TokenMiddleware(store: store))
     QueryRoutes(store: store).add(to: api)
     ExpenseRoutes(store: store).add(to: api)

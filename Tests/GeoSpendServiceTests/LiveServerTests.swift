@@ -168,6 +168,28 @@ import Glibc
         #expect(run.out.contains("passed"))
     }
 
+    /// `/map` in headless Chromium, the token in the address's fragment: the page draws the
+    /// CLI layers' counts of features, read live from the API, and the token is in no log line.
+    @Test func mapPageReadsTheLiveAPI() throws {
+        let chromium = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let server = try Server(db: f.db, in: f.dir)
+        let token = try #require(f.tokens["alice"])
+        func count(_ args: [String]) throws -> Int {
+            let out = try f.geospend(["export"] + args + ["--user", ServiceFixture.alice, "--db", f.db]).out
+            let r = try #require(out.range(of: "\"features\":"))
+            return Int(out[r.upperBound...].prefix { $0.isNumber })!
+        }
+        let expected = "points \(try count(["points"])), hexagons \(try count(["grid"])), places \(try count(["places"]))"
+        let dom = try runProgram(chromium, [
+            "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000", "--user-data-dir=\(f.dir.path)/chromium",
+            "--dump-dom", "http://127.0.0.1:\(server.port)/map#token=\(token)",
+        ])
+        #expect(dom.out.contains("<p id=\"status\">\(expected)</p>"), "\(dom.out.suffix(500)) \(dom.err.suffix(500))")
+        #expect(server.stop() == 0)
+        #expect(server.log.contains("/api/v1/export/points"))
+        #expect(!server.log.contains(token))
+    }
+
     @Test func aPostgreSQLAddressIsRefusedWithExit2() throws {
         let r = try f.geospend(["serve", "--db", "postgresql://nobody@127.0.0.1:1/none"])
         #expect(r.status == 2)
