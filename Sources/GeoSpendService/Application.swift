@@ -43,6 +43,7 @@ public func buildRouter(
     ExportRoutes(store: store).add(to: api)
     UserRoutes(store: store).add(to: api)
     ImportRoutes(store: store).add(to: api)
+    ReportRoutes(store: store).add(to: api)
     OGCRoutes(store: store).add(to: router.group("ogc").add(middleware: TokenMiddleware(store: store)))
     return router
 }

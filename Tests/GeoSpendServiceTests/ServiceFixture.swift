@@ -27,7 +27,7 @@ final class ServiceFixture: @unchecked Sendable {
 
     let dir: URL
     let db: String
-    /// Tokens by name: alice (read), aliceWrite (write), bob (read).
+    /// Tokens by name: alice (read), aliceWrite (write), bob (read), admin (alice's, admin).
     private(set) var tokens: [String: String] = [:]
 
     init() throws {
@@ -41,6 +41,7 @@ final class ServiceFixture: @unchecked Sendable {
         tokens["alice"] = try token(user: Self.alice, scope: "read")
         tokens["aliceWrite"] = try token(user: Self.alice, scope: "write")
         tokens["bob"] = try token(user: Self.bob, scope: "read")
+        tokens["admin"] = try token(user: Self.alice, scope: "admin")
     }
 
     deinit { try? FileManager.default.removeItem(at: dir) }
