@@ -134,7 +134,7 @@ import Testing
         let token = try #require(f.tokens["aliceWrite"])
         let a = try await f.withClient { try await $0.call("/api/v1/users/me", token: token, method: .delete) }
         #expect(a.status == .ok, "\(a.body)")
-        #expect(a.body.contains("\"api_tokens\": 2"))
+        #expect(a.body.contains("\"api_tokens\": 3"))  // read, write and admin
         let after = try await f.withClient { try await $0.call("/api/v1/summary", token: token) }
         #expect(after.status == .unauthorized)
         #expect(!(try f.geospend(["users", "list", "--db", f.db]).out.contains("\(ServiceFixture.alice) ")))
