@@ -6,7 +6,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 VENV := .venv
 
-.PHONY: bootstrap venv build release demo screenshots test reliability notebooks fixtures fuzz bench bench-quick clean
+.PHONY: bootstrap venv build release demo screenshots test reliability notebooks fixtures fuzz bench bench-quick bench-service clean
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -74,6 +74,11 @@ fuzz: bootstrap
 # Tables go into Benchmarks/RESULTS.md, raw numbers into Benchmarks/results/*.json.
 bench: release
 	@scripts/bench.sh 100000 1000000 $(if $(BENCH_LARGE),10000000)
+	@scripts/bench-service.sh 1000000
+
+# The service alone under wrk (make bench runs it on 1M expenses): BENCH_SERVICE_N expenses.
+bench-service: release
+	@scripts/bench-service.sh $(or $(BENCH_SERVICE_N),20000) $(or $(BENCH_SECONDS),10)
 
 bench-quick: release
 	@scripts/bench.sh 100000

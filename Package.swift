@@ -8,12 +8,21 @@ let package = Package(
         .library(name: "GeoSpend", targets: ["GeoSpend"]),
         .library(name: "GeoSpendSpatiaLite", targets: ["GeoSpendSpatiaLite"]),
         .library(name: "GeoSpendPostGIS", targets: ["GeoSpendPostGIS"]),
+        .library(name: "GeoSpendService", targets: ["GeoSpendService"]),
         .executable(name: "geospend", targets: ["geospend"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // The HTTP service: server, logs, metrics, token hashes.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // Already in the graph through hummingbird; named for `HTTPField.Name`, which it does not re-export.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         // Tests only: property-based checks with Swift Testing.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -44,12 +53,28 @@ let package = Package(
         .target(
             name: "GeoSpendPostGIS",
             dependencies: ["GeoSpend", .product(name: "PostgresNIO", package: "postgres-nio")]),
+        // The HTTP service: routes over the same core the CLI calls (docs/ARCHITECTURE.md).
+        .target(
+            name: "GeoSpendService",
+            dependencies: [
+                "GeoSpend",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            resources: [.copy("openapi.json")]),
         // The command-line tool: argument parsing and output formats only.
         .executableTarget(
             name: "geospend",
             dependencies: [
-                "GeoSpend", "GeoSpendSpatiaLite", "GeoSpendPostGIS",
+                "GeoSpend", "GeoSpendSpatiaLite", "GeoSpendPostGIS", "GeoSpendService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
 
         // How the test targets run programs (one runner, no pipe deadlock, a timeout).
@@ -75,6 +100,15 @@ let package = Package(
             dependencies: [
                 "GeoSpend", "GeoSpendSpatiaLite", "GeoSpendTestSupport", "GeoSpendTestStores",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
+        .testTarget(
+            name: "GeoSpendServiceTests",
+            dependencies: [
+                "GeoSpend", "GeoSpendSpatiaLite", "GeoSpendService", "GeoSpendTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
     ]
 )

@@ -17,6 +17,7 @@ packages=(
   python3-venv                    # project-local virtual environment for fixture oracles
   pkg-config
   bc                              # arithmetic in scripts/bench.sh
+  wrk                             # HTTP load for scripts/bench-service.sh
   "$@"
 )
 

@@ -131,5 +131,6 @@ extension PostGISStore: UserDataStore {
         func periods() throws -> [(period: Period, expenseIDs: [String])] { [] }
         func priceRecords() throws -> [PriceRecord] { [] }
         func shoppingLists() throws -> [ShoppingList] { [] }
+        func apiTokens() throws -> [TokenRecord] { [] }  // tokens are kept in SpatiaLite files only so far
     }
 }

@@ -287,5 +287,8 @@ enum Schema {
         Migration(identifier: "v11: shopping lists") { db in
             try ShoppingListSchema.create(db)
         },
+        Migration(identifier: "v12: API tokens") { db in
+            try TokenSchema.create(db)
+        },
     ]
 }

@@ -93,6 +93,10 @@ extension SpatiaLiteStore: UserDataStore {
             try SpatiaLiteStore.fetchLists(db, user: user.id, number: nil)
         }
 
+        func apiTokens() throws -> [TokenRecord] {
+            try SpatiaLiteStore.fetchTokens(db, userID: user.id)
+        }
+
         func stores(withIDs ids: Set<String>) throws -> [Store] {
             guard !ids.isEmpty else { return [] }
             let s = RawStatement(try db.cachedStatement(sql: """

@@ -2,24 +2,9 @@ import GeoSpend
 
 /// How the expense commands print expenses.
 enum ExpenseOutput {
-    static func json(_ s: StoredExpense) -> JSONOutput {
-        let e = s.expense
-        func text(_ v: String?) -> JSONOutput { v.map { .string($0) } ?? .null }
-        func exact(_ v: Double?) -> JSONOutput { v.map { .number($0, decimals: 7) } ?? .null }
-        return .object([
-            ("id", .string(e.id)), ("user", .string(e.userID)), ("kind", .string(e.kind.rawValue)),
-            ("amount", .string(e.amount.decimalString)), ("currency", .string(e.amount.currency.code)),
-            ("occurred_at", .string(e.occurredAt.text)), ("title", text(e.title)), ("category", text(e.category)),
-            ("merchant", text(e.merchant)), ("lat", exact(e.location?.coordinate.latitude)),
-            ("lon", exact(e.location?.coordinate.longitude)), ("accuracy_m", e.location?.accuracyMeters.map { .number($0, decimals: 1) } ?? .null),
-            ("store_id", text(e.storeID)), ("notes", text(e.notes)), ("remind_at", text(s.remindAt?.text)),
-            ("created_at", text(s.createdAt)), ("updated_at", text(s.updatedAt)),
-        ])
-    }
-
     static func render(_ s: StoredExpense, format: ExpensesCommand.Format) -> String {
         switch format {
-        case .json: return json(s).serialized() + "\n"
+        case .json: return ExpenseJSON.expense(s).serialized() + "\n"
         case .text:
             let e = s.expense
             let lines: [(String, String?)] = [

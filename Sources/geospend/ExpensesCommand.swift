@@ -307,10 +307,7 @@ struct ExpensesCommand: AsyncParsableCommand {
             let page = try await store.expensePage(filter, after: cursor, limit: limit)
             switch format {
             case .json:
-                printOut(JSONOutput.object([
-                    ("expenses", .array(page.expenses.map(ExpenseOutput.json))),
-                    ("next", page.next.map { .string($0.text) } ?? .null),
-                ]).serialized() + "\n")
+                printOut(ExpenseJSON.page(page).serialized() + "\n")
             case .text:
                 printOut(ExpenseOutput.table(page.expenses))
                 printOut(page.next.map { "more: --after \($0.text)\n" } ?? "(no more)\n")
@@ -350,7 +347,7 @@ struct ExpensesCommand: AsyncParsableCommand {
             try await NameChecks.user(user, in: store, database: database.path)
             let found = try await store.searchExpenses(userID: Identity.normalized(user), text: Identity.normalized(text), limit: limit)
             switch format {
-            case .json: printOut(JSONOutput.array(found.map(ExpenseOutput.json)).serialized() + "\n")
+            case .json: printOut(JSONOutput.array(found.map(ExpenseJSON.expense)).serialized() + "\n")
             case .text: printOut(ExpenseOutput.table(found))
             }
         }

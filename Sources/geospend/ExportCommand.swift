@@ -408,14 +408,7 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     private func cellSize(default fallback: String) throws -> Double {
-        let size = try Parse.distance(cell ?? fallback, option: "--cell").meters
-        // 10^-precision degrees of latitude ≈ 111 km · 10^-precision; a cell needs ~100 of them.
-        let resolution = 111_320 * pow(10, -Double(precision))
-        guard size >= 100 * resolution else {
-            throw ValidationError("--cell \(cell ?? fallback) is too small for --precision \(precision): use at least \(formatDecimal(100 * resolution, digits: 1)) m or more decimals")
-        }
-        guard size <= 1_000_000 else { throw ValidationError("--cell must be at most 1000km") }
-        return size
+        try MapExportRequest.cellMeters(Parse.distance(cell ?? fallback, option: "--cell"), typed: cell ?? fallback, precision: precision, options: ("--cell", "--precision"))
     }
 
     static func parseOrigin(_ text: String) throws -> Coordinate {

@@ -27,6 +27,7 @@ struct GeoSpendCommand: AsyncParsableCommand {
             BudgetsCommand.self, H3Command.self,
             PricesCommand.self, ProductsCommand.self,
             TrendsCommand.self, ReceiptsCommand.self, BasketCommand.self, ListsCommand.self,
+            ServeCommand.self, TokensCommand.self,
         ])
 
     /// Runs the command; every error is turned into a message and an exit code here, in one place.
@@ -69,6 +70,10 @@ struct GeoSpendCommand: AsyncParsableCommand {
             Foundation.exit(1)
         case let error as ValidationError where ObjectIdentifier(command) != ObjectIdentifier(Self.self):
             // Thrown by a subcommand's run(): ArgumentParser would show the root's usage.
+            printErr("Error: \(error.message)\n" + usage(of: command))
+            Foundation.exit(2)
+        case let error as UsageError:
+            // The core's usage error (shared with the service): shown as the CLI's own.
             printErr("Error: \(error.message)\n" + usage(of: command))
             Foundation.exit(2)
         case let error as CocoaError:

@@ -56,10 +56,7 @@ struct InsightsCommand: AsyncParsableCommand {
         let insights = try await LocationInsights.compute(request, store: store)
         let zones = try await ZoneBudgets.summaries(store, user: user, asOf: to?.localDate)
         switch format {
-        case .json:
-            guard case .object(var members) = InsightsOutput.json(insights) else { return }
-            members.append(("budgets", ZoneBudgetsSection.json(zones)))
-            printOut(JSONOutput.object(members).serialized() + "\n")
+        case .json: printOut(InsightsOutput.json(insights, budgets: zones).serialized() + "\n")
         case .csv: printOut(InsightsOutput.csv(insights))
         case .markdown: printOut(InsightsOutput.markdown(insights) + zoneLines(zones, bullet: "- "))
         case .table: printOut(InsightsOutput.table(insights) + zoneLines(zones, bullet: "  "))

@@ -11,12 +11,8 @@ struct PeriodOption: ParsableArguments {
 
     /// The user's period, checked to exist; nil without --period.
     func resolved(user: String?, in store: any ExpenseStore) async throws -> Period? {
-        guard let id = period else { return nil }
+        guard period != nil else { return nil }
         guard let user else { throw ValidationError("--period needs --user: a period is one user's") }
-        guard let periods = store as? any PeriodStore else {
-            throw ValidationError("--period: periods are kept in SpatiaLite files only so far")
-        }
-        guard let p = try await periods.period(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
-        return p
+        return try await NameChecks.period(period, user: user, in: store)
     }
 }

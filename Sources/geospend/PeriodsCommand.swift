@@ -203,8 +203,7 @@ struct PeriodsCommand: AsyncParsableCommand {
 
     /// Another user's period is reported as missing, like one that never existed.
     static func noPeriod(_ id: Int64, user: String) -> ValidationError {
-        let u = OutputEscaping.visible(Identity.normalized(user))
-        return ValidationError("no period \(id) of user \"\(u)\"; `geospend periods list --user \(u)` lists them")
+        ValidationError(NameChecks.noPeriod(id, user: user).message)
     }
 
     static func outcome(_ result: PeriodAssignment, period: Int64?, user: String) throws -> (changed: Int, moved: Int) {

@@ -50,7 +50,7 @@ struct RemindersCommand: AsyncParsableCommand {
             let due = try await store.dueReminders(userID: Identity.normalized(user), asOf: instant)
             switch format {
             case .json:
-                printOut(JSONOutput.array(due.map(ExpenseOutput.json)).serialized() + "\n")
+                printOut(JSONOutput.array(due.map(ExpenseJSON.expense)).serialized() + "\n")
             case .text:
                 printOut(TextTable(
                     headers: ["remind at", "id", "amount", "currency", "title"],

@@ -6,15 +6,7 @@ import Testing
 @Suite(.serialized) struct CLITests {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let binary: String = {
-        // Tests run from the package's build folder: the binary sits next to the test bundle.
-        let candidates = [
-            Bundle.main.bundleURL.appendingPathComponent("geospend").path,
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("geospend").path,
-            repo.appendingPathComponent(".build/debug/geospend").path,
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
-    }()
+    static let binary = builtGeoSpendBinary(repo: repo)
 
     let dir: URL = {
         let d = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-cli-\(UUID().uuidString)")

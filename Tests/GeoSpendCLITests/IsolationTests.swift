@@ -17,6 +17,9 @@ import Testing
 /// of her very coordinates, with the same merchant texts (`shared`) — and again after
 /// `users delete bob`. The comparison cannot pass vacuously: in a third database bob's rows are
 /// filed under alice (`merged`), and every one of those outputs must then differ.
+///
+/// Over HTTP the same guarantee is checked per endpoint by
+/// Tests/GeoSpendServiceTests/ServiceIsolationTests.swift (`geospend serve`, one token per user).
 @Suite(.serialized) struct IsolationTests {
     let dir: URL = {
         let d = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-isolation-\(UUID().uuidString)")
@@ -74,6 +77,9 @@ import Testing
                 "--currency", "EUR", "--item", bob ? "\(marker) milk=2" : "Milk=1", "--db", db,
             ])
             try #require(list.status == 0, "\(list.err)")
+            // An API token each (issue 20), filed like the budgets.
+            let token = try geospend(["tokens", "create", "--user", user, "--scope", bob ? "write" : "read", "--db", db])
+            try #require(token.status == 0, "\(token.err)")
         }
         // Price records, each owner's filed under the same users as the budgets (alice's first,
         // so the shared catalogue numbers her products alike in every database).
@@ -145,6 +151,7 @@ import Testing
             ["lists", "show"] + user + ["--format", "json"],
             ["trends"] + user + ["--format", "json"],
             ["trends"] + user + ["--by", "store", "--format", "csv"],
+            ["tokens", "list"] + user + ["--format", "json"],
         ]
     }()
 
@@ -277,7 +284,7 @@ import Testing
         let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(deleted.status == 0, "\(deleted.err)")
         let bobBudgets = IsolationFixture.budgets(of: "bob"), bobLimits = bobBudgets.joined().filter { $0 == "--category-limit" }.count
-        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + 4 + 5 + 3) rows (expenses \(bobCounts.expenses), budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), period_numbers 1, periods 1, price_records 4, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, users 1, products 1)\n")
+        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + 4 + 5 + 3 + 2) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), period_numbers 1, periods 1, price_records 4, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, users 1, products 1)\n")
         #expect(deleted.err.isEmpty, "\(deleted.err)")
         let again = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(again.status == 2 && again.err.contains("no user \"bob\""), "\(again.err)")

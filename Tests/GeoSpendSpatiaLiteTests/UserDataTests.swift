@@ -88,7 +88,7 @@ import Testing
         // user's data (users delete removes them).
         #expect(keyed == [
             "expenses", "categories", "periods", "period_numbers", "budgets", "budget_numbers", "budget_category_limits", "price_records",
-            "shopping_lists", "shopping_list_items", "shopping_list_numbers",
+            "shopping_lists", "shopping_list_items", "shopping_list_numbers", "api_tokens", "api_token_numbers",
         ])
     }
 
@@ -100,7 +100,7 @@ import Testing
         let before = try #require(try export(store, "ann")).text
         let lines = before.split(separator: "\n").filter { $0.hasPrefix("{\"id\"") && $0.contains("\"occurred_at\"") }.map { $0.hasSuffix(",") ? $0.dropLast() : $0 }
         let jsonl = scratch.file("ann.jsonl", lines.joined(separator: "\n") + "\n")
-        #expect(try store.deleteUser("ann")?.rowsByTable.map(\.rows) == [5, 0, 0, 0, 14, 0, 0, 0, 0, 0, 0, 1, 0])
+        #expect(try store.deleteUser("ann")?.rowsByTable.map(\.rows) == [5, 0, 0, 0, 0, 0, 14, 0, 0, 0, 0, 0, 0, 1, 0])
         _ = try await Importer.importExpenses(from: jsonl, into: store)
         let after = try #require(try export(store, "ann")).text
         func body(_ s: String) -> String { String(s[s.range(of: "\"categories\"")!.lowerBound...]) }
@@ -114,7 +114,8 @@ import Testing
         let bobBefore = try #require(try export(store, "bob")).text
         let deletion = try #require(try store.deleteUser("ann"))
         #expect(deletion.rowsByTable == [
-            .init(table: "expenses", rows: 5), .init(table: "budget_category_limits", rows: 0), .init(table: "budget_numbers", rows: 0),
+            .init(table: "expenses", rows: 5), .init(table: "api_token_numbers", rows: 0), .init(table: "api_tokens", rows: 0),
+            .init(table: "budget_category_limits", rows: 0), .init(table: "budget_numbers", rows: 0),
             .init(table: "budgets", rows: 0),
             .init(table: "categories", rows: 14), .init(table: "period_numbers", rows: 0), .init(table: "periods", rows: 0),
             .init(table: "price_records", rows: 0), .init(table: "shopping_list_items", rows: 0),

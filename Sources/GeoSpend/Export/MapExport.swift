@@ -32,6 +32,17 @@ public struct MapExportRequest: Sendable {
         self.privacy = privacy
     }
 
+    /// A grid or density cell size, in metres: large enough to be told apart at `precision`
+    /// decimals, at most 1000 km. `typed` and `options` name them in the error (`--cell 1m`).
+    public static func cellMeters(_ size: Distance, typed: String, precision: Int, options: (cell: String, precision: String)) throws -> Double {
+        let resolution = 111_320 * pow(10, -Double(precision))
+        guard size.meters >= 100 * resolution else {
+            throw UsageError("\(options.cell) \(typed) is too small for \(options.precision) \(precision): use at least \(formatDecimal(100 * resolution, digits: 1)) m or more decimals")
+        }
+        guard size.meters <= 1_000_000 else { throw UsageError("\(options.cell) must be at most 1000km") }
+        return size.meters
+    }
+
     /// Now, or `$SOURCE_DATE_EPOCH` when set (reproducible outputs, as reproducible builds do it).
     public static func now() -> String {
         let env = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap { Int64($0) }

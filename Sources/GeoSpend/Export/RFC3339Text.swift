@@ -2,7 +2,7 @@ extension Timestamp {
     /// RFC 3339 text of an instant in a recorded offset (`Z` for UTC), milliseconds when not
     /// whole seconds. A nil offset (a bare date, whose instant is its midnight read as UTC) gives
     /// the date alone.
-    static func rfc3339(epochMilliseconds ms: Int64, utcOffsetMinutes offset: Int?) -> String {
+    public static func rfc3339(epochMilliseconds ms: Int64, utcOffsetMinutes offset: Int?) -> String {
         let sink = ByteSink(descriptor: -1, capacity: 64)
         sink.rfc3339(epochMilliseconds: ms, utcOffsetMinutes: offset)
         return String(decoding: sink.bytes, as: UTF8.self)

@@ -13,6 +13,13 @@ public enum InsightsOutput {
         ])
     }
 
+    /// `insights --format json`: the insights with the zone budgets section after them.
+    public static func json(_ r: LocationInsights, budgets zones: [BudgetSummary]) -> JSONOutput {
+        guard case .object(var members) = json(r) else { return json(r) }
+        members.append(("budgets", ZoneBudgetsSection.json(zones)))
+        return .object(members)
+    }
+
     static func row(_ p: PlaceInsight) -> JSONOutput {
         .object([
             ("place", .object([("type", .string(p.place.kind.rawValue)), ("id", .string(p.place.id)), ("name", .text(p.place.name))])),

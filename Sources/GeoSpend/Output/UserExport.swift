@@ -167,6 +167,17 @@ public enum UserExport {
             ]).serialized(pretty: false))
         }
         sink.ascii(lists.isEmpty ? "],\n" : "\n],\n")
+        // API tokens (issue 20): that they exist, their scope and expiry; never a hash or a key.
+        let tokens = try data.apiTokens()
+        sink.ascii("\"api_tokens\":[")
+        for (n, t) in tokens.enumerated() {
+            sink.ascii(n == 0 ? "\n" : ",\n")
+            sink.raw(JSONOutput.object([
+                ("id", .integer(t.id)), ("scope", .string(t.scope.rawValue)), ("created_at", .string(t.createdAt)),
+                ("expires_at", .text(t.expiresAt?.text)),
+            ]).serialized(pretty: false))
+        }
+        sink.ascii(tokens.isEmpty ? "],\n" : "\n],\n")
         sink.ascii("\"counts\":{\"expenses\":")
         sink.integer(counts.expenses)
         sink.ascii(",\"categories\":")

@@ -60,7 +60,7 @@ public indirect enum JSONOutput: Sendable {
 
 extension JSONOutput {
     /// A string or null.
-    static func text(_ s: String?) -> JSONOutput { s.map { .string($0) } ?? .null }
+    public static func text(_ s: String?) -> JSONOutput { s.map { .string($0) } ?? .null }
     /// A coordinate component: 7 decimals (≈ 1 cm), as the data's sources give them.
     static func degrees(_ d: Double) -> JSONOutput { .number(d, decimals: 7) }
     /// Metres to the millimetre.

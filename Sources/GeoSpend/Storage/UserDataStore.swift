@@ -41,6 +41,9 @@ public protocol UserDataSnapshot {
 
     /// The user's shopping lists by id, with their items.
     func shoppingLists() throws -> [ShoppingList]
+
+    /// The user's API tokens by id, without their hashes (`TokenStore`).
+    func apiTokens() throws -> [TokenRecord]
 }
 
 /// What an expense's life adds to its row: the reminder and when it was stored and changed.

@@ -1,42 +1,55 @@
-import ArgumentParser
-import GeoSpend
-import GeoSpendSpatiaLite
-
-/// Names typed on the command line that match nothing stored — a user, a category, a store
-/// kind — are usage errors (exit 2) with the nearest existing name suggested: an empty result
-/// caused by a typo must not read like "no spending here". One name is suggested, never a list
-/// (this is the owner's local file, but a list of other users' ids helps no one fix a typo).
-enum NameChecks {
-    static func user(_ id: String, in store: some ExpenseStore, database: String) async throws {
+/// Names typed on the command line (or in a request) that match nothing stored — a user, a
+/// category, a store kind — are usage errors (exit 2, HTTP 4xx) with the nearest existing name
+/// suggested: an empty result caused by a typo must not read like "no spending here". One name
+/// is suggested, never a list (a list of other users' ids helps no one fix a typo). The CLI and
+/// the service share these checks, so both say the same.
+public enum NameChecks {
+    public static func user(_ id: String, in store: some ExpenseStore, database: String) async throws {
         let id = Identity.normalized(id)
         guard let known = try await store.read({ r in try r.hasUser(id) ? nil : try r.userIDs() }) else { return }
-        throw ValidationError(
+        throw UsageError(
             "no user \"\(OutputEscaping.visible(id))\" in \(database)\(hint(suggestion(for: id, among: known))); "
                 + "`geospend users list` shows the users")
     }
 
     /// Each `--category` must name a category of the user (of any user with nil), compared as
     /// the filter compares them: ASCII letters case-insensitively.
-    static func categories(_ names: [String], userID: String?, in store: some ExpenseStore) async throws {
+    public static func categories(_ names: [String], userID: String?, in store: some ExpenseStore) async throws {
         guard !names.isEmpty else { return }
         let known = Set(try await store.read { try $0.categoryCounts(userID: userID.map(Identity.normalized)) }.map(\.name))
         let folded = Set(known.map { ExactText(Identity.asciiLowercased($0)) })
         for name in names where !folded.contains(ExactText(Identity.asciiLowercased(Identity.normalized(name)))) {
             let whose = userID.map { " of user \"\(OutputEscaping.visible(Identity.normalized($0)))\"" } ?? ""
-            throw ValidationError(
+            throw UsageError(
                 "--category \(OutputEscaping.visible(name)): no such category\(whose)\(hint(suggestion(for: name, among: known.sorted()))); "
                     + "`geospend categories\(userID == nil ? "" : " --user U")` lists them")
         }
     }
 
     /// A store `--kind` must be one some store has (`amenity:cafe`); `cafe` suggests it.
-    static func storeKind(_ kind: String?, in store: some ExpenseStore) async throws {
+    public static func storeKind(_ kind: String?, in store: some ExpenseStore) async throws {
         guard let kind else { return }
         let known = try await store.read { try $0.storeKindCounts() }.compactMap(\.kind)
         guard !known.contains(where: { ExactText($0) == ExactText(kind) }) else { return }
-        throw ValidationError(
+        throw UsageError(
             "--kind \(OutputEscaping.visible(kind)): no store has this kind\(hint(suggestion(for: kind, among: known))); "
                 + "`geospend kinds` lists them")
+    }
+
+    /// The user's period `id` (nil without one), checked to exist; another user's period is
+    /// "none" too.
+    public static func period(_ id: Int64?, user: String, in store: any ExpenseStore, option: String = "--period") async throws -> Period? {
+        guard let id else { return nil }
+        guard let periods = store as? any PeriodStore else {
+            throw UsageError("\(option): periods are kept in SpatiaLite files only so far")
+        }
+        guard let p = try await periods.period(userID: user, id: id) else { throw noPeriod(id, user: user) }
+        return p
+    }
+
+    public static func noPeriod(_ id: Int64, user: String) -> UsageError {
+        let u = OutputEscaping.visible(Identity.normalized(user))
+        return UsageError("no period \(id) of user \"\(u)\"; `geospend periods list --user \(u)` lists them")
     }
 
     private static func hint(_ name: String?) -> String {
@@ -47,7 +60,7 @@ enum NameChecks {
     /// same text after a `key:` prefix (`cafe` → `amenity:cafe`), then the smallest edit
     /// distance when it is at most a third of the name (at least 1, at most 3); ties go to the
     /// first in sorted order. Nil when nothing is that close.
-    static func suggestion(for typed: String, among names: [String]) -> String? {
+    public static func suggestion(for typed: String, among names: [String]) -> String? {
         let t = Array(typed.lowercased().unicodeScalars)
         let sorted = names.sorted()
         if let same = sorted.first(where: { $0.lowercased() == typed.lowercased() }) { return same }
@@ -63,4 +76,12 @@ enum NameChecks {
         }
         return best?.name
     }
+}
+
+/// Bad input from the command line or a request — a name that matches nothing stored (see
+/// `NameChecks`), a window that holds nothing — with the fix in `message`.
+public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
 }

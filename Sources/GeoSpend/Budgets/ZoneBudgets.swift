@@ -1,16 +1,14 @@
-import GeoSpend
-
 /// Zone budgets as `insights` and the map page show them (issue 17): the user's active zone
 /// budgets whose days hold the as-of day — the --to day, else today (or $SOURCE_DATE_EPOCH's
 /// day) — each with its percentage, as `budgets alerts` counts them.
-enum ZoneBudgets {
+public enum ZoneBudgets {
     /// None on a store that keeps no budgets (PostgreSQL, so far): nobody can have made one there.
-    static func summaries(_ store: any ExpenseStore, user: String, asOf: String?) async throws -> [BudgetSummary] {
+    public static func summaries(_ store: any ExpenseStore, user: String, asOf: String?) async throws -> [BudgetSummary] {
         guard let budgets = store as? any BudgetStore else { return [] }
         return try await summaries(budgets, user: user, asOf: asOf)
     }
 
-    static func summaries(_ store: some BudgetStore, user: String, asOf: String?) async throws -> [BudgetSummary] {
+    public static func summaries(_ store: some BudgetStore, user: String, asOf: String?) async throws -> [BudgetSummary] {
         let day = try LocalDay(parsing: String((asOf ?? MapExportRequest.now()).prefix(10)))
         var summaries: [BudgetSummary] = []
         for b in try await store.budgets(userID: Identity.normalized(user), includeInactive: false) where b.zone != nil && b.covers(day) {

@@ -1,0 +1,72 @@
+import Foundation
+import GeoSpend
+import Hummingbird
+import Logging
+import Prometheus
+
+/// What the service needs of a store: the seam, a user's own data, expense lookups and tokens.
+/// `SpatiaLiteStore` is all of them.
+public typealias ServiceStore = ExpenseStore & UserDataStore & ExpenseEditing & TokenStore
+
+/// Where `geospend serve` listens.
+public struct ServiceAddress: Sendable {
+    public var host: String
+    public var port: Int
+    public init(host: String = "127.0.0.1", port: Int = 8080) {
+        self.host = host
+        self.port = port
+    }
+}
+
+/// The service's routes: `/health`, `/openapi.json` and (with a registry) `/metrics` for anyone,
+/// `/api/v1/…` and `/ogc/…` (OGC API Features) behind a token. Every error leaves as an RFC 9457 problem (`ProblemMiddleware`,
+/// inside the metrics and the log, so they see the problem's status; outside everything else,
+/// so an unknown path or a refused token is a problem too). `metrics` is where Hummingbird's
+/// `MetricsMiddleware` counts and times requests once `MetricsSystem` is bootstrapped with it.
+public func buildRouter(
+    store: any ServiceStore, metrics: PrometheusCollectorRegistry? = nil, timeLimit: Duration = .seconds(30)
+) -> Router<ServiceContext> {
+    let router = Router(context: ServiceContext.self)
+    router.add(middleware: LogRequestsMiddleware(.info, includeHeaders: .none))  // never the Authorization header
+    if let metrics {
+        router.add(middleware: MetricsMiddleware())
+        router.get("metrics") { _, _ in JSONResponse.text(metrics.emitToString(), contentType: "text/plain; version=0.0.4") }
+    }
+    router.add(middleware: ProblemMiddleware())
+    router.add(middleware: TimeLimitMiddleware(limit: timeLimit))
+    router.get("health") { _, _ in JSONResponse.make(.object([("status", .string("ok"))])) }
+    router.get("openapi.json") { _, _ in JSONResponse.text(OpenAPIDocument.text, contentType: "application/vnd.oai.openapi+json;version=3.1") }
+    MapRoutes().add(to: router)
+    let api = router.group("api/v1").add(middleware: TokenMiddleware(store: store))
+    QueryRoutes(store: store).add(to: api)
+    ExpenseRoutes(store: store).add(to: api)
+    ExportRoutes(store: store).add(to: api)
+    UserRoutes(store: store).add(to: api)
+    ImportRoutes(store: store).add(to: api)
+    ReportRoutes(store: store).add(to: api)
+    OGCRoutes(store: store).add(to: router.group("ogc").add(middleware: TokenMiddleware(store: store)))
+    return router
+}
+
+/// The service as Hummingbird runs it; `runService()` serves until SIGTERM or SIGINT, then lets
+/// requests in flight finish. `onServerRunning` gets the port (useful with port 0: any free one).
+public func buildApplication(
+    store: any ServiceStore, address: ServiceAddress, logger: Logger, metrics: PrometheusCollectorRegistry? = nil,
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    Application(
+        router: buildRouter(store: store, metrics: metrics),
+        configuration: .init(address: .hostname(address.host, port: address.port), serverName: "geospend"),
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? address.port) },
+        logger: logger)
+}
+
+/// The checked-in OpenAPI document (Sources/GeoSpendService/openapi.json).
+enum OpenAPIDocument {
+    static let text: String = {
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"),
+              let text = try? String(contentsOf: url, encoding: .utf8)
+        else { return "{}" }
+        return text
+    }()
+}

@@ -1,0 +1,70 @@
+import GeoSpend
+import Hummingbird
+
+/// `/api/v1/export/{layer}`: the token user's `points`, `grid`, `density` and `places` layers as
+/// `geospend export LAYER --user U` writes them (GeoJSON), streamed as they are produced.
+/// Parameters are the CLI's options: from, to, period, kind, category, currency, precision,
+/// shape (hex or square), cell, metric, bandwidth, min-count.
+struct ExportRoutes {
+    let store: any ServiceStore
+
+    func add(to group: RouterGroup<ServiceContext>) {
+        group.get("export/{layer}", use: export)
+    }
+
+    @Sendable func export(_ request: Request, context: ServiceContext) async throws -> Response {
+        let q = QueryParameters(request)
+        let user = try context.user()
+        let layer = try context.parameters.require("layer")
+        let (from, to) = try q.window()
+        let kinds = try q.kinds()
+        let categories = q.all("category")
+        var filter = ExpenseFilter(userID: user, from: from, to: to, kinds: kinds.isEmpty ? [.expense] : kinds, categories: Set(categories))
+        if let currency = q.string("currency") {
+            do { filter.currency = try Currency(code: currency.uppercased()) } catch { throw Problem(.badRequest, "currency: \(error)") }
+        }
+        let precision = try q.int("precision", in: 0...15) ?? 6
+        let minCount = try q.int("min-count", in: 1...Int.max) ?? 1
+        let kind = try Self.layer(layer, q, precision: precision)
+        try await NameChecks.user(user, in: store, database: QueryRoutes.database)
+        try await NameChecks.categories(categories, userID: user, in: store)
+        filter.period = try await NameChecks.period(try q.int64("period"), user: user, in: store, option: "period")?.id
+        let exportRequest = MapExportRequest(filter: filter, precision: precision, minCount: minCount)
+        let store = self.store
+        return try StreamedBody.response(contentType: "application/geo+json") { sink in
+            _ = try await MapExport.geoJSON(kind, exportRequest, store: store, to: sink)
+        }
+    }
+
+    /// The layer and its own parameters, checked as `geospend export` checks them.
+    static func layer(_ name: String, _ q: QueryParameters, precision: Int) throws -> MapLayer {
+        func cell(_ fallback: String) throws -> Double {
+            let typed = q.string("cell") ?? fallback
+            return try MapExportRequest.cellMeters(try q.distance("cell") ?? Distance(parsing: fallback), typed: typed, precision: precision, options: ("cell", "precision"))
+        }
+        switch name {
+        case "points": return .points
+        case "places": return .places
+        case "grid":
+            let shape = try q.string("shape").map { text in
+                guard let s = MetricGrid.Shape(rawValue: text), s != .h3 else {
+                    throw Problem(.badRequest, "shape: \"\(OutputEscaping.visible(text))\" is not hex or square")
+                }
+                return s
+            } ?? .hex
+            let metric = try q.string("metric").map { text in
+                guard let m = GridMetric(rawValue: text) else { throw Problem(.badRequest, "metric: \"\(OutputEscaping.visible(text))\" is not total, count or average") }
+                return m
+            } ?? .total
+            return .grid(shape, cellMeters: try cell("250m"), metric: metric)
+        case "density":
+            let size = try cell("50m")
+            let h = (try q.distance("bandwidth") ?? Distance(parsing: "300m")).meters
+            guard h >= size else { throw Problem(.badRequest, "bandwidth must be at least the cell size") }
+            guard h / size <= 200 else { throw Problem(.badRequest, "bandwidth is more than 200 cells wide; use a larger cell") }
+            return .density(bandwidthMeters: h, cellMeters: size)
+        default:
+            throw Problem(.notFound, "no layer \"\(OutputEscaping.visible(name))\"; the layers are points, grid, density and places")
+        }
+    }
+}

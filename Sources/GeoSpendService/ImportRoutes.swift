@@ -1,0 +1,101 @@
+import Foundation
+import GeoSpend
+import Hummingbird
+
+/// `POST /api/v1/import/expenses?format=csv|jsonl[&skip-invalid=true]`: the body is a file as
+/// `geospend import expenses` reads it, imported for the token's user in one write scope: all or
+/// nothing unless `skip-invalid`. A row of another user is refused like any bad row; CSV rows
+/// without a user column are the token user's (JSON Lines rows name their user, as in a file). Bad rows come back as a 400 problem with each
+/// row's `line`, `column` and `reason` (`errors`), the first one also at the top.
+struct ImportRoutes {
+    let store: any ServiceStore
+
+    func add(to group: RouterGroup<ServiceContext>) {
+        group.post("import/expenses", use: importExpenses)
+    }
+
+    @Sendable func importExpenses(_ request: Request, context: ServiceContext) async throws -> Response {
+        let q = QueryParameters(request)
+        let user = try context.user()
+        let text = try q.required("format")
+        guard let format = ImportFormat(rawValue: text), format == .csv || format == .jsonl else {
+            throw Problem(.badRequest, "format: \"\(OutputEscaping.visible(text))\" is not csv or jsonl")
+        }
+        let skipInvalid = q.string("skip-invalid") == "true"
+        let body = try await request.body.collect(upTo: context.maxUploadSize)  // larger: 413
+        // The importer reads files: the body goes to a private temporary file, removed after.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-import-\(UUID().uuidString).\(format.rawValue)")
+        guard FileManager.default.createFile(atPath: file.path, contents: Data(buffer: body), attributes: [.posixPermissions: 0o600]) else {
+            throw Problem(.serviceUnavailable, "the service could not keep the upload (disk full?); retry later")
+        }
+        defer { try? FileManager.default.removeItem(at: file) }
+        var source = ExpenseSource()
+        if format == .csv && !Self.hasUserColumn(body) { source.conversions.user = user }
+        let path = file.path
+        let report: ImportReport
+        do {
+            report = try await store.write { [source] writer in
+                try Importer.importExpenses(
+                    from: path, format: format, source: source, options: ImportOptions(skipInvalid: skipInvalid),
+                    writer: OneUserWriter(base: writer, user: user))
+            }
+        } catch let error as ImportError {
+            throw Self.problem(error, file: path)
+        }
+        return JSONResponse.make(.object([
+            ("inserted", .integer(Int64(report.inserted))), ("unchanged", .integer(Int64(report.unchanged))),
+            ("rejected", .integer(Int64(report.rejected))), ("skipped", .integer(Int64(report.skipped))),
+            ("errors", .array(report.errors.map { Self.json($0, file: path) })),
+        ]))
+    }
+
+    /// Whether a CSV's header names a `user` column (else every row is the token user's).
+    static func hasUserColumn(_ body: ByteBuffer) -> Bool {
+        let header = String(buffer: body).prefix { $0 != "\n" && $0 != "\r\n" }
+        return header.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces.union(["\"", "\r"])).lowercased() == "user" }
+    }
+
+    /// The import's refusal as a problem, naming the body instead of the temporary file.
+    static func problem(_ error: ImportError, file: String) -> Problem {
+        let errors: [RowError]
+        switch error {
+        case .rejected(let e, _), .badHeader(let e): errors = e
+        case .badFile(let e): errors = [e]
+        case .unreadable: errors = []
+        }
+        var p = Problem(.badRequest, error.description.replacingOccurrences(of: file, with: "body") + "; nothing was imported")
+        if let first = errors.first { p.extensions = [("line", .string(first.location)), ("column", .string(first.column))] }
+        p.extensions.append(("errors", .array(errors.map { json($0, file: file) })))
+        return p
+    }
+
+    static func json(_ e: RowError, file: String) -> JSONOutput {
+        .object([("line", .string(e.location)), ("column", .string(e.column)), ("reason", .string(e.reason.replacingOccurrences(of: file, with: "body")))])
+    }
+}
+
+/// A writer that takes the token user's expenses only: another user's row is refused (column
+/// `user`), so the import fails whole or lists it; stores are shared and not the service's to add.
+struct OneUserWriter: ExpenseWriter {
+    let base: any ExpenseWriter
+    let user: String
+
+    func insert(_ stores: [HashedRow<Store>]) throws -> [RowOutcome] {
+        stores.map { _ in .rejected(RowRejection(column: "row", reason: "stores are shared: `geospend import stores` adds them")) }
+    }
+
+    func insert(_ expenses: [HashedRow<Expense>]) throws -> [RowOutcome] {
+        let own = expenses.filter { ExactText($0.record.userID) == ExactText(user) }
+        var outcomes = try base.insert(own).makeIterator()
+        return expenses.map { row in
+            guard ExactText(row.record.userID) == ExactText(user) else {
+                return .rejected(RowRejection(
+                    column: "user",
+                    reason: "\"\(OutputEscaping.visible(row.record.userID))\" is not you: the service imports the token user's (\"\(OutputEscaping.visible(user))\") expenses only"))
+            }
+            return outcomes.next()!
+        }
+    }
+
+    func assignStores(_ links: [StoreLink]) throws -> [Bool] { try base.assignStores(links) }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GeoSpend
+
+/// The features of the OGC API collections, each kept as the exact JSON text the export layer
+/// wrote (one feature per line) with the box it covers, so a page is those texts in order.
+/// `expenses`, `places`, `hex` and `density` are the token user's export layers (one currency:
+/// the most common, as `geospend export` picks it); `stores` is the shared store registry.
+enum OGCCollection: String, CaseIterable {
+    case expenses, places, hex, density, stores
+
+    var title: String {
+        switch self {
+        case .expenses: return "My expenses"
+        case .places: return "My places"
+        case .hex: return "My spending on a hexagon grid (250 m)"
+        case .density: return "My spending density (50 m cells, 300 m kernel)"
+        case .stores: return "Stores"
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .expenses: return "Your geotagged expenses in the most common currency (geospend export points)."
+        case .places: return "Stores and clusters where you spent, with totals (geospend export places)."
+        case .hex: return "Totals per 250 m hexagon (geospend export grid)."
+        case .density: return "Kernel density of amounts (geospend export density)."
+        case .stores: return "Every store in the registry, shared by all users."
+        }
+    }
+
+    var hasTime: Bool { self == .expenses }
+}
+
+/// One feature: its JSON text, id and extent (west, south, east, north).
+struct OGCFeature: Sendable {
+    let id: String?
+    let json: String
+    let box: (w: Double, s: Double, e: Double, n: Double)
+}
+
+enum OGCFeatures {
+    /// The collection's features for `user`, in the layer's order, within `window` (ignored by
+    /// stores, which have no time).
+    static func all(_ collection: OGCCollection, user: String, window: (from: Timestamp?, to: Timestamp?), store: any ServiceStore) async throws -> [OGCFeature] {
+        let layer: MapLayer
+        switch collection {
+        case .stores: return try await stores(store)
+        case .expenses: layer = .points
+        case .places: layer = .places
+        case .hex: layer = .grid(.hex, cellMeters: 250, metric: .total)
+        case .density: layer = .density(bandwidthMeters: 300, cellMeters: 50)
+        }
+        let request = MapExportRequest(filter: ExpenseFilter(userID: user, from: window.from, to: window.to, kinds: [.expense]))
+        let sink = ByteSink()
+        _ = try await MapExport.geoJSON(layer, request, store: store, to: sink)
+        try sink.flush()
+        return String(decoding: sink.bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("{\"type\":\"Feature\"") else { return nil }
+            return feature(String(line.hasSuffix(",") ? line.dropLast() : line))
+        }
+    }
+
+    private static func stores(_ store: any ServiceStore) async throws -> [OGCFeature] {
+        try await store.read { try $0.allStores(kind: nil) }.map { s in
+            let json = JSONOutput.object([
+                ("type", .string("Feature")), ("id", .string(s.id)),
+                ("geometry", .object([("type", .string("Point")), ("coordinates", .array([
+                    .number(s.coordinate.longitude, decimals: 7), .number(s.coordinate.latitude, decimals: 7),
+                ]))])),
+                ("properties", .object([
+                    ("name", .text(s.name)), ("kind", .text(s.kind)), ("brand", .text(s.brand)), ("street", .text(s.street)),
+                    ("postcode", .text(s.postcode)), ("city", .text(s.city)), ("country", .text(s.country)),
+                ])),
+            ]).serialized(pretty: false)
+            let (lon, lat) = (s.coordinate.longitude, s.coordinate.latitude)
+            return OGCFeature(id: s.id, json: json, box: (lon, lat, lon, lat))
+        }
+    }
+
+    /// A feature line of an export, its id and the box of its coordinates read back.
+    private static func feature(_ json: String) -> OGCFeature? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+              let geometry = object["geometry"] as? [String: Any], let coordinates = geometry["coordinates"]
+        else { return nil }
+        var box = (w: Double.infinity, s: Double.infinity, e: -Double.infinity, n: -Double.infinity)
+        func visit(_ value: Any) {
+            if let pair = value as? [Double], pair.count >= 2 {
+                box = (min(box.w, pair[0]), min(box.s, pair[1]), max(box.e, pair[0]), max(box.n, pair[1]))
+            } else if let list = value as? [Any] {
+                list.forEach(visit)
+            }
+        }
+        visit(coordinates)
+        guard box.w.isFinite else { return nil }
+        return OGCFeature(id: object["id"] as? String, json: json, box: box)
+    }
+
+    /// Whether the feature's box meets `bbox` (west, south, east, north); west > east is a box
+    /// across the antimeridian: [west, 180] and [-180, east].
+    static func meets(_ f: OGCFeature, _ bbox: (w: Double, s: Double, e: Double, n: Double)) -> Bool {
+        guard f.box.s <= bbox.n && f.box.n >= bbox.s else { return false }
+        if bbox.w <= bbox.e { return f.box.w <= bbox.e && f.box.e >= bbox.w }
+        return f.box.e >= bbox.w || f.box.w <= bbox.e
+    }
+}

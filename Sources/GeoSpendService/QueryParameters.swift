@@ -1,0 +1,70 @@
+import GeoSpend
+import Hummingbird
+
+/// A request's query parameters, named like the CLI's options (`radius` for `--radius`), parsed
+/// by the same core functions; a bad value is a 400 naming the parameter.
+struct QueryParameters {
+    let values: Parameters
+
+    init(_ request: Request) { values = request.uri.queryParameters }
+
+    func string(_ name: String) -> String? { values.get(name) }
+
+    func all(_ name: String) -> [String] { values.getAll(name) }
+
+    func required(_ name: String) throws -> String {
+        guard let v = string(name) else { throw Problem(.badRequest, "\(name) is required") }
+        return v
+    }
+
+    func double(_ name: String) throws -> Double? {
+        try string(name).map { text in
+            guard let v = Double(text), v.isFinite else { throw Problem(.badRequest, "\(name): \"\(OutputEscaping.visible(text))\" is not a number") }
+            return v
+        }
+    }
+
+    func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        try string(name).map { text in
+            guard let v = Int(text), range.contains(v) else {
+                throw Problem(.badRequest, "\(name) must be a whole number between \(range.lowerBound) and \(range.upperBound)")
+            }
+            return v
+        }
+    }
+
+    func int64(_ name: String) throws -> Int64? {
+        try string(name).map { text in
+            guard let v = Int64(text) else { throw Problem(.badRequest, "\(name): \"\(OutputEscaping.visible(text))\" is not a whole number") }
+            return v
+        }
+    }
+
+    /// `lat` and `lon`, both required.
+    func center() throws -> Coordinate {
+        let lat = try double("lat") ?? { throw Problem(.badRequest, "lat is required") }()
+        let lon = try double("lon") ?? { throw Problem(.badRequest, "lon is required") }()
+        do { return try Coordinate(latitude: lat, longitude: lon) } catch { throw Problem(.badRequest, "lat/lon: \(error)") }
+    }
+
+    func distance(_ name: String) throws -> Distance? {
+        try string(name).map { text in
+            do { return try Distance(parsing: text) } catch { throw Problem(.badRequest, "\(name): \(error)") }
+        }
+    }
+
+    /// `from`/`to`, checked as the CLI checks `--from`/`--to`.
+    func window() throws -> (from: Timestamp?, to: Timestamp?) {
+        try TimeWindow.parsed(from: string("from"), to: string("to"), options: ("from", "to"))
+    }
+
+    /// Repeated `kind` parameters.
+    func kinds() throws -> Set<ExpenseKind> {
+        Set(try all("kind").map { text in
+            guard let k = ExpenseKind(rawValue: text) else {
+                throw Problem(.badRequest, "kind: \"\(OutputEscaping.visible(text))\" is not one of expense, income, transfer")
+            }
+            return k
+        })
+    }
+}

@@ -1,0 +1,76 @@
+import GeoSpend
+import Hummingbird
+
+/// `/api/v1/near`, `nearest-stores`, `insights`, `summary`: the CLI commands of the same names,
+/// for the token's user, answering with their `--format json` output byte for byte.
+struct QueryRoutes {
+    let store: any ServiceStore
+    /// How the database is named in messages (the CLI names its path; a client never sees it).
+    static let database = "the service's database"
+
+    func add(to group: RouterGroup<ServiceContext>) {
+        group.get("near", use: near)
+        group.get("nearest-stores", use: nearestStores)
+        group.get("insights", use: insights)
+        group.get("summary", use: summary)
+    }
+
+    @Sendable func near(_ request: Request, context: ServiceContext) async throws -> Response {
+        let q = QueryParameters(request)
+        let user = try context.user()
+        let center = try q.center()
+        let radius = try q.distance("radius") ?? { throw Problem(.badRequest, "radius is required: 500m, 1.5km or metres") }()
+        let (from, to) = try q.window()
+        let categories = q.all("category")
+        var filter = ExpenseFilter(userID: user, from: from, to: to, kinds: try q.kinds(), categories: Set(categories))
+        try await NameChecks.user(user, in: store, database: Self.database)
+        try await NameChecks.categories(categories, userID: user, in: store)
+        filter.period = try await NameChecks.period(try q.int64("period"), user: user, in: store, option: "period")?.id
+        return JSONResponse.make(QueryOutput.json(try await store.radiusSearch(center: center, radius: radius, filter: filter)))
+    }
+
+    @Sendable func nearestStores(_ request: Request, context: ServiceContext) async throws -> Response {
+        let q = QueryParameters(request)
+        _ = try context.user()
+        let center = try q.center()
+        let count = try q.int("k", in: 1...10_000) ?? 5
+        let kind = q.string("kind")
+        let limit = try q.distance("max-distance")
+        try await NameChecks.storeKind(kind, in: store)
+        return JSONResponse.make(QueryOutput.json(try await store.nearestStores(to: center, limit: count, maxDistance: limit, kind: kind)))
+    }
+
+    @Sendable func insights(_ request: Request, context: ServiceContext) async throws -> Response {
+        let q = QueryParameters(request)
+        let user = try context.user()
+        let (from, to) = try q.window()
+        let kinds = try q.kinds()
+        let categories = q.all("category")
+        let grouping = try q.string("by").map { text in
+            guard let g = PlaceGrouping(rawValue: text) else { throw Problem(.badRequest, "by: \"\(OutputEscaping.visible(text))\" is not store or place") }
+            return g
+        } ?? .place
+        var request = InsightsRequest(
+            userID: user, from: from, to: to, kinds: kinds.isEmpty ? [.expense] : kinds, categories: Set(categories),
+            grouping: grouping, limit: try q.int("limit", in: 1...Int.max))
+        try await NameChecks.user(user, in: store, database: Self.database)
+        try await NameChecks.categories(categories, userID: user, in: store)
+        request.period = try await NameChecks.period(try q.int64("period"), user: user, in: store, option: "period")?.id
+        let insights = try await LocationInsights.compute(request, store: store)
+        let zones = try await ZoneBudgets.summaries(store, user: user, asOf: to?.localDate)
+        return JSONResponse.make(InsightsOutput.json(insights, budgets: zones))
+    }
+
+    @Sendable func summary(_ request: Request, context: ServiceContext) async throws -> Response {
+        let q = QueryParameters(request)
+        let user = try context.user()
+        var (from, to) = try q.window()
+        if let month = q.string("month") {
+            guard from == nil && to == nil else { throw Problem(.badRequest, "give month or from/to, not both") }
+            do { (from, to) = try SpendingSummary.month(month) } catch { throw Problem(.badRequest, "month: \(error)") }
+        }
+        try await NameChecks.user(user, in: store, database: Self.database)
+        let period = try await NameChecks.period(try q.int64("period"), user: user, in: store, option: "period")
+        return JSONResponse.make(SummaryOutput.json(try await SpendingSummary.compute(userID: user, from: from, to: to, period: period, store: store)))
+    }
+}

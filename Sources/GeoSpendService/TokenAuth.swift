@@ -1,0 +1,66 @@
+import Crypto
+import Foundation
+import GeoSpend
+import Hummingbird
+
+/// Bearer tokens: `gs_<lookup>_<secret>`, the lookup key 9 and the secret 32 random bytes, both
+/// base64url (no `_`: `-` and `.` stand for `+` and `/`). The store keeps the SHA-256 of the
+/// secret only; the lookup key finds the one row to compare with, and the hashes are compared in
+/// constant time, so the time taken says nothing about how much of a guess was right.
+public enum TokenAuth {
+    /// A new token: what the user is given (`text`) and what the store keeps.
+    public struct NewToken: Sendable {
+        public let lookup: String
+        public let sha256: [UInt8]
+        public let text: String
+    }
+
+    public static func newToken() -> NewToken {
+        let (lookup, secret) = (randomText(bytes: 9), randomText(bytes: 32))
+        return NewToken(lookup: lookup, sha256: hash(secret), text: "gs_\(lookup)_\(secret)")
+    }
+
+    private static func randomText(bytes count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()  // getrandom(2) on Linux: a CSPRNG
+        let bytes = (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: ".").replacingOccurrences(of: "=", with: "")
+    }
+
+    static func hash(_ secret: String) -> [UInt8] { Array(SHA256.hash(data: Data(secret.utf8))) }
+
+    /// Equal lengths and bytes, in time that depends on the length only.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for i in a.indices { difference |= a[i] ^ b[i] }
+        return difference == 0
+    }
+
+    /// The stored token `header` (`Bearer gs_…`) stands for, if any and not expired.
+    static func verify(_ header: String?, in store: any TokenStore, now: Date = Date()) async throws -> TokenRecord? {
+        guard let header, header.hasPrefix("Bearer ") else { return nil }
+        let parts = header.dropFirst("Bearer ".count).split(separator: "_", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "gs", let stored = try await store.token(lookup: String(parts[1])) else { return nil }
+        guard constantTimeEqual(hash(String(parts[2])), stored.sha256) else { return nil }
+        guard !stored.record.isExpired(atEpochMilliseconds: Int64(now.timeIntervalSince1970 * 1000)) else { return nil }
+        return stored.record
+    }
+}
+
+/// Refuses requests without a valid token (401) and those whose token's scope is too small
+/// (403): reading needs `read`, anything else `write`.
+struct TokenMiddleware: RouterMiddleware {
+    let store: any TokenStore
+
+    func handle(_ request: Request, context: ServiceContext, next: (Request, ServiceContext) async throws -> Response) async throws -> Response {
+        guard let token = try await TokenAuth.verify(request.headers[.authorization], in: store) else { throw Problem.unauthorized }
+        let needed: TokenScope = [.get, .head].contains(request.method) ? .read : .write
+        guard token.scope.allows(needed) else {
+            throw Problem(.forbidden, "this token's scope is \(token.scope.rawValue); \(request.method) needs a \(needed.rawValue) token (`geospend tokens create --scope \(needed.rawValue)`)")
+        }
+        var context = context
+        context.token = token
+        return try await next(request, context)
+    }
+}

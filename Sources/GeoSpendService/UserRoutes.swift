@@ -1,0 +1,39 @@
+import GeoSpend
+import Hummingbird
+
+/// `/api/v1/users/me`: the token user's own data — everything kept for them as
+/// `geospend users export` writes it (streamed), and its deletion as `users delete` does it
+/// (the file rewritten so no copy stays; the user's tokens go with it).
+struct UserRoutes {
+    let store: any ServiceStore
+
+    func add(to group: RouterGroup<ServiceContext>) {
+        group.get("users/me/export", use: export)
+        group.delete("users/me", use: delete)
+    }
+
+    @Sendable func export(_ request: Request, context: ServiceContext) async throws -> Response {
+        let user = try context.user()
+        let store = self.store
+        struct Gone: Error {}
+        return try StreamedBody.response(contentType: "application/json") { sink in
+            let written = try await store.withUserData(user) { data in
+                try UserExport.write(data, generatedAt: MapExportRequest.now(), to: sink)
+            }
+            guard written != nil else { throw Gone() }  // deleted since the token was checked
+        }
+    }
+
+    @Sendable func delete(_ request: Request, context: ServiceContext) async throws -> Response {
+        let user = try context.user()
+        guard let deletion = try await store.deleteUser(user, rewriteFile: true) else {
+            throw Problem(.notFound, "user \"\(OutputEscaping.visible(user))\" was deleted already")
+        }
+        return JSONResponse.make(.object([
+            ("user", .string(deletion.userID)),
+            ("rows", .integer(Int64(deletion.totalRows))),
+            ("tables", .object(deletion.rowsByTable.map { ($0.table, .integer(Int64($0.rows))) })),
+            ("leftovers", .array(deletion.leftovers.map { .string($0) })),
+        ]))
+    }
+}

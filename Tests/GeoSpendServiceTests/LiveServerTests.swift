@@ -1,0 +1,198 @@
+import Foundation
+import GeoSpendTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `geospend serve` on a free loopback port, spoken to with curl: what a client sees,
+/// streamed exports equal to the CLI's files, and SIGTERM → exit 0.
+@Suite(.serialized) struct LiveServerTests {
+    let f: ServiceFixture
+
+    init() throws { f = try ServiceFixture() }
+
+    /// A running `geospend serve --port 0` and the port it took.
+    final class Server {
+        let process = Process()
+        let port: Int
+        private let errors: FileHandle
+        let logFile: URL
+
+        init(db: String, in dir: URL) throws {
+            logFile = dir.appendingPathComponent("serve.log")
+            _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+            errors = try FileHandle(forWritingTo: logFile)
+            process.executableURL = URL(fileURLWithPath: ServiceFixture.binary)
+            process.arguments = ["serve", "--db", db, "--port", "0"]
+            process.environment = ServiceFixture.environment
+            process.standardError = errors
+            process.standardOutput = errors
+            try process.run()
+            let deadline = Date().addingTimeInterval(60)
+            var found: Int?
+            while found == nil && Date() < deadline && process.isRunning {
+                let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+                if let r = log.range(of: "listening on http://127.0.0.1:") {
+                    found = Int(log[r.upperBound...].prefix { $0.isNumber })
+                } else {
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+            }
+            guard let found else {
+                process.terminate()
+                throw ServiceFixture.FixtureError(message: "serve did not start: " + ((try? String(contentsOf: logFile, encoding: .utf8)) ?? ""))
+            }
+            port = found
+        }
+
+        var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+
+        /// SIGTERM, then the exit status (nil when it did not stop within 20 s).
+        func stop() -> Int32? {
+            kill(process.processIdentifier, SIGTERM)
+            let deadline = Date().addingTimeInterval(20)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            guard !process.isRunning else {
+                process.interrupt()
+                return nil
+            }
+            try? errors.close()
+            return process.terminationStatus
+        }
+
+        deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    }
+
+    /// curl's body, and the status code as the last line.
+    func curl(_ port: Int, _ path: String, token: String?, method: String = "GET") throws -> (status: Int, body: String) {
+        var args = ["-s", "-X", method, "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(path)"]
+        if let token { args += ["-H", "Authorization: Bearer \(token)"] }
+        let r = try runProgram("/usr/bin/curl", args)
+        let status = Int(r.out.split(separator: "\n").last ?? "") ?? 0
+        return (status, String(r.out.dropLast(String(status).count + 1)))
+    }
+
+    @Test func servesOverHTTPAndStopsCleanlyOnSIGTERM() throws {
+        let server = try Server(db: f.db, in: f.dir)
+        let token = try #require(f.tokens["alice"])
+        let health = try curl(server.port, "/health", token: nil)
+        #expect(health.status == 200)
+        let near = try curl(server.port, "/api/v1/near?lat=60.1699&lon=24.9384&radius=2km", token: token)
+        let cli = try f.geospend(["near", "--user", ServiceFixture.alice, "--lat", "60.1699", "--lon", "24.9384", "--radius", "2km", "--format", "json", "--db", f.db])
+        #expect(near.status == 200)
+        #expect(near.body == cli.out)
+        // Streamed layers and the user's export: the CLI's files, byte for byte.
+        for (path, args) in [
+            ("/api/v1/export/points", ["export", "points"]),
+            ("/api/v1/export/grid?cell=500m", ["export", "grid", "--cell", "500m"]),
+            ("/api/v1/export/density?cell=100m&bandwidth=400m", ["export", "density", "--cell", "100m", "--bandwidth", "400m"]),
+            ("/api/v1/export/places", ["export", "places"]),
+        ] {
+            let served = try curl(server.port, path, token: token)
+            let file = try f.geospend(args + ["--user", ServiceFixture.alice, "--db", f.db])
+            #expect(served.status == 200, "\(path)")
+            #expect(served.body == file.out, "\(path)")
+            #expect(served.body.contains("\"Feature\""), "\(path)")
+        }
+        let export = try curl(server.port, "/api/v1/users/me/export", token: token)
+        let cliExport = try f.geospend(["users", "export", ServiceFixture.alice, "--db", f.db])
+        #expect(export.status == 200)
+        #expect(export.body == cliExport.out)
+        #expect(server.stop() == 0)
+        // Requests are logged, tokens never.
+        #expect(server.log.contains("/api/v1/near"))
+        #expect(!server.log.contains(String(token.split(separator: "_").last!)))
+    }
+
+    /// GDAL's OAPIF driver, an outside reader: every collection is listed with its full feature
+    /// count, and reading a whole layer 7 features a page (following `next`) gets every feature.
+    @Test func gdalReadsEveryCollectionWhole() throws {
+        let server = try Server(db: f.db, in: f.dir)
+        defer { _ = server.stop() }
+        let token = try #require(f.tokens["alice"])
+        var env = ServiceFixture.environment
+        env["GDAL_HTTP_HEADERS"] = "Authorization: Bearer \(token)"
+        let url = "OAPIF:http://127.0.0.1:\(server.port)/ogc"
+        // The oracle: the CLI's layers (their "features" count) and the stores in the file.
+        func layerCount(_ args: [String]) throws -> Int {
+            let out = try f.geospend(["export"] + args + ["--user", ServiceFixture.alice, "--db", f.db]).out
+            let r = try #require(out.range(of: "\"features\":"))
+            return Int(out[r.upperBound...].prefix { $0.isNumber })!
+        }
+        let stores = try runProgram("/usr/bin/sqlite3", [f.db, "SELECT count(*) FROM stores"]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let expected: [(String, Int)] = [
+            ("expenses", try layerCount(["points"])), ("places", try layerCount(["places"])),
+            ("hex", try layerCount(["grid", "--cell", "250m"])), ("density", try layerCount(["density", "--cell", "50m", "--bandwidth", "300m"])),
+            ("stores", try #require(Int(stores))),
+        ]
+        let listing = try runProgram("/usr/bin/ogrinfo", ["-ro", "-q", url], environment: env)
+        #expect(listing.status == 0, "\(listing.err)")
+        for (layer, count) in expected {
+            #expect(count > 0, "\(layer)")
+            #expect(listing.out.contains(": \(layer) ("), "\(listing.out)")
+            let info = try runProgram("/usr/bin/ogrinfo", ["-ro", "-so", url, layer], environment: env)
+            #expect(info.out.contains("Feature Count: \(count)\n"), "\(layer): \(info.out) \(info.err)")
+        }
+        // Paging: the whole expenses layer, 7 a page, through ogr2ogr.
+        let copy = f.dir.appendingPathComponent("expenses-copy.geojson").path
+        let r = try runProgram("/usr/bin/ogr2ogr", ["-f", "GeoJSON", copy, url, "expenses", "-oo", "PAGE_SIZE=7"], environment: env)
+        #expect(r.status == 0, "\(r.err)")
+        let copied = try String(contentsOfFile: copy, encoding: .utf8).components(separatedBy: "\"type\": \"Feature\"").count - 1
+        #expect(copied == expected[0].1)
+        #expect(server.log.components(separatedBy: "/ogc/collections/expenses/items").count - 1 >= expected[0].1 / 7)
+    }
+
+    /// The checked-in OpenAPI 3.1 document is valid (openapi-spec-validator), served as is, and
+    /// holds under schemathesis (PyPI): a few hundred generated requests per run, none answered
+    /// with a 5xx, a status or content type the document does not list, or a body that breaks
+    /// its schema. The token is a read token: DELETE /api/v1/users/me is answered 403.
+    @Test func openAPIDocumentHoldsUnderSchemathesis() throws {
+        let venv = ServiceFixture.repo.appendingPathComponent(".venv/bin").path
+        let document = ServiceFixture.repo.appendingPathComponent("Sources/GeoSpendService/openapi.json").path
+        let valid = try runProgram(venv + "/openapi-spec-validator", [document])
+        #expect(valid.status == 0, "\(valid.out) \(valid.err)")
+        let server = try Server(db: f.db, in: f.dir)
+        defer { _ = server.stop() }
+        let served = try curl(server.port, "/openapi.json", token: nil)
+        #expect(served.body == (try String(contentsOfFile: document, encoding: .utf8)))
+        var env = ServiceFixture.environment
+        env["SCHEMATHESIS_HOOKS"] = nil
+        let run = try runProgram(
+            venv + "/schemathesis",
+            ["run", "http://127.0.0.1:\(server.port)/openapi.json", "-H", "Authorization: Bearer \(try #require(f.tokens["alice"]))",
+             "--max-examples", "30", "--generation-deterministic", "--no-color",
+             "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance"],
+            directory: f.dir, environment: env, timeout: .seconds(600))
+        #expect(run.status == 0, "\(run.out.suffix(4000)) \(run.err.suffix(2000))")
+        #expect(run.out.contains("passed"))
+    }
+
+    /// `/map` in headless Chromium, the token in the address's fragment: the page draws the
+    /// CLI layers' counts of features, read live from the API, and the token is in no log line.
+    @Test func mapPageReadsTheLiveAPI() throws {
+        let chromium = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let server = try Server(db: f.db, in: f.dir)
+        let token = try #require(f.tokens["alice"])
+        func count(_ args: [String]) throws -> Int {
+            let out = try f.geospend(["export"] + args + ["--user", ServiceFixture.alice, "--db", f.db]).out
+            let r = try #require(out.range(of: "\"features\":"))
+            return Int(out[r.upperBound...].prefix { $0.isNumber })!
+        }
+        let expected = "points \(try count(["points"])), hexagons \(try count(["grid"])), places \(try count(["places"]))"
+        let dom = try runProgram(chromium, [
+            "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000", "--user-data-dir=\(f.dir.path)/chromium",
+            "--dump-dom", "http://127.0.0.1:\(server.port)/map#token=\(token)",
+        ])
+        #expect(dom.out.contains("<p id=\"status\">\(expected)</p>"), "\(dom.out.suffix(500)) \(dom.err.suffix(500))")
+        #expect(server.stop() == 0)
+        #expect(server.log.contains("/api/v1/export/points"))
+        #expect(!server.log.contains(token))
+    }
+
+    @Test func aPostgreSQLAddressIsRefusedWithExit2() throws {
+        let r = try f.geospend(["serve", "--db", "postgresql://nobody@127.0.0.1:1/none"])
+        #expect(r.status == 2)
+        #expect(r.err.contains("SpatiaLite files only so far"))
+    }
+}

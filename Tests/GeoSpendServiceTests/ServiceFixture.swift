@@ -1,0 +1,98 @@
+import Foundation
+import GeoSpend
+import GeoSpendService
+import GeoSpendSpatiaLite
+import GeoSpendTestSupport
+import Hummingbird
+import Logging
+import HummingbirdTesting
+import Testing
+
+/// A database made by the real `geospend` binary from the repository's sample data (Data/README.md:
+/// helsinki-places.geojson from OpenStreetMap, sample-expenses.csv from `geospend generate`),
+/// with tokens made by `geospend tokens create`. Removed with the fixture.
+final class ServiceFixture: @unchecked Sendable {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let binary = builtGeoSpendBinary(repo: repo)
+    /// Fixed generation time: exports from the CLI and the service are then byte-identical.
+    static let environment: [String: String] = {
+        var e = ProcessInfo.processInfo.environment
+        e["GEOSPEND_DB"] = nil
+        e["SOURCE_DATE_EPOCH"] = "1772000000"
+        return e
+    }()
+
+    /// Two users of the sample data: "alice" and "bob" in the tests' words.
+    static let alice = "user4", bob = "user7"
+
+    let dir: URL
+    let db: String
+    /// Tokens by name: alice (read), aliceWrite (write), bob (read), admin (alice's, admin).
+    private(set) var tokens: [String: String] = [:]
+
+    init() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-service-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        db = dir.appendingPathComponent("service.sqlite").path
+        for args in [["import", "stores", "Data/helsinki-places.geojson"], ["import", "expenses", "Data/sample-expenses.csv"]] {
+            let r = try geospend(args + ["--db", db])
+            guard r.status == 0 else { throw FixtureError(message: r.err) }
+        }
+        tokens["alice"] = try token(user: Self.alice, scope: "read")
+        tokens["aliceWrite"] = try token(user: Self.alice, scope: "write")
+        tokens["bob"] = try token(user: Self.bob, scope: "read")
+        tokens["admin"] = try token(user: Self.alice, scope: "admin")
+    }
+
+    deinit { try? FileManager.default.removeItem(at: dir) }
+
+    struct FixtureError: Error { let message: String }
+
+    func geospend(_ args: [String]) throws -> ProgramOutput {
+        try runProgram(Self.binary, args, directory: Self.repo, environment: Self.environment)
+    }
+
+    /// `tokens create`'s last line of stdout.
+    func token(user: String, scope: String) throws -> String {
+        let r = try geospend(["tokens", "create", "--user", user, "--scope", scope, "--db", db])
+        guard r.status == 0, let line = r.out.split(separator: "\n").last else { throw FixtureError(message: r.err) }
+        return String(line)
+    }
+
+    func store() throws -> SpatiaLiteStore { try SpatiaLiteStore(path: db) }
+
+    /// Runs `body` with a client of the router (no network: HummingbirdTesting's `.router`).
+    func withClient<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+        let app = Application(router: buildRouter(store: try store(), timeLimit: Self.patient), logger: Self.quiet)
+        return try await app.test(.router) { client in try await body(client) }
+    }
+
+    /// The in-process routers' time limit: `make test` loads 2 cores with every suite at once, and
+    /// a read that takes 2 ms alone took over the service's 30 s there once (TimeLimitTests checks
+    /// the limit itself).
+    static let patient: Duration = .seconds(600)
+
+    /// Warnings and errors only: a line per request would bury the test report.
+    static let quiet: Logger = {
+        var l = Logger(label: "geospend-tests")
+        l.logLevel = .warning
+        return l
+    }()
+}
+
+/// A GET (or another method) with a bearer token; the status, body and headers come back.
+struct Answer: Sendable {
+    let status: HTTPResponse.Status
+    let body: String
+    let headers: HTTPFields
+}
+
+extension TestClientProtocol {
+    func call(_ uri: String, token: String?, method: HTTPRequest.Method = .get, body: String? = nil) async throws -> Answer {
+        var headers: HTTPFields = [:]
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        return try await execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) { r in
+            Answer(status: r.status, body: String(buffer: r.body), headers: r.headers)
+        }
+    }
+}
