@@ -13,11 +13,47 @@ extension PostgresConnection {
         guard !isClosed else { throw PostGISError.connectionLost }
         return try await withCheckedThrowingContinuation { continuation in
             let once = ResumeOnce(continuation)
-            closeFuture.whenComplete { _ in once.resume(with: .failure(PostGISError.connectionLost)) }
+            let ticket = CloseWatch.shared.add(self) { once.resume(with: .failure(PostGISError.connectionLost)) }
             Task {
-                do { once.resume(with: .success(try await work())) } catch { once.resume(with: .failure(error)) }
+                let result: Result<T, any Error>
+                do { result = .success(try await work()) } catch { result = .failure(error) }
+                CloseWatch.shared.remove(self, ticket)
+                once.resume(with: result)
             }
         }
+    }
+}
+
+/// The statements waiting on each open connection, failed together when it closes: one close
+/// callback per connection, not per statement (a pooled connection runs millions of them).
+private final class CloseWatch: @unchecked Sendable {
+    static let shared = CloseWatch()
+    private let lock = NSLock()
+    private var waiting: [ObjectIdentifier: [Int: @Sendable () -> Void]] = [:]
+    private var nextTicket = 0
+
+    /// Registers `onClose`. On a connection closed already, the close callback (registered on a
+    /// completed future) runs at once; entries go when their connection closes, so a later
+    /// connection at the same address starts afresh.
+    func add(_ connection: PostgresConnection, _ onClose: @escaping @Sendable () -> Void) -> Int {
+        let key = ObjectIdentifier(connection)
+        let (ticket, first): (Int, Bool) = lock.withLock {
+            nextTicket += 1
+            let first = waiting[key] == nil
+            waiting[key, default: [:]][nextTicket] = onClose
+            return (nextTicket, first)
+        }
+        if first {
+            connection.closeFuture.whenComplete { [self] _ in
+                let pending = lock.withLock { Array((waiting.removeValue(forKey: key) ?? [:]).values) }
+                pending.forEach { $0() }
+            }
+        }
+        return ticket
+    }
+
+    func remove(_ connection: PostgresConnection, _ ticket: Int) {
+        lock.withLock { _ = waiting[ObjectIdentifier(connection)]?.removeValue(forKey: ticket) }
     }
 }
 

@@ -24,11 +24,9 @@ struct ExpenseRoutes {
         }
         let (from, to) = try q.window()
         let categories = q.all("category")
-        try await NameChecks.user(user, in: store, database: QueryRoutes.database)
-        try await NameChecks.categories(categories, userID: user, in: store)
         let filter = ExpenseFilter(
             userID: user, from: from, to: to, kinds: try q.kinds(), categories: Set(categories),
-            period: try await NameChecks.period(try q.int64("period"), user: user, in: store, option: "period")?.id)
+            period: try await q.checkedNames(user: user, categories: categories, in: store)?.id)
         let page = try await store.expensePage(filter, after: cursor, limit: limit)
         var response = JSONResponse.make(ExpenseJSON.page(page))
         if let next = page.next {

@@ -26,9 +26,7 @@ struct ExportRoutes {
         let precision = try q.int("precision", in: 0...15) ?? 6
         let minCount = try q.int("min-count", in: 1...Int.max) ?? 1
         let kind = try Self.layer(layer, q, precision: precision)
-        try await NameChecks.user(user, in: store, database: QueryRoutes.database)
-        try await NameChecks.categories(categories, userID: user, in: store)
-        filter.period = try await NameChecks.period(try q.int64("period"), user: user, in: store, option: "period")?.id
+        filter.period = try await q.checkedNames(user: user, categories: categories, in: store)?.id
         let exportRequest = MapExportRequest(filter: filter, precision: precision, minCount: minCount)
         let store = self.store
         return try StreamedBody.response(contentType: "application/geo+json") { sink in

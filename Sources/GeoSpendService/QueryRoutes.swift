@@ -23,9 +23,7 @@ struct QueryRoutes {
         let (from, to) = try q.window()
         let categories = q.all("category")
         var filter = ExpenseFilter(userID: user, from: from, to: to, kinds: try q.kinds(), categories: Set(categories))
-        try await NameChecks.user(user, in: store, database: Self.database)
-        try await NameChecks.categories(categories, userID: user, in: store)
-        filter.period = try await NameChecks.period(try q.int64("period"), user: user, in: store, option: "period")?.id
+        filter.period = try await q.checkedNames(user: user, categories: categories, in: store)?.id
         return JSONResponse.make(QueryOutput.json(try await store.radiusSearch(center: center, radius: radius, filter: filter)))
     }
 
@@ -53,9 +51,7 @@ struct QueryRoutes {
         var request = InsightsRequest(
             userID: user, from: from, to: to, kinds: kinds.isEmpty ? [.expense] : kinds, categories: Set(categories),
             grouping: grouping, limit: try q.int("limit", in: 1...Int.max))
-        try await NameChecks.user(user, in: store, database: Self.database)
-        try await NameChecks.categories(categories, userID: user, in: store)
-        request.period = try await NameChecks.period(try q.int64("period"), user: user, in: store, option: "period")?.id
+        request.period = try await q.checkedNames(user: user, categories: categories, in: store)?.id
         let insights = try await LocationInsights.compute(request, store: store)
         let zones = try await ZoneBudgets.summaries(store, user: user, asOf: to?.localDate)
         return JSONResponse.make(InsightsOutput.json(insights, budgets: zones))
@@ -69,8 +65,7 @@ struct QueryRoutes {
             guard from == nil && to == nil else { throw Problem(.badRequest, "give month or from/to, not both") }
             do { (from, to) = try SpendingSummary.month(month) } catch { throw Problem(.badRequest, "month: \(error)") }
         }
-        try await NameChecks.user(user, in: store, database: Self.database)
-        let period = try await NameChecks.period(try q.int64("period"), user: user, in: store, option: "period")
+        let period = try await q.checkedNames(user: user, categories: [], in: store)
         return JSONResponse.make(SummaryOutput.json(try await SpendingSummary.compute(userID: user, from: from, to: to, period: period, store: store)))
     }
 }
