@@ -25,6 +25,11 @@ final class PostGISWriter: ExpenseWriter {
     /// What a first import set aside, to be rebuilt by `finish` (see `setAsideIfEmpty`).
     private var setAside: [String] = []
     private var checkedEmpty: Set<String> = []
+    /// Per table that was empty when this scope first wrote to it (a first import): every row it
+    /// holds is one of this scope's, so their ids and hashes are kept here instead of looked up
+    /// per batch. On partitioned `expenses` that lookup probes each partition's (id, user_id)
+    /// index: 35 lookups took 4.7 of a 200k-row import's 28 s, against 6.3 s of COPY (load 18).
+    private var written: [String: [ExactText: Int64]] = [:]
 
     init(connection: PostgresConnection, logger: Logger) {
         self.connection = connection
@@ -47,6 +52,7 @@ final class PostGISWriter: ExpenseWriter {
     private func setAsideIfEmpty(_ table: String) throws {
         guard checkedEmpty.insert(table).inserted else { return }
         guard try rows(PostgresQuery(unsafeSQL: "SELECT NOT EXISTS (SELECT 1 FROM \(table))"))[0].decode(Bool.self) else { return }
+        written[table] = [:]
         let keys = try rows(PostgresQuery(unsafeSQL: """
             SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = '\(table)'::regclass AND contype = 'f' ORDER BY conname
             """)).map { try $0.decode((String, String).self) }
@@ -77,8 +83,9 @@ final class PostGISWriter: ExpenseWriter {
         }
     }
 
-    /// The content hashes stored under `ids` in `table`.
+    /// The content hashes stored under `ids` in `table`, beyond those in `written`.
     private func storedHashes(_ table: String, _ ids: [String]) throws -> [ExactText: Int64] {
+        if written[table] != nil { return [:] }
         let found = try rows(PostgresQuery(
             unsafeSQL: "SELECT id, content_hash FROM \(table) WHERE id = ANY($1)", binds: bindings(ids)))
         return Dictionary(try found.map { let (id, hash) = try $0.decode((String, Int64).self); return (ExactText(id), hash) },
@@ -89,23 +96,24 @@ final class PostGISWriter: ExpenseWriter {
 
     func insert(_ stores: [HashedRow<Store>]) throws -> [RowOutcome] {
         guard !stores.isEmpty else { return [] }
+        try setAsideIfEmpty("stores")
         var stored = try storedHashes("stores", stores.map(\.record.id))
         var text = CopyText()
         let outcomes = stores.map { row -> RowOutcome in
             let s = row.record
-            if let hash = stored[ExactText(s.id)] { return Self.same(hash, row.contentHash, id: s.id) }
+            if let hash = stored[ExactText(s.id)] ?? written["stores"]?[ExactText(s.id)] { return Self.same(hash, row.contentHash, id: s.id) }
             if let column = CopyText.columnWithNUL([
                 "id": s.id, "name": s.name, "kind": s.kind, "brand": s.brand, "street": s.street, "postcode": s.postcode,
                 "city": s.city, "country": s.country, "source_id": s.sourceID,
             ]) { return Self.nul(column) }
             stored[ExactText(s.id)] = row.contentHash
+            written["stores"]?[ExactText(s.id)] = row.contentHash
             knownStores[ExactText(s.id)] = true
             for field in [s.id, s.name, s.kind, s.brand, s.street, s.postcode, s.city, s.country, s.sourceID] { text.text(field) }
             text.double(s.coordinate.latitude); text.double(s.coordinate.longitude); text.integer(row.contentHash)
             text.endRow()
             return .inserted
         }
-        if text.rows > 0 { try setAsideIfEmpty("stores") }
         try copy("stores", ["id", "name", "kind", "brand", "street", "postcode", "city", "country", "source_id", "lat", "lon", "content_hash"], text)
         return outcomes
     }
@@ -120,6 +128,7 @@ final class PostGISWriter: ExpenseWriter {
                 "SELECT currency, SUM(amount_minor)::text FROM expenses GROUP BY currency"
             ).map { let (c, sum) = try $0.decode((String, String).self); return (c, Int64(sum)!) })
         }
+        try setAsideIfEmpty("expenses")
         var stored = try storedHashes("expenses", expenses.map(\.record.id))
         var fresh: [HashedRow<Expense>] = []
         let outcomes = expenses.map { row -> RowOutcome in
@@ -129,7 +138,7 @@ final class PostGISWriter: ExpenseWriter {
             }
             let code = e.amount.currency.code
             let (projected, overflow) = currencyTotals![code, default: 0].addingReportingOverflow(e.amount.minorUnits)
-            if let hash = stored[ExactText(e.id)] { return Self.same(hash, row.contentHash, id: e.id) }
+            if let hash = stored[ExactText(e.id)] ?? written["expenses"]?[ExactText(e.id)] { return Self.same(hash, row.contentHash, id: e.id) }
             if overflow {
                 return .rejected(RowRejection(
                     column: "amount",
@@ -140,11 +149,11 @@ final class PostGISWriter: ExpenseWriter {
             ]) { return Self.nul(column) }
             currencyTotals![code] = projected
             stored[ExactText(e.id)] = row.contentHash
+            written["expenses"]?[ExactText(e.id)] = row.contentHash
             fresh.append(row)
             return .inserted
         }
         guard !fresh.isEmpty else { return outcomes }
-        try setAsideIfEmpty("expenses")
         try learnUsers(fresh.map(\.record.userID))
         try learnCategories(fresh.map(\.record))
         var text = CopyText()
