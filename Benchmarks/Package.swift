@@ -18,6 +18,7 @@ let package = Package(
                 "CLibPQ",
                 .product(name: "GeoSpend", package: "GeoSpend"),
                 .product(name: "GeoSpendSpatiaLite", package: "GeoSpend"),
+                .product(name: "GeoSpendPostGIS", package: "GeoSpend"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ])
     ]

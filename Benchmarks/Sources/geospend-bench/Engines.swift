@@ -9,6 +9,7 @@ enum EngineName {
     static let postGIS = "PostGIS"
     static let spatiaLite = "SpatiaLite (documented)"
     static let duckDB = "DuckDB"
+    static let geoSpendPostGIS = "GeoSpend on PostGIS"
 }
 
 /// What each engine answers in the comparison. Every call returns the rows an application would

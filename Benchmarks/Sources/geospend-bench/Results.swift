@@ -28,6 +28,11 @@ struct WorkloadResult: Codable {
 
     var ratio: Double? { ratio(to: EngineName.postGIS) }
     var duckDBRatio: Double? { ratio(to: EngineName.duckDB) }
+    /// GeoSpend on its PostgreSQL backend over PostGIS's own SQL on the same server (p50).
+    var backendOverhead: Double? {
+        guard let ours = engines[EngineName.geoSpendPostGIS]?.p50Ms, let theirs = engines[EngineName.postGIS]?.p50Ms, theirs > 0 else { return nil }
+        return ours / theirs
+    }
 
     func ratio(to engine: String) -> Double? {
         guard let ours = engines[EngineName.geoSpend]?.p50Ms, let theirs = engines[engine]?.p50Ms, theirs > 0 else { return nil }
@@ -50,8 +55,8 @@ enum ResultsTable {
             out.append("")
             out.append(run.machine + "; " + run.versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ".")
             out.append("")
-            out.append("| workload | GeoSpend p50 / p95 | PostGIS p50 / p95 | ratio p50 (target) | SpatiaLite documented p50 / p95 | DuckDB p50 / p95 | ratio to DuckDB (target) | answers |")
-            out.append("|---|---:|---:|---:|---:|---:|---:|---|")
+            out.append("| workload | GeoSpend p50 / p95 | PostGIS p50 / p95 | ratio p50 (target) | SpatiaLite documented p50 / p95 | DuckDB p50 / p95 | ratio to DuckDB (target) | GeoSpend on PostGIS p50 / p95 | its overhead over PostGIS p50 | answers |")
+            out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
             for w in run.workloads {
                 func cell(_ engine: String) -> String {
                     guard let l = w.engines[engine] else { return "—" }
@@ -62,13 +67,13 @@ enum ResultsTable {
                     guard let target else { return String(format: "%.3f", r) }
                     return String(format: "%.3f", r) + " (≤ \(target)) " + (r <= target ? "met" : "**missed**")
                 }
-                let checks = [EngineName.postGIS, EngineName.spatiaLite, EngineName.duckDB].compactMap { engine -> String? in
+                let checks = [EngineName.postGIS, EngineName.spatiaLite, EngineName.duckDB, EngineName.geoSpendPostGIS].compactMap { engine -> String? in
                     guard let n = w.mismatches[engine] else { return nil }
                     let short = engine == EngineName.spatiaLite ? "SpatiaLite" : engine
                     return n == 0 ? "\(short) same" : "\(short) **\(n) differ**"
                 }
                 let rows = w.engines[EngineName.geoSpend].flatMap { $0.meanRows > 0 ? String(format: "%.1f rows", $0.meanRows) : nil } ?? ""
-                out.append("| \(w.name) (\(w.queries)×\(rows.isEmpty ? "" : ", " + rows)) | \(cell(EngineName.geoSpend)) | \(cell(EngineName.postGIS)) | \(ratio(w.ratio, w.target)) | \(cell(EngineName.spatiaLite)) | \(cell(EngineName.duckDB)) | \(ratio(w.duckDBRatio, w.duckDBTarget)) | \(checks.joined(separator: ", ")) |")
+                out.append("| \(w.name) (\(w.queries)×\(rows.isEmpty ? "" : ", " + rows)) | \(cell(EngineName.geoSpend)) | \(cell(EngineName.postGIS)) | \(ratio(w.ratio, w.target)) | \(cell(EngineName.spatiaLite)) | \(cell(EngineName.duckDB)) | \(ratio(w.duckDBRatio, w.duckDBTarget)) | \(cell(EngineName.geoSpendPostGIS)) | \(ratio(w.backendOverhead, nil)) | \(checks.joined(separator: ", ")) |")
             }
             if !run.cli.isEmpty {
                 out.append("")
