@@ -121,6 +121,9 @@ import Testing
             ["export", "points"] + user + ["--currency", "SEK"],
             ["export", "grid"] + user + ["--shape", "hex", "--cell", "250m"],
             ["export", "grid"] + user + ["--shape", "square", "--cell", "100m", "--metric", "average"],
+            // H3 from the map rollups (docs/ROLLUPS.md), and at a resolution they do not keep (a scan).
+            ["export", "grid"] + user + ["--shape", "h3", "--resolution", "9"],
+            ["export", "grid"] + user + ["--shape", "h3", "--resolution", "11", "--currency", "EUR"],
             ["export", "density"] + user + ["--bandwidth", "300m", "--cell", "50m"],
             ["export", "places"] + user,
             ["export", "places"] + user + ["--from", "2025-03-01", "--to", "2025-04-30"],
