@@ -7,13 +7,14 @@ import Testing
 /// `GEOSPEND_MAP_ROLLUPS=scan`, after an import, an edit, a delete and a user's deletion;
 /// `doctor` reports them.
 @Suite(.serialized) struct MapRollupCLITests {
-    /// `geospend generate` data (8 users, seed 33) in a fresh database; the folder is removed afterwards.
+    /// Helsinki's stores and `geospend generate` data (8 users, seed 33) in a fresh database; the folder is removed afterwards.
     func withDatabase(_ body: (_ dir: URL, _ db: String) throws -> Void) throws {
         let dir = Reliability.scratch("rollups")
         defer { try? FileManager.default.removeItem(at: dir) }
         let csv = dir.appendingPathComponent("e.csv").path, db = dir.appendingPathComponent("r.sqlite").path
         for step in [
             ["generate", "--users", "8", "--expenses", "3000", "--seed", "33", "--out", csv],
+            ["import", "stores", "Data/helsinki-places.geojson", "--db", db],
             ["import", "expenses", csv, "--db", db],
         ] {
             let r = try Reliability.geospend(step)
