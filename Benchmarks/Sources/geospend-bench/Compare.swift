@@ -73,10 +73,6 @@ struct Compare {
         workloads.append(heatMap)
         notes.append(String(format: "PostGIS's hex grid joins through a GiST expression index on the points projected to GeoSpend's grid projection; building it took %.1f s (not counted in its import or query times).", indexMillis / 1000))
         workloads.append(try squareGrids(store: store, first: squares, path: squarePath, duck: duck, name: squareName))
-        let rollups = try MapRollupBench(store: store, work: work, duckDB: duck.grid)
-        workloads += rollups.workloads
-        notes += rollups.notes
-        notes.append(try MapRollupBench.importCost(geospend: geospend, expenses: expensesCSV, stores: storesCSV, work: work, runs: importRuns))
         notes.append(String(format: "DuckDB %@ (spatial extension %@ from the PyPI wheel), %d threads, memory limit %@: its queries ran in one Python process on an in-memory copy of the loaded file with the same R-trees (copying and indexing took %.1f s, not counted), as a block after its import, not interleaved with the other engines'.", duck.version, duck.spatialVersion, duck.threads, duck.memoryLimit, duck.prepareSeconds))
 
         let cli = try cliRuns(db: db, workload: workload)

@@ -93,16 +93,6 @@ enum ResultsTable {
                 out.append("| \(name) | " + cells.joined(separator: " | ") + " |")
             }
             out.append("")
-            // The rollups' aim (issue 21): the H3 layer over 10M within 2× its time over 1M.
-            func p50(_ run: BenchResults) -> Double? {
-                run.workloads.first { $0.name == MapRollupBench.rolledUpName }?.engines[EngineName.geoSpend]?.p50Ms
-            }
-            if let one = sorted.first(where: { $0.expenses == 1_000_000 }).flatMap(p50),
-               let ten = sorted.first(where: { $0.expenses == 10_000_000 }).flatMap(p50) {
-                let r = ten / one
-                out.append(String(format: "%@: 10M / 1M p50 = %.2f (≤ 2) %@", MapRollupBench.rolledUpName, r, r <= 2 ? "met" : "**missed**"))
-                out.append("")
-            }
         }
         return out.joined(separator: "\n")
     }
