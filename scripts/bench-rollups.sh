@@ -38,7 +38,8 @@ for r in runs:
     by_size[int(size)] = r
     i, l, d = r["import"], r["layer"]["millis"], r["duckdb"]["millis"]
     ratio = r["ratio_to_duckdb"]
-    lines.append(f"| {int(size):,} | {i['with']['millis']/1000:.1f} s / {i['without']['millis']/1000:.1f} s "
+    build = " (debug build)" if "/debug/" in r.get("geospend", "") else ""
+    lines.append(f"| {int(size):,}{build} | {i['with']['millis']/1000:.1f} s / {i['without']['millis']/1000:.1f} s "
                  f"({(i['with']['millis']/i['without']['millis']-1)*100:+.0f} %) | {i['with']['bytes']/1e6:.0f} / {i['without']['bytes']/1e6:.0f} MB "
                  f"| {r['rollup_rows']:,} | {p50(l['rollups']):.0f} ms | {p50(l['scan']):.0f} ms | {p50(d):.0f} ms | "
                  f"{ratio:.3f} {'met' if ratio <= 0.2 else '**missed**'} |")

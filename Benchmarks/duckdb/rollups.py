@@ -55,7 +55,7 @@ def main() -> None:
     args = parser.parse_args()
     d = pathlib.Path(args.dir)
     expenses, stores = d / "expenses.csv", d / "stores.csv"
-    result: dict = {"expenses_csv": str(expenses)}
+    result: dict = {"expenses_csv": str(expenses), "geospend": args.geospend}
 
     # Import with and without the rollups.
     imports: dict = {}
