@@ -74,6 +74,7 @@ fuzz: bootstrap
 # Tables go into Benchmarks/RESULTS.md, raw numbers into Benchmarks/results/*.json.
 bench: release
 	@scripts/bench.sh 100000 1000000 $(if $(BENCH_LARGE),10000000)
+	@scripts/bench-rollups.sh 1000000 $(if $(BENCH_LARGE),10000000)
 	@scripts/bench-service.sh 1000000
 
 # The service alone under wrk (make bench runs it on 1M expenses): BENCH_SERVICE_N expenses.

@@ -67,16 +67,5 @@ for n in "$@"; do
 done
 
 # Regenerate the tables between the markers in Benchmarks/RESULTS.md from every results file.
-"$bench" render Benchmarks/results/bench-*.json >"$pgdir/tables.md"
-python3 - "$pgdir/tables.md" <<'PY'
-import sys, re
-tables = open(sys.argv[1]).read().strip()
-path = "Benchmarks/RESULTS.md"
-text = open(path).read()
-begin, end = "<!-- bench-tables:begin -->", "<!-- bench-tables:end -->"
-assert begin in text and end in text, f"{path} lacks the {begin} … {end} markers"
-head, rest = text.split(begin, 1)
-_, tail = rest.split(end, 1)
-open(path, "w").write(f"{head}{begin}\n{tables}\n{end}{tail}")
-PY
+"$bench" render Benchmarks/results/bench-*.json | python3 scripts/results_section.py bench-tables
 echo "tables written to Benchmarks/RESULTS.md; raw numbers in Benchmarks/results/" >&2

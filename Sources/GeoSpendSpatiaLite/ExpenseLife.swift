@@ -103,6 +103,10 @@ extension SpatiaLiteStore: ExpenseEditing {
                     expense.storeID, expense.notes, expense.contentHash, remindAt?.text, remindAt?.epochMilliseconds,
                     expense.id, expense.userID,
                 ])
+            var rollups = MapRollup.Changes()
+            rollups.add(old.expense, sign: -1)
+            rollups.add(expense, sign: 1)
+            try MapRollupStorage.apply(rollups, db)
             // A moved point leaves its old bounds in the R*Tree node's unused slot (RTreeScrub).
             if old.expense.location?.coordinate != c { try RTreeScrub.zeroUnusedCells(of: "idx_expenses_geom", in: db) }
             return try Self.storedExpense(db, id: expense.id, userID: expense.userID)
@@ -120,6 +124,11 @@ extension SpatiaLiteStore: ExpenseEditing {
                         db, sql: "SELECT EXISTS (SELECT 1 FROM expenses WHERE id = ? AND user_id = ?)", arguments: [id, userID]) == true
                     else { return .rollback }
                     if rewriteFile { try Self.checkSpaceToRewrite(db, path: path, what: what) }
+                    if let old = try Self.storedExpense(db, id: id, userID: userID) {
+                        var rollups = MapRollup.Changes()
+                        rollups.add(old.expense, sign: -1)
+                        try MapRollupStorage.apply(rollups, db)
+                    }
                     // The reminder is a column of the row: it goes with it.
                     try db.execute(sql: "DELETE FROM expenses WHERE id = ? AND user_id = ?", arguments: [id, userID])
                     try RTreeScrub.zeroUnusedCells(of: "idx_expenses_geom", in: db)

@@ -163,7 +163,7 @@ extension SpatiaLiteStore {
             renamed[what, default: 0] += 1
         }
         for id in try String.fetchAll(db, sql: "SELECT id FROM users WHERE \(notNFC(["id"]))") {
-            try rename("users", "user", old: id, children: [("categories", "user_id"), ("expenses", "user_id")])
+            try rename("users", "user", old: id, children: [("categories", "user_id"), ("expenses", "user_id"), ("map_rollups", "user_id")])
         }
         for id in try String.fetchAll(db, sql: "SELECT id FROM stores WHERE \(notNFC(["id"]))") {
             try rename("stores", "store", old: id, children: [("expenses", "store_id")])

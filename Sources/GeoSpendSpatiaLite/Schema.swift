@@ -290,5 +290,8 @@ enum Schema {
         Migration(identifier: "v12: API tokens") { db in
             try TokenSchema.create(db)
         },
+        Migration(identifier: "v13: map rollups") { db in
+            try MapRollupStorage.create(db)
+        },
     ]
 }

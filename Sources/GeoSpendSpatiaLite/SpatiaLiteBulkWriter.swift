@@ -57,6 +57,11 @@ final class SpatiaLiteBulkWriter {
     /// units, made `geospend summary` crash). Read once, lazily: one scan per import.
     private var currencyTotals: [String: Int64]?
     private var categoryIDs: [CategoryKey: Int64] = [:]
+    /// The map rollups' share of the rows inserted so far, stored by `finish()` (or earlier, when
+    /// it grows large): summed per cell first, so a batch in one city costs few rows.
+    private var rollupChanges = MapRollup.Changes()
+    /// False when the table was dropped (`MapRollupStorage.apply`): no cells computed either.
+    private let keepsRollups: Bool
     private var knownStores: [ExactText: Bool] = [:]
 
     private struct CategoryKey: Hashable {
@@ -121,6 +126,7 @@ final class SpatiaLiteBulkWriter {
             }
         }
         setAside = dropped
+        keepsRollups = try db.tableExists(MapRollupStorage.table)
         changesBefore = db.totalChangesCount
         if try RTreeBulkLoad.isEmpty("idx_expenses_geom", in: db) { expenseIndexLoad = RTreeBulkLoad(index: "idx_expenses_geom") }
         if try RTreeBulkLoad.isEmpty("idx_stores_geom", in: db) { storeIndexLoad = RTreeBulkLoad(index: "idx_stores_geom") }
@@ -159,6 +165,8 @@ final class SpatiaLiteBulkWriter {
     /// Packs the R*Trees that started empty, recreates the indexes and SpatiaLite's triggers
     /// verbatim, and stamps `geometry_columns_time` as the triggers would have.
     func finish() throws {
+        try MapRollupStorage.apply(rollupChanges, db)
+        rollupChanges = MapRollup.Changes()
         try expenseIndexLoad?.write(into: db)
         try storeIndexLoad?.write(into: db)
         expenseIndexLoad = nil
@@ -243,6 +251,11 @@ final class SpatiaLiteBulkWriter {
         if changes == 1 {
             currencyTotals![code] = projected
             if let c = expense.location?.coordinate { try index(&expenseIndexLoad, insertExpenseIndex, latitude: c.latitude, longitude: c.longitude) }
+            if keepsRollups { rollupChanges.add(expense, sign: 1) }
+            if rollupChanges.sums.count >= 1 << 18 {  // ~50 MB held: store them now
+                try MapRollupStorage.apply(rollupChanges, db)
+                rollupChanges = MapRollup.Changes()
+            }
             return .inserted
         }
         return try compareExisting(existingExpense, id: expense.id, hash: hash, what: "expense")

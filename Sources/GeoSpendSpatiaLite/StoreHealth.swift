@@ -101,6 +101,16 @@ extension SpatiaLiteStore {
                 }
             }
             check("ids and names in NFC") { Self.identityDetail(try Self.identityFindings(db)) }
+            check("map rollups") {
+                // Derived from the expenses; a recomputation must give exactly the stored rows.
+                guard try db.tableExists(MapRollupStorage.table) else {
+                    return (false, "the table map_rollups is missing, so layers scan the expenses; --repair makes it again")
+                }
+                let differing = try MapRollupStorage.differences(db)
+                return differing == 0
+                    ? (true, "equal to a recomputation from the expenses")
+                    : (false, "\(differing) rows differ from a recomputation from the expenses; --repair rebuilds them")
+            }
             check("deleted users scrubbed") {
                 // Set by `users delete` until its VACUUM and checkpoint are done (`PendingScrub`).
                 guard let since = try Self.pendingScrub(db) else { return (true, "ok") }
@@ -128,7 +138,8 @@ extension SpatiaLiteStore {
     /// (SpatiaLite's `RecoverSpatialIndex`), SpatiaLite's triggers when some are missing
     /// (`UpgradeGeometryTriggers`), GeoSpend's missing secondary indexes, and every index (`REINDEX`),
     /// after ids and text stored before the identity rule are rewritten in NFC (`repairIdentity`)
-    /// and an interrupted first open's leftover files removed (`FirstOpen.removeLeftovers`). Then, when a user's deletion still owes its clean-up, `VACUUM` and an emptied write-ahead log.
+    /// and an interrupted first open's leftover files removed (`FirstOpen.removeLeftovers`); the
+    /// map rollups when they differ from a recomputation (`MapRollupStorage`). Then, when a user's deletion still owes its clean-up, `VACUUM` and an emptied write-ahead log.
     /// - Returns: what was done, one line per action.
     public func repair() throws -> [String] {
         var done = FirstOpen.removeLeftovers(of: path).map { "removed \($0), left by an interrupted first open" }
@@ -172,6 +183,13 @@ extension SpatiaLiteStore {
             }
             try db.execute(sql: "REINDEX")
             done.append("rebuilt every index (REINDEX)")
+            if try !db.tableExists(MapRollupStorage.table) {
+                try MapRollupStorage.create(db)
+                done.append("made the map rollups again from the expenses")
+            } else if try MapRollupStorage.differences(db) > 0 {
+                try MapRollupStorage.rebuild(db)
+                done.append("rebuilt the map rollups from the expenses")
+            }
             return done
         }
     }

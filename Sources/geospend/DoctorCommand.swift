@@ -25,8 +25,10 @@ struct DoctorCommand: AsyncParsableCommand {
             twice) is named, with the other form's non-ASCII code points (U+0301), and
             left: export the NFC one, `users delete` it, run --repair again, then import
             the export. --repair also removes the hidden .NAME.creating-PID-… files a
-            killed first open left beside the database. Damage to the rows themselves
-            cannot be repaired: restore a backup.
+            killed first open left beside the database. The map rollups (per-cell sums
+            the H3 and heat layers read, docs/ROLLUPS.md) are compared with a
+            recomputation from the expenses; --repair rebuilds them when they differ.
+            Damage to the rows themselves cannot be repaired: restore a backup.
 
             Example:
               geospend doctor --db demo.sqlite
@@ -34,7 +36,7 @@ struct DoctorCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var database: DatabaseOptions
-    @Flag(help: "Rebuild spatial and secondary indexes, rewrite ids and names in NFC, remove a killed first open's leftovers, then check again.") var repair = false
+    @Flag(help: "Rebuild spatial and secondary indexes and map rollups, rewrite ids and names in NFC, remove a killed first open's leftovers, then check again.") var repair = false
     @Option(help: "table or json.") var format: DoctorFormat = .table
 
     enum DoctorFormat: String, ExpressibleByArgument { case table, json }

@@ -121,6 +121,9 @@ import Testing
             ["export", "points"] + user + ["--currency", "SEK"],
             ["export", "grid"] + user + ["--shape", "hex", "--cell", "250m"],
             ["export", "grid"] + user + ["--shape", "square", "--cell", "100m", "--metric", "average"],
+            // H3 from the map rollups (docs/ROLLUPS.md), and at a resolution they do not keep (a scan).
+            ["export", "grid"] + user + ["--shape", "h3", "--resolution", "9"],
+            ["export", "grid"] + user + ["--shape", "h3", "--resolution", "11", "--currency", "EUR"],
             ["export", "density"] + user + ["--bandwidth", "300m", "--cell", "50m"],
             ["export", "places"] + user,
             ["export", "places"] + user + ["--from", "2025-03-01", "--to", "2025-04-30"],
@@ -281,10 +284,13 @@ import Testing
         let refused = try runProgram("/bin/sh", ["-c", "exec \"$0\" users delete bob --db \"$1\" < /dev/null", CLITests.binary, shared])
         #expect(refused.status == 2 && refused.err.contains("--yes"), "\(refused.err)")
         #expect(try SpatiaLiteStore(path: shared).users().map(\.id) == ["alice", "bob"])
+        // Bob's map rollup rows (derived from his expenses, docs/ROLLUPS.md) go with him.
+        let bobRollups = try read(shared) { try Int.fetchOne($0, sql: "SELECT count(*) FROM map_rollups WHERE user_id = 'bob'") ?? 0 }
+        #expect(bobRollups > 0)
         let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(deleted.status == 0, "\(deleted.err)")
         let bobBudgets = IsolationFixture.budgets(of: "bob"), bobLimits = bobBudgets.joined().filter { $0 == "--category-limit" }.count
-        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + 4 + 5 + 3 + 2) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), period_numbers 1, periods 1, price_records 4, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, users 1, products 1)\n")
+        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), map_rollups \(bobRollups), period_numbers 1, periods 1, price_records 4, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, users 1, products 1)\n")
         #expect(deleted.err.isEmpty, "\(deleted.err)")
         let again = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(again.status == 2 && again.err.contains("no user \"bob\""), "\(again.err)")

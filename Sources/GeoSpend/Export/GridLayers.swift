@@ -47,7 +47,7 @@ struct CellSums {
 /// origin, a second pass bins that currency alone on the settled grid. Either way the cells are
 /// those of the settled grid. Before, an extent pre-pass read the index twice: 27 % of a 100k-row
 /// hex export's instructions (callgrind).
-private struct BinnedLayer {
+struct BinnedLayer {
     let grid: MetricGrid
     let extent: GeotaggedExtent?
     let choice: LayerCurrency
@@ -140,7 +140,9 @@ enum GridLayer {
         shape: MetricGrid.Shape, cellMeters: Double, metric: GridMetric, _ request: MapExportRequest,
         reader: some ExpenseReader, to sink: ByteSink, progress: ExportProgress?
     ) throws -> MapExportSummary {
-        let layer = try BinnedLayer(shape: shape, cellMeters: cellMeters, request, reader: reader, progress: progress) { sums, grid, p in
+        // H3 at a kept resolution: from the map rollups when they answer the request (RollupBins).
+        let layer = try BinnedLayer(rollupsFor: shape, cellMeters: cellMeters, request, reader: reader)
+            ?? BinnedLayer(shape: shape, cellMeters: cellMeters, request, reader: reader, progress: progress) { sums, grid, p in
             let k = sums.slot(grid.cell(latitude: p.latitude, longitude: p.longitude))
             sums.counts[k] += 1
             sums.totals[k] += p.amountMinor

@@ -68,6 +68,13 @@ public protocol ExpenseReader {
     /// place their grid with it before their one pass and check it afterwards.
     func geotaggedCenterHint() throws -> Coordinate?
 
+    /// Hands the rows of one level of the map rollups (`MapRollup`) for `filter`'s user (every
+    /// user when nil), kinds and currency to `body`, and returns true; returns false, calling
+    /// nothing, when the store keeps no rollups (the default: PostGIS and the memory store
+    /// compute layers from the expenses). Callers check `MapRollup.answers` first: the other
+    /// filters are not applied here.
+    func forEachMapRollup(_ level: MapRollup.Level, _ filter: ExpenseFilter, _ body: (MapRollup.Row) throws -> Void) throws -> Bool
+
     /// The stores with these ids (unknown ids are left out).
     func stores(withIDs ids: Set<String>) throws -> [String: Store]
 
@@ -105,6 +112,11 @@ public protocol ExpenseReader {
 }
 
 extension ExpenseReader {
+    /// No rollups: layers scan the expenses.
+    public func forEachMapRollup(_ level: MapRollup.Level, _ filter: ExpenseFilter, _ body: (MapRollup.Row) throws -> Void) throws -> Bool {
+        false
+    }
+
     /// `forEachSpendingPointBatch`, one point at a time.
     public func forEachSpendingPoint(
         _ filter: ExpenseFilter, geotaggedOnly: Bool, _ body: (SpendingPoint) throws -> Void

@@ -13,6 +13,7 @@
 ///   the selection's true total minus the published one, which complementary suppression keeps
 ///   above the thresholds, as for one grid layer.
 /// The cost: coarse zooms show less than the raw total (what was hidden at the finest cells).
+/// The finest cells come from the map rollups when they can (docs/ROLLUPS.md), else one scan.
 struct HeatPyramid {
     /// Cells per tile side: 2^cellLevels.
     static let cellLevels = 6
@@ -40,22 +41,30 @@ struct HeatPyramid {
         let finest = maxZoom + Self.cellLevels
         let privacy = PositionPrivacy(request.privacy)
         let withUsers = request.minUsers > 1
-        var bins = PerCurrency { (CellSums(), UserTally()) }
+        // From the map rollups when they answer the request: their quadtree level nests every
+        // finest level up to it exactly (a cell at level L − d is the cell at L shifted by d).
+        let shift = MapRollup.tileLevel - finest
+        let rolledUp = shift < 0 ? nil : try RollupBins.read(.tiles, request, reader: reader, cell: { c in
+            MetricGrid.Cell(i: Int(c & 0xFFFF_FFFF) >> shift, j: Int(c >> 32) >> shift)
+        })
+        var bins = rolledUp ?? PerCurrency { (CellSums(), UserTally()) }
         var read = 0
-        try reader.forEachLocatedAmount(request.filter, withUsers: withUsers) { p in
-            // Masked expenses count nowhere, as in the grid layer.
-            if privacy.isMasked(latitude: p.latitude, longitude: p.longitude) { return }
-            let c = WebMercator.cell(latitude: p.latitude, longitude: p.longitude, level: finest)
-            let k = bins.slot(p.currencyKey)
-            let s = bins.values[k].0.slot(MetricGrid.Cell(i: c.x, j: c.y))
-            bins.values[k].0.counts[s] += 1
-            bins.values[k].0.totals[s] += p.amountMinor
-            if withUsers {
-                bins.values[k].0.users[s].add(p.userKey, upTo: request.minUsers)
-                bins.values[k].1.add(p.userKey, upTo: request.minUsers)
+        if rolledUp == nil {
+            try reader.forEachLocatedAmount(request.filter, withUsers: withUsers) { p in
+                // Masked expenses count nowhere, as in the grid layer.
+                if privacy.isMasked(latitude: p.latitude, longitude: p.longitude) { return }
+                let c = WebMercator.cell(latitude: p.latitude, longitude: p.longitude, level: finest)
+                let k = bins.slot(p.currencyKey)
+                let s = bins.values[k].0.slot(MetricGrid.Cell(i: c.x, j: c.y))
+                bins.values[k].0.counts[s] += 1
+                bins.values[k].0.totals[s] += p.amountMinor
+                if withUsers {
+                    bins.values[k].0.users[s].add(p.userKey, upTo: request.minUsers)
+                    bins.values[k].1.add(p.userKey, upTo: request.minUsers)
+                }
+                read += 1
+                if read % 65_536 == 0 { progress?(read, 0) }
             }
-            read += 1
-            if read % 65_536 == 0 { progress?(read, 0) }
         }
         progress?(read, 0)
         let currencies = try bins.keys.map(LocatedAmount.currency(key:))

@@ -1,0 +1,144 @@
+import Foundation
+
+/// Map rollups: per-cell aggregates of the geotagged expenses — count and exact total per
+/// (cell, user, kind, currency) — that a store keeps inside the same transaction as every write
+/// that adds, changes or removes a positioned expense, so the H3 grid layer and the tiles' heat
+/// layer read O(rows of the rollup) instead of every expense (docs/ROLLUPS.md).
+///
+/// A cell's users are its rows, which is what `--min-users` and complementary suppression need;
+/// kind and currency are keys so that a kind or currency filter is answered too.
+public enum MapRollup {
+    /// A grid the rollups keep: H3 at one resolution, or the Web Mercator quadtree at one level.
+    public struct Level: Sendable, Hashable, CustomStringConvertible {
+        public enum Grid: String, Sendable { case h3, tile }
+        public let grid: Grid
+        public let level: Int
+
+        public static func h3(_ resolution: Int) -> Level { Level(grid: .h3, level: resolution) }
+        /// The tiles' quadtree at its finest kept level.
+        public static let tiles = Level(grid: .tile, level: MapRollup.tileLevel)
+        public var description: String { "\(grid.rawValue) \(level)" }
+    }
+
+    /// H3 does not nest exactly (a point's cell at r + 1 can have a parent other than its cell at
+    /// r), so each resolution is its own rollup. 5 (~250 km² cells, a region) to 10 (~0.015 km²,
+    /// a block) are the city-to-country maps the layers are made for; the others scan.
+    public static let h3Resolutions = 5...10
+    /// The quadtree nests exactly: one finest level serves every coarser one. 22 = the highest
+    /// `--max-zoom` (16) + the heat layer's 6 cell levels, so every tiles export can use it.
+    public static let tileLevel = 22
+    public static let levels: [Level] = h3Resolutions.map(Level.h3) + [.tiles]
+
+    /// The cell of a position at `level`, computed as the layers compute it: an H3 index as in
+    /// `MetricGrid.cell`, or a quadtree cell (`WebMercator.cell`) as y << 32 | x.
+    public static func cell(latitude: Double, longitude: Double, at level: Level) -> Int64 {
+        switch level.grid {
+        case .h3:
+            return Int64(bitPattern: H3.cell(latitude: latitude * .pi / 180, longitude: longitude * .pi / 180, res: level.level).bits)
+        case .tile:
+            let c = WebMercator.cell(latitude: latitude, longitude: longitude, level: level.level)
+            return Int64(c.y) << 32 | Int64(c.x)
+        }
+    }
+
+    /// A stored row as the layers read it.
+    public struct Row: Sendable {
+        public let cell: Int64
+        public let userKey: UInt64
+        public let currencyKey: UInt32
+        public let count: Int
+        public let totalMinor: Int64
+
+        public init(cell: Int64, userKey: UInt64, currencyKey: UInt32, count: Int, totalMinor: Int64) {
+            self.cell = cell
+            self.userKey = userKey
+            self.currencyKey = currencyKey
+            self.count = count
+            self.totalMinor = totalMinor
+        }
+    }
+
+    /// A row's key.
+    public struct Key: Sendable, Hashable, Comparable {
+        public let level: Level
+        public let cell: Int64
+        public let userID: String
+        public let kind: String
+        public let currency: String
+
+        public init(level: Level, cell: Int64, userID: String, kind: String, currency: String) {
+            self.level = level
+            self.cell = cell
+            self.userID = userID
+            self.kind = kind
+            self.currency = currency
+        }
+
+        /// About the table's primary key order, so sorted changes are written in place order
+        /// (only locality depends on it).
+        public static func < (a: Key, b: Key) -> Bool {
+            (a.level.grid.rawValue, a.level.level, a.cell, a.userID, a.kind, a.currency)
+                < (b.level.grid.rawValue, b.level.level, b.cell, b.userID, b.kind, b.currency)
+        }
+    }
+
+    /// A count and an exact total.
+    public struct Sums: Sendable, Hashable {
+        public var count: Int64
+        public var totalMinor: Int64
+
+        public init(count: Int64, totalMinor: Int64) {
+            self.count = count
+            self.totalMinor = totalMinor
+        }
+    }
+
+    /// What a write does to the rollups, summed per key before it is stored (an import's 4,096
+    /// rows in one city are a few hundred rows at the coarse levels).
+    public struct Changes: Sendable {
+        public private(set) var sums: [Key: Sums] = [:]
+
+        public init() {}
+
+        public var isEmpty: Bool { sums.isEmpty }
+
+        /// Counts an expense in (`sign` 1) or out (−1) at every level (or at `levels`).
+        public mutating func add(
+            userID: String, kind: String, currency: String, latitude: Double, longitude: Double, amountMinor: Int64, sign: Int64,
+            levels: [Level] = MapRollup.levels
+        ) {
+            for level in levels {
+                let key = Key(level: level, cell: MapRollup.cell(latitude: latitude, longitude: longitude, at: level),
+                              userID: userID, kind: kind, currency: currency)
+                add(key, Sums(count: sign, totalMinor: sign * amountMinor))
+            }
+        }
+
+        public mutating func add(_ key: Key, _ change: Sums) {
+            sums[key, default: Sums(count: 0, totalMinor: 0)].count += change.count
+            sums[key, default: Sums(count: 0, totalMinor: 0)].totalMinor += change.totalMinor
+        }
+
+        /// Counts an expense in or out (nothing when it has no position).
+        public mutating func add(_ expense: Expense, sign: Int64) {
+            guard let c = expense.location?.coordinate else { return }
+            add(userID: expense.userID, kind: expense.kind.rawValue, currency: expense.amount.currency.code,
+                latitude: c.latitude, longitude: c.longitude, amountMinor: expense.amount.minorUnits, sign: sign)
+        }
+
+        /// The changes in the table's key order, none that cancel out.
+        public func sorted() -> [(key: Key, sums: Sums)] {
+            sums.filter { $0.value.count != 0 || $0.value.totalMinor != 0 }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        }
+    }
+
+    /// Whether the rollups answer a map request exactly: they are keyed by user, kind and
+    /// currency only, so a time window, categories, stores, a period or a mask (which drops
+    /// positions) need the expenses themselves. `GEOSPEND_MAP_ROLLUPS=scan` (tests, benchmarks)
+    /// makes every layer scan.
+    public static func answers(_ request: MapExportRequest) -> Bool {
+        let f = request.filter
+        return f.from == nil && f.to == nil && f.categories.isEmpty && f.storeIDs.isEmpty && f.period == nil
+            && request.privacy.masks.isEmpty && ProcessInfo.processInfo.environment["GEOSPEND_MAP_ROLLUPS"] != "scan"
+    }
+}
