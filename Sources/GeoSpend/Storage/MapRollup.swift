@@ -76,9 +76,12 @@ public enum MapRollup {
 
         /// About the table's primary key order, so sorted changes are written in place order
         /// (only locality depends on it).
+        /// Integers first, strings only on a tie: comparing whole tuples with the grid's name
+        /// made sorting an import's changes 38 % of a 20k-row import's samples (perf).
         public static func < (a: Key, b: Key) -> Bool {
-            (a.level.grid.rawValue, a.level.level, a.cell, a.userID, a.kind, a.currency)
-                < (b.level.grid.rawValue, b.level.level, b.cell, b.userID, b.kind, b.currency)
+            let (x, y) = ((a.level.grid == .h3 ? 0 : 1, a.level.level, a.cell), (b.level.grid == .h3 ? 0 : 1, b.level.level, b.cell))
+            if x != y { return x < y }
+            return (a.userID, a.kind, a.currency) < (b.userID, b.kind, b.currency)
         }
     }
 
