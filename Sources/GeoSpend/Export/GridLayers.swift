@@ -12,7 +12,7 @@ struct CellSums {
     /// The slot of a cell, created on first sight.
     @inline(__always)
     mutating func slot(_ c: MetricGrid.Cell) -> Int {
-        // A regional grid's columns and rows stay within ±2²⁷ (2,400 km / 0.02 m), its regions below 2⁷.
+        // A regional grid's columns and rows stay within ±2²⁷ (2,400 km / 2 cm cells), its regions below 2⁷.
         let key = c.r == 0
             ? Int64(c.i) << 32 | Int64(UInt32(bitPattern: Int32(truncatingIfNeeded: c.j)))
             : Int64(c.r) << 56 | (Int64(c.i) & 0x0FFF_FFFF) << 28 | (Int64(c.j) & 0x0FFF_FFFF)
@@ -98,8 +98,9 @@ private struct BinnedLayer {
         }
         extent = extents[chosen]
         let settled = request.origin ?? MetricGrid.origin(around: extents[chosen].center)
-        // Data too wide for one projection, or reaching a polar cap, is binned region by region.
-        let global = regions && shape != .h3 && !GridRegion.fitsOneProjection(extents[chosen], origin: settled)
+        // Data too wide for one projection, or reaching a polar cap, is binned region by region
+        // (cells under 2 cm would overflow CellSums' regional key; nobody maps a continent so).
+        let global = regions && shape != .h3 && cellMeters >= 0.02 && !GridRegion.fitsOneProjection(extents[chosen], origin: settled)
         if shape == .h3 || (!global && settled == guessed.projection.origin) {  // H3 cells do not depend on the origin
             (grid, sums) = (guessed, bins.values[chosen].1)
         } else {

@@ -5,6 +5,9 @@
 /// `size` is the square's side, or the hexagon's edge (= its circumradius, as in PostGIS; the
 /// cell is 2·s wide and √3·s tall, 2.598·s² in area). Every point falls in exactly one cell:
 /// squares are half-open `[x0, x0 + s)`, hexagons are decided by cube rounding.
+///
+/// A `regional` grid (data too wide for one projection) does the same in each `GridRegion`'s
+/// own projection and cuts cells at the regions' borders (docs/GRIDS.md).
 public struct MetricGrid: Sendable, Hashable {
     /// `h3`: H3 cells (GeoSpend's own H3) at resolution `size`, the same wherever the data is; the
     /// projection plays no part and a cell's i and j are the high and low halves of its index.
@@ -152,7 +155,8 @@ public struct MetricGrid: Sendable, Hashable {
     }
 
     /// A stable text id: shape, size, projection origin and the cell's column and row, e.g.
-    /// `hex-250m@60,25:12,-3`. The same grid gives every cell the same id on every run.
+    /// `hex-250m@60,25:12,-3` (regional: `hex-250m@region60,30:12,-3`, the region's centre).
+    /// The same grid gives every cell the same id on every run.
     public func id(_ c: Cell) -> String { cellIDs()(c) }
 
     /// `id(_:)` with the grid's part of the text formatted once, for writing many cells.
