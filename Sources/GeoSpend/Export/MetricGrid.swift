@@ -47,11 +47,6 @@ public struct MetricGrid: Sendable, Hashable {
         regional = true
     }
 
-    /// The projection a cell's corners are in.
-    public func projection(of c: Cell) -> EqualAreaProjection {
-        c.r == 0 ? projection : GridRegion.all[c.r - 1].projection
-    }
-
     /// The cell holding a projected point.
     @inline(__always)
     public func cell(x: Double, y: Double) -> Cell {
