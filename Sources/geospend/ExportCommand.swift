@@ -35,7 +35,13 @@ struct ExportCommand: AsyncParsableCommand {
             equal-area projection (WGS84) centred on the data's centre rounded to whole
             degrees (or --origin); every cell has the same ground area. A hex --cell is
             the hexagon's edge (its circumradius), as in PostGIS ST_HexagonGrid; a
-            square --cell is its side. A layer holds one currency: --currency, else the
+            square --cell is its side. Grid data wider than 1,500 km from that centre or
+            beyond 75° latitude gets one projection per fixed region instead (caps past
+            75° on the poles, 30° boxes between; cell ids name the region, e.g.
+            hex-50000m@region60,30:4,-7): cells are cut at region borders, split at
+            ±180° into MultiPolygons, a pole's cell runs along latitude ±90, and each
+            expense lies in one valid counter-clockwise cell (docs/GRIDS.md). Density
+            keeps one projection. A layer holds one currency: --currency, else the
             most common one (the others are named on stderr and in the layer's
             "geospend" member; with --min-users K, a currency fewer than K users paid in
             counts as absent). A density surface costs

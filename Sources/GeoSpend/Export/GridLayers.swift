@@ -12,7 +12,10 @@ struct CellSums {
     /// The slot of a cell, created on first sight.
     @inline(__always)
     mutating func slot(_ c: MetricGrid.Cell) -> Int {
-        let key = Int64(c.i) << 32 | Int64(UInt32(bitPattern: Int32(truncatingIfNeeded: c.j)))
+        // A regional grid's columns and rows stay within ±2²⁷ (2,400 km / 2 cm cells), its regions below 2⁷.
+        let key = c.r == 0
+            ? Int64(c.i) << 32 | Int64(UInt32(bitPattern: Int32(truncatingIfNeeded: c.j)))
+            : Int64(c.r) << 56 | (Int64(c.i) & 0x0FFF_FFFF) << 28 | (Int64(c.j) & 0x0FFF_FFFF)
         if let k = index[key] { return k }
         let k = cells.count
         index[key] = k
@@ -58,15 +61,15 @@ struct BinnedLayer {
     ///   - expected: the expenses the pass will read, when known (0 otherwise), for progress.
     init(
         shape: MetricGrid.Shape, cellMeters: Double, _ request: MapExportRequest, reader: some ExpenseReader,
-        progress: ExportProgress?, progressEvery: Int = 16_384, expected: Int = 0,
+        progress: ExportProgress?, progressEvery: Int = 16_384, expected: Int = 0, regions: Bool = true,
         bin: (inout CellSums, MetricGrid, LocatedAmount) -> Void
     ) throws {
         let privacy = PositionPrivacy(request.privacy)
         func makeGrid(_ origin: Coordinate) -> MetricGrid {
             MetricGrid(shape: shape, size: cellMeters, projection: EqualAreaProjection(origin: origin))
         }
-        func pass(_ filter: ExpenseFilter, origin: Coordinate?) throws -> (MetricGrid?, PerCurrency<(ExtentAccumulator, CellSums, UserTally)>) {
-            var g = origin.map(makeGrid)
+        func pass(_ filter: ExpenseFilter, grid: MetricGrid?) throws -> (MetricGrid?, PerCurrency<(ExtentAccumulator, CellSums, UserTally)>) {
+            var g = grid
             var bins = PerCurrency { (ExtentAccumulator(), CellSums(), UserTally()) }
             var read = 0
             try reader.forEachLocatedAmount(filter, withUsers: request.minUsers > 1) { p in
@@ -85,7 +88,7 @@ struct BinnedLayer {
         }
 
         let hint = request.filter.userID == nil ? try reader.geotaggedCenterHint().map(MetricGrid.origin(around:)) : nil
-        let (guessed, bins) = try pass(request.filter, origin: request.origin ?? hint)
+        let (guessed, bins) = try pass(request.filter, grid: (request.origin ?? hint).map(makeGrid))
         let extents = try zip(bins.keys, bins.values).map { try $1.0.extent(currency: LocatedAmount.currency(key: $0)) }
         choice = LayerCurrency(
             counts: zip(extents, bins.values).map { ($0.currency, $0.count, $1.2.count) }, minUsers: request.minUsers)
@@ -95,12 +98,15 @@ struct BinnedLayer {
         }
         extent = extents[chosen]
         let settled = request.origin ?? MetricGrid.origin(around: extents[chosen].center)
-        if settled == guessed.projection.origin || shape == .h3 {  // H3 cells do not depend on the origin
+        // Data too wide for one projection, or reaching a polar cap, is binned region by region
+        // (cells under 2 cm would overflow CellSums' regional key; nobody maps a continent so).
+        let global = regions && shape != .h3 && cellMeters >= 0.02 && !GridRegion.fitsOneProjection(extents[chosen], origin: settled)
+        if shape == .h3 || (!global && settled == guessed.projection.origin) {  // H3 cells do not depend on the origin
             (grid, sums) = (guessed, bins.values[chosen].1)
         } else {
             var filter = request.filter
             filter.currency = currency
-            let (again, rebinned) = try pass(filter, origin: settled)
+            let (again, rebinned) = try pass(filter, grid: global ? MetricGrid(regionalShape: shape, size: cellMeters) : makeGrid(settled))
             (grid, sums) = (again!, rebinned.values.first?.1 ?? CellSums())
         }
     }
@@ -121,6 +127,18 @@ private func gridDescription(_ grid: MetricGrid) -> [(String, JSONOutput)] {
     if grid.shape == .h3 {
         return [("shape", .string("h3")), ("resolution", .number(grid.size, decimals: 0)),
                 ("cells", .string("H3 (h3geo.org), ids as in h3-py, DuckDB h3 and h3-pg"))]
+    }
+    if grid.regional {
+        return [
+            ("shape", .string(grid.shape.rawValue)),
+            ("cell_m", .number(grid.size, decimals: 3)),
+            ("cell_size", .string(grid.shape == .hex ? "hexagon edge = circumradius (as PostGIS ST_HexagonGrid)" : "square side, centred on the region's centre")),
+            ("projection", .string(
+                "per region: +proj=laea +lat_0=<lat> +lon_0=<lon> +ellps=WGS84 +units=m, <lat>,<lon> the region's centre in each cell_id after @region")),
+            ("regions", .string(
+                "data wider than 1500 km or beyond 75 degrees: caps beyond 75N and 75S centred on the poles, 30x30 degree boxes between "
+                    + "centred on latitudes -60..60 and longitudes -150..180 by 30; cells are cut at region borders (docs/GRIDS.md)")),
+        ]
     }
     let o = grid.projection.origin
     return [
@@ -216,7 +234,7 @@ enum DensityLayer {
         try cost.check()
         let layer = try BinnedLayer(
             shape: .square, cellMeters: cellMeters, request, reader: reader, progress: progress,
-            progressEvery: max(1, 4_000_000 / cost.footprint), expected: cost.expenses
+            progressEvery: max(1, 4_000_000 / cost.footprint), expected: cost.expenses, regions: false
         ) { sums, grid, p in
             let (x, y) = grid.projection.forward(latitude: p.latitude, longitude: p.longitude)
             let amount = Double(p.amountMinor)

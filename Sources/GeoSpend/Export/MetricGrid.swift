@@ -5,26 +5,46 @@
 /// `size` is the square's side, or the hexagon's edge (= its circumradius, as in PostGIS; the
 /// cell is 2·s wide and √3·s tall, 2.598·s² in area). Every point falls in exactly one cell:
 /// squares are half-open `[x0, x0 + s)`, hexagons are decided by cube rounding.
+///
+/// A `regional` grid (data too wide for one projection) does the same in each `GridRegion`'s
+/// own projection and cuts cells at the regions' borders (docs/GRIDS.md).
 public struct MetricGrid: Sendable, Hashable {
     /// `h3`: H3 cells (GeoSpend's own H3) at resolution `size`, the same wherever the data is; the
     /// projection plays no part and a cell's i and j are the high and low halves of its index.
     public enum Shape: String, Sendable, CaseIterable { case hex, square, h3 }
 
-    /// A cell's column and row.
+    /// A cell's column and row, and in a regional grid its `GridRegion` index (0 otherwise).
     public struct Cell: Sendable, Hashable, Comparable {
         public let i: Int
         public let j: Int
-        public static func < (a: Cell, b: Cell) -> Bool { (a.j, a.i) < (b.j, b.i) }
+        public let r: Int
+        public init(i: Int, j: Int, r: Int = 0) {
+            (self.i, self.j, self.r) = (i, j, r)
+        }
+        public static func < (a: Cell, b: Cell) -> Bool { (a.r, a.j, a.i) < (b.r, b.j, b.i) }
     }
 
     public let shape: Shape
     public let size: Double
+    /// The one projection of a grid that is not regional.
     public let projection: EqualAreaProjection
+    /// Cells in the projection of the `GridRegion` holding them, cut at its borders: for data too
+    /// wide for one projection (docs/GRIDS.md). Squares are then centred on the region's centre.
+    public let regional: Bool
 
     public init(shape: Shape, size: Double, projection: EqualAreaProjection) {
         self.shape = shape
         self.size = size
         self.projection = projection
+        regional = false
+    }
+
+    /// A grid over the whole globe, one projection per `GridRegion`.
+    public init(regionalShape shape: Shape, size: Double) {
+        self.shape = shape
+        self.size = size
+        projection = GridRegion.all[0].projection
+        regional = true
     }
 
     /// The cell holding a projected point.
@@ -35,7 +55,9 @@ public struct MetricGrid: Sendable, Hashable {
             let g = projection.inverse(x: x, y: y)
             return cell(latitude: g.latitude, longitude: g.longitude)
         case .square:
-            return Cell(i: Int((x / size).rounded(.down)), j: Int((y / size).rounded(.down)))
+            // Regional squares are centred on the region's centre, so a cap's centre cell holds the pole.
+            let shift = regional ? 0.5 : 0
+            return Cell(i: Int((x / size + shift).rounded(.down)), j: Int((y / size + shift).rounded(.down)))
         case .hex:
             // Axial coordinates of a flat-topped layout, then cube rounding (Red Blob Games).
             let q = (2.0 / 3.0 * x) / size
@@ -61,6 +83,12 @@ public struct MetricGrid: Sendable, Hashable {
             let h = H3.cell(latitude: latitude * .pi / 180, longitude: longitude * .pi / 180, res: Int(size)).bits
             return Cell(i: Int(h >> 32), j: Int(h & 0xFFFF_FFFF))
         }
+        if regional {
+            let region = GridRegion.containing(latitude: latitude, longitude: longitude)
+            let p = region.projection.forward(latitude: latitude, longitude: longitude)
+            let c = cell(x: p.x, y: p.y)
+            return Cell(i: c.i, j: c.j, r: region.index)
+        }
         let p = projection.forward(latitude: latitude, longitude: longitude)
         return cell(x: p.x, y: p.y)
     }
@@ -72,7 +100,8 @@ public struct MetricGrid: Sendable, Hashable {
             let g = H3.cellToLatLng(h3Cell(c))
             return projection.forward(latitude: g.latitude, longitude: g.longitude)
         case .square:
-            return ((Double(c.i) + 0.5) * size, (Double(c.j) + 0.5) * size)
+            let shift = regional ? 0 : 0.5
+            return ((Double(c.i) + shift) * size, (Double(c.j) + shift) * size)
         case .hex:
             return (1.5 * size * Double(c.i), 3.0.squareRoot() * size * (Double(c.j) + (c.i & 1 == 0 ? 0 : 0.5)))
         }
@@ -100,6 +129,7 @@ public struct MetricGrid: Sendable, Hashable {
     /// Edges are subdivided so no point of a drawn edge strays more than ~1 cm from the true one.
     public func polygons(_ c: Cell) -> [[[Double]]] {
         if shape == .h3 { return H3Feature.polygons(h3Cell(c)) }
+        if regional { return RegionalCell.polygons(corners(c), size: size, region: GridRegion.all[c.r - 1], holdsPole: c.i == 0 && c.j == 0) }
         let corners = corners(c)
         // Straight edges in metres are slightly curved in degrees; above 2 km, 8 points per edge
         // keep the drawn edge within centimetres of the true one.
@@ -120,12 +150,21 @@ public struct MetricGrid: Sendable, Hashable {
     }
 
     /// A stable text id: shape, size, projection origin and the cell's column and row, e.g.
-    /// `hex-250m@60,25:12,-3`. The same grid gives every cell the same id on every run.
+    /// `hex-250m@60,25:12,-3` (regional: `hex-250m@region60,30:12,-3`, the region's centre).
+    /// The same grid gives every cell the same id on every run.
     public func id(_ c: Cell) -> String { cellIDs()(c) }
 
     /// `id(_:)` with the grid's part of the text formatted once, for writing many cells.
     public func cellIDs() -> (Cell) -> String {
         if shape == .h3 { return { h3Cell($0).id } }
+        if regional {
+            // The region's centre names its projection: `hex-250m@region60,-150:12,-3`.
+            let prefixes = GridRegion.all.map {
+                "\(shape.rawValue)-\(formatDecimal(size, digits: 3))m@region\(formatDecimal($0.origin.latitude, digits: 0)),"
+                    + "\(formatDecimal($0.origin.longitude, digits: 0)):"
+            }
+            return { prefixes[$0.r - 1] + "\($0.i),\($0.j)" }
+        }
         let prefix = "\(shape.rawValue)-\(formatDecimal(size, digits: 3))m@\(formatDecimal(projection.origin.latitude, digits: 6)),"
             + "\(formatDecimal(projection.origin.longitude, digits: 6)):"
         return { prefix + "\($0.i),\($0.j)" }

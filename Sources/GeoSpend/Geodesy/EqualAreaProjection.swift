@@ -33,8 +33,11 @@ public struct EqualAreaProjection: Sendable, Hashable {
         qp = Self.q(sin: 1, e: e, e2: e2)
         rq = a * (qp / 2).squareRoot()
         let b1 = asin(min(1, max(-1, Self.q(sin: sin(phi1), e: e, e2: e2) / qp)))
-        sinB1 = sin(b1)
-        cosB1 = cos(b1)
+        // At the South Pole q/qp rounds to −1 + 4·10⁻¹⁶, whose asin is 3·10⁻⁸ short of −90°: cos β1
+        // would be 3·10⁻⁸ instead of 0 and d = m1/cos β1 ≈ 2·10⁻⁹, scaling y by 10⁹. Polar aspect exactly.
+        let polar = abs(origin.latitude) == 90
+        sinB1 = polar ? (origin.latitude > 0 ? 1 : -1) : sin(b1)
+        cosB1 = polar ? 0 : cos(b1)
         let m1 = cos(phi1) / (1 - e2 * sin(phi1) * sin(phi1)).squareRoot()
         // At a pole m1 and cos β1 are both 0; the ratio tends to 1 (the polar aspect).
         d = cosB1 < 1e-12 ? 1 : a * m1 / (rq * cosB1)
