@@ -57,13 +57,9 @@ struct BudgetRoutes {
             guard let e = Budget.Recurrence(rawValue: text) else { throw Problem(.badRequest, "every: \"\(OutputEscaping.visible(text))\" is not week, month or year") }
             return e
         }
-        let c = try BudgetFields.currency(currency)
-        var category: String?
-        if let typed = body.category { category = try await BudgetFields.category(typed, option: "--category", user: user, store: store) }
-        let budget = try BudgetRules.validated(Budget(
-            userID: user, name: name, amount: try Money(parsing: amount, currency: c),
-            from: try BudgetFields.day(from, "--from"), to: try BudgetFields.day(to, "--to"), category: category, every: every,
-            categoryLimits: try await BudgetFields.limits(body.categoryLimits ?? [], currency: c, category: category, user: user, store: store)))
+        let budget = try await BudgetFields.new(
+            user: user, name: name, amount: amount, currency: currency, from: from, to: to, category: body.category, every: every,
+            limits: body.categoryLimits ?? [], zone: { nil }, store: store)
         guard let saved = try await store.saveBudget(budget) else { throw Problem(.conflict, "the budget could not be saved; retry") }
         var response = JSONResponse.make(BudgetFields.savedJSON(saved))
         response.status = .created

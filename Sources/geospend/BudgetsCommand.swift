@@ -74,14 +74,9 @@ struct BudgetsCommand: AsyncParsableCommand {
             let store = try database.openExisting(writable: true)
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
-            let c = try BudgetFields.currency(currency)
-            var category: String?
-            if let typed = self.category { category = try await BudgetFields.category(typed, option: "--category", user: userID, store: store) }
-            let budget = try BudgetRules.validated(Budget(
-                userID: userID, name: name, amount: try Money(parsing: amount, currency: c),
-                from: try BudgetFields.day(from, "--from"), to: try BudgetFields.day(to, "--to"), category: category, every: every,
-                categoryLimits: try await BudgetFields.limits(categoryLimit, currency: c, category: category, user: userID, store: store),
-                zone: try zone.parsed()))
+            let budget = try await BudgetFields.new(
+                user: userID, name: name, amount: amount, currency: currency, from: from, to: to, category: category, every: every,
+                limits: categoryLimit, zone: zone.parsed, store: store)
             guard let saved = try await store.saveBudget(budget) else { throw ValidationError("the budget could not be saved") }
             printSaved(saved, verb: "added", format: format)
         }

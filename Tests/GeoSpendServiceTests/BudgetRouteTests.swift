@@ -20,8 +20,7 @@ import Testing
     }
 
     @Test func budgetsAreTheCLIs() async throws {
-        let copy = f.dir.appendingPathComponent("copy.sqlite").path
-        try #require(try runProgram("/usr/bin/sqlite3", [f.db, ".backup '\(copy)'"]).status == 0)
+        let copy = try f.copy()
         let body = #"{"name": "March", "amount": "500.00", "currency": "EUR", "from": "2025-03-01", "to": "2025-03-31", "category-limits": ["food=200.00"]}"#
         let added = try await f.withClient { try await $0.call("/api/v1/budgets", token: f.tokens["aliceWrite"], method: .post, body: body) }
         #expect(added.status == .created, "\(added.body)")
@@ -74,8 +73,6 @@ import Testing
     ] as [(String, HTTPRequest.Method, String, String?, Int, String)])
     func refusals(token: String, method: HTTPRequest.Method, uri: String, body: String?, status: Int, says: String) async throws {
         let a = try await f.withClient { try await $0.call(uri, token: f.tokens[token], method: method, body: body) }
-        #expect(Int(a.status.code) == status, "\(a.body)")
-        #expect(a.headers[.contentType] == "application/problem+json")
-        #expect(a.body.contains(says), "\(a.body)")
+        expectProblem(a, status: status, says: says)
     }
 }

@@ -13,18 +13,11 @@ import Testing
 
     init() throws { f = try ServiceFixture() }
 
-    func cli(_ args: [String], db: String) throws -> String {
-        let r = try f.geospend(args + ["--db", db])
-        try #require(r.status == 0, "\(args): \(r.err)")
-        return r.out
-    }
-
     @Test func categoriesChangeAsWithTheCLI() async throws {
-        let copy = f.dir.appendingPathComponent("copy.sqlite").path
-        try #require(try runProgram("/usr/bin/sqlite3", [f.db, ".backup '\(copy)'"]).status == 0)
+        let copy = try f.copy()
         let write = try #require(f.tokens["aliceWrite"])
-        let listAll = { (db: String) throws -> String in try self.cli(["categories", "list", "--user", self.alice, "--all", "--format", "json"], db: db) }
-        let bobsBefore = try cli(["categories", "list", "--user", ServiceFixture.bob, "--all", "--format", "json"], db: f.db)
+        let listAll = { (db: String) throws -> String in try self.f.cli(["categories", "list", "--user", self.alice, "--all", "--format", "json"], db: db) }
+        let bobsBefore = try f.cli(["categories", "list", "--user", ServiceFixture.bob, "--all", "--format", "json"], db: f.db)
         // Each step: the request, and the CLI command that does the same.
         let steps: [(HTTPRequest.Method, String, String?, Int, [String])] = [
             (.post, "/api/v1/categories", ##"{"name": "Coffee beans", "icon": "coffee", "color": "#6f4e37"}"##, 201,
@@ -38,16 +31,16 @@ import Testing
         ]
         for (method, uri, body, status, args) in steps {
             let a = try await f.withClient { try await $0.call(uri, token: write, method: method, body: body) }
-            let out = try cli(args, db: copy)
+            let out = try f.cli(args, db: copy)
             #expect(Int(a.status.code) == status, "\(uri): \(a.body)")
             if out.hasPrefix("{") { #expect(a.body == out, "\(uri)") }  // deactivate and delete print text
             #expect(try listAll(f.db) == listAll(copy), "\(uri)")
             let listed = try await f.withClient { try await $0.call("/api/v1/categories?all=true", token: f.tokens["alice"]) }
             #expect(listed.body == (try listAll(f.db)), "\(uri)")
         }
-        #expect(try cli(["categories", "list", "--user", alice, "--format", "json"], db: f.db)
+        #expect(try f.cli(["categories", "list", "--user", alice, "--format", "json"], db: f.db)
             == (try await f.withClient { try await $0.call("/api/v1/categories", token: f.tokens["alice"]) }).body)
-        #expect(try cli(["categories", "list", "--user", ServiceFixture.bob, "--all", "--format", "json"], db: f.db) == bobsBefore)
+        #expect(try f.cli(["categories", "list", "--user", ServiceFixture.bob, "--all", "--format", "json"], db: f.db) == bobsBefore)
     }
 
     @Test func bobCannotSeeOrChangeAlicesCategory() async throws {
@@ -63,7 +56,7 @@ import Testing
         }
         #expect(answers[0].status == .ok && !answers[0].body.contains("Zorblat"))
         #expect(answers[1].status == .notFound && answers[2].status == .notFound)
-        #expect(try cli(["categories", "list", "--user", alice, "--format", "json"], db: f.db).contains("\"Zorblat\""))
+        #expect(try f.cli(["categories", "list", "--user", alice, "--format", "json"], db: f.db).contains("\"Zorblat\""))
     }
 
     @Test(arguments: [
@@ -78,8 +71,6 @@ import Testing
     ] as [(String, HTTPRequest.Method, String, String?, Int, String)])
     func refusals(token: String, method: HTTPRequest.Method, uri: String, body: String?, status: Int, says: String) async throws {
         let a = try await f.withClient { try await $0.call(uri, token: f.tokens[token], method: method, body: body) }
-        #expect(Int(a.status.code) == status, "\(a.body)")
-        #expect(a.headers[.contentType] == "application/problem+json")
-        #expect(a.body.contains(says), "\(a.body)")
+        expectProblem(a, status: status, says: says)
     }
 }

@@ -15,20 +15,13 @@ import Testing
 
     init() throws { f = try ServiceFixture() }
 
-    func cli(_ args: [String], db: String) throws -> String {
-        let r = try f.geospend(args + ["--db", db])
-        try #require(r.status == 0, "\(args): \(r.err)")
-        return r.out
-    }
-
     /// The id and the clock times, which the CLI and the service each make for themselves.
     func blanked(_ json: String) throws -> String {
         json.replacing(try Regex(#""(id|created_at|updated_at)": "[^"]*""#), with: "\"$1\": \"…\"")
     }
 
     @Test func anExpensesLifeIsTheCLIs() async throws {
-        let copy = f.dir.appendingPathComponent("copy.sqlite").path
-        try #require(try runProgram("/usr/bin/sqlite3", [f.db, ".backup '\(copy)'"]).status == 0)
+        let copy = try f.copy()
         let write = try #require(f.tokens["aliceWrite"])
         // add
         let body = #"{"amount": "4.50", "currency": "EUR", "at": "2025-03-01T10:00:00+01:00", "title": "Coffee at Zorblat", "category": "Food", "lat": 60.1699, "lon": 24.9384, "remind-at": "2025-03-05T09:00:00+01:00"}"#
@@ -36,8 +29,8 @@ import Testing
         #expect(added.status == .created, "\(added.body)")
         let id = try #require(added.body.firstMatch(of: /"id": "([^"]+)"/).map { String($0.1) })
         #expect(added.headers[.location] == "/api/v1/expenses/\(id)")
-        #expect(added.body == (try cli(["expenses", "show", id, "--user", alice, "--format", "json"], db: f.db)))
-        let cliAdded = try cli([
+        #expect(added.body == (try f.cli(["expenses", "show", id, "--user", alice, "--format", "json"], db: f.db)))
+        let cliAdded = try f.cli([
             "expenses", "add", "--user", alice, "--amount", "4.50", "--currency", "EUR", "--at", "2025-03-01T10:00:00+01:00",
             "--title", "Coffee at Zorblat", "--category", "Food", "--lat", "60.1699", "--lon", "24.9384",
             "--remind-at", "2025-03-05T09:00:00+01:00", "--format", "json",
@@ -48,8 +41,8 @@ import Testing
         let patch = #"{"amount": 5.2, "notes": "with a croissant", "lat": null, "lon": "", "remind-at": ""}"#
         let edited = try await f.withClient { try await $0.call("/api/v1/expenses/\(id)", token: write, method: .patch, body: patch) }
         #expect(edited.status == .ok, "\(edited.body)")
-        #expect(edited.body == (try cli(["expenses", "show", id, "--user", alice, "--format", "json"], db: f.db)))
-        let cliEdited = try cli([
+        #expect(edited.body == (try f.cli(["expenses", "show", id, "--user", alice, "--format", "json"], db: f.db)))
+        let cliEdited = try f.cli([
             "expenses", "edit", cliID, "--user", alice, "--amount", "5.2", "--notes", "with a croissant", "--lat", "", "--lon", "",
             "--remind-at", "", "--format", "json",
         ], db: copy)
@@ -58,7 +51,7 @@ import Testing
         // search
         let found = try await f.withClient { try await $0.call("/api/v1/search/expenses?text=zorblat", token: f.tokens["alice"]) }
         #expect(found.status == .ok)
-        #expect(found.body == (try cli(["expenses", "search", "--user", alice, "zorblat", "--format", "json"], db: f.db)))
+        #expect(found.body == (try f.cli(["expenses", "search", "--user", alice, "zorblat", "--format", "json"], db: f.db)))
         #expect(found.body.contains(id))
         // bob's token: alice's expense does not exist for it, and stays as it was
         let bobWrite = try f.token(user: ServiceFixture.bob, scope: "write")
@@ -68,7 +61,7 @@ import Testing
              try await client.call("/api/v1/expenses/\(id)", token: bobWrite, method: .delete).status]
         }
         #expect(statuses == [.notFound, .notFound, .notFound])
-        #expect(try cli(["expenses", "show", id, "--user", alice, "--format", "json"], db: f.db) == edited.body)
+        #expect(try f.cli(["expenses", "show", id, "--user", alice, "--format", "json"], db: f.db) == edited.body)
         // delete
         let deleted = try await f.withClient { try await $0.call("/api/v1/expenses/\(id)", token: write, method: .delete) }
         #expect(deleted.status == .ok)
@@ -95,19 +88,17 @@ import Testing
     ] as [(String, HTTPRequest.Method, String, String?, Int, String)])
     func refusals(token: String, method: HTTPRequest.Method, uri: String, body: String?, status: Int, says: String) async throws {
         let a = try await f.withClient { try await $0.call(uri, token: f.tokens[token], method: method, body: body) }
-        #expect(Int(a.status.code) == status, "\(a.body)")
-        #expect(a.headers[.contentType] == "application/problem+json")
-        #expect(a.body.contains(says), "\(a.body)")
+        expectProblem(a, status: status, says: says)
     }
 
     /// A PATCH of one of lat/lon is refused with the CLI's words; the expense is unchanged.
     @Test func aPatchRefusedChangesNothing() async throws {
-        let first = try cli(["expenses", "list", "--user", alice, "--limit", "1", "--format", "json"], db: f.db)
+        let first = try f.cli(["expenses", "list", "--user", alice, "--limit", "1", "--format", "json"], db: f.db)
         let id = try #require(first.firstMatch(of: /"id": "([^"]+)"/).map { String($0.1) })
-        let before = try cli(["expenses", "show", id, "--user", alice, "--format", "json"], db: f.db)
+        let before = try f.cli(["expenses", "show", id, "--user", alice, "--format", "json"], db: f.db)
         let a = try await f.withClient { try await $0.call("/api/v1/expenses/\(id)", token: f.tokens["aliceWrite"], method: .patch, body: #"{"lat": 60.2, "amount": "9"}"#) }
         #expect(a.status == .badRequest)
         #expect(a.body.contains("--lat alone: give --lat and --lon together"), "\(a.body)")
-        #expect(try cli(["expenses", "show", id, "--user", alice, "--format", "json"], db: f.db) == before)
+        #expect(try f.cli(["expenses", "show", id, "--user", alice, "--format", "json"], db: f.db) == before)
     }
 }

@@ -14,21 +14,14 @@ import Testing
 
     init() throws { f = try ServiceFixture() }
 
-    func cli(_ args: [String], db: String) throws -> String {
-        let r = try f.geospend(args + ["--db", db])
-        try #require(r.status == 0, "\(args): \(r.err)")
-        return r.out
-    }
-
     /// Two of alice's expense ids.
     func aliceIDs() throws -> [String] {
-        let out = try cli(["expenses", "list", "--user", alice, "--limit", "2", "--format", "json"], db: f.db)
+        let out = try f.cli(["expenses", "list", "--user", alice, "--limit", "2", "--format", "json"], db: f.db)
         return out.matches(of: /"id": "([^"]+)"/).map { String($0.1) }
     }
 
     @Test func periodsChangeAsWithTheCLI() async throws {
-        let copy = f.dir.appendingPathComponent("copy.sqlite").path
-        try #require(try runProgram("/usr/bin/sqlite3", [f.db, ".backup '\(copy)'"]).status == 0)
+        let copy = try f.copy()
         let write = try #require(f.tokens["aliceWrite"])
         let ids = try aliceIDs()
         try #require(ids.count == 2)
@@ -44,10 +37,10 @@ import Testing
              ["periods", "edit", "1", "--user", alice, "--ongoing", "--name", "Lisbon", "--format", "json"], nil),
             (.delete, "/api/v1/periods/1", nil, 200, ["periods", "delete", "1", "--user", alice], "{\n  \"deleted\": 1,\n  \"expenses_unlinked\": 1\n}\n"),
         ]
-        let listed = { (db: String) throws -> String in try self.cli(["periods", "list", "--user", self.alice, "--format", "json"], db: db) }
+        let listed = { (db: String) throws -> String in try self.f.cli(["periods", "list", "--user", self.alice, "--format", "json"], db: db) }
         for (method, uri, body, status, args, answer) in steps {
             let a = try await f.withClient { try await $0.call(uri, token: write, method: method, body: body) }
-            let out = try cli(args, db: copy)
+            let out = try f.cli(args, db: copy)
             #expect(Int(a.status.code) == status, "\(uri): \(a.body)")
             #expect(a.body == (answer ?? out), "\(uri)")
             #expect(try listed(f.db) == listed(copy), "\(uri)")
@@ -79,7 +72,7 @@ import Testing
         #expect(answers[1].status == .notFound && answers[2].status == .notFound && answers[3].status == .notFound)
         #expect(answers[4].status == .created)
         #expect(answers[5].status == .badRequest && answers[5].body.contains("nothing was changed"), "\(answers[5].body)")
-        #expect(try cli(["periods", "list", "--user", alice, "--format", "json"], db: f.db).contains("\"name\": \"Trip\",\n      \"from\": \"2025-01-01\",\n      \"to\": null,\n      \"expenses\": 0"))
+        #expect(try f.cli(["periods", "list", "--user", alice, "--format", "json"], db: f.db).contains("\"name\": \"Trip\",\n      \"from\": \"2025-01-01\",\n      \"to\": null,\n      \"expenses\": 0"))
     }
 
     @Test(arguments: [
@@ -94,8 +87,6 @@ import Testing
     ] as [(String, HTTPRequest.Method, String, String?, Int, String)])
     func refusals(token: String, method: HTTPRequest.Method, uri: String, body: String?, status: Int, says: String) async throws {
         let a = try await f.withClient { try await $0.call(uri, token: f.tokens[token], method: method, body: body) }
-        #expect(Int(a.status.code) == status, "\(a.body)")
-        #expect(a.headers[.contentType] == "application/problem+json")
-        #expect(a.body.contains(says), "\(a.body)")
+        expectProblem(a, status: status, says: says)
     }
 }

@@ -57,6 +57,21 @@ public enum BudgetFields {
         return limits
     }
 
+    /// A new budget of `user` from the fields given, checked as `budgets add` checks them.
+    public static func new(
+        user: String, name: String, amount: String, currency: String, from: String, to: String, category typed: String?,
+        every: Budget.Recurrence?, limits texts: [String], zone: () throws -> BudgetZone?, store: some CategoryEditing
+    ) async throws -> Budget {
+        let c = try Self.currency(currency)
+        var category: String?
+        if let typed { category = try await Self.category(typed, option: "--category", user: user, store: store) }
+        return try BudgetRules.validated(Budget(
+            userID: user, name: name, amount: try Money(parsing: amount, currency: c),
+            from: try day(from, "--from"), to: try day(to, "--to"), category: category, every: every,
+            categoryLimits: try await limits(texts, currency: c, category: category, user: user, store: store),
+            zone: try zone()))
+    }
+
     /// The budget's figures on `asOf`.
     public static func summary(_ b: Budget, asOf: LocalDay, store: some BudgetStore) async throws -> BudgetSummary {
         let w = b.window(asOf: asOf)
