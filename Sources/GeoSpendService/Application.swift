@@ -4,9 +4,10 @@ import Hummingbird
 import Logging
 import Prometheus
 
-/// What the service needs of a store: the seam, a user's own data, expense lookups and tokens.
+/// What the service needs of a store: the seam, a user's own data, expense editing, categories,
+/// periods, budgets and tokens.
 /// `SpatiaLiteStore` is all of them.
-public typealias ServiceStore = ExpenseStore & UserDataStore & ExpenseEditing & TokenStore
+public typealias ServiceStore = ExpenseStore & UserDataStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & TokenStore
 
 /// Where `geospend serve` listens.
 public struct ServiceAddress: Sendable {
@@ -44,6 +45,11 @@ public func buildRouter(
     UserRoutes(store: store).add(to: api)
     ImportRoutes(store: store).add(to: api)
     ReportRoutes(store: store).add(to: api)
+    SnapRoutes(store: store).add(to: api)
+    CategoryRoutes(store: store).add(to: api)
+    PeriodRoutes(store: store).add(to: api)
+    BudgetRoutes(store: store).add(to: api)
+    TileRoutes(store: store).add(to: router.group("tiles").add(middleware: TokenMiddleware(store: store)))
     OGCRoutes(store: store).add(to: router.group("ogc").add(middleware: TokenMiddleware(store: store)))
     return router
 }

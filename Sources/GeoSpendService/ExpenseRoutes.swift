@@ -1,15 +1,23 @@
+import Foundation
 import GeoSpend
 import Hummingbird
 
 /// `/api/v1/expenses`: the token user's expenses a page at a time (keyset paging: the `next`
-/// link carries the cursor of `expenses list --after`), and one by id. Another user's id is a
-/// 404, exactly like an id that does not exist: the answer says nothing about other users.
+/// link carries the cursor of `expenses list --after`), one by id, and one expense's life as
+/// `geospend expenses add|edit|delete|search` (the same core, `ExpenseChanges`): POST adds,
+/// PATCH edits the fields given, DELETE deletes leaving no trace, `/api/v1/search/expenses`
+/// searches. Another user's id is a 404, exactly like an id that does not exist: the answer
+/// says nothing about other users.
 struct ExpenseRoutes {
     let store: any ServiceStore
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("expenses", use: list)
         group.get("expenses/{id}", use: show)
+        group.post("expenses", use: add)
+        group.patch("expenses/{id}", use: edit)
+        group.delete("expenses/{id}", use: delete)
+        group.get("search/expenses", use: search)
     }
 
     @Sendable func list(_ request: Request, context: ServiceContext) async throws -> Response {
@@ -43,6 +51,87 @@ struct ExpenseRoutes {
         }
         return JSONResponse.make(ExpenseJSON.expense(stored))
     }
+
+    /// 201 with the stored expense (`expenses add --format json`) and its address.
+    @Sendable func add(_ request: Request, context: ServiceContext) async throws -> Response {
+        let user = try context.user()
+        let (fields, remindAt) = try await Self.fields(request, context: context)
+        let (expense, remind) = try ExpenseChanges.new(fields, user: user, remindAt: remindAt)
+        let (stored, _) = try await ExpenseChanges.add(expense, remindAt: remind, store: store)
+        var response = JSONResponse.make(ExpenseJSON.expense(stored))
+        response.status = .created
+        response.headers[.location] = "/api/v1/expenses/\(stored.expense.id)"
+        return response
+    }
+
+    @Sendable func edit(_ request: Request, context: ServiceContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let user = try context.user()
+        let (fields, remindAt) = try await Self.fields(request, context: context)
+        do {
+            let stored = try await ExpenseChanges.edit(id: id, user: user, fields: fields, remindAt: remindAt, store: store)
+            return JSONResponse.make(ExpenseJSON.expense(stored))
+        } catch let e as UsageError where e == ExpenseChanges.noExpense(id, user) {
+            throw Self.noExpense(id)
+        }
+    }
+
+    /// As `expenses delete` (the file rewritten unless `no-vacuum=true`): the id and the notes on
+    /// what may remain.
+    @Sendable func delete(_ request: Request, context: ServiceContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let rewrite = !(try QueryParameters(request).flag("no-vacuum"))
+        guard let notes = try await store.deleteExpense(id: id, userID: try context.user(), rewriteFile: rewrite) else { throw Self.noExpense(id) }
+        return JSONResponse.make(.object([("deleted", .string(id)), ("notes", .array(notes.map { .string($0) }))]))
+    }
+
+    /// `expenses search --user U TEXT --limit N --format json`.
+    @Sendable func search(_ request: Request, context: ServiceContext) async throws -> Response {
+        let q = QueryParameters(request)
+        let user = try context.user()
+        let text = try q.required("text")
+        guard !text.isEmpty else { throw Problem(.badRequest, "text is empty; give a word to look for") }
+        let limit = try q.int("limit", in: 1...1000) ?? 100
+        let found = try await store.searchExpenses(userID: Identity.normalized(user), text: Identity.normalized(text), limit: limit)
+        return JSONResponse.make(.array(found.map(ExpenseJSON.expense)))
+    }
+
+    static func noExpense(_ id: String) -> Problem {
+        Problem(.notFound, "you have no expense \"\(OutputEscaping.visible(id))\"; GET /api/v1/expenses lists them")
+    }
+
+    /// The body's fields, named like `expenses add|edit`'s options (`amount`, `at`, `store`,
+    /// `remind-at`, …), as import columns; a string or a number each, null or "" to unset.
+    static func fields(_ request: Request, context: ServiceContext) async throws -> (fields: [String: String], remindAt: String?) {
+        let body = try await request.body.collect(upTo: 1 << 20)
+        guard let object = try? JSONDecoder().decode([String: FieldValue].self, from: Data(buffer: body)) else {
+            throw Problem(.badRequest, "the body must be a JSON object of strings or numbers, e.g. {\"amount\": \"4.50\", \"currency\": \"EUR\", \"at\": \"2025-03-01T10:00:00+01:00\"}")
+        }
+        var fields: [String: String] = [:]
+        var remindAt: String?
+        for (key, value) in object {
+            guard let field = bodyFields[key] else {
+                throw Problem(.badRequest, "unknown field \"\(OutputEscaping.visible(key))\"; the fields are \(bodyFields.keys.sorted().joined(separator: ", ")) (the user is the token's)")
+            }
+            if field == "remind_at" { remindAt = value.text } else { fields[field] = value.text }
+        }
+        return (fields, remindAt)
+    }
+
+    /// A field's value: text, a number (as its shortest decimal text) or null ("": unset).
+    struct FieldValue: Decodable {
+        let text: String
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if c.decodeNil() { text = "" } else if let s = try? c.decode(String.self) { text = s } else { text = "\(try c.decode(Double.self))" }
+        }
+    }
+
+    /// Body field → import column.
+    static let bodyFields: [String: String] = [
+        "amount": "amount", "currency": "currency", "at": "occurred_at", "kind": "kind", "title": "title", "category": "category",
+        "merchant": "merchant", "lat": "lat", "lon": "lon", "store": "store_id", "notes": "notes", "remind-at": "remind_at",
+    ]
 
     /// The request's path and query with `after` replaced.
     static func link(_ request: Request, after: String) -> String {

@@ -16,13 +16,8 @@ struct ExportRoutes {
         let q = QueryParameters(request)
         let user = try context.user()
         let layer = try context.parameters.require("layer")
-        let (from, to) = try q.window()
-        let kinds = try q.kinds()
         let categories = q.all("category")
-        var filter = ExpenseFilter(userID: user, from: from, to: to, kinds: kinds.isEmpty ? [.expense] : kinds, categories: Set(categories))
-        if let currency = q.string("currency") {
-            do { filter.currency = try Currency(code: currency.uppercased()) } catch { throw Problem(.badRequest, "currency: \(error)") }
-        }
+        var filter = try Self.filter(q, userID: user)
         let precision = try q.int("precision", in: 0...15) ?? 6
         let minCount = try q.int("min-count", in: 1...Int.max) ?? 1
         let kind = try Self.layer(layer, q, precision: precision)
@@ -32,6 +27,18 @@ struct ExportRoutes {
         return try StreamedBody.response(contentType: "application/geo+json") { sink in
             _ = try await MapExport.geoJSON(kind, exportRequest, store: store, to: sink)
         }
+    }
+
+    /// The selection of `from`, `to`, `kind` (default expense), `category` and `currency`, as
+    /// `geospend export` makes it (the period is checked apart, with the names).
+    static func filter(_ q: QueryParameters, userID: String?) throws -> ExpenseFilter {
+        let (from, to) = try q.window()
+        let kinds = try q.kinds()
+        var filter = ExpenseFilter(userID: userID, from: from, to: to, kinds: kinds.isEmpty ? [.expense] : kinds, categories: Set(q.all("category")))
+        if let currency = q.string("currency") {
+            do { filter.currency = try Currency(code: currency.uppercased()) } catch { throw Problem(.badRequest, "currency: \(error)") }
+        }
+        return filter
     }
 
     /// The layer and its own parameters, checked as `geospend export` checks them.

@@ -24,6 +24,15 @@ struct QueryParameters {
         }
     }
 
+    /// `true` or `false`; absent is false.
+    func flag(_ name: String) throws -> Bool {
+        switch string(name) {
+        case nil, "false": return false
+        case "true": return true
+        case let text?: throw Problem(.badRequest, "\(name): \"\(OutputEscaping.visible(text))\" is not true or false")
+        }
+    }
+
     func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
         try string(name).map { text in
             guard let v = Int(text), range.contains(v) else {

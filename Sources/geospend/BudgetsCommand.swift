@@ -74,13 +74,9 @@ struct BudgetsCommand: AsyncParsableCommand {
             let store = try database.openExisting(writable: true)
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
-            let c = try budgetCurrency(currency)
-            let category = try category.map { try canonicalCategory($0, option: "--category", user: userID, store: store) }
-            let budget = try BudgetRules.validated(Budget(
-                userID: userID, name: name, amount: try Money(parsing: amount, currency: c),
-                from: try day(from, "--from"), to: try day(to, "--to"), category: category, every: every,
-                categoryLimits: try limits(categoryLimit, currency: c, category: category, user: userID, store: store),
-                zone: try zone.parsed()))
+            let budget = try await BudgetFields.new(
+                user: userID, name: name, amount: amount, currency: currency, from: from, to: to, category: category, every: every,
+                limits: categoryLimit, zone: zone.parsed, store: store)
             guard let saved = try await store.saveBudget(budget) else { throw ValidationError("the budget could not be saved") }
             printSaved(saved, verb: "added", format: format)
         }
@@ -173,20 +169,20 @@ struct BudgetsCommand: AsyncParsableCommand {
             let store = try database.openExisting(writable: true)
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
-            guard var b = try await store.budget(id: id, userID: userID) else { throw noBudget(id, userID) }
+            guard var b = try await store.budget(id: id, userID: userID) else { throw BudgetFields.noBudget(id, userID) }
             let c = b.amount.currency
             if let name { b.name = name }
             if let amount { b.amount = try Money(parsing: amount, currency: c) }
-            if let from { b.from = try day(from, "--from") }
-            if let to { b.to = try day(to, "--to") }
+            if let from { b.from = try BudgetFields.day(from, "--from") }
+            if let to { b.to = try BudgetFields.day(to, "--to") }
             if let every { b.every = every }
             if once { b.every = nil }
             if noCategoryLimits { b.categoryLimits = [] }
             if !categoryLimit.isEmpty {
-                b.categoryLimits = try limits(categoryLimit, currency: c, category: b.category, user: userID, store: store)
+                b.categoryLimits = try await BudgetFields.limits(categoryLimit, currency: c, category: b.category, user: userID, store: store)
             }
             b = try BudgetRules.validated(b)
-            guard let saved = try await store.saveBudget(b) else { throw noBudget(id, userID) }
+            guard let saved = try await store.saveBudget(b) else { throw BudgetFields.noBudget(id, userID) }
             printSaved(saved, verb: "changed", format: format)
         }
     }
@@ -209,7 +205,7 @@ struct BudgetsCommand: AsyncParsableCommand {
             let store = try database.openExisting(writable: true)
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
-            guard try await store.deleteBudget(id: id, userID: userID) else { throw noBudget(id, userID) }
+            guard try await store.deleteBudget(id: id, userID: userID) else { throw BudgetFields.noBudget(id, userID) }
             printOut("deleted budget \(id)\n")
         }
     }
@@ -245,8 +241,8 @@ struct BudgetsCommand: AsyncParsableCommand {
             let store = try database.openExisting()
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
-            guard let b = try await store.budget(id: id, userID: userID) else { throw noBudget(id, userID) }
-            let s = try summarize(b, asOf: try day(asOf, "--as-of"), store: store)
+            guard let b = try await store.budget(id: id, userID: userID) else { throw BudgetFields.noBudget(id, userID) }
+            let s = try await BudgetFields.summary(b, asOf: try BudgetFields.day(asOf, "--as-of"), store: store)
             switch format {
             case .json: printOut(BudgetJSON.summary(s).serialized() + "\n")
             case .table:
@@ -296,8 +292,9 @@ struct BudgetsCommand: AsyncParsableCommand {
             let store = try database.openExisting()
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
-            let day = try day(asOf, "--as-of")
-            let summaries = try await store.budgets(userID: userID, includeInactive: false).map { try summarize($0, asOf: day, store: store) }
+            let day = try BudgetFields.day(asOf, "--as-of")
+            var summaries: [BudgetSummary] = []
+            for b in try await store.budgets(userID: userID, includeInactive: false) { summaries.append(try await BudgetFields.summary(b, asOf: day, store: store)) }
             let alerts = BudgetAlert.alerts(summaries)
             switch format {
             case .json: printOut(JSONOutput.array(alerts.map(BudgetJSON.alert)).serialized() + "\n")
@@ -309,68 +306,12 @@ struct BudgetsCommand: AsyncParsableCommand {
 
 extension Budget.Recurrence: ExpressibleByArgument {}
 
-private func day(_ text: String, _ option: String) throws -> LocalDay {
-    do { return try LocalDay(parsing: text) } catch { throw ValidationError("\(option): \(error)") }
-}
-
-private func noBudget(_ id: Int64, _ user: String) -> Error {
-    ValidationError("no budget \(id) of user \"\(OutputEscaping.visible(user))\"; `geospend budgets list --user \(user) --all` lists them")
-}
-
-/// `Food=200.00` → a limit; categories must be the user's, once each, and inside the budget's category.
-private func limits(_ texts: [String], currency: Currency, category: String?, user: String, store: SpatiaLiteStore) throws -> [Budget.CategoryLimit] {
-    var seen = Set<String>()
-    return try texts.map { text in
-        guard let eq = text.lastIndex(of: "="), eq != text.startIndex else {
-            throw ValidationError("--category-limit \(text): write CATEGORY=AMOUNT, e.g. Food=200.00")
-        }
-        let name = try canonicalCategory(String(text[..<eq]), option: "--category-limit", user: user, store: store)
-        if let category, Identity.asciiLowercased(category) != Identity.asciiLowercased(name) {
-            throw ValidationError("--category-limit \(text): the budget counts only category \(category); limit that one or drop --category")
-        }
-        guard seen.insert(Identity.asciiLowercased(name)).inserted else {
-            throw ValidationError("--category-limit \(text): \(name) has a limit already; give each category once")
-        }
-        do { return Budget.CategoryLimit(category: name, amount: try Money(parsing: String(text[text.index(after: eq)...]), currency: currency)) } catch {
-            throw ValidationError("--category-limit \(text): \(error)")
-        }
-    }
-}
-
-private func summarize(_ b: Budget, asOf: LocalDay, store: SpatiaLiteStore) throws -> BudgetSummary {
-    let w = b.window(asOf: asOf)
-    return BudgetSummary(budget: b, asOf: asOf, expenses: try store.budgetExpenses(userID: b.userID, from: w.lowerBound, to: w.upperBound))
-}
-
 /// `key  value` lines, keys padded to the longest: a record, not a table, so no header row.
 /// Escaped once here (`OutputEscaping`), as TextTable escapes its cells.
 private func keyValueLines(_ pairs: [[String]]) -> String {
     let escaped = pairs.map { $0.map(OutputEscaping.visible) }
     let width = escaped.map { $0[0].count }.max() ?? 0
     return escaped.map { $0[0] + String(repeating: " ", count: width - $0[0].count) + "  " + $0[1] + "\n" }.joined()
-}
-
-/// `--currency`: an ISO 4217 code; lower case gets the upper-case code suggested.
-private func budgetCurrency(_ text: String) throws -> Currency {
-    do { return try Currency(code: text) } catch {
-        let upper = text.uppercased()
-        if upper != text, (try? Currency(code: upper)) != nil {
-            throw ValidationError("--currency \(OutputEscaping.visible(text)): currency codes are in capitals; did you mean \"\(upper)\"?")
-        }
-        throw error
-    }
-}
-
-/// The user's expense category `typed` names (ASCII letters compared without case, as budgets
-/// match categories), by its stored name: a budget shows and keeps the category as it is named.
-private func canonicalCategory(_ typed: String, option: String, user: String, store: SpatiaLiteStore) throws -> String {
-    let names = try store.categoryDetails(userID: user, includeInactive: true).filter { $0.category.kind == .expense }.map(\.category.name)
-    let folded = Identity.asciiLowercased(Identity.normalized(typed))
-    if let name = names.first(where: { ExactText(Identity.asciiLowercased($0)) == ExactText(folded) }) { return name }
-    let hint = NameChecks.suggestion(for: typed, among: names).map { " (did you mean \"\(OutputEscaping.visible($0))\"?)" } ?? ""
-    throw ValidationError(
-        "\(option) \(OutputEscaping.visible(typed)): no expense category of user \"\(OutputEscaping.visible(user))\"\(hint); "
-            + "`geospend categories --user \(user)` lists them")
 }
 
 private func zoneText(_ z: BudgetZone?) -> String {
@@ -385,9 +326,7 @@ private func printSaved(_ saved: (budget: Budget, deactivated: [Int64]), verb: S
     let b = saved.budget
     switch format {
     case .json:
-        guard case .object(var members) = BudgetJSON.budget(b) else { return }
-        members.append(("deactivated", .array(saved.deactivated.map { .integer($0) })))
-        printOut(JSONOutput.object(members).serialized() + "\n")
+        printOut(BudgetFields.savedJSON(saved).serialized() + "\n")
     case .table:
         printOut("\(verb) budget \(b.id): \(OutputEscaping.visible(b.name)), \(b.amount.decimalString) \(b.amount.currency.code), \(b.from) … \(b.to)\n")
         for id in saved.deactivated { printOut("deactivated budget \(id) (same scope, overlapping days)\n") }

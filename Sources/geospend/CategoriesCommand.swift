@@ -51,7 +51,7 @@ struct CategoriesCommand: AsyncParsableCommand {
             let categories = try await store.categoryDetails(userID: Identity.normalized(user), includeInactive: all)
             switch format {
             case .json:
-                printOut(JSONOutput.array(categories.map(CategoriesCommand.json)).serialized() + "\n")
+                printOut(JSONOutput.array(categories.map(CategoryJSON.json)).serialized() + "\n")
             case .csv:
                 printOut(CSVTable(headers: Self.headers, rows: categories.map(Self.row), textColumns: [0]).rendered())
             case .table:
@@ -88,12 +88,12 @@ struct CategoriesCommand: AsyncParsableCommand {
         @Option(help: "A colour, #RRGGBB.") var color: String?
 
         func run() async throws {
-            let name = try CategoriesCommand.checkedName(name)
+            let name = try CategoryFields.name(name)
             let store = try database.open()
             let added = try await store.addCategory(
-                GeoSpend.Category(name: name, kind: kind), userID: try CategoriesCommand.checkedUser(user),
-                icon: try CategoriesCommand.checkedIcon(icon), color: try CategoriesCommand.checkedColor(color))
-            printOut(JSONOutput.object(CategoriesCommand.members(added)).serialized() + "\n")
+                GeoSpend.Category(name: name, kind: kind), userID: try CategoryFields.user(user),
+                icon: try CategoryFields.icon(icon), color: try CategoryFields.color(color))
+            printOut(JSONOutput.object(CategoryJSON.members(added)).serialized() + "\n")
         }
     }
 
@@ -126,13 +126,13 @@ struct CategoriesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let change = CategoryChange(
-                name: try name.map(CategoriesCommand.checkedName), icon: try icon.map { try CategoriesCommand.checkedIcon($0) ?? "" },
-                color: try color.map { try CategoriesCommand.checkedColor($0) ?? "" }, isActive: activate ? true : nil)
+                name: try name.map(CategoryFields.name), icon: try icon.map { try CategoryFields.icon($0) ?? "" },
+                color: try color.map { try CategoryFields.color($0) ?? "" }, isActive: activate ? true : nil)
             let store = try database.openExisting(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             let edited = try await store.editCategory(
                 name: Identity.normalized(category), kind: kind, userID: Identity.normalized(user), change: change)
-            printOut(JSONOutput.object(CategoriesCommand.members(edited)).serialized() + "\n")
+            printOut(JSONOutput.object(CategoryJSON.members(edited)).serialized() + "\n")
         }
     }
 
@@ -190,48 +190,6 @@ struct CategoriesCommand: AsyncParsableCommand {
             let cleared = try await store.deleteCategory(name: name, kind: kind, userID: Identity.normalized(user))
             printOut("deleted category \(OutputEscaping.visible(name)); \(cleared) expenses now have no category\n")
         }
-    }
-
-    static func json(_ c: CategoryDetail) -> JSONOutput { .object(members(c)) }
-
-    static func members(_ c: CategoryDetail) -> [(String, JSONOutput)] {
-        [
-            ("name", .string(c.category.name)), ("kind", .string(c.category.kind.rawValue)), ("expenses", .integer(Int64(c.expenses))),
-            ("icon", c.icon.map { .string($0) } ?? .null), ("color", c.color.map { .string($0) } ?? .null),
-            ("is_default", .bool(c.isDefault)), ("is_active", .bool(c.isActive)),
-        ]
-    }
-
-    /// A name as import keeps free text (NFC, no controls), 1–100 characters.
-    static func checkedName(_ name: String) throws -> String {
-        do {
-            let parsed = try ExpenseFields.parse(["user": "u", "amount": "1", "currency": "EUR", "occurred_at": "2025-01-01", "category": name])
-            guard let n = parsed.category, (1...100).contains(n.count) else { throw ValidationError("--name must be 1-100 characters") }
-            return n
-        } catch let e as ValidationError { throw e } catch { throw ValidationError("--name: \(error)") }
-    }
-
-    static func checkedUser(_ user: String) throws -> String {
-        do { return try ExpenseFields.parse(["user": user, "amount": "1", "currency": "EUR", "occurred_at": "2025-01-01"]).userID } catch {
-            throw ValidationError("--user: \(error.reason)")
-        }
-    }
-
-    static func checkedIcon(_ icon: String?) throws -> String? {
-        guard let icon, !icon.isEmpty else { return nil }
-        guard icon.count <= 64, !icon.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw ValidationError("--icon: at most 64 characters, no control characters")
-        }
-        return Identity.normalized(icon)
-    }
-
-    /// `#RRGGBB`, kept as typed with the letters upper-cased.
-    static func checkedColor(_ color: String?) throws -> String? {
-        guard let color, !color.isEmpty else { return nil }
-        guard color.utf8.count == 7, color.hasPrefix("#"), color.dropFirst().allSatisfy(\.isHexDigit) else {
-            throw ValidationError("--color: \"\(OutputEscaping.visible(color))\" is not #RRGGBB (e.g. #6F4E37)")
-        }
-        return color.uppercased()
     }
 }
 

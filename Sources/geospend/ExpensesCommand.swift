@@ -45,59 +45,6 @@ struct ExpensesCommand: AsyncParsableCommand {
             f["store_id"] = store; f["notes"] = notes
             return f
         }
-
-        /// The option a field comes from, for messages.
-        static func option(_ field: String) -> String {
-            switch field {
-            case "occurred_at": return "--at"
-            case "store_id": return "--store"
-            case "accuracy_m": return "--lat/--lon (the accuracy kept from before)"
-            default: return "--" + field.replacing("_", with: "-")
-            }
-        }
-
-        /// Parses `fields` as import does; a refused field is a usage error naming its option.
-        static func expense(_ fields: [String: String]) throws -> Expense {
-            do { return try ExpenseFields.parse(fields) } catch { throw ValidationError("\(option(error.field)): \(error.reason)") }
-        }
-
-        /// A category of the other kind (Salary on an expense, Food on income) is named as such:
-        /// "no expense category Salary" would send the user looking for a typo. `given`: the name
-        /// came from --category (else it is the expense's own, kept while --kind changes).
-        static func checkCategoryKind(_ name: String, kind: ExpenseKind, given: Bool, user: String, in store: SpatiaLiteStore) throws {
-            let wanted = Category.kind(for: kind)
-            let same = try store.categoryDetails(userID: user, includeInactive: true)
-                .filter { Identity.asciiLowercased($0.category.name) == Identity.asciiLowercased(Identity.normalized(name)) }
-            guard !same.isEmpty, !same.contains(where: { $0.category.kind == wanted }), let other = same.first else { return }
-            let u = OutputEscaping.visible(Identity.normalized(user))
-            let n = OutputEscaping.visible(other.category.name)
-            let list = "`geospend categories --user \(u)` lists them"
-            if given {
-                throw ValidationError(
-                    "--category \(n): \"\(n)\" is an \(other.category.kind.rawValue) category, not an \(wanted.rawValue) one; "
-                        + "give an \(wanted.rawValue) category (\(list)) or --kind \(other.category.kind.rawValue)")
-            }
-            throw ValidationError(
-                "--kind \(kind.rawValue): the expense's category \"\(n)\" is an \(other.category.kind.rawValue) category; "
-                    + "add --category with an \(wanted.rawValue) category (\(list)), or --category \"\" to clear it")
-        }
-
-        /// The store's category messages say `--user U`: here the user is known.
-        static func naming<T>(_ user: String, _ body: () throws -> T) throws -> T {
-            do { return try body() } catch let error as EditError {
-                throw ValidationError(String(describing: error).replacing("--user U", with: "--user \(OutputEscaping.visible(Identity.normalized(user)))"))
-            }
-        }
-
-        /// A reminder is an instant: a bare date would leave its time and zone to guess.
-        static func reminder(_ text: String?) throws -> Timestamp? {
-            guard let text, !text.isEmpty else { return nil }
-            let t = try Parse.timestamp(text, option: "--remind-at")!
-            guard !t.isDateOnly else {
-                throw ValidationError("--remind-at: \"\(text)\" is a date; give a time and offset: \(text)T09:00:00+01:00")
-            }
-            return t
-        }
     }
 
     struct Add: AsyncParsableCommand {
@@ -124,37 +71,11 @@ struct ExpensesCommand: AsyncParsableCommand {
         @Option(help: "text or json.") var format: Format = .text
 
         func run() async throws {
-            for (option, value) in [("--amount", fields.amount), ("--currency", fields.currency), ("--at", fields.at)]
-            where value?.isEmpty ?? true {
-                throw ValidationError("\(option) is required to add an expense")
-            }
-            var f = fields.given
-            f["user"] = user
-            f["id"] = "x"  // checked as an import id would be; replaced below
-            var expense = try Fields.expense(f)
-            let remind = try Fields.reminder(fields.remindAt)
+            let (expense, remind) = try ExpenseChanges.new(fields.given, user: user, remindAt: fields.remindAt)
             let store = try database.open()
-            let isNew = try !store.hasUser(expense.userID)
-            if let name = expense.category, !isNew {
-                try Fields.checkCategoryKind(name, kind: expense.kind, given: true, user: expense.userID, in: store)
-                try await NameChecks.categories([name], userID: expense.userID, in: store)  // a typo gets a suggestion
-            }
-            for attempt in 1...3 {
-                expense.id = GeneratedID.expense()
-                do {
-                    let stored = try Fields.naming(expense.userID) { try store.addExpense(expense, remindAt: remind) }
-                    printOut(ExpenseOutput.render(stored, format: format))
-                    // A new user is created, as import does; a near miss of an existing one
-                    // ("Alice" for "alice": ids are compared exactly) is likely a typo, so say so.
-                    if isNew, let near = NameChecks.suggestion(for: expense.userID, among: try store.userIDs().filter { $0 != expense.userID }) {
-                        printErr("note: new user \"\(OutputEscaping.visible(expense.userID))\" (did you mean \"\(OutputEscaping.visible(near))\"?); "
-                            + "`geospend users delete \(OutputEscaping.visible(expense.userID)) --yes` removes it")
-                    }
-                    return
-                } catch EditError.invalid(field: "id", _) where attempt < 3 {
-                    continue  // a generated id taken: draw again
-                }
-            }
+            let (stored, note) = try await ExpenseChanges.add(expense, remindAt: remind, store: store)
+            printOut(ExpenseOutput.render(stored, format: format))
+            if let note { printErr("note: \(note)") }
         }
     }
 
@@ -202,29 +123,7 @@ struct ExpensesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try database.openExisting(writable: true)
-            guard let old = try await store.expense(id: id, userID: user) else { throw noExpense(id, user) }
-            for (option, value) in [("--amount", fields.amount), ("--currency", fields.currency), ("--at", fields.at)]
-            where value?.isEmpty == true {
-                throw ValidationError("\(option) cannot be unset: every expense has one")
-            }
-            // One of the two would move the point along a meridian or parallel, keeping half of the old place.
-            guard (fields.lat == nil) == (fields.lon == nil) else {
-                throw ValidationError(
-                    "\(fields.lat == nil ? "--lon" : "--lat") alone: give --lat and --lon together for a new place, "
-                        + "or --lat \"\" --lon \"\" for no place")
-            }
-            var f = ExpenseFields.fields(of: old.expense)
-            if fields.lat != nil || fields.lon != nil { f["accuracy_m"] = nil }
-            // A new currency without a new amount re-reads the amount in it (JPY has no cents).
-            f.merge(fields.given) { _, new in new }
-            let expense = try Fields.expense(f)
-            if let name = expense.category {
-                try Fields.checkCategoryKind(name, kind: expense.kind, given: fields.category != nil, user: user, in: store)
-            }
-            if let name = fields.category, !name.isEmpty { try await NameChecks.categories([name], userID: user, in: store) }
-            let remind = fields.remindAt == nil ? old.remindAt : try Fields.reminder(fields.remindAt)
-            let updated = try Fields.naming(user) { try store.updateExpense(expense, remindAt: remind) }
-            guard let stored = updated else { throw noExpense(id, user) }
+            let stored = try await ExpenseChanges.edit(id: id, user: user, fields: fields.given, remindAt: fields.remindAt, store: store)
             printOut(ExpenseOutput.render(stored, format: format))
         }
     }
@@ -354,8 +253,5 @@ struct ExpensesCommand: AsyncParsableCommand {
     }
 
     /// Another user's expense reads exactly like a missing one.
-    static func noExpense(_ id: String, _ user: String) -> Error {
-        ValidationError("no expense \(OutputEscaping.visible(id)) for user \(OutputEscaping.visible(user)); "
-            + "`geospend expenses list --user \(OutputEscaping.visible(user))` lists them")
-    }
+    static func noExpense(_ id: String, _ user: String) -> Error { ExpenseChanges.noExpense(id, user) }
 }

@@ -167,7 +167,7 @@ struct PeriodsCommand: AsyncParsableCommand {
             let store = try database.openExisting(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             let result = try await store.assign(userID: user, period: period, expenseIDs: expenses)
-            let (changed, moved) = try PeriodsCommand.outcome(result, period: period, user: user)
+            let (changed, moved) = try result.outcome(period: period, user: user)
             let unchanged = Set(expenses.map(Identity.normalized)).count - changed
             printOut("assigned \(changed) expense\(changed == 1 ? "" : "s") to period \(period)"
                 + " (\(moved) moved from another period, \(unchanged) already in it)\n")
@@ -195,8 +195,7 @@ struct PeriodsCommand: AsyncParsableCommand {
         func run() async throws {
             let store = try database.openExisting(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
-            let (changed, _) = try await PeriodsCommand.outcome(
-                try store.assign(userID: user, period: nil, expenseIDs: expenses), period: nil, user: user)
+            let (changed, _) = try await store.assign(userID: user, period: nil, expenseIDs: expenses).outcome(period: nil, user: user)
             printOut("unassigned \(changed) expense\(changed == 1 ? "" : "s")\n")
         }
     }
@@ -206,25 +205,10 @@ struct PeriodsCommand: AsyncParsableCommand {
         ValidationError(NameChecks.noPeriod(id, user: user).message)
     }
 
-    static func outcome(_ result: PeriodAssignment, period: Int64?, user: String) throws -> (changed: Int, moved: Int) {
-        switch result {
-        case .done(let changed, let moved): return (changed, moved)
-        case .noSuchPeriod: throw noPeriod(period ?? 0, user: user)
-        case .unknownExpenses(let ids):
-            let shown = ids.prefix(5).map { "\"\(OutputEscaping.visible($0))\"" }.joined(separator: ", ")
-            let more = ids.count > 5 ? " and \(ids.count - 5) more" : ""
-            throw ValidationError(
-                "no expense \(shown)\(more) of user \"\(OutputEscaping.visible(Identity.normalized(user)))\"; nothing was changed. "
-                    + "`geospend expenses list --user \(OutputEscaping.visible(Identity.normalized(user)))` lists the user's expense ids")
-        }
-    }
-
     static func show(_ periods: [Period], user: String, format: Format, list: Bool) {
         switch format {
         case .json:
-            let objects = periods.map(json)
-            let document: JSONOutput =
-                list ? .object([("user", .string(Identity.normalized(user))), ("periods", .array(objects))]) : objects[0]
+            let document = list ? PeriodJSON.list(periods, user: user) : PeriodJSON.json(periods[0])
             printOut(document.serialized() + "\n")
         case .table:
             let rows = periods.map { [String($0.id), $0.name, $0.start, $0.end ?? "ongoing", String($0.expenses)] }
@@ -232,12 +216,5 @@ struct PeriodsCommand: AsyncParsableCommand {
                 ? "No periods; add one with `geospend periods add`.\n"
                 : TextTable(headers: ["id", "name", "from", "to", "expenses"], rows: rows, rightAligned: [0, 4]).rendered())
         }
-    }
-
-    static func json(_ p: Period) -> JSONOutput {
-        .object([
-            ("id", .integer(p.id)), ("user", .string(p.userID)), ("name", .string(p.name)), ("from", .string(p.start)),
-            ("to", p.end.map { .string($0) } ?? .null), ("expenses", .integer(Int64(p.expenses))),
-        ])
     }
 }

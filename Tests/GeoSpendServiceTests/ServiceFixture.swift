@@ -61,6 +61,20 @@ final class ServiceFixture: @unchecked Sendable {
 
     func store() throws -> SpatiaLiteStore { try SpatiaLiteStore(path: db) }
 
+    /// `geospend ARGS --db DB`'s stdout, the command required to succeed.
+    func cli(_ args: [String], db: String) throws -> String {
+        let r = try geospend(args + ["--db", db])
+        try #require(r.status == 0, "\(args): \(r.err)")
+        return r.out
+    }
+
+    /// A copy of the database (sqlite3 `.backup`), for the CLI to change alongside the service.
+    func copy() throws -> String {
+        let copy = dir.appendingPathComponent("copy.sqlite").path
+        try #require(try runProgram("/usr/bin/sqlite3", [db, ".backup '\(copy)'"]).status == 0)
+        return copy
+    }
+
     /// Runs `body` with a client of the router (no network: HummingbirdTesting's `.router`).
     func withClient<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
         let app = Application(router: buildRouter(store: try store(), timeLimit: Self.patient), logger: Self.quiet)
@@ -85,6 +99,13 @@ struct Answer: Sendable {
     let status: HTTPResponse.Status
     let body: String
     let headers: HTTPFields
+}
+
+/// A refusal: `status`, an RFC 9457 problem, and a detail that `says` why.
+func expectProblem(_ a: Answer, status: Int, says: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(Int(a.status.code) == status, "\(a.body)", sourceLocation: sourceLocation)
+    #expect(a.headers[.contentType] == "application/problem+json", sourceLocation: sourceLocation)
+    #expect(a.body.contains(says), "\(a.body)", sourceLocation: sourceLocation)
 }
 
 extension TestClientProtocol {

@@ -32,6 +32,12 @@ import Testing
         "/ogc/collections/places/items?limit=10000",
         "/ogc/collections/hex/items?limit=10000",
         "/ogc/collections/density/items?limit=10000",
+        "/tiles/heat/0/0/0.mvt",
+        "/tiles/points/0/0/0.mvt",
+        "/tiles/places/0/0/0.mvt",
+        "/tiles/points.json",
+        "/api/v1/snap?tolerance=80m",
+        "/api/v1/search/expenses?text=e&limit=1000",
     ]
 
     /// A database from the sample stores and the sample expenses `keep` picks (renamed by `rename`).

@@ -95,3 +95,20 @@ public enum PeriodAssignment: Sendable, Hashable {
     /// These ids are not the user's expenses (in the order given): nothing changed.
     case unknownExpenses([String])
 }
+
+extension PeriodAssignment {
+    /// How many expenses changed and how many of them moved from another period; a period or an
+    /// expense the user does not have is a usage error (`periods assign|unassign`'s words).
+    public func outcome(period: Int64?, user: String) throws -> (changed: Int, moved: Int) {
+        switch self {
+        case .done(let changed, let moved): return (changed, moved)
+        case .noSuchPeriod: throw NameChecks.noPeriod(period ?? 0, user: user)
+        case .unknownExpenses(let ids):
+            let shown = ids.prefix(5).map { "\"\(OutputEscaping.visible($0))\"" }.joined(separator: ", ")
+            let more = ids.count > 5 ? " and \(ids.count - 5) more" : ""
+            throw UsageError(
+                "no expense \(shown)\(more) of user \"\(OutputEscaping.visible(Identity.normalized(user)))\"; nothing was changed. "
+                    + "`geospend expenses list --user \(OutputEscaping.visible(Identity.normalized(user)))` lists the user's expense ids")
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import GeoSpendTestSupport
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// `/api/v1/periods` against `geospend periods add|edit|assign|unassign|delete|list` on a copy of
+/// the same database: after each step the user's period list (`--format json`) is the CLI's byte
+/// for byte, as are the answers the CLI prints as JSON; bob's token finds none of alice's
+/// periods and cannot assign her expenses.
+@Suite(.serialized) struct PeriodRouteTests {
+    let f: ServiceFixture
+    let alice = ServiceFixture.alice
+
+    init() throws { f = try ServiceFixture() }
+
+    /// Two of alice's expense ids.
+    func aliceIDs() throws -> [String] {
+        let out = try f.cli(["expenses", "list", "--user", alice, "--limit", "2", "--format", "json"], db: f.db)
+        return out.matches(of: /"id": "([^"]+)"/).map { String($0.1) }
+    }
+
+    @Test func periodsChangeAsWithTheCLI() async throws {
+        let copy = try f.copy()
+        let write = try #require(f.tokens["aliceWrite"])
+        let ids = try aliceIDs()
+        try #require(ids.count == 2)
+        let steps: [(HTTPRequest.Method, String, String?, Int, [String], String?)] = [
+            (.post, "/api/v1/periods", #"{"name": "Lisbon trip", "from": "2025-03-01", "to": "2025-03-10"}"#, 201,
+             ["periods", "add", "--user", alice, "--name", "Lisbon trip", "--from", "2025-03-01", "--to", "2025-03-10", "--format", "json"], nil),
+            (.patch, "/api/v1/periods/1", #"{"to": "2025-03-12"}"#, 200, ["periods", "edit", "1", "--user", alice, "--to", "2025-03-12", "--format", "json"], nil),
+            (.post, "/api/v1/periods/1/assign", #"{"expenses": ["\#(ids[0])", "\#(ids[1])"]}"#, 200, ["periods", "assign", "--user", alice, "--period", "1"] + ids,
+             "{\n  \"period\": 1,\n  \"assigned\": 2,\n  \"moved\": 0,\n  \"unchanged\": 0\n}\n"),
+            (.post, "/api/v1/periods/unassign", #"{"expenses": ["\#(ids[0])"]}"#, 200, ["periods", "unassign", "--user", alice, ids[0]],
+             "{\n  \"unassigned\": 1\n}\n"),
+            (.patch, "/api/v1/periods/1", #"{"ongoing": true, "name": "Lisbon"}"#, 200,
+             ["periods", "edit", "1", "--user", alice, "--ongoing", "--name", "Lisbon", "--format", "json"], nil),
+            (.delete, "/api/v1/periods/1", nil, 200, ["periods", "delete", "1", "--user", alice], "{\n  \"deleted\": 1,\n  \"expenses_unlinked\": 1\n}\n"),
+        ]
+        let listed = { (db: String) throws -> String in try self.f.cli(["periods", "list", "--user", self.alice, "--format", "json"], db: db) }
+        for (method, uri, body, status, args, answer) in steps {
+            let a = try await f.withClient { try await $0.call(uri, token: write, method: method, body: body) }
+            let out = try f.cli(args, db: copy)
+            #expect(Int(a.status.code) == status, "\(uri): \(a.body)")
+            #expect(a.body == (answer ?? out), "\(uri)")
+            #expect(try listed(f.db) == listed(copy), "\(uri)")
+            let served = try await f.withClient { try await $0.call("/api/v1/periods", token: f.tokens["alice"]) }
+            #expect(served.body == (try listed(f.db)), "\(uri)")
+            // The expenses a period holds, as `expenses list --period 1` lists them.
+            let inPeriod = try await f.withClient { try await $0.call("/api/v1/expenses?period=1&limit=10", token: f.tokens["alice"]) }
+            let cliInPeriod = try f.geospend(["expenses", "list", "--user", alice, "--period", "1", "--limit", "10", "--format", "json", "--db", copy])
+            if cliInPeriod.status == 0 { #expect(inPeriod.body == cliInPeriod.out, "\(uri)") } else { #expect(inPeriod.status == .badRequest, "\(uri)") }
+        }
+    }
+
+    @Test func bobFindsNoneOfAlicesPeriods() async throws {
+        let made = try await f.withClient {
+            try await $0.call("/api/v1/periods", token: f.tokens["aliceWrite"], method: .post, body: #"{"name": "Trip", "from": "2025-01-01"}"#)
+        }
+        #expect(made.status == .created)
+        let bobWrite = try f.token(user: ServiceFixture.bob, scope: "write")
+        let ids = try aliceIDs()
+        let answers = try await f.withClient { client in
+            [try await client.call("/api/v1/periods", token: bobWrite),
+             try await client.call("/api/v1/periods/1", token: bobWrite, method: .patch, body: #"{"name": "Mine"}"#),
+             try await client.call("/api/v1/periods/1/assign", token: bobWrite, method: .post, body: #"{"expenses": ["\#(ids[0])"]}"#),
+             try await client.call("/api/v1/periods/1", token: bobWrite, method: .delete),
+             try await client.call("/api/v1/periods", token: bobWrite, method: .post, body: #"{"name": "Bob's", "from": "2025-01-01"}"#),
+             try await client.call("/api/v1/periods/1/assign", token: bobWrite, method: .post, body: #"{"expenses": ["\#(ids[0])"]}"#)]
+        }
+        #expect(answers[0].body == "{\n  \"user\": \"\(ServiceFixture.bob)\",\n  \"periods\": []\n}\n")
+        #expect(answers[1].status == .notFound && answers[2].status == .notFound && answers[3].status == .notFound)
+        #expect(answers[4].status == .created)
+        #expect(answers[5].status == .badRequest && answers[5].body.contains("nothing was changed"), "\(answers[5].body)")
+        #expect(try f.cli(["periods", "list", "--user", alice, "--format", "json"], db: f.db).contains("\"name\": \"Trip\",\n      \"from\": \"2025-01-01\",\n      \"to\": null,\n      \"expenses\": 0"))
+    }
+
+    @Test(arguments: [
+        ("alice", HTTPRequest.Method.post, "/api/v1/periods", #"{"name": "X", "from": "2025-01-01"}"#, 403, "needs a write token"),
+        ("aliceWrite", .post, "/api/v1/periods", #"{"name": "X", "from": "2025-03-10", "to": "2025-03-01"}"#, 400, "swap them"),
+        ("aliceWrite", .post, "/api/v1/periods", #"{"from": "2025-03-10"}"#, 400, "name and from are required"),
+        ("aliceWrite", .post, "/api/v1/periods", #"{"name": "X", "from": "2025-03-10T10:00:00Z"}"#, 400, "is not a bare date"),
+        ("aliceWrite", .patch, "/api/v1/periods/abc", #"{"name": "X"}"#, 404, "period ids are whole numbers"),
+        ("aliceWrite", .patch, "/api/v1/periods/7", #"{"name": "X"}"#, 404, "no period 7 of user"),
+        ("aliceWrite", .patch, "/api/v1/periods/7", #"{}"#, 400, "nothing to change"),
+        ("aliceWrite", .post, "/api/v1/periods/unassign", #"{"expenses": []}"#, 400, "expenses is required"),
+    ] as [(String, HTTPRequest.Method, String, String?, Int, String)])
+    func refusals(token: String, method: HTTPRequest.Method, uri: String, body: String?, status: Int, says: String) async throws {
+        let a = try await f.withClient { try await $0.call(uri, token: f.tokens[token], method: method, body: body) }
+        expectProblem(a, status: status, says: says)
+    }
+}
