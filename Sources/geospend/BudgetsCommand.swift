@@ -71,15 +71,16 @@ struct BudgetsCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try database.openExisting(writable: true)
+            let store = try await database.openEditing(writable: true)
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
             let c = try budgetCurrency(currency)
-            let category = try category.map { try canonicalCategory($0, option: "--category", user: userID, store: store) }
+            let names = try await expenseCategoryNames(userID, store)
+            let category = try category.map { try canonicalCategory($0, option: "--category", user: userID, names: names) }
             let budget = try BudgetRules.validated(Budget(
                 userID: userID, name: name, amount: try Money(parsing: amount, currency: c),
                 from: try day(from, "--from"), to: try day(to, "--to"), category: category, every: every,
-                categoryLimits: try limits(categoryLimit, currency: c, category: category, user: userID, store: store),
+                categoryLimits: try limits(categoryLimit, currency: c, category: category, user: userID, names: names),
                 zone: try zone.parsed()))
             guard let saved = try await store.saveBudget(budget) else { throw ValidationError("the budget could not be saved") }
             printSaved(saved, verb: "added", format: format)
@@ -108,7 +109,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try database.openExisting()
+            let store = try await database.openEditing()
             try await NameChecks.user(user, in: store, database: database.path)
             let budgets = try await store.budgets(userID: Identity.normalized(user), includeInactive: all)
             switch format {
@@ -170,7 +171,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try database.openExisting(writable: true)
+            let store = try await database.openEditing(writable: true)
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
             guard var b = try await store.budget(id: id, userID: userID) else { throw noBudget(id, userID) }
@@ -183,7 +184,8 @@ struct BudgetsCommand: AsyncParsableCommand {
             if once { b.every = nil }
             if noCategoryLimits { b.categoryLimits = [] }
             if !categoryLimit.isEmpty {
-                b.categoryLimits = try limits(categoryLimit, currency: c, category: b.category, user: userID, store: store)
+                let names = try await expenseCategoryNames(userID, store)
+                b.categoryLimits = try limits(categoryLimit, currency: c, category: b.category, user: userID, names: names)
             }
             b = try BudgetRules.validated(b)
             guard let saved = try await store.saveBudget(b) else { throw noBudget(id, userID) }
@@ -206,7 +208,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         @Option(help: "The budget's id.") var id: Int64
 
         func run() async throws {
-            let store = try database.openExisting(writable: true)
+            let store = try await database.openEditing(writable: true)
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
             guard try await store.deleteBudget(id: id, userID: userID) else { throw noBudget(id, userID) }
@@ -242,11 +244,11 @@ struct BudgetsCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try database.openExisting()
+            let store = try await database.openEditing()
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
             guard let b = try await store.budget(id: id, userID: userID) else { throw noBudget(id, userID) }
-            let s = try summarize(b, asOf: try day(asOf, "--as-of"), store: store)
+            let s = try await summarize(b, asOf: try day(asOf, "--as-of"), store: store)
             switch format {
             case .json: printOut(BudgetJSON.summary(s).serialized() + "\n")
             case .table:
@@ -293,11 +295,12 @@ struct BudgetsCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try database.openExisting()
+            let store = try await database.openEditing()
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
             let day = try day(asOf, "--as-of")
-            let summaries = try await store.budgets(userID: userID, includeInactive: false).map { try summarize($0, asOf: day, store: store) }
+            var summaries: [BudgetSummary] = []
+            for b in try await store.budgets(userID: userID, includeInactive: false) { summaries.append(try await summarize(b, asOf: day, store: store)) }
             let alerts = BudgetAlert.alerts(summaries)
             switch format {
             case .json: printOut(JSONOutput.array(alerts.map(BudgetJSON.alert)).serialized() + "\n")
@@ -318,13 +321,13 @@ private func noBudget(_ id: Int64, _ user: String) -> Error {
 }
 
 /// `Food=200.00` → a limit; categories must be the user's, once each, and inside the budget's category.
-private func limits(_ texts: [String], currency: Currency, category: String?, user: String, store: SpatiaLiteStore) throws -> [Budget.CategoryLimit] {
+private func limits(_ texts: [String], currency: Currency, category: String?, user: String, names: [String]) throws -> [Budget.CategoryLimit] {
     var seen = Set<String>()
     return try texts.map { text in
         guard let eq = text.lastIndex(of: "="), eq != text.startIndex else {
             throw ValidationError("--category-limit \(text): write CATEGORY=AMOUNT, e.g. Food=200.00")
         }
-        let name = try canonicalCategory(String(text[..<eq]), option: "--category-limit", user: user, store: store)
+        let name = try canonicalCategory(String(text[..<eq]), option: "--category-limit", user: user, names: names)
         if let category, Identity.asciiLowercased(category) != Identity.asciiLowercased(name) {
             throw ValidationError("--category-limit \(text): the budget counts only category \(category); limit that one or drop --category")
         }
@@ -337,9 +340,9 @@ private func limits(_ texts: [String], currency: Currency, category: String?, us
     }
 }
 
-private func summarize(_ b: Budget, asOf: LocalDay, store: SpatiaLiteStore) throws -> BudgetSummary {
+private func summarize(_ b: Budget, asOf: LocalDay, store: some BudgetStore) async throws -> BudgetSummary {
     let w = b.window(asOf: asOf)
-    return BudgetSummary(budget: b, asOf: asOf, expenses: try store.budgetExpenses(userID: b.userID, from: w.lowerBound, to: w.upperBound))
+    return BudgetSummary(budget: b, asOf: asOf, expenses: try await store.budgetExpenses(userID: b.userID, from: w.lowerBound, to: w.upperBound))
 }
 
 /// `key  value` lines, keys padded to the longest: a record, not a table, so no header row.
@@ -363,14 +366,18 @@ private func budgetCurrency(_ text: String) throws -> Currency {
 
 /// The user's expense category `typed` names (ASCII letters compared without case, as budgets
 /// match categories), by its stored name: a budget shows and keeps the category as it is named.
-private func canonicalCategory(_ typed: String, option: String, user: String, store: SpatiaLiteStore) throws -> String {
-    let names = try store.categoryDetails(userID: user, includeInactive: true).filter { $0.category.kind == .expense }.map(\.category.name)
+private func canonicalCategory(_ typed: String, option: String, user: String, names: [String]) throws -> String {
     let folded = Identity.asciiLowercased(Identity.normalized(typed))
     if let name = names.first(where: { ExactText(Identity.asciiLowercased($0)) == ExactText(folded) }) { return name }
     let hint = NameChecks.suggestion(for: typed, among: names).map { " (did you mean \"\(OutputEscaping.visible($0))\"?)" } ?? ""
     throw ValidationError(
         "\(option) \(OutputEscaping.visible(typed)): no expense category of user \"\(OutputEscaping.visible(user))\"\(hint); "
             + "`geospend categories --user \(user)` lists them")
+}
+
+/// The user's expense categories' names, active or not (`canonicalCategory`'s `names`).
+private func expenseCategoryNames(_ user: String, _ store: some CategoryEditing) async throws -> [String] {
+    try await store.categoryDetails(userID: user, includeInactive: true).filter { $0.category.kind == .expense }.map(\.category.name)
 }
 
 private func zoneText(_ z: BudgetZone?) -> String {

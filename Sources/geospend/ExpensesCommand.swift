@@ -64,9 +64,9 @@ struct ExpensesCommand: AsyncParsableCommand {
         /// A category of the other kind (Salary on an expense, Food on income) is named as such:
         /// "no expense category Salary" would send the user looking for a typo. `given`: the name
         /// came from --category (else it is the expense's own, kept while --kind changes).
-        static func checkCategoryKind(_ name: String, kind: ExpenseKind, given: Bool, user: String, in store: SpatiaLiteStore) throws {
+        static func checkCategoryKind(_ name: String, kind: ExpenseKind, given: Bool, user: String, in store: some CategoryEditing) async throws {
             let wanted = Category.kind(for: kind)
-            let same = try store.categoryDetails(userID: user, includeInactive: true)
+            let same = try await store.categoryDetails(userID: user, includeInactive: true)
                 .filter { Identity.asciiLowercased($0.category.name) == Identity.asciiLowercased(Identity.normalized(name)) }
             guard !same.isEmpty, !same.contains(where: { $0.category.kind == wanted }), let other = same.first else { return }
             let u = OutputEscaping.visible(Identity.normalized(user))
@@ -83,8 +83,8 @@ struct ExpensesCommand: AsyncParsableCommand {
         }
 
         /// The store's category messages say `--user U`: here the user is known.
-        static func naming<T>(_ user: String, _ body: () throws -> T) throws -> T {
-            do { return try body() } catch let error as EditError {
+        static func naming<T>(_ user: String, _ body: () async throws -> T) async throws -> T {
+            do { return try await body() } catch let error as EditError {
                 throw ValidationError(String(describing: error).replacing("--user U", with: "--user \(OutputEscaping.visible(Identity.normalized(user)))"))
             }
         }
@@ -133,20 +133,21 @@ struct ExpensesCommand: AsyncParsableCommand {
             f["id"] = "x"  // checked as an import id would be; replaced below
             var expense = try Fields.expense(f)
             let remind = try Fields.reminder(fields.remindAt)
-            let store = try database.open()
-            let isNew = try !store.hasUser(expense.userID)
+            let store = try await database.openEditing(create: true)
+            let isNew = try await !store.read { [id = expense.userID] in try $0.hasUser(id) }
             if let name = expense.category, !isNew {
-                try Fields.checkCategoryKind(name, kind: expense.kind, given: true, user: expense.userID, in: store)
+                try await Fields.checkCategoryKind(name, kind: expense.kind, given: true, user: expense.userID, in: store)
                 try await NameChecks.categories([name], userID: expense.userID, in: store)  // a typo gets a suggestion
             }
             for attempt in 1...3 {
                 expense.id = GeneratedID.expense()
                 do {
-                    let stored = try Fields.naming(expense.userID) { try store.addExpense(expense, remindAt: remind) }
+                    let stored = try await Fields.naming(expense.userID) { [expense] in try await store.addExpense(expense, remindAt: remind) }
                     printOut(ExpenseOutput.render(stored, format: format))
                     // A new user is created, as import does; a near miss of an existing one
                     // ("Alice" for "alice": ids are compared exactly) is likely a typo, so say so.
-                    if isNew, let near = NameChecks.suggestion(for: expense.userID, among: try store.userIDs().filter { $0 != expense.userID }) {
+                    let others = try await store.read { [id = expense.userID] in try $0.userIDs().filter { $0 != id } }
+                    if isNew, let near = NameChecks.suggestion(for: expense.userID, among: others) {
                         printErr("note: new user \"\(OutputEscaping.visible(expense.userID))\" (did you mean \"\(OutputEscaping.visible(near))\"?); "
                             + "`geospend users delete \(OutputEscaping.visible(expense.userID)) --yes` removes it")
                     }
@@ -172,7 +173,7 @@ struct ExpensesCommand: AsyncParsableCommand {
         @Option(help: "text or json.") var format: Format = .text
 
         func run() async throws {
-            guard let stored = try await database.openExisting().expense(id: id, userID: user) else { throw noExpense(id, user) }
+            guard let stored = try await database.openEditing().expense(id: id, userID: user) else { throw noExpense(id, user) }
             printOut(ExpenseOutput.render(stored, format: format))
         }
     }
@@ -201,7 +202,7 @@ struct ExpensesCommand: AsyncParsableCommand {
         @Option(help: "text or json.") var format: Format = .text
 
         func run() async throws {
-            let store = try database.openExisting(writable: true)
+            let store = try await database.openEditing(writable: true)
             guard let old = try await store.expense(id: id, userID: user) else { throw noExpense(id, user) }
             for (option, value) in [("--amount", fields.amount), ("--currency", fields.currency), ("--at", fields.at)]
             where value?.isEmpty == true {
@@ -219,11 +220,11 @@ struct ExpensesCommand: AsyncParsableCommand {
             f.merge(fields.given) { _, new in new }
             let expense = try Fields.expense(f)
             if let name = expense.category {
-                try Fields.checkCategoryKind(name, kind: expense.kind, given: fields.category != nil, user: user, in: store)
+                try await Fields.checkCategoryKind(name, kind: expense.kind, given: fields.category != nil, user: user, in: store)
             }
             if let name = fields.category, !name.isEmpty { try await NameChecks.categories([name], userID: user, in: store) }
             let remind = fields.remindAt == nil ? old.remindAt : try Fields.reminder(fields.remindAt)
-            let updated = try Fields.naming(user) { try store.updateExpense(expense, remindAt: remind) }
+            let updated = try await Fields.naming(user) { try await store.updateExpense(expense, remindAt: remind) }
             guard let stored = updated else { throw noExpense(id, user) }
             printOut(ExpenseOutput.render(stored, format: format))
         }
@@ -237,7 +238,9 @@ struct ExpensesCommand: AsyncParsableCommand {
                 As `geospend users delete`: the row's space is zeroed, its spatial index
                 entry scrubbed, the file rewritten (VACUUM) and the write-ahead log
                 emptied; its reminder goes with it. --no-vacuum skips the rewrite (faster
-                on a large file; `geospend doctor --repair` finishes it later).
+                on a large file; `geospend doctor --repair` finishes it later). On
+                PostgreSQL the row is deleted and the table vacuumed; a note says what
+                the server keeps beyond that (its write-ahead log, backups).
 
                 Example:
                   geospend expenses delete x01jnq3d8z0135wmsa4qagstkk7 --user alice
@@ -248,7 +251,7 @@ struct ExpensesCommand: AsyncParsableCommand {
         @Flag(help: "Skip rewriting the file (VACUUM) afterwards.") var noVacuum = false
 
         func run() async throws {
-            let store = try database.openExisting(writable: true)
+            let store = try await database.openEditing(writable: true)
             guard let notes = try await store.deleteExpense(id: id, userID: user, rewriteFile: !noVacuum) else { throw noExpense(id, user) }
             printOut("deleted expense \(OutputEscaping.visible(id))\n")
             for note in notes { printErr("note: \(note)") }
@@ -298,7 +301,7 @@ struct ExpensesCommand: AsyncParsableCommand {
                 return c
             }
             let (from, to) = try window.parsed()
-            let store = try database.openExisting()
+            let store = try await database.openEditing()
             try await NameChecks.user(user, in: store, database: database.path)
             try await NameChecks.categories(category, userID: user, in: store)
             let filter = ExpenseFilter(
@@ -343,7 +346,7 @@ struct ExpensesCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try database.openExisting()
+            let store = try await database.openEditing()
             try await NameChecks.user(user, in: store, database: database.path)
             let found = try await store.searchExpenses(userID: Identity.normalized(user), text: Identity.normalized(text), limit: limit)
             switch format {
