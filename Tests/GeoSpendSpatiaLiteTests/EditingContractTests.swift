@@ -184,8 +184,10 @@ enum EditingStoreKind: String, CaseIterable, CustomTestStringConvertible {
         zoned.zone = .circle(center: Coordinate(uncheckedLatitude: 60.17, longitude: 24.94), radius: .meters(300))
         zoned.categoryLimits = [Budget.CategoryLimit(category: "Food", amount: Money(minorUnits: 500, currency: eur))]
         let third = try #require(try await store.saveBudget(zoned))
-        #expect(try await store.budgets(userID: "ann", includeInactive: false).map(\.id) == [2, 3])
-        #expect(try await store.budgets(userID: "ann", includeInactive: true).map(\.id) == [2, 3, 1])
+        // Another scope from the same day: the same `from`, so the newer id comes first.
+        #expect(try await store.saveBudget(try budget("Tie", "2025-01-01", "2025-02-01", category: "Transport"))?.budget.id == 4)
+        #expect(try await store.budgets(userID: "ann", includeInactive: false).map(\.id) == [2, 4, 3])
+        #expect(try await store.budgets(userID: "ann", includeInactive: true).map(\.id) == [2, 4, 3, 1])
         #expect(try await store.budget(id: 3, userID: "ann") == third.budget)
         #expect(try await store.budget(id: 3, userID: "bob") == nil)
         var changed = third.budget
@@ -197,7 +199,7 @@ enum EditingStoreKind: String, CaseIterable, CustomTestStringConvertible {
         #expect(spent.map(\.day.description) == ["2025-03-02", "2025-03-03", "2025-03-04", "2025-03-04"])
         #expect(try await store.deleteBudget(id: 3, userID: "bob") == false)
         #expect(try await store.deleteBudget(id: 3, userID: "ann"))
-        #expect(try await store.saveBudget(try budget("Next", "2025-06-01", "2025-06-30"))?.budget.id == 4)
+        #expect(try await store.saveBudget(try budget("Next", "2025-06-01", "2025-06-30"))?.budget.id == 5)
     }
 
     @Test(arguments: EditingStoreKind.allCases)
