@@ -130,6 +130,7 @@ struct PostGISEditingCLITests {
     ]
 
     @Test func editingCommandsAnswerAsTheFile() throws {
+        defer { try? FileManager.default.removeItem(at: cli.dir) }  // no scratch left in /tmp
         let dbs = try cli.databases()
         var compared = 0
         for (args, status, compare) in Self.steps {
@@ -155,6 +156,7 @@ struct PostGISEditingCLITests {
 
     /// The comparison can fail: an edit on the server alone shows in the outputs.
     @Test func differencesAreSeen() throws {
+        defer { try? FileManager.default.removeItem(at: cli.dir) }  // no scratch left in /tmp
         let dbs = try cli.databases()
         #expect(try cli.geospend(["expenses", "edit", "w1", "--user", "fiji", "--amount", "9.99", "--db", dbs.server]).status == 0)
         #expect(try cli.geospend(["categories", "add", "--user", "fiji", "--name", "Kava", "--db", dbs.server]).status == 0)
@@ -168,6 +170,7 @@ struct PostGISEditingCLITests {
     /// `tokens create` on the server works, its user's expense is served as on the file, another
     /// user's expense is 404 (as one that does not exist), a revoked token is refused (401).
     @Test func serveOnPostgreSQL() throws {
+        defer { try? FileManager.default.removeItem(at: cli.dir) }  // no scratch left in /tmp
         let dbs = try cli.databases()
         let made = try cli.geospend(["tokens", "create", "--user", "fiji", "--scope", "read", "--db", dbs.server])
         try #require(made.status == 0, "\(made.err)")
