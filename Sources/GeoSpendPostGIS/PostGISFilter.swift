@@ -12,8 +12,11 @@ struct PostGISFilter {
     init() {}
 
     init(_ filter: ExpenseFilter) throws {
-        if filter.period != nil { throw PostGISError.unsupported("filtering by period (--period)") }
         if let user = filter.userID { add("e.user_id = \(bind(user))") }
+        if let period = filter.period {
+            // Periods are numbered per user: the period of the expense's own user.
+            add("e.period_id = (SELECT p.pk FROM periods AS p WHERE p.user_id = e.user_id AND p.number = \(bind(period)))")
+        }
         if let from = filter.from {
             add(from.isDateOnly ? "e.local_date >= \(bind(from.localDate))" : "e.occurred_ms >= \(bind(from.epochMilliseconds))")
         }

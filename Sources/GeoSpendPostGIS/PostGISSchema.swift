@@ -111,6 +111,9 @@ enum PostGISSchema {
             CREATE INDEX expenses_store ON expenses (store_id) WHERE store_id IS NOT NULL;
             CREATE INDEX expenses_category ON expenses (category_id) WHERE category_id IS NOT NULL;
             """),
+        periods,
+        budgets,
+        tokens,
     ]
 
     /// Checks, without writing, that a replica's schema is exactly the migrations this GeoSpend

@@ -35,15 +35,15 @@ extension PostGISStore: UserDataStore {
         }
     }
 
-    /// Deletes the user's rows in one transaction (expenses, then categories, then the user;
-    /// stores are shared and stay), then, unless `rewriteFile` is false, `VACUUM`s those tables.
+    /// Deletes the user's rows from every table keyed by user (found from the catalogue: each
+    /// table with a `user_id` column, so a table added later is not forgotten; expenses first),
+    /// then the user, in one transaction; stores are shared and stay. Then, unless `rewriteFile`
+    /// is false, `VACUUM`s those tables.
     public func deleteUser(_ userID: String, rewriteFile: Bool) async throws -> UserDeletion? {
-        let removed: [UserDeletion.TableRows]? = try await scope("BEGIN;\nSELECT pg_advisory_xact_lock(\(PostGISSchema.writerLock))") {
-            connection in
-            let reader = PostGISReader(connection: connection, logger: self.logger)
+        let removed: [UserDeletion.TableRows]? = try await editing { reader in
             guard try reader.hasUser(userID) else { return nil }
             var rows: [UserDeletion.TableRows] = []
-            for table in ["expenses", "categories", "users"] {
+            for table in try Self.userKeyedTables(reader) + ["users"] {
                 var query = PostgresQuery(unsafeSQL: "WITH gone AS (DELETE FROM \(table) WHERE \(table == "users" ? "id" : "user_id") = $1 RETURNING 1) SELECT count(*) FROM gone")
                 query.binds.append(userID)
                 rows.append(.init(table: table, rows: Int(try reader.rows(query)[0].decode(Int64.self))))
@@ -51,18 +51,33 @@ extension PostGISStore: UserDataStore {
             return rows
         }
         guard let removed else { return nil }
+        return UserDeletion(userID: userID, rowsByTable: removed, leftovers: try await vacuum(removed.map(\.table), rewriteFile))
+    }
+
+    /// The tables (not their partitions) with a `user_id` column: expenses, then by name.
+    static func userKeyedTables(_ reader: PostGISReader) throws -> [String] {
+        let tables = try reader.rows("""
+            SELECT c.relname::text FROM pg_attribute AS a JOIN pg_class AS c ON c.oid = a.attrelid
+            WHERE a.attname = 'user_id' AND NOT a.attisdropped AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+                AND c.relnamespace = current_schema()::regnamespace
+            """).map { try $0.decode(String.self) }
+        return tables.sorted { ($0 == "expenses" ? 0 : 1, $0) < ($1 == "expenses" ? 0 : 1, $1) }
+    }
+
+    /// `VACUUM`s `tables` after a deletion (with `rewrite`), on a connection of its own: VACUUM
+    /// cannot run inside a transaction block. Returns what may remain, for the user to read.
+    func vacuum(_ tables: [String], _ rewrite: Bool) async throws -> [String] {
         var leftovers = [
             "PostgreSQL keeps old row versions in its write-ahead log until checkpoints recycle it, and in WAL archives, replicas and backups made before; GeoSpend cannot erase those"
         ]
-        if rewriteFile {
-            // VACUUM cannot run inside a transaction block: on a connection of its own, outside the scopes.
+        if rewrite {
             try await withConnection { connection in
-                try await connection.simple("VACUUM expenses;\nVACUUM categories;\nVACUUM users", logger: self.logger)
+                try await connection.simple(tables.map { "VACUUM \($0)" }.joined(separator: ";\n"), logger: self.logger)
             }
         } else {
             leftovers.insert("the tables were not vacuumed: the deleted rows stay in their pages until VACUUM (or autovacuum) runs", at: 0)
         }
-        return UserDeletion(userID: userID, rowsByTable: removed, leftovers: leftovers)
+        return leftovers
     }
 
     private static func userRecord(_ row: PostgresRow) throws -> UserRecord {
@@ -126,11 +141,32 @@ extension PostGISStore: UserDataStore {
             }
         }
 
-        /// Budgets, periods, prices and shopping lists are kept in files only so far: none here.
-        func budgets() throws -> [Budget] { [] }
-        func periods() throws -> [(period: Period, expenseIDs: [String])] { [] }
+        func budgets() throws -> [Budget] {
+            try PostGISStore.fetchBudgets(reader, userID: user.id, number: nil, activeOnly: false)
+        }
+
+        func periods() throws -> [(period: Period, expenseIDs: [String])] {
+            var ids: [Int64: [String]] = [:]
+            for row in try rows("""
+                SELECT p.number, e.id FROM expenses AS e JOIN periods AS p ON p.user_id = e.user_id AND p.pk = e.period_id
+                WHERE e.user_id = $1 ORDER BY p.number, e.id
+                """) {
+                let (number, id) = try row.decode((Int64, String).self)
+                ids[number, default: []].append(id)
+            }
+            return try rows("SELECT number, name, start_date, end_date FROM periods WHERE user_id = $1 ORDER BY number").map { row in
+                let (number, name, start, end) = try row.decode((Int64, String, String, String?).self)
+                let expenseIDs = ids[number] ?? []
+                return (Period(id: number, userID: user.id, name: name, start: start, end: end, expenses: expenseIDs.count), expenseIDs)
+            }
+        }
+
+        func apiTokens() throws -> [TokenRecord] {
+            try PostGISStore.fetchTokens(reader, userID: user.id)
+        }
+
+        /// Prices and shopping lists are kept in files only so far: none here.
         func priceRecords() throws -> [PriceRecord] { [] }
         func shoppingLists() throws -> [ShoppingList] { [] }
-        func apiTokens() throws -> [TokenRecord] { [] }  // tokens are kept in SpatiaLite files only so far
     }
 }

@@ -71,7 +71,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try database.openExisting(writable: true)
+            let store = try await database.openEditing(writable: true)
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
             let budget = try await BudgetFields.new(
@@ -104,7 +104,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try database.openExisting()
+            let store = try await database.openEditing()
             try await NameChecks.user(user, in: store, database: database.path)
             let budgets = try await store.budgets(userID: Identity.normalized(user), includeInactive: all)
             switch format {
@@ -166,7 +166,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try database.openExisting(writable: true)
+            let store = try await database.openEditing(writable: true)
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
             guard var b = try await store.budget(id: id, userID: userID) else { throw BudgetFields.noBudget(id, userID) }
@@ -202,7 +202,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         @Option(help: "The budget's id.") var id: Int64
 
         func run() async throws {
-            let store = try database.openExisting(writable: true)
+            let store = try await database.openEditing(writable: true)
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
             guard try await store.deleteBudget(id: id, userID: userID) else { throw BudgetFields.noBudget(id, userID) }
@@ -238,7 +238,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try database.openExisting()
+            let store = try await database.openEditing()
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
             guard let b = try await store.budget(id: id, userID: userID) else { throw BudgetFields.noBudget(id, userID) }
@@ -289,7 +289,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try database.openExisting()
+            let store = try await database.openEditing()
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
             let day = try BudgetFields.day(asOf, "--as-of")

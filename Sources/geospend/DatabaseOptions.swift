@@ -13,9 +13,12 @@ struct ReadReplicaOption: ParsableArguments {
     var readDB: String?
 }
 
+/// What the editing commands and `serve` need of a store; the file and the server have it all.
+typealias EditingStore = ExpenseStore & UserDataStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & TokenStore
+
 /// `--db`, shared by every command that touches the database: a SpatiaLite file, or a
-/// PostgreSQL server with PostGIS (`postgresql://USER@HOST:PORT/DBNAME`) for the commands that
-/// read and write through the storage seam alone (`openStore`).
+/// PostgreSQL server with PostGIS (`postgresql://USER@HOST:PORT/DBNAME`) for every command but
+/// those `fileOnly` names.
 struct DatabaseOptions: ParsableArguments {
     @Option(
         name: .long,
@@ -44,6 +47,14 @@ struct DatabaseOptions: ParsableArguments {
         return try openExisting(writable: writable)
     }
 
+    /// The store for the commands that edit one user's data (expenses, categories, periods,
+    /// budgets, tokens, reminders) and for `serve`: the server, or the file — created when
+    /// `create`, else it must exist and is opened read-only unless `writable`.
+    func openEditing(create: Bool = false, writable: Bool = false) async throws -> any EditingStore {
+        if isPostgreSQL { return try await PostGISStore(PostGISAddress(path)) }
+        return create ? try open() : try openExisting(writable: writable)
+    }
+
     /// The read replica of `--read-db`, nil without one. A replica only makes sense for a
     /// PostgreSQL `--db` and a command that only reads: anything else is a usage error rather
     /// than a silent choice of one of the two databases.
@@ -60,13 +71,14 @@ struct DatabaseOptions: ParsableArguments {
         return try Self.logLockWaits(SpatiaLiteStore(path: path, busyTimeout: try busyTimeout()))
     }
 
-    /// The commands beyond the seam (editing, periods, budgets, users, doctor) work on files only
-    /// so far: a PostgreSQL address gets a clear error, not "no database at postgresql://…".
+    /// The commands that work on files alone (`doctor`, and prices, products, receipts and
+    /// shopping lists so far): a PostgreSQL address gets a clear error, not "no database at
+    /// postgresql://…".
     private func fileOnly() throws {
         guard !isPostgreSQL else {
             throw ValidationError(
-                "this command works on SpatiaLite files only so far; on PostgreSQL GeoSpend has import, near, "
-                    + "nearest-stores, insights, summary, trends, report, export, snap, info and users")
+                "this command works on SpatiaLite files only so far; on PostgreSQL GeoSpend has every command "
+                    + "but doctor, prices, products, receipts, lists and basket")
         }
     }
 

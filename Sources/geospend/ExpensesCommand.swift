@@ -72,7 +72,7 @@ struct ExpensesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (expense, remind) = try ExpenseChanges.new(fields.given, user: user, remindAt: fields.remindAt)
-            let store = try database.open()
+            let store = try await database.openEditing(create: true)
             let (stored, note) = try await ExpenseChanges.add(expense, remindAt: remind, store: store)
             printOut(ExpenseOutput.render(stored, format: format))
             if let note { printErr("note: \(note)") }
@@ -93,7 +93,7 @@ struct ExpensesCommand: AsyncParsableCommand {
         @Option(help: "text or json.") var format: Format = .text
 
         func run() async throws {
-            guard let stored = try await database.openExisting().expense(id: id, userID: user) else { throw noExpense(id, user) }
+            guard let stored = try await database.openEditing().expense(id: id, userID: user) else { throw noExpense(id, user) }
             printOut(ExpenseOutput.render(stored, format: format))
         }
     }
@@ -122,7 +122,7 @@ struct ExpensesCommand: AsyncParsableCommand {
         @Option(help: "text or json.") var format: Format = .text
 
         func run() async throws {
-            let store = try database.openExisting(writable: true)
+            let store = try await database.openEditing(writable: true)
             let stored = try await ExpenseChanges.edit(id: id, user: user, fields: fields.given, remindAt: fields.remindAt, store: store)
             printOut(ExpenseOutput.render(stored, format: format))
         }
@@ -136,7 +136,9 @@ struct ExpensesCommand: AsyncParsableCommand {
                 As `geospend users delete`: the row's space is zeroed, its spatial index
                 entry scrubbed, the file rewritten (VACUUM) and the write-ahead log
                 emptied; its reminder goes with it. --no-vacuum skips the rewrite (faster
-                on a large file; `geospend doctor --repair` finishes it later).
+                on a large file; `geospend doctor --repair` finishes it later). On
+                PostgreSQL the row is deleted and the table vacuumed; a note says what
+                the server keeps beyond that (its write-ahead log, backups).
 
                 Example:
                   geospend expenses delete x01jnq3d8z0135wmsa4qagstkk7 --user alice
@@ -147,7 +149,7 @@ struct ExpensesCommand: AsyncParsableCommand {
         @Flag(help: "Skip rewriting the file (VACUUM) afterwards.") var noVacuum = false
 
         func run() async throws {
-            let store = try database.openExisting(writable: true)
+            let store = try await database.openEditing(writable: true)
             guard let notes = try await store.deleteExpense(id: id, userID: user, rewriteFile: !noVacuum) else { throw noExpense(id, user) }
             printOut("deleted expense \(OutputEscaping.visible(id))\n")
             for note in notes { printErr("note: \(note)") }
@@ -197,7 +199,7 @@ struct ExpensesCommand: AsyncParsableCommand {
                 return c
             }
             let (from, to) = try window.parsed()
-            let store = try database.openExisting()
+            let store = try await database.openEditing()
             try await NameChecks.user(user, in: store, database: database.path)
             try await NameChecks.categories(category, userID: user, in: store)
             let filter = ExpenseFilter(
@@ -242,7 +244,7 @@ struct ExpensesCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try database.openExisting()
+            let store = try await database.openEditing()
             try await NameChecks.user(user, in: store, database: database.path)
             let found = try await store.searchExpenses(userID: Identity.normalized(user), text: Identity.normalized(text), limit: limit)
             switch format {

@@ -45,7 +45,7 @@ struct RemindersCommand: AsyncParsableCommand {
             } else {
                 instant = Timestamp(epochSeconds: Int64(Date().timeIntervalSince1970), utcOffsetMinutes: 0)
             }
-            let store = try database.openExisting()
+            let store = try await database.openEditing()
             try await NameChecks.user(user, in: store, database: database.path)
             let due = try await store.dueReminders(userID: Identity.normalized(user), asOf: instant)
             switch format {

@@ -35,7 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try database.openExisting(writable: true)
+        let store = try await database.openEditing(writable: true)
         signal(SIGPIPE, SIG_IGN)  // a client gone mid-stream is an error to handle, not a reason to die
         var logger = Logger(label: "geospend")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info

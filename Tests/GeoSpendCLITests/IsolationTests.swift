@@ -6,6 +6,7 @@ import Glibc
 import GRDB
 import GeoSpend
 import GeoSpendSpatiaLite
+import GeoSpendTestStores
 import Testing
 
 /// User isolation, end to end through the `geospend` binary: nothing a command scoped to one
@@ -41,8 +42,10 @@ import Testing
 
     /// A database with the fixture's stores, the given expense rows, and the budgets of
     /// `budgets` (owner, filed under), added in that order.
-    func database(_ name: String, rows: [IsolationFixture.Row], budgets: [(String, String)] = []) throws -> String {
-        let db = dir.appendingPathComponent("\(name).sqlite").path
+    /// With `onPostgreSQL`, a new database on the test server (`$GEOSPEND_TEST_POSTGRES`), without
+    /// the shopping lists and price records, whose tables are in files only so far.
+    func database(_ name: String, rows: [IsolationFixture.Row], budgets: [(String, String)] = [], onPostgreSQL: Bool = false) throws -> String {
+        let db = onPostgreSQL ? PostGISTestServer.url(try PostGISTestServer.newDatabase()) : dir.appendingPathComponent("\(name).sqlite").path
         let stores = dir.appendingPathComponent("\(name)-stores.csv").path
         let expenses = dir.appendingPathComponent("\(name)-expenses.csv").path
         try IsolationFixture.storesCSV.write(toFile: stores, atomically: true, encoding: .utf8)
@@ -70,6 +73,7 @@ import Testing
                 let r = try geospend(["budgets", "add", "--user", user, "--db", db] + args)
                 try #require(r.status == 0, "\(r.err)")
             }
+            if onPostgreSQL { continue }
             // A shopping list each (issue 18), filed like the budgets.
             let bob = owner == "bob", marker = IsolationFixture.bobMarker
             let list = try geospend([
@@ -80,6 +84,13 @@ import Testing
             // An API token each (issue 20), filed like the budgets.
             let token = try geospend(["tokens", "create", "--user", user, "--scope", bob ? "write" : "read", "--db", db])
             try #require(token.status == 0, "\(token.err)")
+        }
+        if onPostgreSQL {
+            for (owner, user) in budgets {
+                let r = try geospend(["tokens", "create", "--user", user, "--scope", owner == "bob" ? "write" : "read", "--db", db])
+                try #require(r.status == 0, "\(r.err)")
+            }
+            return db
         }
         // Price records, each owner's filed under the same users as the budgets (alice's first,
         // so the shared catalogue numbers her products alike in every database).
@@ -162,7 +173,7 @@ import Testing
     /// command, the database path replaced so databases compare.
     func aliceOutputs(_ db: String) throws -> [String] {
         var outputs: [String] = []
-        for args in Self.aliceCommands {
+        for args in Self.aliceCommands(onPostgreSQL: db.hasPrefix("postgresql://")) {
             let r = try geospend(args + ["--db", db])
             #expect(r.status == 0, "\(args): \(r.err)")
             outputs.append(Self.normalised("\(r.status)\n\(r.out)\n--- stderr\n\(r.err)", db: db))
@@ -185,15 +196,21 @@ import Testing
         return outputs
     }
 
-    /// Creation times (of the user, of budgets) are the only stored values that depend on when a
-    /// database was made.
+    /// Creation times (of the user, of budgets) and an edited expense's `updated_at` are the only
+    /// stored values that depend on when a database was made.
     static func normalised(_ text: String, db: String) -> String {
         text.replacingOccurrences(of: db, with: "DB")
             .replacingOccurrences(of: #""created_at": ?"[^"]*""#, with: #""created_at":"…""#, options: .regularExpression)
+            .replacingOccurrences(of: #""updated_at": ?"[^"]*""#, with: #""updated_at":"…""#, options: .regularExpression)
     }
 
-    static var labels: [String] {
-        aliceCommands.map { $0.joined(separator: " ") } + ["points.geojson", "hex.geojson", "places.geojson", "layers.js", "index.html"].map { "bundle " + $0 }
+    /// The commands whose tables PostgreSQL has (not prices, products, lists: files only so far).
+    static func aliceCommands(onPostgreSQL: Bool) -> [[String]] {
+        onPostgreSQL ? aliceCommands.filter { !["prices", "products", "lists"].contains($0[0]) } : aliceCommands
+    }
+
+    static func labels(onPostgreSQL: Bool = false) -> [String] {
+        aliceCommands(onPostgreSQL: onPostgreSQL).map { $0.joined(separator: " ") } + ["points.geojson", "hex.geojson", "places.geojson", "layers.js", "index.html"].map { "bundle " + $0 }
             + tileLayers.map { "export tiles --layer " + $0 }
     }
 
@@ -208,7 +225,7 @@ import Testing
 
         let reference = try aliceOutputs(alone)
         let control = try aliceOutputs(merged)
-        for (label, (a, m)) in zip(Self.labels, zip(reference, control)) where label != "bundle index.html" {  // the page holds no data
+        for (label, (a, m)) in zip(Self.labels(), zip(reference, control)) where label != "bundle index.html" {  // the page holds no data
             #expect(a != m, "\(label): bob's rows filed under alice change nothing, so this comparison proves nothing")
         }
         try expectSame(try aliceOutputs(shared), reference, "bob present")
@@ -306,6 +323,72 @@ import Testing
         #expect(try SpatiaLiteStore(path: shared).readHere { try $0.counts() }.stores == 4, "stores are shared: they stay")
     }
 
+    /// The same method on `--db postgresql://…` (the commands whose tables PostgreSQL has):
+    /// alice's outputs with bob beside her equal those without him, and differ when his rows are
+    /// filed under her; alice's edits (periods, budgets) answer the same with bob present; after
+    /// `users delete bob` no table holds a row of his and alice's outputs are unchanged.
+    @Test(.enabled(if: PostGISTestServer.address != nil, "needs $GEOSPEND_TEST_POSTGRES (make test starts a server)"))
+    func noCommandScopedToOneUserSeesAnotherOnPostgreSQL() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let alone = try database("alone", rows: IsolationFixture.rows(for: ["alice"]), budgets: [("alice", "alice")], onPostgreSQL: true)
+        let shared = try database(
+            "shared", rows: IsolationFixture.rows(for: ["alice", "bob"]), budgets: [("alice", "alice"), ("bob", "bob")], onPostgreSQL: true)
+        let merged = try database(
+            "merged", rows: IsolationFixture.rows(for: ["alice", "bob"]).map { $0.filed(under: "alice") },
+            budgets: [("alice", "alice"), ("bob", "alice")], onPostgreSQL: true)
+        let reference = try aliceOutputs(alone)
+        let control = try aliceOutputs(merged)
+        for (label, (a, m)) in zip(Self.labels(onPostgreSQL: true), zip(reference, control)) where label != "bundle index.html" {
+            #expect(a != m, "\(label): bob's rows filed under alice change nothing, so this comparison proves nothing")
+        }
+        try expectSame(try aliceOutputs(shared), reference, "bob present", onPostgreSQL: true)
+
+        let alice = ["--user", "alice"]
+        let writes = try [alone, shared].map { db in
+            try [
+                ["periods", "add"] + alice + ["--name", "Spring", "--from", "2025-03-01", "--format", "json"],
+                ["periods", "assign"] + alice + ["--period", "2", "x000", "x002", "x004"],
+                ["periods", "assign"] + alice + ["--period", "2", "x001"],  // bob's: not found, in both
+                ["periods", "delete", "2"] + alice,
+                ["budgets", "edit", "--user", "alice", "--id", "1", "--amount", "101.00"],
+                ["budgets", "add", "--user", "alice", "--name", "Spare", "--amount", "5", "--currency", "EUR", "--from", "2025-06-01",
+                 "--to", "2025-06-02", "--category", "Others"],
+                ["budgets", "delete", "--user", "alice", "--id", "4"],
+                ["expenses", "edit", "x000"] + alice + ["--notes", "mine"],
+                ["expenses", "edit", "x001"] + alice + ["--notes", "mine"],  // bob's
+                ["expenses", "delete", "x001"] + alice,  // bob's
+                ["tokens", "revoke", "--user", "alice", "2"],  // none: bob's is his own 1
+                ["tokens", "revoke", "--user", "alice", "1"],
+            ].map { args in
+                let r = try geospend(args + ["--db", db])
+                return Self.normalised("\(r.status)\n\(r.out)\n--- stderr\n\(r.err)", db: db)
+                    .replacingOccurrences(of: #"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"#, with: "…", options: .regularExpression)
+            }
+        }
+        #expect(writes[0] == writes[1], "alice's edits answer the same with bob present")
+        #expect(writes[0][2].hasPrefix("2\n") && writes[0][8].hasPrefix("2\n") && writes[0][9].hasPrefix("2\n"), "\(writes[0])")
+        let after = try aliceOutputs(alone)
+        try expectSame(try aliceOutputs(shared), after, "bob present, after alice's edits", onPostgreSQL: true)
+
+        let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
+        #expect(deleted.status == 0 && deleted.out.hasPrefix("deleted user bob: "), "\(deleted.err)")
+        // Every table with a user_id column (as `users delete` finds them), and bob's marker anywhere.
+        let left = try runProgram("/usr/bin/psql", [shared, "-qAt", "-v", "ON_ERROR_STOP=1", "-c", """
+            DO $$ DECLARE t text; n bigint; total bigint := 0; BEGIN
+              FOR t IN SELECT c.relname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+                       WHERE a.attname = 'user_id' AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+                         AND c.relnamespace = current_schema()::regnamespace LOOP
+                EXECUTE format('SELECT count(*) FROM %I WHERE user_id = %L', t, 'bob') INTO n; total := total + n;
+              END LOOP;
+              RAISE NOTICE 'left %', total + (SELECT count(*) FROM users WHERE id = 'bob');
+            END $$;
+            SELECT count(*) FROM budgets WHERE name LIKE '%\(IsolationFixture.bobMarker)%';
+            SELECT count(*) FROM periods WHERE name LIKE '%\(IsolationFixture.bobMarker)%';
+            """])
+        #expect(left.status == 0 && left.err.contains("left 0") && left.out == "0\n0\n", "\(left.out) \(left.err)")
+        try expectSame(try aliceOutputs(shared), after, "after users delete bob", onPostgreSQL: true)
+    }
+
     /// On a terminal (util-linux `script` gives the command one) deletion asks first.
     @Test func deleteAsksOnATerminal() throws {
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -321,9 +404,9 @@ import Testing
         #expect(try SpatiaLiteStore(path: db).users().map(\.id) == ["alice"])
     }
 
-    func expectSame(_ outputs: [String], _ reference: [String], _ situation: String) throws {
+    func expectSame(_ outputs: [String], _ reference: [String], _ situation: String, onPostgreSQL: Bool = false) throws {
         try #require(outputs.count == reference.count)
-        for (label, (o, r)) in zip(Self.labels, zip(outputs, reference)) {
+        for (label, (o, r)) in zip(Self.labels(onPostgreSQL: onPostgreSQL), zip(outputs, reference)) {
             #expect(o == r, "\(label) differs with \(situation)")
         }
     }

@@ -151,7 +151,7 @@ struct PostGISCLITests {
         let southBefore = try geospend(["users", "export", "south", "--db", dbs.server]).out
         let deleted = try geospend(["users", "delete", "fiji", "--yes", "--db", dbs.server])
         #expect(deleted.status == 0, "\(deleted.err)")
-        #expect(deleted.out.hasPrefix("deleted user fiji: ") && deleted.out.contains("(expenses 80, categories "), "\(deleted.out)")
+        #expect(deleted.out.hasPrefix("deleted user fiji: ") && deleted.out.contains("(expenses 80, ") && deleted.out.contains(", categories "), "\(deleted.out)")
         #expect(deleted.err.contains("write-ahead log"), "\(deleted.err)")
         let left = try runProgram("/usr/bin/psql", [dbs.server, "-qAt", "-c", """
             SELECT (SELECT count(*) FROM expenses WHERE user_id = 'fiji') + (SELECT count(*) FROM categories WHERE user_id = 'fiji')
@@ -329,10 +329,10 @@ struct PostGISCLITests {
         #expect(foreign.status != 0 && foreign.err.contains("foreign key"), "\(foreign.err)")
     }
 
-    /// Commands beyond the seam say so on PostgreSQL (exit 2), and a bad address is named.
+    /// Commands that work on files alone say so on PostgreSQL (exit 2), and a bad address is named.
     @Test func fileOnlyCommandsSaySo() throws {
         let server = PostGISTestServer.url(try PostGISTestServer.newDatabase())
-        for args in [["expenses", "list", "--user", "a"], ["budgets", "list", "--user", "a"], ["periods", "list", "--user", "a"], ["doctor"]] {
+        for args in [["doctor"]] {
             let r = try geospend(args + ["--db", server])
             #expect(r.status == 2, "\(args): \(r.err)")
             #expect(r.err.contains("SpatiaLite files only so far"), "\(args): \(r.err)")

@@ -190,9 +190,11 @@ import Glibc
         #expect(!server.log.contains(token))
     }
 
-    @Test func aPostgreSQLAddressIsRefusedWithExit2() throws {
+    /// `serve` runs on PostgreSQL too (PostGISEditingCLITests.serveOnPostgreSQL); a server that
+    /// is not there is a runtime failure naming the address.
+    @Test func anUnreachablePostgreSQLAddressExits1() throws {
         let r = try f.geospend(["serve", "--db", "postgresql://nobody@127.0.0.1:1/none"])
-        #expect(r.status == 2)
-        #expect(r.err.contains("SpatiaLite files only so far"))
+        #expect(r.status == 1)
+        #expect(r.err.contains("cannot connect to postgresql://nobody@127.0.0.1:1/none"), "\(r.err)")
     }
 }

@@ -41,7 +41,7 @@ public enum NameChecks {
     public static func period(_ id: Int64?, user: String, in store: any ExpenseStore, option: String = "--period") async throws -> Period? {
         guard let id else { return nil }
         guard let periods = store as? any PeriodStore else {
-            throw UsageError("\(option): periods are kept in SpatiaLite files only so far")
+            throw UsageError("\(option): this store keeps no periods")
         }
         guard let p = try await periods.period(userID: user, id: id) else { throw noPeriod(id, user: user) }
         return p

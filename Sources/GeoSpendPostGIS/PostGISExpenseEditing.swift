@@ -1,0 +1,183 @@
+import Foundation
+import GeoSpend
+import PostgresNIO
+
+/// One expense's life after import on PostgreSQL (`geospend expenses …`, `reminders due`), with
+/// the file's rules, errors and orders (Sources/GeoSpendSpatiaLite/ExpenseLife.swift). Every
+/// statement is scoped by `user_id`: another user's expense is never found, so never revealed,
+/// and each one reaches one partition of `expenses`.
+extension PostGISStore: ExpenseEditing {
+    /// `PostGISRows.expenseColumns` (0–16), then the reminder's text (17) and the times (18, 19).
+    static let storedColumns = "\(PostGISRows.expenseColumns), e.remind_at, e.created_at, e.updated_at"
+    static let storedSource = "expenses AS e \(PostGISRows.categoryJoin)"
+
+    static func stored(_ row: PostgresRow) throws -> StoredExpense {
+        let r = row.makeRandomAccess()
+        return StoredExpense(
+            expense: try PostGISRows.expense(r), remindAt: try r[17].decode(String?.self).map { try Timestamp(parsing: $0) },
+            createdAt: try r[18].decode(String?.self), updatedAt: try r[19].decode(String?.self))
+    }
+
+    static func storedExpense(_ r: PostGISReader, id: String, userID: String) throws -> StoredExpense? {
+        try r.rows("SELECT \(unescaped: Self.storedColumns) FROM \(unescaped: Self.storedSource) WHERE e.id = \(id) AND e.user_id = \(userID)")
+            .first.map(stored)
+    }
+
+    public func expense(id: String, userID: String) async throws -> StoredExpense? {
+        try await reading { try Self.storedExpense($0, id: id, userID: userID) }
+    }
+
+    public func addExpense(_ expense: Expense, remindAt: Timestamp?) async throws -> StoredExpense {
+        try await editing { r in
+            // Ids are unique across users, as the file's UNIQUE(id) has them.
+            if !(try r.rows("SELECT 1 FROM expenses WHERE id = \(expense.id) LIMIT 1")).isEmpty {
+                throw EditError.invalid(field: "id", reason: "\(expense.id) is taken")
+            }
+            if let name = expense.category {
+                try Self.checkCategory(r, name: name, kind: Category.kind(for: expense.kind), userID: expense.userID)
+            }
+            // The import's own writer: the user and their defaults created on first sight, the
+            // same checks, hash and row.
+            let writer = PostGISWriter(connection: r.connection, logger: r.logger)
+            let outcome = try writer.insert([HashedRow(expense, contentHash: expense.contentHash)])[0]
+            try writer.finish()
+            if case .rejected(let rejection) = outcome {
+                throw rejection.column == "store_id"
+                    ? EditError.unknownStore(expense.storeID ?? "") : EditError.invalid(field: rejection.column, reason: rejection.reason)
+            }
+            _ = try r.rows("""
+                UPDATE expenses SET created_at = \(unescaped: Self.nowSQL), updated_at = \(unescaped: Self.nowSQL),
+                    remind_at = \(remindAt?.text), remind_ms = \(remindAt?.epochMilliseconds)
+                WHERE id = \(expense.id) AND user_id = \(expense.userID)
+                """)
+            guard let stored = try Self.storedExpense(r, id: expense.id, userID: expense.userID) else {
+                throw EditError.invalid(field: "id", reason: "\(expense.id) was not stored")
+            }
+            return stored
+        }
+    }
+
+    public func updateExpense(_ expense: Expense, remindAt: Timestamp?) async throws -> StoredExpense? {
+        try await editing { r in
+            guard let old = try Self.storedExpense(r, id: expense.id, userID: expense.userID) else { return nil }
+            let kind = Category.kind(for: expense.kind)
+            var categoryID: Int64?
+            if let name = expense.category {
+                // An unchanged (maybe deactivated) category stays; a new one must be active.
+                let unchanged = old.expense.category.map(Identity.asciiLowercased) == Identity.asciiLowercased(name)
+                    && Category.kind(for: old.expense.kind) == kind
+                if !unchanged { try Self.checkCategory(r, name: name, kind: kind, userID: expense.userID) }
+                categoryID = try Self.categoryID(r, name: name, kind: kind, userID: expense.userID)
+                if categoryID == nil { throw EditError.unknownCategory(name: name, kind: kind, suggestion: nil) }
+            }
+            if let storeID = expense.storeID, try r.rows("SELECT 1 FROM stores WHERE id = \(storeID)").isEmpty {
+                throw EditError.unknownStore(storeID)
+            }
+            if let column = CopyText.columnWithNUL([
+                "title": expense.title, "merchant": expense.merchant, "notes": expense.notes,
+            ]) {
+                throw EditError.invalid(field: column, reason: "contains a NUL character (U+0000), which PostgreSQL cannot store; remove it")
+            }
+            // The import's rule: every total of a currency stays within Int64.
+            let code = expense.amount.currency.code
+            let others = try r.rows("SELECT COALESCE(SUM(amount_minor), 0)::text FROM expenses WHERE currency = \(code) AND id <> \(expense.id)")[0]
+                .decode(String.self)
+            if Int64(others).map({ $0.addingReportingOverflow(expense.amount.minorUnits).overflow }) ?? true {
+                throw EditError.invalid(field: "--amount", reason: "would bring the total of all \(code) amounts beyond what GeoSpend can add up exactly")
+            }
+            let c = expense.location?.coordinate
+            let t = expense.occurredAt
+            _ = try r.rows("""
+                UPDATE expenses SET kind = \(expense.kind.rawValue), amount_minor = \(expense.amount.minorUnits), currency = \(code),
+                    occurred_at = \(t.text), occurred_ms = \(t.epochMilliseconds), utc_offset_min = \(t.utcOffsetMinutes.map(Int32.init)),
+                    local_date = \(t.localDate), title = \(expense.title), category_id = \(categoryID), merchant = \(expense.merchant),
+                    lat = \(c?.latitude), lon = \(c?.longitude), accuracy_m = \(expense.location?.accuracyMeters),
+                    store_id = \(expense.storeID), notes = \(expense.notes), content_hash = \(expense.contentHash),
+                    remind_at = \(remindAt?.text), remind_ms = \(remindAt?.epochMilliseconds), updated_at = \(unescaped: Self.nowSQL)
+                WHERE id = \(expense.id) AND user_id = \(expense.userID)
+                """)
+            return try Self.storedExpense(r, id: expense.id, userID: expense.userID)
+        }
+    }
+
+    /// Deletes the row in one transaction, then (with `rewriteFile`) `VACUUM`s `expenses`, so
+    /// its space is reusable; what PostgreSQL keeps beyond that is said in the notes, as for
+    /// `users delete`.
+    public func deleteExpense(id: String, userID: String, rewriteFile: Bool) async throws -> [String]? {
+        let deleted = try await editing { r in
+            // The reminder is a column of the row: it goes with it.
+            !(try r.rows("DELETE FROM expenses WHERE id = \(id) AND user_id = \(userID) RETURNING 1")).isEmpty
+        }
+        guard deleted else { return nil }
+        return try await vacuum(["expenses"], rewriteFile)
+    }
+
+    public func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) async throws -> ExpensePage {
+        var w = try PostGISFilter(filter)
+        if let cursor { w.add("(e.occurred_ms, e.id) < (\(w.bind(cursor.occurredMilliseconds)), \(w.bind(cursor.id)))") }
+        // One row more than asked tells whether another page follows.
+        let order = "ORDER BY e.occurred_ms DESC, e.id DESC LIMIT \(w.bind(Int64(limit) + 1))"  // binds before `query` reads them
+        let query = w.query("SELECT \(Self.storedColumns) FROM \(Self.storedSource)", suffix: order)
+        let rows = try await reading { r in try r.rows(query).map(Self.stored) }
+        let page = rows.prefix(limit)
+        let next = rows.count > limit
+            ? page.last.map { ExpenseCursor(occurredMilliseconds: $0.expense.occurredAt.epochMilliseconds, id: $0.expense.id) } : nil
+        return ExpensePage(expenses: Array(page), next: next)
+    }
+
+    /// LIKE with `\` escaping the wildcards typed ("50%" finds "50%"), on ASCII-folded text: the
+    /// file's LIKE folds A–Z alone, where PostgreSQL's ILIKE would fold by locale.
+    public func searchExpenses(userID: String, text: String, limit: Int) async throws -> [StoredExpense] {
+        let escaped = text.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_")
+        let pattern = "%" + PostGISRows.asciiFolded(escaped) + "%"
+        let fold = PostGISSchema.asciiFold
+        return try await reading { r in
+            try r.rows("""
+                SELECT \(unescaped: Self.storedColumns) FROM \(unescaped: Self.storedSource)
+                WHERE e.user_id = \(userID) AND (\(unescaped: fold("e.title")) LIKE \(pattern) ESCAPE '\\'
+                    OR \(unescaped: fold("e.merchant")) LIKE \(pattern) ESCAPE '\\'
+                    OR \(unescaped: fold("e.notes")) LIKE \(pattern) ESCAPE '\\' OR c.name_fold LIKE \(pattern) ESCAPE '\\')
+                ORDER BY e.occurred_ms DESC, e.id DESC LIMIT \(Int64(limit))
+                """).map(Self.stored)
+        }
+    }
+
+    public func dueReminders(userID: String, asOf: Timestamp) async throws -> [StoredExpense] {
+        try await reading { r in
+            try r.rows("""
+                SELECT \(unescaped: Self.storedColumns) FROM \(unescaped: Self.storedSource)
+                WHERE e.user_id = \(userID) AND e.remind_ms <= \(asOf.epochMilliseconds) ORDER BY e.remind_ms, e.id
+                """).map(Self.stored)
+        }
+    }
+
+    /// The id of the user's category of that name (ASCII letters folded) and kind.
+    static func categoryID(_ r: PostGISReader, name: String, kind: Category.Kind, userID: String) throws -> Int64? {
+        try r.rows("""
+            SELECT id FROM categories WHERE user_id = \(userID) AND kind = \(kind.rawValue) AND name_fold = \(PostGISRows.asciiFolded(name))
+            """).first?.decode(Int64.self)
+    }
+
+    /// A category named for a new expense must exist for the user and be active. A user seen for
+    /// the first time gets the defaults with the expense, so those names are accepted.
+    static func checkCategory(_ r: PostGISReader, name: String, kind: Category.Kind, userID: String) throws {
+        if let row = try r.rows("""
+            SELECT name, is_active FROM categories
+            WHERE user_id = \(userID) AND kind = \(kind.rawValue) AND name_fold = \(PostGISRows.asciiFolded(name))
+            """).first {
+            let (stored, active) = try row.decode((String, Bool).self)
+            if !active { throw EditError.inactiveCategory(name: stored, kind: kind) }
+            return
+        }
+        let known: [String]
+        if try r.hasUser(userID) {
+            known = try r.rows(#"""
+                SELECT name FROM categories WHERE user_id = \#(userID) AND kind = \#(kind.rawValue) AND is_active ORDER BY name COLLATE "C"
+                """#).map { try $0.decode(String.self) }
+        } else {
+            known = Category.defaults.filter { $0.kind == kind }.map(\.name)
+            if known.contains(where: { Identity.asciiLowercased($0) == Identity.asciiLowercased(name) }) { return }
+        }
+        throw EditError.unknownCategory(name: name, kind: kind, among: known)
+    }
+}
