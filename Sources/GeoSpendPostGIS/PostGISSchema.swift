@@ -111,6 +111,8 @@ enum PostGISSchema {
             CREATE INDEX expenses_store ON expenses (store_id) WHERE store_id IS NOT NULL;
             CREATE INDEX expenses_category ON expenses (category_id) WHERE category_id IS NOT NULL;
             """),
+        Migration(identifier: "v6: products and price records", sql: pricesSQL),
+        Migration(identifier: "v7: shopping lists", sql: shoppingListsSQL),
     ]
 
     /// Checks, without writing, that a replica's schema is exactly the migrations this GeoSpend

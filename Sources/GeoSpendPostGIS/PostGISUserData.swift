@@ -43,11 +43,18 @@ extension PostGISStore: UserDataStore {
             let reader = PostGISReader(connection: connection, logger: self.logger)
             guard try reader.hasUser(userID) else { return nil }
             var rows: [UserDeletion.TableRows] = []
-            for table in ["expenses", "categories", "users"] {
+            for table in ["expenses", "categories", "price_records", "shopping_list_items", "shopping_list_numbers", "shopping_lists", "users"] {
                 var query = PostgresQuery(unsafeSQL: "WITH gone AS (DELETE FROM \(table) WHERE \(table == "users" ? "id" : "user_id") = $1 RETURNING 1) SELECT count(*) FROM gone")
                 query.binds.append(userID)
                 rows.append(.init(table: table, rows: Int(try reader.rows(query)[0].decode(Int64.self))))
             }
+            // The shared catalogue keeps a product while a price record names it: the ones only
+            // this user's records named could say what they bought (as on the file).
+            let products = try reader.rows("""
+                WITH gone AS (DELETE FROM products WHERE NOT EXISTS (SELECT 1 FROM price_records AS r WHERE r.product_id = products.id)
+                    RETURNING 1) SELECT count(*) FROM gone
+                """)[0].decode(Int64.self)
+            rows.append(.init(table: "products", rows: Int(products)))
             return rows
         }
         guard let removed else { return nil }
@@ -57,7 +64,8 @@ extension PostGISStore: UserDataStore {
         if rewriteFile {
             // VACUUM cannot run inside a transaction block: on a connection of its own, outside the scopes.
             try await withConnection { connection in
-                try await connection.simple("VACUUM expenses;\nVACUUM categories;\nVACUUM users", logger: self.logger)
+                try await connection.simple(
+                    removed.map { "VACUUM \($0.table)" }.joined(separator: ";\n"), logger: self.logger)
             }
         } else {
             leftovers.insert("the tables were not vacuumed: the deleted rows stay in their pages until VACUUM (or autovacuum) runs", at: 0)
@@ -126,11 +134,17 @@ extension PostGISStore: UserDataStore {
             }
         }
 
-        /// Budgets, periods, prices and shopping lists are kept in files only so far: none here.
+        /// Budgets and periods are kept in files only so far: none here.
         func budgets() throws -> [Budget] { [] }
         func periods() throws -> [(period: Period, expenseIDs: [String])] { [] }
-        func priceRecords() throws -> [PriceRecord] { [] }
-        func shoppingLists() throws -> [ShoppingList] { [] }
+
+        func priceRecords() throws -> [PriceRecord] {
+            try reader.rows(PostGISStore.recordsQuery(PriceQuery(userID: user.id))).map(PostGISStore.record)
+        }
+
+        func shoppingLists() throws -> [ShoppingList] {
+            try PostGISStore.fetchLists(reader, user: user.id, number: nil)
+        }
         func apiTokens() throws -> [TokenRecord] { [] }  // tokens are kept in SpatiaLite files only so far
     }
 }

@@ -55,6 +55,13 @@ struct DatabaseOptions: ParsableArguments {
         return try await PostGISStore(readReplica: PostGISAddress(readDB))
     }
 
+    /// The store for prices, products, baskets, receipts and shopping lists: the server, or the
+    /// existing file (read-only unless `writable`).
+    func openPrices(writable: Bool = false) async throws -> any ExpenseStore & PriceStore & ReceiptStore & ShoppingListStore {
+        if isPostgreSQL { return try await PostGISStore(PostGISAddress(path)) }
+        return try openExisting(writable: writable)
+    }
+
     func open() throws -> SpatiaLiteStore {
         try fileOnly()
         return try Self.logLockWaits(SpatiaLiteStore(path: path, busyTimeout: try busyTimeout()))
@@ -66,7 +73,8 @@ struct DatabaseOptions: ParsableArguments {
         guard !isPostgreSQL else {
             throw ValidationError(
                 "this command works on SpatiaLite files only so far; on PostgreSQL GeoSpend has import, near, "
-                    + "nearest-stores, insights, summary, trends, report, export, snap, info and users")
+                    + "nearest-stores, insights, summary, trends, report, export, snap, info, users, prices, products, "
+                    + "basket, receipts and lists")
         }
     }
 
