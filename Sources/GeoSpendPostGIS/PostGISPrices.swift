@@ -93,7 +93,7 @@ extension PostGISStore: PriceStore {
             var isNew = false
             if let found = ProductMatch.find(name: entry.productName, barcode: entry.barcode, among: catalogue) {
                 product = found
-                if let better = completedProduct(product, by: entry) {
+                if let better = product.completed(by: entry) {
                     product = better
                     catalogue[catalogue.firstIndex { $0.id == product.id }!] = product
                     if product.id < firstNew { completed.insert(product.id) }
@@ -181,21 +181,6 @@ extension PostGISStore: PriceStore {
             }
         }
         return found
-    }
-
-    /// What a later entry adds to a product first recorded with less (the file's rule,
-    /// `SpatiaLiteStore.completed`): a barcode it lacked; a name, brand and category for a
-    /// product known only by its barcode. Nil when nothing changes.
-    static func completedProduct(_ product: Product, by entry: PriceEntry) -> Product? {
-        var p = product
-        if p.barcode == nil, let barcode = entry.barcode { p.barcode = barcode }
-        if let code = p.barcode?.digits, p.name == code, entry.productName != code {
-            p.name = entry.productName
-            p.normalizedName = ProductName.normalized(entry.productName)
-        }
-        if p.brand == nil, let brand = entry.brand { p.brand = brand }
-        if p.category == Product.defaultCategory, let category = entry.category { p.category = category }
-        return p == product ? nil : p
     }
 
     // MARK: Reading
