@@ -114,6 +114,8 @@ enum PostGISSchema {
         periods,
         budgets,
         tokens,
+        Migration(identifier: "v6: products and price records", sql: pricesSQL),
+        Migration(identifier: "v7: shopping lists", sql: shoppingListsSQL),
     ]
 
     /// Checks, without writing, that a replica's schema is exactly the migrations this GeoSpend

@@ -48,6 +48,13 @@ extension PostGISStore: UserDataStore {
                 query.binds.append(userID)
                 rows.append(.init(table: table, rows: Int(try reader.rows(query)[0].decode(Int64.self))))
             }
+            // The shared catalogue keeps a product while a price record names it: the ones only
+            // this user's records named could say what they bought (as on the file).
+            let products = try reader.rows("""
+                WITH gone AS (DELETE FROM products WHERE NOT EXISTS (SELECT 1 FROM price_records AS r WHERE r.product_id = products.id)
+                    RETURNING 1) SELECT count(*) FROM gone
+                """)[0].decode(Int64.self)
+            rows.append(.init(table: "products", rows: Int(products)))
             return rows
         }
         guard let removed else { return nil }
@@ -165,8 +172,12 @@ extension PostGISStore: UserDataStore {
             try PostGISStore.fetchTokens(reader, userID: user.id)
         }
 
-        /// Prices and shopping lists are kept in files only so far: none here.
-        func priceRecords() throws -> [PriceRecord] { [] }
-        func shoppingLists() throws -> [ShoppingList] { [] }
+        func priceRecords() throws -> [PriceRecord] {
+            try reader.rows(PostGISStore.recordsQuery(PriceQuery(userID: user.id))).map(PostGISStore.record)
+        }
+
+        func shoppingLists() throws -> [ShoppingList] {
+            try PostGISStore.fetchLists(reader, user: user.id, number: nil)
+        }
     }
 }

@@ -46,7 +46,7 @@ extension SpatiaLiteStore: PriceStore {
                 var isNew = false
                 if let found = ProductMatch.find(name: entry.productName, barcode: entry.barcode, among: catalogue) {
                     product = found
-                    if let completed = Self.completed(product, by: entry) {
+                    if let completed = product.completed(by: entry) {
                         try db.execute(sql: """
                             UPDATE products SET name = ?, normalized_name = ?, brand = ?, category = ?, barcode = ? WHERE id = ?
                             """, arguments: [completed.name, completed.normalizedName, completed.brand, completed.category,
@@ -133,21 +133,6 @@ extension SpatiaLiteStore: PriceStore {
             while try s.step(db) { stores.append(StoredRows.decodeStore(s)) }
             return stores
         }
-    }
-
-    /// What a later entry adds to a product first recorded with less: a barcode it lacked; a
-    /// name, brand and category for a product known only by its barcode (an Open Prices row
-    /// without `product_name`). Nil when nothing changes: a product's given name stays.
-    static func completed(_ product: Product, by entry: PriceEntry) -> Product? {
-        var p = product
-        if p.barcode == nil, let barcode = entry.barcode { p.barcode = barcode }
-        if let code = p.barcode?.digits, p.name == code, entry.productName != code {
-            p.name = entry.productName
-            p.normalizedName = ProductName.normalized(entry.productName)
-        }
-        if p.brand == nil, let brand = entry.brand { p.brand = brand }
-        if p.category == Product.defaultCategory, let category = entry.category { p.category = category }
-        return p == product ? nil : p
     }
 
     /// The failure that rolls `savePrices` back, carrying its answer out of the transaction.

@@ -60,7 +60,7 @@ struct BasketCommand: AsyncParsableCommand {
             }
         }
         let asOfDay = try Self.day(asOf)
-        let store = try database.openExisting()
+        let store = try await database.openPrices()
         let result = try await reach.compare(wanted, asOf: asOfDay, in: store)
         switch format {
         case .json: printOut(BasketOutput.json(result, asOf: asOfDay).serialized() + "\n")

@@ -66,6 +66,13 @@ struct DatabaseOptions: ParsableArguments {
         return try await PostGISStore(readReplica: PostGISAddress(readDB))
     }
 
+    /// The store for prices, products, baskets, receipts and shopping lists: the server, or the
+    /// existing file (read-only unless `writable`).
+    func openPrices(writable: Bool = false) async throws -> any ExpenseStore & PriceStore & ReceiptStore & ShoppingListStore {
+        if isPostgreSQL { return try await PostGISStore(PostGISAddress(path)) }
+        return try openExisting(writable: writable)
+    }
+
     func open() throws -> SpatiaLiteStore {
         try fileOnly()
         return try Self.logLockWaits(SpatiaLiteStore(path: path, busyTimeout: try busyTimeout()))
@@ -77,8 +84,7 @@ struct DatabaseOptions: ParsableArguments {
     private func fileOnly() throws {
         guard !isPostgreSQL else {
             throw ValidationError(
-                "this command works on SpatiaLite files only so far; on PostgreSQL GeoSpend has every command "
-                    + "but doctor, prices, products, receipts, lists and basket")
+                "this command works on SpatiaLite files only so far; on PostgreSQL GeoSpend has every command but doctor")
         }
     }
 

@@ -58,7 +58,7 @@ struct ListsAddCommand: AsyncParsableCommand {
         let items = try item.map { spec in
             do { return try ShoppingListItem(parsing: spec) } catch { throw ValidationError("--item: \(error)") }
         }
-        let store = try database.openExisting(writable: true)
+        let store = try await database.openPrices(writable: true)
         try await NameChecks.user(user, in: store, database: database.path)
         var list: ShoppingList
         if let id {
@@ -107,7 +107,7 @@ struct ListsShowCommand: AsyncParsableCommand {
     @Option(help: "table or json.") var format: BasketCommand.BasketFormat = .table
 
     func run() async throws {
-        let store = try database.openExisting()
+        let store = try await database.openPrices()
         try await NameChecks.user(user, in: store, database: database.path)
         let lists = try await store.lists(userID: user)
         guard let id else {
@@ -189,7 +189,7 @@ struct ListsCompleteCommand: AsyncParsableCommand {
     func run() async throws {
         guard !price.isEmpty else { throw ValidationError("give what was paid: --price NAME=AMOUNT for each item bought") }
         guard let when = try Parse.timestamp(at, option: "--at") else { return }
-        let db = try database.openExisting(writable: true)
+        let db = try await database.openPrices(writable: true)
         try await NameChecks.user(user, in: db, database: database.path)
         let list = try ListsCommand.list(id, of: user, in: try await db.lists(userID: user))
         guard list.completedExpenseID == nil else { throw ValidationError("--id \(id): the list is already completed") }

@@ -61,7 +61,7 @@ struct PricesCommand: AsyncParsableCommand {
         @Argument(help: "The file to import.") var file: String
 
         func run() async throws {
-            let store = try database.openExisting(writable: true)
+            let store = try await database.openPrices(writable: true)
             let report = try await PriceImport.importPrices(
                 from: file, format: format, userID: user, into: store, options: ImportOptions(skipInvalid: skipInvalid))
             for e in report.rows.errors { printErr(e.description) }
@@ -112,7 +112,7 @@ struct PricesCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let db = try database.openExisting()
+            let db = try await database.openPrices()
             if let user { try await NameChecks.user(user, in: db, database: database.path) }
             let found = try ProductLookup.find(product, in: try await db.products())
             let records = try await db.priceRecords(PriceQuery(productIDs: [found.id], storeIDs: store.map { [$0] }, userID: user))

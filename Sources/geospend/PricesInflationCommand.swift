@@ -55,7 +55,7 @@ struct PricesInflationCommand: AsyncParsableCommand {
     func run() async throws {
         let asOfDay = try BasketCommand.day(asOf)
         let asked = try currency.map { try Currency(code: $0) }
-        let db = try database.openExisting()
+        let db = try await database.openPrices()
         var query = PriceQuery(from: asOfDay.adding(days: -Int64(days)), to: asOfDay, currency: asked)
         var names: [Int64: String] = [:]
         if let product {

@@ -46,7 +46,7 @@ struct ProductsCommand: AsyncParsableCommand {
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
         func run() async throws {
-            let db = try database.openExisting()
+            let db = try await database.openPrices()
             var products = try await db.products()
             if let user {
                 try await NameChecks.user(user, in: db, database: database.path)

@@ -146,7 +146,7 @@ struct ReceiptsImportCommand: AsyncParsableCommand {
         if let long = receipt.items.first(where: { $0.name.count > 4096 }) {
             throw ValidationError("\(file), line \(long.line): the name is \(long.name.count) characters long; a product name has at most 4,096 (is the file a receipt?)")
         }
-        let db = try database.openExisting(writable: true)
+        let db = try await database.openPrices(writable: true)
         let storeID = store
         let place = try await ReceiptsCommand.store(storeID, in: db)
         // The same receipt of the same user at the same store and time has the same id: a second

@@ -48,12 +48,17 @@ struct PostGISCLITests {
 
     /// Runs `args` on both and reports where they differ (nil when byte-identical).
     func difference(_ args: [String], _ dbs: (file: String, server: String)) throws -> String? {
+        try compared(args, dbs).difference
+    }
+
+    /// Runs `args` on both: the file's output, and where the server's differs from it.
+    func compared(_ args: [String], _ dbs: (file: String, server: String)) throws -> (onFile: ProgramOutput, difference: String?) {
         let a = try geospend(args + ["--db", dbs.file]), b = try geospend(args + ["--db", dbs.server])
         let bErr = b.err.replacingOccurrences(of: dbs.server, with: dbs.file)
-        if a.status != b.status { return "exit \(a.status) vs \(b.status): \(a.err) | \(b.err)" }
-        if a.out != b.out { return "stdout differs (\(a.out.utf8.count) vs \(b.out.utf8.count) bytes): \(firstDifference(a.out, b.out))" }
-        if a.err != bErr { return "stderr differs: \(a.err) | \(bErr)" }
-        return nil
+        if a.status != b.status { return (a, "exit \(a.status) vs \(b.status): \(a.err) | \(b.err)") }
+        if a.out != b.out { return (a, "stdout differs (\(a.out.utf8.count) vs \(b.out.utf8.count) bytes): \(firstDifference(a.out, b.out))") }
+        if a.err != bErr { return (a, "stderr differs: \(a.err) | \(bErr)") }
+        return (a, nil)
     }
 
     private func firstDifference(_ a: String, _ b: String) -> String {

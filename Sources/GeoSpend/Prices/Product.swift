@@ -19,6 +19,22 @@ public struct Product: Sendable, Hashable {
 
     public static let defaultCategory = "Other"
 
+    /// What a later entry adds to a product first recorded with less: a barcode it lacked; a
+    /// name, brand and category for a product known only by its barcode (an Open Prices row
+    /// without `product_name`). Nil when nothing changes: a product's given name stays. Every
+    /// store applies it when an entry matches a stored product.
+    public func completed(by entry: PriceEntry) -> Product? {
+        var p = self
+        if p.barcode == nil, let barcode = entry.barcode { p.barcode = barcode }
+        if let code = p.barcode?.digits, p.name == code, entry.productName != code {
+            p.name = entry.productName
+            p.normalizedName = ProductName.normalized(entry.productName)
+        }
+        if p.brand == nil, let brand = entry.brand { p.brand = brand }
+        if p.category == Product.defaultCategory, let category = entry.category { p.category = category }
+        return p == self ? nil : p
+    }
+
     public init(
         id: Int64 = 0, name: String, brand: String? = nil, category: String? = nil, barcode: Barcode? = nil,
         defaultUnit: PriceUnit = .pcs

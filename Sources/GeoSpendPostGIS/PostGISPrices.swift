@@ -1,0 +1,250 @@
+import GeoSpend
+import PostgresNIO
+
+/// Products and price records on PostgreSQL (migration v6, `PostGISSchema.pricesSQL`), with the
+/// file store's rules (Sources/GeoSpendSpatiaLite/PriceStorage.swift): the same matching, the
+/// same outcomes, the same orders and the same ids.
+///
+/// A call's lookups go in a few round trips, not one per entry: its stores in one query, its
+/// content hashes in another; entries are then matched to the catalogue in Swift, one after
+/// another as on the file (a later entry can match a product an earlier one added), and the new
+/// rows sent with one `COPY` per table.
+extension PostGISStore: PriceStore {
+    public func savePrices(_ entries: [PriceEntry], userID: String) async throws -> [PriceSaveOutcome] {
+        try await editScope { db in
+            do { return try Self.insertPrices(db, entries, userID: userID) } catch let refused as UnknownStores { return refused.outcomes }
+        }
+    }
+
+    public func products() async throws -> [Product] {
+        try await read(rows: Self.productsQuery).map { try Self.product($0.makeRandomAccess(), from: 0) }
+    }
+
+    public func priceRecords(_ query: PriceQuery) async throws -> [PriceRecord] {
+        try await read(rows: Self.recordsQuery(query)).map(Self.record)
+    }
+
+    public func latestPrices(onOrBefore day: LocalDay, _ query: PriceQuery) async throws -> [PriceRecord] {
+        var narrowed = query
+        if narrowed.to.map({ $0 > day }) ?? true { narrowed.to = day }
+        // ROW_NUMBER over (store, product), latest first: one row each. The conditions go in
+        // the inner query (between `select` and `suffix`).
+        let query = Self.conditions(narrowed).query("""
+            SELECT \(Self.recordColumns) FROM (
+                SELECT r.*, ROW_NUMBER() OVER (PARTITION BY r.store_id, r.product_id ORDER BY r.recorded_ms DESC, r.pk DESC) AS rank
+                FROM price_records AS r JOIN products AS p ON p.id = r.product_id
+            """, suffix: """
+            ) AS r JOIN products AS p ON p.id = r.product_id
+            WHERE r.rank = 1 ORDER BY r.store_id, r.product_id
+            """)
+        return try await read(rows: query).map(Self.record)
+    }
+
+    public func storesWithPrices(userID: String?) async throws -> [Store] {
+        let query: PostgresQuery = """
+            SELECT \(unescaped: PostGISRows.storeColumns) FROM stores AS s
+            WHERE EXISTS (SELECT 1 FROM price_records AS r WHERE r.store_id = s.id AND (\(userID)::text IS NULL OR r.user_id = \(userID)))
+            ORDER BY s.id
+            """
+        return try await read(rows: query).map { try PostGISRows.store($0.makeRandomAccess()) }
+    }
+
+    // MARK: Writing
+
+    /// A transaction that edits: the writers' lock first (one writer at a time, as on the file),
+    /// all or nothing.
+    func editScope<T: Sendable>(_ body: @escaping @Sendable (PostGISReader) throws -> T) async throws -> T {
+        guard !readOnly else { throw PostGISError.replicaIsReadOnly(url: address.description) }
+        return try await scope("BEGIN;\nSELECT pg_advisory_xact_lock(\(PostGISSchema.writerLock))") { connection in
+            try body(PostGISReader(connection: connection, logger: self.logger))
+        }
+    }
+
+    /// The failure that ends `insertPrices` when an entry names no store, carrying its answer.
+    struct UnknownStores: Error { let outcomes: [PriceSaveOutcome] }
+
+    /// `savePrices` inside the caller's write transaction (a receipt stores its expense in the
+    /// same one). Nothing is written before every entry's store is known.
+    static func insertPrices(_ db: PostGISReader, _ entries: [PriceEntry], userID: String) throws -> [PriceSaveOutcome] {
+        let storeIDs = try Self.storeIDs(db, Set(entries.map(\.store)))
+        guard entries.allSatisfy({ storeIDs[$0.store] != nil }) else {
+            throw UnknownStores(outcomes: entries.map { storeIDs[$0.store] == nil ? .unknownStore : .unchanged })
+        }
+        try Self.ensureUser(db, userID)
+        let hashes = entries.map { $0.contentHash(userID: userID) }
+        var stored = Set(try db.rows("""
+            SELECT content_hash FROM price_records WHERE user_id = \(userID) AND content_hash = ANY(\(Array(Set(hashes))))
+            """).map { try $0.decode(Int64.self) })
+        var catalogue = try db.rows(productsQuery).map { try Self.product($0.makeRandomAccess(), from: 0) }
+        // New ids as SQLite gives an INTEGER PRIMARY KEY: the largest plus one.
+        let firstNew = (catalogue.map(\.id).max() ?? 0) + 1
+        var nextProductID = firstNew
+        var completed: Set<Int64> = []
+        var nextPK = try db.rows("SELECT coalesce(max(pk), 0) + 1 FROM price_records")[0].decode(Int64.self)
+        var records = CopyText()
+        var outcomes: [PriceSaveOutcome] = []
+        for (entry, hash) in zip(entries, hashes) {
+            let storeID = storeIDs[entry.store]!
+            guard stored.insert(hash).inserted else {
+                outcomes.append(.unchanged)
+                continue
+            }
+            var product: Product
+            var isNew = false
+            if let found = ProductMatch.find(name: entry.productName, barcode: entry.barcode, among: catalogue) {
+                product = found
+                if let better = product.completed(by: entry) {
+                    product = better
+                    catalogue[catalogue.firstIndex { $0.id == product.id }!] = product
+                    if product.id < firstNew { completed.insert(product.id) }
+                }
+            } else {
+                product = Product(
+                    id: nextProductID, name: entry.productName, brand: entry.brand, category: entry.category,
+                    barcode: entry.barcode, defaultUnit: entry.unit)
+                catalogue.append(product)
+                nextProductID += 1
+                isNew = true
+            }
+            let at = entry.recordedAt
+            records.integer(nextPK); records.text(userID); records.integer(product.id); records.text(storeID)
+            records.integer(entry.price.minorUnits); records.text(entry.price.currency.code); records.double(entry.quantity)
+            records.text(entry.unit.rawValue); records.text(at.text); records.integer(at.epochMilliseconds)
+            records.integer(at.utcOffsetMinutes.map(Int64.init)); records.text(at.localDate); records.text(entry.source.rawValue)
+            records.integer(hash)
+            records.endRow()
+            outcomes.append(.inserted(
+                PriceRecord(
+                    id: nextPK, product: product, storeID: storeID, price: entry.price, quantity: entry.quantity, unit: entry.unit,
+                    recordedAt: at, userID: userID, source: entry.source),
+                newProduct: isNew))
+            nextPK += 1
+        }
+        // Products first (the records refer to them), each in its final state.
+        for p in catalogue where completed.contains(p.id) {
+            _ = try db.rows("""
+                UPDATE products SET name = \(p.name), normalized_name = \(p.normalizedName), brand = \(p.brand),
+                    category = \(p.category), barcode = \(p.barcode?.digits) WHERE id = \(p.id)
+                """)
+        }
+        var products = CopyText()
+        for p in catalogue where p.id >= firstNew {
+            products.integer(p.id); products.text(p.name); products.text(p.normalizedName); products.text(p.brand)
+            products.text(p.category); products.text(p.barcode?.digits); products.text(p.defaultUnit.rawValue)
+            products.endRow()
+        }
+        try db.copy("products", ["id", "name", "normalized_name", "brand", "category", "barcode", "default_unit"], products)
+        try db.copy("price_records", [
+            "pk", "user_id", "product_id", "store_id", "price_minor", "currency", "quantity", "unit", "recorded_at", "recorded_ms",
+            "utc_offset_min", "local_date", "source", "content_hash",
+        ], records)
+        return outcomes
+    }
+
+    /// The user, created when new with the default categories, as an import creates them.
+    static func ensureUser(_ db: PostGISReader, _ userID: String) throws {
+        let defaults = Category.defaults
+        _ = try db.rows("""
+            WITH created AS (INSERT INTO users (id) VALUES (\(userID)) ON CONFLICT (id) DO NOTHING RETURNING id)
+            INSERT INTO categories (user_id, kind, name, is_default)
+            SELECT created.id, d.kind, d.name, true FROM created
+            CROSS JOIN unnest(\(defaults.map(\.kind.rawValue))::text[], \(defaults.map(\.name))::text[]) WITH ORDINALITY AS d(kind, name, m)
+            ORDER BY d.m
+            """)
+    }
+
+    /// The stored id of each store the entries name; the ones named but not stored are missing.
+    /// Several stores may share one OpenStreetMap element (a re-import under other ids): the
+    /// first by id, as on the file.
+    private static func storeIDs(_ db: PostGISReader, _ references: Set<PriceEntry.StoreReference>) throws -> [PriceEntry.StoreReference: String] {
+        // `NODE` and `node` name one element: one source id, several references.
+        var ids: [String] = [], sources: [String: [PriceEntry.StoreReference]] = [:]
+        for reference in references {
+            switch reference {
+            case .id(let id): ids.append(id)
+            case .openStreetMap(let type, let number): sources["osm:\(type.lowercased())/\(number)", default: []].append(reference)
+            }
+        }
+        var found: [PriceEntry.StoreReference: String] = [:]
+        if !ids.isEmpty {
+            for row in try db.rows("SELECT id FROM stores WHERE id = ANY(\(ids))") {
+                let id = try row.decode(String.self)
+                found[.id(id)] = id
+            }
+        }
+        if !sources.isEmpty {
+            for row in try db.rows("""
+                SELECT DISTINCT ON (source_id) source_id, id FROM stores WHERE source_id = ANY(\(Array(sources.keys))) ORDER BY source_id, id
+                """) {
+                let (source, id) = try row.decode((String, String).self)
+                for reference in sources[source] ?? [] { found[reference] = id }
+            }
+        }
+        return found
+    }
+
+    // MARK: Reading
+
+    static let productsQuery: PostgresQuery = "SELECT id, name, normalized_name, brand, category, barcode, default_unit FROM products ORDER BY id"
+
+    static let recordColumns = """
+        r.pk, r.user_id, r.store_id, r.price_minor, r.currency, r.quantity, r.unit, r.recorded_at, r.recorded_ms,
+        r.utc_offset_min, r.local_date, r.source, p.id, p.name, p.normalized_name, p.brand, p.category, p.barcode, p.default_unit
+        """
+
+    /// Records matching `query`, ascending by recorded instant, then id.
+    static func recordsQuery(_ query: PriceQuery) -> PostgresQuery {
+        conditions(query).query(
+            "SELECT \(recordColumns) FROM price_records AS r JOIN products AS p ON p.id = r.product_id",
+            suffix: "ORDER BY r.recorded_ms, r.pk")
+    }
+
+    /// `PriceQuery`'s conditions over `price_records AS r` and `products AS p`, as the file's.
+    static func conditions(_ q: PriceQuery) -> PostGISFilter {
+        var w = PostGISFilter()
+        if let ids = q.productIDs { w.add("r.product_id = ANY(\(w.bind(ids.sorted())))") }
+        if let ids = q.storeIDs { w.add("r.store_id = ANY(\(w.bind(ids.sorted())))") }
+        // NOCASE as SQLite has it: ASCII letters only.
+        if let category = q.category { w.add("\(PostGISSchema.asciiFold("p.category")) = \(w.bind(PostGISRows.asciiFolded(category)))") }
+        if let user = q.userID { w.add("r.user_id = \(w.bind(user))") }
+        if let from = q.from { w.add("r.local_date >= \(w.bind("\(from)"))") }
+        if let to = q.to { w.add("r.local_date <= \(w.bind("\(to)"))") }
+        if let currency = q.currency { w.add("r.currency = \(w.bind(currency.code))") }
+        return w
+    }
+
+    static func record(_ row: PostgresRow) throws -> PriceRecord {
+        let r = row.makeRandomAccess()
+        let at = Timestamp(
+            text: try r[7].decode(String.self), epochMilliseconds: try r[8].decode(Int64.self),
+            utcOffsetMinutes: try r[9].decode(Int32?.self).map(Int.init), localDate: try r[10].decode(String.self))
+        return PriceRecord(
+            id: try r[0].decode(Int64.self), product: try product(r, from: 12), storeID: try r[2].decode(String.self),
+            price: Money(minorUnits: try r[3].decode(Int64.self), currency: try Currency(code: try r[4].decode(String.self))),
+            quantity: try r[5].decode(Double.self), unit: PriceUnit(rawValue: try r[6].decode(String.self)) ?? .pcs,
+            recordedAt: at, userID: try r[1].decode(String.self), source: PriceSource(rawValue: try r[11].decode(String.self)) ?? .import)
+    }
+
+    /// A product from seven columns starting at `i`: id, name, normalized_name, brand, category, barcode, default_unit.
+    static func product(_ r: PostgresRandomAccessRow, from i: Int) throws -> Product {
+        var p = Product(
+            id: try r[i].decode(Int64.self), name: try r[i + 1].decode(String.self), brand: try r[i + 3].decode(String?.self),
+            category: try r[i + 4].decode(String.self), barcode: try r[i + 5].decode(String?.self).map { try Barcode(parsing: $0) },
+            defaultUnit: PriceUnit(rawValue: try r[i + 6].decode(String.self)) ?? .pcs)
+        p.normalizedName = try r[i + 2].decode(String.self)  // as stored: matching compares what was stored
+        return p
+    }
+}
+
+extension PostGISReader {
+    /// Sends `text`'s rows into `table` with one `COPY … FROM STDIN`.
+    func copy(_ table: String, _ columns: [String], _ text: CopyText) throws {
+        guard text.rows > 0 else { return }
+        let (connection, logger, buffer) = (self.connection, self.logger, text.buffer)
+        try waitFor {
+            try await connection.unlessClosed {
+                try await connection.copyFrom(table: table, columns: columns, logger: logger) { try await $0.write(buffer) }
+            }
+        }
+    }
+}

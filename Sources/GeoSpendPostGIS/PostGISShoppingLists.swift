@@ -1,0 +1,94 @@
+import GeoSpend
+import PostgresNIO
+
+/// Shopping lists on PostgreSQL (migration v7, `PostGISSchema.shoppingListsSQL`), as on the
+/// file (Sources/GeoSpendSpatiaLite/ShoppingListStorage.swift): numbered per user, never
+/// reused; items in the order added; `completeList` stores the expense and its price records
+/// and marks the list done in one transaction.
+extension PostGISStore: ShoppingListStore {
+    public func addList(userID: String, name: String, budget: Money) async throws -> ShoppingList {
+        let user = Identity.normalized(userID)
+        return try await editScope { db in
+            guard try db.hasUser(user) else {
+                // The CLI checks the user first (NameChecks.user); this guards other callers.
+                throw EditError.invalid(field: "user", reason: "no user with id \"\(user)\"")
+            }
+            let number = try db.rows("""
+                INSERT INTO shopping_list_numbers (user_id, last) VALUES (\(user), 1)
+                ON CONFLICT (user_id) DO UPDATE SET last = shopping_list_numbers.last + 1 RETURNING last
+                """)[0].decode(Int64.self)
+            _ = try db.rows("""
+                INSERT INTO shopping_lists (user_id, number, name, budget_minor, currency)
+                VALUES (\(user), \(number), \(name), \(budget.minorUnits), \(budget.currency.code))
+                """)
+            return try Self.fetchLists(db, user: user, number: number)[0]
+        }
+    }
+
+    public func lists(userID: String) async throws -> [ShoppingList] {
+        let user = Identity.normalized(userID)
+        return try await scope("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
+            try Self.fetchLists(PostGISReader(connection: connection, logger: self.logger), user: user, number: nil)
+        }
+    }
+
+    public func setItems(userID: String, id: Int64, _ items: [ShoppingListItem]) async throws -> ShoppingList? {
+        let user = Identity.normalized(userID)
+        return try await editScope { db in
+            guard try Self.hasList(db, user: user, number: id) else { return nil }
+            _ = try db.rows("DELETE FROM shopping_list_items WHERE user_id = \(user) AND list_number = \(id)")
+            var text = CopyText()
+            for (i, item) in items.enumerated() {
+                var packs: Int64?, dimension: String?, thousandths: Int64?
+                switch item.want {
+                case .packs(let n): packs = n
+                case .amount(let a): (dimension, thousandths) = (a.dimension.rawValue, a.thousandths)
+                }
+                text.text(user); text.integer(id); text.integer(Int64(i + 1)); text.text(item.name); text.integer(packs)
+                text.text(dimension); text.integer(thousandths)
+                text.endRow()
+            }
+            try db.copy("shopping_list_items", ["user_id", "list_number", "position", "name", "packs", "dimension", "thousandths"], text)
+            return try Self.fetchLists(db, user: user, number: id).first
+        }
+    }
+
+    public func completeList(userID: String, id: Int64, expense: Expense, prices: [PriceEntry]) async throws -> ShoppingList? {
+        let user = Identity.normalized(userID)
+        return try await editScope { db in
+            guard try Self.hasList(db, user: user, number: id) else { return nil }
+            _ = try Self.insertReceipt(db, expense, prices: prices)
+            _ = try db.rows("UPDATE shopping_lists SET completed_expense_id = \(expense.id) WHERE user_id = \(user) AND number = \(id)")
+            return try Self.fetchLists(db, user: user, number: id).first
+        }
+    }
+
+    private static func hasList(_ db: PostGISReader, user: String, number: Int64) throws -> Bool {
+        try db.rows("SELECT EXISTS (SELECT 1 FROM shopping_lists WHERE user_id = \(user) AND number = \(number))")[0].decode(Bool.self)
+    }
+
+    /// The user's lists by number (or the one numbered `number`), each with its items in order.
+    static func fetchLists(_ db: PostGISReader, user: String, number: Int64?) throws -> [ShoppingList] {
+        var items: [Int64: [ShoppingListItem]] = [:]
+        for row in try db.rows("""
+            SELECT list_number, name, packs, dimension, thousandths FROM shopping_list_items
+            WHERE user_id = \(user) ORDER BY list_number, position
+            """) {
+            let (list, name, packs, dimension, thousandths) = try row.decode((Int64, String, Int64?, String?, Int64?).self)
+            let want: BasketItem.Want
+            if let packs { want = .packs(packs) } else {
+                want = .amount(PackSize(dimension: dimension.flatMap(PackSize.Dimension.init(rawValue:)) ?? .count, thousandths: thousandths ?? 0))
+            }
+            items[list, default: []].append(ShoppingListItem(name: name, want: want))
+        }
+        return try db.rows("""
+            SELECT number, name, budget_minor, currency, completed_expense_id FROM shopping_lists
+            WHERE user_id = \(user) AND (\(number)::bigint IS NULL OR number = \(number)) ORDER BY number
+            """).map { row in
+            let (n, name, minor, currency, completed) = try row.decode((Int64, String, Int64, String, String?).self)
+            return ShoppingList(
+                id: n, userID: user, name: name, budget: Money(minorUnits: minor, currency: try Currency(code: currency)),
+                items: items[n] ?? [], completedExpenseID: completed)
+        }
+    }
+}
