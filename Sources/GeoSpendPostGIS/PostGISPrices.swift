@@ -141,18 +141,6 @@ extension PostGISStore: PriceStore {
         return outcomes
     }
 
-    /// The user, created when new with the default categories, as an import creates them.
-    static func ensureUser(_ db: PostGISReader, _ userID: String) throws {
-        let defaults = Category.defaults
-        _ = try db.rows("""
-            WITH created AS (INSERT INTO users (id) VALUES (\(userID)) ON CONFLICT (id) DO NOTHING RETURNING id)
-            INSERT INTO categories (user_id, kind, name, is_default)
-            SELECT created.id, d.kind, d.name, true FROM created
-            CROSS JOIN unnest(\(defaults.map(\.kind.rawValue))::text[], \(defaults.map(\.name))::text[]) WITH ORDINALITY AS d(kind, name, m)
-            ORDER BY d.m
-            """)
-    }
-
     /// The stored id of each store the entries name; the ones named but not stored are missing.
     /// Several stores may share one OpenStreetMap element (a re-import under other ids): the
     /// first by id, as on the file.

@@ -43,7 +43,8 @@ import Testing
     /// A database with the fixture's stores, the given expense rows, and the budgets of
     /// `budgets` (owner, filed under), added in that order.
     /// With `onPostgreSQL`, a new database on the test server (`$GEOSPEND_TEST_POSTGRES`), without
-    /// the shopping lists and price records, whose tables are in files only so far.
+    /// the shopping lists and price records: `pricesAndListsOnPostgreSQL` (IsolationTests+PostGISPrices.swift)
+    /// checks those there.
     func database(_ name: String, rows: [IsolationFixture.Row], budgets: [(String, String)] = [], onPostgreSQL: Bool = false) throws -> String {
         let db = onPostgreSQL ? PostGISTestServer.url(try PostGISTestServer.newDatabase()) : dir.appendingPathComponent("\(name).sqlite").path
         let stores = dir.appendingPathComponent("\(name)-stores.csv").path
@@ -204,7 +205,7 @@ import Testing
             .replacingOccurrences(of: #""updated_at": ?"[^"]*""#, with: #""updated_at":"…""#, options: .regularExpression)
     }
 
-    /// The commands whose tables PostgreSQL has (not prices, products, lists: files only so far).
+    /// The commands checked on PostgreSQL here (prices, products and lists have their own test there).
     static func aliceCommands(onPostgreSQL: Bool) -> [[String]] {
         onPostgreSQL ? aliceCommands.filter { !["prices", "products", "lists"].contains($0[0]) } : aliceCommands
     }
