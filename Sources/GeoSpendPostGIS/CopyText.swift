@@ -1,4 +1,6 @@
+import Logging
 import NIOCore
+import PostgresNIO
 
 /// Rows in the text format of `COPY … FROM STDIN` (PostgreSQL's COPY documentation, "Text
 /// Format"): fields separated by tabs, rows ended by newlines, `\N` for NULL, and backslash,
@@ -46,5 +48,26 @@ struct CopyText {
     /// one must refuse. The first column that holds one, if any.
     static func columnWithNUL(_ fields: KeyValuePairs<String, String?>) -> String? {
         fields.first { $0.value?.utf8.contains(0) ?? false }?.key
+    }
+}
+
+extension PostgresConnection {
+    /// Sends `text`'s rows into `table` with one `COPY … FROM STDIN`, waiting on this thread
+    /// (a scope's body: `waitFor`); nothing is sent for no rows.
+    func copy(_ table: String, _ columns: [String], _ text: CopyText, logger: Logger) throws {
+        guard text.rows > 0 else { return }
+        let buffer = text.buffer
+        try waitFor {
+            try await self.unlessClosed {
+                try await self.copyFrom(table: table, columns: columns, logger: logger) { try await $0.write(buffer) }
+            }
+        }
+    }
+}
+
+extension PostGISReader {
+    /// `PostgresConnection.copy` on this scope's connection.
+    func copy(_ table: String, _ columns: [String], _ text: CopyText) throws {
+        try connection.copy(table, columns, text, logger: logger)
     }
 }

@@ -223,16 +223,3 @@ extension PostGISStore: PriceStore {
         return p
     }
 }
-
-extension PostGISReader {
-    /// Sends `text`'s rows into `table` with one `COPY … FROM STDIN`.
-    func copy(_ table: String, _ columns: [String], _ text: CopyText) throws {
-        guard text.rows > 0 else { return }
-        let (connection, logger, buffer) = (self.connection, self.logger, text.buffer)
-        try waitFor {
-            try await connection.unlessClosed {
-                try await connection.copyFrom(table: table, columns: columns, logger: logger) { try await $0.write(buffer) }
-            }
-        }
-    }
-}

@@ -74,13 +74,7 @@ final class PostGISWriter: ExpenseWriter {
     }
 
     private func copy(_ table: String, _ columns: [String], _ text: CopyText) throws {
-        guard text.rows > 0 else { return }
-        let (connection, logger, buffer) = (self.connection, self.logger, text.buffer)
-        try waitFor {
-            try await connection.unlessClosed {
-                try await connection.copyFrom(table: table, columns: columns, logger: logger) { try await $0.write(buffer) }
-            }
-        }
+        try connection.copy(table, columns, text, logger: logger)
     }
 
     /// The content hashes stored under `ids` in `table`, beyond those in `written`.
