@@ -14,11 +14,7 @@ import Testing
 
     init() throws { f = try ServiceFixture() }
 
-    func cli(_ args: [String], db: String) throws -> String {
-        let r = try f.geospend(args + ["--format", "json", "--db", db])
-        try #require(r.status == 0, "\(args): \(r.err)")
-        return r.out
-    }
+    func cli(_ args: [String], db: String) throws -> String { try f.cli(args + ["--format", "json"], db: db) }
 
     func call(_ uri: String, _ token: String, method: HTTPRequest.Method = .get, body: String? = nil) async throws -> Answer {
         try await f.withClient { try await $0.call(uri, token: f.tokens[token], method: method, body: body) }

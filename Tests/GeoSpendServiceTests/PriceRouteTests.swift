@@ -15,11 +15,7 @@ import Testing
 
     init() throws { f = try ServiceFixture() }
 
-    func cli(_ args: [String], db: String) throws -> String {
-        let r = try f.geospend(args + ["--format", "json", "--db", db])
-        try #require(r.status == 0, "\(args): \(r.err)")
-        return r.out
-    }
+    func cli(_ args: [String], db: String) throws -> String { try f.cli(args + ["--format", "json"], db: db) }
 
     static let pricesCSV = ServiceFixture.repo.appendingPathComponent("Data/examples/prices.csv")
 
