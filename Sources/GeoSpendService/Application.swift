@@ -5,9 +5,10 @@ import Logging
 import Prometheus
 
 /// What the service needs of a store: the seam, a user's own data, expense editing, categories,
-/// periods, budgets and tokens.
+/// periods, budgets, tokens, prices, receipts and shopping lists.
 /// `SpatiaLiteStore` is all of them.
 public typealias ServiceStore = ExpenseStore & UserDataStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & TokenStore
+    & PriceStore & ReceiptStore & ShoppingListStore
 
 /// Where `geospend serve` listens.
 public struct ServiceAddress: Sendable {
@@ -49,6 +50,11 @@ public func buildRouter(
     CategoryRoutes(store: store).add(to: api)
     PeriodRoutes(store: store).add(to: api)
     BudgetRoutes(store: store).add(to: api)
+    PriceRoutes(store: store).add(to: api)
+    TrendRoutes(store: store).add(to: api)
+    ListRoutes(store: store).add(to: api)
+    BasketRoutes(store: store).add(to: api)
+    ReceiptRoutes(store: store).add(to: api)
     TileRoutes(store: store).add(to: router.group("tiles").add(middleware: TokenMiddleware(store: store)))
     OGCRoutes(store: store).add(to: router.group("ogc").add(middleware: TokenMiddleware(store: store)))
     return router

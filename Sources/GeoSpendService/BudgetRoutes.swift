@@ -2,17 +2,20 @@ import Foundation
 import GeoSpend
 import Hummingbird
 
-/// `/api/v1/budgets`: the token user's budgets as `geospend budgets list|add|delete|summary|
+/// `/api/v1/budgets`: the token user's budgets as `geospend budgets list|add|edit|delete|summary|
 /// alerts` keep and measure them, answering with their `--format json` output. POST adds
 /// (`{"name", "amount", "currency", "from", "to", "category", "every", "category-limits":
-/// ["Food=200.00"]}`; zones are the CLI's so far), DELETE `/{id}` deletes, GET `/{id}/summary`
-/// and `/alerts` measure on `as-of`. Another user's budget id is a 404, like a missing one.
+/// ["Food=200.00"], "zone-around": "60.1699,24.9384", "zone-radius": "400m"}`), PATCH `/{id}`
+/// edits (`budgets edit`'s options; `once` and `no-category-limits` are booleans), DELETE
+/// `/{id}` deletes, GET `/{id}/summary` and `/alerts` measure on `as-of`. Another user's budget
+/// id is a 404, like a missing one.
 struct BudgetRoutes {
     let store: any ServiceStore
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("budgets", use: list)
         group.post("budgets", use: create)
+        group.patch("budgets/{id}", use: edit)
         group.delete("budgets/{id}", use: delete)
         group.get("budgets/{id}/summary", use: summary)
         group.get("budgets/alerts", use: alerts)
@@ -35,35 +38,77 @@ struct BudgetRoutes {
         var category: String?
         var every: String?
         var categoryLimits: [String]?
+        var zoneAround: String?
+        var zoneRadius: String?
+        // PATCH only
+        var once: Bool?
+        var noCategoryLimits: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case name, amount, currency, from, to, category, every
-            case categoryLimits = "category-limits"
+            case name, amount, currency, from, to, category, every, once
+            case categoryLimits = "category-limits", zoneAround = "zone-around", zoneRadius = "zone-radius"
+            case noCategoryLimits = "no-category-limits"
+        }
+
+        static func decoded(_ request: Request) async throws -> Body {
+            let bytes = try await request.body.collect(upTo: 1 << 16)
+            do { return try JSONDecoder().decode(Body.self, from: Data(buffer: bytes)) } catch {
+                throw Problem(.badRequest, "the body must be a JSON object of strings: name, amount, currency, from, to (YYYY-MM-DD), category, every, category-limits (a list like [\"Food=200.00\"]), zone-around (LAT,LON), zone-radius; PATCH also takes once and no-category-limits (true or false)")
+            }
+        }
+
+        func recurrence() throws -> Budget.Recurrence? {
+            try every.map { text in
+                guard let e = Budget.Recurrence(rawValue: text) else { throw Problem(.badRequest, "every: \"\(OutputEscaping.visible(text))\" is not week, month or year") }
+                return e
+            }
+        }
+
+        /// `zone-around` and `zone-radius` (both or neither), as `--zone-around`/`--zone-radius`.
+        func zone() throws -> BudgetZone? {
+            switch (zoneAround, zoneRadius) {
+            case (nil, nil): return nil
+            case (let around?, let radius?): return try BudgetFields.circleZone(around: around, radius: radius)
+            default: throw Problem(.badRequest, "zone-around and zone-radius go together, e.g. \"zone-around\": \"60.1699,24.9384\", \"zone-radius\": \"400m\"")
+            }
         }
     }
 
     /// 201 with `budgets add --format json`'s object (and the ids of budgets it deactivated).
     @Sendable func create(_ request: Request, context: ServiceContext) async throws -> Response {
         let user = try await checkedUser(context)
-        let bytes = try await request.body.collect(upTo: 1 << 16)
-        let body: Body
-        do { body = try JSONDecoder().decode(Body.self, from: Data(buffer: bytes)) } catch {
-            throw Problem(.badRequest, "the body must be a JSON object of strings: name, amount, currency, from, to (YYYY-MM-DD), category, every, category-limits (a list like [\"Food=200.00\"])")
-        }
+        let body = try await Body.decoded(request)
         guard let name = body.name, let amount = body.amount, let currency = body.currency, let from = body.from, let to = body.to else {
             throw Problem(.badRequest, "name, amount, currency, from and to are required")
         }
-        let every = try body.every.map { text in
-            guard let e = Budget.Recurrence(rawValue: text) else { throw Problem(.badRequest, "every: \"\(OutputEscaping.visible(text))\" is not week, month or year") }
-            return e
-        }
+        guard body.once == nil, body.noCategoryLimits == nil else { throw Problem(.badRequest, "once and no-category-limits are for PATCH (an edit)") }
+        let every = try body.recurrence()
         let budget = try await BudgetFields.new(
             user: user, name: name, amount: amount, currency: currency, from: from, to: to, category: body.category, every: every,
-            limits: body.categoryLimits ?? [], zone: { nil }, store: store)
+            limits: body.categoryLimits ?? [], zone: body.zone, store: store)
         guard let saved = try await store.saveBudget(budget) else { throw Problem(.conflict, "the budget could not be saved; retry") }
         var response = JSONResponse.make(BudgetFields.savedJSON(saved))
         response.status = .created
         return response
+    }
+
+    /// `budgets edit --format json`: 200 with the changed budget (and the ids it deactivated).
+    @Sendable func edit(_ request: Request, context: ServiceContext) async throws -> Response {
+        let user = try await checkedUser(context)
+        let id = try Self.id(context)
+        let body = try await Body.decoded(request)
+        guard body.currency == nil, body.category == nil, body.zoneAround == nil, body.zoneRadius == nil else {
+            throw Problem(.badRequest, "currency, category and zone make a budget's scope and cannot be edited: add a new budget (POST /api/v1/budgets) to change them")
+        }
+        var changes = BudgetFields.Changes()
+        (changes.name, changes.amount, changes.from, changes.to, changes.every) = (body.name, body.amount, body.from, body.to, try body.recurrence())
+        (changes.once, changes.categoryLimits, changes.noCategoryLimits) = (body.once ?? false, body.categoryLimits ?? [], body.noCategoryLimits ?? false)
+        let budget: Budget
+        do { budget = try await BudgetFields.edited(id: id, user: user, changes, store: store) } catch let e as UsageError where e == BudgetFields.noBudget(id, user) {
+            throw Self.noBudget(id, user)
+        }
+        guard let saved = try await store.saveBudget(budget) else { throw Self.noBudget(id, user) }
+        return JSONResponse.make(BudgetFields.savedJSON(saved))
     }
 
     @Sendable func delete(_ request: Request, context: ServiceContext) async throws -> Response {

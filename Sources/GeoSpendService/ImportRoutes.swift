@@ -17,18 +17,10 @@ struct ImportRoutes {
     @Sendable func importExpenses(_ request: Request, context: ServiceContext) async throws -> Response {
         let q = QueryParameters(request)
         let user = try context.user()
-        let text = try q.required("format")
-        guard let format = ImportFormat(rawValue: text), format == .csv || format == .jsonl else {
-            throw Problem(.badRequest, "format: \"\(OutputEscaping.visible(text))\" is not csv or jsonl")
-        }
         let skipInvalid = q.string("skip-invalid") == "true"
-        let body = try await request.body.collect(upTo: context.maxUploadSize)  // larger: 413
-        // The importer reads files: the body goes to a private temporary file, removed after.
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-import-\(UUID().uuidString).\(format.rawValue)")
-        guard FileManager.default.createFile(atPath: file.path, contents: Data(buffer: body), attributes: [.posixPermissions: 0o600]) else {
-            throw Problem(.serviceUnavailable, "the service could not keep the upload (disk full?); retry later")
-        }
-        defer { try? FileManager.default.removeItem(at: file) }
+        let upload = try await UploadedFile(request, context: context, what: "import")
+        defer { upload.remove() }
+        let (format, file, body) = (upload.format, upload.url, upload.body)
         var source = ExpenseSource()
         if format == .csv && !Self.hasUserColumn(body) { source.conversions.user = user }
         let path = file.path

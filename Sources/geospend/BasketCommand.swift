@@ -10,7 +10,7 @@ struct BasketCommand: AsyncParsableCommand {
             geospend basket (--item <name[=qty]> ... | --items-file <file>)
               [--as-of <date>] [--near <lat,lon> --radius <r>] [--cost-per-km <x>]
               [--currency <code>] [--min-availability 0.85] [--min-users 1]
-              [--top 3] [--format table|json]
+              [--top 3] [--user <ID>] [--format table|json]
             """,
         discussion: """
             CartWise's rule: a store's price for an item is its latest record on or
@@ -32,6 +32,7 @@ struct BasketCommand: AsyncParsableCommand {
             store missing items look cheaper). One currency per comparison
             (--currency, else the most common). --min-users N publishes a store's
             price for a product only when N distinct users recorded it there.
+            --user compares that user's own price records only.
 
             Example:
               geospend basket --item Milch=2 --item "Brot Vollkorn" --item Äpfel=1kg \\
@@ -42,6 +43,8 @@ struct BasketCommand: AsyncParsableCommand {
     @Option(parsing: .unconditionalSingleValue, help: "An item, NAME or NAME=QTY (2, 1.5l, 500g); repeatable.") var item: [String] = []
     @Option(help: "A file with one item per line (NAME or NAME=QTY; # starts a comment).") var itemsFile: String?
     @Option(help: "Prices on or before this local day (default: today, UTC).") var asOf: String?
+    @Option(help: ArgumentHelp("Only this user's price records (default: every user's).", valueName: "ID"), transform: Identity.normalized)
+    var user: String?
     @OptionGroup var reach: BasketOptions
     @Option(help: "table or json.") var format: BasketFormat = .table
 
@@ -61,20 +64,17 @@ struct BasketCommand: AsyncParsableCommand {
         }
         let asOfDay = try Self.day(asOf)
         let store = try await database.openPrices()
-        let result = try await reach.compare(wanted, asOf: asOfDay, in: store)
+        if let user { try await NameChecks.user(user, in: store, database: database.path) }
+        let result = try await reach.compare(wanted, asOf: asOfDay, in: store, userID: user)
         switch format {
-        case .json: printOut(BasketOutput.json(result, asOf: asOfDay).serialized() + "\n")
+        case .json: printOut(result.json(asOf: asOfDay).serialized() + "\n")
         case .table: printOut(BasketOutput.table(result))
         }
     }
 
     /// A bare date, or today (UTC) when none is given.
-    static func day(_ text: String?) throws -> LocalDay {
-        guard let text else { return LocalDay(dayNumber: Int64(Date().timeIntervalSince1970.rounded(.down)) / 86_400) }
-        do { return try LocalDay(parsing: text) } catch { throw ValidationError("--as-of: \(error)") }
-    }
+    static func day(_ text: String?) throws -> LocalDay { try BasketReach.day(text) }
 
-    /// Items of an items file with their line numbers; blank lines and # comments skipped.
     static func readItems(_ path: String) throws -> [(line: Int, spec: String)] {
         let text = try ReceiptsCommand.readText(path)
         var items: [(line: Int, spec: String)] = []
@@ -98,103 +98,30 @@ struct BasketOptions: ParsableArguments {
     @Option(help: "Publish a store's price only when this many distinct users recorded it.") var minUsers: Int = 1
     @Option(help: "How many stores to list.") var top: Int = 3
 
-    func validate() throws {
-        if radius != nil && near == nil { throw ValidationError("--radius needs --near LAT,LON: the radius is around home") }
-        if costPerKm != nil && near == nil { throw ValidationError("--cost-per-km needs --near LAT,LON: trips start from home") }
-        if !(0...1).contains(minAvailability) { throw ValidationError("--min-availability \(minAvailability): give a share from 0 to 1, e.g. 0.85") }
-        if minUsers < 1 { throw ValidationError("--min-users \(minUsers): give 1 or more") }
-        if top < 1 { throw ValidationError("--top \(top): give 1 or more") }
+    var reach: BasketReach {
+        var r = BasketReach()
+        (r.near, r.radius, r.costPerKm, r.currency) = (near, radius, costPerKm, currency)
+        (r.minAvailability, r.minUsers, r.top) = (minAvailability, minUsers, top)
+        return r
     }
 
-    /// The items matched to products (an unmatched name is missing everywhere, said on stderr),
-    /// their records up to `asOf`, and the comparison.
-    func compare(_ wanted: [(name: String, want: BasketItem.Want)], asOf asOfDay: LocalDay, in store: some PriceStore) async throws -> BasketResult {
-        let home = try near.map { try ExportCommand.parseCoordinate($0, option: "--near") }
-        let reach = try radius.map { try Parse.distance($0, option: "--radius") }
-        let asked = try currency.map { try Currency(code: $0) }
-        let products = try await store.products()
-        var items: [BasketItem] = []
-        for w in wanted {
-            if let p = ProductMatch.find(name: w.name, barcode: nil, among: products) {
-                items.append(BasketItem(name: w.name, productID: String(p.id), want: w.want))
-            } else {
-                printErr("geospend: no product matches \"\(w.name)\": it counts as missing at every store (see `geospend products search`)")
-                items.append(BasketItem(name: w.name, productID: "none:\(w.name)", want: w.want))
-            }
-        }
-        let ids = Set(items.compactMap { Int64($0.productID) })
-        let records = ids.isEmpty ? [] : try await store.priceRecords(PriceQuery(productIDs: ids, to: asOfDay)).map(PriceObservation.init)
-        let stores = Dictionary(uniqueKeysWithValues: try await store.storesWithPrices(userID: nil).map { ($0.id, $0) })
+    func validate() throws {
+        do { try reach.validate() } catch let e as UsageError { throw ValidationError(e.message) }
+    }
 
-        var request = BasketRequest(items: items, asOf: asOfDay)
-        request.near = home
-        request.radius = reach
-        request.minAvailability = minAvailability
-        request.minUsers = minUsers
-        request.top = top
-        request.currency = asked
-        if let costPerKm {
-            // The travel cost is in the comparison's currency: the asked one, else the most common.
-            guard let code = asked?.code ?? Basket.mostCommon(Basket.recordsPerCurrency(records)) else {
-                throw ValidationError("no prices for these items on or before \(asOfDay): nothing to compare")
-            }
-            do { request.costPerKmMinor = try Money(parsing: costPerKm, currency: Currency(code: code)).minorUnits } catch {
-                throw ValidationError("--cost-per-km: \(error)")
-            }
+    /// With `userID`, only that user's price records count.
+    func compare(
+        _ wanted: [(name: String, want: BasketItem.Want)], asOf asOfDay: LocalDay, in store: some PriceStore, userID: String? = nil
+    ) async throws -> BasketResult {
+        var reach = reach
+        reach.userID = userID
+        return try await reach.compare(wanted, asOf: asOfDay, in: store) { name in
+            printErr("geospend: no product matches \"\(name)\": it counts as missing at every store (see `geospend products search`)")
         }
-        return Basket.compute(request, observations: records, stores: stores)
     }
 }
 
-/// The basket's JSON (the issue's shape, then what GeoSpend adds) and table.
 enum BasketOutput {
-    static func money(_ minor: Int64, _ c: Currency?) -> JSONOutput {
-        guard let c else { return .null }
-        return .string(Money.decimalString(minor, digits: c.minorDigits))
-    }
-
-    static func json(_ r: BasketResult, asOf: LocalDay) -> JSONOutput {
-        let c = r.currency, best = r.stores.first
-        let stores: [JSONOutput] = r.stores.map { line in
-            .object([
-                ("store", .object([
-                    ("id", .string(line.store.id)), ("name", line.store.name.map { .string($0) } ?? .null),
-                    ("lat", .number(line.store.coordinate.latitude, decimals: 7)), ("lon", .number(line.store.coordinate.longitude, decimals: 7)),
-                ])),
-                ("total_price", money(line.totalMinor, c)), ("currency", c.map { .string($0.code) } ?? .null),
-                ("available_items", .integer(Int64(line.availableItems))),
-                ("unavailable_items", .array(line.unavailable.map { .string($0) })),
-                ("item_prices", .object(line.itemPrices.map { ($0.name, money($0.minor, c)) })),
-                ("distance_m", line.distanceMeters.map { .number($0, decimals: 3) } ?? .null),
-                ("travel_cost", money(line.travelMinor, c)), ("total_with_travel", money(line.totalWithTravelMinor, c)),
-                ("estimated_total", money(line.estimatedTotalMinor, c)),
-                ("unpriced_items", .array(line.unpricedItems.map { .string($0) })),
-            ])
-        }
-        let split: JSONOutput = r.split.map { s in
-            .object([
-                ("stores", .array([.string(s.first.id), .string(s.second.id)])),
-                ("item_prices", .object(s.itemPrices.map { ($0.name, .object([("store", .string($0.storeID)), ("price", money($0.minor, c))])) })),
-                ("total_price", money(s.totalMinor, c)), ("trip_m", s.tripMeters.map { .number($0, decimals: 3) } ?? .null),
-                ("travel_cost", money(s.travelMinor, c)), ("total_with_travel", money(s.totalWithTravelMinor, c)),
-                ("saving", money(s.savingMinor, c)),
-            ])
-        } ?? .null
-        return .object([
-            ("best_store", best.map { .string($0.store.id) } ?? .null),
-            ("best_total_price", best.map { money($0.totalMinor, c) } ?? .null),
-            ("best_currency", best != nil ? (c.map { .string($0.code) } ?? .null) : .null),
-            ("total_items", .integer(Int64(r.totalItems))),
-            ("available_items", .integer(Int64(best?.availableItems ?? 0))),
-            ("stores", .array(stores)),
-            ("as_of", .string(asOf.description)),
-            ("candidates", .integer(Int64(r.candidates))),
-            ("best_by_estimated_total", r.bestByEstimate.map { .string($0.store.id) } ?? .null),
-            ("split", split),
-            ("currencies_left_out", .array(r.otherCurrencies.map { .object([("currency", .string($0.currency)), ("records", .integer(Int64($0.records)))]) })),
-        ])
-    }
-
     static func table(_ r: BasketResult) -> String {
         guard let c = r.currency, !r.stores.isEmpty else {
             return "No store prices enough of the \(r.totalItems) items (\(r.candidates) stores have prices for some).\n"

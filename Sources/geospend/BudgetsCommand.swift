@@ -158,30 +158,14 @@ struct BudgetsCommand: AsyncParsableCommand {
         @Flag(help: "Remove every category limit.") var noCategoryLimits = false
         @Option(help: "table or json.") var format: Format = .table
 
-        func validate() throws {
-            if every != nil && once { throw ValidationError("--every and --once contradict each other: give one of them") }
-            if !categoryLimit.isEmpty && noCategoryLimits {
-                throw ValidationError("--category-limit and --no-category-limits contradict each other: give one of them")
-            }
-        }
-
         func run() async throws {
             let store = try await database.openEditing(writable: true)
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
-            guard var b = try await store.budget(id: id, userID: userID) else { throw BudgetFields.noBudget(id, userID) }
-            let c = b.amount.currency
-            if let name { b.name = name }
-            if let amount { b.amount = try Money(parsing: amount, currency: c) }
-            if let from { b.from = try BudgetFields.day(from, "--from") }
-            if let to { b.to = try BudgetFields.day(to, "--to") }
-            if let every { b.every = every }
-            if once { b.every = nil }
-            if noCategoryLimits { b.categoryLimits = [] }
-            if !categoryLimit.isEmpty {
-                b.categoryLimits = try await BudgetFields.limits(categoryLimit, currency: c, category: b.category, user: userID, store: store)
-            }
-            b = try BudgetRules.validated(b)
+            var changes = BudgetFields.Changes()
+            (changes.name, changes.amount, changes.from, changes.to, changes.every) = (name, amount, from, to, every)
+            (changes.once, changes.categoryLimits, changes.noCategoryLimits) = (once, categoryLimit, noCategoryLimits)
+            let b = try await BudgetFields.edited(id: id, user: userID, changes, store: store)
             guard let saved = try await store.saveBudget(b) else { throw BudgetFields.noBudget(id, userID) }
             printSaved(saved, verb: "changed", format: format)
         }

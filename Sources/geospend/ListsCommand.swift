@@ -8,13 +8,6 @@ struct ListsCommand: AsyncParsableCommand {
         abstract: "Shopping lists: a name, a budget, items; the cheapest store within reach.",
         subcommands: [ListsAddCommand.self, ListsShowCommand.self, ListsCompleteCommand.self])
 
-    /// One of the user's lists, or a usage error saying where to see the user's lists.
-    static func list(_ id: Int64, of user: String, in lists: [ShoppingList]) throws -> ShoppingList {
-        guard let list = lists.first(where: { $0.id == id }) else {
-            throw ValidationError("--id \(id): \(user) has no such list (see `geospend lists show --user \(user)`)")
-        }
-        return list
-    }
 }
 
 struct ListsAddCommand: AsyncParsableCommand {
@@ -55,24 +48,14 @@ struct ListsAddCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let items = try item.map { spec in
-            do { return try ShoppingListItem(parsing: spec) } catch { throw ValidationError("--item: \(error)") }
-        }
+        let items = try ShoppingListFields.items(item)
         let store = try await database.openPrices(writable: true)
         try await NameChecks.user(user, in: store, database: database.path)
-        var list: ShoppingList
-        if let id {
-            let found = try ListsCommand.list(id, of: user, in: try await store.lists(userID: user))
-            guard found.completedExpenseID == nil else { throw ValidationError("--id \(id): the list is completed; start a new one") }
-            list = found
+        let list = if let id {
+            try await ShoppingListFields.addItems(user: user, id: id, items: items, store: store)
         } else {
-            let checked: String, money: Money
-            do { checked = try ShoppingList.checked(name: name!) } catch { throw ValidationError("--name: \(error)") }
-            do { money = try Money(parsing: budget!, currency: Currency(code: currency!)) } catch { throw ValidationError("--budget: \(error)") }
-            list = try await store.addList(userID: user, name: checked, budget: money)
+            try await ShoppingListFields.create(user: user, name: name!, budget: budget!, currency: currency!, items: items, store: store)
         }
-        for i in items { list = try list.adding(i) }
-        if !items.isEmpty { list = try await store.setItems(userID: user, id: list.id, list.items) ?? list }
         printOut("List \(list.id) \"\(OutputEscaping.visible(list.name))\", budget \(list.budget.decimalString) \(list.budget.currency.code): "
             + list.items.map { "\(OutputEscaping.visible($0.name)) × \($0.quantityText)" }.joined(separator: ", ") + "\n")
     }
@@ -84,7 +67,7 @@ struct ListsShowCommand: AsyncParsableCommand {
         abstract: "A user's lists, or one with its estimated cost against its budget.",
         usage: """
             geospend lists show --user <user> [--id <id> [--as-of <date>]
-              [--near <lat,lon> --radius <r>] [--cost-per-km <x>]]
+              [--near <lat,lon> --radius <r>] [--cost-per-km <x>] [--own-prices]]
               [--format table|json]
             """,
         discussion: """
@@ -92,6 +75,7 @@ struct ListsShowCommand: AsyncParsableCommand {
             list's items (`geospend basket`'s rule and options), and the list is
             "budget exceeded" when that cost (with travel) is over its budget. An
             estimate in another currency than the budget is not compared.
+            --own-prices estimates from the user's own price records only.
 
             Example:
               geospend lists show --user user1
@@ -104,6 +88,7 @@ struct ListsShowCommand: AsyncParsableCommand {
     @Option(help: "One list, with its estimate.") var id: Int64?
     @Option(help: "Prices on or before this local day (default: today, UTC).") var asOf: String?
     @OptionGroup var reach: BasketOptions
+    @Flag(help: "Estimate from the user's own price records only (default: every user's).") var ownPrices = false
     @Option(help: "table or json.") var format: BasketCommand.BasketFormat = .table
 
     func run() async throws {
@@ -112,7 +97,7 @@ struct ListsShowCommand: AsyncParsableCommand {
         let lists = try await store.lists(userID: user)
         guard let id else {
             switch format {
-            case .json: printOut(JSONOutput.array(lists.map { Self.json($0, estimate: nil) }).serialized() + "\n")
+            case .json: printOut(JSONOutput.array(lists.map { ShoppingListFields.json($0, estimate: nil) }).serialized() + "\n")
             case .table:
                 printOut(TextTable(
                     headers: ["id", "name", "budget", "items", "completed"],
@@ -121,11 +106,12 @@ struct ListsShowCommand: AsyncParsableCommand {
             }
             return
         }
-        let list = try ListsCommand.list(id, of: user, in: lists)
-        let basket = try await reach.compare(list.items.map { ($0.name, $0.want) }, asOf: try BasketCommand.day(asOf), in: store)
+        let list = try ShoppingListFields.list(id, of: user, in: lists)
+        let basket = try await reach.compare(
+            list.items.map { ($0.name, $0.want) }, asOf: try BasketCommand.day(asOf), in: store, userID: ownPrices ? user : nil)
         let estimate = ShoppingListEstimate(list: list, basket: basket)
         switch format {
-        case .json: printOut(Self.json(list, estimate: estimate).serialized() + "\n")
+        case .json: printOut(ShoppingListFields.json(list, estimate: estimate).serialized() + "\n")
         case .table:
             var out = "List \(list.id) \"\(OutputEscaping.visible(list.name))\", budget \(list.budget.decimalString) \(list.budget.currency.code)\n"
             for i in list.items { out += "  \(OutputEscaping.visible(i.name)) × \(i.quantityText)\n" }
@@ -137,25 +123,6 @@ struct ListsShowCommand: AsyncParsableCommand {
             if estimate.budgetExceeded == true { out += "budget exceeded\n" }
             printOut(out)
         }
-    }
-
-    static func json(_ l: ShoppingList, estimate: ShoppingListEstimate?) -> JSONOutput {
-        var fields: [(String, JSONOutput)] = [
-            ("id", .integer(l.id)), ("user", .string(l.userID)), ("name", .string(l.name)), ("budget", .string(l.budget.decimalString)),
-            ("currency", .string(l.budget.currency.code)),
-            ("items", .array(l.items.map { .object([("name", .string($0.name)), ("quantity", .string($0.quantityText))]) })),
-            ("completed_expense_id", l.completedExpenseID.map { .string($0) } ?? .null),
-        ]
-        if let estimate {
-            let c = estimate.currency
-            fields += [
-                ("estimated_cost", estimate.costMinor.flatMap { m in c.map { .string(Money.decimalString(m, digits: $0.minorDigits)) } } ?? .null),
-                ("estimate_currency", c.map { .string($0.code) } ?? .null),
-                ("estimate_store", estimate.best.map { .string($0.store.id) } ?? .null),
-                ("budget_exceeded", estimate.budgetExceeded.map { .bool($0) } ?? .null),
-            ]
-        }
-        return .object(fields)
     }
 }
 
@@ -187,38 +154,11 @@ struct ListsCompleteCommand: AsyncParsableCommand {
     @Option(parsing: .unconditionalSingleValue, help: "NAME=AMOUNT paid for an item; repeatable.") var price: [String] = []
 
     func run() async throws {
-        guard !price.isEmpty else { throw ValidationError("give what was paid: --price NAME=AMOUNT for each item bought") }
-        guard let when = try Parse.timestamp(at, option: "--at") else { return }
         let db = try await database.openPrices(writable: true)
         try await NameChecks.user(user, in: db, database: database.path)
-        let list = try ListsCommand.list(id, of: user, in: try await db.lists(userID: user))
-        guard list.completedExpenseID == nil else { throw ValidationError("--id \(id): the list is already completed") }
+        let c = try await ShoppingListFields.complete(user: user, id: id, storeID: store, at: at, prices: price, db: db)
+        let (done, expense, place, total, currency) = (c.list, c.expense, c.store, c.expense.amount, c.expense.amount.currency)
         let storeID = store
-        let place = try await ReceiptsCommand.store(storeID, in: db)
-        let currency = list.budget.currency
-        var entries: [PriceEntry] = []
-        var total = Money(minorUnits: 0, currency: currency)
-        for spec in price {
-            guard let eq = spec.lastIndex(of: "=") else { throw ValidationError("--price \(spec): write NAME=AMOUNT, e.g. Milch=2.58") }
-            let name = String(spec[..<eq])
-            guard let item = list.items.first(where: { $0.name.compare(name, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame }) else {
-                throw ValidationError("--price \(spec): \(name) is not on list \(id) (\(list.items.map(\.name).joined(separator: ", ")))")
-            }
-            let paid: Money
-            do { paid = try Money(parsing: String(spec[spec.index(after: eq)...]), currency: currency) } catch { throw ValidationError("--price \(spec): \(error)") }
-            total = try total.adding(paid)
-            let (quantity, unit): (Double, PriceUnit) = switch item.want {
-            case .packs(let n): (Double(n), .pcs)
-            case .amount(let a): (a.inPerUnit, a.dimension == .mass ? .kg : a.dimension == .volume ? .l : .pcs)
-            }
-            entries.append(PriceEntry(productName: item.name, store: .id(storeID), price: paid, quantity: quantity, unit: unit, recordedAt: when, source: .manual))
-        }
-        let expense = Expense(
-            id: "list-\(Identity.normalized(user))-\(id)", userID: user, amount: total, occurredAt: when, title: list.name,
-            merchant: place.name, location: ExpenseLocation(coordinate: place.coordinate), storeID: storeID, notes: "shopping list \(id)")
-        guard let done = try await db.completeList(userID: user, id: id, expense: expense, prices: entries) else {
-            throw ValidationError("--id \(id): \(user) has no such list")
-        }
-        printOut("List \(done.id) completed: expense \(expense.id), \(total.decimalString) \(currency.code) at \(OutputEscaping.visible(place.name ?? storeID)), \(entries.count) price records.\n")
+        printOut("List \(done.id) completed: expense \(expense.id), \(total.decimalString) \(currency.code) at \(OutputEscaping.visible(place.name ?? storeID)), \(c.prices) price records.\n")
     }
 }

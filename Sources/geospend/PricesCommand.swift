@@ -114,16 +114,12 @@ struct PricesCommand: AsyncParsableCommand {
         func run() async throws {
             let db = try await database.openPrices()
             if let user { try await NameChecks.user(user, in: db, database: database.path) }
-            let found = try ProductLookup.find(product, in: try await db.products())
-            let records = try await db.priceRecords(PriceQuery(productIDs: [found.id], storeIDs: store.map { [$0] }, userID: user))
-            let names = Dictionary(try await db.storesWithPrices(userID: user).map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
-            let entries = PriceHistory.entries(records)
-            let showUser = !allUsers
-            func when(_ r: PriceRecord) -> String { showUser ? r.recordedAt.text : r.recordedAt.localDate }
+            let report = try await PriceHistoryReport.make(product: product, storeID: store, userID: user, in: db)
+            let (found, entries, names) = (report.product, report.entries, report.storeNames)
             let headers = ["recorded_at", "store_id", "store", "price", "currency", "quantity", "unit", "unit_price", "per", "source", "outlier"]
             let rows = entries.map { e -> [String] in
                 let r = e.record
-                return [when(r), r.storeID, names[r.storeID] ?? "", r.price.decimalString, r.price.currency.code, Self.number(r.quantity),
+                return [report.when(r), r.storeID, names[r.storeID] ?? "", r.price.decimalString, r.price.currency.code, Self.number(r.quantity),
                         r.unit.rawValue, Self.unitPrice(r), r.unit.base.rawValue, r.source.rawValue, e.isOutlier ? "outlier" : ""]
             }
             switch format {
@@ -133,22 +129,7 @@ struct PricesCommand: AsyncParsableCommand {
             case .csv:
                 printOut(CSVTable(headers: headers, rows: rows, textColumns: [1, 2]).rendered())
             case .json:
-                let items: [JSONOutput] = entries.map { e in
-                    let r = e.record
-                    return .object([
-                        ("recorded_at", .string(when(r))), ("store_id", .string(r.storeID)), ("store", names[r.storeID].map { .string($0) } ?? .null),
-                        ("price", .string(r.price.decimalString)), ("currency", .string(r.price.currency.code)),
-                        ("quantity", .number(r.quantity, decimals: 3)), ("unit", .string(r.unit.rawValue)),
-                        ("unit_price", .number(r.unitPrice, decimals: 4)), ("per", .string(r.unit.base.rawValue)),
-                        ("source", .string(r.source.rawValue)), ("outlier", .bool(e.isOutlier)),
-                        ("score", e.score.map { .number($0, decimals: 2) } ?? .null),
-                    ])
-                }
-                printOut(JSONOutput.object([
-                    ("product", ProductLookup.json(found)),
-                    ("outlier_rule", .string("modified z-score |0.6745 (x - median) / MAD| > 3.5 on unit prices per currency")),
-                    ("records", .array(items)),
-                ]).serialized() + "\n")
+                printOut(report.json.serialized() + "\n")
             }
         }
 
@@ -157,27 +138,5 @@ struct PricesCommand: AsyncParsableCommand {
             let digits = r.price.currency.minorDigits + 2
             return String(format: "%.\(digits)f", r.unitPrice)
         }
-    }
-}
-
-/// `--product P` as a product id, a barcode or a name; a name that matches nothing is a usage
-/// error with the best search hits suggested.
-enum ProductLookup {
-    static func find(_ text: String, in products: [Product]) throws -> Product {
-        if let id = Int64(text), let p = products.first(where: { $0.id == id }) { return p }
-        if let code = try? Barcode(parsing: text), let p = products.first(where: { $0.barcode == code }) { return p }
-        if let p = ProductMatch.find(name: text, barcode: nil, among: products) { return p }
-        let hits = ProductSearch.search(text, in: products).prefix(3).map { "\"\(OutputEscaping.visible($0.product.name))\"" }
-        throw ValidationError(
-            "no product \"\(OutputEscaping.visible(text))\"\(hits.isEmpty ? "" : "; did you mean \(hits.joined(separator: ", "))?")"
-                + " (`geospend products search TEXT` lists products)")
-    }
-
-    static func json(_ p: Product) -> JSONOutput {
-        .object([
-            ("id", .integer(p.id)), ("name", .string(p.name)), ("brand", p.brand.map { .string($0) } ?? .null),
-            ("category", .string(p.category)), ("barcode", p.barcode.map { .string($0.digits) } ?? .null),
-            ("unit", .string(p.defaultUnit.rawValue)),
-        ])
     }
 }

@@ -47,13 +47,8 @@ struct ProductsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let db = try await database.openPrices()
-            var products = try await db.products()
-            if let user {
-                try await NameChecks.user(user, in: db, database: database.path)
-                let theirs = Set(try await db.priceRecords(PriceQuery(userID: user)).map(\.product.id))
-                products = products.filter { theirs.contains($0.id) }
-            }
-            let hits = ProductSearch.search(text, in: products)
+            if let user { try await NameChecks.user(user, in: db, database: database.path) }
+            let hits = try await ProductLookup.search(text, userID: user, in: db)
             let headers = ["id", "name", "brand", "category", "barcode", "unit", "score"]
             let rows = hits.map { h in
                 [String(h.product.id), h.product.name, h.product.brand ?? "", h.product.category, h.product.barcode?.digits ?? "",
@@ -62,11 +57,7 @@ struct ProductsCommand: AsyncParsableCommand {
             switch format {
             case .table: printOut(TextTable(headers: headers, rows: rows, rightAligned: [0, 6]).rendered())
             case .csv: printOut(CSVTable(headers: headers, rows: rows, textColumns: [1, 2, 3, 4]).rendered())
-            case .json:
-                printOut(JSONOutput.array(hits.map { h in
-                    guard case .object(let members) = ProductLookup.json(h.product) else { return .null }
-                    return .object(members + [("score", .integer(Int64(h.score)))])
-                }).serialized() + "\n")
+            case .json: printOut(ProductLookup.json(hits).serialized() + "\n")
             }
         }
     }

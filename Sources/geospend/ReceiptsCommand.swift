@@ -31,21 +31,6 @@ struct ReceiptsCommand: AsyncParsableCommand {
         return place
     }
 
-    static func json(_ r: ParsedReceipt) -> JSONOutput {
-        .object([
-            ("store", r.store.map { .string($0) } ?? .null),
-            ("items", .array(r.items.map { i in
-                .object([("name", .string(i.name)), ("quantity", .integer(Int64(i.quantity))), ("price", .string(i.price.decimalString)), ("line", .integer(Int64(i.line)))])
-            })),
-            ("total", r.total.map { .string($0.decimalString) } ?? .null),
-            ("currency", .string(r.currency.code)),
-            ("items_sum", .string(Money.decimalString(r.itemsSumMinor, digits: r.currency.minorDigits))),
-            ("sum_matches", .bool(r.sumMatches)),
-            ("sum_check", .string(r.sumCheck)),
-            ("unread", .array(r.unread.map { .object([("line", .integer(Int64($0.line))), ("text", .string($0.text)), ("reason", .string($0.reason ?? ""))]) })),
-        ])
-    }
-
     static func table(_ r: ParsedReceipt) -> String {
         var out = "store: \(r.store.map(OutputEscaping.visible) ?? "(none)")\n"
         out += TextTable(
@@ -88,7 +73,7 @@ struct ReceiptsParseCommand: AsyncParsableCommand {
         let code = try Currency(code: currency)
         let receipt = ReceiptText.parse(try ReceiptsCommand.readText(file), currency: code)
         switch format {
-        case .json: printOut(ReceiptsCommand.json(receipt).serialized() + "\n")
+        case .json: printOut(ReceiptImport.json(receipt).serialized() + "\n")
         case .table: printOut(ReceiptsCommand.table(receipt))
         }
         if !receipt.sumMatches { printErr("geospend: \(file): \(receipt.sumCheck)") }
@@ -130,60 +115,18 @@ struct ReceiptsImportCommand: AsyncParsableCommand {
     @Option(help: "table or json.") var format: ReceiptsParseCommand.ReceiptFormat = .table
 
     func run() async throws {
-        let code = try Currency(code: currency)
-        guard let when = try Parse.timestamp(at, option: "--at") else { return }
-        let text = try ReceiptsCommand.readText(file)
-        let receipt = ReceiptText.parse(text, currency: code)
-        guard !receipt.items.isEmpty else {
-            throw ValidationError("\(file): no item lines like `Milch 1,29`; nothing stored (check it with `geospend receipts parse`)")
-        }
-        guard let total = receipt.total else {
-            throw ValidationError("\(file): \(receipt.sumCheck); add the total line, e.g. SUMME 7,77; nothing stored")
-        }
-        if !receipt.sumMatches && !allowMismatch {
-            throw ValidationError("\(file), line \(receipt.totalLine ?? 0): \(receipt.sumCheck); correct the text or pass --allow-mismatch; nothing stored")
-        }
-        if let long = receipt.items.first(where: { $0.name.count > 4096 }) {
-            throw ValidationError("\(file), line \(long.line): the name is \(long.name.count) characters long; a product name has at most 4,096 (is the file a receipt?)")
-        }
+        let checked = try ReceiptImport.check(
+            text: try ReceiptsCommand.readText(file), name: file, at: at, currency: currency, allowMismatch: allowMismatch)
         let db = try await database.openPrices(writable: true)
-        let storeID = store
-        let place = try await ReceiptsCommand.store(storeID, in: db)
-        // The same receipt of the same user at the same store and time has the same id: a second
-        // import is refused, not doubled.
-        let key = [Identity.normalized(user), storeID, when.text, text].joined(separator: "\u{0}")
-        let id = "receipt-" + String(FNV1a.hash(Array(key.utf8)), radix: 16)
-        let expense = Expense(
-            id: id, userID: user, amount: total, occurredAt: when, title: receipt.store ?? place.name, category: category,
-            merchant: receipt.store ?? place.name, location: ExpenseLocation(coordinate: place.coordinate), storeID: storeID,
-            notes: "receipt \(URL(fileURLWithPath: file).lastPathComponent), \(receipt.items.count) lines")
-        let entries = receipt.items.map { item in
-            PriceEntry(
-                productName: item.name, store: .id(storeID), price: item.price, quantity: Double(item.quantity), unit: .pcs,
-                recordedAt: when, source: .receipt)
-        }
-        let outcomes = try await db.saveReceipt(expense, prices: entries)
-        var newProducts: [String] = []
-        var matched: [(line: String, product: String)] = []
-        for (item, outcome) in zip(receipt.items, outcomes) {
-            if case .inserted(let record, let isNew) = outcome {
-                if isNew { newProducts.append(item.name) } else { matched.append((item.name, record.product.name)) }
-            }
-        }
+        let stored = try await ReceiptImport.store(checked, name: file, user: user, storeID: store, category: category, db: db)
+        let receipt = stored.receipt
         switch format {
-        case .json:
-            printOut(JSONOutput.object([
-                ("expense_id", .string(id)), ("total", .string(total.decimalString)), ("currency", .string(code.code)),
-                ("store", .string(storeID)), ("price_records", .integer(Int64(outcomes.count))),
-                ("matched", .array(matched.map { .object([("line", .string($0.line)), ("product", .string($0.product))]) })),
-                ("new_products", .array(newProducts.map { .string($0) })),
-                ("unread", .array(receipt.unread.map { .object([("line", .integer(Int64($0.line))), ("text", .string($0.text))]) })),
-                ("sum_matches", .bool(receipt.sumMatches)),
-            ]).serialized() + "\n")
+        case .json: printOut(ReceiptImport.json(stored).serialized() + "\n")
         case .table:
-            var out = "Stored expense \(id): \(total.decimalString) \(code.code) at \(OutputEscaping.visible(place.name ?? storeID)), \(outcomes.count) price records.\n"
-            for m in matched { out += "  \(OutputEscaping.visible(m.line)) → \(OutputEscaping.visible(m.product))\n" }
-            for n in newProducts { out += "  \(OutputEscaping.visible(n)): no known product matched; added as a new product (category Other)\n" }
+            let (total, code) = (stored.total, stored.total.currency)
+            var out = "Stored expense \(stored.expenseID): \(total.decimalString) \(code.code) at \(OutputEscaping.visible(stored.store.name ?? store)), \(stored.outcomes.count) price records.\n"
+            for m in stored.matched { out += "  \(OutputEscaping.visible(m.line)) → \(OutputEscaping.visible(m.product))\n" }
+            for n in stored.newProducts { out += "  \(OutputEscaping.visible(n)): no known product matched; added as a new product (category Other)\n" }
             printOut(out)
         }
         for u in receipt.unread { printErr("geospend: \(file), line \(u.line): not read: \(u.text)") }

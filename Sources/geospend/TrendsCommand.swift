@@ -54,20 +54,7 @@ struct TrendsCommand: AsyncParsableCommand {
         let total = { (r: TrendRow) in Money.decimalString(r.totalMinor, digits: r.currency.minorDigits) }
         switch format {
         case .json:
-            let rows = result.rows.map { r -> JSONOutput in
-                var fields: [(String, JSONOutput)] = [("month", .string(r.month)), ("currency", .string(r.currency.code))]
-                if grouping == .category { fields.append(("category", r.group.map { .string($0) } ?? .null)) }
-                if grouping == .store {
-                    fields.append(("store_id", r.group.map { .string($0) } ?? .null))
-                    fields.append(("store_name", r.groupName.map { .string($0) } ?? .null))
-                }
-                fields += [("count", .integer(Int64(r.count))), ("total", .string(total(r)))]
-                return .object(fields)
-            }
-            printOut(JSONOutput.object([
-                ("user", .string(user)), ("by", grouping == .none ? .null : .string(grouping.rawValue)),
-                ("months", .array(result.months.map { .string($0) })), ("rows", .array(rows)),
-            ]).serialized() + "\n")
+            printOut(result.json(userID: user, by: grouping).serialized() + "\n")
         case .csv:
             let headers = ["month", "currency"] + groupHeaders + ["count", "total"]
             let textColumns = Set(2..<(2 + groupHeaders.count))

@@ -13,15 +13,7 @@ struct ZoneOptions: ParsableArguments {
         switch (zoneAround, zoneRadius, zoneGeojson) {
         case (nil, nil, nil): return nil
         case (let around?, let radius?, nil):
-            let parts = around.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count == 2, let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-                let lon = Double(parts[1].trimmingCharacters(in: .whitespaces))
-            else { throw ValidationError("--zone-around \(around): give LAT,LON in degrees, e.g. 60.1699,24.9384") }
-            let center: Coordinate
-            do { center = try Coordinate(latitude: lat, longitude: lon) } catch { throw ValidationError("--zone-around: \(error)") }
-            let r = try Parse.distance(radius, option: "--zone-radius")
-            guard r.meters > 0 else { throw ValidationError("--zone-radius must be more than 0 m") }
-            return .circle(center: center, radius: r)
+            return try BudgetFields.circleZone(around: around, radius: radius)
         case (nil, nil, let file?):
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw ValidationError("--zone-geojson \(file): cannot read the file (missing, or not readable)")

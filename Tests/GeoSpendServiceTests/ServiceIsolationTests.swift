@@ -38,7 +38,23 @@ import Testing
         "/tiles/points.json",
         "/api/v1/snap?tolerance=80m",
         "/api/v1/search/expenses?text=e&limit=1000",
+        "/api/v1/trends?by=store",
+        "/api/v1/prices/history?product=Vollmilch%201%2C5%25",
+        "/api/v1/prices/inflation?category=Dairy&as-of=2026-03-31",
+        "/api/v1/basket?item=Vollmilch%201%2C5%25=2&item=%C3%84pfel=1kg&as-of=2026-03-31&min-availability=0.5",
+        "/api/v1/lists",
+        "/api/v1/lists/1?as-of=2026-03-31",
     ]
+
+    /// bob's prices: hand-written for this test, cheaper than alice's (Data/examples/prices.csv),
+    /// at the same stores, so filed under alice they change her basket, history and inflation.
+    static let bobsPrices = """
+        product,brand,barcode,category,store_id,price,currency,recorded_at,quantity,unit
+        "Vollmilch 1,5%",Valio,,Dairy,288130404,0.99,EUR,2026-03-05T09:10:00+02:00,1,l
+        Äpfel,,,Fruit,4867546225,1.49,EUR,2026-03-05T09:10:00+02:00,1,kg
+        Vollmilch 1.5%,Valio,,,4867546225,0.89,EUR,2026-03-06T12:00:00+02:00,1,l
+
+        """
 
     /// A database from the sample stores and the sample expenses `keep` picks (renamed by `rename`).
     func database(_ name: String, keep: (String) -> Bool, rename: (String) -> String = { $0 }) throws -> String {
@@ -57,6 +73,16 @@ import Testing
         for args in [["import", "stores", "Data/helsinki-places.geojson"], ["import", "expenses", file.path]] {
             let r = try f.geospend(args + ["--db", db])
             try #require(r.status == 0, "\(r.err)")
+        }
+        // Each kept user's prices and a shopping list, alice's first (her list is 1 either way).
+        let bobsFile = f.dir.appendingPathComponent("bob-prices.csv")
+        try Self.bobsPrices.write(to: bobsFile, atomically: true, encoding: .utf8)
+        for (owner, prices) in [(ServiceFixture.alice, PriceRouteTests.pricesCSV), (ServiceFixture.bob, bobsFile)] where keep(owner) {
+            for args in [["prices", "import", prices.path, "--user", rename(owner)],
+                         ["lists", "add", "--user", rename(owner), "--name", "\(owner)'s", "--budget", "5", "--currency", "EUR", "--item", "Vollmilch 1,5%=2", "--item", "Äpfel=1kg"]] {
+                let r = try f.geospend(args + ["--db", db])
+                try #require(r.status == 0, "\(r.err)")
+            }
         }
         return db
     }
@@ -102,5 +128,25 @@ import Testing
             return s
         }
         #expect(statuses == [404])
+    }
+
+    /// Lists and budgets are numbered per user: bob's list 1 and budget 1 are not alice's to read,
+    /// change or complete, though she has none of her own.
+    @Test func guessedListAndBudgetIdsOfOtherUsersAre404() async throws {
+        for args in [["prices", "import", PriceRouteTests.pricesCSV.path, "--user", ServiceFixture.bob],
+                     ["lists", "add", "--user", ServiceFixture.bob, "--name", "Bob's", "--budget", "5", "--currency", "EUR", "--item", "Vollmilch=2"],
+                     ["budgets", "add", "--user", ServiceFixture.bob, "--name", "B", "--amount", "5", "--currency", "EUR", "--from", "2025-03-01", "--to", "2025-03-31"]] {
+            let r = try f.geospend(args + ["--db", f.db])
+            try #require(r.status == 0, "\(r.err)")
+        }
+        let answers = try await f.withClient { client in
+            [try await client.call("/api/v1/lists/1", token: f.tokens["alice"]),
+             try await client.call("/api/v1/lists/1/items", token: f.tokens["aliceWrite"], method: .post, body: #"{"items": ["Brot"]}"#),
+             try await client.call("/api/v1/lists/1/complete", token: f.tokens["aliceWrite"], method: .post, body: #"{"store": "288130404", "at": "2026-03-20", "prices": ["Vollmilch=1"]}"#),
+             try await client.call("/api/v1/budgets/1", token: f.tokens["aliceWrite"], method: .patch, body: #"{"amount": "1"}"#),
+             try await client.call("/api/v1/budgets/1/summary?as-of=2025-03-15", token: f.tokens["alice"])]
+        }
+        for a in answers { #expect(a.status == .notFound, "\(a.body)") }
+        #expect(try f.cli(["lists", "show", "--user", ServiceFixture.bob, "--format", "json"], db: f.db).contains("\"completed_expense_id\": null"))
     }
 }

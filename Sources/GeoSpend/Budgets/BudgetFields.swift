@@ -72,6 +72,60 @@ public enum BudgetFields {
             zone: try zone()))
     }
 
+    /// `--zone-around LAT,LON --zone-radius R`: a circle zone (the service's `zone-around` and
+    /// `zone-radius` too), checked with the CLI's words.
+    public static func circleZone(around: String, radius: String) throws -> BudgetZone {
+        let parts = around.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
+            let lon = Double(parts[1].trimmingCharacters(in: .whitespaces))
+        else { throw UsageError("--zone-around \(around): give LAT,LON in degrees, e.g. 60.1699,24.9384") }
+        let center: Coordinate
+        do { center = try Coordinate(latitude: lat, longitude: lon) } catch { throw UsageError("--zone-around: \(error)") }
+        let r: Distance
+        do { r = try Distance(parsing: radius) } catch { throw UsageError("--zone-radius: \(error)") }
+        guard r.meters > 0 else { throw UsageError("--zone-radius must be more than 0 m") }
+        return .circle(center: center, radius: r)
+    }
+
+    /// What `budgets edit` may change; nil leaves a field as it is. Currency, category and zone
+    /// are the budget's scope and are not here.
+    public struct Changes: Sendable {
+        public var name: String?
+        public var amount: String?
+        public var from: String?
+        public var to: String?
+        public var every: Budget.Recurrence?
+        /// Make the budget one period again (`--once`).
+        public var once = false
+        /// Replaces every category limit when not empty.
+        public var categoryLimits: [String] = []
+        public var noCategoryLimits = false
+
+        public init() {}
+    }
+
+    /// Budget `id` of `user` with `changes` applied, checked as `budgets edit` checks them (not
+    /// saved yet): contradictory changes, a missing budget and bad values are usage errors.
+    public static func edited(id: Int64, user: String, _ changes: Changes, store: some BudgetStore & CategoryEditing) async throws -> Budget {
+        if changes.every != nil && changes.once { throw UsageError("--every and --once contradict each other: give one of them") }
+        if !changes.categoryLimits.isEmpty && changes.noCategoryLimits {
+            throw UsageError("--category-limit and --no-category-limits contradict each other: give one of them")
+        }
+        guard var b = try await store.budget(id: id, userID: user) else { throw noBudget(id, user) }
+        let c = b.amount.currency
+        if let name = changes.name { b.name = name }
+        if let amount = changes.amount { b.amount = try Money(parsing: amount, currency: c) }
+        if let from = changes.from { b.from = try day(from, "--from") }
+        if let to = changes.to { b.to = try day(to, "--to") }
+        if let every = changes.every { b.every = every }
+        if changes.once { b.every = nil }
+        if changes.noCategoryLimits { b.categoryLimits = [] }
+        if !changes.categoryLimits.isEmpty {
+            b.categoryLimits = try await limits(changes.categoryLimits, currency: c, category: b.category, user: user, store: store)
+        }
+        return try BudgetRules.validated(b)
+    }
+
     /// The budget's figures on `asOf`.
     public static func summary(_ b: Budget, asOf: LocalDay, store: some BudgetStore) async throws -> BudgetSummary {
         let w = b.window(asOf: asOf)

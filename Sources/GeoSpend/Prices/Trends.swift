@@ -109,3 +109,23 @@ public enum Trends {
         return String(repeating: "0", count: max(0, 4 - y.count)) + y + "-" + (m.count < 2 ? "0" : "") + m
     }
 }
+
+extension TrendsResult {
+    /// `trends --format json` (the CLI's and the service's `/api/v1/trends`).
+    public func json(userID: String, by grouping: TrendsRequest.Grouping) -> JSONOutput {
+        let rows = rows.map { r -> JSONOutput in
+            var fields: [(String, JSONOutput)] = [("month", .string(r.month)), ("currency", .string(r.currency.code))]
+            if grouping == .category { fields.append(("category", r.group.map { .string($0) } ?? .null)) }
+            if grouping == .store {
+                fields.append(("store_id", r.group.map { .string($0) } ?? .null))
+                fields.append(("store_name", r.groupName.map { .string($0) } ?? .null))
+            }
+            fields += [("count", .integer(Int64(r.count))), ("total", .string(Money.decimalString(r.totalMinor, digits: r.currency.minorDigits)))]
+            return .object(fields)
+        }
+        return .object([
+            ("user", .string(userID)), ("by", grouping == .none ? .null : .string(grouping.rawValue)),
+            ("months", .array(months.map { .string($0) })), ("rows", .array(rows)),
+        ])
+    }
+}

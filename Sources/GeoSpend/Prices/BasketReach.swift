@@ -1,0 +1,86 @@
+import Foundation
+
+/// How far a basket comparison reaches and what it keeps (`geospend basket`'s and `lists show`'s
+/// options, the service's `/api/v1/basket` parameters): checked and turned into a `BasketRequest`
+/// here, so the CLI and the service answer alike. Texts are as typed; errors name the option.
+public struct BasketReach: Sendable {
+    /// Home, `LAT,LON`.
+    public var near: String?
+    public var radius: String?
+    public var costPerKm: String?
+    public var currency: String?
+    public var minAvailability = 0.85
+    public var minUsers = 1
+    public var top = 3
+    /// Only this user's price records; nil: every user's (the crowd's prices, `minUsers` applies).
+    public var userID: String?
+
+    public init() {}
+
+    public func validate() throws {
+        if radius != nil && near == nil { throw UsageError("--radius needs --near LAT,LON: the radius is around home") }
+        if costPerKm != nil && near == nil { throw UsageError("--cost-per-km needs --near LAT,LON: trips start from home") }
+        if !(0...1).contains(minAvailability) { throw UsageError("--min-availability \(minAvailability): give a share from 0 to 1, e.g. 0.85") }
+        if minUsers < 1 { throw UsageError("--min-users \(minUsers): give 1 or more") }
+        if top < 1 { throw UsageError("--top \(top): give 1 or more") }
+    }
+
+    /// `--as-of`: a local day, today (UTC) when absent.
+    public static func day(_ text: String?) throws -> LocalDay {
+        guard let text else { return LocalDay(dayNumber: Int64(Date().timeIntervalSince1970.rounded(.down)) / 86_400) }
+        do { return try LocalDay(parsing: text) } catch { throw UsageError("--as-of: \(error)") }
+    }
+
+    /// The stores ranked for `wanted` on `asOf`. A name no product matches counts as missing at
+    /// every store; `unmatched` hears of it (the CLI warns on stderr).
+    public func compare(
+        _ wanted: [(name: String, want: BasketItem.Want)], asOf asOfDay: LocalDay, in store: some PriceStore,
+        unmatched: (String) -> Void = { _ in }
+    ) async throws -> BasketResult {
+        try validate()
+        let home = try near.map { try Self.coordinate($0, option: "--near") }
+        let reach: Distance?
+        do { reach = try radius.map { try Distance(parsing: $0) } } catch { throw UsageError("--radius: \(error)") }
+        let asked = try currency.map { try Currency(code: $0) }
+        let products = try await store.products()
+        var items: [BasketItem] = []
+        for w in wanted {
+            if let p = ProductMatch.find(name: w.name, barcode: nil, among: products) {
+                items.append(BasketItem(name: w.name, productID: String(p.id), want: w.want))
+            } else {
+                unmatched(w.name)
+                items.append(BasketItem(name: w.name, productID: "none:\(w.name)", want: w.want))
+            }
+        }
+        let ids = Set(items.compactMap { Int64($0.productID) })
+        let records = ids.isEmpty ? [] : try await store.priceRecords(PriceQuery(productIDs: ids, userID: userID, to: asOfDay)).map(PriceObservation.init)
+        let stores = Dictionary(uniqueKeysWithValues: try await store.storesWithPrices(userID: userID).map { ($0.id, $0) })
+
+        var request = BasketRequest(items: items, asOf: asOfDay)
+        request.near = home
+        request.radius = reach
+        request.minAvailability = minAvailability
+        request.minUsers = minUsers
+        request.top = top
+        request.currency = asked
+        if let costPerKm {
+            // The travel cost is in the comparison's currency: the asked one, else the most common.
+            guard let code = asked?.code ?? Basket.mostCommon(Basket.recordsPerCurrency(records)) else {
+                throw UsageError("no prices for these items on or before \(asOfDay): nothing to compare")
+            }
+            do { request.costPerKmMinor = try Money(parsing: costPerKm, currency: Currency(code: code)).minorUnits } catch {
+                throw UsageError("--cost-per-km: \(error)")
+            }
+        }
+        return Basket.compute(request, observations: records, stores: stores)
+    }
+
+    /// `LAT,LON` in degrees, as the CLI's coordinate options read it.
+    static func coordinate(_ text: String, option: String) throws -> Coordinate {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let lat = try? parseStrictDouble(parts[0]), let lon = try? parseStrictDouble(parts[1]) else {
+            throw UsageError("\(option) \(text): expected LAT,LON in degrees, e.g. 60,25")
+        }
+        do { return try Coordinate(latitude: lat, longitude: lon) } catch { throw UsageError("--lat/--lon: \(error)") }
+    }
+}

@@ -1,0 +1,39 @@
+/// `--product P` (`prices history`, the service's `product`) as a product id, a barcode or a
+/// name; a name that matches nothing is a usage error with the best search hits suggested.
+public enum ProductLookup {
+    public static func find(_ text: String, in products: [Product]) throws -> Product {
+        if let id = Int64(text), let p = products.first(where: { $0.id == id }) { return p }
+        if let code = try? Barcode(parsing: text), let p = products.first(where: { $0.barcode == code }) { return p }
+        if let p = ProductMatch.find(name: text, barcode: nil, among: products) { return p }
+        let hits = ProductSearch.search(text, in: products).prefix(3).map { "\"\(OutputEscaping.visible($0.product.name))\"" }
+        throw UsageError(
+            "no product \"\(OutputEscaping.visible(text))\"\(hits.isEmpty ? "" : "; did you mean \(hits.joined(separator: ", "))?")"
+                + " (`geospend products search TEXT` lists products)")
+    }
+
+    public static func json(_ p: Product) -> JSONOutput {
+        .object([
+            ("id", .integer(p.id)), ("name", .string(p.name)), ("brand", p.brand.map { .string($0) } ?? .null),
+            ("category", .string(p.category)), ("barcode", p.barcode.map { .string($0.digits) } ?? .null),
+            ("unit", .string(p.defaultUnit.rawValue)),
+        ])
+    }
+
+    /// `products search TEXT [--user U] --format json`: the hits, each product with its score.
+    /// With `userID`, only the products that user has prices of.
+    public static func search(_ text: String, userID: String?, in db: some PriceStore) async throws -> [ProductSearch.Hit] {
+        var products = try await db.products()
+        if let userID {
+            let theirs = Set(try await db.priceRecords(PriceQuery(userID: userID)).map(\.product.id))
+            products = products.filter { theirs.contains($0.id) }
+        }
+        return ProductSearch.search(text, in: products)
+    }
+
+    public static func json(_ hits: [ProductSearch.Hit]) -> JSONOutput {
+        .array(hits.map { h in
+            guard case .object(let members) = json(h.product) else { return .null }
+            return .object(members + [("score", .integer(Int64(h.score)))])
+        })
+    }
+}

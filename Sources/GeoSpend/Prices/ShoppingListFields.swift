@@ -1,0 +1,115 @@
+import Foundation
+
+/// A shopping list's changes as a person gives them (`geospend lists add|show|complete`, the
+/// service's `/api/v1/lists`), checked with the CLI's words, and the list as `--format json`
+/// shows it.
+public enum ShoppingListFields {
+    /// One of the user's lists, or a usage error saying where to see the user's lists.
+    public static func list(_ id: Int64, of user: String, in lists: [ShoppingList]) throws -> ShoppingList {
+        guard let list = lists.first(where: { $0.id == id }) else { throw noList(id, user) }
+        return list
+    }
+
+    public static func noList(_ id: Int64, _ user: String) -> UsageError {
+        UsageError("--id \(id): \(user) has no such list (see `geospend lists show --user \(user)`)")
+    }
+
+    /// `--item NAME[=QTY]` specs.
+    public static func items(_ specs: [String]) throws -> [ShoppingListItem] {
+        try specs.map { spec in
+            do { return try ShoppingListItem(parsing: spec) } catch { throw UsageError("--item: \(error)") }
+        }
+    }
+
+    /// A new list of `user` (`lists add --name --budget --currency [--item …]`).
+    public static func create(
+        user: String, name: String, budget: String, currency: String, items: [ShoppingListItem], store: some ShoppingListStore
+    ) async throws -> ShoppingList {
+        let checked: String, money: Money
+        do { checked = try ShoppingList.checked(name: name) } catch { throw UsageError("--name: \(error)") }
+        do { money = try Money(parsing: budget, currency: Currency(code: currency)) } catch { throw UsageError("--budget: \(error)") }
+        let list = try await store.addList(userID: user, name: checked, budget: money)
+        return try await adding(items, to: list, store: store)
+    }
+
+    /// `items` added to the user's open list `id` (`lists add --id ID --item …`).
+    public static func addItems(user: String, id: Int64, items: [ShoppingListItem], store: some ShoppingListStore) async throws -> ShoppingList {
+        let found = try list(id, of: user, in: try await store.lists(userID: user))
+        guard found.completedExpenseID == nil else { throw UsageError("--id \(id): the list is completed; start a new one") }
+        return try await adding(items, to: found, store: store)
+    }
+
+    private static func adding(_ items: [ShoppingListItem], to list: ShoppingList, store: some ShoppingListStore) async throws -> ShoppingList {
+        var list = list
+        for i in items { list = try list.adding(i) }
+        if !items.isEmpty { list = try await store.setItems(userID: list.userID, id: list.id, list.items) ?? list }
+        return list
+    }
+
+    /// What `lists complete` stored.
+    public struct Completion: Sendable {
+        public let list: ShoppingList
+        public let expense: Expense
+        public let store: Store
+        public let prices: Int
+    }
+
+    /// `lists complete --id ID --store S --at WHEN --price NAME=AMOUNT …`: one expense of the
+    /// prices' sum at the store, a price record per item, the list marked completed, in one
+    /// transaction.
+    public static func complete(
+        user: String, id: Int64, storeID: String, at: String, prices: [String], db: some ExpenseStore & ShoppingListStore
+    ) async throws -> Completion {
+        guard !prices.isEmpty else { throw UsageError("give what was paid: --price NAME=AMOUNT for each item bought") }
+        let when: Timestamp
+        do { when = try Timestamp(parsing: at) } catch { throw UsageError("--at: \(error)") }
+        let list = try list(id, of: user, in: try await db.lists(userID: user))
+        guard list.completedExpenseID == nil else { throw UsageError("--id \(id): the list is already completed") }
+        guard let place = try await db.read({ reader in try reader.stores(withIDs: [storeID]) })[storeID] else {
+            throw UsageError("--store \(storeID): no such store; find its id with `geospend nearest-stores --lat … --lon …`")
+        }
+        let currency = list.budget.currency
+        var entries: [PriceEntry] = []
+        var total = Money(minorUnits: 0, currency: currency)
+        for spec in prices {
+            guard let eq = spec.lastIndex(of: "=") else { throw UsageError("--price \(spec): write NAME=AMOUNT, e.g. Milch=2.58") }
+            let name = String(spec[..<eq])
+            guard let item = list.items.first(where: { $0.name.compare(name, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame }) else {
+                throw UsageError("--price \(spec): \(name) is not on list \(id) (\(list.items.map(\.name).joined(separator: ", ")))")
+            }
+            let paid: Money
+            do { paid = try Money(parsing: String(spec[spec.index(after: eq)...]), currency: currency) } catch { throw UsageError("--price \(spec): \(error)") }
+            total = try total.adding(paid)
+            let (quantity, unit): (Double, PriceUnit) = switch item.want {
+            case .packs(let n): (Double(n), .pcs)
+            case .amount(let a): (a.inPerUnit, a.dimension == .mass ? .kg : a.dimension == .volume ? .l : .pcs)
+            }
+            entries.append(PriceEntry(productName: item.name, store: .id(storeID), price: paid, quantity: quantity, unit: unit, recordedAt: when, source: .manual))
+        }
+        let expense = Expense(
+            id: "list-\(Identity.normalized(user))-\(id)", userID: user, amount: total, occurredAt: when, title: list.name,
+            merchant: place.name, location: ExpenseLocation(coordinate: place.coordinate), storeID: storeID, notes: "shopping list \(id)")
+        guard let done = try await db.completeList(userID: user, id: id, expense: expense, prices: entries) else { throw noList(id, user) }
+        return Completion(list: done, expense: expense, store: place, prices: entries.count)
+    }
+
+    /// A list as `lists show --format json` shows it, with its estimate when there is one.
+    public static func json(_ l: ShoppingList, estimate: ShoppingListEstimate?) -> JSONOutput {
+        var fields: [(String, JSONOutput)] = [
+            ("id", .integer(l.id)), ("user", .string(l.userID)), ("name", .string(l.name)), ("budget", .string(l.budget.decimalString)),
+            ("currency", .string(l.budget.currency.code)),
+            ("items", .array(l.items.map { .object([("name", .string($0.name)), ("quantity", .string($0.quantityText))]) })),
+            ("completed_expense_id", l.completedExpenseID.map { .string($0) } ?? .null),
+        ]
+        if let estimate {
+            let c = estimate.currency
+            fields += [
+                ("estimated_cost", estimate.costMinor.flatMap { m in c.map { .string(Money.decimalString(m, digits: $0.minorDigits)) } } ?? .null),
+                ("estimate_currency", c.map { .string($0.code) } ?? .null),
+                ("estimate_store", estimate.best.map { .string($0.store.id) } ?? .null),
+                ("budget_exceeded", estimate.budgetExceeded.map { .bool($0) } ?? .null),
+            ]
+        }
+        return .object(fields)
+    }
+}

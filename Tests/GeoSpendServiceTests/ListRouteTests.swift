@@ -1,0 +1,123 @@
+import Foundation
+import GeoSpendTestSupport
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// `/api/v1/lists` and `/api/v1/receipts` against `geospend lists add|show|complete` and
+/// `receipts parse|import`: the service changes the fixture, the CLI a copy the same way, and
+/// the answers are the CLI's `--format json` on the copy. Both hold alice's prices of
+/// Data/examples/prices.csv (hand-written, Data/README.md). bob's token finds none of her lists.
+@Suite(.serialized) struct ListRouteTests {
+    let f: ServiceFixture
+    let alice = ServiceFixture.alice
+    let copy: String
+
+    init() throws {
+        f = try ServiceFixture()
+        let r = try f.geospend(["prices", "import", PriceRouteTests.pricesCSV.path, "--user", ServiceFixture.alice, "--db", f.db])
+        try #require(r.status == 0, "\(r.err)")
+        copy = try f.copy()
+    }
+
+    func cli(_ args: [String], json: Bool = true) throws -> String {
+        let r = try f.geospend(args + (json ? ["--format", "json"] : []) + ["--db", copy])
+        try #require(r.status == 0, "\(args): \(r.err)")
+        return r.out
+    }
+
+    func call(_ uri: String, _ token: String = "alice", method: HTTPRequest.Method = .get, body: String? = nil) async throws -> Answer {
+        try await f.withClient { try await $0.call(uri, token: f.tokens[token], method: method, body: body) }
+    }
+
+    @Test func listsAreTheCLIs() async throws {
+        let created = try await call(
+            "/api/v1/lists", "aliceWrite", method: .post, body: #"{"name": "Weekend", "budget": "5", "currency": "EUR", "items": ["Vollmilch 1,5%=2", "Äpfel=1kg"]}"#)
+        #expect(created.status == .created, "\(created.body)")
+        _ = try cli(["lists", "add", "--user", alice, "--name", "Weekend", "--budget", "5", "--currency", "EUR", "--item", "Vollmilch 1,5%=2", "--item", "Äpfel=1kg"], json: false)
+        let added = try await call("/api/v1/lists/1/items", "aliceWrite", method: .post, body: #"{"items": ["vollmilch 1,5%=1"]}"#)
+        #expect(added.status == .ok, "\(added.body)")
+        #expect(added.body.contains("\"quantity\": \"3\""), "\(added.body)")
+        _ = try cli(["lists", "add", "--user", alice, "--id", "1", "--item", "vollmilch 1,5%=1"], json: false)
+        let show = ["lists", "show", "--user", alice, "--id", "1", "--as-of", "2026-03-31", "--own-prices"]
+        for (uri, args) in [
+            ("/api/v1/lists", ["lists", "show", "--user", alice]),
+            ("/api/v1/lists/1?as-of=2026-03-31", show),
+            ("/api/v1/lists/1?as-of=2026-03-31&near=60.1699,24.9384&radius=5km&cost-per-km=0.30", show + ["--near", "60.1699,24.9384", "--radius", "5km", "--cost-per-km", "0.30"]),
+        ] {
+            let a = try await call(uri)
+            #expect(a.status == .ok, "\(uri): \(a.body)")
+            #expect(a.body == (try cli(args)), "\(uri)")
+        }
+        // the estimate was compared, not two nulls: 3 l of milk and 1 kg of apples exceed 5 EUR
+        #expect((try await call("/api/v1/lists/1?as-of=2026-03-31")).body.contains("\"budget_exceeded\": true"))
+        // bob: no list 1, whatever he tries
+        let bob = try f.token(user: ServiceFixture.bob, scope: "write")
+        let bobs = try await f.withClient { client in
+            [try await client.call("/api/v1/lists", token: bob),
+             try await client.call("/api/v1/lists/1", token: bob),
+             try await client.call("/api/v1/lists/1/items", token: bob, method: .post, body: #"{"items": ["Brot"]}"#),
+             try await client.call("/api/v1/lists/1/complete", token: bob, method: .post, body: #"{"store": "288130404", "at": "2026-03-20", "prices": ["Vollmilch=1"]}"#)]
+        }
+        #expect(bobs[0].body == "[]\n")
+        for a in bobs.dropFirst() { expectProblem(a, status: 404, says: "has no such list") }
+        // complete: the expense and the price records, as the CLI stores them
+        let at = "2026-03-20T10:00:00+02:00"
+        let done = try await call(
+            "/api/v1/lists/1/complete", "aliceWrite", method: .post, body: #"{"store": "288130404", "at": "\#(at)", "prices": ["Vollmilch 1,5%=3.87", "Äpfel=3.99"]}"#)
+        #expect(done.status == .ok, "\(done.body)")
+        #expect(done.body.contains("\"completed_expense_id\": \"list-\(alice)-1\"") && done.body.contains("\"total\": \"7.86\""), "\(done.body)")
+        _ = try cli(["lists", "complete", "--user", alice, "--id", "1", "--store", "288130404", "--at", at, "--price", "Vollmilch 1,5%=3.87", "--price", "Äpfel=3.99"], json: false)
+        for (uri, args) in [
+            ("/api/v1/lists", ["lists", "show", "--user", alice]),
+            ("/api/v1/prices/history?product=Vollmilch%201%2C5%25", ["prices", "history", "--product", "Vollmilch 1,5%", "--user", alice]),
+            ("/api/v1/expenses/list-\(alice)-1", ["expenses", "show", "list-\(alice)-1", "--user", alice]),
+        ] {
+            let a = try await call(uri)
+            #expect(a.status == .ok, "\(uri): \(a.body)")
+            #expect(a.body == (try cli(args)), "\(uri)")
+        }
+        let again = try await call("/api/v1/lists/1/complete", "aliceWrite", method: .post, body: #"{"store": "288130404", "at": "\#(at)", "prices": ["Vollmilch=1"]}"#)
+        expectProblem(again, status: 400, says: "already completed")
+    }
+
+    static let receipt = "REWE Markt\nMilch 1,5% 1,29\nBrot Vollkorn 2,49\nÄpfel 1kg 3,99\nSUMME 7,77\n"
+
+    @Test func receiptsAreTheCLIs() async throws {
+        let file = f.dir.appendingPathComponent("r.txt")
+        try Self.receipt.write(to: file, atomically: true, encoding: .utf8)
+        let parsed = try await call("/api/v1/receipts/parse", "aliceWrite", method: .post, body: Self.receipt)
+        #expect(parsed.status == .ok)
+        #expect(parsed.body == (try f.geospend(["receipts", "parse", file.path, "--format", "json"])).out)
+        let at = "2026-03-21T10:15:00+02:00"
+        let stored = try await call("/api/v1/receipts/import?store=288130404&at=\(at.replacingOccurrences(of: "+", with: "%2B"))&name=r.txt", "aliceWrite", method: .post, body: Self.receipt)
+        #expect(stored.status == .created, "\(stored.body)")
+        #expect(stored.body == (try cli(["receipts", "import", file.path, "--user", alice, "--store", "288130404", "--at", at])))
+        #expect(stored.body.contains("\"matched\": [\n    {"), "\(stored.body)")  // Milch 1,5% matched alice's Vollmilch
+        let id = try #require(stored.body.firstMatch(of: /"expense_id": "([^"]+)"/).map { String($0.1) })
+        let expense = try await call("/api/v1/expenses/\(id)")
+        #expect(expense.body == (try cli(["expenses", "show", id, "--user", alice])))
+        let again = try await call("/api/v1/receipts/import?store=288130404&at=\(at.replacingOccurrences(of: "+", with: "%2B"))&name=r.txt", "aliceWrite", method: .post, body: Self.receipt)
+        expectProblem(again, status: 400, says: "was stored before")
+    }
+
+    @Test(arguments: [
+        ("alice", HTTPRequest.Method.post, "/api/v1/lists", #"{"name": "X", "budget": "5", "currency": "EUR"}"#, 403, "needs a write token"),
+        ("aliceWrite", .post, "/api/v1/lists", #"{"name": "X"}"#, 400, "name, budget and currency are required"),
+        ("aliceWrite", .post, "/api/v1/lists", #"{"name": "X", "budget": "-5", "currency": "EUR"}"#, 400, "--budget"),
+        ("aliceWrite", .post, "/api/v1/lists", #"{"name": "X", "budget": "5", "currency": "EUR", "items": ["=2"]}"#, 400, "--item"),
+        ("aliceWrite", .post, "/api/v1/lists", "[1]", 400, "the body must be a JSON object"),
+        ("aliceWrite", .post, "/api/v1/lists/1/items", #"{"items": []}"#, 400, "give the items to add"),
+        ("alice", .get, "/api/v1/lists/9", nil, 404, "has no such list"),
+        ("alice", .get, "/api/v1/lists/x", nil, 404, "list ids are whole numbers"),
+        ("aliceWrite", .post, "/api/v1/receipts/import?store=288130404&at=2026-03-21", "SUMME 1,00\n", 400, "no item lines"),
+        ("aliceWrite", .post, "/api/v1/receipts/import?store=288130404&at=2026-03-21", "Milch 1,29\nSUMME 9,99\n", 400, "allow-mismatch"),
+        ("aliceWrite", .post, "/api/v1/receipts/import?store=nope&at=2026-03-21", "Milch 1,29\nSUMME 1,29\n", 400, "no such store"),
+        ("aliceWrite", .post, "/api/v1/receipts/import?store=288130404", "Milch 1,29\nSUMME 1,29\n", 400, "at is required"),
+        ("aliceWrite", .post, "/api/v1/receipts/parse?currency=eur", "Milch 1,29\n", 400, "eur"),
+    ] as [(String, HTTPRequest.Method, String, String?, Int, String)])
+    func refusals(token: String, method: HTTPRequest.Method, uri: String, body: String?, status: Int, says: String) async throws {
+        let a = try await call(uri, token, method: method, body: body)
+        expectProblem(a, status: status, says: says)
+    }
+}
