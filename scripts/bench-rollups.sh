@@ -41,7 +41,7 @@ for r in runs:
     build = " (debug build)" if "/debug/" in r.get("geospend", "") else ""
     lines.append(f"| {int(size):,}{build} | {i['with']['millis']/1000:.1f} s / {i['without']['millis']/1000:.1f} s "
                  f"({(i['with']['millis']/i['without']['millis']-1)*100:+.0f} %) | {i['with']['bytes']/1e6:.0f} / {i['without']['bytes']/1e6:.0f} MB "
-                 f"| {r['rollup_rows']:,} / {r.get('cell_rollup_rows', 0):,} | {p50(l['rollups']):.0f} ms | {p50(l['scan']):.0f} ms "
+                 f"| {r['rollup_rows']:,} / {f"{r['cell_rollup_rows']:,}" if 'cell_rollup_rows' in r else '–'} | {p50(l['rollups']):.0f} ms | {p50(l['scan']):.0f} ms "
                  f"| {f'{p50(l[m3]):.0f} ms' if (m3 := 'rollups_min_users_3') in l else '–'} | {p50(d):.0f} ms | "
                  f"{ratio:.3f} {'met' if ratio <= 0.2 else '**missed**'} |")
 if 1_000_000 in by_size and 10_000_000 in by_size:
