@@ -176,9 +176,12 @@ enum MapRollupStorage {
     /// stored that are not kept (left by another version). One level in memory at a time. The
     /// cells' rows are compared with the per-user rows summed, which are compared with the expenses.
     static func differences(_ db: Database) throws -> Int {
+        // Missing or with other sums, then extra (a cell row no per-user row explains): each once.
         let cells = "SELECT grid, level, cell, kind, currency, count, total_minor, users FROM map_cell_rollups"
         var differing = try Int.fetchOne(db, sql: """
-            SELECT (SELECT count(*) FROM (\(summed) EXCEPT \(cells))) + (SELECT count(*) FROM (\(cells) EXCEPT \(summed)))
+            SELECT (SELECT count(*) FROM (\(summed) EXCEPT \(cells)))
+                + (SELECT count(*) FROM map_cell_rollups AS c WHERE NOT EXISTS (SELECT 1 FROM map_rollups AS r
+                    WHERE r.grid = c.grid AND r.level = c.level AND r.cell = c.cell AND r.kind = c.kind AND r.currency = c.currency))
             """) ?? 0
         for level in MapRollup.levels {
             let (stored, fresh) = (try stored(level, db), try recomputed(level, db))

@@ -256,7 +256,7 @@ import Testing
         }
         // Tiles at zoom 16 (cells of ~10 m) across users hide every cell: no tiles, nothing to change.
         let published = fromScan.indices.filter { !fromScan[$0].isEmpty }
-        #expect(published.count == 26, "outputs with cells: \(published)")
+        #expect(published.count == 27, "outputs with cells: \(published)")
         // The cells' rows alone changed (no trigger runs): the all-users cases change, the rest not.
         try rolled.writeTransaction { db in try db.execute(sql: "UPDATE map_cell_rollups SET total_minor = total_minor + 1") }
         let cellsChanged = try await outputs(rolled)
