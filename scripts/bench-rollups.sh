@@ -30,8 +30,8 @@ python3 - Benchmarks/results/rollups-*.json <<'PY' | tee /dev/stderr | python3 s
 import json, re, statistics, sys
 runs = sorted((json.load(open(p)) for p in sys.argv[1:]), key=lambda r: r["rollup_rows"])
 def p50(xs): return statistics.median(xs)
-lines = ["| expenses | import with / without rollups | file with / without | rollup rows | H3 res 9 layer from rollups p50 | by a scan p50 | DuckDB square grid 250 m p50 | rollups / DuckDB (≤ 0.2) |",
-         "|---|---:|---:|---:|---:|---:|---:|---:|"]
+lines = ["| expenses | import with / without rollups | file with / without | rollup rows (per user / cells) | H3 res 9 layer from rollups p50 | by a scan p50 | from rollups, --min-users 3 | DuckDB square grid 250 m p50 | rollups / DuckDB (≤ 0.2) |",
+         "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
 by_size = {}
 for r in runs:
     size = re.search(r"bench-(\d+)", r["expenses_csv"]).group(1)
@@ -41,7 +41,8 @@ for r in runs:
     build = " (debug build)" if "/debug/" in r.get("geospend", "") else ""
     lines.append(f"| {int(size):,}{build} | {i['with']['millis']/1000:.1f} s / {i['without']['millis']/1000:.1f} s "
                  f"({(i['with']['millis']/i['without']['millis']-1)*100:+.0f} %) | {i['with']['bytes']/1e6:.0f} / {i['without']['bytes']/1e6:.0f} MB "
-                 f"| {r['rollup_rows']:,} | {p50(l['rollups']):.0f} ms | {p50(l['scan']):.0f} ms | {p50(d):.0f} ms | "
+                 f"| {r['rollup_rows']:,} / {f"{r['cell_rollup_rows']:,}" if 'cell_rollup_rows' in r else '–'} | {p50(l['rollups']):.0f} ms | {p50(l['scan']):.0f} ms "
+                 f"| {f'{p50(l[m3]):.0f} ms' if (m3 := 'rollups_min_users_3') in l else '–'} | {p50(d):.0f} ms | "
                  f"{ratio:.3f} {'met' if ratio <= 0.2 else '**missed**'} |")
 if 1_000_000 in by_size and 10_000_000 in by_size:
     k = p50(by_size[10_000_000]["layer"]["millis"]["rollups"]) / p50(by_size[1_000_000]["layer"]["millis"]["rollups"])

@@ -10,6 +10,8 @@ DIR holds expenses.csv and stores.csv (scripts/bench.sh generates them). Measure
 - layer: `geospend export grid --shape h3 --resolution 9 --all-users --min-users 1 --out F`
   (kind expense, the most common currency; CLI end to end, process start to exit), 7 runs after
   a warm-up, from the rollups and with GEOSPEND_MAP_ROLLUPS=scan; the two files must be equal;
+  then with `--min-users 3` (the default for all users) from the rollups, 7 runs, and once by a
+  scan, which must write the same bytes;
 - DuckDB: engine.py's square grid (250 m cells on a Lambert azimuthal equal-area projection
   centred on the data, ST_Transform, floor, count and sum per cell, each cell's polygon written
   as a GeoJSON file: the same code the main comparison times) over the same expenses, in-process
@@ -66,14 +68,17 @@ def main() -> None:
         subprocess.run([args.geospend, "import", "stores", str(stores), "--db", str(db)], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if mode == "without":
-            subprocess.run(["sqlite3", str(db), "DROP TABLE map_rollups"], check=True)
+            subprocess.run(["sqlite3", str(db), "DROP TABLE map_rollups; DROP TABLE map_cell_rollups"], check=True)
         ms = timed_run([args.geospend, "import", "expenses", str(expenses), "--db", str(db)])
         imports[mode] = {"millis": ms, "bytes": os.path.getsize(db)}
         print(f"import {mode} rollups: {ms / 1000:.1f} s, file {os.path.getsize(db) / 1e6:.0f} MB", file=sys.stderr)
     result["import"] = imports
     db = str(d / "rollups-with.sqlite")
-    result["rollup_rows"] = int(subprocess.run(["sqlite3", db, "SELECT count(*) FROM map_rollups"], check=True,
-                                               capture_output=True, text=True).stdout)
+    def count(table: str) -> int:
+        return int(subprocess.run(["sqlite3", db, f"SELECT count(*) FROM {table}"], check=True, capture_output=True, text=True).stdout)
+    result["rollup_rows"] = count("map_rollups")
+    result["cell_rollup_rows"] = count("map_cell_rollups")
+    result["cell_rollup_rows_res9"] = count("map_cell_rollups WHERE grid = 'h3' AND level = 9")
 
     # The H3 layer, from the rollups and by a scan.
     with tempfile.TemporaryDirectory(prefix="rollups-") as tmp:
@@ -91,6 +96,18 @@ def main() -> None:
             print(f"H3 res 9 layer, {mode}: p50 {statistics.median(layer[mode]):.0f} ms", file=sys.stderr)
         if outs["rollups"] != outs["scan"]:
             raise SystemExit("rollups.py: the H3 layer from the rollups differs from the scan's")
+        # The CLI's default for all users, --min-users 3: the cells' rollups list the users of
+        # the cells below it (complementary suppression needs who); timed from the rollups, and
+        # once by a scan for the bytes.
+        env = dict(os.environ, SOURCE_DATE_EPOCH="1767225600")
+        cmd3 = [args.geospend, "export", "grid", "--shape", "h3", "--resolution", "9", "--all-users", "--min-users", "3",
+                "--db", db, "--out", f"{tmp}/h3-3.geojson"]
+        layer["rollups_min_users_3"] = median_of(RUNS, lambda: timed_run(cmd3, env))
+        rolled3 = pathlib.Path(f"{tmp}/h3-3.geojson").read_bytes()
+        timed_run(cmd3, dict(env, GEOSPEND_MAP_ROLLUPS="scan"))
+        if rolled3 != pathlib.Path(f"{tmp}/h3-3.geojson").read_bytes():
+            raise SystemExit("rollups.py: the H3 layer (--min-users 3) from the rollups differs from the scan's")
+        print(f"H3 res 9 layer, --min-users 3, rollups: p50 {statistics.median(layer['rollups_min_users_3']):.0f} ms", file=sys.stderr)
         layer_doc = json.loads(outs["rollups"])
         currency = layer_doc["geospend"]["currency"]
         result["layer"] = {"millis": layer, "bytes": len(outs["rollups"]), "cells": len(layer_doc["features"]),

@@ -31,6 +31,85 @@ enum MapRollupStorage {
         try rebuild(db)
     }
 
+    static let cellTable = "map_cell_rollups"
+
+    /// Migration "v14: map cell rollups": per (grid, level, cell, kind, currency) the sums over
+    /// every user and the number of distinct users, i.e. of `map_rollups` rows there, kept by
+    /// triggers on `map_rollups` as its rows appear, change and vanish. So every write that keeps
+    /// those rows (imports, edits, deletes, a user's deletion or rename, a rebuild) keeps these in
+    /// the same statement, and an all-users layer reads O(cells).
+    static func createCells(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE map_cell_rollups (
+                grid TEXT NOT NULL CHECK (grid = 'h3' OR grid = 'tile'),
+                level INTEGER NOT NULL,
+                cell BIGINT NOT NULL,
+                kind TEXT NOT NULL,
+                currency TEXT NOT NULL,
+                count BIGINT NOT NULL,
+                total_minor BIGINT NOT NULL,
+                users INTEGER NOT NULL,
+                PRIMARY KEY (grid, level, cell, kind, currency)
+            ) WITHOUT ROWID
+            """)
+        // Without the per-user rows (dropped by hand) the cells stay empty; doctor reports it.
+        guard try db.tableExists(table) else { return }
+        try db.execute(sql: "INSERT INTO map_cell_rollups \(summed)")
+        try createTriggers(db)
+    }
+
+    /// `map_rollups` summed as `map_cell_rollups` keeps it: one user per row.
+    static let summed = """
+        SELECT grid, level, cell, kind, currency, sum(count), sum(total_minor), count(*) FROM map_rollups
+        GROUP BY grid, level, cell, kind, currency
+        """
+
+    /// The triggers that keep `map_cell_rollups` equal to `map_rollups` summed. A row in is one
+    /// user more; a row out one fewer (a cell left without users goes); a changed count or total
+    /// adds the difference; a changed key (a user's rename) is the old row out and the new one in.
+    static func createTriggers(_ db: Database) throws {
+        func at(_ row: String) -> String {
+            "grid = \(row).grid AND level = \(row).level AND cell = \(row).cell AND kind = \(row).kind AND currency = \(row).currency"
+        }
+        let rowIn = """
+            INSERT INTO map_cell_rollups VALUES (NEW.grid, NEW.level, NEW.cell, NEW.kind, NEW.currency, NEW.count, NEW.total_minor, 1)
+                ON CONFLICT DO UPDATE SET count = count + excluded.count, total_minor = total_minor + excluded.total_minor, users = users + 1;
+            """
+        let rowOut = """
+            UPDATE map_cell_rollups SET count = count - OLD.count, total_minor = total_minor - OLD.total_minor, users = users - 1
+                WHERE \(at("OLD"));
+            DELETE FROM map_cell_rollups WHERE \(at("OLD")) AND users = 0;
+            """
+        let sameKey = ["grid", "level", "cell", "user_id", "kind", "currency"].map { "OLD.\($0) IS NEW.\($0)" }.joined(separator: " AND ")
+        try db.execute(sql: """
+            CREATE TRIGGER map_rollups_in AFTER INSERT ON map_rollups BEGIN \(rowIn) END;
+            CREATE TRIGGER map_rollups_out AFTER DELETE ON map_rollups BEGIN \(rowOut) END;
+            CREATE TRIGGER map_rollups_sums AFTER UPDATE ON map_rollups WHEN \(sameKey) BEGIN
+                UPDATE map_cell_rollups SET count = count + NEW.count - OLD.count, total_minor = total_minor + NEW.total_minor - OLD.total_minor
+                    WHERE \(at("NEW"));
+            END;
+            CREATE TRIGGER map_rollups_key AFTER UPDATE ON map_rollups WHEN NOT (\(sameKey)) BEGIN \(rowOut) \(rowIn) END;
+            """)
+    }
+
+    /// Whether both tables are there (a file at v14 whose tables nobody dropped).
+    static func bothKept(_ db: Database) throws -> Bool {
+        try db.tableExists(table) && db.tableExists(cellTable)
+    }
+
+    /// Both tables and the four triggers between them: what doctor expects.
+    static func isComplete(_ db: Database) throws -> Bool {
+        try bothKept(db)
+            && Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'map_rollups' AND name LIKE 'map_rollups_%'") == 4
+    }
+
+    /// Both tables made again from the expenses (doctor --repair, when either or a trigger is missing).
+    static func remake(_ db: Database) throws {
+        try db.execute(sql: "DROP TABLE IF EXISTS map_cell_rollups; DROP TABLE IF EXISTS map_rollups")
+        try create(db)
+        try createCells(db)
+    }
+
     /// Adds `changes` to the stored rows; a row whose count reaches 0 goes. Without the table
     /// (dropped: the benchmark's import without rollups) nothing is kept, layers scan, and
     /// `doctor` reports it until `--repair` makes the table again.
@@ -94,9 +173,16 @@ enum MapRollupStorage {
     }
 
     /// Rows that differ from a recomputation (missing, extra or with other sums), and the levels
-    /// stored that are not kept (left by another version). One level in memory at a time.
+    /// stored that are not kept (left by another version). One level in memory at a time. The
+    /// cells' rows are compared with the per-user rows summed, which are compared with the expenses.
     static func differences(_ db: Database) throws -> Int {
-        var differing = 0
+        // Missing or with other sums, then extra (a cell row no per-user row explains): each once.
+        let cells = "SELECT grid, level, cell, kind, currency, count, total_minor, users FROM map_cell_rollups"
+        var differing = try Int.fetchOne(db, sql: """
+            SELECT (SELECT count(*) FROM (\(summed) EXCEPT \(cells)))
+                + (SELECT count(*) FROM map_cell_rollups AS c WHERE NOT EXISTS (SELECT 1 FROM map_rollups AS r
+                    WHERE r.grid = c.grid AND r.level = c.level AND r.cell = c.cell AND r.kind = c.kind AND r.currency = c.currency))
+            """) ?? 0
         for level in MapRollup.levels {
             let (stored, fresh) = (try stored(level, db), try recomputed(level, db))
             differing += fresh.filter { stored[$0.key] != $0.value }.count + stored.keys.filter { fresh[$0] == nil }.count
@@ -108,6 +194,8 @@ enum MapRollupStorage {
 
     /// Empties the table and fills it from the expenses, a level at a time.
     static func rebuild(_ db: Database) throws {
+        // The cells first: the triggers then have nothing to subtract from, row by row.
+        if try db.tableExists(cellTable) { try db.execute(sql: "DELETE FROM map_cell_rollups") }
         try db.execute(sql: "DELETE FROM map_rollups")
         for level in MapRollup.levels {
             var changes = MapRollup.Changes()
@@ -148,6 +236,53 @@ extension SpatiaLiteReader {
                 try body(MapRollup.Row(
                     cell: s.int64(0), userKey: s.withText(1, LocatedAmount.userKey), currencyKey: s.withText(2, LocatedAmount.currencyKey),
                     count: Int(s.int64(3)), totalMinor: s.int64(4)))
+            }
+            return true
+        }
+    }
+}
+
+extension SpatiaLiteReader {
+    public func forEachMapCellRollup(
+        _ level: MapRollup.Level, _ filter: ExpenseFilter, listingUsersBelow minUsers: Int, _ body: (MapRollup.CellRow) throws -> Void
+    ) throws -> Bool {
+        try read { db in
+            // Before v14, or with either table dropped: the layer reads the per-user rows or scans.
+            guard try MapRollupStorage.bothKept(db) else { return false }
+            var conditions = ["grid = ?1", "level = ?2"]
+            var texts: [String] = []
+            if let currency = filter.currency {
+                texts.append(currency.code)
+                conditions.append("currency = ?\(texts.count + 2)")
+            }
+            if !filter.kinds.isEmpty {
+                let kinds = filter.kinds.map(\.rawValue).sorted()
+                texts += kinds
+                conditions.append("kind IN (\((texts.count - kinds.count + 3...texts.count + 2).map { "?\($0)" }.joined(separator: ", ")))")
+            }
+            let s = RawStatement(try db.cachedStatement(sql: """
+                SELECT cell, kind, currency, count, total_minor, users FROM map_cell_rollups WHERE \(conditions.joined(separator: " AND "))
+                """))
+            // Who, in a cell below the threshold: its per-user rows (a prefix of their primary key).
+            let who = RawStatement(try db.cachedStatement(sql: """
+                SELECT user_id FROM map_rollups WHERE grid = ?1 AND level = ?2 AND cell = ?3 AND kind = ?4 AND currency = ?5
+                """))
+            defer { s.reset(); who.reset() }
+            s.reset()
+            s.bind(1, level.grid.rawValue); s.bind(2, Int64(level.level))
+            for (n, text) in texts.enumerated() { s.bind(Int32(n + 3), text) }
+            while try s.step(db) {
+                let users = Int(s.int64(5))
+                var keys: [UInt64] = []
+                if users < minUsers {
+                    who.reset()
+                    who.bind(1, level.grid.rawValue); who.bind(2, Int64(level.level)); who.bind(3, s.int64(0))
+                    who.bind(4, s.text(1)); who.bind(5, s.text(2))
+                    while try who.step(db) { keys.append(who.withText(0, LocatedAmount.userKey)) }
+                }
+                try body(MapRollup.CellRow(
+                    cell: s.int64(0), currencyKey: s.withText(2, LocatedAmount.currencyKey), count: Int(s.int64(3)),
+                    totalMinor: s.int64(4), users: users, userKeys: keys))
             }
             return true
         }

@@ -293,5 +293,8 @@ enum Schema {
         Migration(identifier: "v13: map rollups") { db in
             try MapRollupStorage.create(db)
         },
+        Migration(identifier: "v14: map cell rollups") { db in
+            try MapRollupStorage.createCells(db)
+        },
     ]
 }

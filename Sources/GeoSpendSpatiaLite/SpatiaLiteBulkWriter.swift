@@ -252,7 +252,7 @@ final class SpatiaLiteBulkWriter {
             currencyTotals![code] = projected
             if let c = expense.location?.coordinate { try index(&expenseIndexLoad, insertExpenseIndex, latitude: c.latitude, longitude: c.longitude) }
             if keepsRollups { rollupChanges.add(expense, sign: 1) }
-            if rollupChanges.sums.count >= 1 << 18 {  // ~50 MB held: store them now
+            if rollupChanges.count >= 1 << 18 {  // ~50 MB held: store them now
                 try MapRollupStorage.apply(rollupChanges, db)
                 rollupChanges = MapRollup.Changes()
             }

@@ -103,8 +103,8 @@ extension SpatiaLiteStore {
             check("ids and names in NFC") { Self.identityDetail(try Self.identityFindings(db)) }
             check("map rollups") {
                 // Derived from the expenses; a recomputation must give exactly the stored rows.
-                guard try db.tableExists(MapRollupStorage.table) else {
-                    return (false, "the table map_rollups is missing, so layers scan the expenses; --repair makes it again")
+                guard try MapRollupStorage.isComplete(db) else {
+                    return (false, "the tables map_rollups and map_cell_rollups or their triggers are missing, so layers scan the expenses; --repair makes them again")
                 }
                 let differing = try MapRollupStorage.differences(db)
                 return differing == 0
@@ -183,8 +183,8 @@ extension SpatiaLiteStore {
             }
             try db.execute(sql: "REINDEX")
             done.append("rebuilt every index (REINDEX)")
-            if try !db.tableExists(MapRollupStorage.table) {
-                try MapRollupStorage.create(db)
+            if try !MapRollupStorage.isComplete(db) {
+                try MapRollupStorage.remake(db)
                 done.append("made the map rollups again from the expenses")
             } else if try MapRollupStorage.differences(db) > 0 {
                 try MapRollupStorage.rebuild(db)

@@ -36,6 +36,32 @@ import Testing
         return sums.mapValues { "\($0.0)|\($0.1)" }
     }
 
+    /// "grid|level|cell|kind|currency" → "count|total|users": `expected` summed over users, one
+    /// user per per-user row (what map_cell_rollups must hold).
+    static func expectedCells(_ live: [String: Expense]) -> [String: String] {
+        var sums: [String: (Int64, Int64, Int)] = [:]
+        for (key, value) in expected(live) {
+            let k = key.split(separator: "|", omittingEmptySubsequences: false)
+            let v = value.split(separator: "|").map { Int64($0)! }
+            let cell = [k[0], k[1], k[2], k[4], k[5]].joined(separator: "|")
+            sums[cell, default: (0, 0, 0)].0 += v[0]
+            sums[cell, default: (0, 0, 0)].1 += v[1]
+            sums[cell, default: (0, 0, 0)].2 += 1
+        }
+        return sums.mapValues { "\($0.0)|\($0.1)|\($0.2)" }
+    }
+
+    static func storedCells(_ store: SpatiaLiteStore) throws -> [String: String] {
+        let rows: [String] = try store.column("""
+            SELECT grid || '|' || level || '|' || cell || '|' || kind || '|' || currency || '#' || count || '|' || total_minor || '|' || users
+            FROM map_cell_rollups
+            """)
+        return Dictionary(uniqueKeysWithValues: rows.map { row in
+            let parts = row.split(separator: "#")
+            return (String(parts[0]), String(parts[1]))
+        })
+    }
+
     static func stored(_ store: SpatiaLiteStore) throws -> [String: String] {
         let rows: [String] = try store.column("""
             SELECT grid || '|' || level || '|' || cell || '|' || user_id || '|' || kind || '|' || currency || '#' || count || '|' || total_minor
@@ -97,6 +123,8 @@ import Testing
             }
             let (stored, expected) = (try Self.stored(store), Self.expected(live))
             #expect(stored == expected, "round \(round): \(stored.count) rows stored, \(expected.count) expected")
+            let (cells, expectedCells) = (try Self.storedCells(store), Self.expectedCells(live))
+            #expect(cells == expectedCells, "round \(round): \(cells.count) cell rows stored, \(expectedCells.count) expected")
         }
         let health = try store.checkHealth().checks.first { $0.name == "map rollups" }
         #expect(health?.ok == true, "\(String(describing: health))")
@@ -122,6 +150,66 @@ import Testing
         #expect(try !store.repair().contains("rebuilt the map rollups from the expenses"), "nothing to rebuild when they agree")
     }
 
+    /// Doctor compares the cells' rows with the per-user rows summed, and finds a missing trigger
+    /// (the cells would drift on the next write); `--repair` rebuilds or remakes them.
+    @Test func doctorChecksTheCellRollups() async throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        var random = SplitMix64(seed: 11)
+        var live = Dictionary(uniqueKeysWithValues: (0..<60).map { n in ("e\(n)", Self.randomExpense("e\(n)", user: "u\(n % 3)", &random)) })
+        _ = try store.writeHere { w in try live.values.sorted { $0.id < $1.id }.map { try w.insert($0) } }
+        func health() throws -> (ok: Bool, detail: String) {
+            let check = try store.checkHealth().checks.first { $0.name == "map rollups" }
+            return (check?.ok ?? false, check?.detail ?? "no check")
+        }
+        try store.writeTransaction { db in
+            try db.execute(sql: "UPDATE map_cell_rollups SET users = users + 1 WHERE cell = (SELECT max(cell) FROM map_cell_rollups WHERE grid = 'tile')")
+        }
+        let tampered = try health()
+        #expect(!tampered.ok && tampered.detail.contains("1 rows differ"), "\(tampered.detail)")
+        #expect(try store.repair().contains("rebuilt the map rollups from the expenses"))
+        #expect(try health().ok)
+        #expect(try Self.storedCells(store) == Self.expectedCells(live))
+
+        try store.writeTransaction { db in try db.execute(sql: "DROP TRIGGER map_rollups_out") }
+        let missing = try health()
+        #expect(!missing.ok && missing.detail.contains("triggers are missing"), "\(missing.detail)")
+        #expect(try store.repair().contains("made the map rollups again from the expenses"))
+        let gone = live.keys.sorted()[0]
+        #expect(try await store.deleteExpense(id: gone, userID: live[gone]!.userID, rewriteFile: false) != nil)
+        live[gone] = nil
+        #expect(try health().ok)
+        #expect(try Self.storedCells(store) == Self.expectedCells(live))
+    }
+
+    /// A file GeoSpend left at v13 (per-user rollups, no cells' table, no triggers) gets the
+    /// cells' rollups from its per-user rows when opened, and keeps them on the next writes.
+    @Test func aVersion13FileGetsItsCellRollups() async throws {
+        let scratch = Scratch()
+        var random = SplitMix64(seed: 13)
+        var live = Dictionary(uniqueKeysWithValues: (0..<80).map { n in ("e\(n)", Self.randomExpense("e\(n)", user: "u\(n % 5)", &random)) })
+        do {
+            let store = try scratch.store()
+            _ = try store.writeHere { w in try live.values.sorted { $0.id < $1.id }.map { try w.insert($0) } }
+            // Back to what v13 left: v14's table and triggers gone, v14 not recorded.
+            try store.writeTransaction { db in
+                try db.execute(sql: """
+                    DROP TABLE map_cell_rollups;
+                    DROP TRIGGER map_rollups_in; DROP TRIGGER map_rollups_out; DROP TRIGGER map_rollups_sums; DROP TRIGGER map_rollups_key;
+                    DELETE FROM grdb_migrations WHERE identifier LIKE 'v14:%';
+                    """)
+            }
+            #expect(try store.scalar("SELECT count(*) FROM sqlite_master WHERE name LIKE 'map_cell%' OR type = 'trigger' AND name LIKE 'map_rollups_%'") == 0)
+        }
+        let store = try scratch.store()
+        #expect(try Self.storedCells(store) == Self.expectedCells(live))
+        let moved = Self.randomExpense("e1", user: live["e1"]!.userID, &random)
+        #expect(try await store.updateExpense(moved, remindAt: nil) != nil)
+        live["e1"] = moved
+        #expect(try Self.storedCells(store) == Self.expectedCells(live))
+        #expect(try store.checkHealth().checks.first { $0.name == "map rollups" }?.ok == true)
+    }
+
     /// The H3 grid layer and the tiles' heat layer come out byte for byte the same from the
     /// rollups as from a scan: the same data in a second file whose rollups table is dropped
     /// (the reader then offers none, as PostGIS does). A changed rollup row changes the output,
@@ -135,10 +223,17 @@ import Testing
         for store in [rolled, scanned] { _ = try store.writeHere { w in try batch.map { try w.insert($0) } } }
         try scanned.writeTransaction { db in try db.execute(sql: "DROP TABLE map_rollups") }
 
+        // All users with one kind (the CLI's default) and a user threshold, or any kinds without
+        // one, read the cells' rollups; one user, or several kinds with a threshold, the per-user rows.
+        let cases: [(ExpenseFilter, Int)] = [
+            (ExpenseFilter(userID: nil, kinds: [.expense]), 3), (ExpenseFilter(userID: nil, kinds: [.expense, .income]), 1),
+            (ExpenseFilter(userID: nil, kinds: [.income], currency: Self.currencies[0]), 2),
+            (ExpenseFilter(userID: "user1"), 1), (ExpenseFilter(userID: nil, currency: Self.currencies[1]), 2),
+        ]
+        let fromCells = [true, true, true, false, false]
         func outputs(_ store: SpatiaLiteStore) async throws -> [[UInt8]] {
             var out: [[UInt8]] = []
-            for (filter, minUsers) in [(ExpenseFilter(userID: nil, kinds: [.expense]), 3), (ExpenseFilter(userID: "user1"), 1),
-                                       (ExpenseFilter(userID: nil, currency: Self.currencies[1]), 2)] {
+            for (filter, minUsers) in cases {
                 let request = MapExportRequest(filter: filter, minUsers: minUsers, generatedAt: "2026-01-01T00:00:00Z")
                 for resolution in [5, 7, 9] {
                     let sink = ByteSink()
@@ -161,7 +256,13 @@ import Testing
         }
         // Tiles at zoom 16 (cells of ~10 m) across users hide every cell: no tiles, nothing to change.
         let published = fromScan.indices.filter { !fromScan[$0].isEmpty }
-        #expect(published.count == 16, "outputs with cells: \(published)")
+        #expect(published.count == 27, "outputs with cells: \(published)")
+        // The cells' rows alone changed (no trigger runs): the all-users cases change, the rest not.
+        try rolled.writeTransaction { db in try db.execute(sql: "UPDATE map_cell_rollups SET total_minor = total_minor + 1") }
+        let cellsChanged = try await outputs(rolled)
+        for n in published {
+            #expect((cellsChanged[n] != fromScan[n]) == fromCells[n / 6], "output \(n): from the cells' rollups is \(fromCells[n / 6])")
+        }
         try rolled.writeTransaction { db in try db.execute(sql: "UPDATE map_rollups SET total_minor = total_minor + 1") }
         let changed = try await outputs(rolled)
         #expect(published.allSatisfy { changed[$0] != fromScan[$0] }, "every layer above is read from the rollups")

@@ -12,6 +12,26 @@ enum RollupBins {
         guard MapRollup.answers(request) else { return nil }
         let withUsers = request.minUsers > 1
         var bins = PerCurrency { (CellSums(), UserTally()) }
+        // All users: the cells' rollups, O(cells). Their distinct users are per kind, so with a
+        // user threshold only one kind's rows can be read (users of two kinds may be the same).
+        if request.filter.userID == nil, !withUsers || request.filter.kinds.count == 1 {
+            let offered = try reader.forEachMapCellRollup(level, request.filter, listingUsersBelow: request.minUsers) { r in
+                let k = bins.slot(r.currencyKey)
+                let s = bins.values[k].0.slot(cell(r.cell))
+                bins.values[k].0.counts[s] += r.count
+                bins.values[k].0.totals[s] += r.totalMinor
+                guard withUsers else { return }
+                if r.users >= request.minUsers {
+                    bins.values[k].0.users[s].reach(request.minUsers)
+                    bins.values[k].1.reach(request.minUsers)
+                }
+                for u in r.userKeys {
+                    bins.values[k].0.users[s].add(u, upTo: request.minUsers)
+                    bins.values[k].1.add(u, upTo: request.minUsers)
+                }
+            }
+            if offered { return bins }
+        }
         let offered = try reader.forEachMapRollup(level, request.filter) { r in
             let k = bins.slot(r.currencyKey)
             let s = bins.values[k].0.slot(cell(r.cell))

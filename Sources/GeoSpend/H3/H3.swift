@@ -122,7 +122,13 @@ public enum H3 {
     /// Position (radians) → index: the lattice cell on the point's face, its digits read off
     /// while climbing to resolution 0, then turned into the base cell's frame.
     static func cell(latitude: Double, longitude: Double, res: Int) -> H3Index {
-        let (face, point) = H3Face.project(latitude: latitude, longitude: longitude, res: res)
+        cell(H3Face.polar(latitude: latitude, longitude: longitude), res: res)
+    }
+
+    /// The cell of a position already projected onto its face (`H3Face.polar`): one projection
+    /// serves every resolution.
+    static func cell(_ polar: H3Face.Polar, res: Int) -> H3Index {
+        let face = polar.face, point = H3Face.point(polar, res: res)
         var ijk = H3IJK(nearest: point)
         var digits = H3Index(baseCell: 0, resolution: res)
         for r in stride(from: res, to: 0, by: -1) {

@@ -35,8 +35,16 @@ enum H3Face {
         return s
     }
 
-    /// A position (radians) → its face and plane point in resolution-`res` lattice units.
-    static func project(latitude: Double, longitude: Double, res: Int) -> (face: Int, point: H3Vec2) {
+    /// A position's face and gnomonic polar position on it, in resolution-0 units: the part every
+    /// resolution shares (the map rollups project a point once for six).
+    struct Polar {
+        let face: Int
+        /// Nil at the face's centre.
+        let r0: Double?
+        let theta: Double
+    }
+
+    static func polar(latitude: Double, longitude: Double) -> Polar {
         let v = unitVector(latitude: latitude, longitude: longitude)
         var face = 0, best = Double.infinity
         for f in 0..<count {
@@ -45,12 +53,19 @@ enum H3Face {
             if sq < best { best = sq; face = f }
         }
         let arc = acos(Swift.max(-1, Swift.min(1, 1 - best / 2)))
-        if arc < 1e-16 { return (face, H3Vec2(x: 0, y: 0)) }
+        if arc < 1e-16 { return Polar(face: face, r0: nil, theta: 0) }
         let c = centres[face]
-        var theta = positive(H3Tables.faceAxisAzimuths[face] - positive(azimuth(from: (c.lat, c.lng), to: (latitude, longitude))))
+        let theta = positive(H3Tables.faceAxisAzimuths[face] - positive(azimuth(from: (c.lat, c.lng), to: (latitude, longitude))))
+        return Polar(face: face, r0: tan(arc) / H3Tables.res0UnitGnomonic, theta: theta)
+    }
+
+    /// The polar position in resolution-`res` lattice units.
+    static func point(_ p: Polar, res: Int) -> H3Vec2 {
+        guard let r0 = p.r0 else { return H3Vec2(x: 0, y: 0) }
+        var theta = p.theta
         if isClassIII(res) { theta = positive(theta - classIIIRotation) }
-        let r = tan(arc) / H3Tables.res0UnitGnomonic * pow(sqrt7, Double(res))
-        return (face, H3Vec2(x: r * cos(theta), y: r * sin(theta)))
+        let r = r0 * pow(sqrt7, Double(res))
+        return H3Vec2(x: r * cos(theta), y: r * sin(theta))
     }
 
     /// A plane point on `face` in resolution-`res` lattice units → (latitude, longitude) radians.

@@ -75,6 +75,14 @@ public protocol ExpenseReader {
     /// filters are not applied here.
     func forEachMapRollup(_ level: MapRollup.Level, _ filter: ExpenseFilter, _ body: (MapRollup.Row) throws -> Void) throws -> Bool
 
+    /// Hands the cells' rollups (`MapRollup.CellRow`: every user summed) of one level for
+    /// `filter`'s kinds and currency to `body`, listing the users of each row that has fewer than
+    /// `listingUsersBelow`, and returns true; false, calling nothing, when the store keeps none
+    /// (the default). For all-users layers: `filter.userID` is not applied.
+    func forEachMapCellRollup(
+        _ level: MapRollup.Level, _ filter: ExpenseFilter, listingUsersBelow minUsers: Int, _ body: (MapRollup.CellRow) throws -> Void
+    ) throws -> Bool
+
     /// The stores with these ids (unknown ids are left out).
     func stores(withIDs ids: Set<String>) throws -> [String: Store]
 
@@ -114,6 +122,12 @@ public protocol ExpenseReader {
 extension ExpenseReader {
     /// No rollups: layers scan the expenses.
     public func forEachMapRollup(_ level: MapRollup.Level, _ filter: ExpenseFilter, _ body: (MapRollup.Row) throws -> Void) throws -> Bool {
+        false
+    }
+
+    public func forEachMapCellRollup(
+        _ level: MapRollup.Level, _ filter: ExpenseFilter, listingUsersBelow minUsers: Int, _ body: (MapRollup.CellRow) throws -> Void
+    ) throws -> Bool {
         false
     }
 

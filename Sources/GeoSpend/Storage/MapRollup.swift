@@ -41,6 +41,22 @@ public enum MapRollup {
         }
     }
 
+    /// The cell of a position at `level`, as `cell(…)` gives it bit for bit, reusing the point's
+    /// H3 face projection (`polar`, made on first need) across resolutions: one projection for
+    /// the six kept, not six.
+    static func cell(latitude: Double, longitude: Double, at level: Level, polar: inout H3Face.Polar?) -> Int64 {
+        guard level.grid == .h3 else { return cell(latitude: latitude, longitude: longitude, at: level) }
+        let p = polar ?? H3Face.polar(latitude: latitude * .pi / 180, longitude: longitude * .pi / 180)
+        polar = p
+        return Int64(bitPattern: H3.cell(p, res: level.level).bits)
+    }
+
+    /// The place of a level in `levels` (a kept level; H3 resolutions first, in order).
+    static func levelIndex(_ level: Level) -> UInt8 {
+        assert(levels.contains(level), "\(level) is not a kept level")
+        return UInt8(level.grid == .h3 ? level.level - h3Resolutions.lowerBound : h3Resolutions.count)
+    }
+
     /// A stored row as the layers read it.
     public struct Row: Sendable {
         public let cell: Int64
@@ -55,6 +71,30 @@ public enum MapRollup {
             self.currencyKey = currencyKey
             self.count = count
             self.totalMinor = totalMinor
+        }
+    }
+
+    /// A row of the cells' rollups (`map_cell_rollups`): one cell, kind and currency summed over
+    /// every user, with the number of distinct users there, so an all-users layer reads O(cells).
+    /// Who those users are is listed only where suppression needs it: when they are fewer than
+    /// the layer's `--min-users`, complementary suppression takes the union of hidden cells'
+    /// users, which a count cannot give; a cell that reaches the threshold needs no names.
+    public struct CellRow: Sendable {
+        public let cell: Int64
+        public let currencyKey: UInt32
+        public let count: Int
+        public let totalMinor: Int64
+        public let users: Int
+        /// The users' keys (`LocatedAmount.userKey`) when `users` is below the threshold asked for, else empty.
+        public let userKeys: [UInt64]
+
+        public init(cell: Int64, currencyKey: UInt32, count: Int, totalMinor: Int64, users: Int, userKeys: [UInt64]) {
+            self.cell = cell
+            self.currencyKey = currencyKey
+            self.count = count
+            self.totalMinor = totalMinor
+            self.users = users
+            self.userKeys = userKeys
         }
     }
 
@@ -73,10 +113,6 @@ public enum MapRollup {
             self.kind = kind
             self.currency = currency
         }
-
-        /// Where the row sits in the table's primary key: grid, level, cell (the strings after
-        /// them only order rows within one cell). `Changes.sorted` writes in this order.
-        var place: (Int, Int, Int64) { (level.grid == .h3 ? 0 : 1, level.level, cell) }
     }
 
     /// A count and an exact total.
@@ -88,32 +124,80 @@ public enum MapRollup {
             self.count = count
             self.totalMinor = totalMinor
         }
+
+        mutating func add(count: Int64, totalMinor: Int64) {
+            self.count += count
+            self.totalMinor += totalMinor
+        }
     }
 
     /// What a write does to the rollups, summed per key before it is stored (an import's 4,096
-    /// rows in one city are a few hundred rows at the coarse levels).
+    /// rows in one city are a few hundred rows at the coarse levels). Keyed by integers: the
+    /// (user, kind, currency) of an expense is interned once, not hashed as three strings at
+    /// each of the seven levels (a String-keyed dictionary was 21 % of an import's samples, perf).
     public struct Changes: Sendable {
-        public private(set) var sums: [Key: Sums] = [:]
+        /// An interned (user, kind, currency).
+        struct Owner: Hashable, Sendable {
+            let userID: String
+            let kind: String
+            let currency: String
+        }
+
+        /// A row's key as integers: the level's index in `MapRollup.levels`, the owner's number.
+        struct Slot: Hashable, Sendable {
+            let cell: Int64
+            let owner: UInt32
+            let level: UInt8
+        }
+
+        private var owners: [Owner: UInt32] = [:]
+        private var ownerList: [Owner] = []
+        private var slots: [Slot: Sums] = [:]
 
         public init() {}
 
-        public var isEmpty: Bool { sums.isEmpty }
+        public var isEmpty: Bool { slots.isEmpty }
+        /// Rows held (the bulk writer stores them past a bound).
+        public var count: Int { slots.count }
+
+        /// Every key with its sums (cancelled ones included).
+        public var sums: [Key: Sums] {
+            Dictionary(uniqueKeysWithValues: slots.map { (key($0.key), $0.value) })
+        }
+
+        private func key(_ slot: Slot) -> Key {
+            let o = ownerList[Int(slot.owner)]
+            return Key(level: MapRollup.levels[Int(slot.level)], cell: slot.cell, userID: o.userID, kind: o.kind, currency: o.currency)
+        }
+
+        private mutating func owner(_ o: Owner) -> UInt32 {
+            if let n = owners[o] { return n }
+            let n = UInt32(ownerList.count)
+            owners[o] = n
+            ownerList.append(o)
+            return n
+        }
+
+        private mutating func add(_ slot: Slot, count: Int64, totalMinor: Int64) {
+            slots[slot, default: Sums(count: 0, totalMinor: 0)].add(count: count, totalMinor: totalMinor)
+        }
 
         /// Counts an expense in (`sign` 1) or out (−1) at every level (or at `levels`).
         public mutating func add(
             userID: String, kind: String, currency: String, latitude: Double, longitude: Double, amountMinor: Int64, sign: Int64,
             levels: [Level] = MapRollup.levels
         ) {
+            let o = owner(Owner(userID: userID, kind: kind, currency: currency))
+            var polar: H3Face.Polar?
             for level in levels {
-                let key = Key(level: level, cell: MapRollup.cell(latitude: latitude, longitude: longitude, at: level),
-                              userID: userID, kind: kind, currency: currency)
-                add(key, Sums(count: sign, totalMinor: sign * amountMinor))
+                let cell = MapRollup.cell(latitude: latitude, longitude: longitude, at: level, polar: &polar)
+                add(Slot(cell: cell, owner: o, level: MapRollup.levelIndex(level)), count: sign, totalMinor: sign * amountMinor)
             }
         }
 
         public mutating func add(_ key: Key, _ change: Sums) {
-            sums[key, default: Sums(count: 0, totalMinor: 0)].count += change.count
-            sums[key, default: Sums(count: 0, totalMinor: 0)].totalMinor += change.totalMinor
+            let o = owner(Owner(userID: key.userID, kind: key.kind, currency: key.currency))
+            add(Slot(cell: key.cell, owner: o, level: MapRollup.levelIndex(key.level)), count: change.count, totalMinor: change.totalMinor)
         }
 
         /// Counts an expense in or out (nothing when it has no position).
@@ -128,9 +212,9 @@ public enum MapRollup {
         /// integers: sorting the keys themselves (three strings each, copied per comparison and
         /// move) was a fifth of an import's samples (perf).
         public func sorted() -> [(key: Key, sums: Sums)] {
-            let kept = sums.filter { $0.value.count != 0 || $0.value.totalMinor != 0 }.map { (key: $0.key, sums: $0.value) }
-            let place = kept.map(\.key.place)
-            return kept.indices.sorted { place[$0] < place[$1] }.map { kept[$0] }
+            let kept = slots.filter { $0.value.count != 0 || $0.value.totalMinor != 0 }.map { (slot: $0.key, sums: $0.value) }
+            // `levels` lists the H3 resolutions in order, then the quadtree: the index is the place.
+            return kept.sorted { ($0.slot.level, $0.slot.cell) < ($1.slot.level, $1.slot.cell) }.map { (key: key($0.slot), sums: $0.sums) }
         }
     }
 

@@ -44,16 +44,20 @@ struct Suppression {
 /// Counts distinct users up to a threshold without keeping more keys than that.
 struct UserTally {
     private(set) var seen: [UInt64] = []
+    /// A limit known reached without the users being listed (a map cell rollup's distinct count).
+    private(set) var reached = 0
     mutating func add(_ user: UInt64, upTo limit: Int) {
-        if seen.count < limit, !seen.contains(user) { seen.append(user) }
+        if count < limit, !seen.contains(user) { seen.append(user) }
     }
-    var count: Int { seen.count }
+    mutating func reach(_ limit: Int) { reached = max(reached, limit) }
+    var count: Int { max(seen.count, reached) }
 
     /// The distinct users of several tallies, counted up to `limit` (exact up to it: a tally
     /// that stopped at the limit already reaches it).
     static func union(_ tallies: some Sequence<UserTally>, upTo limit: Int) -> Int {
         var all = UserTally()
         for t in tallies {
+            all.reach(t.reached)
             for u in t.seen { all.add(u, upTo: limit) }
             if all.count >= limit { break }
         }
