@@ -64,9 +64,9 @@ import Testing
         #expect(layer.contains("\"distance\":\"d in the plane of the cell's region"))
     }
 
-    /// Kernels cut by a region border: the cells on the far side count the expenses too, so the
-    /// surface still integrates to the total (check_density.py's mass check; without it about a
-    /// third of the mass is missing).
+    /// Kernels cut by a region border: the cells on the far side count the expenses too (with
+    /// each expense spread in its own region only, check_density.py finds those cells' densities
+    /// and counts short of the recomputed ones), and the surface integrates to the total.
     @Test func kernelsReachAcrossRegionBorders() throws {
         let (problems, layer) = try check(Self.borders, name: "borders", cell: 500, bandwidth: 5_000)
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
