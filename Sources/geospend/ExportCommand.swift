@@ -41,7 +41,8 @@ struct ExportCommand: AsyncParsableCommand {
             hex-50000m@region60,30:4,-7): cells are cut at region borders, split at
             ±180° into MultiPolygons, a pole's cell runs along latitude ±90, and each
             expense lies in one valid counter-clockwise cell (docs/GRIDS.md). Density
-            keeps one projection. A layer holds one currency: --currency, else the
+            does the same with squares; a kernel near a region border counts in the
+            cells on both sides. A layer holds one currency: --currency, else the
             most common one (the others are named on stderr and in the layer's
             "geospend" member; with --min-users K, a currency fewer than K users paid in
             counts as absent). A density surface costs

@@ -113,19 +113,26 @@ import Testing
                 }
                 let cells = try runProgram(python, ["Tests/validators/check_grid_cells.py", expenses, out, String(cell), shape], directory: CLITests.repo)
                 if cells.status != 0 || !cells.out.hasPrefix("ok\n") { problems.append("\(what): \(cells.out)\(cells.err)") }
-                // 9 decimals and the many positions of a cell drawn around a pole are expected here.
-                let readers = try runProgram(
-                    python, ["Tests/validators/check_geojson.py", "--allow", "excessive_coordinate_precision,excessive_vertices", out],
-                    directory: CLITests.repo)
-                if readers.status != 0 { problems.append("\(what): \(readers.out)\(readers.err)") }
-                let layer = "\(name)-\(shape)-\(cell)"
-                let gdal = try runProgram("/usr/bin/ogrinfo", [
-                    "-ro", "-q", "-dialect", "sqlite", "-sql",
-                    "SELECT count(*) AS bad FROM \"\(layer)\" WHERE NOT ST_IsValid(geometry) OR ST_IsValid(geometry) IS NULL", out,
-                ])
-                if gdal.status != 0 || !gdal.out.contains("bad (Integer) = 0") { problems.append("\(what): GDAL: \(gdal.out)\(gdal.err)") }
+                problems += try readerProblems(out, layer: "\(name)-\(shape)-\(cell)", what: what)
             }
         }
+        return problems
+    }
+
+    /// What geojson-validator, geojson-pydantic and geopandas (check_geojson.py) and GDAL with
+    /// SpatiaLite's ST_IsValid find wrong in a layer file whose layer name is `layer`.
+    func readerProblems(_ out: String, layer: String, what: String) throws -> [String] {
+        var problems: [String] = []
+        // 9 decimals and the many positions of a cell drawn around a pole are expected here.
+        let readers = try runProgram(
+            python, ["Tests/validators/check_geojson.py", "--allow", "excessive_coordinate_precision,excessive_vertices", out],
+            directory: CLITests.repo)
+        if readers.status != 0 { problems.append("\(what): \(readers.out)\(readers.err)") }
+        let gdal = try runProgram("/usr/bin/ogrinfo", [
+            "-ro", "-q", "-dialect", "sqlite", "-sql",
+            "SELECT count(*) AS bad FROM \"\(layer)\" WHERE NOT ST_IsValid(geometry) OR ST_IsValid(geometry) IS NULL", out,
+        ])
+        if gdal.status != 0 || !gdal.out.contains("bad (Integer) = 0") { problems.append("\(what): GDAL: \(gdal.out)\(gdal.err)") }
         return problems
     }
 

@@ -27,10 +27,10 @@ from pyproj import Geod
 from shapely.geometry import Point, shape
 
 
-def main(expenses_path, layer_path, cell_m, kind):
+def geometry_problems(features):
+    """The features' shapely geometries, and what is wrong with them: not a Polygon or
+    MultiPolygon, invalid, a clockwise exterior ring, a hole, a position out of range."""
     problems = []
-    doc = json.load(open(layer_path))
-    features = doc["features"]
     geometries = []
     for n, feature in enumerate(features):
         geom = shape(feature["geometry"])
@@ -51,6 +51,13 @@ def main(expenses_path, layer_path, cell_m, kind):
                 if not (-180 <= lon <= 180 and -90 <= lat <= 90):
                     problems.append(f"{fid}: position {lon},{lat} out of range")
                     break
+    return geometries, problems
+
+
+def main(expenses_path, layer_path, cell_m, kind):
+    doc = json.load(open(layer_path))
+    features = doc["features"]
+    geometries, problems = geometry_problems(features)
 
     tree = shapely.STRtree(geometries)
     covered = [0] * len(features)

@@ -4,7 +4,12 @@ enum AntimeridianSplit {
     /// `exterior`: a ring of [lon, lat] without the closing position, counter-clockwise.
     /// Returns closed rings, each a polygon's exterior.
     static func polygons(exterior: [[Double]]) -> [[[Double]]] {
-        let unwrapped = unwrapped(exterior)
+        // A longitude a rounding error off ±180° (an unwrapped edge point) is put on it: else the
+        // cut and the vertex come out an ulp apart, and written with 9 decimals as one position twice.
+        let unwrapped = unwrapped(exterior).map { p -> [Double] in
+            let line = ((p[0] + 180) / 360).rounded() * 360 - 180
+            return abs(p[0] - line) < 1e-9 ? [line, p[1]] : p
+        }
         let lons = unwrapped.map { $0[0] }
         let minLon = lons.min()!, maxLon = lons.max()!
         if minLon >= -180 && maxLon <= 180 { return [closed(unwrapped)] }
@@ -77,10 +82,14 @@ enum AntimeridianSplit {
             let inCurrent = keep(current[axis]), inPrevious = keep(previous[axis])
             if inCurrent != inPrevious {
                 let t = (boundary - previous[axis]) / (current[axis] - previous[axis])
-                var cut = [0.0, 0.0]
-                cut[axis] = boundary
-                cut[other] = previous[other] + (current[other] - previous[other]) * t
-                out.append(cut)
+                // A vertex on the line is its own cut: interpolated, it came out an ulp apart and
+                // written with 9 decimals as the same position twice (geojson-validator's duplicate_nodes).
+                if !((t == 1 && inCurrent) || (t == 0 && inPrevious)) {
+                    var cut = [0.0, 0.0]
+                    cut[axis] = boundary
+                    cut[other] = previous[other] + (current[other] - previous[other]) * t
+                    out.append(cut)
+                }
             }
             if inCurrent { out.append(current) }
         }

@@ -61,7 +61,7 @@ struct BinnedLayer {
     ///   - expected: the expenses the pass will read, when known (0 otherwise), for progress.
     init(
         shape: MetricGrid.Shape, cellMeters: Double, _ request: MapExportRequest, reader: some ExpenseReader,
-        progress: ExportProgress?, progressEvery: Int = 16_384, expected: Int = 0, regions: Bool = true,
+        progress: ExportProgress?, progressEvery: Int = 16_384, expected: Int = 0,
         bin: (inout CellSums, MetricGrid, LocatedAmount) -> Void
     ) throws {
         let privacy = PositionPrivacy(request.privacy)
@@ -100,7 +100,7 @@ struct BinnedLayer {
         let settled = request.origin ?? MetricGrid.origin(around: extents[chosen].center)
         // Data too wide for one projection, or reaching a polar cap, is binned region by region
         // (cells under 2 cm would overflow CellSums' regional key; nobody maps a continent so).
-        let global = regions && shape != .h3 && cellMeters >= 0.02 && !GridRegion.fitsOneProjection(extents[chosen], origin: settled)
+        let global = shape != .h3 && cellMeters >= 0.02 && !GridRegion.fitsOneProjection(extents[chosen], origin: settled)
         if shape == .h3 || (!global && settled == guessed.projection.origin) {  // H3 cells do not depend on the origin
             (grid, sums) = (guessed, bins.values[chosen].1)
         } else {
@@ -123,7 +123,8 @@ extension FeatureWriter {
     }
 }
 
-private func gridDescription(_ grid: MetricGrid) -> [(String, JSONOutput)] {
+/// The `grid` object of a layer's provenance: shape, size and projection(s).
+func gridDescription(_ grid: MetricGrid) -> [(String, JSONOutput)] {
     if grid.shape == .h3 {
         return [("shape", .string("h3")), ("resolution", .number(grid.size, decimals: 0)),
                 ("cells", .string("H3 (h3geo.org), ids as in h3-py, DuckDB h3 and h3-pg"))]
@@ -215,78 +216,5 @@ enum GridLayer {
             extra: [("grid", .object(extra))])
         FeatureWriter(sink: sink, precision: request.precision, provenance: provenance).finish()
         return MapExportSummary(features: 0, suppressed: 0, currency: nil, totalMinor: 0, leftOutCurrencies: [])
-    }
-}
-
-/// `density`: a kernel density estimate of amounts in metres — the quartic (biweight) kernel
-/// QGIS' heat map uses, K(d) = 3/(π·h²)·(1 − d²/h²)² for d < h, weighted by amount — evaluated
-/// at the centres of square cells and written as Polygon cells. `density` is the amount per
-/// km² (the kernel integrates to 1, so the surface integrates to the layer's total); `count`
-/// is how many expenses lie within the bandwidth of the cell's centre.
-enum DensityLayer {
-    static func write(
-        bandwidthMeters h: Double, cellMeters: Double, _ request: MapExportRequest, reader: some ExpenseReader,
-        to sink: ByteSink, progress: ExportProgress?
-    ) throws -> MapExportSummary {
-        let h2 = h * h
-        // Refused before any kernel work when too large; otherwise progress every ~4·10⁶ evaluations.
-        let cost = DensityCost(bandwidthMeters: h, cellMeters: cellMeters, extents: try reader.geotaggedExtent(request.filter))
-        try cost.check()
-        let layer = try BinnedLayer(
-            shape: .square, cellMeters: cellMeters, request, reader: reader, progress: progress,
-            progressEvery: max(1, 4_000_000 / cost.footprint), expected: cost.expenses, regions: false
-        ) { sums, grid, p in
-            let (x, y) = grid.projection.forward(latitude: p.latitude, longitude: p.longitude)
-            let amount = Double(p.amountMinor)
-            let i0 = Int(((x - h) / cellMeters).rounded(.down)), i1 = Int(((x + h) / cellMeters).rounded(.down))
-            let j0 = Int(((y - h) / cellMeters).rounded(.down)), j1 = Int(((y + h) / cellMeters).rounded(.down))
-            for j in j0...j1 {
-                let dy = (Double(j) + 0.5) * cellMeters - y
-                for i in i0...i1 {
-                    let dx = (Double(i) + 0.5) * cellMeters - x
-                    let d2 = dx * dx + dy * dy
-                    guard d2 < h2 else { continue }
-                    let u = 1 - d2 / h2
-                    let k = sums.slot(MetricGrid.Cell(i: i, j: j))
-                    sums.densities[k] += amount * u * u
-                    sums.counts[k] += 1
-                    if request.minUsers > 1 { sums.users[k].add(p.userKey, upTo: request.minUsers) }
-                }
-            }
-        }
-        let (grid, choice, sums, extent) = (layer.grid, layer.choice, layer.sums, layer.extent)
-
-        let description = gridDescription(grid) + [
-            ("bandwidth_m", .number(h, decimals: 3)),
-            ("kernel", .string("quartic: 3/(pi h^2) (1 - d^2/h^2)^2, weighted by amount; density = amount per km2 at the cell centre")),
-        ]
-        guard let currency = extent?.currency else { return GridLayer.writeEmpty(layer: "density", request, sink: sink, extra: description) }
-        let (slots, suppression) = sums.published(minCount: request.minCount, minUsers: request.minUsers, value: sums.densities)
-        // Minor units · kernel (per m²) → major units per km².
-        let scale = 3 / (Double.pi * h2) / Double(currency.minorUnitsPerMajor) * 1_000_000
-        let largest = slots.map { sums.densities[$0] }.max() ?? 1
-        // The surface integrates to the selection's total: with that total published, total minus
-        // the published cells' integral would give what the suppressed cells hide (a lone user far
-        // from everyone, whole). Cells overlap, so no published-only total exists: none then.
-        let whole = suppression.suppressed == 0
-        let provenance = Provenance.object(
-            layer: "density", request: request, currency: choice, features: slots.count,
-            expenses: whole ? extent?.count ?? 0 : nil, totalMinor: whole ? extent?.totalMinor ?? 0 : nil, suppression: suppression,
-            extra: [("grid", .object(description)), ("weight", .string("density / largest published density"))])
-        var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
-        let cellID = grid.cellIDs()
-        for k in slots {
-            writer.beginCell(sums.cells[k], of: grid, id: cellID(sums.cells[k]))
-            writer.number("density", sums.densities[k] * scale, decimals: 6)
-            writer.integer("count", sums.counts[k])
-            writer.string("currency", currency.code)
-            writer.number("weight", largest > 0 ? sums.densities[k] / largest : 0, decimals: 6)
-            writer.number("cell_m", grid.size, decimals: 3)
-            writer.endFeature()
-        }
-        writer.finish()
-        return MapExportSummary(
-            features: slots.count, suppressed: suppression.suppressed, currency: currency, totalMinor: whole ? extent?.totalMinor ?? 0 : nil,
-            leftOutCurrencies: choice.leftOut)
     }
 }

@@ -58,6 +58,23 @@ public struct GridRegion: Sendable, Hashable {
         return all[2 + min(4, band) * 12 + column]
     }
 
+    /// The regions whose box comes within `radius` metres of a position, its own first; more where
+    /// needed, never fewer (a box in degrees around the position, 1° of latitude taken as its
+    /// shortest, 110.57 km at the equator).
+    static func reaching(latitude: Double, longitude: Double, radius: Double) -> [GridRegion] {
+        let own = containing(latitude: latitude, longitude: longitude)
+        let dLat = radius / 6_335_439 * 180 / .pi  // the meridian's radius of curvature at the equator
+        let south = latitude - dLat, north = latitude + dLat
+        let widest = max(abs(south), abs(north))
+        let dLon = widest >= 89.9 ? 360 : dLat / cos(widest * .pi / 180)
+        return [own] + all.filter { r in
+            guard r != own && r.south <= north && r.north >= south else { return false }
+            if r.isCap || dLon >= 180 { return true }
+            let lon = r.unwrap(longitude)
+            return lon + dLon >= r.west && lon - dLon <= r.east
+        }
+    }
+
     /// `lon` moved by whole turns to within 180° of the region's centre.
     func unwrap(_ lon: Double) -> Double {
         origin.longitude + (lon - origin.longitude).remainder(dividingBy: 360)

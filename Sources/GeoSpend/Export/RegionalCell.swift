@@ -32,7 +32,9 @@ enum RegionalCell {
             return [closed(clipped(Array(polygon.dropLast()), to: region))]
         }
         if region.isCap { ring = AntimeridianSplit.unwrapped(ring) }  // a cap's cells may lie across ±180°
-        return AntimeridianSplit.polygons(exterior: clipped(ring, to: region))
+        // None when the cell lies wholly beyond its region's border (a density surface asks).
+        let inside = clipped(ring, to: region)
+        return inside.count < 3 ? [] : AntimeridianSplit.polygons(exterior: inside)
     }
 
     /// Appends the points strictly between `a` and `b` that keep the straight segments between

@@ -54,7 +54,8 @@ public struct EqualAreaProjection: Sendable, Hashable {
     public func forward(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
         let phi = latitude * .pi / 180
         let sinPhi = sin(phi)
-        let sinB = min(1, max(-1, Self.q(sin: sinPhi, e: e, e2: e2) / qp))
+        // At a pole exactly: q/qp rounds to −1 + 4·10⁻¹⁶ at the South Pole, which put it 0.18 m off the origin.
+        let sinB = abs(latitude) == 90 ? (latitude > 0 ? 1 : -1) : min(1, max(-1, Self.q(sin: sinPhi, e: e, e2: e2) / qp))
         let cosB = (1 - sinB * sinB).squareRoot()
         let dLon = longitude * .pi / 180 - lon0
         let cosDLon = cos(dLon)
