@@ -18,7 +18,7 @@ import Testing
         let app = Application(
             router: buildRouter(store: try f.store(), timeLimit: ServiceFixture.patient, tileCache: cache), logger: ServiceFixture.quiet)
         return try await app.test(.router) { client in
-            var answers: [(UInt, [UInt8])] = []
+            var answers: [(status: UInt, bytes: [UInt8])] = []
             for (uri, token) in uris {
                 answers.append(try await client.execute(uri: uri, method: .get, headers: [.authorization: "Bearer \(token)"]) { r in
                     (UInt(r.status.code), Array(r.body.readableBytesView))
