@@ -4,8 +4,8 @@
 #   scripts/bench-service.sh N [SECONDS]   N generated expenses over the Helsinki stores
 #
 # Generates N expenses (geospend generate, seed 7) into out/bench-service-N/ (BENCH_OUT: another
-# folder, e.g. on /tmp), makes a read token for the first user (User1, ~3.5 % of the
-# expenses), starts `geospend serve --port 0` (release build), then for 1, 8 and 64
+# folder, e.g. on /tmp), makes a read token for the first user (`users list`: user1),
+# starts `geospend serve --port 0` (release build), then for 1, 8 and 64
 # connections runs wrk for SECONDS (default 10) against, at random points in the stores' extent:
 #
 #   near-500m    /api/v1/near with radius 500 m: thousands of rows (~7,000 at 1M), MBs of JSON.
