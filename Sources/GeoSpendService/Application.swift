@@ -26,7 +26,7 @@ public struct ServiceAddress: Sendable {
 /// so an unknown path or a refused token is a problem too). `metrics` is where Hummingbird's
 /// `MetricsMiddleware` counts and times requests once `MetricsSystem` is bootstrapped with it.
 public func buildRouter(
-    store: any ServiceStore, metrics: PrometheusCollectorRegistry? = nil, timeLimit: Duration = .seconds(30)
+    store: any ServiceStore, metrics: PrometheusCollectorRegistry? = nil, timeLimit: Duration = .seconds(30), tileCache: TileCache? = nil
 ) -> Router<ServiceContext> {
     let router = Router(context: ServiceContext.self)
     router.add(middleware: LogRequestsMiddleware(.info, includeHeaders: .none))  // never the Authorization header
@@ -55,7 +55,7 @@ public func buildRouter(
     ListRoutes(store: store).add(to: api)
     BasketRoutes(store: store).add(to: api)
     ReceiptRoutes(store: store).add(to: api)
-    TileRoutes(store: store).add(to: router.group("tiles").add(middleware: TokenMiddleware(store: store)))
+    TileRoutes(store: store, cache: tileCache).add(to: router.group("tiles").add(middleware: TokenMiddleware(store: store)))
     OGCRoutes(store: store).add(to: router.group("ogc").add(middleware: TokenMiddleware(store: store)))
     return router
 }
@@ -64,10 +64,10 @@ public func buildRouter(
 /// requests in flight finish. `onServerRunning` gets the port (useful with port 0: any free one).
 public func buildApplication(
     store: any ServiceStore, address: ServiceAddress, logger: Logger, metrics: PrometheusCollectorRegistry? = nil,
-    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    tileCache: TileCache? = nil, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        router: buildRouter(store: store, metrics: metrics),
+        router: buildRouter(store: store, metrics: metrics, tileCache: tileCache),
         configuration: .init(address: .hostname(address.host, port: address.port), serverName: "geospend"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? address.port) },
         logger: logger)

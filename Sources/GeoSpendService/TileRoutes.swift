@@ -12,9 +12,11 @@ import Hummingbird
 /// The parameters are the CLI's options and must be the same for every tile of a map (the heat
 /// layer's cells are suppressed at `max-zoom`; docs/TILES.md): the TileJSON's `tiles` template
 /// carries the query it was asked with, so a client that starts from it asks every tile alike.
-/// Each tile reads the whole selection (O(expenses) per tile: no cache yet).
+/// Making a tile reads the whole selection (O(expenses) per tile); `cache` (TileCache.swift)
+/// keeps the answers until the data changes.
 struct TileRoutes {
     let store: any ServiceStore
+    let cache: TileCache?
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("{layer}.json", use: tileJSON)
@@ -35,12 +37,20 @@ struct TileRoutes {
         guard (tileRequest.minZoom...tileRequest.maxZoom).contains(id.z) else {
             throw Problem(.notFound, "this tile set has zooms \(tileRequest.minZoom)–\(tileRequest.maxZoom) (min-zoom, max-zoom); clients draw deeper zooms from max-zoom's tiles")
         }
-        guard let bytes = try await VectorTileSet.tile(id, of: tileRequest, store: store) else {
+        let make = { try await self.make(id, of: tileRequest) }
+        let key = TileCache.Key(owner: tileRequest.map.filter.userID, layer: tileRequest.layer, tile: id, query: request.uri.query ?? "")
+        let bytes = if let cache { try await cache.tile(key, make: make) } else { try await make() }
+        guard let bytes else {
             return Response(status: .noContent)
         }
         return Response(
             status: .ok, headers: [.contentType: Self.contentType],
             body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// One tile, made from the whole layer.
+    private func make(_ id: TileID, of tileRequest: VectorTileRequest) async throws -> [UInt8]? {
+        try await VectorTileSet.tile(id, of: tileRequest, store: store)
     }
 
     /// TileJSON 3.0.0 (https://github.com/mapbox/tilejson-spec/tree/master/3.0.0): the tiles'

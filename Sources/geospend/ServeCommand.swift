@@ -18,7 +18,8 @@ struct ServeCommand: AsyncParsableCommand {
             stops the service after the requests in flight finish (exit 0). /metrics has
             request counts and latencies for Prometheus; /health says ok. The line
             "listening on http://HOST:PORT" on stderr says it is ready (--port 0 takes
-            any free port).
+            any free port). Vector tiles are cached until the data changes (a write by
+            the service or by another process); --tile-cache-mib 0 turns that off.
 
             Example:
               geospend serve --db demo.sqlite --port 8080
@@ -29,9 +30,11 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @Option(help: "The address to listen on (127.0.0.1: this machine only).") var host = "127.0.0.1"
     @Option(help: "The port (0: any free one).") var port = 8080
+    @Option(help: "Memory for cached vector tiles, in MiB (files only; 0: none).") var tileCacheMib = 64
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard (0...65536).contains(tileCacheMib) else { throw ValidationError("--tile-cache-mib must be between 0 and 65536") }
     }
 
     func run() async throws {
@@ -41,7 +44,10 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
         let registry = PrometheusCollectorRegistry()
         ServiceMetrics.bootstrap(registry)
-        let app = buildApplication(store: store, address: ServiceAddress(host: host, port: port), logger: logger, metrics: registry) { [host] port in
+        let tiles = try TileCache(store: store, maxBytes: tileCacheMib << 20)
+        let app = buildApplication(
+            store: store, address: ServiceAddress(host: host, port: port), logger: logger, metrics: registry, tileCache: tiles
+        ) { [host] port in
             printErr("listening on http://\(host):\(port)")
         }
         try await app.runService()
