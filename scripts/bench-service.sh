@@ -30,7 +30,7 @@ out=${BENCH_OUT:-$here/out}/bench-service-$n
 mkdir -p "$out"
 db=$out/bench.sqlite
 command -v wrk >/dev/null || { echo "bench-service: wrk is missing (scripts/bootstrap.sh installs it)" >&2; exit 1; }
-command -v jq >/dev/null || { echo "bench-service: jq is missing (apt-get install jq)" >&2; exit 1; }
+command -v jq >/dev/null || { echo "bench-service: jq is missing (scripts/bootstrap.sh installs it)" >&2; exit 1; }
 small=$(awk -v n="$n" 'BEGIN { r = 50 * sqrt(1000000 / n); printf "%d", (r < 50 ? 50 : r) + 0.5 }')
 
 if [ ! -f "$db" ]; then

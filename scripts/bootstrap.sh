@@ -18,6 +18,7 @@ packages=(
   pkg-config
   bc                              # arithmetic in scripts/bench.sh
   wrk                             # HTTP load for scripts/bench-service.sh
+  jq                              # reads the answers' rows in scripts/bench-service.sh
   "$@"
 )
 

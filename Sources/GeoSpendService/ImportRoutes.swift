@@ -55,7 +55,13 @@ struct ImportRoutes {
         case .badFile(let e): errors = [e]
         case .unreadable: errors = []
         }
-        var p = Problem(.badRequest, error.description.replacingOccurrences(of: file, with: "body") + "; nothing was imported")
+        // The CLI's words for an all-or-nothing refusal name its option; over HTTP it is a parameter.
+        let said = error.description.replacingOccurrences(of: file, with: "body")
+        let cliEnding = "nothing was written (use --skip-invalid to import the good rows)"
+        let detail = said.contains(cliEnding)
+            ? said.replacingOccurrences(of: cliEnding, with: "nothing was imported (add skip-invalid=true to the query to import the good rows)")
+            : said + "; nothing was imported"
+        var p = Problem(.badRequest, detail)
         if let first = errors.first { p.extensions = [("line", .string(first.location)), ("column", .string(first.column))] }
         p.extensions.append(("errors", .array(errors.map { json($0, file: file) })))
         return p

@@ -47,7 +47,7 @@ import Testing
         #expect(a.status == .badRequest)
         #expect(a.headers[.contentType] == "application/problem+json")
         #expect(a.body.contains("\"line\": \"3\""), "\(a.body)")
-        #expect(a.body.contains("nothing was imported"))
+        #expect(a.body.contains("nothing was imported (add skip-invalid=true"), "\(a.body)")  // not the CLI's --skip-invalid, and said once
         #expect(!a.body.contains("geospend-import-"))  // the temporary file is never named
         #expect(try count() == before)
         let skipped = try await post(csv, more: "&skip-invalid=true")
