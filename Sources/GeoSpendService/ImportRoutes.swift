@@ -17,7 +17,7 @@ struct ImportRoutes {
     @Sendable func importExpenses(_ request: Request, context: ServiceContext) async throws -> Response {
         let q = QueryParameters(request)
         let user = try context.user()
-        let skipInvalid = q.string("skip-invalid") == "true"
+        let skipInvalid = try q.flag("skip-invalid")
         let upload = try await UploadedFile(request, context: context, what: "import")
         defer { upload.remove() }
         let (format, file, body) = (upload.format, upload.url, upload.body)

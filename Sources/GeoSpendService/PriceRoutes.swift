@@ -68,10 +68,17 @@ struct PriceRoutes {
         return JSONResponse.make(InflationQuery.json(result, names: names))
     }
 
-    /// `products search TEXT --format json`: the shared catalogue, readable by every token.
+    /// `products search TEXT --user U --format json`: the products the token user has prices
+    /// of (names are what people bought); `all-users=true` (admin) searches the whole catalogue.
     @Sendable func search(_ request: Request, context: ServiceContext) async throws -> Response {
-        let text = try QueryParameters(request).required("text")
-        return JSONResponse.make(ProductLookup.json(try await ProductLookup.search(text, userID: nil, in: store)))
+        let q = QueryParameters(request)
+        let text = try q.required("text")
+        var user: String? = try context.user()
+        if try q.flag("all-users") {
+            try context.requireAdmin("searching every user's products")
+            user = nil
+        }
+        return JSONResponse.make(ProductLookup.json(try await ProductLookup.search(text, userID: user, in: store)))
     }
 }
 

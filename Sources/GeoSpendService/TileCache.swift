@@ -74,7 +74,7 @@ public final class TileCache: @unchecked Sendable {  // its state only under `lo
             if let entry = state.entries.removeValue(forKey: old) { state.bytes -= Self.size(old, entry) }
             state.start += 1
         }
-        if state.start > 1024 && state.start * 2 > state.order.count {  // the order list stays within twice the entries
+        if state.start * 2 > state.order.count {  // the order list stays within twice the entries
             state.order.removeFirst(state.start)
             state.start = 0
         }

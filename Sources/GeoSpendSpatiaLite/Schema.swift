@@ -302,7 +302,7 @@ enum Schema {
             // by side on a few pages instead of one table page each. Same name and key, so every
             // `INDEXED BY expenses_user_time` and the rowid-run probes keep working.
             try db.execute(sql: """
-                DROP INDEX expenses_user_time;
+                DROP INDEX IF EXISTS expenses_user_time;  -- doctor repairs a file that lost it
                 CREATE INDEX expenses_user_time ON expenses(\(userTimeColumns));
                 """)
         },

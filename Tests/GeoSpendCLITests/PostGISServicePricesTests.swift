@@ -39,7 +39,7 @@ struct PostGISServicePricesTests {
         #expect(list.status == 201, "\(list)")
         for (path, args) in [
             ("/api/v1/prices/history?product=Vollmilch%201%2C5%25", ["prices", "history", "--product", "Vollmilch 1,5%", "--user", alice]),
-            ("/api/v1/products/search?text=milch", ["products", "search", "milch"]),
+            ("/api/v1/products/search?text=milch", ["products", "search", "milch", "--user", alice]),
             ("/api/v1/basket?item=Vollmilch%201%2C5%25=2&as-of=2026-03-31", ["basket", "--item", "Vollmilch 1,5%=2", "--as-of", "2026-03-31", "--user", alice]),
             ("/api/v1/lists/1?as-of=2026-03-31", ["lists", "show", "--user", alice, "--id", "1", "--as-of", "2026-03-31", "--own-prices"]),
             ("/api/v1/trends?by=category", ["trends", "--user", alice, "--by", "category"]),

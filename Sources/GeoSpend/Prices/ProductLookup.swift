@@ -22,12 +22,15 @@ public enum ProductLookup {
     /// `products search TEXT [--user U] --format json`: the hits, each product with its score.
     /// With `userID`, only the products that user has prices of.
     public static func search(_ text: String, userID: String?, in db: some PriceStore) async throws -> [ProductSearch.Hit] {
-        var products = try await db.products()
-        if let userID {
-            let theirs = Set(try await db.priceRecords(PriceQuery(userID: userID)).map(\.product.id))
-            products = products.filter { theirs.contains($0.id) }
-        }
-        return ProductSearch.search(text, in: products)
+        ProductSearch.search(text, in: try await products(userID: userID, in: db))
+    }
+
+    /// The catalogue, or with `userID` only the products that user has prices of.
+    public static func products(userID: String?, in db: some PriceStore) async throws -> [Product] {
+        let products = try await db.products()
+        guard let userID else { return products }
+        let theirs = Set(try await db.priceRecords(PriceQuery(userID: userID)).map(\.product.id))
+        return products.filter { theirs.contains($0.id) }
     }
 
     public static func json(_ hits: [ProductSearch.Hit]) -> JSONOutput {
