@@ -3,8 +3,9 @@ import GRDB
 
 /// One user's expenses read by ranges of rowids, a "bitmap heap scan" as PostgreSQL calls it:
 /// the rowids come from the index `expenses_user_time` (key user_id, occurred_ms; since v15 it
-/// also holds the columns insights reads), sorted, then each range of nearby rowids is read from the table as a short scan. Rows in a range that
-/// are another user's or outside the window are dropped by the query's own conditions.
+/// also holds the columns insights reads), sorted, then each range of nearby rowids is read from
+/// the table as a short scan. Rows in a range that are another user's or outside the window are
+/// dropped by the query's own conditions.
 ///
 /// Worth it only when the user's rows lie close together (a heavy user, or one whose rows were
 /// imported together): each range costs a statement restart (~7,400 instructions here, SQLite
