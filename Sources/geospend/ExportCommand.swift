@@ -425,8 +425,7 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     static func parseCoordinate(_ text: String, option: String) throws -> Coordinate {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
-        guard parts.count == 2, let lat = try? parseStrictDouble(parts[0]), let lon = try? parseStrictDouble(parts[1]) else {
+        guard let (lat, lon) = parseDegreesPair(text) else {
             throw ValidationError("\(option) \(text): expected LAT,LON in degrees, e.g. 60,25")
         }
         return try Parse.coordinate(lat: lat, lon: lon)

@@ -34,3 +34,12 @@ public func parseStrictDouble(_ text: String) throws(ValueError) -> Double {
     }
     return value
 }
+
+/// `LAT,LON` in degrees as the coordinate options write it (`--near`, `--origin`,
+/// `--mask-around`): two strict numbers around one comma, spaces allowed; nil otherwise. Callers
+/// word their own errors, and check the range themselves.
+public func parseDegreesPair(_ text: String) -> (latitude: Double, longitude: Double)? {
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
+    guard parts.count == 2, let lat = try? parseStrictDouble(parts[0]), let lon = try? parseStrictDouble(parts[1]) else { return nil }
+    return (lat, lon)
+}

@@ -77,8 +77,7 @@ public struct BasketReach: Sendable {
 
     /// `LAT,LON` in degrees, as the CLI's coordinate options read it.
     static func coordinate(_ text: String, option: String) throws -> Coordinate {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
-        guard parts.count == 2, let lat = try? parseStrictDouble(parts[0]), let lon = try? parseStrictDouble(parts[1]) else {
+        guard let (lat, lon) = parseDegreesPair(text) else {
             throw UsageError("\(option) \(text): expected LAT,LON in degrees, e.g. 60,25")
         }
         do { return try Coordinate(latitude: lat, longitude: lon) } catch { throw UsageError("--lat/--lon: \(error)") }
