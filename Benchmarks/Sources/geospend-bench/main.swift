@@ -15,6 +15,9 @@
 //       documented SQL (ENGINES: both, geospend or spatialite), ROUNDS times (default 5);
 //       ORDER "alternate" lets each engine go first for every other user (default: GeoSpend
 //       first, as `compare` does, which warms the user's pages for the engine after it)
+//   geospend-bench h3-layer DATABASE OUT RUNS
+//       the all-users H3 res 9 heat layer written to OUT, RUNS times in one process after a
+//       warm-up (scripts/bench-rollups.sh); prints {"millis": [...], "features": N}
 import Foundation
 import GeoSpend
 import GeoSpendSpatiaLite
@@ -26,6 +29,7 @@ func usage() -> Never {
                geospend-bench render JSON...
                geospend-bench insights DATABASE USER | store-report DATABASE | points-export DATABASE DIR
                geospend-bench insights-per-store DATABASE [both|geospend|spatialite [ROUNDS [geospend-first|alternate]]]
+               geospend-bench h3-layer DATABASE OUT RUNS
 
         """.utf8))
     exit(2)
@@ -84,6 +88,9 @@ do {
         try InsightsPerStore.run(
             database: arguments[2], engines: arguments.count > 3 ? arguments[3] : "both",
             rounds: arguments.count > 4 ? Int(arguments[4]) ?? 5 : 5, alternate: arguments.count > 5 && arguments[5] == "alternate")
+    case "h3-layer" where arguments.count == 5:
+        guard let runs = Int(arguments[4]), runs > 0 else { usage() }
+        try RollupLayer.run(database: arguments[2], out: arguments[3], runs: runs)
     case "store-report" where arguments.count == 3:
         let store = try SpatiaLiteStore(path: arguments[2], readOnly: true)
         let busiest = try store.readDatabase { db in
