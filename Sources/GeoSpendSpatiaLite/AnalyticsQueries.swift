@@ -47,8 +47,10 @@ extension SpatiaLiteReader {
     /// Each row's timestamp text and local date come with it (first and last visits need no
     /// lookup by id: two index seeks each, a fifth of insights' time per 100-expense user). One
     /// user's rows come from `expenses_user_time` alone, which holds every column read (v15):
-    /// no probe chooses a path, no table seek per row. They come in the index's order, not
-    /// sorted by SQLite, and are put in rowid order here. `access` nil: that path for one user,
+    /// no probe chooses a path, no table seek per row. They stay in the index's order (instant,
+    /// then the other columns it holds, id last): it depends on the user's rows alone, as rowid
+    /// order does, and insights need no other (putting 100k rows back in rowid order was a
+    /// sixth of a heavy user's call). `access` nil: that path for one user,
     /// `spendingRowAccess`'s otherwise (tests force each).
     func spendingColumns(_ filter: ExpenseFilter, access forced: SpendingRowAccess?) throws -> SpendingColumns {
         try read { db in
@@ -184,16 +186,16 @@ extension SpatiaLiteReader {
         // Category names are looked up by the decoder, not joined per row; the join stays only
         // for filtering by name.
         let join = filter.categories.isEmpty ? "" : "LEFT JOIN categories AS c ON c.id = e.category_id"
-        // One user's rows come in rowid order on every path (scans and runs give it; the index
+        // One user's points come in rowid order on every path (scans and runs give it; the index
         // path sorts its few rows), so what lists them does not change with other users present:
-        // the path chosen depends on them (IsolationTests).
+        // the path chosen depends on them (IsolationTests). Columns (insights) skip the sort.
         let oneUser = filter.readsOneUser
         // A user or kind the filter fixes is not read per row (the decoder fills it in).
         let kind = filter.kinds.count == 1 ? "NULL" : "e.kind", user = filter.userID == nil ? "e.user_id" : "NULL"
         let merchant = filter.readsMerchant ? "e.merchant" : "NULL"
         let sql = """
             SELECT e.id, e.store_id, e.lat, e.lon, \(kind), e.amount_minor, e.currency, e.occurred_ms, \(merchant), e.category_id,
-                \(user), e.utc_offset_min\(forColumns ? ", e.pk, e.occurred_at, e.local_date" : "")
+                \(user), e.utc_offset_min\(forColumns ? ", e.occurred_at, e.local_date" : "")
             FROM expenses AS e \(access == .index ? (oneUser ? "INDEXED BY expenses_user_time" : "") : "NOT INDEXED") \(join)
             \(conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "))
             \(oneUser && access == .index && !forColumns ? "ORDER BY e.rowid" : "")
@@ -274,34 +276,19 @@ extension SpatiaLiteReader {
         private var latitude: [Double] = [], longitude: [Double] = []
         private var currencyNumber: [Int32] = [], storeNumber: [Int32] = [], categoryNumber: [Int32] = []
         private var currencies: [Currency] = [], storeIDs: [String] = [], categories: [String] = []
-        private var rowids: [Int64] = [], timestampBytes: [UInt8] = [], timestampEnd: [(text: Int, localDate: Int)] = []
+        private var timestampBytes: [UInt8] = [], timestampEnd: [(text: Int, localDate: Int)] = []
         private var currencySlots = PerCurrency<Void> {}
         private var stores = ByteInterner()
         /// Category ids seen, and their numbers by name (a user has a handful: a short list).
         private var categoryIDs: [Int64] = [], categoryNumbers: [Int32] = []
 
-        /// The rows read, in rowid order.
+        /// The rows read, in the order read.
         var columns: SpendingColumns {
-            let columns = SpendingColumns(
+            SpendingColumns(
                 idBytes: idBytes, idEnd: idEnd, amountMinor: amountMinor, occurredMilliseconds: occurredMilliseconds,
                 utcOffsetMinutes: utcOffsetMinutes, latitude: latitude, longitude: longitude, currencyNumber: currencyNumber,
                 storeNumber: storeNumber, categoryNumber: categoryNumber, currencies: currencies, storeIDs: storeIDs,
                 categories: categories, timestamps: (timestampBytes, timestampEnd))
-            guard zip(rowids, rowids.dropFirst()).contains(where: { $0 > $1 }) else { return columns }
-            return columns.reordered(Self.order(of: rowids))
-        }
-
-        /// The row numbers in rowid order. Each rowid and its row number packed into one integer
-        /// and sorted as plain integers: sorting row numbers through a closure that looks their
-        /// rowids up took twice the instructions (42k → 22k per ~100-row user, callgrind).
-        static func order(of rowids: [Int64]) -> [Int] {
-            let rowBits = 22
-            guard rowids.count <= 1 << rowBits, rowids.allSatisfy({ $0 >= 0 && $0 < 1 << (63 - rowBits) }) else {
-                return rowids.indices.sorted { rowids[$0] < rowids[$1] }
-            }
-            var keys = rowids.enumerated().map { $1 << rowBits | Int64($0) }
-            keys.sort()
-            return keys.map { Int($0 & (1 << rowBits - 1)) }
         }
 
         mutating func add(_ s: RawStatement, _ lookup: CategoryNameLookup) throws {
@@ -320,10 +307,9 @@ extension SpatiaLiteReader {
             occurredMilliseconds.append(s.value(7).int64)
             let offset = s.value(11)
             utcOffsetMinutes.append(offset.isNull ? nil : Int32(truncatingIfNeeded: offset.int64))
-            rowids.append(s.value(12).int64)
-            s.value(13).withText { text in timestampBytes.append(contentsOf: text ?? .init(start: nil, count: 0)) }
+            s.value(12).withText { text in timestampBytes.append(contentsOf: text ?? .init(start: nil, count: 0)) }
             let textEnd = timestampBytes.count
-            s.value(14).withText { date in timestampBytes.append(contentsOf: date ?? .init(start: nil, count: 0)) }
+            s.value(13).withText { date in timestampBytes.append(contentsOf: date ?? .init(start: nil, count: 0)) }
             timestampEnd.append((textEnd, timestampBytes.count))
         }
 

@@ -99,9 +99,17 @@ import Testing
         var deletedMeanwhile: Set<String> = []
         /// The base reader's own `spendingColumns` instead of the default.
         var nativeColumns = false
+        /// The points shuffled by this seed before they become columns.
+        var shuffleSeed: UInt64?
 
         func spendingColumns(_ filter: ExpenseFilter) throws -> SpendingColumns {
-            nativeColumns ? try base.spendingColumns(filter) : SpendingColumns(try spendingPoints(filter))
+            if nativeColumns { return try base.spendingColumns(filter) }
+            var points = try spendingPoints(filter)
+            if let shuffleSeed {
+                var rng = SplitMix64(seed: shuffleSeed)
+                points.shuffle(using: &rng)
+            }
+            return SpendingColumns(points)
         }
 
         func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit] {
@@ -158,6 +166,26 @@ import Testing
                 try LocationInsights.compute(request, reader: PointsOnlyReader(base: $0, deletedMeanwhile: [gone], nativeColumns: true))
             }
             #expect(noLookups.places == native.places)
+        }
+    }
+
+    /// Stores may hand the columns over in any order of their own (SpatiaLite's index order for
+    /// one user, insertion order elsewhere): insights must not depend on it — ties by id,
+    /// clusters independent of input order, sums exact. Same rows, shuffled, same insights.
+    @Test func insightsDoNotDependOnTheRowOrder() async throws {
+        let scratch = Scratch()
+        let (store, _) = try await Self.helsinkiStore(scratch, users: 2, count: 900, seed: 4)
+        let requests = [
+            InsightsRequest(userID: "user1"), InsightsRequest(userID: "user2", grouping: .store),
+            InsightsRequest(userID: "user1", from: try Timestamp(parsing: "2025-04-01"), to: try Timestamp(parsing: "2025-06-30")),
+        ]
+        for request in requests {
+            let native = try await LocationInsights.compute(request, store: store)
+            #expect(native.places.count > 10)
+            for seed in 1...5 as ClosedRange<UInt64> {
+                let shuffled = try store.readHere { try LocationInsights.compute(request, reader: PointsOnlyReader(base: $0, shuffleSeed: seed)) }
+                #expect(shuffled.places == native.places && shuffled.totals == native.totals && shuffled.unplaced == native.unplaced)
+            }
         }
     }
 

@@ -51,9 +51,11 @@ public protocol ExpenseReader {
     func forEachSpendingPointBatch(
         _ filter: ExpenseFilter, geotaggedOnly: Bool, _ body: ([SpendingPoint]) throws -> Void) throws
 
-    /// The expenses matching `filter` as columns, in the order of `forEachSpendingPointBatch`:
-    /// the read behind insights. A store without a faster way can leave it to the default,
-    /// which builds the columns from the points.
+    /// The expenses matching `filter` as columns: the read behind insights. Their order is the
+    /// store's and may differ from `forEachSpendingPointBatch`'s, but one user's rows come in
+    /// the same order whatever other users the store holds; insights do not depend on the order
+    /// (ties by id, clusters independent of input order). A store without a faster way can leave
+    /// it to the default, which builds the columns from the points.
     /// - Complexity: O(n) for the n matching rows.
     func spendingColumns(_ filter: ExpenseFilter) throws -> SpendingColumns
 

@@ -134,67 +134,6 @@ public struct SpendingColumns: Sendable {
         }
     }
 
-    /// The same rows in the order `order` lists them (a permutation of `0..<count`), their
-    /// currencies, stores and categories renumbered in order of first sight again: a store that
-    /// read them in another order (an index's) puts them back in its promised one.
-    public func reordered(_ order: [Int]) -> SpendingColumns {
-        precondition(order.count == count)
-        func renumber(_ numbers: [Int32], _ values: Int) -> ([Int32], [Int]) {
-            var new = [Int32](repeating: -1, count: values), kept: [Int] = [], result: [Int32] = []
-            result.reserveCapacity(order.count)
-            for i in order {
-                let n = Int(numbers[i])
-                guard n >= 0 else { result.append(-1); continue }
-                if new[n] < 0 {
-                    new[n] = Int32(kept.count)
-                    kept.append(n)
-                }
-                result.append(new[n])
-            }
-            return (result, kept)
-        }
-        let (currencyNumber, currencyKept) = renumber(currencyNumber, currencies.count)
-        let (storeNumber, storeKept) = renumber(storeNumber, storeIDs.count)
-        let (categoryNumber, categoryKept) = renumber(categoryNumber, categories.count)
-        let (idBytes, idEnd) = Self.gather(self.idBytes, ends: self.idEnd, order)
-        var timestamps: (bytes: [UInt8], end: [(text: Int, localDate: Int)])?
-        if hasTimestamps {
-            // A row's run is its text then its date; the text keeps its length within the run.
-            let (bytes, ends) = Self.gather(timestampBytes, ends: timestampEnd.map(\.localDate), order)
-            timestamps = (bytes, zip(order, ends).map { i, end in (end - (timestampEnd[i].localDate - timestampEnd[i].text), end) })
-        }
-        return SpendingColumns(
-            idBytes: idBytes, idEnd: idEnd, amountMinor: order.map { amountMinor[$0] },
-            occurredMilliseconds: order.map { occurredMilliseconds[$0] }, utcOffsetMinutes: order.map { utcOffsetMinutes[$0] },
-            latitude: order.map { latitude[$0] }, longitude: order.map { longitude[$0] }, currencyNumber: currencyNumber,
-            storeNumber: storeNumber, categoryNumber: categoryNumber, currencies: currencyKept.map { currencies[$0] },
-            storeIDs: storeKept.map { storeIDs[$0] }, categories: categoryKept.map { categories[$0] }, timestamps: timestamps)
-    }
-
-    /// The runs of bytes ending at `ends` (each starting where the one before ends), in the
-    /// order `order` lists them, back to back, and where each now ends. One copy per run into
-    /// memory allocated once: with array slices appended row by row, reordering was a sixth of
-    /// a heavy user's insights (perf, 100k rows read through the index).
-    private static func gather(_ bytes: [UInt8], ends: [Int], _ order: [Int]) -> (bytes: [UInt8], ends: [Int]) {
-        var newEnds: [Int] = []
-        newEnds.reserveCapacity(order.count)
-        let gathered = [UInt8](unsafeUninitializedCapacity: bytes.count) { target, initialized in
-            bytes.withUnsafeBufferPointer { source in
-                var n = 0
-                for i in order {
-                    let start = i == 0 ? 0 : ends[i - 1]
-                    if ends[i] > start {
-                        (target.baseAddress! + n).initialize(from: source.baseAddress! + start, count: ends[i] - start)
-                        n += ends[i] - start
-                    }
-                    newEnds.append(n)
-                }
-                initialized = n
-            }
-        }
-        return (gathered, newEnds)
-    }
-
     /// Whether row `a` comes before row `b` by instant, ties by id (`SpendingPoint.chronological`).
     public func isEarlier(_ a: Int, than b: Int) -> Bool {
         let (x, y) = (occurredMilliseconds[a], occurredMilliseconds[b])
