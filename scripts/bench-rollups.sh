@@ -46,12 +46,14 @@ for r in runs:
     ratio = r["ratio_to_duckdb"]
     in_process = f"{p50(l['in_process']):.0f}" if "in_process" in l else "–"
     cells = f"{r['cell_rollup_rows']:,}" if "cell_rollup_rows" in r else "–"
+    # The aim is set at 1M; other sizes show their ratio unjudged.
+    verdict = ("met" if ratio <= 0.2 else "**missed**") if int(size) == 1_000_000 else "(aim at 1M)"
     build = " (debug build)" if "/debug/" in r.get("geospend", "") else ""
     lines.append(f"| {int(size):,}{build} | {i['with']['millis']/1000:.1f} s / {i['without']['millis']/1000:.1f} s "
                  f"({(i['with']['millis']/i['without']['millis']-1)*100:+.0f} %) | {i['with']['bytes']/1e6:.0f} / {i['without']['bytes']/1e6:.0f} MB "
                  f"| {r['rollup_rows']:,} / {cells} | {in_process} / {p50(l['rollups']):.0f} ms | {p50(l['scan']):.0f} ms "
                  f"| {f'{p50(l[m3]):.0f} ms' if (m3 := 'rollups_min_users_3') in l else '–'} | {p50(d):.0f} ms | "
-                 f"{ratio:.3f} {'met' if ratio <= 0.2 else '**missed**'} |")
+                 f"{ratio:.3f} {verdict} |")
 if 1_000_000 in by_size and 10_000_000 in by_size:
     k = p50(ours(by_size[10_000_000])) / p50(ours(by_size[1_000_000]))
     cli = p50(by_size[10_000_000]["layer"]["millis"]["rollups"]) / p50(by_size[1_000_000]["layer"]["millis"]["rollups"])
