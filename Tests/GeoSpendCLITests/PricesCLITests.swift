@@ -197,6 +197,10 @@ import Testing
             #expect(bad.status == 2)
             #expect(bad.err.contains("Milk=zwei"))
             #expect(try geospend(["basket", "--db", db]).status == 2)
+            // A position off the globe names the option and the text given, not --lat/--lon.
+            let offGlobe = try geospend(["basket"] + items + ["--near", "95,24.9", "--radius", "1km"])
+            #expect(offGlobe.status == 2)
+            #expect(offGlobe.err.contains("--near 95,24.9:") && !offGlobe.err.contains("--lat"), "\(offGlobe.err)")
         }
     }
 

@@ -80,6 +80,6 @@ public struct BasketReach: Sendable {
         guard let (lat, lon) = parseDegreesPair(text) else {
             throw UsageError("\(option) \(text): expected LAT,LON in degrees, e.g. 60,25")
         }
-        do { return try Coordinate(latitude: lat, longitude: lon) } catch { throw UsageError("--lat/--lon: \(error)") }
+        do { return try Coordinate(latitude: lat, longitude: lon) } catch { throw UsageError("\(option) \(text): \(error)") }
     }
 }
