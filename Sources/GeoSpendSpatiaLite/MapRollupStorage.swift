@@ -153,11 +153,10 @@ enum MapRollupStorage {
     /// `apply` for the bulk writer, which has set the cells' triggers aside (`cellTriggers`): the
     /// per-user rows in key order, and each cell's change summed from them as they pass (a cell's
     /// rows come together in key order) and written once, where the triggers wrote one cell row
-    /// per per-user row (1.35M upserts for 1M expenses; with them the rollups were ~40 % of the
-    /// import's CPU, perf). Additions only (the writer inserts rows): a per-user row that appears
-    /// is one user more in its cell, and none goes. Whether it appears is the insert's change
-    /// count, not an upsert's `RETURNING` (whose result SQLite writes to a temporary file per
-    /// statement: 12 % of the import's samples went to that `pwrite`).
+    /// per per-user row (storing the rollups that way was ~30 % of a 1M import's samples, perf).
+    /// Additions only (the writer inserts rows): a per-user row that appears is one user more in
+    /// its cell, and none goes. Whether it appears is the insert's change count: an upsert with
+    /// `RETURNING count` tried first spent 12 % of the import's samples in `pwrite` under it.
     static func applyKeepingCells(_ changes: MapRollup.Changes, _ db: Database) throws {
         guard !changes.isEmpty, try db.tableExists(table) else { return }
         guard try db.tableExists(cellTable) else { return try apply(changes, db) }
