@@ -153,7 +153,7 @@ enum MapRollupStorage {
     /// `apply` for the bulk writer, which has set the cells' triggers aside (`cellTriggers`): the
     /// per-user rows in key order, and each cell's change summed from them as they pass (a cell's
     /// rows come together in key order) and written once, where the triggers wrote one cell row
-    /// per per-user row (storing the rollups that way was ~30 % of a 1M import's samples, perf).
+    /// per per-user row (storing the rollups that way was 34 % of a 1M import's samples, perf).
     /// Additions only (the writer inserts rows): a per-user row that appears is one user more in
     /// its cell, and none goes. Whether it appears is the insert's change count: an upsert with
     /// `RETURNING count` tried first spent 12 % of the import's samples in `pwrite` under it.
