@@ -62,6 +62,8 @@ final class SpatiaLiteBulkWriter {
     private var rollupChanges = MapRollup.Changes()
     /// False when the table was dropped (`MapRollupStorage.apply`): no cells computed either.
     private let keepsRollups: Bool
+    /// Whether `storeRollups` has set the cells' triggers aside (in `setAside`).
+    private var cellTriggersAside = false
     private var knownStores: [ExactText: Bool] = [:]
 
     private struct CategoryKey: Hashable {
@@ -165,8 +167,7 @@ final class SpatiaLiteBulkWriter {
     /// Packs the R*Trees that started empty, recreates the indexes and SpatiaLite's triggers
     /// verbatim, and stamps `geometry_columns_time` as the triggers would have.
     func finish() throws {
-        try MapRollupStorage.apply(rollupChanges, db)
-        rollupChanges = MapRollup.Changes()
+        try storeRollups()
         try expenseIndexLoad?.write(into: db)
         try storeIndexLoad?.write(into: db)
         expenseIndexLoad = nil
@@ -183,6 +184,22 @@ final class SpatiaLiteBulkWriter {
                 WHERE f_table_name = 'expenses' AND f_geometry_column = 'geom'
                 """)
         }
+    }
+
+    /// Stores the rollups gathered so far. The cells' rows are summed here
+    /// (`MapRollupStorage.applyKeepingCells`), so their triggers are set aside on first use, for
+    /// the rest of the transaction: `finish()` makes them again, a rollback keeps them.
+    private func storeRollups() throws {
+        guard !rollupChanges.isEmpty else { return }
+        if !cellTriggersAside {
+            for trigger in try MapRollupStorage.cellTriggers(db) {
+                setAside.append((type: "TRIGGER", name: trigger.name, sql: trigger.sql))
+                try db.execute(sql: "DROP TRIGGER \(trigger.name.quotedDatabaseIdentifier)")
+            }
+            cellTriggersAside = true
+        }
+        try MapRollupStorage.applyKeepingCells(rollupChanges, db)
+        rollupChanges = MapRollup.Changes()
     }
 
     /// Adds the just inserted row's point to its R*Tree, or to the pending bulk load.
@@ -252,10 +269,9 @@ final class SpatiaLiteBulkWriter {
             currencyTotals![code] = projected
             if let c = expense.location?.coordinate { try index(&expenseIndexLoad, insertExpenseIndex, latitude: c.latitude, longitude: c.longitude) }
             if keepsRollups { rollupChanges.add(expense, sign: 1) }
-            if rollupChanges.count >= 1 << 18 {  // ~50 MB held: store them now
-                try MapRollupStorage.apply(rollupChanges, db)
-                rollupChanges = MapRollup.Changes()
-            }
+            // ~130 MB held (2M keys; 1M bench expenses make 1.35M): store them now. Below the
+            // bound they are stored once, each key once, in key order.
+            if rollupChanges.count >= 1 << 21 { try storeRollups() }
             return .inserted
         }
         return try compareExisting(existingExpense, id: expense.id, hash: hash, what: "expense")

@@ -182,6 +182,31 @@ import Testing
         #expect(try Self.storedCells(store) == Self.expectedCells(live))
     }
 
+    /// The bulk writer sets the cells' triggers aside while it keeps the cells itself
+    /// (`applyKeepingCells`): after its import, into an empty table and into a filled one, they
+    /// are back as they were, and an edit after it keeps the cells through them.
+    @Test func anImportLeavesTheCellTriggersAsTheyWere() async throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        let sql = "SELECT group_concat(name || ':' || sql, ';') FROM (SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'map_rollups' ORDER BY name)"
+        let before = try #require(try store.scalar(sql, as: String.self))
+        #expect(try store.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'map_rollups'") == 4)
+        var random = SplitMix64(seed: 17)
+        var live: [String: Expense] = [:]
+        for round in 0..<2 {
+            let batch = (0..<50).map { n in Self.randomExpense("r\(round)e\(n)", user: "u\(n % 4)", &random) }
+            _ = try store.writeHere { w in try batch.map { try w.insert($0) } }
+            for e in batch { live[e.id] = e }
+            #expect(try store.scalar(sql, as: String.self) == before, "round \(round)")
+        }
+        for id in ["r0e1", "r0e2", "r1e3", "r1e4"] {
+            let moved = Self.randomExpense(id, user: live[id]!.userID, &random)
+            #expect(try await store.updateExpense(moved, remindAt: nil) != nil)
+            live[id] = moved
+        }
+        #expect(try Self.storedCells(store) == Self.expectedCells(live))
+    }
+
     /// A file GeoSpend left at v13 (per-user rollups, no cells' table, no triggers) gets the
     /// cells' rollups from its per-user rows when opened, and keeps them on the next writes.
     @Test func aVersion13FileGetsItsCellRollups() async throws {

@@ -207,14 +207,28 @@ public enum MapRollup {
                 latitude: c.latitude, longitude: c.longitude, amountMinor: expense.amount.minorUnits, sign: sign)
         }
 
-        /// The changes in the table's order of grid, level and cell (rows of one cell in any
-        /// order: only the writes' locality depends on it), none that cancel out. Sorted as
-        /// integers: sorting the keys themselves (three strings each, copied per comparison and
-        /// move) was a fifth of an import's samples (perf).
-        public func sorted() -> [(key: Key, sums: Sums)] {
-            let kept = slots.filter { $0.value.count != 0 || $0.value.totalMinor != 0 }.map { (slot: $0.key, sums: $0.value) }
+        /// The changes in the table's key order — grid, level, cell, then user, kind and currency
+        /// compared as SQLite compares text (bytes) — none that cancel out. In key order a B-tree
+        /// takes each row on the leaf it just wrote, and the rows of one cell come together, so the
+        /// bulk writer sums a cell's users as they pass (`MapRollupStorage.applyKeepingCells`).
+        /// Sorted as integers: sorting the keys themselves (three strings each, copied per
+        /// comparison and move) was a fifth of an import's samples (perf); the owners, a few per
+        /// user, are ranked once. Lazy: a million keys' strings are made one at a time.
+        public func sorted() -> some Sequence<(key: Key, sums: Sums)> {
+            var rank = [UInt32](repeating: 0, count: ownerList.count)
+            let byBytes = ownerList.indices.sorted { a, b in
+                let (x, y) = (ownerList[a], ownerList[b])
+                if x.userID != y.userID { return x.userID.utf8.lexicographicallyPrecedes(y.userID.utf8) }
+                if x.kind != y.kind { return x.kind.utf8.lexicographicallyPrecedes(y.kind.utf8) }
+                return x.currency.utf8.lexicographicallyPrecedes(y.currency.utf8)
+            }
+            for (n, owner) in byBytes.enumerated() { rank[owner] = UInt32(n) }
+            var kept: [(slot: Slot, sums: Sums)] = []
+            kept.reserveCapacity(slots.count)
+            for (slot, sums) in slots where sums.count != 0 || sums.totalMinor != 0 { kept.append((slot, sums)) }
             // `levels` lists the H3 resolutions in order, then the quadtree: the index is the place.
-            return kept.sorted { ($0.slot.level, $0.slot.cell) < ($1.slot.level, $1.slot.cell) }.map { (key: key($0.slot), sums: $0.sums) }
+            kept.sort { ($0.slot.level, $0.slot.cell, rank[Int($0.slot.owner)]) < ($1.slot.level, $1.slot.cell, rank[Int($1.slot.owner)]) }
+            return kept.lazy.map { (key: key($0.slot), sums: $0.sums) }
         }
     }
 
