@@ -18,7 +18,11 @@
 #
 # Each is run twice: with an import of another N/10 fresh expenses looping into the same file
 # in a second process ("import" yes), and without ("no"): readers must not wait on the writer
-# (WAL), so their p99 should not move. BENCH_IMPORT=yes|no runs only one of the two.
+# (WAL), so their p99 should not move. A third round, "pinned", runs the same import with the
+# importer on CPU 1 (`taskset -c 1`) and the server on CPU 0 (wrk left free): the read path's
+# own figure while a writer commits, without the importer taking the server's CPU; it is a
+# second row beside "yes", never instead of it (needs 2 CPUs and taskset). BENCH_IMPORT=yes,
+# no or pinned (or a list of them) runs only those.
 # Writes the table to out/bench-service-N/results.txt. Iterate with a small N (100000: about
 # half a minute to generate and import); `scripts/bench-service.sh 1000000 10` is make bench's.
 set -euo pipefail
@@ -74,12 +78,12 @@ rows() {  # $1: radius in metres
     done | sort -n | awk '{ a[NR] = $1; s += $1 } END { printf "mean %.0f, median %d, max %d", s / NR, a[int((NR + 1) / 2)], a[NR] }'
 }
 
-start_importer() {
+start_importer() {  # $1: a command to run the importer under (taskset -c 1), or nothing
   # Re-importing is a no-op after the first round, so each round's file gets fresh ids.
   ( round=0; while true; do
       round=$((round + 1))
       sed "s/^e\([0-9]\)/r${round}e\1/" "$out/more.csv" >"$out/round.csv"
-      "$bin" import expenses "$out/round.csv" --db "$db" >/dev/null 2>&1 || true
+      ${1:-} "$bin" import expenses "$out/round.csv" --db "$db" >/dev/null 2>&1 || true
     done ) &
   importer=$!
 }
@@ -88,8 +92,12 @@ start_importer() {
   echo "geospend serve, $n expenses, user $user, wrk ${seconds}s per run, load average $(cut -d' ' -f1-3 /proc/loadavg) ($(date -u +%FT%TZ))"
   echo "rows per answer: near-500m $(rows 500); near-small (${small} m) $(rows "$small")"
   printf '%-11s %6s %6s %10s %9s %9s\n' endpoint import conns req/s p50 p99
-  for imports in ${BENCH_IMPORT:-no yes}; do
+  for imports in ${BENCH_IMPORT:-no yes pinned}; do
     [ "$imports" = yes ] && start_importer
+    if [ "$imports" = pinned ]; then
+      taskset -a -p -c 0 "$server" >/dev/null  # every thread of the server on CPU 0
+      start_importer "taskset -c 1"
+    fi
     for script in near-small nearest near-500m; do
       for c in 1 8 64; do
         r=$(wrk -t $(( c < 2 ? 1 : 2 )) -c "$c" -d "${seconds}s" --latency -s "$out/$script.lua" \
@@ -102,6 +110,7 @@ start_importer() {
       done
     done
     stop_importer
+    if [ "$imports" = pinned ]; then taskset -a -p -c 0-1 "$server" >/dev/null; fi
   done
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$out/results.txt"

@@ -21,10 +21,12 @@ extension PostGISStore: TokenStore {
     }
 
     public func token(lookup: String) async throws -> (record: TokenRecord, sha256: [UInt8])? {
-        try await reading { r in
-            try r.rows("SELECT \(unescaped: Self.tokenColumns), sha256 FROM api_tokens WHERE lookup = \(lookup)").first.map { row in
-                (try Self.tokenRecord(row), [UInt8](try row.makeRandomAccess()[5].decode(Data.self)))
-            }
+        try await reading { try $0.token(lookup: lookup) }
+    }
+
+    static func fetchToken(_ r: PostGISReader, lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? {
+        try r.rows("SELECT \(unescaped: tokenColumns), sha256 FROM api_tokens WHERE lookup = \(lookup)").first.map { row in
+            (try tokenRecord(row), [UInt8](try row.makeRandomAccess()[5].decode(Data.self)))
         }
     }
 
@@ -52,4 +54,8 @@ extension PostGISStore: TokenStore {
             scope: TokenScope(rawValue: try x[2].decode(String.self)) ?? .read, createdAt: try x[3].decode(String.self),
             expiresAt: try x[4].decode(String?.self).map { try Timestamp(parsing: $0) })
     }
+}
+
+extension PostGISReader: TokenReader {
+    func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? { try PostGISStore.fetchToken(self, lookup: lookup) }
 }

@@ -8,34 +8,60 @@ struct QueryRoutes {
     /// How the database is named in messages (the CLI names its path; a client never sees it).
     static let database = "the service's database"
 
+    /// `insights` and `summary`, behind `TokenMiddleware`.
     func add(to group: RouterGroup<ServiceContext>) {
-        group.get("near", use: near)
-        group.get("nearest-stores", use: nearestStores)
         group.get("insights", use: insights)
         group.get("summary", use: summary)
     }
 
+    /// `near` and `nearest-stores`, each checking its token itself in its one read scope
+    /// (`TokenCheckedRead`): `group` has no `TokenMiddleware`.
+    func addCheckingTokens(to group: RouterGroup<ServiceContext>) {
+        group.get("near", use: near)
+        group.get("nearest-stores", use: nearestStores)
+    }
+
+    /// What a near request's read scope leaves: the answer, or (with `period`, which the scope
+    /// cannot check: periods are another protocol's) the search still to make once it is checked.
+    private enum Near: Sendable {
+        case answered(RadiusResult)
+        case afterPeriod(Int64, user: String, ExpenseFilter, Coordinate, Distance)
+    }
+
     @Sendable func near(_ request: Request, context: ServiceContext) async throws -> Response {
         let q = QueryParameters(request)
-        let user = try context.user()
-        let center = try q.center()
-        let radius = try q.distance("radius") ?? { throw Problem(.badRequest, "radius is required: 500m, 1.5km or metres") }()
-        let (from, to) = try q.window()
-        let categories = q.all("category")
-        var filter = ExpenseFilter(userID: user, from: from, to: to, kinds: try q.kinds(), categories: Set(categories))
-        filter.period = try await q.checkedNames(user: user, categories: categories, in: store)?.id
-        return JSONResponse.make(QueryOutput.json(try await store.radiusSearch(center: center, radius: radius, filter: filter)))
+        let near = try await TokenCheckedRead.run(request, store: store) { token, reader -> Near in
+            let user = token.userID
+            let center = try q.center()
+            let radius = try q.distance("radius") ?? { throw Problem(.badRequest, "radius is required: 500m, 1.5km or metres") }()
+            let (from, to) = try q.window()
+            let categories = q.all("category")
+            let filter = ExpenseFilter(userID: user, from: from, to: to, kinds: try q.kinds(), categories: Set(categories))
+            try NameChecks.user(user, in: reader, database: Self.database)
+            try NameChecks.categories(categories, userID: user, in: reader)
+            if let period = try q.int64("period") { return .afterPeriod(period, user: user, filter, center, radius) }
+            return .answered(RadiusResult(center: center, radius: radius, hits: try reader.expenses(within: radius, of: center, filter: filter)))
+        }
+        switch near {
+        case .answered(let result):
+            return JSONResponse.make(QueryOutput.json(result))
+        case .afterPeriod(let id, let user, var filter, let center, let radius):
+            filter.period = try await NameChecks.period(id, user: user, in: store, option: "period")?.id
+            return JSONResponse.make(QueryOutput.json(try await store.radiusSearch(center: center, radius: radius, filter: filter)))
+        }
     }
 
     @Sendable func nearestStores(_ request: Request, context: ServiceContext) async throws -> Response {
         let q = QueryParameters(request)
-        _ = try context.user()
-        let center = try q.center()
-        let count = try q.int("k", in: 1...10_000) ?? 5
-        let kind = q.string("kind")
-        let limit = try q.distance("max-distance")
-        try await NameChecks.storeKind(kind, in: store)
-        return JSONResponse.make(QueryOutput.json(try await store.nearestStores(to: center, limit: count, maxDistance: limit, kind: kind)))
+        let result = try await TokenCheckedRead.run(request, store: store) { _, reader in
+            let center = try q.center()
+            let count = try q.int("k", in: 1...10_000) ?? 5
+            let kind = q.string("kind")
+            let limit = try q.distance("max-distance")
+            try NameChecks.storeKind(kind, in: reader)
+            return NearestStoresResult(center: center, stores: try reader.nearestStores(to: center, limit: count, maxDistance: limit, kind: kind))
+        }
+        return JSONResponse.make(QueryOutput.json(result))
     }
 
     @Sendable func insights(_ request: Request, context: ServiceContext) async throws -> Response {

@@ -39,12 +39,37 @@ public enum TokenAuth {
 
     /// The stored token `header` (`Bearer gs_…`) stands for, if any and not expired.
     static func verify(_ header: String?, in store: any TokenStore, now: Date = Date()) async throws -> TokenRecord? {
+        guard let (lookup, secret) = parse(header) else { return nil }
+        return check(secret, against: try await store.token(lookup: lookup), now: now)
+    }
+
+    /// `verify` inside a read scope, in its snapshot.
+    static func verify(_ header: String?, in reader: any TokenReader, now: Date = Date()) throws -> TokenRecord? {
+        guard let (lookup, secret) = parse(header) else { return nil }
+        return check(secret, against: try reader.token(lookup: lookup), now: now)
+    }
+
+    /// The lookup key and the secret of `Bearer gs_<lookup>_<secret>`.
+    private static func parse(_ header: String?) -> (lookup: String, secret: Substring)? {
         guard let header, header.hasPrefix("Bearer ") else { return nil }
         let parts = header.dropFirst("Bearer ".count).split(separator: "_", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "gs", let stored = try await store.token(lookup: String(parts[1])) else { return nil }
-        guard constantTimeEqual(hash(String(parts[2])), stored.sha256) else { return nil }
+        guard parts.count == 3, parts[0] == "gs" else { return nil }
+        return (String(parts[1]), parts[2])
+    }
+
+    private static func check(_ secret: Substring, against stored: (record: TokenRecord, sha256: [UInt8])?, now: Date) -> TokenRecord? {
+        guard let stored, constantTimeEqual(hash(String(secret)), stored.sha256) else { return nil }
         guard !stored.record.isExpired(atEpochMilliseconds: Int64(now.timeIntervalSince1970 * 1000)) else { return nil }
         return stored.record
+    }
+
+    /// Throws 403 unless a token of `scope` may make a request with `method`: reading needs
+    /// `read`, anything else `write`.
+    static func authorize(_ scope: TokenScope, for method: HTTPRequest.Method) throws {
+        let needed: TokenScope = [.get, .head].contains(method) ? .read : .write
+        guard scope.allows(needed) else {
+            throw Problem(.forbidden, "this token's scope is \(scope.rawValue); \(method) needs a \(needed.rawValue) token (`geospend tokens create --scope \(needed.rawValue)`)")
+        }
     }
 }
 
@@ -55,10 +80,7 @@ struct TokenMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: ServiceContext, next: (Request, ServiceContext) async throws -> Response) async throws -> Response {
         guard let token = try await TokenAuth.verify(request.headers[.authorization], in: store) else { throw Problem.unauthorized }
-        let needed: TokenScope = [.get, .head].contains(request.method) ? .read : .write
-        guard token.scope.allows(needed) else {
-            throw Problem(.forbidden, "this token's scope is \(token.scope.rawValue); \(request.method) needs a \(needed.rawValue) token (`geospend tokens create --scope \(needed.rawValue)`)")
-        }
+        try TokenAuth.authorize(token.scope, for: request.method)
         var context = context
         context.token = token
         return try await next(request, context)

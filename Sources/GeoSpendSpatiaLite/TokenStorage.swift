@@ -37,12 +37,12 @@ extension SpatiaLiteStore: TokenStore {
     }
 
     public func token(lookup: String) async throws -> (record: TokenRecord, sha256: [UInt8])? {
-        try await offloaded {
-            try self.readDatabase { db in
-                try Row.fetchOne(db, sql: "SELECT \(Self.tokenColumns), sha256 FROM api_tokens WHERE lookup = ?", arguments: [lookup])
-                    .map { (try Self.tokenRecord($0), [UInt8]($0[5] as Data)) }
-            }
-        }
+        try await offloaded { try self.readDatabase { db in try Self.fetchToken(db, lookup: lookup) } }
+    }
+
+    static func fetchToken(_ db: Database, lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? {
+        try Row.fetchOne(db, sql: "SELECT \(tokenColumns), sha256 FROM api_tokens WHERE lookup = ?", arguments: [lookup])
+            .map { (try tokenRecord($0), [UInt8]($0[5] as Data)) }
     }
 
     public func tokens(userID: String?) async throws -> [TokenRecord] {
@@ -89,5 +89,11 @@ extension SpatiaLiteStore: TokenStore {
         TokenRecord(
             id: r[0], userID: r[1], scope: TokenScope(rawValue: r[2]) ?? .read, createdAt: r[3],
             expiresAt: try (r[4] as String?).map { try Timestamp(parsing: $0) })
+    }
+}
+
+extension SpatiaLiteReader: TokenReader {
+    public func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? {
+        try SpatiaLiteStore.fetchToken(db, lookup: lookup)
     }
 }

@@ -211,7 +211,19 @@ struct PostGISEditingCLITests {
         #expect(others.status == 404 && missing.status == 404, "\(others) \(missing)")
         #expect(others.body.replacingOccurrences(of: "w81", with: "nonesuch") == missing.body, "another user's expense reads as a missing one")
         #expect(try get("/api/v1/expenses/w1", "gs_nonsense").status == 401)
+        // near and nearest-stores check the token in their one read scope (TokenCheckedRead).
+        let queries = [
+            ("/api/v1/near?lat=-17.0&lon=179.99&radius=100km", ["near", "--user", "fiji", "--lat", "-17.0", "--lon", "179.99", "--radius", "100km"]),
+            ("/api/v1/nearest-stores?lat=-17.0&lon=179.99&k=3", ["nearest-stores", "--lat", "-17.0", "--lon", "179.99", "-k", "3"]),
+        ]
+        for (path, args) in queries {
+            let served = try get(path, token)
+            let onFile = try cli.geospend(args + ["--format", "json", "--db", dbs.file])
+            #expect(served.status == 200 && served.body.contains("\"id\": ") && served.body == onFile.out, "\(path): \(served.body) vs \(onFile.out)")
+            #expect(try get(path, "gs_nonsense").status == 401)
+        }
         #expect(try cli.geospend(["tokens", "revoke", "--user", "fiji", "1", "--db", dbs.server]).status == 0)
         #expect(try get("/api/v1/expenses/w1", token).status == 401)
+        for (path, _) in queries { #expect(try get(path, token).status == 401, "\(path)") }
     }
 }

@@ -105,6 +105,24 @@ import Glibc
         #expect(!server.log.contains(String(token.split(separator: "_").last!)))
     }
 
+    /// A token revoked by the CLI, another process, while `serve` runs stops working at the
+    /// next request, on the routes that check it in their own read scope (near, nearest-stores)
+    /// as on those behind the middleware (summary): nothing remembers a token between requests.
+    @Test func aTokenRevokedInAnotherProcessIsRefusedAtOnce() throws {
+        let server = try Server(db: f.db, in: f.dir)
+        defer { _ = server.stop() }
+        let token = try #require(f.tokens["alice"])  // alice's token 1 (ServiceFixture makes it first)
+        let paths = ["/api/v1/near?lat=60.1699&lon=24.9384&radius=2km", "/api/v1/nearest-stores?lat=60.1699&lon=24.9384", "/api/v1/summary"]
+        for path in paths { #expect(try curl(server.port, path, token: token).status == 200, "\(path)") }
+        let revoked = try f.geospend(["tokens", "revoke", "--user", ServiceFixture.alice, "1", "--db", f.db])
+        #expect(revoked.status == 0, "\(revoked.err)")
+        for path in paths {
+            let a = try curl(server.port, path, token: token)
+            #expect(a.status == 401, "\(path): \(a.body)")
+        }
+        #expect(try curl(server.port, paths[0], token: f.tokens["bob"]).status == 200)  // other tokens still work
+    }
+
     /// GDAL's OAPIF driver, an outside reader: every collection is listed with its full feature
     /// count, and reading a whole layer 7 features a page (following `next`) gets every feature.
     @Test func gdalReadsEveryCollectionWhole() throws {

@@ -27,15 +27,23 @@ import Testing
         let past = try Timestamp(parsing: "2020-01-01T00:00:00Z")
         _ = try await f.store().addToken(userID: ServiceFixture.alice, scope: .read, lookup: made.lookup, sha256: made.sha256, expiresAt: past)
         let expiredToken = made.text
-        for token in [nil, wrong, "gs_AAAAAAAAAAAA_x", "not a token", expiredToken] {
-            let a = try await f.withClient { try await $0.call("/api/v1/summary", token: token) }
-            #expect(a.status == .unauthorized, "\(token ?? "none")")
-            #expect(a.headers[.contentType] == "application/problem+json")
-            #expect(a.headers[.wwwAuthenticate] == "Bearer")
-            #expect(a.body.contains("\"status\": 401"))
+        // summary is behind TokenMiddleware; near and nearest-stores check the token in their
+        // own read scope (TokenCheckedRead), before their parameters: a bad one is still a 401.
+        let paths = [
+            "/api/v1/summary", "/api/v1/near?lat=60.1699&lon=24.9384&radius=1km", "/api/v1/nearest-stores?lat=60.1699&lon=24.9384",
+            "/api/v1/near?lat=95&lon=24.9384", "/api/v1/nearest-stores?k=0",
+        ]
+        for path in paths {
+            for token in [nil, wrong, "gs_AAAAAAAAAAAA_x", "not a token", expiredToken] {
+                let a = try await f.withClient { try await $0.call(path, token: token) }
+                #expect(a.status == .unauthorized, "\(path) \(token ?? "none")")
+                #expect(a.headers[.contentType] == "application/problem+json")
+                #expect(a.headers[.wwwAuthenticate] == "Bearer")
+                #expect(a.body.contains("\"status\": 401"))
+            }
+            let ok = try await f.withClient { try await $0.call(path, token: good) }
+            #expect(ok.status == (path.contains("=95") || path.contains("k=0") ? .badRequest : .ok), "\(path) \(ok.body)")
         }
-        let ok = try await f.withClient { try await $0.call("/api/v1/summary", token: good) }
-        #expect(ok.status == .ok)
     }
 
     @Test func aReadTokenCannotDelete() async throws {
@@ -77,6 +85,8 @@ import Testing
         ("/api/v1/nearest-stores?lat=60.17&lon=24.94&kind=cafe", "--kind cafe: no store has this kind", "amenity:cafe"),
         ("/api/v1/expenses?after=nonsense", "after:", "next"),
         ("/api/v1/insights?period=9", "no period 9 of user", "periods list"),
+        ("/api/v1/near?lat=60.17&lon=24.94&radius=1km&period=9", "no period 9 of user", "periods list"),
+        ("/api/v1/near?lat=60.17&lon=24.94&radius=1km&period=x", "period: \\\"x\\\" is not a whole number", "period"),
         ("/api/v1/export/roads", "no layer \\\"roads\\\"", "points, grid"),
     ])
     func badInputIsA4xxProblemWithTheCLIsMessage(uri: String, message: String, hint: String) async throws {

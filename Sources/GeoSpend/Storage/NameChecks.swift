@@ -5,8 +5,15 @@
 /// the service share these checks, so both say the same.
 public enum NameChecks {
     public static func user(_ id: String, in store: some ExpenseStore, database: String) async throws {
+        try await store.read { try user(id, in: $0, database: database) }
+    }
+
+    /// `user(_:in:database:)` inside a read scope the caller holds (the service checks a
+    /// request's token, names and query in one).
+    public static func user(_ id: String, in reader: any ExpenseReader, database: String) throws {
         let id = Identity.normalized(id)
-        guard let known = try await store.read({ r in try r.hasUser(id) ? nil : try r.userIDs() }) else { return }
+        guard !(try reader.hasUser(id)) else { return }
+        let known = try reader.userIDs()
         throw UsageError(
             "no user \"\(OutputEscaping.visible(id))\" in \(database)\(hint(suggestion(for: id, among: known))); "
                 + "`geospend users list` shows the users")
@@ -16,7 +23,13 @@ public enum NameChecks {
     /// the filter compares them: ASCII letters case-insensitively.
     public static func categories(_ names: [String], userID: String?, in store: some ExpenseStore) async throws {
         guard !names.isEmpty else { return }
-        let known = Set(try await store.read { try $0.categoryCounts(userID: userID.map(Identity.normalized)) }.map(\.name))
+        try await store.read { try categories(names, userID: userID, in: $0) }
+    }
+
+    /// `categories(_:userID:in:)` inside a read scope the caller holds.
+    public static func categories(_ names: [String], userID: String?, in reader: any ExpenseReader) throws {
+        guard !names.isEmpty else { return }
+        let known = Set(try reader.categoryCounts(userID: userID.map(Identity.normalized)).map(\.name))
         let folded = Set(known.map { ExactText(Identity.asciiLowercased($0)) })
         for name in names where !folded.contains(ExactText(Identity.asciiLowercased(Identity.normalized(name)))) {
             let whose = userID.map { " of user \"\(OutputEscaping.visible(Identity.normalized($0)))\"" } ?? ""
@@ -28,8 +41,14 @@ public enum NameChecks {
 
     /// A store `--kind` must be one some store has (`amenity:cafe`); `cafe` suggests it.
     public static func storeKind(_ kind: String?, in store: some ExpenseStore) async throws {
+        guard kind != nil else { return }
+        try await store.read { try storeKind(kind, in: $0) }
+    }
+
+    /// `storeKind(_:in:)` inside a read scope the caller holds.
+    public static func storeKind(_ kind: String?, in reader: any ExpenseReader) throws {
         guard let kind else { return }
-        let known = try await store.read { try $0.storeKindCounts() }.compactMap(\.kind)
+        let known = try reader.storeKindCounts().compactMap(\.kind)
         guard !known.contains(where: { ExactText($0) == ExactText(kind) }) else { return }
         throw UsageError(
             "--kind \(OutputEscaping.visible(kind)): no store has this kind\(hint(suggestion(for: kind, among: known))); "

@@ -17,6 +17,14 @@ public protocol TokenStore: Sendable {
     func revokeToken(userID: String, id: Int64) async throws -> Bool
 }
 
+/// A read scope's reader that can find a token too (`ExpenseStore.read`'s reader, for the
+/// stores that keep tokens): the service checks a request's token and answers the request in
+/// one scope, on one connection, instead of one scope for each.
+public protocol TokenReader {
+    /// `TokenStore.token(lookup:)`, in the scope's snapshot.
+    func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])?
+}
+
 /// What a token may do: `read` queries, `write` also changes the user's data, `admin` also
 /// reads across users (store reports, every user's layers).
 public enum TokenScope: String, Sendable, CaseIterable, Comparable {
