@@ -19,9 +19,10 @@
 # Each is run twice: with an import of another N/10 fresh expenses looping into the same file
 # in a second process ("import" yes), and without ("no"): readers must not wait on the writer
 # (WAL), so their p99 should not move. A third round, "pinned", runs the same import with the
-# importer on CPU 1 (`taskset -c 1`) and the server on CPU 0 (wrk left free): the read path's
-# own figure while a writer commits, without the importer taking the server's CPU; it is a
-# second row beside "yes", never instead of it (needs 2 CPUs and taskset). BENCH_IMPORT=yes,
+# importer on CPU 1 (`taskset -c 1`) and the server on CPU 0 (wrk left free), so the importer
+# cannot take the server's CPU; it is a second row beside "yes", never instead of it (needs 2
+# CPUs and taskset). On 2 cores the server then has one core to itself and ends below "yes"
+# (Benchmarks/RESULTS.md, session 14): it shows stalls, not the read path's best figure. BENCH_IMPORT=yes,
 # no or pinned (or a list of them) runs only those.
 # Writes the table to out/bench-service-N/results.txt. Iterate with a small N (100000: about
 # half a minute to generate and import); `scripts/bench-service.sh 1000000 10` is make bench's.

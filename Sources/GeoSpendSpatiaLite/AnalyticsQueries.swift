@@ -49,8 +49,8 @@ extension SpatiaLiteReader {
     /// user's rows come from `expenses_user_time` alone, which holds every column read (v15):
     /// no probe chooses a path, no table seek per row. They stay in the index's order (instant,
     /// then the other columns it holds, id last): it depends on the user's rows alone, as rowid
-    /// order does, and insights need no other (putting 100k rows back in rowid order was a
-    /// sixth of a heavy user's call). `access` nil: that path for one user,
+    /// order does, and insights need no other (putting 100k rows back in rowid order was 8.7 % of
+    /// a heavy user's instructions, callgrind). `access` nil: that path for one user,
     /// `spendingRowAccess`'s otherwise (tests force each).
     func spendingColumns(_ filter: ExpenseFilter, access forced: SpendingRowAccess?) throws -> SpendingColumns {
         try read { db in

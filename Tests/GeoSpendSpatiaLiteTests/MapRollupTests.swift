@@ -52,21 +52,22 @@ import Testing
     }
 
     static func storedCells(_ store: SpatiaLiteStore) throws -> [String: String] {
-        let rows: [String] = try store.column("""
+        try keyed(store, """
             SELECT grid || '|' || level || '|' || cell || '|' || kind || '|' || currency || '#' || count || '|' || total_minor || '|' || users
             FROM map_cell_rollups
             """)
-        return Dictionary(uniqueKeysWithValues: rows.map { row in
-            let parts = row.split(separator: "#")
-            return (String(parts[0]), String(parts[1]))
-        })
     }
 
     static func stored(_ store: SpatiaLiteStore) throws -> [String: String] {
-        let rows: [String] = try store.column("""
+        try keyed(store, """
             SELECT grid || '|' || level || '|' || cell || '|' || user_id || '|' || kind || '|' || currency || '#' || count || '|' || total_minor
             FROM map_rollups
             """)
+    }
+
+    /// Rows of `sql`, each `key#figures`, as a dictionary from key to figures.
+    private static func keyed(_ store: SpatiaLiteStore, _ sql: String) throws -> [String: String] {
+        let rows: [String] = try store.column(sql)
         return Dictionary(uniqueKeysWithValues: rows.map { row in
             let parts = row.split(separator: "#")
             return (String(parts[0]), String(parts[1]))
