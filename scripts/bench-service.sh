@@ -51,7 +51,14 @@ token=$("$bin" tokens create --user "$user" --db "$db" 2>/dev/null | tail -n 1)
 LOG_LEVEL=${LOG_LEVEL:-warning} "$bin" serve --db "$db" --port 0 2>"$out/serve.log" &
 server=$!
 importer=
-stop_importer() { if [ -n "$importer" ]; then kill "$importer" 2>/dev/null || true; wait "$importer" 2>/dev/null || true; importer=; fi; }
+stop_importer() {  # the loop, then the import it was running (killed mid-way it leaves nothing: all or nothing)
+  if [ -n "$importer" ]; then
+    local running; running=$(pgrep -P "$importer" || true)
+    kill "$importer" 2>/dev/null || true; wait "$importer" 2>/dev/null || true
+    [ -z "$running" ] || kill $running 2>/dev/null || true
+    importer=
+  fi
+}
 trap 'stop_importer; kill $server 2>/dev/null; wait 2>/dev/null' EXIT
 for _ in $(seq 100); do grep -q "listening on" "$out/serve.log" && break; sleep 0.1; done
 port=$(sed -n 's/.*listening on http:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$out/serve.log" | head -n 1)
@@ -79,12 +86,14 @@ rows() {  # $1: radius in metres
     done | sort -n | awk '{ a[NR] = $1; s += $1 } END { printf "mean %.0f, median %d, max %d", s / NR, a[int((NR + 1) / 2)], a[NR] }'
 }
 
-start_importer() {  # $1: a command to run the importer under (taskset -c 1), or nothing
-  # Re-importing is a no-op after the first round, so each round's file gets fresh ids.
-  ( round=0; while true; do
-      round=$((round + 1))
-      sed "s/^e\([0-9]\)/r${round}e\1/" "$out/more.csv" >"$out/round.csv"
-      ${1:-} "$bin" import expenses "$out/round.csv" --db "$db" >/dev/null 2>&1 || true
+start_importer() {  # $1: the round's name (ids stay fresh across rounds); $2: a command to run the importer under (taskset -c 1), or nothing
+  # Each import gets fresh ids (a re-import would be a no-op) and other users than the token's
+  # ("userN" becomes "importN"), so the answers timed stay the same while the file grows.
+  : >"$out/imports-$1"; : >"$out/importer.log"
+  ( n=0; while true; do
+      n=$((n + 1))
+      sed -e "s/^e\([0-9]\)/$1$$-${n}e\1/" -e '2,$ s/^\([^,]*\),user/\1,import/' "$out/more.csv" >"$out/round.csv"
+      if ${2:-} "$bin" import expenses "$out/round.csv" --db "$db" >/dev/null 2>"$out/import.err"; then echo "$n" >>"$out/imports-$1"; else cat "$out/import.err" >>"$out/importer.log"; fi
     done ) &
   importer=$!
 }
@@ -94,10 +103,10 @@ start_importer() {  # $1: a command to run the importer under (taskset -c 1), or
   echo "rows per answer: near-500m $(rows 500); near-small (${small} m) $(rows "$small")"
   printf '%-11s %6s %6s %10s %9s %9s\n' endpoint import conns req/s p50 p99
   for imports in ${BENCH_IMPORT:-no yes pinned}; do
-    [ "$imports" = yes ] && start_importer
+    [ "$imports" = yes ] && start_importer yes
     if [ "$imports" = pinned ]; then
       taskset -a -p -c 0 "$server" >/dev/null  # every thread of the server on CPU 0
-      start_importer "taskset -c 1"
+      start_importer pinned "taskset -c 1"
     fi
     for script in near-small nearest near-500m; do
       for c in 1 8 64; do
@@ -111,6 +120,7 @@ start_importer() {  # $1: a command to run the importer under (taskset -c 1), or
       done
     done
     stop_importer
+    [ "$imports" = no ] || echo "imports of $((n / 10 + 1)) expenses finished during the \"$imports\" round: $(wc -l <"$out/imports-$imports")$([ -s "$out/importer.log" ] && echo " (errors: $out/importer.log)")"
     if [ "$imports" = pinned ]; then taskset -a -p -c 0-1 "$server" >/dev/null; fi
   done
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
