@@ -5,7 +5,7 @@ import Hummingbird
 /// response and the CLI's output can be compared byte for byte.
 enum JSONResponse {
     static func make(_ json: JSONOutput, contentType: String = "application/json") -> Response {
-        text(json.serialized() + "\n", contentType: contentType)
+        Response(status: .ok, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(bytes: json.bytes(terminator: "\n"))))
     }
 
     static func text(_ text: String, contentType: String) -> Response {

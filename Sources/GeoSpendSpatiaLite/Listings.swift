@@ -6,7 +6,7 @@ import GRDB
 /// empty result that reads like "no spending".
 extension SpatiaLiteReader {
     public func hasUser(_ id: String) throws -> Bool {
-        try read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [id]) ?? false }
+        try read { db in try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)"), arguments: [id]) ?? false }
     }
 
     public func userIDs() throws -> [String] {

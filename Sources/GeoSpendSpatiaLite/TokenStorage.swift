@@ -41,7 +41,8 @@ extension SpatiaLiteStore: TokenStore {
     }
 
     static func fetchToken(_ db: Database, lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? {
-        try Row.fetchOne(db, sql: "SELECT \(tokenColumns), sha256 FROM api_tokens WHERE lookup = ?", arguments: [lookup])
+        // Cached: the service runs it on every request; prepared once per connection.
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(tokenColumns), sha256 FROM api_tokens WHERE lookup = ?"), arguments: [lookup])
             .map { (try tokenRecord($0), [UInt8]($0[5] as Data)) }
     }
 

@@ -12,9 +12,18 @@ public indirect enum JSONOutput: Sendable {
 
     /// The document as text; `pretty` indents by two spaces.
     public func serialized(pretty: Bool = true) -> String {
-        let sink = ByteSink(descriptor: -1, capacity: 1 << 16)
+        String(decoding: bytes(pretty: pretty), as: UTF8.self)
+    }
+
+    /// The document as UTF-8 bytes, then `terminator` (the CLI's final newline): what a
+    /// response body needs, without the copies through `String`.
+    public func bytes(pretty: Bool = true, terminator: StaticString = "") -> [UInt8] {
+        // 4 KiB at a time: most documents are small, and a buffer of 128 KiB (64 KiB and its
+        // slack) per request was one of malloc's largest costs under the service's load.
+        let sink = ByteSink(descriptor: -1, capacity: 1 << 12)
         write(into: sink, indent: pretty ? 0 : nil)
-        return String(decoding: sink.bytes, as: UTF8.self)
+        sink.ascii(terminator)
+        return sink.bytes
     }
 
     /// Written through `ByteSink`, whose string escaping the map exports use too.
