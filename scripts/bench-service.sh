@@ -18,7 +18,9 @@
 #
 # Each is run twice: with an import of another N/10 fresh expenses looping into the same file
 # in a second process ("import" yes), and without ("no"): readers must not wait on the writer
-# (WAL), so their p99 should not move. A third round, "pinned", runs the same import with the
+# (WAL), so their p99 should not move. The imported rows belong to other users than the
+# token's (so the answers timed stay the same as the file grows); how many imports finished in
+# each round, and how long the server's connections waited on locks, are printed at the end. A third round, "pinned", runs the same import with the
 # importer on CPU 1 (`taskset -c 1`) and the server on CPU 0 (wrk left free), so the importer
 # cannot take the server's CPU; it is a second row beside "yes", never instead of it (needs 2
 # CPUs and taskset). On 2 cores the server then has one core to itself and ends below "yes"
@@ -48,7 +50,9 @@ user=$("$bin" users list --db "$db" --format csv | sed -n 2p | cut -d, -f1)
 token=$("$bin" tokens create --user "$user" --db "$db" 2>/dev/null | tail -n 1)
 
 # LOG_LEVEL=warning: no log line per request (what a busy deployment sets; .info logs each one).
-LOG_LEVEL=${LOG_LEVEL:-warning} "$bin" serve --db "$db" --port 0 2>"$out/serve.log" &
+# GEOSPEND_LOCK_WAIT_LOG: at its end the server writes how long its connections waited on locks.
+rm -f "$out/lock-waits"
+GEOSPEND_LOCK_WAIT_LOG="$out/lock-waits" LOG_LEVEL=${LOG_LEVEL:-warning} "$bin" serve --db "$db" --port 0 2>"$out/serve.log" &
 server=$!
 importer=
 stop_importer() {  # the loop, then the import it was running (killed mid-way it leaves nothing: all or nothing)
@@ -124,4 +128,8 @@ start_importer() {  # $1: the round's name (ids stay fresh across rounds); $2: a
     if [ "$imports" = pinned ]; then taskset -a -p -c 0-1 "$server" >/dev/null; fi
   done
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  kill "$server"  # SIGTERM: the server closes its store and logs its lock waits (this block is a subshell: no `wait`)
+  for _ in $(seq 100); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
+  { read -r waited waits <"$out/lock-waits"; } 2>/dev/null || { waited="?"; waits="?"; }
+  echo "the server's connections waited on locks (SQLite's busy handler, all rounds): $waited ms in $waits waits"
 } | tee "$out/results.txt"

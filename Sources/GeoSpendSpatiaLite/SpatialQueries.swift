@@ -48,7 +48,8 @@ extension SpatiaLiteReader {
                 }
             }
             statement.reset()
-            return hits.sorted(by: Ranking.byDistance)
+            hits.sort(by: Ranking.byDistance)  // in place: no second array of the hits
+            return hits
         }
     }
 }
