@@ -78,12 +78,18 @@ final class StoreLabelCache: @unchecked Sendable {
     }
 
     /// A store id compared and hashed as its UTF-8 bytes: two ids equal as Swift strings (é
-    /// composed and decomposed) are two stores in the file. Hashing the bytes at once, not as an
-    /// `[UInt8]` element by element, which made a cached label cost 2k instructions.
+    /// composed and decomposed) are two stores in the file. Hashed and compared as whole buffers:
+    /// as an `[UInt8]` or through `utf8.elementsEqual`, byte by byte, a cached label cost 2k
+    /// instructions.
     private struct ByteKey: Hashable {
         let id: String
 
-        static func == (a: ByteKey, b: ByteKey) -> Bool { a.id.utf8.elementsEqual(b.id.utf8) }
+        static func == (a: ByteKey, b: ByteKey) -> Bool {
+            var (x, y) = (a.id, b.id)
+            return x.withUTF8 { p in
+                y.withUTF8 { q in p.count == q.count && (p.count == 0 || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0) }
+            }
+        }
 
         func hash(into hasher: inout Hasher) {
             var id = id
