@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 import GeoSpend
-import GeoSpendSpatiaLite
 import Testing
+
+@testable import GeoSpendSpatiaLite
 
 /// Insights' store labels are kept per read connection while the file is unchanged
 /// (`StoreLabelCache`): a commit between two read scopes, by this store's writer or by another
@@ -15,7 +16,7 @@ import Testing
         for _ in 0..<times {
             let labels = try await store.read { r in
                 _ = try r.counts()
-                return try r.storeLabels(ids).map { $0.map { "\($0.name) \($0.coordinate.latitude)" } ?? "nil" }
+                return try r.storeLabels(ids).map { $0.map { "\($0.name) \($0.coordinate.latitude) \($0.coordinate.longitude)" } ?? "nil" }
             }
             seen += labels
         }
@@ -32,9 +33,9 @@ import Testing
     @Test func aRenameByTheStoresOwnWriterShows() async throws {
         let scratch = Scratch()
         let store = try await Self.storeWithOneCafe(scratch)
-        #expect(try await Self.labels(store, ["S1"]) == ["Cafe One 60.17"])
+        #expect(try await Self.labels(store, ["S1"]) == ["Cafe One 60.17 24.94"])
         try store.writeTransaction { db in try db.execute(sql: "UPDATE stores SET name = 'Cafe Two' WHERE id = 'S1'") }
-        #expect(try await Self.labels(store, ["S1"]) == ["Cafe Two 60.17"])
+        #expect(try await Self.labels(store, ["S1"]) == ["Cafe Two 60.17 24.94"])
         _ = try store.deleteStore("S1")
         #expect(try await Self.labels(store, ["S1"]) == ["nil"])
     }
@@ -42,12 +43,12 @@ import Testing
     @Test func aRenameByAnotherConnectionShows() async throws {
         let scratch = Scratch()
         let store = try await Self.storeWithOneCafe(scratch)
-        #expect(try await Self.labels(store, ["S1"]) == ["Cafe One 60.17"])
+        #expect(try await Self.labels(store, ["S1"]) == ["Cafe One 60.17 24.94"])
         // Another program's connection, as `sqlite3` or QGIS would write.
         let other = try DatabaseQueue(path: scratch.path("test.sqlite"))
         try await other.write { db in try db.execute(sql: "UPDATE stores SET name = 'Cafe Three' WHERE id = 'S1'") }
         try other.close()
-        #expect(try await Self.labels(store, ["S1"]) == ["Cafe Three 60.17"])
+        #expect(try await Self.labels(store, ["S1"]) == ["Cafe Three 60.17 24.94"])
     }
 
     /// Ids are compared as bytes, as the rows' store ids are: é composed and decomposed are two
@@ -65,7 +66,21 @@ import Testing
                 VALUES (?, 'Decomposed', 60.18, 24.95, 0, MakePoint(24.95, 60.18, 4326))
                 """, arguments: [decomposed])
         }
-        #expect(try await Self.labels(store, [composed]) == ["Composed 60.17"])
-        #expect(try await Self.labels(store, [decomposed]) == ["Decomposed 60.18"])
+        #expect(try await Self.labels(store, [composed]) == ["Composed 60.17 24.94"])
+        #expect(try await Self.labels(store, [decomposed]) == ["Decomposed 60.18 24.95"])
+    }
+
+    /// Insights whose labels come partly or wholly from the cache (user2's stores cached first,
+    /// then user1's asked, which share some) equal those read with no cache at all.
+    @Test func insightsFromCachedLabelsEqualUncachedOnes() async throws {
+        let scratch = Scratch()
+        let (store, _) = try await InsightsTests.helsinkiStore(scratch, users: 2, count: 600, seed: 6)
+        let request = InsightsRequest(userID: "user1", grouping: .store)
+        _ = try await LocationInsights.compute(InsightsRequest(userID: "user2", grouping: .store), store: store)
+        var answers: [[PlaceInsight]] = []
+        for _ in 0..<3 { answers.append(try await LocationInsights.compute(request, store: store).places) }
+        let expected = try store.readDatabase { db in try LocationInsights.compute(request, reader: SpatiaLiteReader(db)) }.places
+        #expect(expected.count > 5)
+        #expect(answers.allSatisfy { $0 == expected })
     }
 }

@@ -342,7 +342,7 @@ public struct LocationInsights: Sendable {
                 all.append(Group(place: Int(place), currency: currency, first: i, last: i))
             } else {
                 // Not for the group's first row: comparing a row with itself compares its id as
-                // strings (a fifth of these calls' instructions).
+                // strings (two thirds of `add`'s instructions, callgrind, session 15).
                 if rows.isEarlier(i, than: all[Int(g)].first) { all[Int(g)].first = i }
                 if rows.isEarlier(all[Int(g)].last, than: i) { all[Int(g)].last = i }
             }
