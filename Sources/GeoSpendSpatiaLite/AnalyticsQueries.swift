@@ -282,6 +282,23 @@ extension SpatiaLiteReader {
         /// Category ids seen, and their numbers by name (a user has a handful: a short list).
         private var categoryIDs: [Int64] = [], categoryNumbers: [Int32] = []
 
+        /// Room for a typical user's rows from the start: growing thirteen columns one doubling
+        /// at a time was 4 % of "insights per store, one user" (~100 rows a user).
+        init(reservingRows rows: Int = 128) {
+            idEnd.reserveCapacity(rows)
+            amountMinor.reserveCapacity(rows)
+            occurredMilliseconds.reserveCapacity(rows)
+            utcOffsetMinutes.reserveCapacity(rows)
+            latitude.reserveCapacity(rows)
+            longitude.reserveCapacity(rows)
+            currencyNumber.reserveCapacity(rows)
+            storeNumber.reserveCapacity(rows)
+            categoryNumber.reserveCapacity(rows)
+            timestampEnd.reserveCapacity(rows)
+            idBytes.reserveCapacity(rows * 24)
+            timestampBytes.reserveCapacity(rows * 40)
+        }
+
         /// The rows read, in the order read.
         var columns: SpendingColumns {
             SpendingColumns(
@@ -408,6 +425,11 @@ extension SpatiaLiteReader {
     /// Each label lands at its id's place in the array (`json_each`'s key); ids are compared as
     /// bytes, as the rows' store ids were numbered.
     public func storeLabels(_ ids: [String]) throws -> [(name: String, coordinate: Coordinate)?] {
+        guard let labelCache else { return try storeLabelsRead(ids) }
+        return try labelCache.labels(ids, db, read: storeLabelsRead)
+    }
+
+    private func storeLabelsRead(_ ids: [String]) throws -> [(name: String, coordinate: Coordinate)?] {
         var labels = [(name: String, coordinate: Coordinate)?](repeating: nil, count: ids.count)
         guard !ids.isEmpty else { return labels }
         let found = try fetchAll(

@@ -6,8 +6,13 @@ import GRDB
 /// themselves live in AnalyticsQueries.swift, SpatialQueries.swift and NearestStores.swift.
 public struct SpatiaLiteReader: ExpenseReader {
     let db: Database
+    /// The store's labels already read (`StoreLabelCache`); nil reads them from the file each time.
+    let labelCache: StoreLabelCache?
 
-    init(_ db: Database) { self.db = db }
+    init(_ db: Database, labelCache: StoreLabelCache? = nil) {
+        self.db = db
+        self.labelCache = labelCache
+    }
 
     /// The scope's connection (the queries' bodies are written against it).
     func read<T>(_ body: (Database) throws -> T) throws -> T { try body(db) }

@@ -22,6 +22,8 @@ public final class SpatiaLiteStore: ExpenseStore {
     public let busyTimeout: TimeInterval
     /// Time this store's connections spent waiting for other processes' locks.
     public let lockWaits: LockWaitMeter
+    /// Store labels the read scopes have looked up, per connection while the file is unchanged.
+    let labelCache = StoreLabelCache()
 
     /// The default busy timeout: how long a writer waits for another process's write lock.
     public static let defaultBusyTimeout: TimeInterval = 30
@@ -165,7 +167,7 @@ public final class SpatiaLiteStore: ExpenseStore {
     /// One read transaction on a pooled connection (one snapshot in WAL mode), on GRDB's reader
     /// queue: the calling task waits without holding its thread.
     public func read<T: Sendable>(_ body: @Sendable (any ExpenseReader) throws -> T) async throws -> T {
-        try await translatingErrors { try await pool.read { db in try body(SpatiaLiteReader(db)) } }
+        try await translatingErrors { try await pool.read { db in try body(SpatiaLiteReader(db, labelCache: self.labelCache)) } }
     }
 
     /// One `BEGIN IMMEDIATE` transaction on the writer connection, with the bulk writer
@@ -181,7 +183,7 @@ public final class SpatiaLiteStore: ExpenseStore {
     /// A read scope run on the calling thread, for tools and tests that are not async (and
     /// would otherwise wait for GRDB's reader queue anyway).
     public func readHere<T>(_ body: (any ExpenseReader) throws -> T) throws -> T {
-        try readDatabase { db in try body(SpatiaLiteReader(db)) }
+        try readDatabase { db in try body(SpatiaLiteReader(db, labelCache: labelCache)) }
     }
 
     /// A write scope run on the calling thread, for tools and tests that are not async.
