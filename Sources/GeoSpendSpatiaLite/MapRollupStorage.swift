@@ -115,6 +115,12 @@ enum MapRollupStorage {
     /// (dropped: the benchmark's import without rollups) nothing is kept, layers scan, and
     /// `doctor` reports it until `--repair` makes the table again.
     static func apply(_ changes: MapRollup.Changes, _ db: Database) throws {
+        guard !changes.isEmpty else { return }
+        try apply(changes.sorted(), db)
+    }
+
+    /// `apply` of changes already in key order.
+    static func apply(_ changes: MapRollup.Changes.Sorted, _ db: Database) throws {
         guard !changes.isEmpty, try db.tableExists(table) else { return }
         let upsert = RawStatement(try db.cachedStatement(sql: """
             INSERT INTO map_rollups (grid, level, cell, user_id, kind, currency, count, total_minor)
@@ -131,7 +137,7 @@ enum MapRollupStorage {
             s.bind(1, key.level.grid.rawValue); s.bind(2, Int64(key.level.level)); s.bind(3, key.cell)
             s.bind(4, key.userID); s.bind(5, key.kind); s.bind(6, key.currency)
         }
-        for (key, sums) in changes.sorted() {
+        for (key, sums) in changes {
             bindKey(upsert, key)
             upsert.bind(7, sums.count); upsert.bind(8, sums.totalMinor)
             _ = try upsert.step(db)
@@ -157,7 +163,7 @@ enum MapRollupStorage {
     /// Additions only (the writer inserts rows): a per-user row that appears is one user more in
     /// its cell, and none goes. Whether it appears is the insert's change count: an upsert with
     /// `RETURNING count` tried first spent 12 % of the import's samples in `pwrite` under it.
-    static func applyKeepingCells(_ changes: MapRollup.Changes, _ db: Database) throws {
+    static func applyKeepingCells(_ changes: MapRollup.Changes.Sorted, _ db: Database) throws {
         guard !changes.isEmpty, try db.tableExists(table) else { return }
         guard try db.tableExists(cellTable) else { return try apply(changes, db) }
         let insert = RawStatement(try db.cachedStatement(sql: """
@@ -191,21 +197,26 @@ enum MapRollupStorage {
             }
             pending.removeAll(keepingCapacity: true)
         }
-        for (key, sums) in changes.sorted() {
+        func bind(_ s: RawStatement, _ key: MapRollup.Key, _ sums: MapRollup.Sums) {
+            s.reset()
+            s.bind(1, key.level.grid.rawValue); s.bind(2, Int64(key.level.level)); s.bind(3, key.cell)
+            s.bind(4, key.userID); s.bind(5, key.kind); s.bind(6, key.currency)
+            s.bind(7, sums.count); s.bind(8, sums.totalMinor)
+        }
+        for (key, sums) in changes {
             precondition(sums.count > 0, "the bulk writer only adds expenses to the rollups")
             if cell.map({ $0.level != key.level || $0.cell != key.cell }) ?? true {
                 try writeCell()
                 cell = (key.level, key.cell)
             }
-            for s in [insert, add] {
-                s.reset()
-                s.bind(1, key.level.grid.rawValue); s.bind(2, Int64(key.level.level)); s.bind(3, key.cell)
-                s.bind(4, key.userID); s.bind(5, key.kind); s.bind(6, key.currency)
-                s.bind(7, sums.count); s.bind(8, sums.totalMinor)
-            }
+            bind(insert, key, sums)
             _ = try insert.step(db)
             let appeared = sqlite3_changes(db.sqliteConnection) == 1
-            if !appeared { _ = try add.step(db) }
+            // Bound only when needed: into an empty table (a first import) every row appears.
+            if !appeared {
+                bind(add, key, sums)
+                _ = try add.step(db)
+            }
             if let n = pending.firstIndex(where: { $0.kind == key.kind && $0.currency == key.currency }) {
                 pending[n].sums.count += sums.count
                 pending[n].sums.totalMinor += sums.totalMinor

@@ -15,7 +15,8 @@ import GRDBSQLite
 /// (`RTreeBulkLoad`; 100k expenses 2.7 s → 1.6 s) and builds the secondary indexes once, sorted,
 /// in `finish()` instead of updating them row by row (1.6 s → 1.2 s).
 /// It all happens in the one transaction, so a crash or a rollback leaves the triggers, indexes
-/// and R*Tree as they were; other writers are locked out by `BEGIN IMMEDIATE`.
+/// and R*Tree as they were; other writers are locked out by `BEGIN IMMEDIATE`. The map rollups'
+/// sums are added beside it on a thread of their own (`RollupSummer`) and stored by `finish()`.
 final class SpatiaLiteBulkWriter {
     private let db: Database
     /// Triggers and indexes dropped for the transaction, with the SQL that recreates them.
@@ -57,13 +58,15 @@ final class SpatiaLiteBulkWriter {
     /// units, made `geospend summary` crash). Read once, lazily: one scan per import.
     private var currencyTotals: [String: Int64]?
     private var categoryIDs: [CategoryKey: Int64] = [:]
-    /// The map rollups' share of the rows inserted so far, stored by `finish()` (or earlier, when
-    /// it grows large): summed per cell first, so a batch in one city costs few rows.
-    private var rollupChanges = MapRollup.Changes()
+    /// The map rollups' share of the rows inserted so far, summed per cell on a thread of its
+    /// own and stored by `finish()` (or earlier, when it grows large).
+    let rollups = RollupSummer()
     /// False when the table was dropped (`MapRollupStorage.apply`): no cells computed either.
     private let keepsRollups: Bool
-    /// Whether `storeRollups` has set the cells' triggers aside (in `setAside`).
-    private var cellTriggersAside = false
+    /// The cells' triggers, set aside with the others (the writer keeps the cells itself,
+    /// `MapRollupStorage.applyKeepingCells`); `finish()` makes them again after the last rollups
+    /// are stored, which may come after the other objects are back.
+    private var cellTriggersAside: [(name: String, sql: String)] = []
     private var knownStores: [ExactText: Bool] = [:]
 
     private struct CategoryKey: Hashable {
@@ -103,8 +106,13 @@ final class SpatiaLiteBulkWriter {
         return try body()
     }
 
-    init(db: Database) throws {
+    /// Rollup keys held before they are stored mid-transaction: ~130 MB at 2M (the 1M bench's
+    /// expenses make 1.35M, stored once at `finish()`).
+    private let rollupBound: Int
+
+    init(db: Database, rollupBound: Int = 1 << 21) throws {
         self.db = db
+        self.rollupBound = rollupBound
         var dropped: [(type: String, name: String, sql: String)] = []
         func drop(_ type: String, _ name: String, sql: String) throws {
             dropped.append((type, name, sql))
@@ -129,6 +137,13 @@ final class SpatiaLiteBulkWriter {
         }
         setAside = dropped
         keepsRollups = try db.tableExists(MapRollupStorage.table)
+        // Here, before any statement is prepared: a DROP later in the transaction makes GRDB
+        // clear its statement cache, finalizing the statements this writer holds (storing the
+        // rollups past their bound in the middle of an import crashed there).
+        if keepsRollups {
+            cellTriggersAside = try MapRollupStorage.cellTriggers(db)
+            for trigger in cellTriggersAside { try db.execute(sql: "DROP TRIGGER \(trigger.name.quotedDatabaseIdentifier)") }
+        }
         changesBefore = db.totalChangesCount
         if try RTreeBulkLoad.isEmpty("idx_expenses_geom", in: db) { expenseIndexLoad = RTreeBulkLoad(index: "idx_expenses_geom") }
         if try RTreeBulkLoad.isEmpty("idx_stores_geom", in: db) { storeIndexLoad = RTreeBulkLoad(index: "idx_stores_geom") }
@@ -167,13 +182,18 @@ final class SpatiaLiteBulkWriter {
     /// Packs the R*Trees that started empty, recreates the indexes and SpatiaLite's triggers
     /// verbatim, and stamps `geometry_columns_time` as the triggers would have.
     func finish() throws {
-        try storeRollups()
+        // The last sums are added and sorted on the summer's thread while this one packs the
+        // R*Trees and builds the indexes.
+        if keepsRollups { rollups.startSorting() }
         try expenseIndexLoad?.write(into: db)
         try storeIndexLoad?.write(into: db)
         expenseIndexLoad = nil
         storeIndexLoad = nil
         for object in setAside { try db.execute(sql: object.sql) }
         setAside = []
+        try storeRollups()
+        for trigger in cellTriggersAside { try db.execute(sql: trigger.sql) }
+        cellTriggersAside = []
         try db.execute(sql: """
             UPDATE geometry_columns_time SET last_insert = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
             WHERE f_table_name IN ('expenses', 'stores') AND f_geometry_column = 'geom'
@@ -186,20 +206,11 @@ final class SpatiaLiteBulkWriter {
         }
     }
 
-    /// Stores the rollups gathered so far. The cells' rows are summed here
-    /// (`MapRollupStorage.applyKeepingCells`), so their triggers are set aside on first use, for
-    /// the rest of the transaction: `finish()` makes them again, a rollback keeps them.
+    /// Stores the rollups gathered so far, the cells' rows summed here
+    /// (`MapRollupStorage.applyKeepingCells`, their triggers set aside by `init`).
     private func storeRollups() throws {
-        guard !rollupChanges.isEmpty else { return }
-        if !cellTriggersAside {
-            for trigger in try MapRollupStorage.cellTriggers(db) {
-                setAside.append((type: "TRIGGER", name: trigger.name, sql: trigger.sql))
-                try db.execute(sql: "DROP TRIGGER \(trigger.name.quotedDatabaseIdentifier)")
-            }
-            cellTriggersAside = true
-        }
-        try MapRollupStorage.applyKeepingCells(rollupChanges, db)
-        rollupChanges = MapRollup.Changes()
+        guard keepsRollups else { return }
+        try MapRollupStorage.applyKeepingCells(rollups.takeSorted(), db)
     }
 
     /// Adds the just inserted row's point to its R*Tree, or to the pending bulk load.
@@ -268,10 +279,11 @@ final class SpatiaLiteBulkWriter {
         if changes == 1 {
             currencyTotals![code] = projected
             if let c = expense.location?.coordinate { try index(&expenseIndexLoad, insertExpenseIndex, latitude: c.latitude, longitude: c.longitude) }
-            if keepsRollups { rollupChanges.add(expense, sign: 1) }
-            // ~130 MB held (2M keys; 1M bench expenses make 1.35M): store them now. Below the
-            // bound they are stored once, each key once, in key order.
-            if rollupChanges.count >= 1 << 21 { try storeRollups() }
+            if keepsRollups {
+                rollups.add(expense)
+                // Below the bound they are stored once, each key once, in key order.
+                if rollups.count >= rollupBound { try storeRollups() }
+            }
             return .inserted
         }
         return try compareExisting(existingExpense, id: expense.id, hash: hash, what: "expense")

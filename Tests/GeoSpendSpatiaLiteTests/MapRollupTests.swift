@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import GeoSpendSpatiaLite
 import Testing
+
+@testable import GeoSpendSpatiaLite
 
 @testable import GeoSpend
 
@@ -206,6 +207,37 @@ import Testing
             live[id] = moved
         }
         #expect(try Self.storedCells(store) == Self.expectedCells(live))
+    }
+
+    /// Past its bound of keys held, the bulk writer stores the rollups in the middle of its
+    /// transaction and goes on summing (they are summed on a thread of their own,
+    /// `RollupSummer`); the cells' triggers stay aside until the last part is stored, so the
+    /// parts add up and the triggers are back after it.
+    @Test func aBulkWritePastItsRollupBoundStoresThemInParts() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        var random = SplitMix64(seed: 23)
+        let rows = (0..<9_000).map { n in Self.randomExpense("e\(n)", user: "u\(n % 40)", &random) }
+        let triggers = "SELECT group_concat(name || ':' || sql, ';') FROM (SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'map_rollups' ORDER BY name)"
+        let before = try #require(try store.scalar(triggers, as: String.self))
+        let storedMidway = try store.writeTransaction { db in
+            let writer = try SpatiaLiteBulkWriter(db: db, rollupBound: 500)
+            func insert(_ part: ArraySlice<Expense>) throws {
+                _ = try writer.insert(part.map { HashedRow($0, contentHash: $0.contentHash) })
+            }
+            try insert(rows[..<4096])
+            writer.rollups.waitUntilSummed()  // their keys counted: past the bound
+            try insert(rows[4096..<4200])  // the first located row stores the sums held
+            let midway = try Int.fetchOne(db, sql: "SELECT count(*) FROM map_rollups") ?? 0
+            try insert(rows[4200...])
+            try writer.finish()
+            return midway
+        }
+        #expect(storedMidway > 500)
+        let live = Dictionary(uniqueKeysWithValues: rows.map { ($0.id, $0) })
+        #expect(try Self.stored(store) == Self.expected(live))
+        #expect(try Self.storedCells(store) == Self.expectedCells(live))
+        #expect(try store.scalar(triggers, as: String.self) == before)
     }
 
     /// A file GeoSpend left at v13 (per-user rollups, no cells' table, no triggers) gets the

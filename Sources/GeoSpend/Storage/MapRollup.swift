@@ -165,8 +165,10 @@ public enum MapRollup {
             Dictionary(uniqueKeysWithValues: slots.map { (key($0.key), $0.value) })
         }
 
-        private func key(_ slot: Slot) -> Key {
-            let o = ownerList[Int(slot.owner)]
+        private func key(_ slot: Slot) -> Key { Self.key(slot, ownerList) }
+
+        fileprivate static func key(_ slot: Slot, _ owners: [Owner]) -> Key {
+            let o = owners[Int(slot.owner)]
             return Key(level: MapRollup.levels[Int(slot.level)], cell: slot.cell, userID: o.userID, kind: o.kind, currency: o.currency)
         }
 
@@ -213,8 +215,8 @@ public enum MapRollup {
         /// bulk writer sums a cell's users as they pass (`MapRollupStorage.applyKeepingCells`).
         /// Sorted as integers: sorting the keys themselves (three strings each, copied per
         /// comparison and move) was a fifth of an import's samples (perf); the owners, a few per
-        /// user, are ranked once. Lazy: a million keys' strings are made one at a time.
-        public func sorted() -> some Sequence<(key: Key, sums: Sums)> {
+        /// user, are ranked once. Sendable, so the sort can run on another thread than the store.
+        public func sorted() -> Sorted {
             var rank = [UInt32](repeating: 0, count: ownerList.count)
             let byBytes = ownerList.indices.sorted { a, b in
                 let (x, y) = (ownerList[a], ownerList[b])
@@ -228,7 +230,28 @@ public enum MapRollup {
             for (slot, sums) in slots where sums.count != 0 || sums.totalMinor != 0 { kept.append((slot, sums)) }
             // `levels` lists the H3 resolutions in order, then the quadtree: the index is the place.
             kept.sort { ($0.slot.level, $0.slot.cell, rank[Int($0.slot.owner)]) < ($1.slot.level, $1.slot.cell, rank[Int($1.slot.owner)]) }
-            return kept.lazy.map { (key: key($0.slot), sums: $0.sums) }
+            return Sorted(rows: kept, owners: ownerList)
+        }
+
+        /// `sorted()`'s changes in key order, their keys made one at a time as they are read (a
+        /// million keys' strings are never held at once).
+        public struct Sorted: Sendable, Sequence {
+            fileprivate let rows: [(slot: Slot, sums: Sums)]
+            fileprivate let owners: [Owner]
+
+            public var isEmpty: Bool { rows.isEmpty }
+
+            public func makeIterator() -> Iterator { Iterator(rows: rows.makeIterator(), owners: owners) }
+
+            public struct Iterator: IteratorProtocol {
+                fileprivate var rows: IndexingIterator<[(slot: Slot, sums: Sums)]>
+                fileprivate let owners: [Owner]
+
+                public mutating func next() -> (key: Key, sums: Sums)? {
+                    guard let (slot, sums) = rows.next() else { return nil }
+                    return (Changes.key(slot, owners), sums)
+                }
+            }
         }
     }
 
