@@ -90,6 +90,21 @@ rows() {  # $1: radius in metres
     done | sort -n | awk '{ a[NR] = $1; s += $1 } END { printf "mean %.0f, median %d, max %d", s / NR, a[int((NR + 1) / 2)], a[NR] }'
 }
 
+# wrk stops at its deadline with requests in flight; the server still answers them (a 500 m
+# answer at 64 connections is seconds of work), and the next run's first requests waited
+# behind that backlog: a stall of 0.4 s after near-500m at 64 connections, with no import
+# running (Benchmarks/RESULTS.md, session 15). So each run starts once the server is idle:
+# its CPU time (user + system, /proc) grows by at most 1 tick in half a second; 30 s at most.
+settle() {
+  local before after
+  for _ in $(seq 60); do
+    before=$(awk '{ print $14 + $15 }' "/proc/$server/stat")
+    sleep 0.5
+    after=$(awk '{ print $14 + $15 }' "/proc/$server/stat")
+    [ $((after - before)) -le 1 ] && return
+  done
+}
+
 start_importer() {  # $1: the round's name (ids stay fresh across rounds); $2: a command to run the importer under (taskset -c 1), or nothing
   # Each import gets fresh ids (a re-import would be a no-op) and other users than the token's
   # ("userN" becomes "importN"), so the answers timed stay the same while the file grows.
@@ -114,6 +129,7 @@ start_importer() {  # $1: the round's name (ids stay fresh across rounds); $2: a
     fi
     for script in near-small nearest near-500m; do
       for c in 1 8 64; do
+        settle
         r=$(wrk -t $(( c < 2 ? 1 : 2 )) -c "$c" -d "${seconds}s" --latency -s "$out/$script.lua" \
               -H "Authorization: Bearer $token" "http://127.0.0.1:$port" 2>&1)
         rps=$(echo "$r" | awk '/Requests\/sec/ {print $2}')

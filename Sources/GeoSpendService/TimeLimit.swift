@@ -6,17 +6,25 @@ import Hummingbird
 /// which. A streamed layer counts until its first byte, not to its end.
 struct TimeLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     let limit: Duration
+    private let watch: DeadlineWatch
+
+    init(limit: Duration) {
+        self.limit = limit
+        // A tenth of the limit, between 10 ms and 1 s: a 30 s limit is kept to within a second.
+        watch = DeadlineWatch(resolution: min(max(limit / 10, .milliseconds(10)), .seconds(1)))
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .get || request.method == .head else { return try await next(request, context) }
+        let deadline = ContinuousClock.now + limit
         return try await withoutActuallyEscaping(next) { next in
             // Hummingbird's responder chain is Sendable in all but type: the box says so, and the
             // group is awaited before `next` stops being valid.
             let chain = Chain(run: next)
             return try await withThrowingTaskGroup(of: Response?.self) { group in
                 group.addTask { try await chain.run(request, context) }
-                group.addTask {
-                    try await Task.sleep(for: limit)
+                group.addTask { [watch] in
+                    await watch.wait(until: deadline)
                     return nil
                 }
                 defer { group.cancelAll() }

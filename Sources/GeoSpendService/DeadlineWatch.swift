@@ -1,0 +1,91 @@
+import Foundation
+
+/// The deadlines of the reads in flight, watched by one task that wakes once per `resolution`
+/// while any read is waiting, instead of a `Task.sleep` per request. Cancelling a sleeping task
+/// does not remove its timer on Linux: each request's timer still fired `limit` (30 s) later, so
+/// a server had as many timer firings per second as requests 30 s before — after a burst at
+/// 64 connections the idle server spent 18 % of a core for 30 s firing them (Benchmarks/RESULTS.md,
+/// session 15).
+final class DeadlineWatch: @unchecked Sendable {  // state behind `lock`
+    private enum Entry {
+        case pending  // registered, its continuation not yet made
+        case waiting(ContinuousClock.Instant, CheckedContinuation<Void, Never>)
+        case cancelled  // cancelled before its continuation was made
+    }
+
+    let resolution: Duration
+    private let lock = NSLock()
+    private var entries: [UInt64: Entry] = [:]
+    private var lastID: UInt64 = 0
+    private var ticking = false
+
+    init(resolution: Duration) { self.resolution = resolution }
+
+    /// Waits registered and not yet over, and whether the watching task runs (for the tests:
+    /// a finished request must leave nothing behind).
+    var state: (waits: Int, ticking: Bool) { lock.withLock { (entries.count, ticking) } }
+
+    /// Returns once `deadline` has passed (within `resolution`), or as soon as the calling task
+    /// is cancelled.
+    func wait(until deadline: ContinuousClock.Instant) async {
+        let id: UInt64 = lock.withLock {
+            lastID += 1
+            entries[lastID] = .pending
+            return lastID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now: Bool = lock.withLock {
+                    guard case .pending = entries[id], deadline > .now else {
+                        entries[id] = nil
+                        return true
+                    }
+                    entries[id] = .waiting(deadline, continuation)
+                    if !ticking {
+                        ticking = true
+                        tick()
+                    }
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            let continuation: CheckedContinuation<Void, Never>? = lock.withLock {
+                switch entries[id] {
+                case .pending:
+                    entries[id] = .cancelled
+                    return nil
+                case .waiting(_, let continuation):
+                    entries[id] = nil
+                    return continuation
+                case .cancelled, nil:
+                    return nil  // resumed already
+                }
+            }
+            continuation?.resume()
+        }
+    }
+
+    /// The watching task: ends when nothing waits (and starts again with the next wait).
+    private func tick() {
+        Task.detached { [self] in
+            while true {
+                try? await Task.sleep(for: resolution)
+                let (expired, more): ([CheckedContinuation<Void, Never>], Bool) = lock.withLock {
+                    let now = ContinuousClock.now
+                    var expired: [CheckedContinuation<Void, Never>] = []
+                    for (id, entry) in entries {
+                        if case .waiting(let deadline, let continuation) = entry, deadline <= now {
+                            entries[id] = nil
+                            expired.append(continuation)
+                        }
+                    }
+                    ticking = !entries.isEmpty
+                    return (expired, ticking)
+                }
+                for continuation in expired { continuation.resume() }
+                if !more { return }
+            }
+        }
+    }
+}
