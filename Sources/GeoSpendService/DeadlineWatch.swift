@@ -9,7 +9,7 @@ import Foundation
 final class DeadlineWatch: @unchecked Sendable {  // state behind `lock`
     private enum Entry {
         case pending  // registered, its continuation not yet made
-        case waiting(ContinuousClock.Instant, CheckedContinuation<Void, Never>)
+        case waiting(ContinuousClock.Instant, CheckedContinuation<Bool, Never>)
         case cancelled  // cancelled before its continuation was made
     }
 
@@ -25,18 +25,23 @@ final class DeadlineWatch: @unchecked Sendable {  // state behind `lock`
     /// a finished request must leave nothing behind).
     var state: (waits: Int, ticking: Bool) { lock.withLock { (entries.count, ticking) } }
 
-    /// Returns once `deadline` has passed (within `resolution`), or as soon as the calling task
-    /// is cancelled.
-    func wait(until deadline: ContinuousClock.Instant) async {
+    /// Returns once `deadline` has passed (within `resolution`): true; or as soon as the calling
+    /// task is cancelled: false.
+    @discardableResult
+    func wait(until deadline: ContinuousClock.Instant) async -> Bool {
         let id: UInt64 = lock.withLock {
             lastID += 1
             entries[lastID] = .pending
             return lastID
         }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now: Bool = lock.withLock {
-                    guard case .pending = entries[id], deadline > .now else {
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let now: Bool? = lock.withLock {
+                    guard case .pending = entries[id] else {
+                        entries[id] = nil
+                        return false  // cancelled before it got here
+                    }
+                    guard deadline > .now else {
                         entries[id] = nil
                         return true
                     }
@@ -45,12 +50,12 @@ final class DeadlineWatch: @unchecked Sendable {  // state behind `lock`
                         ticking = true
                         tick()
                     }
-                    return false
+                    return nil
                 }
-                if now { continuation.resume() }
+                if let now { continuation.resume(returning: now) }
             }
         } onCancel: {
-            let continuation: CheckedContinuation<Void, Never>? = lock.withLock {
+            let continuation: CheckedContinuation<Bool, Never>? = lock.withLock {
                 switch entries[id] {
                 case .pending:
                     entries[id] = .cancelled
@@ -62,7 +67,7 @@ final class DeadlineWatch: @unchecked Sendable {  // state behind `lock`
                     return nil  // resumed already
                 }
             }
-            continuation?.resume()
+            continuation?.resume(returning: false)
         }
     }
 
@@ -71,21 +76,27 @@ final class DeadlineWatch: @unchecked Sendable {  // state behind `lock`
         Task.detached { [self] in
             while true {
                 try? await Task.sleep(for: resolution)
-                let (expired, more): ([CheckedContinuation<Void, Never>], Bool) = lock.withLock {
-                    let now = ContinuousClock.now
-                    var expired: [CheckedContinuation<Void, Never>] = []
-                    for (id, entry) in entries {
-                        if case .waiting(let deadline, let continuation) = entry, deadline <= now {
-                            entries[id] = nil
-                            expired.append(continuation)
-                        }
-                    }
-                    ticking = !entries.isEmpty
-                    return (expired, ticking)
-                }
-                for continuation in expired { continuation.resume() }
-                if !more { return }
+                if !expire() { return }
             }
         }
+    }
+
+    /// One round of the watch: ends the waits whose deadline has passed. False when nothing
+    /// waits any more, and the watching task then stops.
+    func expire() -> Bool {
+        let (expired, more): ([CheckedContinuation<Bool, Never>], Bool) = lock.withLock {
+            let now = ContinuousClock.now
+            var expired: [CheckedContinuation<Bool, Never>] = []
+            for (id, entry) in entries {
+                if case .waiting(let deadline, let continuation) = entry, deadline <= now {
+                    entries[id] = nil
+                    expired.append(continuation)
+                }
+            }
+            ticking = !entries.isEmpty
+            return (expired, ticking)
+        }
+        for continuation in expired { continuation.resume(returning: true) }
+        return more
     }
 }
