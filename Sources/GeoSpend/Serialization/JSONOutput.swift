@@ -18,8 +18,8 @@ public indirect enum JSONOutput: Sendable {
     /// The document as UTF-8 bytes, then `terminator` (the CLI's final newline): what a
     /// response body needs, without the copies through `String`.
     public func bytes(pretty: Bool = true, terminator: StaticString = "") -> [UInt8] {
-        // 4 KiB at a time: most documents are small, and a buffer of 128 KiB (64 KiB and its
-        // slack) per request was one of malloc's largest costs under the service's load.
+        // 4 KiB at a time: most documents are a few KiB, and the service makes one per request
+        // (it was 64 KiB and as much slack, 128 KiB: glibc's threshold for a fresh mmap).
         let sink = ByteSink(descriptor: -1, capacity: 1 << 12)
         write(into: sink, indent: pretty ? 0 : nil)
         sink.ascii(terminator)
