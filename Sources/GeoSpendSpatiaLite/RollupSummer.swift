@@ -62,6 +62,12 @@ final class RollupSummer: @unchecked Sendable {
         }
     }
 
+    /// Waits until every row handed over is summed (tests: `count` is then exact).
+    func waitUntilSummed() {
+        handOver()
+        queue.sync {}
+    }
+
     /// Sorts the sums of every row added so far, on the queue; the writer goes on meanwhile.
     func startSorting() {
         guard !sorting else { return }
