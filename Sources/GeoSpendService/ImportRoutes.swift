@@ -26,7 +26,8 @@ struct ImportRoutes {
         let path = file.path
         let report: ImportReport
         do {
-            report = try await store.write { [source] writer in
+            // At the lowest CPU priority: the service's readers run first (`writeInBackground`).
+            report = try await store.writeInBackground { [source] writer in
                 try Importer.importExpenses(
                     from: path, format: format, source: source, options: ImportOptions(skipInvalid: skipInvalid),
                     writer: OneUserWriter(base: writer, user: user))

@@ -173,11 +173,21 @@ public final class SpatiaLiteStore: ExpenseStore {
     /// One `BEGIN IMMEDIATE` transaction on the writer connection, with the bulk writer
     /// (`SpatiaLiteBulkWriter`), on GRDB's writer queue.
     public func write<T: Sendable>(_ body: @Sendable (any ExpenseWriter) throws -> T) async throws -> T {
-        try await translatingErrors {
-            try await pool.writeWithoutTransaction { db in
-                try SpatiaLiteBulkWriter.checkingReferencesItself(db) { try Self.bulkTransaction(db) { w, _ in try body(w) } }
-            }
+        try await translatingErrors { try await pool.writeWithoutTransaction { db in try Self.writeScope(db, body) } }
+    }
+
+    /// `write`, on a thread of its own at the lowest CPU priority (`offloadedInBackground`): the
+    /// service's imports, so that on a busy machine its readers run first. GRDB runs a
+    /// synchronous write on the calling thread, so the import's every step (and the threads it
+    /// starts, which inherit the priority) runs at that priority.
+    public func writeInBackground<T: Sendable>(_ body: @escaping @Sendable (any ExpenseWriter) throws -> T) async throws -> T {
+        try await offloadedInBackground {
+            try self.translatingErrors { try self.pool.writeWithoutTransaction { db in try Self.writeScope(db, body) } }
         }
+    }
+
+    private static func writeScope<T>(_ db: Database, _ body: (any ExpenseWriter) throws -> T) throws -> T {
+        try SpatiaLiteBulkWriter.checkingReferencesItself(db) { try bulkTransaction(db) { w, _ in try body(w) } }
     }
 
     /// A read scope run on the calling thread, for tools and tests that are not async (and

@@ -48,7 +48,7 @@ extension SpatiaLiteReader {
                 }
             }
             statement.reset()
-            hits.sort(by: Ranking.byDistance)  // in place: no second array of the hits
+            Ranking.sortByDistance(&hits)
             return hits
         }
     }

@@ -22,7 +22,7 @@ final class StoreLabelCache: @unchecked Sendable {
     private final class Entry {
         weak var connection: Database?
         var version: UInt32
-        var labels: [ByteKey: Label] = [:]
+        var labels: [ExactText: Label] = [:]
 
         init(_ connection: Database, version: UInt32) {
             self.connection = connection
@@ -55,7 +55,8 @@ final class StoreLabelCache: @unchecked Sendable {
             return entry
         }
         // Only this connection's scope touches its entry (GRDB runs one scope per connection at a time).
-        let keys = ids.map(ByteKey.init)
+        // Keyed by UTF-8 bytes: two ids equal as Swift strings (é composed and decomposed) are two stores.
+        let keys = ids.map(ExactText.init)
         var labels = keys.map { entry.labels[$0] }
         let missing = ids.indices.filter { labels[$0] == nil }
         guard !missing.isEmpty else { return labels }
@@ -75,25 +76,5 @@ final class StoreLabelCache: @unchecked Sendable {
         var version: UInt32 = 0
         guard sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK else { return nil }
         return version
-    }
-
-    /// A store id compared and hashed as its UTF-8 bytes: two ids equal as Swift strings (é
-    /// composed and decomposed) are two stores in the file. Hashed and compared as whole buffers:
-    /// as an `[UInt8]` or through `utf8.elementsEqual`, byte by byte, a cached label cost 2k
-    /// instructions.
-    private struct ByteKey: Hashable {
-        let id: String
-
-        static func == (a: ByteKey, b: ByteKey) -> Bool {
-            var (x, y) = (a.id, b.id)
-            return x.withUTF8 { p in
-                y.withUTF8 { q in p.count == q.count && (p.count == 0 || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0) }
-            }
-        }
-
-        func hash(into hasher: inout Hasher) {
-            var id = id
-            id.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        }
     }
 }

@@ -54,4 +54,17 @@ public enum Ranking {
     public static func byDistance(_ a: StoreHit, _ b: StoreHit) -> Bool {
         (a.distanceMeters, a.store.id) < (b.distanceMeters, b.store.id)
     }
+
+    /// Sorts `hits` as `byDistance` orders them, moving each hit once: the sort orders their
+    /// positions, then the hits are put in that order. Sorting the hits themselves moved whole
+    /// expenses (eight strings each) at every step, 8 % of a small `near` request's server CPU
+    /// (perf, 1M service bench, session 16).
+    public static func sortByDistance(_ hits: inout [ExpenseHit]) {
+        guard hits.count > 1 else { return }
+        let order = hits.indices.sorted { i, j in
+            let (a, b) = (hits[i].distanceMeters, hits[j].distanceMeters)
+            return a != b ? a < b : hits[i].expense.id < hits[j].expense.id
+        }
+        hits = order.map { hits[$0] }
+    }
 }

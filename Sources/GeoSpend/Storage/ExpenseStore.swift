@@ -26,6 +26,18 @@ public protocol ExpenseStore: Sendable {
 
     /// Runs `body` in one write transaction.
     func write<T: Sendable>(_ body: @escaping @Sendable (any ExpenseWriter) throws -> T) async throws -> T
+
+    /// `write` for bulk work beside readers (the service's imports): where the store does the
+    /// work in this process, at a CPU priority below the readers', so that on a busy machine
+    /// they run first. A store whose work runs in a database server writes as `write` does
+    /// (the default).
+    func writeInBackground<T: Sendable>(_ body: @escaping @Sendable (any ExpenseWriter) throws -> T) async throws -> T
+}
+
+extension ExpenseStore {
+    public func writeInBackground<T: Sendable>(_ body: @escaping @Sendable (any ExpenseWriter) throws -> T) async throws -> T {
+        try await write(body)
+    }
 }
 
 /// The queries of one read scope (`ExpenseStore.read`). Rows that can be many come in batches.
