@@ -24,8 +24,12 @@
 # importer on CPU 1 (`taskset -c 1`) and the server on CPU 0 (wrk left free), so the importer
 # cannot take the server's CPU; it is a second row beside "yes", never instead of it (needs 2
 # CPUs and taskset). On 2 cores the server then has one core to itself and ends below "yes"
-# (Benchmarks/RESULTS.md, session 14): it shows stalls, not the read path's best figure. BENCH_IMPORT=yes,
-# no or pinned (or a list of them) runs only those.
+# (Benchmarks/RESULTS.md, session 14): it shows stalls, not the read path's best figure. A
+# fourth round, "api", posts the same import to the service itself (`POST
+# /api/v1/import/expenses`, as the second user, with a write token), which runs its imports at
+# the lowest CPU priority (`writeInBackground`), so its readers run first; that is the service's
+# own way to take an import beside its readers. BENCH_IMPORT=no, yes, pinned or api (or a list
+# of them) runs only those.
 # Writes the table to out/bench-service-N/results.txt. Iterate with a small N (100000: about
 # half a minute to generate and import); `scripts/bench-service.sh 1000000 10` is make bench's.
 set -euo pipefail
@@ -48,6 +52,8 @@ if [ ! -f "$db" ]; then
 fi
 user=$("$bin" users list --db "$db" --format csv | sed -n 2p | cut -d, -f1)
 token=$("$bin" tokens create --user "$user" --db "$db" 2>/dev/null | tail -n 1)
+importing_user=$("$bin" users list --db "$db" --format csv | sed -n 3p | cut -d, -f1)  # the "api" round's
+write_token=$("$bin" tokens create --user "$importing_user" --scope write --db "$db" 2>/dev/null | tail -n 1)
 
 # LOG_LEVEL=warning: no log line per request (what a busy deployment sets; .info logs each one).
 # GEOSPEND_LOCK_WAIT_LOG: at its end the server writes how long its connections waited on locks.
@@ -97,6 +103,17 @@ rows() {  # $1: radius in metres
 # its CPU time (user + system, /proc) grows by at most 1 tick in half a second; 30 s at most.
 settle() {
   local before after
+  # In the "api" round the server is never idle (it imports): wait instead until a small
+  # query answers within 50 ms twice running (the backlog gone), 30 s at most.
+  if [ "${importer_mode:-}" = api ]; then
+    local quick=0
+    for _ in $(seq 60); do
+      t=$(curl -s -o /dev/null -w '%{time_total}' -H "Authorization: Bearer $token" "http://127.0.0.1:$port/api/v1/near?radius=${small}m&lat=60.17&lon=24.94")
+      if awk -v t="$t" 'BEGIN { exit !(t < 0.05) }'; then quick=$((quick + 1)); [ $quick -ge 2 ] && return; else quick=0; fi
+      sleep 0.5
+    done
+    return
+  fi
   for _ in $(seq 60); do
     before=$(awk '{ print $14 + $15 }' "/proc/$server/stat")
     sleep 0.5
@@ -105,14 +122,23 @@ settle() {
   done
 }
 
-start_importer() {  # $1: the round's name (ids stay fresh across rounds); $2: a command to run the importer under (taskset -c 1), or nothing
+start_importer() {  # $1: the round's name (ids stay fresh across rounds); $2: a command to run the importer under (taskset -c 1), "api", or nothing
   # Each import gets fresh ids (a re-import would be a no-op) and other users than the token's
-  # ("userN" becomes "importN"), so the answers timed stay the same while the file grows.
+  # ("userN" becomes "importN"; over the API, all rows are the second user's), so the answers
+  # timed stay the same while the file grows.
   : >"$out/imports-$1"; : >"$out/importer.log"
+  importer_mode=${2:-}
   ( n=0; while true; do
       n=$((n + 1))
+      if [ "$importer_mode" = api ]; then
+        sed -e "s/^e\([0-9]\)/$1$$-${n}e\1/" -e "2,\$ s/^\([^,]*\),user[0-9]*/\1,$importing_user/" "$out/more.csv" >"$out/round.csv"
+        curl -sS -o "$out/import.err" -w '%{http_code}' -X POST -H "Authorization: Bearer $write_token" -H "Content-Type: text/csv" \
+          --data-binary @"$out/round.csv" "http://127.0.0.1:$port/api/v1/import/expenses?format=csv" >"$out/import.status" 2>>"$out/import.err" || true
+        if [ "$(cat "$out/import.status")" = 200 ]; then echo "$n" >>"$out/imports-$1"; else cat "$out/import.err" >>"$out/importer.log"; fi
+        continue
+      fi
       sed -e "s/^e\([0-9]\)/$1$$-${n}e\1/" -e '2,$ s/^\([^,]*\),user/\1,import/' "$out/more.csv" >"$out/round.csv"
-      if ${2:-} "$bin" import expenses "$out/round.csv" --db "$db" >/dev/null 2>"$out/import.err"; then echo "$n" >>"$out/imports-$1"; else cat "$out/import.err" >>"$out/importer.log"; fi
+      if $importer_mode "$bin" import expenses "$out/round.csv" --db "$db" >/dev/null 2>"$out/import.err"; then echo "$n" >>"$out/imports-$1"; else cat "$out/import.err" >>"$out/importer.log"; fi
     done ) &
   importer=$!
 }
@@ -121,8 +147,9 @@ start_importer() {  # $1: the round's name (ids stay fresh across rounds); $2: a
   echo "geospend serve, $n expenses, user $user, wrk ${seconds}s per run, load average $(cut -d' ' -f1-3 /proc/loadavg) ($(date -u +%FT%TZ))"
   echo "rows per answer: near-500m $(rows 500); near-small (${small} m) $(rows "$small")"
   printf '%-11s %6s %6s %10s %9s %9s\n' endpoint import conns req/s p50 p99
-  for imports in ${BENCH_IMPORT:-no yes pinned}; do
+  for imports in ${BENCH_IMPORT:-no yes pinned api}; do
     [ "$imports" = yes ] && start_importer yes
+    [ "$imports" = api ] && start_importer api api
     if [ "$imports" = pinned ]; then
       taskset -a -p -c 0 "$server" >/dev/null  # every thread of the server on CPU 0
       start_importer pinned "taskset -c 1"
@@ -140,6 +167,7 @@ start_importer() {  # $1: the round's name (ids stay fresh across rounds); $2: a
       done
     done
     stop_importer
+    importer_mode=
     [ "$imports" = no ] || echo "imports of $((n / 10 + 1)) expenses finished during the \"$imports\" round: $(wc -l <"$out/imports-$imports")$([ -s "$out/importer.log" ] && echo " (errors: $out/importer.log)")"
     if [ "$imports" = pinned ]; then taskset -a -p -c 0-1 "$server" >/dev/null; fi
   done

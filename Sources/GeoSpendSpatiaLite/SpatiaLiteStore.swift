@@ -24,6 +24,8 @@ public final class SpatiaLiteStore: ExpenseStore {
     public let lockWaits: LockWaitMeter
     /// Store labels the read scopes have looked up, per connection while the file is unchanged.
     let labelCache = StoreLabelCache()
+    /// The connections `quickRead` runs on, read-only, opened as first needed.
+    let quickReaders: QuickReaders
 
     /// The default busy timeout: how long a writer waits for another process's write lock.
     public static let defaultBusyTimeout: TimeInterval = 30
@@ -92,6 +94,9 @@ public final class SpatiaLiteStore: ExpenseStore {
                 pool = try DatabasePool(path: path, configuration: config)
             }
             self.pool = pool
+            var readOnlyConfig = config
+            readOnlyConfig.readonly = true
+            quickReaders = QuickReaders { try DatabaseQueue(path: path, configuration: readOnlyConfig) }
         } catch let error as DatabaseError {
             throw StoreError.translating(error, path: path, waited: meter.seconds) ?? error
         }
@@ -168,6 +173,19 @@ public final class SpatiaLiteStore: ExpenseStore {
     /// queue: the calling task waits without holding its thread.
     public func read<T: Sendable>(_ body: @Sendable (any ExpenseReader) throws -> T) async throws -> T {
         try await translatingErrors { try await pool.read { db in try body(SpatiaLiteReader(db, labelCache: self.labelCache)) } }
+    }
+
+    /// A small read on the calling thread, on a connection of its own (`QuickReaders`): no
+    /// hand-off to GRDB's reader queue and back. No connection free, or past its budget of
+    /// SQLite steps (`StepBudget`), it runs as `read` does (from the start, on a new snapshot).
+    public func quickRead<T: Sendable>(_ body: @escaping @Sendable (any ExpenseReader) throws -> T) async throws -> T {
+        do {
+            let answer = try translatingErrors {
+                try quickReaders.read { db in try body(SpatiaLiteReader(db, labelCache: labelCache)) }
+            }
+            if let answer { return answer }
+        } catch is StepBudget.Exceeded {}
+        return try await read(body)
     }
 
     /// One `BEGIN IMMEDIATE` transaction on the writer connection, with the bulk writer

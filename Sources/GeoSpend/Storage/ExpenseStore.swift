@@ -24,6 +24,12 @@ public protocol ExpenseStore: Sendable {
     /// Runs `body` on one snapshot of the store.
     func read<T: Sendable>(_ body: @escaping @Sendable (any ExpenseReader) throws -> T) async throws -> T
 
+    /// `read` for small reads made often (the service's `near` and `nearest-stores`): where the
+    /// store can, run on the calling thread, without the hand-off to the store's own threads,
+    /// which costs more than such a read. A store that cannot, or a read that turns out large,
+    /// runs as `read` (the default).
+    func quickRead<T: Sendable>(_ body: @escaping @Sendable (any ExpenseReader) throws -> T) async throws -> T
+
     /// Runs `body` in one write transaction.
     func write<T: Sendable>(_ body: @escaping @Sendable (any ExpenseWriter) throws -> T) async throws -> T
 
@@ -35,6 +41,10 @@ public protocol ExpenseStore: Sendable {
 }
 
 extension ExpenseStore {
+    public func quickRead<T: Sendable>(_ body: @escaping @Sendable (any ExpenseReader) throws -> T) async throws -> T {
+        try await read(body)
+    }
+
     public func writeInBackground<T: Sendable>(_ body: @escaping @Sendable (any ExpenseWriter) throws -> T) async throws -> T {
         try await write(body)
     }
