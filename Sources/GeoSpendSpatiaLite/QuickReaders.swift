@@ -6,8 +6,8 @@ import GRDBSQLite
 /// Read-only connections for `SpatiaLiteStore.quickRead`, each used on the thread that asks: a
 /// small read (the service's `near` and `nearest-stores`) runs where its request runs, without
 /// GRDB's hand-off to a reader queue and back. At 1M expenses, near with 50 m at 8 connections
-/// went from 5,193 / 5,488 to 6,304 / 6,969 requests per second, and at 64 from 5,471 / 6,209
-/// to 8,402 / 8,635 (Benchmarks/RESULTS.md, session 16).
+/// went from 5,592 / 5,349 to 6,643 / 7,003 requests per second (old and new alternating;
+/// Benchmarks/RESULTS.md, session 16).
 ///
 /// Two rules keep the threads that ask (the async runtime's few) from waiting:
 /// - a connection is taken without waiting: none free, the caller reads through `read` instead.

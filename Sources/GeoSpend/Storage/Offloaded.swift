@@ -12,11 +12,11 @@ package func offloaded<T: Sendable>(_ body: @escaping @Sendable () throws -> T) 
 
 /// `offloaded`, on a thread of its own at the lowest CPU priority (nice 19, Linux): for a bulk
 /// write beside a busy service, whose readers then run first; idle CPU still goes to it. On 2
-/// cores, near-small requests at 8 connections beside a looping 100k-row import went from 3,508
-/// to 5,311 per second with the importer at nice 19, and the same 3 imports finished
-/// (Benchmarks/RESULTS.md, session 16). A new thread each time: an unprivileged process cannot
-/// raise a thread's priority again, so a pooled thread must never be lowered. Threads the work
-/// starts inherit the priority.
+/// cores at 1M expenses, near with 50 m at 8 connections beside a looping 100k-row import:
+/// 5,154 requests per second with the import posted to the service, 3,599 with the same import
+/// from the CLI at equal priority (Benchmarks/RESULTS.md, session 16). A new thread each time:
+/// an unprivileged process cannot raise a thread's priority again, so a pooled thread must never
+/// be lowered. Threads the work starts inherit the priority.
 package func offloadedInBackground<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     let work = Work(body)
     return try await withCheckedThrowingContinuation { continuation in
