@@ -5,8 +5,9 @@ import Testing
 /// `make demo`'s database (scripts/demo-database.sh) is rich enough that a cross-user store
 /// report publishes under the default --min-users 3 — what the README's example and the
 /// notebooks show — and `generate --popular` leaves the generator's other output as it was.
-@Suite(.serialized) struct DemoDataTests {
+@Suite(.serialized) final class DemoDataTests {
     let dir = Reliability.scratch("demo")
+    deinit { try? FileManager.default.removeItem(at: dir) }
 
     func geospend(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
         try Reliability.geospend(args)

@@ -5,8 +5,9 @@ import Testing
 /// preset and a mapped bank file import, a second import changes nothing, stored values are
 /// checked through `users export`, a dry run writes nothing, and the header and row errors
 /// read as documented.
-@Suite(.serialized) struct ImportPresetTests {
+@Suite(.serialized) final class ImportPresetTests {
     let dir = Reliability.scratch("presets")
+    deinit { try? FileManager.default.removeItem(at: dir) }
 
     func geospend(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
         try Reliability.geospend(args)

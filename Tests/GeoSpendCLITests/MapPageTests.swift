@@ -6,8 +6,9 @@ import Testing
 /// to be read — a title, a legend per layer in money, a scale bar, OpenStreetMap's attribution
 /// where its places are shown — and popups that name the merchant with stored text escaped.
 /// The places layer's provenance carries the attribution exactly when OSM-sourced stores are in it.
-@Suite(.serialized) struct MapPageTests {
+@Suite(.serialized) final class MapPageTests {
     let dir = Reliability.scratch("map")
+    deinit { try? FileManager.default.removeItem(at: dir) }
 
     func geospend(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
         try Reliability.geospend(args)

@@ -5,8 +5,9 @@ import Testing
 /// Where the CLI writes (issue 22, items 1–3, 9–11, 14): the real binary asked to write over its
 /// own database, into devices and FIFOs, through planted symlinks, killed mid-export; absurd
 /// generator counts; hostile tile URLs; weak mask keys.
-@Suite(.serialized) struct OutputPathTests {
+@Suite(.serialized) final class OutputPathTests {
     let dir = Reliability.scratch("out")
+    deinit { try? FileManager.default.removeItem(at: dir) }
 
     func geospend(_ args: [String], env: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
         try Reliability.geospend(args, env: env)

@@ -16,8 +16,9 @@ import Testing
 /// `$GEOSPEND_TEST_POSTGRES` (`make test` starts one); without it the suite is skipped, and
 /// `make test` requires it (`PostGISTestServerTests`).
 @Suite(.serialized, .enabled(if: PostGISTestServer.address != nil, "needs $GEOSPEND_TEST_POSTGRES (make test starts a server)"))
-struct PostGISCLITests {
+final class PostGISCLITests {
     let dir = Reliability.scratch("postgis-cli")
+    deinit { try? FileManager.default.removeItem(at: dir) }
 
     static let environment: [String: String] = {
         var e = ProcessInfo.processInfo.environment
