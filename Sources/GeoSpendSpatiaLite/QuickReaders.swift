@@ -62,8 +62,8 @@ final class QuickReaders: @unchecked Sendable {
 enum StepBudget {
     struct Exceeded: Error {}
 
-    /// A few milliseconds of SQLite's work. The radius query of the service bench (1M expenses,
-    /// 200 random points, Python's sqlite3 counting every step): 50 m, median 980 steps (2 rows),
+    /// Room for the largest 500 m answers of the service bench's radius query (1M expenses, 200
+    /// random points, Python's sqlite3 counting every step): 50 m, median 980 steps (2 rows),
     /// largest 19,129 (402 rows); 500 m, median 75,542 (1,744 rows), largest 178,997 (4,260 rows).
     static let defaultSteps = 200_000
 
