@@ -106,7 +106,7 @@ settle() {
   # In the "api" round the server is never idle (it imports): wait instead until a small
   # query answers within 50 ms twice running (the backlog gone), 30 s at most.
   if [ "${importer_mode:-}" = api ]; then
-    local quick=0
+    local quick=0 t
     for _ in $(seq 60); do
       t=$(curl -s -o /dev/null -w '%{time_total}' -H "Authorization: Bearer $token" "http://127.0.0.1:$port/api/v1/near?radius=${small}m&lat=60.17&lon=24.94")
       if awk -v t="$t" 'BEGIN { exit !(t < 0.05) }'; then quick=$((quick + 1)); [ $quick -ge 2 ] && return; else quick=0; fi

@@ -3,9 +3,9 @@ import Foundation
 /// The deadlines of the reads in flight, watched by one task that wakes once per `resolution`
 /// while any read is waiting, instead of a `Task.sleep` per request. Cancelling a sleeping task
 /// does not remove its timer on Linux: each request's timer still fired `limit` (30 s) later, so
-/// a server had as many timer firings per second as requests 30 s before — after a burst at
-/// 64 connections the idle server spent 18 % of a core for 30 s firing them (Benchmarks/RESULTS.md,
-/// session 15).
+/// a server had as many timer firings per second as requests 30 s before — 20–33 s after a
+/// 10 s burst at 64 connections the idle server still used 4–5 ticks of 10 ms per half second
+/// (Benchmarks/RESULTS.md, session 15).
 final class DeadlineWatch: @unchecked Sendable {  // state behind `lock`
     private enum Entry {
         case pending  // registered, its continuation not yet made
