@@ -181,6 +181,11 @@ enum MapRollupStorage {
                 users = users + excluded.users
             """))
         defer { insert.reset(); add.reset(); upsertCell.reset() }
+        // Into empty tables (a first import) every row appears and none conflicts: they go in a
+        // hundred to a statement, where one each was ~2.4 s of a 1M import's 11.5 (perf).
+        let intoEmpty = try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM map_rollups) OR EXISTS (SELECT 1 FROM map_cell_rollups)") ?? true)
+        var newRows = BatchedInsert(db, into: table, columns: ["grid", "level", "cell", "user_id", "kind", "currency", "count", "total_minor"])
+        var newCells = BatchedInsert(db, into: cellTable, columns: ["grid", "level", "cell", "kind", "currency", "count", "total_minor", "users"])
         // The current cell's changes per (kind, currency): one or two entries, so a list.
         var cell: (level: MapRollup.Level, cell: Int64)?
         var pending: [(kind: String, currency: String, sums: MapRollup.Sums, users: Int64)] = []
@@ -188,7 +193,14 @@ enum MapRollupStorage {
             guard let (level, c) = cell else { return }
             pending.sort { $0.kind != $1.kind ? $0.kind.utf8.lexicographicallyPrecedes($1.kind.utf8)
                 : $0.currency.utf8.lexicographicallyPrecedes($1.currency.utf8) }
-            for p in pending {
+            for p in pending where intoEmpty {
+                try newCells.add { row in  // appended one by one: an array literal per row is an allocation
+                    row.append(.text(level.grid.rawValue)); row.append(.integer(Int64(level.level))); row.append(.integer(c))
+                    row.append(.text(p.kind)); row.append(.text(p.currency))
+                    row.append(.integer(p.sums.count)); row.append(.integer(p.sums.totalMinor)); row.append(.integer(p.users))
+                }
+            }
+            for p in pending where !intoEmpty {
                 upsertCell.reset()
                 upsertCell.bind(1, level.grid.rawValue); upsertCell.bind(2, Int64(level.level)); upsertCell.bind(3, c)
                 upsertCell.bind(4, p.kind); upsertCell.bind(5, p.currency)
@@ -209,9 +221,19 @@ enum MapRollupStorage {
                 try writeCell()
                 cell = (key.level, key.cell)
             }
-            bind(insert, key, sums)
-            _ = try insert.step(db)
-            let appeared = sqlite3_changes(db.sqliteConnection) == 1
+            let appeared: Bool
+            if intoEmpty {
+                try newRows.add { row in
+                    row.append(.text(key.level.grid.rawValue)); row.append(.integer(Int64(key.level.level))); row.append(.integer(key.cell))
+                    row.append(.text(key.userID)); row.append(.text(key.kind)); row.append(.text(key.currency))
+                    row.append(.integer(sums.count)); row.append(.integer(sums.totalMinor))
+                }
+                appeared = true
+            } else {
+                bind(insert, key, sums)
+                _ = try insert.step(db)
+                appeared = sqlite3_changes(db.sqliteConnection) == 1
+            }
             // Bound only when needed: into an empty table (a first import) every row appears.
             if !appeared {
                 bind(add, key, sums)
@@ -226,6 +248,8 @@ enum MapRollupStorage {
             }
         }
         try writeCell()
+        try newRows.finish()
+        try newCells.finish()
     }
 
     /// One level's rollups as the expenses give them now.

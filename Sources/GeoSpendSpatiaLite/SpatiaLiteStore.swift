@@ -225,10 +225,13 @@ public final class SpatiaLiteStore: ExpenseStore {
         try translatingErrors { try pool.writeWithoutTransaction { db in try Self.bulkTransaction(db, body) } }
     }
 
+    /// The bulk writer's page cache: 1 GiB, as `cache_size`'s negative KiB.
+    static let bulkCacheSize = -1_048_576
+
     private static func bulkTransaction<T>(_ db: Database, _ body: (SpatiaLiteBulkWriter, Database) throws -> T) throws -> T {
         // A large import touches every index page; a 1 GiB page cache (allocated only as used) keeps them in memory
         // instead of spilling to the WAL mid-transaction.
-        try db.execute(sql: "PRAGMA cache_size = -1048576")
+        try db.execute(sql: "PRAGMA cache_size = \(bulkCacheSize)")
         var result: T?
         try db.inTransaction(.immediate) {
             let writer = try SpatiaLiteBulkWriter(db: db)
