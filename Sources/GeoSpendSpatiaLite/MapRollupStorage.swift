@@ -161,8 +161,9 @@ enum MapRollupStorage {
     /// rows come together in key order) and written once, where the triggers wrote one cell row
     /// per per-user row (storing the rollups that way was 34 % of a 1M import's samples, perf).
     /// Additions only (the writer inserts rows): a per-user row that appears is one user more in
-    /// its cell, and none goes. Whether it appears is the insert's change count: an upsert with
-    /// `RETURNING count` tried first spent 12 % of the import's samples in `pwrite` under it.
+    /// its cell, and none goes. Into empty tables every row appears; otherwise whether it
+    /// appears is the insert's change count: an upsert with `RETURNING count` tried first spent
+    /// 12 % of the import's samples in `pwrite` under it.
     static func applyKeepingCells(_ changes: MapRollup.Changes.Sorted, _ db: Database) throws {
         guard !changes.isEmpty, try db.tableExists(table) else { return }
         guard try db.tableExists(cellTable) else { return try apply(changes, db) }
@@ -181,8 +182,10 @@ enum MapRollupStorage {
                 users = users + excluded.users
             """))
         defer { insert.reset(); add.reset(); upsertCell.reset() }
-        // Into empty tables (a first import) every row appears and none conflicts: they go in a
-        // hundred to a statement, where one each was ~2.4 s of a 1M import's 11.5 (perf).
+        // Into empty tables (a first import, or the first part stored past the writer's bound)
+        // every row appears and none conflicts: they go in a hundred to a statement
+        // (`BatchedInsert`). Storing a 1M import's rollups took 2.4 s of its writing thread one
+        // row to a statement, 1.2 s a hundred (perf, session 17).
         let intoEmpty = try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM map_rollups) OR EXISTS (SELECT 1 FROM map_cell_rollups)") ?? true)
         var newRows = BatchedInsert(db, into: table, columns: ["grid", "level", "cell", "user_id", "kind", "currency", "count", "total_minor"])
         var newCells = BatchedInsert(db, into: cellTable, columns: ["grid", "level", "cell", "kind", "currency", "count", "total_minor", "users"])
@@ -193,19 +196,20 @@ enum MapRollupStorage {
             guard let (level, c) = cell else { return }
             pending.sort { $0.kind != $1.kind ? $0.kind.utf8.lexicographicallyPrecedes($1.kind.utf8)
                 : $0.currency.utf8.lexicographicallyPrecedes($1.currency.utf8) }
-            for p in pending where intoEmpty {
-                try newCells.add { row in  // appended one by one: an array literal per row is an allocation
-                    row.append(.text(level.grid.rawValue)); row.append(.integer(Int64(level.level))); row.append(.integer(c))
-                    row.append(.text(p.kind)); row.append(.text(p.currency))
-                    row.append(.integer(p.sums.count)); row.append(.integer(p.sums.totalMinor)); row.append(.integer(p.users))
+            for p in pending {
+                if intoEmpty {
+                    try newCells.add { row in  // appended one by one: an array literal per row is an allocation
+                        row.append(.text(level.grid.rawValue)); row.append(.integer(Int64(level.level))); row.append(.integer(c))
+                        row.append(.text(p.kind)); row.append(.text(p.currency))
+                        row.append(.integer(p.sums.count)); row.append(.integer(p.sums.totalMinor)); row.append(.integer(p.users))
+                    }
+                } else {
+                    upsertCell.reset()
+                    upsertCell.bind(1, level.grid.rawValue); upsertCell.bind(2, Int64(level.level)); upsertCell.bind(3, c)
+                    upsertCell.bind(4, p.kind); upsertCell.bind(5, p.currency)
+                    upsertCell.bind(6, p.sums.count); upsertCell.bind(7, p.sums.totalMinor); upsertCell.bind(8, p.users)
+                    _ = try upsertCell.step(db)
                 }
-            }
-            for p in pending where !intoEmpty {
-                upsertCell.reset()
-                upsertCell.bind(1, level.grid.rawValue); upsertCell.bind(2, Int64(level.level)); upsertCell.bind(3, c)
-                upsertCell.bind(4, p.kind); upsertCell.bind(5, p.currency)
-                upsertCell.bind(6, p.sums.count); upsertCell.bind(7, p.sums.totalMinor); upsertCell.bind(8, p.users)
-                _ = try upsertCell.step(db)
             }
             pending.removeAll(keepingCapacity: true)
         }
@@ -234,8 +238,7 @@ enum MapRollupStorage {
                 _ = try insert.step(db)
                 appeared = sqlite3_changes(db.sqliteConnection) == 1
             }
-            // Bound only when needed: into an empty table (a first import) every row appears.
-            if !appeared {
+            if !appeared {  // the row was there: its sums added
                 bind(add, key, sums)
                 _ = try add.step(db)
             }

@@ -189,7 +189,9 @@ final class SpatiaLiteBulkWriter {
         try storeIndexLoad?.write(into: db)
         expenseIndexLoad = nil
         storeIndexLoad = nil
-        try sortingInRuns { for object in setAside { try db.execute(sql: object.sql) } }
+        let indexes = setAside.filter { $0.type == "INDEX" }  // set aside only when a table started empty
+        if !indexes.isEmpty { try sortingInRuns { for index in indexes { try db.execute(sql: index.sql) } } }
+        for object in setAside where object.type != "INDEX" { try db.execute(sql: object.sql) }
         setAside = []
         try storeRollups()
         for trigger in cellTriggersAside { try db.execute(sql: trigger.sql) }
@@ -206,16 +208,21 @@ final class SpatiaLiteBulkWriter {
         }
     }
 
-    /// Runs `body` (the indexes' rebuild) with SQLite's sorter splitting its work. A `CREATE
-    /// INDEX` sorts its entries in runs as large as the page cache (up to 512 MB), merged at the
-    /// end: under the import's 1 GiB cache, one run sorted on this thread alone. With an 8 MB
-    /// cache the runs are small, and `PRAGMA threads` sorts them on other threads while this one
-    /// reads on. `cache_spill` keeps the transaction's dirty pages in memory meanwhile (up to
-    /// 1 GiB, as before), where the small cache would write them to the WAL mid-transaction.
-    /// The four expense indexes of a 1M import, sqlite3 shell: 4.12 s → 2.63 s; the whole import
-    /// 13.4 s → 11.5 s (paired alternating runs, Benchmarks/RESULTS.md, session 17).
+    /// Runs `body` (the rebuild of the indexes set aside) with SQLite's sorter splitting its
+    /// work. A `CREATE INDEX` sorts its entries in runs as large as the page cache (up to 512 MB)
+    /// and merges them: under the import's 1 GiB cache, a 1M import's indexes were each one run,
+    /// sorted on this thread alone. With an 8 MB cache the runs are small, and `PRAGMA threads`
+    /// lets SQLite sort them on threads of its own. The runs go to SQLite's temporary files
+    /// (`SQLITE_TMPDIR`, else `TMPDIR`, else /var/tmp or /tmp), as runs past 512 MB always did; a
+    /// full disk there fails the import, which rolls back. `cache_spill` (negative: KiB, as for
+    /// `cache_size`) keeps the transaction's dirty pages in memory meanwhile, up to 1 GiB as
+    /// before, where the small cache would write them to the WAL mid-transaction. Afterwards the
+    /// connection is as the bulk transaction set it (`cache_spill = 1`: SQLite's default).
+    /// Measured (Benchmarks/RESULTS.md, session 17): the four expense indexes of a 1M file 4.12
+    /// → 2.63 s (sqlite3 shell); the whole 1M import 0.873× its wall time (paired alternating
+    /// runs, median of the pairs' ratios).
     private func sortingInRuns(_ body: () throws -> Void) throws {
-        try db.execute(sql: "PRAGMA cache_spill = 262144; PRAGMA cache_size = -8192; PRAGMA threads = 2")
+        try db.execute(sql: "PRAGMA cache_spill = \(SpatiaLiteStore.bulkCacheSize); PRAGMA cache_size = -8192; PRAGMA threads = 2")
         defer { try? db.execute(sql: "PRAGMA threads = 0; PRAGMA cache_size = \(SpatiaLiteStore.bulkCacheSize); PRAGMA cache_spill = 1") }
         try body()
     }

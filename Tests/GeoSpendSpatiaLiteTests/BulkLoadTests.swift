@@ -113,6 +113,20 @@ import Testing
         #expect(try store.scalar("SELECT CheckSpatialIndex('stores', 'geom')") == 1)
     }
 
+    /// The indexes are rebuilt with a small page cache and sorter threads (`sortingInRuns`); the
+    /// writer connection gets the bulk transaction's settings back after it: no sorter threads
+    /// for later writes, the 1 GiB cache.
+    @Test func theIndexRebuildLeavesTheWriterConnectionAsItWas() async throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        func settings() throws -> [Int] {
+            try store.writeTransaction { db in [try Int.fetchOne(db, sql: "PRAGMA threads") ?? -1, try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? 0] }
+        }
+        _ = try await Importer.importExpenses(from: scratch.file("a.csv", Self.expensesCSV(300, idPrefix: "a", seed: 6)), into: store)
+        #expect(try settings() == [0, -1_048_576])
+        #expect(try store.scalar("PRAGMA integrity_check", as: String.self) == "ok")
+    }
+
     /// Write scopes run with SQLite's foreign-key checks off (the writer checks its references
     /// itself); the connection gets them back after the scope, committed or rolled back, so
     /// the edits that write SQL of their own on it stay checked.
