@@ -190,7 +190,7 @@ final class SpatiaLiteBulkWriter {
         expenseIndexLoad = nil
         storeIndexLoad = nil
         let indexes = setAside.filter { $0.type == "INDEX" }  // set aside only when a table started empty
-        if !indexes.isEmpty { try sortingInRuns { for index in indexes { try db.execute(sql: index.sql) } } }
+        for index in indexes { try rebuild(index.sql) }
         for object in setAside where object.type != "INDEX" { try db.execute(sql: object.sql) }
         setAside = []
         try storeRollups()
@@ -208,13 +208,25 @@ final class SpatiaLiteBulkWriter {
         }
     }
 
-    /// Runs `body` (the rebuild of the indexes set aside) with SQLite's sorter splitting its
+    /// Creates one index set aside, its entries sorted in runs (`sortingInRuns`). When SQLite's
+    /// temporary folder has no room for the runs (`SQLITE_FULL` while the transaction goes on),
+    /// it sorts them once more in memory, as before the runs: a small /tmp does not fail an import
+    /// whose indexes fit in the page cache.
+    private func rebuild(_ sql: String) throws {
+        do {
+            try sortingInRuns { try db.execute(sql: sql) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL && db.isInsideTransaction {
+            try db.execute(sql: sql)
+        }
+    }
+
+    /// Runs `body` (an index set aside, made again) with SQLite's sorter splitting its
     /// work. A `CREATE INDEX` sorts its entries in runs as large as the page cache (up to 512 MB)
     /// and merges them: under the import's 1 GiB cache, a 1M import's indexes were each one run,
     /// sorted on this thread alone. With an 8 MB cache the runs are small, and `PRAGMA threads`
     /// lets SQLite sort them on threads of its own. The runs go to SQLite's temporary files
-    /// (`SQLITE_TMPDIR`, else `TMPDIR`, else /var/tmp or /tmp), as runs past 512 MB always did; a
-    /// full disk there fails the import, which rolls back. `cache_spill` (negative: KiB, as for
+    /// (`SQLITE_TMPDIR`, else `TMPDIR`, else /var/tmp or /tmp), as runs past 512 MB always did
+    /// (`rebuild` falls back when they do not fit there). `cache_spill` (negative: KiB, as for
     /// `cache_size`) keeps the transaction's dirty pages in memory meanwhile, up to 1 GiB as
     /// before, where the small cache would write them to the WAL mid-transaction. Afterwards the
     /// connection is as the bulk transaction set it (`cache_spill = 1`: SQLite's default).

@@ -11,7 +11,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case corruptSpatialIndex(table: String, node: Int64)
     /// Another process held the write lock for longer than the busy timeout.
     case locked(path: String, waitedSeconds: Double)
-    /// SQLite could not grow the file (`SQLITE_FULL`): the disk, or the file's page limit, is full.
+    /// SQLite could not grow the file or its temporary files (`SQLITE_FULL`): a disk, or the
+    /// file's page limit, is full.
     case diskFull(path: String)
     /// The file or its folder cannot be written (`SQLITE_READONLY`, `SQLITE_CANTOPEN`, `SQLITE_PERM`).
     case readOnly(path: String, reason: String)
@@ -42,8 +43,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): the database is locked by another process that is writing to it; gave up after waiting "
                 + String(format: "%.1f s", waited) + " (set GEOSPEND_BUSY_TIMEOUT=SECONDS to wait longer)"
         case .diskFull(let path):
-            return "\(path): disk full: the database file could not grow; nothing of this command was written. "
-                + "Free some space and run it again"
+            return "\(path): disk full: the database file, or SQLite's temporary files (in SQLITE_TMPDIR, else TMPDIR, "
+                + "else /var/tmp), could not grow; nothing of this command was written. Free some space and run it again"
         case .readOnly(let path, let reason):
             return "\(path): \(reason); GeoSpend writes the file, and SQLite its -wal and -shm files beside it, even to read"
         case .damaged(let path, let reason):

@@ -132,6 +132,21 @@ import Testing
         #expect(try Reliability.geospend(Self.query + ["--db", full]).status == 0)
     }
 
+    /// SQLite's temporary folder on a full tmpfs: a first import's indexes, whose sorted runs go
+    /// there (`SpatiaLiteBulkWriter.rebuild`), are sorted in memory instead and the import goes
+    /// through. 100,000 expenses: the largest index is past the 8 MB of one run.
+    @Test(.enabled(if: SmallDisk.canMount, SmallDisk.why)) func aFullTemporaryFolderDoesNotFailAFirstImport() throws {
+        let tmp = try smallDisk("small-tmp", bytes: 65_536)
+        defer { unmount(tmp) }
+        let csv = try Reliability.expenseFiles([100_000], seed: 9, in: dir)[0]
+        let db = dir.appendingPathComponent("tmp-full.sqlite").path
+        #expect(try Reliability.geospend(["import", "stores", "Data/helsinki-places.geojson", "--db", db]).status == 0)
+        let r = try Reliability.geospend(["import", "expenses", csv, "--db", db], env: ["SQLITE_TMPDIR": tmp])
+        #expect(r.status == 0, "\(r.err)")
+        let state = try Reliability.state(of: db)
+        #expect(state.integrity == "ok" && state.expenses == 100_000, "\(state)")
+    }
+
     /// A deliberately broken spatial index (rows deleted from the R*Tree behind SpatiaLite's
     /// back): doctor finds it, exits 1; --repair rebuilds it; the outside checker agrees.
     @Test func doctorFindsAndRepairsABrokenSpatialIndex() throws {
