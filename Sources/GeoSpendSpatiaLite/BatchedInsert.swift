@@ -20,8 +20,9 @@ struct BatchedInsert {
     static let rowsPerStatement = 100
     private let db: Database
     private let table: String, columns: [String]
-    /// The statement for a whole hundred rows, built once.
-    private let fullSQL: String
+    /// The statement for a whole hundred rows, built once, when first needed: the rollups' writer
+    /// makes a `BatchedInsert` on every store, also where it then inserts row by row.
+    private lazy var fullSQL = Self.sql(table, columns, rows: Self.rowsPerStatement)
     /// The rows not yet inserted, their values back to back.
     private var values: [Value] = []
     private let texts = BindArena()
@@ -30,13 +31,12 @@ struct BatchedInsert {
         self.db = db
         self.table = table
         self.columns = columns
-        fullSQL = Self.sql(table, columns, rows: Self.rowsPerStatement)
-        values.reserveCapacity(Self.rowsPerStatement * columns.count)
         precondition(Self.rowsPerStatement * columns.count <= 999, "past SQLite's oldest limit of bound parameters per statement")
     }
 
     /// Appends one row: `row` appends its values, one per column in order.
     mutating func add(_ row: (inout [Value]) -> Void) throws {
+        if values.capacity == 0 { values.reserveCapacity(Self.rowsPerStatement * columns.count) }
         let before = values.count
         row(&values)
         precondition(values.count == before + columns.count, "a row of \(table) has \(columns.count) values")
