@@ -417,27 +417,28 @@ extension SpatiaLiteReader {
         let found = try fetchAll(
             """
             SELECT \(StoredRows.storeColumns)
-            FROM json_each(?1) AS j JOIN stores AS s ON s.id = j.value
+            FROM json_each(?1) AS j JOIN stores AS s INDEXED BY stores_label ON s.id = j.value
             """, bind: { $0.bind(1, StoredRows.jsonArray(ids)) }, decode: StoredRows.decodeStore)
         return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Each label lands at its id's place in the array (`json_each`'s key); ids are compared as
-    /// bytes, as the rows' store ids were numbered.
+    /// bytes, as the rows' store ids were numbered. Read from `stores_label` alone (v16).
     public func storeLabels(_ ids: [String]) throws -> [(name: String, coordinate: Coordinate)?] {
         guard let labelCache else { return try storeLabelsRead(ids) }
         return try labelCache.labels(ids, db, read: storeLabelsRead)
     }
 
+    /// The labels of a JSON array of store ids, each with its place in the array.
+    static let storeLabelsSQL = """
+        SELECT j.key, s.name, s.kind, s.lat, s.lon
+        FROM json_each(?1) AS j JOIN stores AS s INDEXED BY stores_label ON s.id = j.value
+        """
+
     private func storeLabelsRead(_ ids: [String]) throws -> [(name: String, coordinate: Coordinate)?] {
         var labels = [(name: String, coordinate: Coordinate)?](repeating: nil, count: ids.count)
         guard !ids.isEmpty else { return labels }
-        let found = try fetchAll(
-            """
-            SELECT j.key, s.name, s.kind, s.lat, s.lon
-            FROM json_each(?1) AS j JOIN stores AS s ON s.id = j.value
-            """, bind: { $0.bind(1, StoredRows.jsonArray(ids)) }
-        ) { s in
+        let found = try fetchAll(Self.storeLabelsSQL, bind: { $0.bind(1, StoredRows.jsonArray(ids)) }) { s in
             let coordinate = Coordinate(uncheckedLatitude: s.double(3), longitude: s.double(4))
             return (Int(s.int64(0)), Store(id: "", name: s.text(1), kind: s.text(2), coordinate: coordinate).displayName, coordinate)
         }

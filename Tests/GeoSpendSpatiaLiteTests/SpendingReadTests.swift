@@ -146,6 +146,14 @@ import Testing
         #expect(checked > 10)
     }
 
+    /// Store labels come from `stores_label` alone (v16): one seek per store, no table row read.
+    @Test func storeLabelsAreReadFromTheirIndexAlone() throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        let plan = try Self.plan(SpatiaLiteReader.storeLabelsSQL, store)
+        #expect(plan.contains("SEARCH s USING COVERING INDEX stores_label (id=?)"), "\(plan)")
+    }
+
     /// SQLite's query plan of `sql`, its steps joined by "; ".
     static func plan(_ sql: String, _ store: SpatiaLiteStore) throws -> String {
         try store.readDatabase { db in

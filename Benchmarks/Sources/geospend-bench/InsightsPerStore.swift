@@ -8,7 +8,8 @@ import GeoSpendSpatiaLite
 ///
 /// The engine that goes second finds the user's table pages in the CPU's caches, warmed by the
 /// first: GeoSpend read first on every query makes it pay for both. `alternate` lets each go
-/// first for every other user.
+/// first for every other user. Rounds after the first find the users' store labels in
+/// GeoSpend's label cache (`StoreLabelCache`); `compare` asks each user once, as one round does.
 enum InsightsPerStore {
     static func run(database: String, engines names: String, rounds: Int, alternate: Bool = false) throws {
         let store = try SpatiaLiteStore(path: database, readOnly: true)
