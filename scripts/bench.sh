@@ -7,9 +7,9 @@
 #
 # For each N: generate the data once (out/bench-N/), start a throwaway PostGIS server
 # (scripts/postgis.sh), import into all three (DuckDB from the project venv: Benchmarks/duckdb/),
-# run the query list, write Benchmarks/results/bench-N.json,
-# then GeoSpend-only figures (heavy-user insights, store reports, points export, snap). At the
-# end the tables in Benchmarks/RESULTS.md are regenerated from every results file.
+# run the query list, write Benchmarks/results/bench-N.json, then GeoSpend-only figures (SQLite's
+# floor under the import, heavy-user insights, store reports, points export, snap). At the end
+# the tables in Benchmarks/RESULTS.md are regenerated from every results file.
 # BENCH_QUERIES (default 500) sets the queries per workload.
 set -euo pipefail
 [ $# -gt 0 ] || { echo "usage: scripts/bench.sh N..." >&2; exit 2; }
@@ -45,6 +45,8 @@ for n in "$@"; do
 
   echo "== $n expenses: GeoSpend only ==" >&2
   db=$dir/geospend.sqlite
+  # The import's floor: SQLite alone writing the same expenses, indexes and rollups.
+  scripts/sqlite-floor.sh "$db"
   # Insights of one heavy user: N/10 expenses over the same stores.
   heavy=$dir/one-user.sqlite
   if [ ! -f "$dir/one-user.csv" ]; then

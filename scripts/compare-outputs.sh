@@ -6,9 +6,11 @@
 #
 # USER defaults to the database's first user. Exit 0 when every output is identical, 1 with
 # the differing commands listed. Provenance timestamps are pinned by SOURCE_DATE_EPOCH.
+# When NEW adds a migration, the old binary cannot open what NEW migrated: set NEW_DATABASE to a
+# copy of DATABASE for NEW (it migrates the copy on its first command).
 set -uo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 OLD NEW DATABASE [USER]" >&2; exit 2; }
-old=$1 new=$2 db=$3
+old=$1 new=$2 db=$3 newdb=${NEW_DATABASE:-$3}
 export SOURCE_DATE_EPOCH=1767225600
 user=${4:-$(sqlite3 "$db" "SELECT id FROM users ORDER BY id LIMIT 1")}
 store=$(sqlite3 "$db" "SELECT store_id FROM expenses WHERE store_id IS NOT NULL GROUP BY store_id ORDER BY count(*) DESC, store_id LIMIT 1")
@@ -45,7 +47,7 @@ for c in "${commands[@]}"; do
   # shellcheck disable=SC2086
   "$old" $c --db "$db" >"$work/old" 2>"$work/old.err"; a=$?
   # shellcheck disable=SC2086
-  "$new" $c --db "$db" >"$work/new" 2>"$work/new.err"; b=$?
+  "$new" $c --db "$newdb" >"$work/new" 2>"$work/new.err"; b=$?
   if [ $a -ne $b ] || ! cmp -s "$work/old" "$work/new" || ! cmp -s "$work/old.err" "$work/new.err"; then
     echo "DIFFERS: geospend $c (exit $a vs $b)"; failed=1
   else

@@ -310,10 +310,10 @@ enum Schema {
         Migration(identifier: "v16: stores_label covers a store's label") { db in
             // Insights label every store a user visited: one seek in this index per store, not
             // the id index and then the table. Labels were ~45 % of "insights per store, one
-            // user" on the 100k bench file (39 stores a user); this took the call from 0.160 to
-            // 0.140 ms p50, 1.06-1.11x to 0.90-0.97x SpatiaLite's GROUP BY (Benchmarks/RESULTS.md,
-            // session 18). `INDEXED BY stores_label`: for an equality on id the planner takes
-            // the unique id index otherwise.
+            // user" on the 100k bench file (39 stores a user); this took the call from 1.06-1.11x
+            // to 0.90-0.97x SpatiaLite's GROUP BY (Benchmarks/RESULTS.md, session 18).
+            // `INDEXED BY stores_label`: for an equality on id the planner takes the unique id
+            // index otherwise.
             try db.execute(sql: "CREATE INDEX stores_label ON stores(\(storeLabelColumns))")
         },
     ]
