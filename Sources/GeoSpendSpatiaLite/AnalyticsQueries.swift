@@ -417,7 +417,7 @@ extension SpatiaLiteReader {
         let found = try fetchAll(
             """
             SELECT \(StoredRows.storeColumns)
-            FROM json_each(?1) AS j JOIN stores AS s INDEXED BY stores_label ON s.id = j.value
+            FROM json_each(?1) AS j JOIN stores AS s ON s.id = j.value
             """, bind: { $0.bind(1, StoredRows.jsonArray(ids)) }, decode: StoredRows.decodeStore)
         return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     }

@@ -314,7 +314,10 @@ enum Schema {
             // to 0.90-0.97x SpatiaLite's GROUP BY (Benchmarks/RESULTS.md, session 18).
             // `INDEXED BY stores_label`: for an equality on id the planner takes the unique id
             // index otherwise.
-            try db.execute(sql: "CREATE INDEX stores_label ON stores(\(storeLabelColumns))")
+            try db.execute(sql: """
+                DROP INDEX IF EXISTS stores_label;  -- one made by hand before v16 gets these columns
+                CREATE INDEX stores_label ON stores(\(storeLabelColumns));
+                """)
         },
     ]
 
