@@ -7,7 +7,9 @@
 # USER defaults to the database's first user. Exit 0 when every output is identical, 1 with
 # the differing commands listed. Provenance timestamps are pinned by SOURCE_DATE_EPOCH.
 # When NEW adds a migration, the old binary cannot open what NEW migrated: set NEW_DATABASE to a
-# copy of DATABASE for NEW (it migrates the copy on its first command).
+# copy of DATABASE (made with no -wal beside it, or by `sqlite3 DATABASE "VACUUM INTO 'copy'"`)
+# for NEW, which migrates it on its first command; its path is written as DATABASE's in NEW's
+# outputs before they are compared.
 set -uo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 OLD NEW DATABASE [USER]" >&2; exit 2; }
 old=$1 new=$2 db=$3 newdb=${NEW_DATABASE:-$3}
@@ -48,6 +50,9 @@ for c in "${commands[@]}"; do
   "$old" $c --db "$db" >"$work/old" 2>"$work/old.err"; a=$?
   # shellcheck disable=SC2086
   "$new" $c --db "$newdb" >"$work/new" 2>"$work/new.err"; b=$?
+  if [ "$newdb" != "$db" ]; then
+    for f in new new.err; do sed -i "s|$newdb|$db|g" "$work/$f"; done
+  fi
   if [ $a -ne $b ] || ! cmp -s "$work/old" "$work/new" || ! cmp -s "$work/old.err" "$work/new.err"; then
     echo "DIFFERS: geospend $c (exit $a vs $b)"; failed=1
   else
