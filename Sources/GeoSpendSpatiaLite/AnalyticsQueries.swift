@@ -408,9 +408,10 @@ extension SpatiaLiteReader {
         return ("FROM expenses AS e \(join) WHERE \((conditions + ["e.lat IS NOT NULL"]).joined(separator: " AND "))", arguments)
     }
 
-    // The two lookups by a set of ids use one statement for the whole set: json_each drives, one
-    // id-index lookup per element (written as a join: `id IN (SELECT … json_each)` made SQLite
-    // scan the whole table).
+    // The lookups by a set of ids (stores, store labels, expense timestamps) use one statement
+    // for the whole set: json_each drives, one index lookup per element (the id index; for labels
+    // `stores_label`, which holds all they read). Written as a join: `id IN (SELECT … json_each)`
+    // made SQLite scan the whole table.
 
     public func stores(withIDs ids: Set<String>) throws -> [String: Store] {
         guard !ids.isEmpty else { return [:] }
