@@ -10,6 +10,7 @@ import Hummingbird
 /// says nothing about other users.
 struct ExpenseRoutes {
     let store: any ServiceStore
+    let settings: ServiceSettings
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("expenses", use: list)
@@ -39,7 +40,7 @@ struct ExpenseRoutes {
         var response = JSONResponse.make(ExpenseJSON.page(page))
         if let next = page.next {
             // RFC 8288: the next page, the same query with `after` set.
-            response.headers[.link] = "<\(Self.link(request, after: next.text))>; rel=\"next\""
+            response.headers[.link] = "<\(settings.publicURL)\(Self.link(request, after: next.text))>; rel=\"next\""
         }
         return response
     }
@@ -134,9 +135,12 @@ struct ExpenseRoutes {
     ]
 
     /// The request's path and query with `after` replaced.
+    /// The path and query of the next page: the request's parameters as parsed, `after` replaced,
+    /// each encoded again, so nothing raw from the request reaches the header (a `>` or `,` in
+    /// it would end the link and start one the client did not ask for).
     static func link(_ request: Request, after: String) -> String {
-        var items = (request.uri.query ?? "").split(separator: "&").filter { !$0.hasPrefix("after=") }.map(String.init)
-        items.append("after=\(after)")
-        return request.uri.path + "?" + items.joined(separator: "&")
+        var items = request.uri.queryParameters.filter { $0.key != "after" }.map { (String($0.key), String($0.value)) }
+        items.append(("after", after))
+        return "/api/v1/expenses" + QueryText.build(items)
     }
 }

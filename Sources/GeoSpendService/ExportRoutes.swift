@@ -24,7 +24,7 @@ struct ExportRoutes {
         filter.period = try await q.checkedNames(user: user, categories: categories, in: store)?.id
         let exportRequest = MapExportRequest(filter: filter, precision: precision, minCount: minCount)
         let store = self.store
-        return try StreamedBody.response(contentType: "application/geo+json") { sink in
+        return try await StreamedBody.response(contentType: "application/geo+json", owner: user) { sink in
             _ = try await MapExport.geoJSON(kind, exportRequest, store: store, to: sink)
         }
     }

@@ -20,9 +20,9 @@ struct ImportRoutes {
         let skipInvalid = try q.flag("skip-invalid")
         let upload = try await UploadedFile(request, context: context, what: "import")
         defer { upload.remove() }
-        let (format, file, body) = (upload.format, upload.url, upload.body)
+        let (format, file) = (upload.format, upload.url)
         var source = ExpenseSource()
-        if format == .csv && !Self.hasUserColumn(body) { source.conversions.user = user }
+        if format == .csv && !Self.hasUserColumn(upload.firstLine) { source.conversions.user = user }
         let path = file.path
         let report: ImportReport
         do {
@@ -43,8 +43,8 @@ struct ImportRoutes {
     }
 
     /// Whether a CSV's header names a `user` column (else every row is the token user's).
-    static func hasUserColumn(_ body: ByteBuffer) -> Bool {
-        let header = String(buffer: body).prefix { $0 != "\n" && $0 != "\r\n" }
+    static func hasUserColumn(_ firstLine: String) -> Bool {
+        let header = firstLine.prefix { $0 != "\n" && $0 != "\r\n" }
         return header.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces.union(["\"", "\r"])).lowercased() == "user" }
     }
 

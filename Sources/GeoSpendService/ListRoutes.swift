@@ -9,6 +9,7 @@ import Hummingbird
 /// (`{"store", "at", "prices": ["Milch=2.58"]}`). Another user's list id is a 404.
 struct ListRoutes {
     let store: any ServiceStore
+    let settings: ServiceSettings
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("lists", use: list)
@@ -47,7 +48,7 @@ struct ListRoutes {
         let id = try Self.id(context)
         let q = QueryParameters(request)
         let list = try await Self.found { try ShoppingListFields.list(id, of: user, in: try await store.lists(userID: user)) }
-        let basket = try await BasketRoutes.reach(q, context: context, store: store).compare(list.items.map { ($0.name, $0.want) }, asOf: try BasketReach.day(q.string("as-of")), in: store)
+        let basket = try await BasketRoutes.reach(q, context: context, store: store, settings: settings).compare(list.items.map { ($0.name, $0.want) }, asOf: try BasketReach.day(q.string("as-of")), in: store)
         return JSONResponse.make(ShoppingListFields.json(list, estimate: ShoppingListEstimate(list: list, basket: basket)))
     }
 

@@ -8,6 +8,8 @@ import Hummingbird
 /// client loads a whole layer a page at a time; `bbox` may cross the antimeridian (west > east).
 struct OGCRoutes {
     let store: any ServiceStore
+    let settings: ServiceSettings
+    let layers: OGCLayerCache
 
     static let conformance = [
         "http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core",
@@ -26,7 +28,7 @@ struct OGCRoutes {
     }
 
     @Sendable func landing(_ request: Request, context: ServiceContext) async throws -> Response {
-        let base = Self.base(request)
+        let base = settings.publicURL
         return JSONResponse.make(.object([
             ("title", .string("GeoSpend")),
             ("description", .string("Your geotagged expenses, places and spending grids, and the shared stores, as OGC API Features.")),
@@ -44,7 +46,7 @@ struct OGCRoutes {
     }
 
     @Sendable func collections(_ request: Request, context: ServiceContext) async throws -> Response {
-        let base = Self.base(request)
+        let base = settings.publicURL
         return JSONResponse.make(.object([
             ("links", .array([Self.link(base + "/ogc/collections", rel: "self", type: "application/json", title: "Collections")])),
             ("collections", .array(OGCCollection.allCases.map { Self.describe($0, base: base) })),
@@ -52,7 +54,7 @@ struct OGCRoutes {
     }
 
     @Sendable func collection(_ request: Request, context: ServiceContext) async throws -> Response {
-        JSONResponse.make(Self.describe(try Self.collection(context), base: Self.base(request)))
+        JSONResponse.make(Self.describe(try Self.collection(context), base: settings.publicURL))
     }
 
     @Sendable func items(_ request: Request, context: ServiceContext) async throws -> Response {
@@ -63,10 +65,10 @@ struct OGCRoutes {
         let offset = try q.int("offset", in: 0...Int.max) ?? 0
         let bbox = try Self.bbox(q.string("bbox"))
         let window = try Self.window(q.string("datetime"))
-        var features = try await OGCFeatures.all(collection, user: try context.user(), window: window, store: store)
+        var features = try await layer(collection, user: try context.user(), window: window)
         if let bbox { features = features.filter { OGCFeatures.meets($0, bbox) } }
         let page = features.dropFirst(offset).prefix(limit)
-        let base = Self.base(request) + "/ogc/collections/\(collection.rawValue)/items"
+        let base = settings.publicURL + "/ogc/collections/\(collection.rawValue)/items"
         var links = [Self.link(base + Self.query(q, offset: offset, limit: limit), rel: "self", type: "application/geo+json", title: "This page")]
         if offset + page.count < features.count {
             links.append(Self.link(base + Self.query(q, offset: offset + page.count, limit: limit), rel: "next", type: "application/geo+json", title: "Next page"))
@@ -83,11 +85,19 @@ struct OGCRoutes {
     @Sendable func item(_ request: Request, context: ServiceContext) async throws -> Response {
         let collection = try Self.collection(context)
         let id = try context.parameters.require("feature")
-        let features = try await OGCFeatures.all(collection, user: try context.user(), window: (nil, nil), store: store)
+        let features = try await layer(collection, user: try context.user(), window: (nil, nil))
         guard let feature = features.first(where: { $0.id == id }) else {
             throw Problem(.notFound, "no feature \"\(OutputEscaping.visible(id))\" in \(collection.rawValue)")
         }
         return JSONResponse.text(feature.json + "\n", contentType: "application/geo+json")
+    }
+
+    /// The whole collection, built once per change of the data (`OGCLayerCache`).
+    private func layer(_ collection: OGCCollection, user: String, window: (from: Timestamp?, to: Timestamp?)) async throws -> [OGCFeature] {
+        let store = self.store
+        return try await layers.features(.init(user: user, collection: collection, from: window.from, to: window.to)) {
+            try await OGCFeatures.all(collection, user: user, window: window, store: store)
+        }
     }
 
     static func collection(_ context: ServiceContext) throws -> OGCCollection {
@@ -114,14 +124,11 @@ struct OGCRoutes {
         .object([("href", .string(href)), ("rel", .string(rel)), ("type", .string(type)), ("title", .string(title))])
     }
 
-    /// `http://host:port` as the client addressed the service, for absolute links.
-    static func base(_ request: Request) -> String { "http://" + (request.head.authority ?? "127.0.0.1") }
-
     /// The request's `bbox` and `datetime` with this page's `offset` and `limit`.
     static func query(_ q: QueryParameters, offset: Int, limit: Int) -> String {
         var items = ["limit=\(limit)", "offset=\(offset)"]
         for name in ["bbox", "datetime"] {
-            if let v = q.string(name) { items.append("\(name)=" + (v.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(["&", "+", "="])) ?? v)) }
+            if let v = q.string(name) { items.append("\(name)=" + QueryText.encode(v)) }
         }
         return "?" + items.joined(separator: "&")
     }

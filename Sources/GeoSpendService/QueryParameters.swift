@@ -87,3 +87,15 @@ extension QueryParameters {
         return try await NameChecks.period(try int64("period"), user: user, in: store, option: "period")
     }
 }
+
+/// Refuses a query with a NUL character in a name or value (`%00`) before any route reads it:
+/// PostgreSQL's text cannot hold one (it failed with a 500) and SQLite's `LIKE` stops at it
+/// (it matched everything), so both stores now give the same 400.
+struct QueryCheckMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        for (name, value) in request.uri.queryParameters where name.utf8.contains(0) || value.utf8.contains(0) {
+            throw Problem(.badRequest, "\(OutputEscaping.visible(String(name))): a query parameter cannot hold a NUL character (%00); remove it")
+        }
+        return try await next(request, context)
+    }
+}

@@ -4,9 +4,11 @@ import Hummingbird
 /// `/api/v1/report/store/{id}` and `/api/v1/report/stores`: the cross-user store reports of
 /// `geospend report store|stores --format json`, byte for byte, for `admin` tokens only (they
 /// add up every user's expenses). The suppression rules are the CLI's: nothing from fewer than
-/// `min-users` (default 3, at least 1) distinct users is published.
+/// `min-users` distinct users is published: the service's floor (`serve --min-users`, default 3) or
+/// more, never fewer.
 struct ReportRoutes {
     let store: any ServiceStore
+    let settings: ServiceSettings
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("report/store/{id}", use: oneStore)
@@ -21,7 +23,7 @@ struct ReportRoutes {
         let report: StoreReport
         do {
             report = try await StoreReport.compute(
-                StoreReportRequest(storeID: id, from: from, to: to, minUsers: try q.int("min-users", in: 1...Int.max) ?? 3), store: store)
+                StoreReportRequest(storeID: id, from: from, to: to, minUsers: try settings.minUsers(q.int("min-users", in: 1...Int.max))), store: store)
         } catch let e as StoreReportError {
             throw Problem(.notFound, e.description)
         }
@@ -45,7 +47,7 @@ struct ReportRoutes {
         try await NameChecks.storeKind(kind, in: store)
         let report = try await StoreListReport.compute(
             near: center, radius: radius, kind: kind, from: from, to: to,
-            minUsers: try q.int("min-users", in: 1...Int.max) ?? 3, limit: try q.int("limit", in: 1...Int.max), store: store)
+            minUsers: try settings.minUsers(q.int("min-users", in: 1...Int.max)), limit: try q.int("limit", in: 1...Int.max), store: store)
         return JSONResponse.make(StoreReportOutput.json(report))
     }
 

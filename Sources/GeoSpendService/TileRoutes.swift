@@ -5,7 +5,7 @@ import Hummingbird
 /// `/tiles/{layer}/{z}/{x}/{y}.mvt` and `/tiles/{layer}.json` (TileJSON 3.0.0): the vector tiles
 /// `geospend export tiles --layer heat|points|places` writes into MBTiles, one at a time, for the
 /// token's user (`all-users=true`: every user, admin tokens only, heat and places only, with the
-/// CLI's suppression: `min-users` 3 by default). A tile's bytes are the MBTiles file's tile,
+/// CLI's suppression: `min-users` the service's floor, 3 by default, or more). A tile's bytes are the MBTiles file's tile,
 /// uncompressed (`application/vnd.mapbox-vector-tile`); a tile holding nothing is 204 No Content,
 /// as tile servers answer (MapLibre, QGIS and GDAL draw nothing there).
 ///
@@ -17,6 +17,7 @@ import Hummingbird
 struct TileRoutes {
     let store: any ServiceStore
     let cache: TileCache?
+    let settings: ServiceSettings
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("{layer}.json", use: tileJSON)
@@ -26,7 +27,7 @@ struct TileRoutes {
     static let contentType = "application/vnd.mapbox-vector-tile"
 
     @Sendable func tile(_ request: Request, context: ServiceContext) async throws -> Response {
-        let tileRequest = try await Self.request(request, context: context, store: store)
+        let tileRequest = try await Self.request(request, context: context, store: store, settings: settings)
         func number(_ name: String) throws -> Int {
             let text = try context.parameters.require(name)
             guard let n = Int(text) else { throw Problem(.notFound, "\(name): \"\(OutputEscaping.visible(text))\" is not a tile number") }
@@ -56,19 +57,19 @@ struct TileRoutes {
     /// TileJSON 3.0.0 (https://github.com/mapbox/tilejson-spec/tree/master/3.0.0): the tiles'
     /// URL template on this host, zooms, bounds, centre and `vector_layers` (the MBTiles file's).
     @Sendable func tileJSON(_ request: Request, context: ServiceContext) async throws -> Response {
-        let tileRequest = try await Self.request(request, context: context, store: store)
+        let tileRequest = try await Self.request(request, context: context, store: store, settings: settings)
         let set = try await VectorTileSet.prepare(tileRequest, store: store)
         let metadata = Dictionary(set.metadata(name: "GeoSpend \(tileRequest.layer.rawValue)"), uniquingKeysWith: { a, _ in a })
         // The MBTiles file's bounds and centre (6 decimals), so the TileJSON and the file agree.
         let numbers = { (key: String) in (metadata[key] ?? "").split(separator: ",").compactMap { Double($0) } }
         let layers = (metadata["json"].flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any])?["vector_layers"] ?? []
-        let query = request.uri.query.map { "?" + $0 } ?? ""
-        let host = request.head.authority ?? "127.0.0.1"
+        // The asked query again, rebuilt from its parsed values (nothing raw from the request).
+        let query = QueryText.build(request.uri.queryParameters.map { (String($0.key), String($0.value)) })
         let document: [String: Any] = [
             "tilejson": "3.0.0",
             "name": metadata["name"] ?? "",
             "description": metadata["description"] ?? "",
-            "tiles": ["http://\(host)/tiles/\(tileRequest.layer.rawValue)/{z}/{x}/{y}.mvt\(query)"],
+            "tiles": ["\(settings.publicURL)/tiles/\(tileRequest.layer.rawValue)/{z}/{x}/{y}.mvt\(query)"],
             "minzoom": tileRequest.minZoom,
             "maxzoom": tileRequest.maxZoom,
             "bounds": numbers("bounds"),
@@ -80,7 +81,7 @@ struct TileRoutes {
     }
 
     /// The tile set a request asks for, checked as `geospend export tiles` checks its options.
-    static func request(_ request: Request, context: ServiceContext, store: any ServiceStore) async throws -> VectorTileRequest {
+    static func request(_ request: Request, context: ServiceContext, store: any ServiceStore, settings: ServiceSettings) async throws -> VectorTileRequest {
         let q = QueryParameters(request)
         let name = try context.parameters.require("layer")
         guard let layer = TileLayerKind(rawValue: name) else {
@@ -112,7 +113,7 @@ struct TileRoutes {
         } else {
             filter.period = try await q.checkedNames(user: user, categories: categories, in: store)?.id
         }
-        let map = MapExportRequest(filter: filter, minCount: minCount ?? 1, minUsers: minUsers ?? (allUsers ? 3 : 1))
+        let map = MapExportRequest(filter: filter, minCount: minCount ?? 1, minUsers: allUsers ? try settings.minUsers(minUsers) : 1)
         return VectorTileRequest(layer: layer, minZoom: minZoom, maxZoom: maxZoom, map: map)
     }
 }

@@ -1,27 +1,96 @@
 import Foundation
+import Synchronization
 import GeoSpend
 import Hummingbird
 
 /// An import's body (`format=csv|jsonl`) kept in a private temporary file, since the importers
 /// read files; `remove()` deletes it once the import is done.
-struct UploadedFile {
+///
+/// The body goes to the file as it arrives, a chunk at a time: memory holds a chunk and the
+/// file's first line, not the whole upload (collecting 64 MiB and copying it to write it took
+/// about 9× the upload). At most `UploadSlots.limit` uploads are taken at once; more are 503
+/// with `Retry-After`. The file's name carries this process's id
+/// (`geospend-upload-PID-…`), so an upload a killed service left is found and removed by the
+/// next `serve` and by `users delete` (`UploadedFile.removeLeftovers`).
+public struct UploadedFile {
     let format: ImportFormat
     let url: URL
-    let body: ByteBuffer
+    /// The body's first line (up to 64 KiB): the CSV header.
+    let firstLine: String
 
-    /// `what` goes into the file's name (`geospend-<what>-<uuid>.csv`).
+    static let prefix = "geospend-upload-"
+
+    /// `what` goes into the file's name (`geospend-upload-<pid>-<what>-<uuid>.csv`).
     init(_ request: Request, context: ServiceContext, what: String) async throws {
         let text = try QueryParameters(request).required("format")
         guard let format = ImportFormat(rawValue: text), format == .csv || format == .jsonl else {
             throw Problem(.badRequest, "format: \"\(OutputEscaping.visible(text))\" is not csv or jsonl")
         }
-        body = try await request.body.collect(upTo: context.maxUploadSize)  // larger: 413
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-\(what)-\(UUID().uuidString).\(format.rawValue)")
-        guard FileManager.default.createFile(atPath: url.path, contents: Data(buffer: body), attributes: [.posixPermissions: 0o600]) else {
+        guard UploadSlots.shared.take() else {
+            var p = Problem(.serviceUnavailable, "the service is taking \(UploadSlots.limit) uploads already; retry in a few seconds")
+            p.headers[.retryAfter] = "5"
+            throw p
+        }
+        defer { UploadSlots.shared.give() }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(Self.prefix)\(getpid())-\(what)-\(UUID().uuidString).\(format.rawValue)")
+        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let handle = try? FileHandle(forWritingTo: url)
+        else {
             throw Problem(.serviceUnavailable, "the service could not keep the upload (disk full?); retry later")
         }
+        var head: [UInt8] = [], size = 0, headDone = false
+        do {
+            defer { try? handle.close() }
+            for try await chunk in request.body {
+                size += chunk.readableBytes
+                guard size <= context.maxUploadSize else {
+                    throw Problem(.contentTooLarge, "the body is larger than \(context.maxUploadSize >> 20) MiB; split the file")
+                }
+                let bytes = chunk.readableBytesView
+                if !headDone {
+                    let line = bytes.prefix { $0 != UInt8(ascii: "\n") }.prefix(65536 - head.count)
+                    head += line
+                    headDone = line.count < bytes.count || head.count >= 65536
+                }
+                do { try handle.write(contentsOf: Data(bytes)) } catch {
+                    throw Problem(.serviceUnavailable, "the service could not keep the upload (disk full?); retry later")
+                }
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw error
+        }
         self.format = format
+        self.url = url
+        firstLine = String(decoding: head, as: UTF8.self)
     }
 
     func remove() { try? FileManager.default.removeItem(at: url) }
+
+    /// Removes uploads whose service is gone (killed during an import). `serve` calls it when it
+    /// starts and `users delete` when it deletes: a leftover holds some user's rows.
+    @discardableResult
+    public static func removeLeftovers() -> [String] {
+        LeftoverFiles.removeStale(in: FileManager.default.temporaryDirectory.path, prefixes: [prefix])
+    }
+}
+
+/// A count of uploads in progress, shared by the routes that take files.
+final class UploadSlots: Sendable {
+    static let shared = UploadSlots()
+    /// Two at a time, each up to 64 MiB on disk and a chunk in memory: the imports behind them
+    /// write one at a time anyway (one writer per database).
+    static let limit = 2
+    private let taken = Mutex(0)
+
+    func take() -> Bool {
+        taken.withLock { n in
+            guard n < Self.limit else { return false }
+            n += 1
+            return true
+        }
+    }
+
+    func give() { taken.withLock { $0 -= 1 } }
 }

@@ -16,7 +16,7 @@ struct UserRoutes {
         let user = try context.user()
         let store = self.store
         struct Gone: Error {}
-        return try StreamedBody.response(contentType: "application/json") { sink in
+        return try await StreamedBody.response(contentType: "application/json", owner: user) { sink in
             let written = try await store.withUserData(user) { data in
                 try UserExport.write(data, generatedAt: MapExportRequest.now(), to: sink)
             }
@@ -29,6 +29,7 @@ struct UserRoutes {
         guard let deletion = try await store.deleteUser(user, rewriteFile: true) else {
             throw Problem(.notFound, "user \"\(OutputEscaping.visible(user))\" was deleted already")
         }
+        UploadedFile.removeLeftovers()  // a killed service's uploads hold some user's rows
         return JSONResponse.make(.object([
             ("user", .string(deletion.userID)),
             ("rows", .integer(Int64(deletion.totalRows))),

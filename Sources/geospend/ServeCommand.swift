@@ -15,8 +15,10 @@ struct ServeCommand: AsyncParsableCommand {
             Each request acts as the user of its token (`geospend tokens create`), sent
             as `Authorization: Bearer <token>`. Errors are RFC 9457 problem+json. Logs
             go to stderr, one line per request, never with a token. SIGTERM or SIGINT
-            stops the service after the requests in flight finish (exit 0). /metrics has
-            request counts and latencies for Prometheus; /health says ok. The line
+            stops the service after the requests in flight finish (exit 0). /metrics
+            (with --metrics) has request counts and latencies for Prometheus; /health
+            says ok. Links the service writes start with --public-url. Cross-user
+            answers never come from fewer than --min-users users. The line
             "listening on http://HOST:PORT" on stderr says it is ready (--port 0 takes
             any free port). Vector tiles are cached until the data changes (a write by
             the service or by another process); --tile-cache-mib 0 turns that off.
@@ -31,23 +33,42 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on (127.0.0.1: this machine only).") var host = "127.0.0.1"
     @Option(help: "The port (0: any free one).") var port = 8080
     @Option(help: "Memory for cached vector tiles, in MiB (files only; 0: none).") var tileCacheMib = 64
+    @Option(help: ArgumentHelp(
+        "The address clients reach the service at, for the links it writes (OGC, TileJSON, paging).",
+        discussion: "Default http://HOST:PORT. Behind a proxy give its https URL; the request's Host header is never used."))
+    var publicUrl: String?
+    @Option(help: "The fewest distinct users a cross-user figure may come from; requests may ask for more, never fewer.")
+    var minUsers = 3
+    @Flag(help: "Serve /metrics (request counts and latencies) to anyone who can reach the port.") var metrics = false
+    @Option(help: "Close a connection that sends nothing for this many seconds (also one whose request head is still arriving).")
+    var idleTimeout = 10
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (0...65536).contains(tileCacheMib) else { throw ValidationError("--tile-cache-mib must be between 0 and 65536") }
+        guard minUsers >= 1 else { throw ValidationError("--min-users must be at least 1") }
+        guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be between 1 and 3600 seconds") }
+        if let publicUrl, ServiceSettings.publicURL(publicUrl) == nil {
+            throw ValidationError("--public-url \"\(publicUrl)\": give http:// or https:// and a host, no query, e.g. https://maps.example.org")
+        }
     }
 
     func run() async throws {
         let store = try await database.openEditing(writable: true)
+        UploadedFile.removeLeftovers()  // of a service killed during an upload
         signal(SIGPIPE, SIG_IGN)  // a client gone mid-stream is an error to handle, not a reason to die
         var logger = Logger(label: "geospend")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
         let registry = PrometheusCollectorRegistry()
         ServiceMetrics.bootstrap(registry)
         let tiles = try TileCache(store: store, maxBytes: tileCacheMib << 20)
+        let given = publicUrl.flatMap(ServiceSettings.publicURL)
+        let settings = ServiceSettings(publicURL: given ?? "http://\(host):\(port)", minUsersFloor: minUsers, exposeMetrics: metrics)
         let app = buildApplication(
-            store: store, address: ServiceAddress(host: host, port: port), logger: logger, metrics: registry, tileCache: tiles
+            store: store, address: ServiceAddress(host: host, port: port), logger: logger, metrics: registry, tileCache: tiles,
+            settings: settings, idleTimeout: .seconds(idleTimeout)
         ) { [host] port in
+            if given == nil { settings.publicAddress.set("http://\(host):\(port)") }
             printErr("listening on http://\(host):\(port)")
         }
         try await app.runService()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoSpend
+import GeoSpendService
 import GeoSpendSpatiaLite
 
 struct UsersCommand: AsyncParsableCommand {
@@ -159,6 +160,9 @@ struct UsersCommand: AsyncParsableCommand {
             let parts = deletion.rowsByTable.map { "\($0.table) \($0.rows)" }.joined(separator: ", ")
             printOut("deleted user \(user): \(deletion.totalRows) rows (\(parts))\n")
             for note in deletion.leftovers { printErr("note: \(note)") }
+            // Uploads a killed service left behind hold some user's rows: they go too.
+            let uploads = UploadedFile.removeLeftovers()
+            if !uploads.isEmpty { printErr("note: removed \(uploads.count) upload(s) a stopped service left in \(FileManager.default.temporaryDirectory.path)") }
         }
     }
 

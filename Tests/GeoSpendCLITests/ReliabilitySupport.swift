@@ -13,30 +13,17 @@ enum Reliability {
     }
 
     /// Whether this is the long `make reliability` run.
-    static var isLong: Bool { ProcessInfo.processInfo.environment["GEOSPEND_RELIABILITY_RUNS"] != nil }
+    static var isLong: Bool { ReliabilityFigures.isLong }
 
     static var seed: UInt64 {
         ProcessInfo.processInfo.environment["GEOSPEND_RELIABILITY_SEED"].flatMap(UInt64.init) ?? 20_260_707
     }
 
     /// Appends lines to `$GEOSPEND_RELIABILITY_SUMMARY` (which `make reliability` prints), and to stdout.
-    static func report(_ lines: [String]) {
-        let text = lines.map { $0 + "\n" }.joined()
-        print(text, terminator: "")
-        guard let path = ProcessInfo.processInfo.environment["GEOSPEND_RELIABILITY_SUMMARY"] else { return }
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
-        guard fd >= 0 else { return }
-        _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-    }
+    static func report(_ lines: [String]) { ReliabilityFigures.report(lines) }
 
     /// The p-th percentile (0–100) by nearest rank.
-    static func percentile(_ values: [Double], _ p: Double) -> Double {
-        guard !values.isEmpty else { return .nan }
-        let sorted = values.sorted()
-        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
-        return sorted[min(max(rank, 1), sorted.count) - 1]
-    }
+    static func percentile(_ values: [Double], _ p: Double) -> Double { ReliabilityFigures.percentile(values, p) }
 
     static let spatialite = "/usr/bin/spatialite"
     static let sqlite3 = "/usr/bin/sqlite3"

@@ -19,12 +19,12 @@ import Glibc
         private let errors: FileHandle
         let logFile: URL
 
-        init(db: String, in dir: URL) throws {
-            logFile = dir.appendingPathComponent("serve.log")
+        init(db: String, in dir: URL, arguments: [String] = []) throws {
+            logFile = dir.appendingPathComponent("serve-\(UUID().uuidString).log")
             _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
             errors = try FileHandle(forWritingTo: logFile)
             process.executableURL = URL(fileURLWithPath: ServiceFixture.binary)
-            process.arguments = ["serve", "--db", db, "--port", "0"]
+            process.arguments = ["serve", "--db", db, "--port", "0"] + arguments
             process.environment = ServiceFixture.environment
             process.standardError = errors
             process.standardOutput = errors

@@ -13,8 +13,8 @@ import Testing
 
     @Test(arguments: [
         ("/api/v1/report/stores", ["report", "stores"]),
-        ("/api/v1/report/stores?near=60.1710,24.9414&radius=500m&kind=amenity:cafe&min-users=2&limit=5",
-         ["report", "stores", "--near", "60.1710,24.9414", "--radius", "500m", "--kind", "amenity:cafe", "--min-users", "2", "--limit", "5"]),
+        ("/api/v1/report/stores?near=60.1710,24.9414&radius=500m&kind=amenity:cafe&min-users=3&limit=5",
+         ["report", "stores", "--near", "60.1710,24.9414", "--radius", "500m", "--kind", "amenity:cafe", "--min-users", "3", "--limit", "5"]),
         ("/api/v1/report/store/4773918022?from=2025-01-01&to=2025-12-31", ["report", "store", "4773918022", "--from", "2025-01-01", "--to", "2025-12-31"]),
     ])
     func adminReportsAnswerTheCLIsJSON(uri: String, cli: [String]) async throws {

@@ -163,7 +163,9 @@ import Testing
 
     @Test func countsAndTimesRequestsPerRoute() async throws {
         let f = try ServiceFixture()
-        let app = Application(router: buildRouter(store: try f.store(), metrics: Self.registry, timeLimit: ServiceFixture.patient), logger: ServiceFixture.quiet)
+        let app = Application(
+            router: buildRouter(store: try f.store(), metrics: Self.registry, timeLimit: ServiceFixture.patient, settings: ServiceSettings(exposeMetrics: true)),
+            logger: ServiceFixture.quiet)
         let text = try await app.test(.router) { client in
             _ = try await client.call("/api/v1/summary", token: f.tokens["alice"])
             _ = try await client.call("/api/v1/expenses/e1", token: f.tokens["alice"])
@@ -174,6 +176,15 @@ import Testing
         #expect(text.contains("/api/v1/summary"))
         #expect(text.contains("/api/v1/expenses/{id}"))
         #expect(!text.contains("e1\""))  // route patterns, not ids
+    }
+
+    /// Not served unless the operator asks (`serve --metrics`): the counts say what users do.
+    @Test func metricsAreServedOnlyWhenAskedFor() async throws {
+        let f = try ServiceFixture()
+        let app = Application(router: buildRouter(store: try f.store(), metrics: Self.registry, timeLimit: ServiceFixture.patient), logger: ServiceFixture.quiet)
+        let a = try await app.test(.router) { try await $0.call("/metrics", token: nil) }
+        #expect(a.status == .notFound)
+        #expect(!a.body.contains("hb_requests"))
     }
 }
 

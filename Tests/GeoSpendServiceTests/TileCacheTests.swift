@@ -46,7 +46,7 @@ import Testing
                 uris += [("/tiles/\(layer)/\(tile).mvt?max-zoom=12", alice), ("/tiles/\(layer)/\(tile).mvt?max-zoom=12", bob)]
             }
         }
-        uris.append(("/tiles/heat/0/0/0.mvt?all-users=true&min-users=2", admin))
+        uris.append(("/tiles/heat/0/0/0.mvt?all-users=true&min-users=3", admin))
         let uncached = try await fetch(uris, cache: nil)
         let cache = try #require(try TileCache(store: try f.store(), maxBytes: 64 << 20))
         let cached = try await fetch(uris + uris, cache: cache)  // the second round all from the cache

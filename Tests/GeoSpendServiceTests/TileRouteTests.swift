@@ -37,7 +37,7 @@ import Testing
             }
         }
         let all = try mbtiles("all-heat", ["--layer", "heat", "--all-users", "--min-users", "2", "--min-zoom", "3", "--max-zoom", "13"])
-        cases.append((all, "heat", try #require(f.tokens["admin"]), "all-users=true&min-users=2&min-zoom=3&max-zoom=13"))
+        cases.append((all, "heat", try #require(f.tokens["admin"]), "all-users=true&min-users=3&min-zoom=3&max-zoom=13"))
         for c in cases {
             let r = try runProgram(python, [checker, c.file, "http://127.0.0.1:\(server.port)/tiles/\(c.layer)", c.token, c.query])
             #expect(r.status == 0, "\(c.file): \(r.out) \(r.err)")

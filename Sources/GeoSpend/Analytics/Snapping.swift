@@ -2,8 +2,8 @@ import Foundation
 
 /// Assigns geotagged expenses without a store to the nearest store (docs/DOMAIN.md § Snapping).
 ///
-/// For each expense the search radius is `tolerance`, or its `accuracy_m` when larger. Among the
-/// stores within it:
+/// For each expense the search radius is `tolerance`, or its `accuracy_m` when larger, at most
+/// `SnapRequest.maxTolerance` (1 km). Among the stores within it:
 /// 1. a store whose name equals the expense's `merchant` text (case- and accent-insensitive) wins,
 ///    the nearest such one when a chain has several branches;
 /// 2. otherwise the nearest store wins, unless the second nearest is less than
@@ -16,6 +16,10 @@ import Foundation
 /// try await Snapping.apply(plan, to: store)
 /// ```
 public struct SnapRequest: Sendable {
+    /// The widest search: a store farther than a kilometre from where the money was spent is no
+    /// evidence of where it was, and a wider search costs every store in the box per expense
+    /// (a 100 km tolerance kept a core busy for minutes). Also the cap on an `accuracy_m` radius.
+    public static let maxTolerance = Distance.meters(1000)
     /// In NFC, as ids are stored (`Identity`).
     public var userID: String? { didSet { userID = userID.map(Identity.normalized) } }
     public var tolerance: Distance
@@ -62,6 +66,9 @@ public enum Snapping {
 
     /// `plan` inside a read scope.
     public static func plan(_ request: SnapRequest, reader: some ExpenseReader) throws -> SnapPlan {
+        guard request.tolerance <= SnapRequest.maxTolerance else {
+            throw UsageError("tolerance \(request.tolerance) is wider than \(SnapRequest.maxTolerance), the most snap searches; give 1km or less")
+        }
         let stores = try reader.allStores(kind: request.storeKind)
         let grid = StoreGrid(stores: stores)
         let names = stores.map { $0.name.map(normalizedName) }
@@ -69,7 +76,7 @@ public enum Snapping {
         var ambiguous: [SnapPlan.Ambiguity] = []
         var unmatched: [SnapPlan.Miss] = []
         for e in try reader.expensesWithoutStore(userID: request.userID) {
-            let radius = max(request.tolerance.meters, e.accuracyMeters ?? 0)
+            let radius = min(max(request.tolerance.meters, e.accuracyMeters ?? 0), SnapRequest.maxTolerance.meters)
             var hits: [(distance: Double, index: Int)] = []
             grid.forEachCandidate(around: e.coordinate, radius: radius) { i in
                 guard Geodesic.isWithin(e.coordinate, stores[i].coordinate, meters: radius) else { return }

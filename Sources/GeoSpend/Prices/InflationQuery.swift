@@ -30,7 +30,10 @@ public struct InflationQuery: Sendable {
         var query = PriceQuery(userID: userID, from: asOfDay.adding(days: -Int64(days)), to: asOfDay, currency: asked)
         var names: [Int64: String] = [:]
         if let product {
-            guard let p = ProductMatch.find(name: product, barcode: nil, among: try await db.products()) else {
+            // Among the products the asker has records of: another user's purchases are not
+            // theirs to learn of (an unknown product is the same 400 either way).
+            let candidates = try await ProductLookup.products(userID: userID, in: db)
+            guard let p = ProductMatch.find(name: product, barcode: nil, among: candidates) else {
                 throw UsageError("--product \(product): no product matches; see `geospend products search \(product)`")
             }
             query.productIDs = [p.id]

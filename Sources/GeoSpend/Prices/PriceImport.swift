@@ -31,7 +31,8 @@ public enum PriceImport {
     /// What an import did.
     public struct Report: Sendable, Equatable {
         public var rows = ImportReport()
-        /// Products the import added to the catalogue.
+        /// Products new to this user: none of their price records named one before. Not "new to
+        /// the catalogue", which would tell them what other users recorded.
         public var newProducts = 0
         public var openPrices = false
     }
@@ -64,6 +65,7 @@ public enum PriceImport {
             throw ImportError.rejected(errors: Array(parsed.errors.prefix(ImportOptions.maximumListedErrors)), badRows: parsed.errors.count)
         }
         var rows = parsed.rows
+        let known = try await ProductLookup.productIDs(userID: userID, in: store)
         var outcomes = try await store.savePrices(rows.map(\.entry), userID: userID)
         let unknown = zip(rows, outcomes).filter { $0.1 == .unknownStore }.map { $0.0 }
         if !unknown.isEmpty {
@@ -82,15 +84,17 @@ public enum PriceImport {
             outcomes = try await store.savePrices(rows.map(\.entry), userID: userID)
         }
         report.rows.errors = Array(parsed.errors.prefix(ImportOptions.maximumListedErrors))
+        var added = Set<Int64>()
         for outcome in outcomes {
             switch outcome {
-            case .inserted(_, let new):
+            case .inserted(let record, _):
                 report.rows.inserted += 1
-                if new { report.newProducts += 1 }
+                if !known.contains(record.product.id) { added.insert(record.product.id) }
             case .unchanged: report.rows.unchanged += 1
             case .unknownStore: break
             }
         }
+        report.newProducts = added.count
         return report
     }
 

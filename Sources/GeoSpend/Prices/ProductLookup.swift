@@ -25,6 +25,11 @@ public enum ProductLookup {
         ProductSearch.search(text, in: try await products(userID: userID, in: db))
     }
 
+    /// The ids of the products `userID` has price records of.
+    public static func productIDs(userID: String, in db: some PriceStore) async throws -> Set<Int64> {
+        Set(try await db.priceRecords(PriceQuery(userID: userID)).map(\.product.id))
+    }
+
     /// The catalogue, or with `userID` only the products that user has prices of.
     public static func products(userID: String?, in db: some PriceStore) async throws -> [Product] {
         let products = try await db.products()

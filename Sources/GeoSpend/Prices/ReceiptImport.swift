@@ -48,7 +48,7 @@ public enum ReceiptImport {
 
     /// Stores a checked receipt of `user` at store `storeID`, in one transaction.
     public static func store(
-        _ checked: Checked, name: String, user: String, storeID: String, category: String?, db: some ExpenseStore & ReceiptStore
+        _ checked: Checked, name: String, user: String, storeID: String, category: String?, db: some ExpenseStore & ReceiptStore & PriceStore
     ) async throws -> Stored {
         let (text, receipt, when, total) = (checked.text, checked.receipt, checked.when, checked.total)
         guard let place = try await db.read({ reader in try reader.stores(withIDs: [storeID]) })[storeID] else {
@@ -67,12 +67,14 @@ public enum ReceiptImport {
                 productName: item.name, store: .id(storeID), price: item.price, quantity: Double(item.quantity), unit: .pcs,
                 recordedAt: when, source: .receipt)
         }
+        let known = try await ProductLookup.productIDs(userID: user, in: db)
         let outcomes = try await db.saveReceipt(expense, prices: entries)
         var newProducts: [String] = []
         var matched: [(line: String, product: String)] = []
         for (item, outcome) in zip(receipt.items, outcomes) {
-            if case .inserted(let record, let isNew) = outcome {
-                if isNew { newProducts.append(item.name) } else { matched.append((item.name, record.product.name)) }
+            // New to this user (see `PriceImport.Report.newProducts`), not to the catalogue.
+            if case .inserted(let record, _) = outcome {
+                if !known.contains(record.product.id) { newProducts.append(item.name) } else { matched.append((item.name, record.product.name)) }
             }
         }
         return Stored(receipt: receipt, expenseID: id, total: total, store: place, outcomes: outcomes, newProducts: newProducts, matched: matched)

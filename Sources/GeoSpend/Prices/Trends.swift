@@ -75,6 +75,13 @@ public enum Trends {
             last = monthIndex(day)
         }
         guard first <= last else { return TrendsResult(rows: [], months: []) }
+        // Every series has a row per month, gaps included: bound the answer before building it.
+        let seriesCount = Set(sums.keys.map { Key(currency: $0.currency, group: $0.group, month: 0) }).count
+        let monthCount = last - first + 1
+        guard monthCount <= maxMonths, Int64(seriesCount) * monthCount <= Int64(maxRows) else {
+            throw UsageError(
+                "trends over \(monthCount) months\(seriesCount > 1 ? " in \(seriesCount) series" : "") would be more than \(maxMonths) months or \(maxRows) rows; narrow --from/--to (from/to) or group less")
+        }
         let months = (first...last).map(monthText)
 
         var names: [String: String] = [:]
@@ -95,6 +102,11 @@ public enum Trends {
         }
         return TrendsResult(rows: rows, months: months)
     }
+
+    /// The longest span an answer covers (a century of months), and the most rows (series ×
+    /// months, about 20 MB of JSON): expenses dated 0000 and 9999, or a window that wide, would
+    /// otherwise build 120,000 rows per series (5 GB for one request by store).
+    public static let maxMonths: Int64 = 1200, maxRows = 200_000
 
     /// Months since 0000-01: consecutive months are consecutive integers.
     static func monthIndex(_ day: LocalDay) -> Int64 {

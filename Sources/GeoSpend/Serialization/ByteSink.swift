@@ -16,6 +16,11 @@ public final class ByteSink: @unchecked Sendable {  // one writer at a time: who
     private let descriptor: Int32
     /// A write that failed during an automatic flush; `flush()` reports it.
     private var failure: ExportError?
+    /// For a non-blocking descriptor (a response's pipe): how long a write may wait for room
+    /// before the reader is taken to have stopped reading and the output fails. A client that
+    /// stops reading must not hold the export — and the database connection it reads
+    /// through — for ever.
+    public var stallTimeoutMilliseconds: Int32 = -1
 
     /// Writes to an open file descriptor (1 for stdout; -1 collects in memory); the caller
     /// closes it. `capacity` is how much is buffered between writes (1 MiB by default).
@@ -246,6 +251,13 @@ public final class ByteSink: @unchecked Sendable {  // one writer at a time: who
             let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    var room = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                    let ready = poll(&room, 1, stallTimeoutMilliseconds)
+                    if ready > 0 || (ready < 0 && errno == EINTR) { continue }
+                    failure = .writeFailed("the reader took no bytes for \(stallTimeoutMilliseconds / 1000) s; the output was given up")
+                    return
+                }
                 failure = .writeFailed(String(cString: strerror(errno)))
                 return
             }

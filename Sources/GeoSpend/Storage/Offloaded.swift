@@ -3,10 +3,56 @@ import Foundation
 /// Runs blocking work — SQLite calls, a file rewrite — on a dispatch queue and suspends the
 /// caller until it is done, so an async caller (the server) does not hold one of the async
 /// runtime's few threads while SQLite works. The scopes get the same from GRDB's own queues.
+///
+/// A caller cancelled while it waits (its request's time is up, its client left) resumes at once
+/// with `CancellationError`; the work goes on to its end on its thread and its result is
+/// dropped. Waiting instead held the request — and the time limit's 503 — until a read blocked
+/// behind a full pool ended (issue 35, item 3). Stopping SQLite itself is `sqlite3_interrupt`'s
+/// job, not done here.
 package func offloaded<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     let work = Work(body)
-    return try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: work.run()) }
+    let waiter = Waiter<T>()
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+            guard waiter.wait(continuation) else { return }
+            DispatchQueue.global(qos: .userInitiated).async { waiter.resume(with: work.run()) }
+        }
+    } onCancel: {
+        waiter.resume(with: .failure(CancellationError()))
+    }
+}
+
+/// One continuation resumed once, by the work or by a cancellation, whichever comes first.
+private final class Waiter<T: Sendable>: @unchecked Sendable {  // state behind `lock`
+    private enum State { case idle, waiting(CheckedContinuation<T, any Error>), cancelled, done }
+    private let lock = NSLock()
+    private var state = State.idle
+
+    /// False when cancelled before: the continuation is resumed with `CancellationError`.
+    func wait(_ continuation: CheckedContinuation<T, any Error>) -> Bool {
+        let go: Bool = lock.withLock {
+            guard case .idle = state else { return false }
+            state = .waiting(continuation)
+            return true
+        }
+        if !go { continuation.resume(throwing: CancellationError()) }
+        return go
+    }
+
+    func resume(with result: Result<T, any Error>) {
+        let continuation: CheckedContinuation<T, any Error>? = lock.withLock {
+            switch state {
+            case .waiting(let c):
+                state = .done
+                return c
+            case .idle:
+                state = .cancelled  // only a cancellation gets here first
+                return nil
+            case .cancelled, .done:
+                return nil
+            }
+        }
+        continuation?.resume(with: result)
     }
 }
 
