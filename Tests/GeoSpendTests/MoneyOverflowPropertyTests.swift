@@ -68,7 +68,7 @@ import Testing
     }
 
     /// The attack as reported: a cost per km at the cap, a home 6,600 km from the store.
-    @Test func costPerKmAtTheCapIsAnError() {
+    @Test func costPerKmAtTheCapIsAnError() throws {
         var request = BasketRequest(items: [BasketItem(name: "Bread", productID: "p")], asOf: LocalDay(dayNumber: 20_001))
         request.near = Coordinate(uncheckedLatitude: 0, longitude: 0)
         request.costPerKmMinor = Self.cap
@@ -127,6 +127,16 @@ import Testing
             } catch {
                 #expect("\(error)".contains("more than 10000000000000.00 EUR"), "\(error)")
             }
+        }
+    }
+
+    /// A missing item's estimate is the median of its prices at the other stores: 10,000 of them
+    /// at the cap passed Int64 in `AmountStatistics`'s total; the median alone is computed the same.
+    @Test func medianOfPricesNeedsNoTotal() async {
+        #expect(AmountStatistics.medianMinor(Array(repeating: Self.cap, count: 10_000)) == Self.cap)
+        #expect(AmountStatistics.medianMinor([Self.cap, Self.cap - 1]) == Self.cap)
+        await propertyCheck(count: 500, input: Boundary.minorUnits.array(of: 1...40)) { amounts in
+            #expect(AmountStatistics.medianMinor(amounts) == AmountStatistics(minorUnits: amounts, currency: Self.eur).median.minorUnits)
         }
     }
 

@@ -184,7 +184,8 @@ public enum Basket {
                     missing.append(item.name)
                     let elsewhere = prices.indices.compactMap { $0 == s ? nil : prices[$0][i] }
                     if elsewhere.isEmpty { unpriced.append(item.name) } else {
-                        let median = AmountStatistics(minorUnits: elsewhere, currency: currency).median.minorUnits
+                        // Not AmountStatistics: its total of 10,000 stores' prices at the cap passes Int64.
+                        let median = AmountStatistics.medianMinor(elsewhere)
                         estimate = try checkedSum(estimate, median, currency, at: id)
                     }
                 }
