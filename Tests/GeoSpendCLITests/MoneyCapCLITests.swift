@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 35 (hardening round 2), items 1 and 20 through the built binary: amounts at the cap of
 /// 10^15 minor units, many of them or multiplied, give an answer or a clear refusal, never a trap
-/// (a trap is a signal: status 132 or 133 here, not 0, 1 or 2).
+/// (a trap ends the binary with a signal: runProgram saw status 4, SIGILL, before the fixes).
 @Suite(.serialized) struct MoneyCapCLITests {
     func geospend(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
         var environment = ProcessInfo.processInfo.environment
