@@ -1,4 +1,5 @@
 import Foundation
+import PropertyBased
 import Testing
 
 @testable import GeoSpend
@@ -60,6 +61,43 @@ import Testing
         for _ in 0..<depth { e = try #require(e.children.first) }
         #expect(e.text == "v")
         #expect(throws: MarkupParser.SyntaxError.self) { try MarkupParser.parse("<x>" + text + "</x>", sgml: false) }
+    }
+
+    /// Any run of start tags, end tags, self-closing tags, text and entities, in XML and in
+    /// SGML mode: a tree or a syntax error with a line in the text, never a trap.
+    @Test func anyTagSoupIsATreeOrAnError() async {
+        let run = String(repeating: "<d>", count: 100)
+        let piece = Boundary.pick(["<a>", "</a>", "<b>", "</b>", "<c/>", "x", "\n", "&amp;", "&#x0;", "<!-- c -->", "<", ">", run, "</d>"])
+        await propertyCheck(count: 300, input: piece.array(of: 0...60), Gen.bool()) { pieces, sgml in
+            let text = pieces.joined()
+            do {
+                _ = try MarkupParser.parse(text, sgml: sgml)
+            } catch let error as MarkupParser.SyntaxError {
+                let lines = text.count(where: { $0 == "\n" }) + 1
+                #expect(error.line >= 1 && error.line <= lines, "\(error.line): \(error.reason)")
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+    }
+
+    /// Well-formed documents of any depth, with text or without, in both modes: read when no
+    /// deeper than the limit, else refused on the line of the first element past it.
+    @Test func anyDepthIsReadUpToTheLimitAndRefusedPastIt() async {
+        let depth = Boundary.pick([0, 1, 2, 255, 256, 257, 258, 300, 1_000, 5_000])
+        await propertyCheck(count: 100, input: depth, Gen.bool(), Gen.bool()) { n, sgml, withText in
+            let open = withText ? "<d>\n" : "<d>"
+            let text = String(repeating: open, count: n) + (withText ? "" : "v") + String(repeating: "</d>", count: n)
+            do {
+                _ = try MarkupParser.parse(text, sgml: sgml && !withText)
+                #expect(n <= MarkupParser.maximumDepth, "\(n) levels read")
+            } catch let error as MarkupParser.SyntaxError {
+                #expect(n > MarkupParser.maximumDepth, "\(n) levels: \(error.reason)")
+                #expect(error.line == (withText ? MarkupParser.maximumDepth + 1 : 1) && error.reason.contains("nests deeper than 256"), "\(error)")
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
     }
 
     /// A tree far deeper than the stack allows is freed (built by hand: the parser refuses it),
