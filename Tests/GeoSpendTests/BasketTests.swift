@@ -46,7 +46,7 @@ import Testing
     ) -> BasketResult {
         var request = BasketRequest(items: items, asOf: try! LocalDay(parsing: asOf))
         adjust(&request)
-        return Basket.compute(request, observations: records, stores: Dictionary(uniqueKeysWithValues: stores.map { ($0.id, $0) }))
+        return try! Basket.compute(request, observations: records, stores: Dictionary(uniqueKeysWithValues: stores.map { ($0.id, $0) }))
     }
 
     /// The seed's rule: latest record on or before the as-of day, 85 % availability, ties by id, top 3.
@@ -191,7 +191,7 @@ import Testing
             request.minUsers = c["min_users"] as! Int
             request.minAvailability = c["min_availability"] as! Double
             request.currency = (c["currency"] as? String).map { try! Currency(code: $0) }
-            let got = Basket.compute(request, observations: records, stores: Dictionary(uniqueKeysWithValues: stores.map { ($0.id, $0) }))
+            let got = try Basket.compute(request, observations: records, stores: Dictionary(uniqueKeysWithValues: stores.map { ($0.id, $0) }))
 
             let expected = c["expected"] as! [String: Any]
             #expect(got.currency?.code == expected["currency"] as? String, "\(name)")

@@ -139,7 +139,8 @@ public enum Importer {
             // currency, and the statement's own transaction id is made unique per user.
             let conversions = source.conversions
             let bytes = try StatementReaders.read(
-                statement, path: path, displayName: path, options: StatementOptions(dateFormat: source.dateFormatText)
+                statement, path: path, displayName: path,
+                options: StatementOptions(dateFormat: source.dateFormatText, currency: conversions.currency.flatMap { try? Currency(code: $0) })
             ) { raw in
                 switch raw {
                 case .failure(let e): try body(.failure(e))

@@ -7,6 +7,11 @@ import CGEOS
 /// Computed in longitude/latitude degrees as given (planar): for the size of a building the
 /// distortion does not move the point out of the shape. Uses GEOS's reentrant API, one context
 /// per call.
+///
+/// A shape that crosses the antimeridian (a ring stepping from 179.9° to -179.9°) is unwrapped
+/// first, its longitudes made continuous past ±180°, and the point brought back into
+/// -180...180: read as drawn, such a ring spans the whole globe and its point lands near
+/// longitude 0 (issue 35, item 19).
 enum PointOnSurface {
     /// A ring of `[longitude, latitude]` positions, closed (first == last), at least 4 of them.
     typealias Ring = [(lon: Double, lat: Double)]
@@ -16,6 +21,7 @@ enum PointOnSurface {
     /// - Throws: a reason when a ring is not closed or too short, or the shape is not a valid
     ///   polygon (self-intersecting, say), with GEOS's description of where.
     static func compute(_ polygons: [Polygon]) throws(FieldError) -> Coordinate {
+        let polygons = unwrapped(polygons)
         guard let ctx = GEOS_init_r() else { throw FieldError(column: "geometry", reason: "GEOS could not start") }
         defer { GEOS_finish_r(ctx) }
         var built: [OpaquePointer?] = []
@@ -72,9 +78,41 @@ enum PointOnSurface {
         }
         defer { GEOSGeom_destroy_r(ctx, point) }
         var x = 0.0, y = 0.0
-        guard GEOSGeomGetX_r(ctx, point, &x) == 1, GEOSGeomGetY_r(ctx, point, &y) == 1,
-            (-90.0...90.0).contains(y), (-180.0...180.0).contains(x)
-        else { throw FieldError(column: "geometry", reason: "GEOS found no point on its surface") }
+        guard GEOSGeomGetX_r(ctx, point, &x) == 1, GEOSGeomGetY_r(ctx, point, &y) == 1 else {
+            throw FieldError(column: "geometry", reason: "GEOS found no point on its surface")
+        }
+        if x > 180 { x -= 360 } else if x < -180 { x += 360 }  // back from an unwrapped shape
+        guard (-90.0...90.0).contains(y), (-180.0...180.0).contains(x) else {
+            throw FieldError(column: "geometry", reason: "GEOS found no point on its surface")
+        }
         return Coordinate(uncheckedLatitude: y, longitude: x)
+    }
+
+    /// The polygons as given when no ring steps more than 180° in longitude; else every ring with
+    /// its longitudes made continuous (each step the short way round), holes and later polygons
+    /// moved by whole turns next to the first outer ring. A ring that does not close once
+    /// unwrapped (one around a pole) is left as drawn.
+    static func unwrapped(_ polygons: [Polygon]) -> [Polygon] {
+        let crosses = polygons.contains { $0.contains { ring in zip(ring, ring.dropFirst()).contains { abs($1.lon - $0.lon) > 180 } } }
+        guard crosses else { return polygons }
+        let anchor = polygons.first?.first?.first?.lon ?? 0
+        func unwrap(_ ring: Ring) -> Ring {
+            guard let first = ring.first else { return ring }
+            var out: Ring = []
+            out.reserveCapacity(ring.count)
+            // The ring's start moved by whole turns next to the anchor, then each step the short way.
+            var previous = first.lon + 360 * ((anchor - first.lon) / 360).rounded()
+            out.append((previous, first.lat))
+            for (a, b) in zip(ring, ring.dropFirst()) {
+                var step = b.lon - a.lon
+                if step > 180 { step -= 360 } else if step < -180 { step += 360 }
+                previous += step
+                out.append((previous, b.lat))
+            }
+            guard out.first! == out.last! || abs(out.first!.lon - out.last!.lon) < 1e-9 else { return ring }
+            out[out.count - 1] = out[0]
+            return out
+        }
+        return polygons.map { $0.map(unwrap) }
     }
 }

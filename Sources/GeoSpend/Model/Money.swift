@@ -208,6 +208,18 @@ public struct AmountStatistics: Sendable, Hashable {
         self.max = Money(minorUnits: high, currency: currency)
     }
 
+    /// The median alone, as `median` computes it, without the total: for amounts that are not
+    /// parts of one stored sum (price records of any number of stores), whose total may pass
+    /// `Int64` (issue 35). Amounts are at most `Money.maximumMinorUnits`.
+    /// - Precondition: `amounts` is not empty. - Complexity: O(n) expected.
+    static func medianMinor(_ amounts: [Int64]) -> Int64 {
+        precondition(!amounts.isEmpty)
+        var work = amounts
+        let mid = work.count / 2
+        let upper = select(&work, mid)
+        return work.count % 2 == 1 ? upper : (work[..<mid].max()! + upper + 1) / 2
+    }
+
     /// The `k`-th smallest of `a` (from 0), reordering `a` so that a[..<k] ≤ a[k] ≤ a[(k+1)...]:
     /// Hoare's FIND with a median-of-three pivot, and a sort of what is left should the
     /// partitions keep coming out lopsided.

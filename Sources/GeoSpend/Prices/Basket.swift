@@ -21,6 +21,10 @@
 ///   is read as that many of its most common pack (ties: the smaller), priced at each store's unit
 ///   price; an amount (`Milch=1.5l`) is always priced by the unit price. Amounts are rounded half
 ///   away from zero to the minor unit.
+///
+/// Every amount it adds is checked (issue 35): an item's price for the wanted quantity, a trip's
+/// cost and a store's total each stay at most `Money.maximumMinorUnits` (10^15 minor units, the
+/// largest amount GeoSpend stores), else `compute` throws `ValueError.invalidAmount` saying which.
 public struct BasketRequest: Sendable {
     public var items: [BasketItem]
     public var asOf: LocalDay
@@ -91,7 +95,11 @@ public struct BasketResult: Sendable {
 }
 
 public enum Basket {
-    public static func compute(_ request: BasketRequest, observations: [PriceObservation], stores: [String: Store]) -> BasketResult {
+    /// - Throws: `ValueError.invalidAmount` when a price of the wanted quantity, a trip's cost or a
+    ///   total would pass `Money.maximumMinorUnits` (never a trap on overflow).
+    public static func compute(_ request: BasketRequest, observations: [PriceObservation], stores: [String: Store]) throws(ValueError)
+        -> BasketResult
+    {
         let wanted = Set(request.items.map(\.productID))
         let usable = observations.filter { wanted.contains($0.productID) && $0.day <= request.asOf && stores[$0.storeID] != nil }
 
@@ -135,15 +143,30 @@ public enum Basket {
         let common = request.items.map { commonPack($0, latest.values) }
         var prices: [[Int64?]] = []  // [store][item]
         for id in candidateIDs {
-            prices.append(request.items.enumerated().map { i, item in
-                latest[Key(store: id, product: item.productID)].flatMap { price($0, for: item, common: common[i]) }
-            })
+            var row: [Int64?] = []
+            for (i, item) in request.items.enumerated() {
+                guard let o = latest[Key(store: id, product: item.productID)] else { row.append(nil); continue }
+                let p = try price(o, for: item, common: common[i])
+                if let p, p > Money.maximumMinorUnits {
+                    throw .invalidAmount(
+                        "\(item.name)", reason: "costs more than \(capText(currency)) at store \(id) for the quantity wanted; ask for less")
+                }
+                row.append(p)
+            }
+            prices.append(row)
         }
 
         let costPerKm = request.costPerKmMinor
-        func travel(_ meters: Double?) -> Int64 {
+        func travel(_ meters: Double?) throws(ValueError) -> Int64 {
             guard let costPerKm, let meters else { return 0 }
-            return Int64((Double(costPerKm) * meters / 1000).rounded(.toNearestOrAwayFromZero))
+            let cost = (Double(costPerKm) * meters / 1000).rounded(.toNearestOrAwayFromZero)
+            // Checked as a Double first: Int64(_:) of a Double past Int64's range traps.
+            guard cost.isFinite, cost <= Double(Money.maximumMinorUnits) else {
+                throw .invalidAmount(
+                    Money.decimalString(costPerKm, digits: currency.minorDigits),
+                    reason: "per km makes a trip of \(Int((meters / 1000).rounded())) km cost more than \(capText(currency)); give a smaller --cost-per-km")
+            }
+            return Int64(cost)
         }
 
         var lines: [BasketStoreLine] = []
@@ -155,31 +178,49 @@ public enum Basket {
             for (i, item) in request.items.enumerated() {
                 if let p = prices[s][i] {
                     itemPrices.append((item.name, p))
-                    sum += p
-                    estimate += p
+                    sum = try checkedSum(sum, p, currency, at: id)
+                    estimate = try checkedSum(estimate, p, currency, at: id)
                 } else {
                     missing.append(item.name)
                     let elsewhere = prices.indices.compactMap { $0 == s ? nil : prices[$0][i] }
                     if elsewhere.isEmpty { unpriced.append(item.name) } else {
-                        estimate += AmountStatistics(minorUnits: elsewhere, currency: currency).median.minorUnits
+                        // Not AmountStatistics: its total of 10,000 stores' prices at the cap passes Int64.
+                        let median = AmountStatistics.medianMinor(elsewhere)
+                        estimate = try checkedSum(estimate, median, currency, at: id)
                     }
                 }
             }
             let d = distance[id]
             lines.append(BasketStoreLine(
                 store: stores[id]!, totalMinor: sum, itemPrices: itemPrices, unavailable: missing,
-                distanceMeters: d, travelMinor: travel(d.map { 2 * $0 }), estimatedTotalMinor: estimate, unpricedItems: unpriced))
+                distanceMeters: d, travelMinor: try travel(d.map { 2 * $0 }), estimatedTotalMinor: estimate, unpricedItems: unpriced))
         }
         let kept = lines.filter { total > 0 && Double($0.availableItems) / Double(total) >= request.minAvailability }
             .sorted { ($0.totalWithTravelMinor, $0.store.id) < ($1.totalWithTravelMinor, $1.store.id) }
         let bestByEstimate = kept.min { ($0.estimatedTotalMinor + $0.travelMinor, $0.store.id) < ($1.estimatedTotalMinor + $1.travelMinor, $1.store.id) }
 
-        let split = kept.first.flatMap { best in
-            bestSplit(request, ids: candidateIDs, prices: prices, stores: stores, travel: travel, best: best)
+        var split: BasketSplit?
+        if let best = kept.first {
+            split = try bestSplit(request, ids: candidateIDs, prices: prices, stores: stores, currency: currency, travel: travel, best: best)
         }
         return BasketResult(
             currency: currency, totalItems: total, stores: Array(kept.prefix(max(0, request.top))), bestByEstimate: bestByEstimate,
             split: split, candidates: candidateIDs.count, otherCurrencies: others)
+    }
+
+    /// `a + b` when it stays at most `Money.maximumMinorUnits` (both are at most that, so the
+    /// addition itself cannot overflow).
+    static func checkedSum(_ a: Int64, _ b: Int64, _ currency: Currency, at store: String) throws(ValueError) -> Int64 {
+        guard a + b <= Money.maximumMinorUnits else {
+            throw .invalidAmount(
+                Money.decimalString(a, digits: currency.minorDigits) + " + " + Money.decimalString(b, digits: currency.minorDigits),
+                reason: "(the basket at store \(store)) is more than \(capText(currency)), the largest amount GeoSpend adds up")
+        }
+        return a + b
+    }
+
+    static func capText(_ currency: Currency) -> String {
+        "\(Money.decimalString(Money.maximumMinorUnits, digits: currency.minorDigits)) \(currency.code)"
     }
 
     /// The records the basket would compare (its items', on or before the as-of day), per currency.
@@ -196,9 +237,9 @@ public enum Basket {
 
     /// Every pair of candidates; the cheapest with its trip, when it beats the best single store.
     static func bestSplit(
-        _ request: BasketRequest, ids: [String], prices: [[Int64?]], stores: [String: Store], travel: (Double?) -> Int64,
-        best: BasketStoreLine
-    ) -> BasketSplit? {
+        _ request: BasketRequest, ids: [String], prices: [[Int64?]], stores: [String: Store], currency: Currency,
+        travel: (Double?) throws(ValueError) -> Int64, best: BasketStoreLine
+    ) throws(ValueError) -> BasketSplit? {
         var winner: (a: Int, b: Int, total: Int64, travel: Int64, trip: Double?)?
         let total = request.items.count
         for a in ids.indices {
@@ -206,9 +247,11 @@ public enum Basket {
                 var sum: Int64 = 0, available = 0, atA = 0, atB = 0
                 for i in 0..<total {
                     switch (prices[a][i], prices[b][i]) {
-                    case (let pa?, let pb?): sum += min(pa, pb); available += 1; if pa <= pb { atA += 1 } else { atB += 1 }
-                    case (let pa?, nil): sum += pa; available += 1; atA += 1
-                    case (nil, let pb?): sum += pb; available += 1; atB += 1
+                    case (let pa?, let pb?):
+                        sum = try checkedSum(sum, min(pa, pb), currency, at: "\(ids[a])+\(ids[b])"); available += 1
+                        if pa <= pb { atA += 1 } else { atB += 1 }
+                    case (let pa?, nil): sum = try checkedSum(sum, pa, currency, at: "\(ids[a])+\(ids[b])"); available += 1; atA += 1
+                    case (nil, let pb?): sum = try checkedSum(sum, pb, currency, at: "\(ids[a])+\(ids[b])"); available += 1; atB += 1
                     case (nil, nil): break
                     }
                 }
@@ -220,7 +263,7 @@ public enum Basket {
                     Geodesic.distance(home, stores[ids[a]]!.coordinate) + Geodesic.distance(stores[ids[a]]!.coordinate, stores[ids[b]]!.coordinate)
                         + Geodesic.distance(stores[ids[b]]!.coordinate, home)
                 }
-                let cost = travel(trip)
+                let cost = try travel(trip)
                 if let w = winner, (w.total + w.travel) <= sum + cost { continue }
                 winner = (a, b, sum, cost, trip)
             }
@@ -251,25 +294,33 @@ public enum Basket {
 
     /// The price of the wanted quantity from one record; nil when the units cannot be compared
     /// (a kg amount wanted, the store sells pieces).
-    static func price(_ o: PriceObservation, for item: BasketItem, common: PackSize?) -> Int64? {
+    /// - Throws: `ValueError.invalidAmount` when the price of the quantity leaves `Int64`.
+    static func price(_ o: PriceObservation, for item: BasketItem, common: PackSize?) throws(ValueError) -> Int64? {
+        func tooMuch() -> ValueError {
+            .invalidAmount(item.name, reason: "costs more than \(capText(o.price.currency)) for the quantity wanted; ask for less")
+        }
         let amount: PackSize
         switch item.want {
         case .packs(let n):
             guard let common, common != o.pack else {
                 let (total, overflow) = o.price.minorUnits.multipliedReportingOverflow(by: n)
-                return overflow ? nil : total
+                if overflow { throw tooMuch() }
+                return total
             }
-            amount = PackSize(dimension: common.dimension, thousandths: common.thousandths * n)
+            let (thousandths, overflow) = common.thousandths.multipliedReportingOverflow(by: n)
+            if overflow { throw tooMuch() }
+            amount = PackSize(dimension: common.dimension, thousandths: thousandths)
         case .amount(let a): amount = a
         }
         guard amount.dimension == o.pack.dimension else { return nil }
         let (scaled, overflow) = o.price.minorUnits.multipliedReportingOverflow(by: amount.thousandths)
-        return overflow ? nil : roundedQuotient(scaled, o.pack.thousandths)
+        if overflow { throw tooMuch() }
+        return roundedQuotient(scaled, o.pack.thousandths)
     }
 
     /// a / b rounded half away from zero (both positive here).
     static func roundedQuotient(_ a: Int64, _ b: Int64) -> Int64 {
         let (q, r) = a.quotientAndRemainder(dividingBy: b)
-        return r * 2 >= b ? q + 1 : q
+        return r >= b - r ? q + 1 : q  // not r * 2: b may be near Int64.max
     }
 }

@@ -103,9 +103,17 @@ public struct PriceObservation: Sendable, Hashable {
         }
         self.init(
             productID: String(r.product.id), storeID: r.storeID, price: r.price,
-            pack: PackSize(dimension: dimension, thousandths: max(1, Int64((r.quantity * perUnit).rounded()))),
+            pack: PackSize(dimension: dimension, thousandths: Self.thousandths(r.quantity * perUnit)),
             day: LocalDay(dayNumber: Timestamp.days(of: r.recordedAt.localDate)), instantMilliseconds: r.recordedAt.epochMilliseconds,
             userID: r.userID)
+    }
+
+    /// A record's quantity in thousandths, at least 1 and at most 2^62: `Int64(_:)` of a Double
+    /// beyond Int64 traps, and a record may say 1e300 g (issue 35).
+    static func thousandths(_ value: Double) -> Int64 {
+        let limit = Double(Int64(1) << 62)
+        guard value.isFinite else { return value > 0 ? Int64(1) << 62 : 1 }
+        return max(1, Int64(min(value.rounded(), limit)))
     }
 
     /// The price per kg, l or piece, in major units: for comparing and rates only, never summed.

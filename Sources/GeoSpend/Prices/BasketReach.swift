@@ -72,7 +72,7 @@ public struct BasketReach: Sendable {
                 throw UsageError("--cost-per-km: \(error)")
             }
         }
-        return Basket.compute(request, observations: records, stores: stores)
+        return try Basket.compute(request, observations: records, stores: stores)
     }
 
     /// `LAT,LON` in degrees, as the CLI's coordinate options read it.

@@ -10,7 +10,10 @@
 ///   the line's amount, as the till prints it, so the items add up to the total;
 /// - a line starting with `SUMME`, `TOTAL` or `GESAMT` (any case) is the total; lines after it
 ///   (payment, change, tax table) are not items;
-/// - any other line is kept in `unread` with its line number, never silently dropped.
+/// - any other line is kept in `unread` with its line number, never silently dropped;
+/// - the items' sum never passes `Money.maximumMinorUnits` (10^15 minor units, the largest
+///   amount GeoSpend stores): an item line that would take it past is kept in `unread` with
+///   that reason, so ~9,300 lines of the largest amount cannot overflow the sum (issue 35).
 ///
 /// ```swift
 /// let r = try ReceiptText.parse("REWE Markt\nMilch 1,5% 1,29\nSUMME 1,29", currency: eur)
@@ -51,8 +54,17 @@ public enum ReceiptText {
                 }
                 continue
             }
+            // Each amount is at most the cap, so this sum of two is far from Int64's end.
+            guard receipt.itemsSumMinor + amount.minorUnits <= Money.maximumMinorUnits else {
+                let cap = Money(minorUnits: Money.maximumMinorUnits, currency: currency).decimalString
+                receipt.unread.append(ReceiptLine(
+                    line: lineNumber, text: line,
+                    reason: "the items would add up to more than \(cap) \(currency.code), the largest amount GeoSpend stores"))
+                continue
+            }
             let (quantity, itemName) = splitQuantity(name)
             receipt.items.append(ReceiptItem(line: lineNumber, name: itemName, quantity: quantity, price: amount))
+            receipt.itemsSumMinor += amount.minorUnits
         }
         return receipt
     }
@@ -144,7 +156,7 @@ public struct ReceiptLine: Sendable, Hashable {
 public struct ParsedReceipt: Sendable, Hashable {
     public let currency: Currency
     public var store: String?
-    public var items: [ReceiptItem] = []
+    public internal(set) var items: [ReceiptItem] = []
     public var total: Money?
     public var totalLine: Int?
     /// Lines before the total that could not be read.
@@ -154,8 +166,8 @@ public struct ParsedReceipt: Sendable, Hashable {
 
     public init(currency: Currency) { self.currency = currency }
 
-    /// The items' amounts added, exactly.
-    public var itemsSumMinor: Int64 { items.reduce(0) { $0 + $1.price.minorUnits } }
+    /// The items' amounts added, exactly; `parse` keeps it at most `Money.maximumMinorUnits`.
+    public internal(set) var itemsSumMinor: Int64 = 0
 
     /// Whether the items add up to the printed total (false when there is no total line).
     public var sumMatches: Bool { total.map { $0.minorUnits == itemsSumMinor } ?? false }

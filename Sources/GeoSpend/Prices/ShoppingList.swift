@@ -33,14 +33,22 @@ public struct ShoppingList: Sendable, Hashable {
         let old = items[i]
         switch (old.want, item.want) {
         case (.packs(let a), .packs(let b)):
-            copy.items[i].want = .packs(a + b)
+            let (sum, overflow) = a.addingReportingOverflow(b)
+            if overflow { throw tooMuch(old) }
+            copy.items[i].want = .packs(sum)
         case (.amount(let a), .amount(let b)) where a.dimension == b.dimension:
-            copy.items[i].want = .amount(PackSize(dimension: a.dimension, thousandths: a.thousandths + b.thousandths))
+            let (sum, overflow) = a.thousandths.addingReportingOverflow(b.thousandths)
+            if overflow { throw tooMuch(old) }
+            copy.items[i].want = .amount(PackSize(dimension: a.dimension, thousandths: sum))
         default:
             throw .invalidValue(
                 item.name, reason: "is on the list as \(old.quantityText); add it in the same kind of quantity (a count, or an amount in kg, g, l or ml)")
         }
         return copy
+    }
+
+    private func tooMuch(_ old: ShoppingListItem) -> ValueError {
+        .invalidValue(old.name, reason: "is on the list as \(old.quantityText); adding more would pass the largest quantity GeoSpend counts")
     }
 
     /// A list's name, checked as other names are (1–100 characters, one line). The budget needs

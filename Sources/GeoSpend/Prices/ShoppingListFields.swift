@@ -86,6 +86,13 @@ public enum ShoppingListFields {
             }
             entries.append(PriceEntry(productName: item.name, store: .id(storeID), price: paid, quantity: quantity, unit: unit, recordedAt: when, source: .manual))
         }
+        // Each price is at most the cap, their sum need not be: an expense above it would be
+        // stored, then refused by `import` when the user's export is read back (issue 35, item 20).
+        guard total.minorUnits <= Money.maximumMinorUnits else {
+            let cap = Money(minorUnits: Money.maximumMinorUnits, currency: currency)
+            throw UsageError(
+                "--price: the prices add up to \(total.decimalString) \(currency.code), more than \(cap.decimalString) \(currency.code), the largest amount GeoSpend stores; nothing stored")
+        }
         let expense = Expense(
             id: "list-\(Identity.normalized(user))-\(id)", userID: user, amount: total, occurredAt: when, title: list.name,
             merchant: place.name, location: ExpenseLocation(coordinate: place.coordinate), storeID: storeID, notes: "shopping list \(id)")

@@ -12,7 +12,9 @@
 ///
 /// An entry booked as a batch, with several `TxDtls`, becomes one record per `TxDtls` (its own
 /// amount; id `<entry id>/<n>` unless it has its own `AcctSvcrRef`), so each purchase of the
-/// batch is an expense. Entries with status `PDNG` (pending) or `INFO` are skipped: the booked
+/// batch is an expense. The details must add up to the entry's own amount (credits within a debit
+/// entry subtract, and the other way round): a batch that does not is refused on the entry's line,
+/// never imported as a different sum (issue 35, item 18). Entries with status `PDNG` (pending) or `INFO` are skipped: the booked
 /// entry comes in a later statement. A reversal (`RvslInd` true) is imported in the direction
 /// its `CdtDbtInd` gives, with "reversal" in its notes.
 ///
@@ -120,11 +122,78 @@ enum CamtReader {
             let d = details.first
             return [try record(entry, amountElement: entry.child("Amt"), indicator: indicator, detail: d, id: entryID ?? endToEnd(d))]
         }
-        return try details.enumerated().map { (n, d) throws(EntryError) in
+        let records = try details.enumerated().map { (n, d) throws(EntryError) in
             let amount = d.child("Amt") ?? d.child("AmtDtls")?.child("TxAmt")?.child("Amt")
             let id = d.value("Refs", "AcctSvcrRef") ?? entryID.map { "\($0)/\(n + 1)" } ?? endToEnd(d)
             return try record(d, amountElement: amount, indicator: d.value("CdtDbtInd") ?? indicator, detail: d, id: id)
         }
+        try checkBatchSum(entry, records)
+        return records
+    }
+
+    /// The batch's details, signed by their direction, add up exactly to the entry's amount in
+    /// the entry's direction; else an error on the entry's line naming both sums.
+    private static func checkBatchSum(_ entry: MarkupElement, _ records: [StatementTransaction]) throws(EntryError) {
+        guard let amountElement = entry.child("Amt"), let entryAmount = try? SignedDecimal(amountElement.text, column: "Amt"),
+            let total = exact(entryAmount.magnitude)
+        else { return }  // the entry's own amount is missing or unreadable: the details stand alone
+        let entryDebit = entry.value("CdtDbtInd")?.uppercased() == "DBIT"
+        var sum = ExactDecimal(units: 0, scale: 0)
+        for r in records {
+            guard let part = r["amount"].flatMap(exact) else { return }  // reported on its own detail
+            let sameWay = (r["kind"] == ExpenseKind.expense.rawValue) == entryDebit
+            guard let next = sum.adding(part, negated: !sameWay) else {
+                throw EntryError(line: entry.line, column: "Amt", reason: "the batch's details are too large to add up")
+            }
+            sum = next
+        }
+        guard sum.equals(total) else {
+            let currency = amountElement.attributes["Ccy"].map { " \($0)" } ?? ""
+            throw EntryError(
+                line: entry.line, column: "Amt",
+                reason: "the batch's \(records.count) TxDtls add up to \(sum.text)\(currency), not the entry's amount \(entryAmount.magnitude)\(currency); nothing of this entry is imported (check the statement with the bank)")
+        }
+    }
+
+    /// A non-negative decimal text (`100.00`, `30`) as an exact integer with a scale; nil beyond
+    /// 18 digits.
+    private static func exact(_ text: String) -> ExactDecimal? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count) else { return nil }
+        let digits = parts.joined()
+        guard !digits.isEmpty, digits.count <= 18, let units = Int64(digits) else { return nil }
+        return ExactDecimal(units: units, scale: parts.count == 2 ? parts[1].count : 0)
+    }
+
+    /// `units` × 10^-`scale`, added and compared exactly.
+    struct ExactDecimal {
+        var units: Int64
+        var scale: Int
+
+        func rescaled(to s: Int) -> Int64? {
+            var u = units
+            for _ in scale..<max(scale, s) {
+                let (m, o) = u.multipliedReportingOverflow(by: 10)
+                if o { return nil }
+                u = m
+            }
+            return u
+        }
+
+        func adding(_ other: ExactDecimal, negated: Bool) -> ExactDecimal? {
+            let s = max(scale, other.scale)
+            guard let a = rescaled(to: s), let b = other.rescaled(to: s) else { return nil }
+            let (sum, o) = negated ? a.subtractingReportingOverflow(b) : a.addingReportingOverflow(b)
+            return o ? nil : ExactDecimal(units: sum, scale: s)
+        }
+
+        func equals(_ other: ExactDecimal) -> Bool {
+            let s = max(scale, other.scale)
+            guard let a = rescaled(to: s), let b = other.rescaled(to: s) else { return false }
+            return a == b
+        }
+
+        var text: String { Money.decimalString(units, digits: scale) }
     }
 
     /// `BookgDt` (else `ValDt`) as a bare date or an RFC 3339 date-time.

@@ -13,6 +13,19 @@ final class MarkupElement {
         self.attributes = attributes
     }
 
+    /// Frees the subtree with a loop: the default release is one nested call per level, and a
+    /// document 50,000 levels deep overflowed the stack that way (issue 35, item 13). A child
+    /// still referenced elsewhere keeps its children.
+    deinit {
+        var pending = children
+        children = []
+        while var element = pending.popLast() {
+            guard isKnownUniquelyReferenced(&element) else { continue }
+            pending.append(contentsOf: element.children)
+            element.children = []
+        }
+    }
+
     func child(_ name: String) -> MarkupElement? { children.first { $0.name == name } }
     func children(_ name: String) -> [MarkupElement] { children.filter { $0.name == name } }
 
@@ -25,16 +38,15 @@ final class MarkupElement {
         return t
     }
 
-    /// Every element below this one with `name`, in document order.
+    /// Every element below this one with `name`, in document order (walked with a stack of
+    /// its own, not by recursion).
     func descendants(_ name: String) -> [MarkupElement] {
         var found: [MarkupElement] = []
-        func walk(_ e: MarkupElement) {
-            for c in e.children {
-                if c.name == name { found.append(c) }
-                walk(c)
-            }
+        var pending: [MarkupElement] = children.reversed()
+        while let c = pending.popLast() {
+            if c.name == name { found.append(c) }
+            pending.append(contentsOf: c.children.reversed())
         }
-        walk(self)
         return found
     }
 }
@@ -51,6 +63,10 @@ enum MarkupParser {
         let line: Int
         let reason: String
     }
+
+    /// How deep elements may nest. Real statements and GPX files stay under 15 levels (camt.053's
+    /// deepest amount path is 10); 50,000 levels overflowed the stack (issue 35, item 13).
+    static let maximumDepth = 256
 
     /// - Returns: a nameless element holding the document's top-level elements.
     static func parse(_ text: String, sgml: Bool) throws(SyntaxError) -> MarkupElement {
@@ -140,6 +156,12 @@ enum MarkupParser {
             guard !rawName.isEmpty else { throw SyntaxError(line: tagLine, reason: "a tag has no name") }
             closeOpenDataElement()
             let element = MarkupElement(name: localName(rawName), line: tagLine, attributes: attributes)
+            // The stack holds the nameless root too: its count is the new element's depth.
+            guard stack.count <= maximumDepth else {
+                throw SyntaxError(
+                    line: tagLine,
+                    reason: "<\(element.name)> nests deeper than \(maximumDepth) elements; statements and GPX files nest far less (is the file damaged?)")
+            }
             stack.last!.children.append(element)
             if !selfClosing { stack.append(element) }
         }

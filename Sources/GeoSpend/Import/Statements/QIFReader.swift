@@ -26,7 +26,9 @@ enum QIFReader {
 
     private static let transactionTypes: Set<String> = ["bank", "ccard", "cash", "oth a", "oth l"]
 
-    static func read(_ bytes: [UInt8], file: String, dateFormat: String?) throws(ImportError) -> [Result<StatementTransaction, RowError>] {
+    static func read(_ bytes: [UInt8], file: String, dateFormat: String?, minorDigits: Int = 2) throws(ImportError)
+        -> [Result<StatementTransaction, RowError>]
+    {
         // QIF declares no character set: UTF-8 when the bytes are UTF-8, else Windows-1252
         // (what Quicken and Windows banks write).
         var body = bytes[...]
@@ -86,7 +88,9 @@ enum QIFReader {
 
         // Pass 2: records.
         return records.map { r -> Result<StatementTransaction, RowError> in
-            do throws(FieldError) { return .success(try transaction(r.line, r.fields, order: order ?? .monthDayYear)) } catch {
+            do throws(FieldError) {
+                return .success(try transaction(r.line, r.fields, order: order ?? .monthDayYear, minorDigits: minorDigits))
+            } catch {
                 let line = r.fields.first { String($0.letter) == error.column }?.line ?? r.line
                 return .failure(RowError(file: file, line: line, column: error.column, reason: error.reason))
             }
@@ -94,7 +98,7 @@ enum QIFReader {
     }
 
     private static func transaction(
-        _ line: Int, _ fields: [(letter: Character, value: String, line: Int)], order: DateOrder
+        _ line: Int, _ fields: [(letter: Character, value: String, line: Int)], order: DateOrder, minorDigits: Int
     ) throws(FieldError) -> StatementTransaction {
         func value(_ letter: Character) -> String? {
             fields.first { $0.letter == letter }.map { $0.value.trimmedWhitespace }.flatMap { $0.isEmpty ? nil : $0 }
@@ -102,7 +106,7 @@ enum QIFReader {
         guard let amountText = value("T") ?? value("U") else {
             throw FieldError(column: "T", reason: "is missing; every transaction needs its amount (a T line)")
         }
-        let amount = try amountValue(amountText)
+        let amount = try amountValue(amountText, minorDigits: minorDigits)
         guard let dateText = value("D") else {
             throw FieldError(column: "D", reason: "is missing; every transaction needs its date (a D line)")
         }
@@ -118,22 +122,47 @@ enum QIFReader {
         return t
     }
 
-    /// `-1,234.56` → 1234.56, `-12.50`, and a decimal comma when it is the only mark and has one
-    /// or two digits after it (`-12,50`); `1.234,56` with both marks takes the last as decimal.
-    static func amountValue(_ text: String) throws(FieldError) -> SignedDecimal {
-        let lastComma = text.lastIndex(of: ","), lastDot = text.lastIndex(of: ".")
-        var cleaned = text
-        switch (lastComma, lastDot) {
-        case (let c?, let d?) where c > d: cleaned = text.replacingOccurrences(".", with: "")
-        case (.some, .some): cleaned = text.replacingOccurrences(",", with: "")
-        case (let c?, nil):
-            let after = text[text.index(after: c)...]
-            let commas = text.filter { $0 == "," }.count
-            if commas > 1 || after.count == 3 { cleaned = text.replacingOccurrences(",", with: "") }
-        default: break
+    /// `-1,234.56` → 1234.56, `-12.50`, and a decimal comma when it is the only mark (`-12,50`);
+    /// `1.234,56` with both marks takes the last as decimal. A lone comma before exactly three
+    /// digits groups thousands (`-1,234` → 1234), except in a currency with three minor digits
+    /// (KWD, BHD), where it is the decimal mark (`-1,234` → 1.234, issue 35 item 14). Groups after
+    /// the first have three digits: `-12,345,67` is refused, never read as 1234567.
+    /// - Parameter minorDigits: the import's currency's (`--currency`); QIF names none.
+    static func amountValue(_ text: String, minorDigits: Int = 2) throws(FieldError) -> SignedDecimal {
+        func fail(_ why: String) -> FieldError { FieldError(column: "T", reason: "\(ValueError.quote(text)) \(why)") }
+        var body = Substring(text.trimmedWhitespace)
+        var sign = ""
+        if let first = body.first, first == "-" || first == "+" {
+            sign = String(first)
+            body = body.dropFirst()
         }
-        do { return try SignedDecimal(cleaned, column: "T") } catch {
-            throw FieldError(column: "T", reason: "\(ValueError.quote(text)) is not an amount")
+        let commas = body.count { $0 == "," }, dots = body.count { $0 == "." }
+        var decimalMark: Character?, groupMark: Character?
+        if commas > 0 && dots > 0 {
+            let last = body.last { $0 == "," || $0 == "." }!
+            (decimalMark, groupMark) = last == "," ? (",", ".") : (".", ",")
+            guard body.count(where: { $0 == last }) == 1 else { throw fail("is not an amount: it has more than one decimal mark") }
+        } else if commas + dots > 1 {
+            groupMark = commas > 0 ? "," : "."
+        } else if commas + dots == 1 {
+            let mark: Character = commas > 0 ? "," : "."
+            let after = body.count - 1 - body.distance(from: body.startIndex, to: body.firstIndex(of: mark)!)
+            if mark == "," && after == 3 && minorDigits != 3 { groupMark = "," } else { decimalMark = mark }
+        }
+        var integer = body, fraction: Substring?
+        if let decimalMark, let at = body.lastIndex(of: decimalMark) {
+            integer = body[..<at]
+            fraction = body[body.index(after: at)...]
+        }
+        if let groupMark {
+            let groups = integer.split(separator: groupMark, omittingEmptySubsequences: false)
+            guard (1...3).contains(groups[0].count), groups.dropFirst().allSatisfy({ $0.count == 3 }) else {
+                throw fail("is not an amount: its digits are grouped wrongly (groups of three after the first, like -1,234,567.89)")
+            }
+            integer = Substring(groups.joined())
+        }
+        do { return try SignedDecimal(sign + integer + (fraction.map { "." + $0 } ?? ""), column: "T") } catch {
+            throw fail("is not an amount")
         }
     }
 

@@ -8,9 +8,13 @@ public struct StatementOptions: Sendable {
     /// QIF only: the order of its dates' day, month and year, as a pattern (`MM/dd/yy`,
     /// `dd.MM.yyyy`); nil lets the reader decide from the file.
     public var dateFormat: String?
+    /// QIF only: the currency the import gives (`--currency`), whose minor digits say how an
+    /// amount like `-1,234` reads (1.234 in KWD, 1234 in EUR); nil reads it as two digits.
+    public var currency: Currency?
 
-    public init(dateFormat: String? = nil) {
+    public init(dateFormat: String? = nil, currency: Currency? = nil) {
         self.dateFormat = dateFormat
+        self.currency = currency
     }
 }
 
@@ -35,7 +39,9 @@ enum StatementReaders {
         let transactions: [Result<StatementTransaction, RowError>]
         switch format {
         case .ofx: transactions = try OFXReader.read(bytes, file: displayName)
-        case .qif: transactions = try QIFReader.read(bytes, file: displayName, dateFormat: options.dateFormat)
+        case .qif:
+            transactions = try QIFReader.read(
+                bytes, file: displayName, dateFormat: options.dateFormat, minorDigits: options.currency?.minorDigits ?? 2)
         case .camt053: transactions = try CamtReader.read(bytes, file: displayName)
         }
         for t in transactions {
