@@ -27,7 +27,7 @@ public struct ServiceAddress: Sendable {
 /// `MetricsMiddleware` counts and times requests once `MetricsSystem` is bootstrapped with it.
 public func buildRouter(
     store: any ServiceStore, metrics: PrometheusCollectorRegistry? = nil, timeLimit: Duration = .seconds(30), tileCache: TileCache? = nil,
-    settings: ServiceSettings = .init()
+    settings: ServiceSettings = .init(), ogcLayers: OGCLayerCache? = nil
 ) -> Router<ServiceContext> {
     let router = Router(context: ServiceContext.self)
     router.add(middleware: RequestLogMiddleware())  // the path only: no query, no header
@@ -61,7 +61,7 @@ public func buildRouter(
     BasketRoutes(store: store, settings: settings).add(to: api)
     ReceiptRoutes(store: store).add(to: api)
     TileRoutes(store: store, cache: tileCache, settings: settings).add(to: router.group("tiles").add(middleware: TokenMiddleware(store: store)))
-    OGCRoutes(store: store, settings: settings, layers: OGCLayerCache(store: store)).add(to: router.group("ogc").add(middleware: TokenMiddleware(store: store)))
+    OGCRoutes(store: store, settings: settings, layers: ogcLayers ?? OGCLayerCache(store: store)).add(to: router.group("ogc").add(middleware: TokenMiddleware(store: store)))
     return router
 }
 

@@ -14,7 +14,7 @@ import Synchronization
 ///   everything. A layer is kept under the version read before it was built.
 /// - Bounded: `maxLayers` layers, the oldest dropped first.
 /// - Without change watching (PostgreSQL) nothing is kept: every page builds its layer.
-final class OGCLayerCache: Sendable {
+public final class OGCLayerCache: Sendable {
     struct Key: Hashable, Sendable {
         let user: String
         let collection: OGCCollection
@@ -30,11 +30,15 @@ final class OGCLayerCache: Sendable {
 
     private let watcher: (any ChangeWatcher)?
     private let state = Mutex(State())
+    private let counts = Mutex((started: 0, finished: 0))
     static let maxLayers = 16
 
-    init(store: any ServiceStore) {
+    public init(store: any ServiceStore) {
         watcher = try? (store as? any ChangeWatching)?.changeWatcher()
     }
+
+    /// Layers whose build started, and ended, so far (tests: a page must not build again).
+    public var builds: (started: Int, finished: Int) { counts.withLock { $0 } }
 
     /// The layer for `key`: kept, being built (waited for), or built now by `make`.
     func features(_ key: Key, make: @escaping @Sendable () async throws -> [OGCFeature]) async throws -> [OGCFeature] {
@@ -43,7 +47,11 @@ final class OGCLayerCache: Sendable {
         let build: Build = state.withLock { s in
             if s.version != version { s = State(version: version) }
             if let running = s.layers[key] { return running }
-            let build = Build(make)
+            counts.withLock { $0.started += 1 }
+            let build = Build { [self] in
+                defer { counts.withLock { $0.finished += 1 } }
+                return try await make()
+            }
             s.layers[key] = build
             s.order.append(key)
             if s.order.count > Self.maxLayers { s.layers[s.order.removeFirst()] = nil }

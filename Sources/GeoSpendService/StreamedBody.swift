@@ -80,9 +80,10 @@ enum StreamedBody {
 /// Streams open, per user and in all (`StreamedBody`).
 final class StreamSlots: Sendable {
     static let shared = StreamSlots()
-    /// The database has 5 pooled readers (GRDB's default): streams leave at least 2 to the
-    /// token checks and reads of everyone else.
-    static let perUser = 2, overall = 3
+    /// The database has 5 pooled readers (GRDB's default): streams leave at least one to the
+    /// token checks and reads of everyone else (whose `near` and `nearest-stores` have their
+    /// own connections). Three per user: the live map fetches its three layers at once.
+    static let perUser = 3, overall = 4
     private let open = Mutex<(total: Int, byUser: [String: Int])>((0, [:]))
 
     func take(_ user: String) throws {

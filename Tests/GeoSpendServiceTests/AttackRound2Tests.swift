@@ -244,3 +244,33 @@ import Glibc
         #expect(dom.contains("<title>GeoSpend live map</title>"))
     }
 }
+
+/// Item 24: OGC items pages come from a layer built once per change of the data, and a request
+/// whose time ran out leaves its build running for the next try.
+@Suite(.serialized) struct OGCLayerCacheTests {
+    let f: ServiceFixture
+
+    init() throws { f = try ServiceFixture() }
+
+    @Test func pagesOfALayerBuildItOnceUntilTheDataChanges() async throws {
+        let store = try f.store()
+        let cache = OGCLayerCache(store: store)
+        let app = Application(router: buildRouter(store: store, timeLimit: ServiceFixture.patient, ogcLayers: cache), logger: ServiceFixture.quiet)
+        let token = try #require(f.tokens["alice"])
+        try await app.test(.router) { client in
+            var pages: [String] = []
+            for offset in [0, 1, 2] {
+                let page = try await client.call("/ogc/collections/hex/items?limit=1&offset=\(offset)", token: token)
+                #expect(page.status == .ok && page.body.contains("\"numberReturned\":1,"), "\(page.body.prefix(300))")
+                pages.append(page.body.components(separatedBy: "\"features\":[")[1])
+            }
+            #expect(Set(pages).count == 3, "three different pages")
+            #expect(cache.builds.started == 1)
+            let added = try await client.call("/api/v1/expenses", token: f.tokens["aliceWrite"], method: .post,
+                                              body: #"{"amount": "3.10", "currency": "EUR", "at": "2025-06-01T10:00:00+03:00", "lat": "60.17", "lon": "24.94"}"#)
+            #expect(added.status == .created, "\(added.body)")
+            _ = try await client.call("/ogc/collections/hex/items?limit=10&offset=0", token: token)
+            #expect(cache.builds.started == 2, "a change of the data builds the layer again")
+        }
+    }
+}

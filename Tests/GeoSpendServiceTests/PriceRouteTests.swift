@@ -39,7 +39,7 @@ import Testing
             ("/api/v1/basket?item=Vollmilch%201%2C5%25=2&item=%C3%84pfel=1kg&as-of=\(asOf)&min-availability=0.5",
              ["basket", "--item", "Vollmilch 1,5%=2", "--item", "Äpfel=1kg", "--as-of", asOf, "--min-availability", "0.5", "--user", alice], "alice"),
             ("/api/v1/basket?item=Vollmilch%201%2C5%25=2&item=%C3%84pfel=1kg&as-of=\(asOf)&near=60.1699,24.9384&radius=5km&cost-per-km=0.30&all-users=true",
-             ["basket", "--item", "Vollmilch 1,5%=2", "--item", "Äpfel=1kg", "--as-of", asOf, "--near", "60.1699,24.9384", "--radius", "5km", "--cost-per-km", "0.30"], "admin"),
+             ["basket", "--item", "Vollmilch 1,5%=2", "--item", "Äpfel=1kg", "--as-of", asOf, "--near", "60.1699,24.9384", "--radius", "5km", "--cost-per-km", "0.30", "--min-users", "3"], "admin"),
             ("/api/v1/trends", ["trends", "--user", alice], "alice"),
             ("/api/v1/trends?from=2025-01-01&to=2025-06-30&by=category", ["trends", "--user", alice, "--from", "2025-01-01", "--to", "2025-06-30", "--by", "category"], "alice"),
             ("/api/v1/trends?by=store", ["trends", "--user", alice, "--by", "store"], "alice"),

@@ -1,5 +1,6 @@
 import Foundation
 import GeoSpend
+import GeoSpendService
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -11,14 +12,19 @@ import Testing
 
     init() throws { f = try ServiceFixture() }
 
+    /// With the service's floor (3, as the CLI's default) and, for the cafés near the centre, a
+    /// service started with `--min-users 2` answering `min-users=2` as the CLI does.
     @Test(arguments: [
-        ("/api/v1/report/stores", ["report", "stores"]),
-        ("/api/v1/report/stores?near=60.1710,24.9414&radius=500m&kind=amenity:cafe&min-users=3&limit=5",
-         ["report", "stores", "--near", "60.1710,24.9414", "--radius", "500m", "--kind", "amenity:cafe", "--min-users", "3", "--limit", "5"]),
-        ("/api/v1/report/store/4773918022?from=2025-01-01&to=2025-12-31", ["report", "store", "4773918022", "--from", "2025-01-01", "--to", "2025-12-31"]),
+        ("/api/v1/report/stores", ["report", "stores"], 3),
+        ("/api/v1/report/stores?near=60.1710,24.9414&radius=500m&kind=amenity:cafe&min-users=2&limit=5",
+         ["report", "stores", "--near", "60.1710,24.9414", "--radius", "500m", "--kind", "amenity:cafe", "--min-users", "2", "--limit", "5"], 2),
+        ("/api/v1/report/store/4773918022?from=2025-01-01&to=2025-12-31", ["report", "store", "4773918022", "--from", "2025-01-01", "--to", "2025-12-31"], 3),
     ])
-    func adminReportsAnswerTheCLIsJSON(uri: String, cli: [String]) async throws {
-        let a = try await f.withClient { try await $0.call(uri, token: f.tokens["admin"]) }
+    func adminReportsAnswerTheCLIsJSON(uri: String, cli: [String], floor: Int) async throws {
+        let app = Application(
+            router: buildRouter(store: try f.store(), timeLimit: ServiceFixture.patient, settings: ServiceSettings(minUsersFloor: floor)),
+            logger: ServiceFixture.quiet)
+        let a = try await app.test(.router) { try await $0.call(uri, token: f.tokens["admin"]) }
         let expected = try f.geospend(cli + ["--format", "json", "--db", f.db])
         try #require(expected.status == 0, "\(expected.err)")
         #expect(a.status == .ok, "\(a.body)")

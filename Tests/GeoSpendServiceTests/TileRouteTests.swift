@@ -28,7 +28,7 @@ import Testing
         let server = try LiveServerTests.Server(db: f.db, in: f.dir)
         defer { _ = server.stop() }
         // Each user's own layers (bob's too: the same positions answer differently per token),
-        // then every user's heat for an admin, with the suppression of --min-users 2.
+        // then every user's heat for an admin, with the suppression of --min-users 3 (the service's floor).
         var cases: [(file: String, layer: String, token: String, query: String)] = []
         for layer in ["heat", "points", "places"] {
             for (name, user) in [("alice", ServiceFixture.alice), ("bob", ServiceFixture.bob)] {
@@ -36,7 +36,7 @@ import Testing
                 cases.append((file, layer, try #require(f.tokens[name]), "max-zoom=12"))
             }
         }
-        let all = try mbtiles("all-heat", ["--layer", "heat", "--all-users", "--min-users", "2", "--min-zoom", "3", "--max-zoom", "13"])
+        let all = try mbtiles("all-heat", ["--layer", "heat", "--all-users", "--min-users", "3", "--min-zoom", "3", "--max-zoom", "13"])
         cases.append((all, "heat", try #require(f.tokens["admin"]), "all-users=true&min-users=3&min-zoom=3&max-zoom=13"))
         for c in cases {
             let r = try runProgram(python, [checker, c.file, "http://127.0.0.1:\(server.port)/tiles/\(c.layer)", c.token, c.query])

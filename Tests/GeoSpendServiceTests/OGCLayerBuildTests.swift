@@ -1,0 +1,32 @@
+import Foundation
+@testable import GeoSpendService
+import Testing
+
+/// `OGCLayerCache`'s builds on their own (issue 35, item 24): a waiter that gives up (its time is
+/// up: cancelled) does not stop the build, whose layer the next request gets without building.
+@Suite struct OGCLayerBuildTests {
+    @Test func aCancelledWaiterLeavesTheBuildToFinishAndBeKept() async throws {
+        let f = try ServiceFixture()
+        let cache = OGCLayerCache(store: try f.store())
+        let key = OGCLayerCache.Key(user: "ann", collection: .density, from: nil, to: nil)
+        let feature = OGCFeature(id: "1", json: "{}", box: (0, 0, 0, 0))
+        let waiter = Task {
+            try await cache.features(key) {
+                try await Task.sleep(for: .milliseconds(500))  // a slow layer
+                return [feature]
+            }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        waiter.cancel()
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+        #expect(cache.builds.started == 1 && cache.builds.finished == 0, "the waiter gave up at once, the build runs on")
+        let deadline = ContinuousClock.now + .seconds(30)
+        while cache.builds.finished < 1 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let kept = try await cache.features(key) {
+            Issue.record("built again")
+            return []
+        }
+        #expect(kept.map(\.id) == ["1"])
+        #expect(cache.builds.started == 1)
+    }
+}
