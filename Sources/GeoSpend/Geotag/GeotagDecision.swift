@@ -19,6 +19,16 @@ public struct GeotagPlacement: Sendable, Hashable {
     public var source: GeotagSource
     /// The evidence in words, for review.
     public var evidence: String
+
+    public init(id: String, coordinate: Coordinate, accuracyMeters: Double, storeID: String?, confidence: Double, source: GeotagSource, evidence: String) {
+        self.id = id
+        self.coordinate = coordinate
+        self.accuracyMeters = accuracyMeters
+        self.storeID = storeID
+        self.confidence = confidence
+        self.source = source
+        self.evidence = evidence
+    }
 }
 
 /// One store an ambiguous expense may have been paid at. Maps to
@@ -28,6 +38,12 @@ public struct GeotagCandidate: Sendable, Hashable {
     public var coordinate: Coordinate
     /// 0…1: how well the name matches, lowered by the distance from the person's stays.
     public var score: Double
+
+    public init(storeID: String, coordinate: Coordinate, score: Double) {
+        self.storeID = storeID
+        self.coordinate = coordinate
+        self.score = score
+    }
 }
 
 /// An expense with several possible stores and nothing to choose between them: for review.
@@ -37,6 +53,12 @@ public struct GeotagAmbiguity: Sendable, Hashable {
     /// Best first.
     public var candidates: [GeotagCandidate]
     public var evidence: String
+
+    public init(id: String, candidates: [GeotagCandidate], evidence: String) {
+        self.id = id
+        self.candidates = candidates
+        self.evidence = evidence
+    }
 }
 
 /// Why an expense was not placed: the JSON `reason` values.
@@ -58,6 +80,12 @@ public struct GeotagUnplaced: Sendable, Hashable {
     public var id: String
     public var reason: GeotagUnplacedReason
     public var detail: String
+
+    public init(id: String, reason: GeotagUnplacedReason, detail: String) {
+        self.id = id
+        self.reason = reason
+        self.detail = detail
+    }
 }
 
 /// The geotagger's answer for one expense.
