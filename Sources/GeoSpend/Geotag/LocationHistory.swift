@@ -22,12 +22,19 @@ public struct LocationHistory: Sendable, Hashable {
     }
 
     private mutating func normalize() {
-        positions.sort { ($0.epochMilliseconds, $0.coordinate.latitude, $0.coordinate.longitude) < ($1.epochMilliseconds, $1.coordinate.latitude, $1.coordinate.longitude) }
+        // A total order, so identical fixes end up next to each other (the sort is not stable).
+        positions.sort {
+            ($0.epochMilliseconds, $0.coordinate.latitude, $0.coordinate.longitude, $0.source.rawValue, $0.accuracyMeters ?? -1)
+                < ($1.epochMilliseconds, $1.coordinate.latitude, $1.coordinate.longitude, $1.source.rawValue, $1.accuracyMeters ?? -1)
+        }
         var kept: [Position] = []
         kept.reserveCapacity(positions.count)
         for p in positions where kept.last != p { kept.append(p) }
         positions = kept
-        visits.sort { ($0.startEpochMilliseconds, $0.endEpochMilliseconds) < ($1.startEpochMilliseconds, $1.endEpochMilliseconds) }
+        visits.sort {
+            ($0.startEpochMilliseconds, $0.endEpochMilliseconds, $0.centre.latitude, $0.centre.longitude, $0.source?.rawValue ?? "")
+                < ($1.startEpochMilliseconds, $1.endEpochMilliseconds, $1.centre.latitude, $1.centre.longitude, $1.source?.rawValue ?? "")
+        }
         var keptVisits: [Visit] = []
         for v in visits where keptVisits.last != v { keptVisits.append(v) }
         visits = keptVisits

@@ -172,12 +172,21 @@ public struct MerchantDescriptor: Sendable, Hashable {
 
     /// Why a folded name is a known online merchant, if it is one.
     static func onlineMerchant(_ key: String) -> String? {
-        // Whole words only: "tori" is a marketplace, "torikahvila" a café.
-        for (name, kind) in MerchantDescriptor.onlineMerchants where key == name || key.hasPrefix(name + " ") {
+        // Whole words only: "tori" is a marketplace, "torikahvila" a café. Names of five
+        // letters or more count anywhere ("SUBSCR SPOTIFY"), shorter ones only first.
+        let padded = " " + key + " "
+        for (name, kind) in MerchantDescriptor.onlineMerchants
+        where key == name || key.hasPrefix(name + " ") || (name.count >= 5 && padded.contains(" " + name + " ")) {
             return "\(kind) (\(name))"
+        }
+        for word in key.split(separator: " ") where MerchantDescriptor.subscriptionWords.contains(String(word)) {
+            return "subscription (\(word))"
         }
         return nil
     }
+
+    /// Words banks and merchants print on recurring charges.
+    static let subscriptionWords: Set<String> = ["subscr", "subscription", "subs", "tilaus", "kuukausitilaus", "abo", "abonnement", "membership", "recurring", "renewal"]
 
     static let bankWords = ["KORTTIOSTO", "KORTTIMAKSU", "CARD PURCHASE", "CARD PAYMENT", "DEBIT CARD", "VISA DEBIT", "VISA", "MASTERCARD", "POS", "PURCHASE", "OSTO", "KARTENZAHLUNG", "KORTKOP"]
 

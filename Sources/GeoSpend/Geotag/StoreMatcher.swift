@@ -28,8 +28,9 @@ public struct StoreMatcher: Sendable {
         let store: Store
         /// Folded names without spaces: the full name, the brand.
         let keys: [String]
-        /// The folded words of the name (branch words among them).
-        let words: [String]
+        /// Words of the name that tell this branch from others: not the first, four letters or
+        /// more, and in at most three names of the registry ("kamppi", not "market").
+        let branchWords: [String]
     }
 
     private let entries: [Entry]
@@ -41,6 +42,10 @@ public struct StoreMatcher: Sendable {
     public init(stores: [Store], minimumScore: Double = 0.8) {
         var entries: [Entry] = []
         var buckets: [String: [Int]] = [:]
+        var frequency: [String: Int] = [:]
+        for store in stores {
+            for w in Set(MerchantDescriptor.fold(store.name ?? "").split(separator: " ")) { frequency[String(w), default: 0] += 1 }
+        }
         for store in stores {
             var keys: [String] = []
             for text in [store.name, store.brand] {
@@ -49,9 +54,10 @@ public struct StoreMatcher: Sendable {
                 if k.count >= 2 && !keys.contains(k) { keys.append(k) }
             }
             guard !keys.isEmpty else { continue }
-            let words = MerchantDescriptor.fold(store.name ?? "").split(separator: " ").map(String.init)
+            let branchWords = MerchantDescriptor.fold(store.name ?? "").split(separator: " ").dropFirst().map(String.init)
+                .filter { $0.count >= 4 && frequency[$0, default: 0] <= 3 }
             let index = entries.count
-            entries.append(Entry(store: store, keys: keys, words: words))
+            entries.append(Entry(store: store, keys: keys, branchWords: branchWords))
             for k in Set(keys.map { String($0.prefix(3)) }) { buckets[k, default: []].append(index) }
         }
         self.entries = entries
@@ -73,9 +79,7 @@ public struct StoreMatcher: Sendable {
             var best = 0.0
             for k in entry.keys { best = max(best, Self.score(descriptor: key, store: k, truncated: descriptor.mayBeTruncated)) }
             guard best >= minimumScore else { continue }
-            // A branch word: a word of the store's name after its first that the text has too.
-            let branchWords = entry.words.dropFirst().filter { $0.count >= 4 }
-            var branchNamed = !branchWords.isEmpty && branchWords.contains { w in words.contains(w) }
+            var branchNamed = entry.branchWords.contains { w in words.contains(w) }
             if let postcode = entry.store.postcode, descriptor.text.contains(postcode) { branchNamed = true }
             if let street = entry.store.street.map(MerchantDescriptor.fold), let first = street.split(separator: " ").first,
                 first.count >= 5, words.dropFirst().contains(String(first))

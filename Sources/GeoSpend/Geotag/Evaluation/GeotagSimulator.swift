@@ -75,10 +75,11 @@ public struct GeotagSimulator: Sendable {
         var missing = Set<String>()
         for s in stores where random.unit() < configuration.missingStoreShare { missing.insert(s.id) }
         self.registry = stores.filter { !missing.contains($0.id) }
+        let kinds = Kinds(stores: stores)
         var people: [Person] = []
         for p in 0..<configuration.people {
             var r = SplitMix64(seed: configuration.seed &+ UInt64(p) &* 0x1000_0001)
-            people.append(Self.person(index: p, stores: stores, missing: missing, configuration: configuration, random: &r))
+            people.append(Self.person(index: p, stores: stores, kinds: kinds, missing: missing, configuration: configuration, random: &r))
         }
         self.people = people
     }
@@ -108,14 +109,24 @@ public struct GeotagSimulator: Sendable {
         "FOODORA HELSINKI", "WWW.KIRJAKAUPPA-VERKKO.FI", "PAYPAL *MUSICSHOP", "STRIPE*TEEPUBLIC", "ALIEXPRESS.COM", "HBO MAX",
     ]
 
-    private static func person(index: Int, stores: [Store], missing: Set<String>, configuration c: Configuration, random r: inout SplitMix64) -> Person {
+    /// The places by what a person does there.
+    private struct Kinds {
+        let shops: [Store], eateries: [Store], chains: [Store]
+        init(stores: [Store]) {
+            shops = stores.filter { ($0.kind ?? "").hasPrefix("shop:") || $0.kind == "amenity:pharmacy" || $0.kind == "amenity:fuel" }
+            eateries = stores.filter { ["amenity:cafe", "amenity:restaurant", "amenity:fast_food", "amenity:bar", "amenity:pub"].contains($0.kind ?? "") }
+            // Several branches with one name (or one name's first word: K-Market …).
+            var names: [String: Int] = [:]
+            for s in stores { names[s.name ?? "", default: 0] += 1 }
+            chains = stores.filter { names[$0.name ?? "", default: 0] > 1 }
+        }
+    }
+
+    private static func person(index: Int, stores: [Store], kinds: Kinds, missing: Set<String>, configuration c: Configuration, random r: inout SplitMix64) -> Person {
         let id = "u\(index)"
         let home = randomPoint(&r), work = randomPoint(&r)
-        let shops = stores.filter { ($0.kind ?? "").hasPrefix("shop:") || $0.kind == "amenity:pharmacy" || $0.kind == "amenity:fuel" }
-        let eateries = stores.filter { ["amenity:cafe", "amenity:restaurant", "amenity:fast_food", "amenity:bar", "amenity:pub"].contains($0.kind ?? "") }
+        let (shops, eateries, chains) = (kinds.shops, kinds.eateries, kinds.chains)
         var favouriteShops: [Store] = (0..<14).map { _ in pick(shops.isEmpty ? stores : shops, &r) }
-        // Everyone also shops at chains: several branches with one name.
-        let chains = stores.filter { s in stores.contains { $0.id != s.id && $0.name == s.name } }
         if !chains.isEmpty { favouriteShops.insert(contentsOf: (0..<4).map { _ in pick(chains, &r) }, at: 2) }
         let favouriteEateries: [Store] = (0..<10).map { _ in pick(eateries.isEmpty ? stores : eateries, &r) }
         let dateOnly = r.unit() < c.dateOnlyShare
@@ -232,12 +243,19 @@ public struct GeotagSimulator: Sendable {
         return Person(id: id, history: LocationHistory(positions: positions), expenses: expenses, truth: truth)
     }
 
+    static let branchWords: Set<String> = [
+        "KAMPPI", "KLUUVI", "ESPLANADI", "HAKANIEMI", "EROTTAJA", "KAISANIEMI", "RAUTATIENTORI", "KASARMITORI", "POSTITALO",
+        "SANOMATALO", "KESKUSTA", "FORUM", "KAIVOPIHA", "LONNROTINKATU", "ELIEL", "KOTIKONTU", "SOKOS", "HELSINKI", "STOCKMANN",
+        "KAISANIEMENKATU", "MANNERHEIMINTIE", "ALEKSI", "ALEKSANTERINKATU", "KRUUNUNHAKA", "PUNAVUORI", "ULLANLINNA",
+    ]
+
     /// What a bank prints for a card payment at `store`.
     static func descriptor(for store: Store, _ r: inout SplitMix64) -> String {
         var name = MerchantDescriptor.upperASCII(store.name ?? "")
         var words = name.split(separator: " ")
-        // The branch word dropped: "K-MARKET KAMPPI" → "K-MARKET".
-        if words.count >= 2, r.unit() < 0.3 { words.removeLast() }
+        // The branch word dropped: "K-MARKET KAMPPI" → "K-MARKET" (districts and landmarks
+        // of central Helsinki that chains name their branches after).
+        if words.count >= 2, let last = words.last, branchWords.contains(String(last)), r.unit() < 0.6 { words.removeLast() }
         name = words.joined(separator: " ")
         let u = r.unit()
         if u < 0.1 { name = "SUMUP  *" + name } else if u < 0.17 { name = "IZ *" + name } else if u < 0.22 { name = "SQ *" + name } else if u < 0.25 { name = "ZETTLE_*" + name }
