@@ -31,6 +31,9 @@ public struct Geotagger: Sendable {
     public var historyOnlyAccuracyMeters = 60.0
     /// How close to a stay's centre a store must be for a date-only booking.
     public var stayReachMeters = 80.0
+    /// The same for one branch of a chain, and the longest stay that counts for it.
+    public var chainStayReachMeters = 45.0
+    public var chainStayMilliseconds: Int64 = 3 * 3_600_000
 
     /// - Parameters:
     ///   - history: the user's history; stays are detected from its fixes and added to the
@@ -96,7 +99,8 @@ public struct Geotagger: Sendable {
             .sorted { ($0.1, $0.0.store.id) < ($1.1, $1.0.store.id) }
         let whereText = "phone at \(Self.format(spot.coordinate)) ±\(Int(spot.accuracyMeters.rounded())) m, \(spot.gapMilliseconds / 1000) s from a fix"
         if let first = near.first {
-            let clear = near.count == 1 || (first.1 * 2 + 10 < near[1].1)
+            // The nearest branch wins only when the next is further by more than the spot's radius.
+            let clear = near.count == 1 || (first.1 * 2 + 10 < near[1].1 && near[1].1 - first.1 > spot.accuracyMeters)
             if clear {
                 var confidence = 0.97 * min(1, first.0.score + 0.05)
                 if spot.accuracyMeters > 100 { confidence *= 0.85 }
@@ -140,11 +144,16 @@ public struct Geotagger: Sendable {
         }
         // Each candidate's closest stay, the booking day's before the day before's.
         var near: [(candidate: StoreCandidate, distance: Double, sameDay: Bool)] = []
+        // With several stores of one name (a chain), a stay only counts when it is short and
+        // close: home and work near a branch are where people live, not where they paid.
+        let chain = candidates.count > 1 && !candidates.contains(where: \.branchNamed)
         for c in candidates {
             var best: (Double, Bool)?
             for s in stays {
+                if chain && s.endEpochMilliseconds - s.startEpochMilliseconds > chainStayMilliseconds { continue }
                 let d = Geodesic.distance(c.store.coordinate, s.centre)
-                guard d <= stayReachMeters + min(60, s.radiusMeters ?? 20) else { continue }
+                let reach = chain ? chainStayReachMeters : stayReachMeters + min(60, s.radiusMeters ?? 20)
+                guard d <= reach else { continue }
                 let sameDay = s.endEpochMilliseconds > dayStart
                 if best == nil || (sameDay && !best!.1) || (sameDay == best!.1 && d < best!.0) { best = (d, sameDay) }
             }
@@ -156,6 +165,7 @@ public struct Geotagger: Sendable {
             if near.count == 1 || first.distance * 3 + 10 < near[1].distance {
                 var confidence = 0.96 * min(1, first.candidate.score + 0.05)
                 if !first.sameDay { confidence *= 0.97 }
+                if chain { confidence = min(confidence, 0.88) }  // the paid branch's stay may be missing
                 if near.count > 1 { confidence *= 0.9 }
                 return .placed(GeotagPlacement(
                     id: e.id, coordinate: first.candidate.store.coordinate, accuracyMeters: 10, storeID: first.candidate.store.id,

@@ -29,7 +29,8 @@ public struct StoreMatcher: Sendable {
         /// Folded names without spaces: the full name, the brand.
         let keys: [String]
         /// Words of the name that tell this branch from others: not the first, four letters or
-        /// more, and in at most three names of the registry ("kamppi", not "market").
+        /// more, in no other name of its chain and in at most three names of the registry
+        /// ("kamppi", not "market").
         let branchWords: [String]
     }
 
@@ -42,9 +43,15 @@ public struct StoreMatcher: Sendable {
     public init(stores: [Store], minimumScore: Double = 0.8) {
         var entries: [Entry] = []
         var buckets: [String: [Int]] = [:]
+        // Word counts over the registry and within each chain (names with the same first word).
         var frequency: [String: Int] = [:]
+        var inChain: [String: Int] = [:]
         for store in stores {
-            for w in Set(MerchantDescriptor.fold(store.name ?? "").split(separator: " ")) { frequency[String(w), default: 0] += 1 }
+            let words = MerchantDescriptor.fold(store.name ?? "").split(separator: " ").map(String.init)
+            for w in Set(words) {
+                frequency[w, default: 0] += 1
+                inChain["\(words[0])|\(w)", default: 0] += 1
+            }
         }
         for store in stores {
             var keys: [String] = []
@@ -54,8 +61,10 @@ public struct StoreMatcher: Sendable {
                 if k.count >= 2 && !keys.contains(k) { keys.append(k) }
             }
             guard !keys.isEmpty else { continue }
-            let branchWords = MerchantDescriptor.fold(store.name ?? "").split(separator: " ").dropFirst().map(String.init)
-                .filter { $0.count >= 4 && frequency[$0, default: 0] <= 3 }
+            let nameWords = MerchantDescriptor.fold(store.name ?? "").split(separator: " ").map(String.init)
+            let branchWords = nameWords.dropFirst().filter {
+                $0.count >= 4 && frequency[$0, default: 0] <= 3 && inChain["\(nameWords[0])|\($0)", default: 0] == 1
+            }
             let index = entries.count
             entries.append(Entry(store: store, keys: keys, branchWords: branchWords))
             for k in Set(keys.map { String($0.prefix(3)) }) { buckets[k, default: []].append(index) }

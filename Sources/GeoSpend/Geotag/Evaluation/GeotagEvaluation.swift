@@ -19,6 +19,8 @@ public struct GeotagEvaluation: Sendable, Hashable, CustomStringConvertible {
     public var highConfidenceRight = 0
     /// Metres from the true place, of every in-person placement.
     public var errorsMeters: [Double] = []
+    /// The first wrong placements, in words (for diagnosis).
+    public var mistakes: [String] = []
 
     public var precision: Double { placed == 0 ? 0 : Double(placedRight) / Double(placed) }
     public var recallTimestamped: Double { inPersonTimestamped == 0 ? 0 : Double(rightTimestamped) / Double(inPersonTimestamped) }
@@ -70,7 +72,11 @@ public struct GeotagEvaluation: Sendable, Hashable, CustomStringConvertible {
         for p in report.placed {
             guard let t = truth[p.id] else { continue }
             switch t.kind {
-            case .online: onlinePlaced += 1; placed += 1; continue
+            case .online:
+                onlinePlaced += 1
+                placed += 1
+                if mistakes.count < 20 { mistakes.append("\(p.id) online placed: \(p.evidence)") }
+                continue
             case .income, .transfer: notExpensesPlaced += 1; placed += 1; continue
             case .inPerson: break
             }
@@ -78,6 +84,10 @@ public struct GeotagEvaluation: Sendable, Hashable, CustomStringConvertible {
             let distance = t.coordinate.map { Geodesic.distance($0, p.coordinate) } ?? .infinity
             errorsMeters.append(distance)
             let right = p.storeID.map { $0 == t.storeID } ?? (distance <= 100)
+            if !right, mistakes.count < 20 {
+                let inRegistry = t.storeInRegistry ? "" : " (not in the registry)"
+                mistakes.append("\(p.id) at \(p.storeID ?? "no store") \(Int(distance.rounded())) m off, truth \(t.storeID ?? "?")\(inRegistry), confidence \(p.confidence): \(p.evidence)")
+            }
             if right {
                 placedRight += 1
                 if t.dateOnly { rightDateOnly += 1 } else { rightTimestamped += 1 }

@@ -129,7 +129,8 @@ public struct GeotagSimulator: Sendable {
         var favouriteShops: [Store] = (0..<14).map { _ in pick(shops.isEmpty ? stores : shops, &r) }
         if !chains.isEmpty { favouriteShops.insert(contentsOf: (0..<4).map { _ in pick(chains, &r) }, at: 2) }
         let favouriteEateries: [Store] = (0..<10).map { _ in pick(eateries.isEmpty ? stores : eateries, &r) }
-        let dateOnly = r.unit() < c.dateOnlyShare
+        // Spread evenly over the people, so a small run has both kinds.
+        let dateOnly = Int(Double(index + 1) * c.dateOnlyShare) > Int(Double(index) * c.dateOnlyShare)
         let subscription = (pick(["NETFLIX.COM", "SPOTIFY P2B1C3D4E5", "HBO MAX", "GOOGLE *YOUTUBEPREMIUM"], &r), Int64(799 + r.next() % 1000))
         var positions: [Position] = []
         var expenses: [Expense] = []
