@@ -32,8 +32,8 @@ public struct Geotagger: Sendable {
     /// How close to a stay's centre a store must be for a date-only booking.
     public var stayReachMeters = 80.0
     /// The same for one branch of a chain, and the longest stay that counts for it.
-    public var chainStayReachMeters = 45.0
-    public var chainStayMilliseconds: Int64 = 3 * 3_600_000
+    public var chainStayReachMeters = 30.0
+    public var chainStayMilliseconds: Int64 = 3_600_000
 
     /// - Parameters:
     ///   - history: the user's history; stays are detected from its fixes and added to the
