@@ -1,7 +1,7 @@
 import Foundation
 
 /// Decides where each of a user's expenses was paid, from the user's location history and the
-/// merchant text, as a pure function of its inputs (DESIGN.md § 14).
+/// merchant text, as a pure function of its inputs (docs/GEOTAG.md § The decision).
 ///
 /// ```swift
 /// let tagger = Geotagger(history: history, stores: stores, timeZone: TimeZone(identifier: "Europe/Helsinki")!)
