@@ -24,3 +24,22 @@ public struct GeotagExpense: Sendable, Hashable {
         self.init(id: expense.id, kind: expense.kind, occurredAt: expense.occurredAt, merchantText: merchant ?? expense.title, isRecurring: isRecurring)
     }
 }
+
+extension GeotagExpense {
+    /// The expenses a geotag run considers, ready for `Geotagger.geotag`: those without a
+    /// position (one that has one keeps it and is never placed), in input order, with monthly
+    /// series (`RecurringPayments`, over all the given expenses) marked as subscriptions.
+    ///
+    /// ```swift
+    /// let report = tagger.geotag(GeotagExpense.prepare(userExpenses))
+    /// ```
+    /// - Complexity: O(n log n).
+    public static func prepare(_ expenses: [Expense], minimumMonths: Int = 3) -> [GeotagExpense] {
+        let series = RecurringPayments.monthlyIDs(in: expenses.map {
+            RecurringPayments.Payment(
+                id: $0.id, merchantKey: MerchantDescriptor(parsing: $0.merchant ?? $0.title ?? "").matchKey,
+                amountMinorUnits: $0.amount.minorUnits, currency: $0.amount.currency.code, localDate: $0.occurredAt.localDate)
+        }, minimumMonths: minimumMonths)
+        return expenses.filter { $0.location == nil }.map { GeotagExpense($0, isRecurring: series.contains($0.id)) }
+    }
+}

@@ -107,3 +107,22 @@ import Testing
         #expect(held.placed.isEmpty && held.ambiguous.map(\.id) == ["e"])
     }
 }
+
+extension GeotaggerTests {
+    @Test func prepareLeavesPositionedExpensesAloneAndMarksSubscriptions() throws {
+        let eur = try Currency(code: "EUR")
+        func expense(_ id: String, _ date: String, _ merchant: String, _ minor: Int64, located: Bool = false) throws -> Expense {
+            Expense(
+                id: id, userID: "u", amount: Money(minorUnits: minor, currency: eur), occurredAt: try Timestamp(parsing: date), merchant: merchant,
+                location: located ? ExpenseLocation(coordinate: Self.kamppi) : nil)
+        }
+        let expenses = [
+            try expense("g1", "2026-01-04", "GYM CLUB HELSINKI", 3900), try expense("g2", "2026-02-04", "GYM CLUB HELSINKI", 3900),
+            try expense("g3", "2026-03-04", "GYM CLUB HELSINKI", 3900), try expense("l1", "2026-03-05", "LIDL", 1234),
+            try expense("p1", "2026-03-05", "LIDL", 999, located: true),
+        ]
+        let prepared = GeotagExpense.prepare(expenses)
+        #expect(prepared.map(\.id) == ["g1", "g2", "g3", "l1"])
+        #expect(prepared.map(\.isRecurring) == [true, true, true, false])
+    }
+}

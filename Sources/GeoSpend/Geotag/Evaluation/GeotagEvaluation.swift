@@ -53,12 +53,7 @@ public struct GeotagEvaluation: Sendable, Hashable, CustomStringConvertible {
         self.init()
         for person in simulation.people {
             let tagger = Geotagger(history: person.history, stores: simulation.registry, timeZone: GeotagSimulator.timeZone)
-            let series = RecurringPayments.monthlyIDs(in: person.expenses.map {
-                RecurringPayments.Payment(
-                    id: $0.id, merchantKey: MerchantDescriptor(parsing: $0.merchant ?? $0.title ?? "").matchKey,
-                    amountMinorUnits: $0.amount.minorUnits, currency: $0.amount.currency.code, localDate: $0.occurredAt.localDate)
-            }, minimumMonths: 2)
-            let report = tagger.geotag(person.expenses.map { GeotagExpense($0, isRecurring: series.contains($0.id)) })
+            let report = tagger.geotag(GeotagExpense.prepare(person.expenses, minimumMonths: 2))
             add(report, truth: person.truth)
         }
     }
