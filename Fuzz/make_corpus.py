@@ -170,3 +170,17 @@ write("gpx", [
     b'<?xml version="1.0" encoding="ISO-8859-1"?><gpx><wpt lat="1" lon="2"><name>caf\xe9</name><sym>s</sym></wpt></gpx>',
     b'<?xml version="1.0" encoding="EBCDIC"?><gpx/>', b"<gpx><wpt", b"<kml/>", b"",
 ])
+
+# Location histories: every example of Data/examples/positions/, and the rules the readers
+# check (E7 range, degree strings, offsets, recorder lines, nesting).
+positions = sorted((examples / "positions").iterdir())
+write("positions", [p.read_bytes() for p in positions] + [
+    '{"locations":[{"latitudeE7":1800000001,"longitudeE7":0,"timestamp":"2026-03-05T06:10:00Z"}]}',
+    '{"locations":[{"latitudeE7":601699000,"longitudeE7":249384000,"timestampMs":"9223372036854775807"}]}',
+    '{"semanticSegments":[{"startTime":"2026-03-05T08:40:00+02:00","endTime":"2026-03-05T08:00:00+02:00"}]}',
+    '{"rawSignals":[{"position":{"LatLng":"-90.0°, 180.0°","accuracyMeters":0,"timestamp":"2026-03-05T08:40:00Z"}}]}',
+    '[{"startTime":"2026-03-05T08:40:00Z","endTime":"2026-03-05T09:00:00Z","timelinePath":[{"point":"geo:60.1,24.9","durationMinutesOffsetFromStartTime":"1e300"}]}]',
+    '2026-03-05T06:45:00Z\t*\t{"_type":"location","lat":60.1,"lon":24.9,"tst":9223372036854775}\n',
+    '{"locations":' + "[" * 70 + "]" * 70 + "}",
+    "time,lat,lon\n1772693100,91,0\n",
+])

@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=.build-fuzz
-TARGETS_ALL=(csv jsonl geojson arguments ofx qif camt053 gpx)
+TARGETS_ALL=(csv jsonl geojson arguments ofx qif camt053 gpx positions)
 FLAGS=(-O -g -sanitize=fuzzer,address -parse-as-library -package-name GeoSpend -I Sources/CProj -I Sources/CGEOS -I Sources/CZlib)
 
 # gold warns once per ASan helper symbol when linking Swift with -sanitize=address: noise.

@@ -98,6 +98,68 @@ struct FeatureCollectionReader {
         return document
     }
 
+    /// Walks any top-level JSON value, streaming arrays without holding them: a top-level array's
+    /// elements go to `body` with the key `""`; for a top-level object, the elements of each member
+    /// named in `keys` whose value is an array go to `body(key, element, index)`, and the other
+    /// members are returned parsed (bounded by `maximumValueBytes` each). Location histories
+    /// (`locations`, `semanticSegments`, `rawSignals`, `timelineObjects`) are read through it.
+    /// - Returns: the members not streamed, in document order (empty for a top-level array).
+    /// - Throws: `StrictJSONParser.SyntaxError` with the offset in the file, or what `body` throws;
+    ///   a top-level value that is neither an object nor an array is a syntax error.
+    mutating func readArrays(
+        named keys: Set<String>, _ body: (String, JSONValue, Int) throws -> Void
+    ) throws -> [(key: String, value: JSONValue)] {
+        if peek() == 0xEF {
+            for expected: UInt8 in [0xEF, 0xBB, 0xBF] {
+                guard peek() == expected else { throw error("is not valid UTF-8") }
+                _ = take()
+            }
+        }
+        skipSpace()
+        var members: [(key: String, value: JSONValue)] = []
+        if peek() == UInt8(ascii: "[") {
+            try readFeatures { try body("", $0, $1) }
+        } else if peek() == UInt8(ascii: "{") {
+            _ = take()
+            var seen = Set<String>()
+            skipSpace()
+            if peek() == UInt8(ascii: "}") {
+                _ = take()
+            } else {
+                while true {
+                    skipSpace()
+                    guard peek() == UInt8(ascii: "\"") else { throw error("expected a quoted object key") }
+                    let keyStart = position
+                    guard case .string(let key) = try parseValue(depth: 1) else {
+                        throw error("expected a quoted object key")
+                    }
+                    guard seen.insert(key).inserted else {
+                        throw StrictJSONParser.SyntaxError(offset: keyStart + 1, reason: "has the key \"\(key)\" twice")
+                    }
+                    skipSpace()
+                    guard take() == UInt8(ascii: ":") else { throw error("expected ':' after an object key", back: 1) }
+                    skipSpace()
+                    if keys.contains(key), peek() == UInt8(ascii: "[") {
+                        try readFeatures { try body(key, $0, $1) }
+                    } else {
+                        members.append((key, try parseValue(depth: 1)))
+                    }
+                    skipSpace()
+                    guard let c = take() else { throw error("unexpected end of JSON inside an object") }
+                    if c == UInt8(ascii: ",") { continue }
+                    if c == UInt8(ascii: "}") { break }
+                    throw error("expected ',' or '}' in an object", back: 1)
+                }
+            }
+        } else {
+            _ = try parseValue(depth: 0)
+            throw error("expected a JSON object or array at the top")
+        }
+        skipSpace()
+        guard peek() == nil else { throw error("unexpected text after the JSON value") }
+        return members
+    }
+
     private mutating func readFeatures(_ body: (JSONValue, Int) throws -> Void) throws {
         _ = take()  // [
         skipSpace()

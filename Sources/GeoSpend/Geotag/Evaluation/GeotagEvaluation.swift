@@ -1,0 +1,107 @@
+/// The geotagger's figures on simulated people (`GeotagSimulator`), against the goals of
+/// issue 36: precision ≥ 0.98, recall ≥ 0.90 (timestamped) and ≥ 0.75 (date-only) of in-person
+/// payments, no online payment placed, median error ≤ 25 m, and of placements with confidence
+/// ≥ 0.9 at least 90 % right.
+///
+/// A placement is right when it names the store paid at, or, naming none, lies within 100 m of
+/// it. Naming a store left out of the registry cannot happen; naming another is wrong.
+public struct GeotagEvaluation: Sendable, Hashable, CustomStringConvertible {
+    public var inPersonTimestamped = 0
+    public var inPersonDateOnly = 0
+    public var placed = 0
+    public var placedRight = 0
+    public var rightTimestamped = 0
+    public var rightDateOnly = 0
+    public var ambiguous = 0
+    public var onlinePlaced = 0
+    public var notExpensesPlaced = 0
+    public var highConfidence = 0
+    public var highConfidenceRight = 0
+    /// Metres from the true place, of every in-person placement.
+    public var errorsMeters: [Double] = []
+    /// The first wrong placements, in words (for diagnosis).
+    public var mistakes: [String] = []
+
+    public var precision: Double { placed == 0 ? 0 : Double(placedRight) / Double(placed) }
+    public var recallTimestamped: Double { inPersonTimestamped == 0 ? 0 : Double(rightTimestamped) / Double(inPersonTimestamped) }
+    public var recallDateOnly: Double { inPersonDateOnly == 0 ? 0 : Double(rightDateOnly) / Double(inPersonDateOnly) }
+    public var calibration: Double { highConfidence == 0 ? 0 : Double(highConfidenceRight) / Double(highConfidence) }
+    public var medianErrorMeters: Double {
+        guard !errorsMeters.isEmpty else { return .infinity }
+        let s = errorsMeters.sorted()
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+
+    /// The goals that are not met, in words; empty when all are.
+    public var unmetGoals: [String] {
+        var out: [String] = []
+        if precision < 0.98 { out.append("precision \(precision) < 0.98") }
+        if recallTimestamped < 0.90 { out.append("recall (timestamped) \(recallTimestamped) < 0.90") }
+        if recallDateOnly < 0.75 { out.append("recall (date-only) \(recallDateOnly) < 0.75") }
+        if onlinePlaced > 0 { out.append("\(onlinePlaced) online payments placed") }
+        if notExpensesPlaced > 0 { out.append("\(notExpensesPlaced) incomes or transfers placed") }
+        if medianErrorMeters > 25 { out.append("median error \(medianErrorMeters) m > 25 m") }
+        if calibration < 0.9 { out.append("calibration \(calibration) < 0.9") }
+        return out
+    }
+
+    public init() {}
+
+    /// Runs the geotagger on every simulated person and scores it.
+    /// - Complexity: the geotagger's, per person.
+    public init(simulation: GeotagSimulator) {
+        self.init()
+        for person in simulation.people {
+            let tagger = Geotagger(history: person.history, stores: simulation.registry, timeZone: GeotagSimulator.timeZone)
+            let report = tagger.geotag(GeotagExpense.prepare(person.expenses, minimumMonths: 2))
+            add(report, truth: person.truth)
+        }
+    }
+
+    /// Scores one report against the truth of its expenses.
+    public mutating func add(_ report: GeotagReport, truth: [String: GeotagSimulator.Truth]) {
+        for t in truth.values where t.kind == .inPerson {
+            if t.dateOnly { inPersonDateOnly += 1 } else { inPersonTimestamped += 1 }
+        }
+        ambiguous += report.ambiguous.count
+        for p in report.placed {
+            guard let t = truth[p.id] else { continue }
+            switch t.kind {
+            case .online:
+                onlinePlaced += 1
+                placed += 1
+                if mistakes.count < 20 { mistakes.append("\(p.id) online placed: \(p.evidence)") }
+                continue
+            case .income, .transfer: notExpensesPlaced += 1; placed += 1; continue
+            case .inPerson: break
+            }
+            placed += 1
+            let distance = t.coordinate.map { Geodesic.distance($0, p.coordinate) } ?? .infinity
+            errorsMeters.append(distance)
+            let right = p.storeID.map { $0 == t.storeID } ?? (distance <= 100)
+            if !right, mistakes.count < 20 {
+                let inRegistry = t.storeInRegistry ? "" : " (not in the registry)"
+                mistakes.append("\(p.id) at \(p.storeID ?? "no store") \(Int(distance.rounded())) m off, truth \(t.storeID ?? "?")\(inRegistry), confidence \(p.confidence): \(p.evidence)")
+            }
+            if right {
+                placedRight += 1
+                if t.dateOnly { rightDateOnly += 1 } else { rightTimestamped += 1 }
+            }
+            if p.confidence >= 0.9 {
+                highConfidence += 1
+                if right { highConfidenceRight += 1 }
+            }
+        }
+    }
+
+    public var description: String {
+        func f(_ x: Double) -> String { String(Double((x * 1000).rounded()) / 1000) }
+        return """
+            in-person payments: \(inPersonTimestamped) timestamped, \(inPersonDateOnly) date-only
+            placed \(placed) (right \(placedRight)), ambiguous \(ambiguous)
+            precision \(f(precision)); recall timestamped \(f(recallTimestamped)), date-only \(f(recallDateOnly))
+            online placed \(onlinePlaced); incomes/transfers placed \(notExpensesPlaced)
+            median error \(f(medianErrorMeters)) m; calibration (confidence ≥ 0.9: \(highConfidence)) \(f(calibration))
+            """
+    }
+}
