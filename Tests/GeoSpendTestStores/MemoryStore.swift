@@ -161,10 +161,15 @@ struct MemoryReader: ExpenseReader {
     }
 
     func expensesWithoutStore(userID: String?) throws -> [UnsnappedExpense] {
-        state.expenses.lazy.map(\.expense)
+        let found: [Expense] = state.expenses.map(\.expense)
             .filter { $0.storeID == nil && $0.location != nil && (userID == nil || ExactText($0.userID) == ExactText(userID!)) }
-            .sorted { $0.id != $1.id ? byBytes($0.id, $1.id) : byBytes($0.userID, $1.userID) }
-            .map { UnsnappedExpense(id: $0.id, userID: $0.userID, coordinate: $0.location!.coordinate, accuracyMeters: $0.location!.accuracyMeters, merchant: $0.merchant) }
+        // By id, then user (ids are unique per user), as bytes.
+        let sorted = found.sorted { (a: Expense, b: Expense) -> Bool in
+            ExactText(a.id) != ExactText(b.id) ? byBytes(a.id, b.id) : byBytes(a.userID, b.userID)
+        }
+        return sorted.map { e in
+            UnsnappedExpense(id: e.id, userID: e.userID, coordinate: e.location!.coordinate, accuracyMeters: e.location!.accuracyMeters, merchant: e.merchant)
+        }
     }
 
     func allStores(kind: String?) throws -> [Store] {
