@@ -29,8 +29,9 @@ extension PostGISStore: ExpenseEditing {
 
     public func addExpense(_ expense: Expense, remindAt: Timestamp?) async throws -> StoredExpense {
         try await editing { r in
-            // Ids are unique across users, as the file's UNIQUE(id) has them.
-            if !(try r.rows("SELECT 1 FROM expenses WHERE id = \(expense.id) LIMIT 1")).isEmpty {
+            // Ids are unique per user, as the file's UNIQUE (user_id, id) has them (v17): another
+            // user's expense of the same id is neither in the way nor revealed.
+            if !(try r.rows("SELECT 1 FROM expenses WHERE id = \(expense.id) AND user_id = \(expense.userID) LIMIT 1")).isEmpty {
                 throw EditError.invalid(field: "id", reason: "\(expense.id) is taken")
             }
             if let name = expense.category {
@@ -80,7 +81,7 @@ extension PostGISStore: ExpenseEditing {
             }
             // The import's rule: every total of a currency stays within Int64.
             let code = expense.amount.currency.code
-            let others = try r.rows("SELECT COALESCE(SUM(amount_minor), 0)::text FROM expenses WHERE currency = \(code) AND id <> \(expense.id)")[0]
+            let others = try r.rows("SELECT COALESCE(SUM(amount_minor), 0)::text FROM expenses WHERE currency = \(code) AND NOT (id = \(expense.id) AND user_id = \(expense.userID))")[0]
                 .decode(String.self)
             if Int64(others).map({ $0.addingReportingOverflow(expense.amount.minorUnits).overflow }) ?? true {
                 throw EditError.invalid(field: "--amount", reason: "would bring the total of all \(code) amounts beyond what GeoSpend can add up exactly")
@@ -114,14 +115,17 @@ extension PostGISStore: ExpenseEditing {
 
     public func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) async throws -> ExpensePage {
         var w = try PostGISFilter(filter)
-        if let cursor { w.add("(e.occurred_ms, e.id) < (\(w.bind(cursor.occurredMilliseconds)), \(w.bind(cursor.id)))") }
+        // Ids are unique per user: the user orders rows of one instant and id.
+        if let cursor {
+            w.add("(e.occurred_ms, e.id, e.user_id) < (\(w.bind(cursor.occurredMilliseconds)), \(w.bind(cursor.id)), \(w.bind(cursor.userID)))")
+        }
         // One row more than asked tells whether another page follows.
-        let order = "ORDER BY e.occurred_ms DESC, e.id DESC LIMIT \(w.bind(Int64(limit) + 1))"  // binds before `query` reads them
+        let order = "ORDER BY e.occurred_ms DESC, e.id DESC, e.user_id DESC LIMIT \(w.bind(Int64(limit) + 1))"  // binds before `query` reads them
         let query = w.query("SELECT \(Self.storedColumns) FROM \(Self.storedSource)", suffix: order)
         let rows = try await reading { r in try r.rows(query).map(Self.stored) }
         let page = rows.prefix(limit)
         let next = rows.count > limit
-            ? page.last.map { ExpenseCursor(occurredMilliseconds: $0.expense.occurredAt.epochMilliseconds, id: $0.expense.id) } : nil
+            ? page.last.map { ExpenseCursor(occurredMilliseconds: $0.expense.occurredAt.epochMilliseconds, id: $0.expense.id, userID: $0.expense.userID) } : nil
         return ExpensePage(expenses: Array(page), next: next)
     }
 

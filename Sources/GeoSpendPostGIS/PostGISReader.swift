@@ -145,10 +145,10 @@ struct PostGISReader: ExpenseReader {
         return Dictionary(try found.map { let s = try PostGISRows.store($0.makeRandomAccess()); return (s.id, s) }, uniquingKeysWith: { a, _ in a })
     }
 
-    func timestamps(ofExpenses ids: Set<String>) throws -> [String: Timestamp] {
+    func timestamps(ofExpenses ids: Set<String>, userID: String) throws -> [String: Timestamp] {
         guard !ids.isEmpty else { return [:] }
         let found = try rows("""
-            SELECT id, occurred_at, occurred_ms, utc_offset_min, local_date FROM expenses WHERE id = ANY(\(Array(ids)))
+            SELECT id, occurred_at, occurred_ms, utc_offset_min, local_date FROM expenses WHERE user_id = \(userID) AND id = ANY(\(Array(ids)))
             """)
         return Dictionary(try found.map { row in
             let (id, text, ms, offset, day) = try row.decode((String, String, Int64, Int32?, String).self)
@@ -161,11 +161,11 @@ struct PostGISReader: ExpenseReader {
         w.add("e.store_id IS NULL")
         w.add("e.lat IS NOT NULL")
         if let userID { w.add("e.user_id = \(w.bind(userID))") }
-        return try rows(w.query("SELECT e.id, e.lat, e.lon, e.accuracy_m, e.merchant FROM expenses AS e", suffix: "ORDER BY e.id"))
+        return try rows(w.query("SELECT e.id, e.lat, e.lon, e.accuracy_m, e.merchant, e.user_id FROM expenses AS e", suffix: "ORDER BY e.id, e.user_id"))
             .map { row in
-                let (id, lat, lon, accuracy, merchant) = try row.decode((String, Double, Double, Double?, String?).self)
+                let (id, lat, lon, accuracy, merchant, user) = try row.decode((String, Double, Double, Double?, String?, String).self)
                 return UnsnappedExpense(
-                    id: id, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon), accuracyMeters: accuracy, merchant: merchant)
+                    id: id, userID: user, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon), accuracyMeters: accuracy, merchant: merchant)
             }
     }
 

@@ -12,7 +12,7 @@ extension PostGISStore: ReceiptStore {
     /// The expense, then the price records, inside the caller's transaction (also `lists complete`).
     static func insertReceipt(_ db: PostGISReader, _ expense: Expense, prices: [PriceEntry]) throws -> [PriceSaveOutcome] {
         try ensureUser(db, expense.userID)
-        if try db.rows("SELECT EXISTS (SELECT 1 FROM expenses WHERE id = \(expense.id))")[0].decode(Bool.self) {
+        if try db.rows("SELECT EXISTS (SELECT 1 FROM expenses WHERE id = \(expense.id) AND user_id = \(expense.userID))")[0].decode(Bool.self) {
             throw EditError.invalid(field: "id", reason: "\(expense.id) is taken: this receipt or list was stored before")
         }
         let writer = PostGISWriter(connection: db.connection, logger: db.logger)

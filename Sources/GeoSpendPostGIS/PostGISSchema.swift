@@ -5,7 +5,7 @@ import PostgresNIO
 /// The tables of the PostgreSQL store, created and migrated in an existing database.
 ///
 /// The same rows and rules as the SpatiaLite file (Sources/GeoSpendSpatiaLite/Schema.swift):
-/// money as `bigint` minor units, the same CHECKs, ids unique, the content hash kept for
+/// money as `bigint` minor units, the same CHECKs, ids unique (an expense's per user), the content hash kept for
 /// deduplication. Positions are kept as the given `lat`/`lon` (`double precision`, exact) with a
 /// generated `geography(Point, 4326)` column and its GiST index for the spatial candidates.
 /// Ids and other keys are `COLLATE "C"`: they compare and sort by bytes, as SQLite's text does.
@@ -29,9 +29,10 @@ enum PostGISSchema {
     /// Expenses are spread over this many hash partitions of `user_id` (declarative
     /// partitioning): one user's rows sit in one partition, so a user's queries and deletion
     /// touch one table of an eighth of the rows, and vacuum works partition by partition. A
-    /// partitioned table's unique keys must hold the partition key, so `id` is unique per user in
-    /// the schema and across users by the writer, which looks every batch's ids up in all
-    /// partitions under the writers' lock (`PostGISWriter`), as the file's UNIQUE(id) decides.
+    /// partitioned table's unique keys must hold the partition key: `UNIQUE (id, user_id)`, which
+    /// is the rule itself since ids became unique per user (the file's migration v17; before, the
+    /// writer also looked every batch's ids up across users). So the per-user ids needed no
+    /// schema change here: an older server's rows already satisfy it.
     static let expensePartitionCount = 8
 
     private static var expensePartitions: String {

@@ -77,6 +77,27 @@ final class PostGISWriter: ExpenseWriter {
         try connection.copy(table, columns, text, logger: logger)
     }
 
+    /// An expense's key in `written["expenses"]` and `storedExpenseHashes`: ids are unique per
+    /// user. The user and the id joined by a NUL: no stored text holds one (`CopyText`), so two
+    /// keys of stored rows never collide, and a row holding a NUL is refused anyway.
+    private static func expenseKey(user: String, id: String) -> ExactText { ExactText(user + "\u{0}" + id) }
+
+    /// The content hashes stored for these expenses' (user, id), beyond those in `written`.
+    private func storedExpenseHashes(_ expenses: [Expense]) throws -> [ExactText: Int64] {
+        if written["expenses"] != nil { return [:] }
+        var b = PostgresBindings()
+        b.append(expenses.map(\.userID))
+        b.append(expenses.map(\.id))
+        let found = try rows(PostgresQuery(
+            unsafeSQL: """
+                SELECT e.user_id, e.id, e.content_hash FROM expenses AS e
+                JOIN unnest($1::text[], $2::text[]) AS k(u, x) ON e.user_id = k.u AND e.id = k.x
+                """, binds: b))
+        return Dictionary(
+            try found.map { let (user, id, hash) = try $0.decode((String, String, Int64).self); return (Self.expenseKey(user: user, id: id), hash) },
+            uniquingKeysWith: { a, _ in a })
+    }
+
     /// The content hashes stored under `ids` in `table`, beyond those in `written`.
     private func storedHashes(_ table: String, _ ids: [String]) throws -> [ExactText: Int64] {
         if written[table] != nil { return [:] }
@@ -123,7 +144,7 @@ final class PostGISWriter: ExpenseWriter {
             ).map { let (c, sum) = try $0.decode((String, String).self); return (c, Int64(sum)!) })
         }
         try setAsideIfEmpty("expenses")
-        var stored = try storedHashes("expenses", expenses.map(\.record.id))
+        var stored = try storedExpenseHashes(expenses.map(\.record))
         var fresh: [HashedRow<Expense>] = []
         let outcomes = expenses.map { row -> RowOutcome in
             let e = row.record
@@ -132,7 +153,9 @@ final class PostGISWriter: ExpenseWriter {
             }
             let code = e.amount.currency.code
             let (projected, overflow) = currencyTotals![code, default: 0].addingReportingOverflow(e.amount.minorUnits)
-            if let hash = stored[ExactText(e.id)] ?? written["expenses"]?[ExactText(e.id)] { return Self.same(hash, row.contentHash, id: e.id) }
+            // Ids are unique per user: another user's row of the same id is neither compared nor revealed.
+            let key = Self.expenseKey(user: e.userID, id: e.id)
+            if let hash = stored[key] ?? written["expenses"]?[key] { return Self.same(hash, row.contentHash, id: e.id) }
             if overflow {
                 return .rejected(RowRejection(
                     column: "amount",
@@ -142,8 +165,8 @@ final class PostGISWriter: ExpenseWriter {
                 "id": e.id, "user_id": e.userID, "title": e.title, "category": e.category, "merchant": e.merchant, "notes": e.notes,
             ]) { return Self.nul(column) }
             currencyTotals![code] = projected
-            stored[ExactText(e.id)] = row.contentHash
-            written["expenses"]?[ExactText(e.id)] = row.contentHash
+            stored[key] = row.contentHash
+            written["expenses"]?[key] = row.contentHash
             fresh.append(row)
             return .inserted
         }
@@ -246,16 +269,20 @@ final class PostGISWriter: ExpenseWriter {
         if let unknown = links.first(where: { knownStores[ExactText($0.storeID)] != true }) {
             throw RowRejection(column: "store_id", reason: "\"\(unknown.storeID)\" is not a known store")
         }
+        // An expense is its user's id: another user's expense of the same id is never linked.
         var seen = Set<ExactText>()
-        let firsts = links.indices.filter { seen.insert(ExactText(links[$0].expenseID)).inserted }
+        let firsts = links.indices.filter { seen.insert(Self.expenseKey(user: links[$0].userID, id: links[$0].expenseID)).inserted }
         let linked = Set(try rows("""
             UPDATE expenses AS e SET store_id = l.s
-            FROM unnest(\(firsts.map { links[$0].expenseID })::text[], \(firsts.map { links[$0].storeID })::text[]) AS l(x, s)
-            WHERE e.id = l.x AND e.store_id IS NULL
-            RETURNING e.id
-            """).map { ExactText(try $0.decode(String.self)) })
+            FROM unnest(\(firsts.map { links[$0].userID })::text[], \(firsts.map { links[$0].expenseID })::text[],
+                \(firsts.map { links[$0].storeID })::text[]) AS l(u, x, s)
+            WHERE e.user_id = l.u AND e.id = l.x AND e.store_id IS NULL
+            RETURNING e.user_id, e.id
+            """).map { let (u, x) = try $0.decode((String, String).self); return Self.expenseKey(user: u, id: x) })
         let firstSet = Set(firsts)
-        return links.indices.map { firstSet.contains($0) && linked.contains(ExactText(links[$0].expenseID)) }
+        return links.indices.map {
+            firstSet.contains($0) && linked.contains(Self.expenseKey(user: links[$0].userID, id: links[$0].expenseID))
+        }
     }
 
     // MARK: Outcomes

@@ -447,13 +447,13 @@ extension SpatiaLiteReader {
         return labels
     }
 
-    public func timestamps(ofExpenses ids: Set<String>) throws -> [String: Timestamp] {
+    public func timestamps(ofExpenses ids: Set<String>, userID: String) throws -> [String: Timestamp] {
         guard !ids.isEmpty else { return [:] }
         let found = try fetchAll(
             """
             SELECT e.id, e.occurred_at, e.occurred_ms, e.utc_offset_min, e.local_date
-            FROM json_each(?1) AS j JOIN expenses AS e ON e.id = j.value
-            """, bind: { $0.bind(1, StoredRows.jsonArray(ids)) }
+            FROM json_each(?1) AS j JOIN expenses AS e ON e.id = j.value AND e.user_id = ?2
+            """, bind: { $0.bind(1, StoredRows.jsonArray(ids)); $0.bind(2, userID) }
         ) { s in
             (s.text(0) ?? "", Timestamp(
                 text: s.text(1) ?? "", epochMilliseconds: s.int64(2), utcOffsetMinutes: s.optionalInt64(3).map { Int($0) },
@@ -465,13 +465,13 @@ extension SpatiaLiteReader {
     public func expensesWithoutStore(userID: String?) throws -> [UnsnappedExpense] {
         try fetchAll(
             """
-            SELECT id, lat, lon, accuracy_m, merchant FROM expenses
+            SELECT id, lat, lon, accuracy_m, merchant, user_id FROM expenses
             WHERE store_id IS NULL AND lat IS NOT NULL \(userID == nil ? "" : "AND user_id = ?1")
-            ORDER BY id
+            ORDER BY id, user_id
             """, bind: { s in if let userID { s.bind(1, userID) } }
         ) { s in
             UnsnappedExpense(
-                id: s.text(0) ?? "", coordinate: Coordinate(uncheckedLatitude: s.double(1), longitude: s.double(2)),
+                id: s.text(0) ?? "", userID: s.text(5) ?? "", coordinate: Coordinate(uncheckedLatitude: s.double(1), longitude: s.double(2)),
                 accuracyMeters: s.optionalDouble(3), merchant: s.text(4))
         }
     }

@@ -39,7 +39,11 @@ extension SpatiaLiteStore: ExpenseEditing {
 
     public func addExpense(_ expense: Expense, remindAt: Timestamp?) throws -> StoredExpense {
         try bulkWrite { writer, db in
-            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM expenses WHERE id = ?)", arguments: [expense.id]) == true {
+            // Ids are unique per user (v17): another user's expense of the same id is neither
+            // in the way nor revealed.
+            if try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM expenses WHERE id = ? AND user_id = ?)", arguments: [expense.id, expense.userID]) == true
+            {
                 throw EditError.invalid(field: "id", reason: "\(expense.id) is taken")
             }
             if let name = expense.category {
@@ -50,8 +54,8 @@ extension SpatiaLiteStore: ExpenseEditing {
                     ? EditError.unknownStore(expense.storeID ?? "") : EditError.invalid(field: rejection.column, reason: rejection.reason)
             }
             try db.execute(
-                sql: "UPDATE expenses SET created_at = \(Self.nowSQL), updated_at = \(Self.nowSQL), remind_at = ?, remind_ms = ? WHERE id = ?",
-                arguments: [remindAt?.text, remindAt?.epochMilliseconds, expense.id])
+                sql: "UPDATE expenses SET created_at = \(Self.nowSQL), updated_at = \(Self.nowSQL), remind_at = ?, remind_ms = ? WHERE id = ? AND user_id = ?",
+                arguments: [remindAt?.text, remindAt?.epochMilliseconds, expense.id, expense.userID])
             guard let stored = try Self.storedExpense(db, id: expense.id, userID: expense.userID) else {
                 throw StoreError.notFound(what: "expense", id: expense.id)
             }
@@ -81,8 +85,8 @@ extension SpatiaLiteStore: ExpenseEditing {
             }
             // The import's rule: every total of a currency stays within Int64 (SpatiaLiteBulkWriter).
             let others = try Int64.fetchOne(
-                db, sql: "SELECT total(amount_minor) FROM expenses WHERE currency = ? AND id <> ?",
-                arguments: [expense.amount.currency.code, expense.id]) ?? 0
+                db, sql: "SELECT total(amount_minor) FROM expenses WHERE currency = ? AND NOT (id = ? AND user_id = ?)",
+                arguments: [expense.amount.currency.code, expense.id, expense.userID]) ?? 0
             if others.addingReportingOverflow(expense.amount.minorUnits).overflow {
                 throw EditError.invalid(field: "--amount", reason: "would bring the total of all \(expense.amount.currency.code) amounts beyond what GeoSpend can add up exactly")
             }
@@ -156,22 +160,24 @@ extension SpatiaLiteStore: ExpenseEditing {
     }
 
     public func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) throws -> ExpensePage {
-        let (conditions, bindings) = StoredRows.conditions(for: filter, firstParameter: 4)  // ?1–?3: cursor and limit
-        let all = conditions + (cursor == nil ? [] : ["(e.occurred_ms, e.id) < (?1, ?2)"])
+        let (conditions, bindings) = StoredRows.conditions(for: filter, firstParameter: 5)  // ?1–?4: cursor and limit
+        // Ids are unique per user: the user orders rows of one instant and id.
+        let all = conditions + (cursor == nil ? [] : ["(e.occurred_ms, e.id, e.user_id) < (?1, ?2, ?4)"])
         let sql = """
             SELECT \(Self.storedColumns) FROM \(Self.storedSource)
             \(all.isEmpty ? "" : "WHERE " + all.joined(separator: " AND "))
-            ORDER BY e.occurred_ms DESC, e.id DESC LIMIT ?3
+            ORDER BY e.occurred_ms DESC, e.id DESC, e.user_id DESC LIMIT ?3
             """
         let rows = try readDatabase { db in
             try Self.fetchStored(db, sql) { s in
                 s.bind(1, cursor?.occurredMilliseconds); s.bind(2, cursor?.id); s.bind(3, Int64(limit) + 1)
+                s.bind(4, cursor?.userID)
                 for apply in bindings { apply(s) }
             }
         }
         // One row more than asked tells whether another page follows.
         let page = rows.prefix(limit)
-        let next = rows.count > limit ? page.last.map { ExpenseCursor(occurredMilliseconds: $0.0.expense.occurredAt.epochMilliseconds, id: $0.0.expense.id) } : nil
+        let next = rows.count > limit ? page.last.map { ExpenseCursor(occurredMilliseconds: $0.0.expense.occurredAt.epochMilliseconds, id: $0.0.expense.id, userID: $0.0.expense.userID) } : nil
         return ExpensePage(expenses: page.map(\.0), next: next)
     }
 

@@ -79,7 +79,7 @@ extension SpatiaLiteStore {
         for (table, columns) in otherTextColumns {
             f.otherText += try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE \(notNFC(columns))") ?? 0
         }
-        for (table, what) in [("users", "user"), ("stores", "store"), ("expenses", "expense")] {
+        for (table, what) in [("users", "user"), ("stores", "store")] {
             for id in try String.fetchAll(db, sql: """
                 SELECT t.id FROM \(table) AS t WHERE \(notNFC(["id"], alias: "t"))
                     AND EXISTS (SELECT 1 FROM \(table) AS o WHERE o.id = geospend_nfc(t.id))
@@ -87,6 +87,14 @@ extension SpatiaLiteStore {
                 """) {
                 f.clashes.append(IdentityClash(what: what, stored: id))
             }
+        }
+        // Expense ids are unique per user (v17): a clash is with the same user's row.
+        for row in try Row.fetchAll(db, sql: """
+            SELECT t.id, t.user_id FROM expenses AS t WHERE \(notNFC(["id"], alias: "t"))
+                AND EXISTS (SELECT 1 FROM expenses AS o WHERE o.user_id = t.user_id AND o.id = geospend_nfc(t.id))
+            ORDER BY t.user_id, t.id
+            """) {
+            f.clashes.append(IdentityClash(what: "expense", stored: row[0], owner: row[1]))
         }
         for row in try Row.fetchAll(db, sql: """
             SELECT c.name, c.user_id FROM categories AS c WHERE \(notNFC(["name"], alias: "c"))
@@ -168,8 +176,19 @@ extension SpatiaLiteStore {
         for id in try String.fetchAll(db, sql: "SELECT id FROM stores WHERE \(notNFC(["id"]))") {
             try rename("stores", "store", old: id, children: [("expenses", "store_id")])
         }
-        for id in try String.fetchAll(db, sql: "SELECT id FROM expenses WHERE \(notNFC(["id"]))") {
-            try rename("expenses", "expense", old: id, children: [])
+        // After the users; expense ids are unique per user (v17), so one clashes with its own
+        // user's rows only.
+        for row in try Row.fetchAll(db, sql: "SELECT pk, id, user_id FROM expenses WHERE \(notNFC(["id"]))") {
+            let (pk, id, user): (Int64, String, String) = (row[0], row[1], row[2])
+            let new = Identity.normalized(id)
+            let taken = try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM expenses WHERE user_id = ? AND id = ?)", arguments: [user, new]) ?? false
+            if taken {
+                clashes.append(IdentityClash(what: "expense", stored: id, owner: user))
+            } else {
+                try db.execute(sql: "UPDATE expenses SET id = ? WHERE pk = ?", arguments: [new, pk])
+                renamed["expense", default: 0] += 1
+            }
         }
         // After the users: a category clashes with its own user's other categories only.
         for row in try Row.fetchAll(db, sql: "SELECT id, user_id, kind, name FROM categories WHERE \(notNFC(["name"]))") {

@@ -12,7 +12,9 @@ extension SpatiaLiteStore: ReceiptStore {
     /// The expense, then the price records, inside the caller's transaction (also `lists complete`).
     static func insertReceipt(_ db: Database, _ writer: SpatiaLiteBulkWriter, _ expense: Expense, prices: [PriceEntry]) throws -> [PriceSaveOutcome] {
         try Self.ensureUser(db, expense.userID)
-        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM expenses WHERE id = ?)", arguments: [expense.id]) == true {
+        if try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM expenses WHERE id = ? AND user_id = ?)", arguments: [expense.id, expense.userID]) == true
+        {
             throw EditError.invalid(field: "id", reason: "\(expense.id) is taken: this receipt or list was stored before")
         }
         do { _ = try writer.insert(expense) } catch let rejection as RowRejection {

@@ -319,6 +319,9 @@ enum Schema {
                 CREATE INDEX stores_label ON stores(\(storeLabelColumns));
                 """)
         },
+        Migration(identifier: "v17: expense ids unique per user") { db in
+            try PerUserExpenseIDs.migrate(db)
+        },
     ]
 
     /// The columns of `stores_label` (v16): the id, then what `SpatiaLiteReader.storeLabels` reads.

@@ -157,9 +157,10 @@ final class SpatiaLiteBulkWriter {
                 content_hash, geom)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
                 CASE WHEN ?13 IS NULL THEN NULL ELSE MakePoint(?14, ?13, 4326) END)
-            ON CONFLICT (id) DO NOTHING
+            ON CONFLICT (user_id, id) DO NOTHING
             """))
-        existingExpense = RawStatement(try db.cachedStatement(sql: "SELECT content_hash FROM expenses WHERE id = ?"))
+        // Ids are unique per user (v17): another user's row of the same id is never compared, so never revealed.
+        existingExpense = RawStatement(try db.cachedStatement(sql: "SELECT content_hash FROM expenses WHERE id = ?1 AND user_id = ?2"))
         insertStore = RawStatement(try db.cachedStatement(sql: """
             INSERT INTO stores (id, name, kind, brand, street, postcode, city, country, source_id, lat, lon,
                 content_hash, geom)
@@ -170,7 +171,7 @@ final class SpatiaLiteBulkWriter {
         storeExists = RawStatement(try db.cachedStatement(sql: "SELECT 1 FROM stores WHERE id = ?"))
         insertUser = RawStatement(try db.cachedStatement(sql: "INSERT INTO users (id) VALUES (?) ON CONFLICT (id) DO NOTHING"))
         linkStore = RawStatement(try db.cachedStatement(
-            sql: "UPDATE expenses SET store_id = ?1 WHERE id = ?2 AND store_id IS NULL"))
+            sql: "UPDATE expenses SET store_id = ?1 WHERE id = ?2 AND user_id = ?3 AND store_id IS NULL"))
         findCategory = RawStatement(try db.cachedStatement(
             sql: "SELECT id FROM categories WHERE user_id = ? AND kind = ? AND name = ? COLLATE NOCASE"))
         insertCategory = RawStatement(try db.cachedStatement(
@@ -290,7 +291,10 @@ final class SpatiaLiteBulkWriter {
             // A row already stored adds nothing: re-importing at the limit stays a no-op.
             existingExpense.reset()
             existingExpense.bind(1, expense.id)
-            if try existingExpense.step(db) { return try compareExisting(existingExpense, id: expense.id, hash: hash, what: "expense") }
+            existingExpense.bind(2, expense.userID)
+            if try existingExpense.step(db) {
+                return try compareExisting(existingExpense, id: expense.id, userID: expense.userID, hash: hash, what: "expense")
+            }
             throw RowRejection(
                 column: "amount",
                 reason: "would bring the total of all \(code) amounts in the database beyond \(Int64.max) minor units, more than GeoSpend can add up exactly")
@@ -319,16 +323,19 @@ final class SpatiaLiteBulkWriter {
             }
             return .inserted
         }
-        return try compareExisting(existingExpense, id: expense.id, hash: hash, what: "expense")
+        return try compareExisting(existingExpense, id: expense.id, userID: expense.userID, hash: hash, what: "expense")
     }
 
-    func assignStore(_ storeID: String, toExpense expenseID: String) throws -> Bool {
+    /// Links the store to user `userID`'s expense `expenseID`: ids are unique per user, so
+    /// another user's expense of the same id is never touched.
+    func assignStore(_ storeID: String, toExpense expenseID: String, of userID: String) throws -> Bool {
         // The store may have been deleted since the link was planned in a read scope; SQLite's
         // foreign-key check is off in this writer's scopes (`checkingReferencesItself`).
         guard try storeIsKnown(storeID) else { throw RowRejection(column: "store_id", reason: "\"\(storeID)\" is not a known store") }
         linkStore.reset()
         linkStore.bind(1, storeID)
         linkStore.bind(2, expenseID)
+        linkStore.bind(3, userID)
         _ = try linkStore.step(db)
         let changed = db.changesCount == 1
         linkedStores = linkedStores || changed
@@ -336,9 +343,11 @@ final class SpatiaLiteBulkWriter {
     }
 
     /// After `ON CONFLICT DO NOTHING` skipped a row: the same content is a no-op, other content an error.
-    private func compareExisting(_ s: RawStatement, id: String, hash: Int64, what: String) throws -> InsertOutcome {
+    /// Expenses are looked up with their user (`userID`), stores by id alone.
+    private func compareExisting(_ s: RawStatement, id: String, userID: String? = nil, hash: Int64, what: String) throws -> InsertOutcome {
         s.reset()
         s.bind(1, id)
+        if let userID { s.bind(2, userID) }
         guard try s.step(db) else {
             throw RowRejection(column: "id", reason: "could not insert \(what) \"\(id)\"")
         }
@@ -408,7 +417,7 @@ extension SpatiaLiteBulkWriter: ExpenseWriter {
     }
 
     func assignStores(_ links: [StoreLink]) throws -> [Bool] {
-        try links.map { try assignStore($0.storeID, toExpense: $0.expenseID) }
+        try links.map { try assignStore($0.storeID, toExpense: $0.expenseID, of: $0.userID) }
     }
 
     private func outcome(_ insert: () throws -> InsertOutcome) throws -> RowOutcome {

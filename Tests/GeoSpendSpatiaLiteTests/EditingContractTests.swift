@@ -81,8 +81,9 @@ enum EditingStoreKind: String, CaseIterable, CustomTestStringConvertible {
         #expect(try await store.updateExpense(stolen, remindAt: nil) == nil)
         #expect(try await store.deleteExpense(id: "b1", userID: "ann", rewriteFile: false) == nil)
         #expect(try await store.expense(id: "b1", userID: "bob")?.expense.amount.minorUnits == 450)
-        // Adding: an id taken by anyone, an unknown store, an inactive or unknown category.
-        #expect(await Self.error { _ = try await store.addExpense(try Self.expense("b1", day: 9), remindAt: nil) } == .invalid(field: "id", reason: "b1 is taken"))
+        // Adding: an id the user holds (another user's is free: PerUserIDTests), an unknown
+        // store, an inactive or unknown category.
+        #expect(await Self.error { _ = try await store.addExpense(try Self.expense("a1", day: 9), remindAt: nil) } == .invalid(field: "id", reason: "a1 is taken"))
         var atNowhere = try Self.expense("n1", day: 9)
         atNowhere.storeID = "nowhere"
         #expect(await Self.error { _ = try await store.addExpense(atNowhere, remindAt: nil) } == .unknownStore("nowhere"))

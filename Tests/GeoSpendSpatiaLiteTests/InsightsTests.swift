@@ -130,8 +130,8 @@ import Testing
         }
         func geotaggedCenterHint() throws -> Coordinate? { try base.geotaggedCenterHint() }
         func stores(withIDs ids: Set<String>) throws -> [String: Store] { try base.stores(withIDs: ids) }
-        func timestamps(ofExpenses ids: Set<String>) throws -> [String: Timestamp] {
-            try base.timestamps(ofExpenses: ids.subtracting(deletedMeanwhile))
+        func timestamps(ofExpenses ids: Set<String>, userID: String) throws -> [String: Timestamp] {
+            try base.timestamps(ofExpenses: ids.subtracting(deletedMeanwhile), userID: userID)
         }
         func expensesWithoutStore(userID: String?) throws -> [UnsnappedExpense] { try base.expensesWithoutStore(userID: userID) }
         func allStores(kind: String?) throws -> [Store] { try base.allStores(kind: kind) }

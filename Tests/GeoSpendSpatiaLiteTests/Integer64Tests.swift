@@ -94,9 +94,15 @@ import Testing
         try Self.checkGDALSeesInteger64(path)
         try Self.checkReadersReadExactly(path, scratch: scratch)
         // Only the declarations changed (and the later migrations' columns were added: v6's
-        // period link, see PeriodStorageTests).
+        // period link, see PeriodStorageTests; v17 rebuilt expenses with ids unique per user,
+        // the table renamed into place, which quotes its name).
         for (table, sql) in before {
-            let expected = Integer64Columns.declarations.filter { $0.table == table }.reduce(sql) { $0.replacingOccurrences(of: $1.before, with: $1.after) }
+            var expected = Integer64Columns.declarations.filter { $0.table == table }.reduce(sql) { $0.replacingOccurrences(of: $1.before, with: $1.after) }
+            if table == "expenses" {
+                let body = expected[expected.index(after: expected.firstIndex(of: "(")!)..<expected.lastIndex(of: ")")!]
+                expected = "CREATE TABLE \"expenses\" (" + body.replacingOccurrences(of: PerUserExpenseIDs.columnBefore, with: PerUserExpenseIDs.columnAfter)
+                    + ",\n    \(PerUserExpenseIDs.tableConstraint)\n)"
+            }
             // v5 and v6 then add columns (SQLite writes them after the last column, before the CHECK).
             let actual = try #require(try store.scalar("SELECT sql FROM sqlite_master WHERE name = '\(table)'", as: String.self))
             #expect(actual.replacingOccurrences(of: ", created_at TEXT, updated_at TEXT, remind_at TEXT, remind_ms BIGINT", with: "").replacingOccurrences(of: PeriodStorageTests.addedColumn, with: "") == expected, "\(actual)")

@@ -172,15 +172,17 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         let byID = try await data.store.read { try $0.stores(withIDs: someStores) }
         #expect(byID == Dictionary(uniqueKeysWithValues: data.stores.prefix(40).map { ($0.id, $0) }))
 
+        // One user's: another user's expenses are not read, even by id.
         let someExpenses = Set(all.prefix(300).map(\.id) + ["no-such-expense"])
-        let times = try await data.store.read { try $0.timestamps(ofExpenses: someExpenses) }
-        #expect(times == Dictionary(uniqueKeysWithValues: all.prefix(300).map { ($0.id, $0.occurredAt) }))
+        let times = try await data.store.read { try $0.timestamps(ofExpenses: someExpenses, userID: "user1") }
+        #expect(times == Dictionary(uniqueKeysWithValues: all.prefix(300).filter { $0.userID == "user1" }.map { ($0.id, $0.occurredAt) }))
+        #expect(!times.isEmpty && times.count < 300)
 
         for user in ["user3", nil] as [String?] {
             let unsnapped = try await data.store.read { try $0.expensesWithoutStore(userID: user) }
             let expected = all.filter { $0.storeID == nil && $0.location != nil && (user == nil || $0.userID == user) }
                 .sorted { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
-                .map { UnsnappedExpense(id: $0.id, coordinate: $0.location!.coordinate, accuracyMeters: $0.location!.accuracyMeters, merchant: $0.merchant) }
+                .map { UnsnappedExpense(id: $0.id, userID: $0.userID, coordinate: $0.location!.coordinate, accuracyMeters: $0.location!.accuracyMeters, merchant: $0.merchant) }
             #expect(unsnapped == expected)
         }
 
@@ -365,7 +367,10 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             let stores = try w.insert(Self.hashed([a], \.contentHash)) + w.insert(Self.hashed([a, changedStore, b], \.contentHash))
             let expenses = try w.insert(Self.hashed([Self.expense("e1"), Self.expense("e2", user: "ghost", store: "nowhere"), Self.expense("e3", store: "b")], \.contentHash))
             let again = try w.insert(Self.hashed([Self.expense("e1"), changedExpense, Self.expense("e4", user: "bo", at: nil)], \.contentHash))
-            let links = try w.assignStores([StoreLink(expenseID: "e1", storeID: "b"), StoreLink(expenseID: "e1", storeID: "a"), StoreLink(expenseID: "e3", storeID: "a"), StoreLink(expenseID: "e9", storeID: "a")])
+            let links = try w.assignStores([
+                StoreLink(userID: "ann", expenseID: "e1", storeID: "b"), StoreLink(userID: "ann", expenseID: "e1", storeID: "a"),
+                StoreLink(userID: "ann", expenseID: "e3", storeID: "a"), StoreLink(userID: "ann", expenseID: "e9", storeID: "a"),
+            ])
             return (stores, expenses, again, links)
         }
         func rejected(_ o: RowOutcome) -> String? { if case .rejected(let r) = o { r.column } else { nil } }
@@ -375,12 +380,12 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         #expect(links == [true, false, false, false])  // only an expense without a store changes
 
         let (counts, times, storeA, points, unsnapped) = try await store.read { r in
-            (try r.counts(), try r.timestamps(ofExpenses: ["e1", "e2", "e3", "e4"]), try r.stores(withIDs: ["a"])["a"],
+            (try r.counts(), try r.timestamps(ofExpenses: ["e1", "e2", "e3", "e4"], userID: "ann"), try r.stores(withIDs: ["a"])["a"],
              try r.spendingPoints(ExpenseFilter(userID: nil)), try r.expensesWithoutStore(userID: nil))
         }
         // Nothing of the rejected rows: no e2, no user "ghost", e1 and store a as first written.
         #expect(counts == StoreCounts(users: 2, expenses: 3, geotaggedExpenses: 2, stores: 2))
-        #expect(times.keys.sorted() == ["e1", "e3", "e4"])
+        #expect(times.keys.sorted() == ["e1", "e3"])  // e4 is bo's
         #expect(storeA?.name == "A")
         #expect(points.map(\.id) == ["e1", "e3", "e4"] && points.map(\.amountMinor) == [450, 450, 450])
         #expect(points.map(\.storeID) == ["b", "b", nil])
@@ -400,7 +405,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             return try w.insert(Self.hashed([Self.expense("e1"), Self.expense("e2")], \.contentHash))
         }
         await #expect(throws: RowRejection.self) {
-            try await store.write { w in try w.assignStores([StoreLink(expenseID: "e1", storeID: "a"), StoreLink(expenseID: "e2", storeID: "gone")]) }
+            try await store.write { w in try w.assignStores([StoreLink(userID: "ann", expenseID: "e1", storeID: "a"), StoreLink(userID: "ann", expenseID: "e2", storeID: "gone")]) }
         }
         let stores = try await store.read { r in try r.spendingPoints(ExpenseFilter(userID: nil)).map(\.storeID) }
         #expect(stores == [nil, nil])  // the good link went with the scope

@@ -62,7 +62,16 @@ struct MemoryState {
     }
     /// In insertion order (the order every read hands expenses out in).
     var expenses: [Row] = []
-    var expenseIndex: [ExactText: Int] = [:]
+    /// Expense ids are unique per user (SpatiaLite v17): keyed by (user, id).
+    struct ExpenseKey: Hashable {
+        let user: ExactText
+        let id: ExactText
+        init(_ user: String, _ id: String) {
+            self.user = ExactText(user)
+            self.id = ExactText(id)
+        }
+    }
+    var expenseIndex: [ExpenseKey: Int] = [:]
     var stores: [ExactText: (store: Store, contentHash: Int64)] = [:]
     var users: Set<ExactText> = []
     /// Per currency, the sum of every stored amount: kept within `Int64` as SpatiaLite's writer
@@ -145,17 +154,22 @@ struct MemoryReader: ExpenseReader {
         Dictionary(ids.compactMap { state.stores[ExactText($0)].map { ($0.store.id, $0.store) } }, uniquingKeysWith: { a, _ in a })
     }
 
-    func timestamps(ofExpenses ids: Set<String>) throws -> [String: Timestamp] {
+    func timestamps(ofExpenses ids: Set<String>, userID: String) throws -> [String: Timestamp] {
         Dictionary(
-            ids.compactMap { id in state.expenseIndex[ExactText(id)].map { (id, state.expenses[$0].expense.occurredAt) } },
+            ids.compactMap { id in state.expenseIndex[MemoryState.ExpenseKey(userID, id)].map { (id, state.expenses[$0].expense.occurredAt) } },
             uniquingKeysWith: { a, _ in a })
     }
 
     func expensesWithoutStore(userID: String?) throws -> [UnsnappedExpense] {
-        state.expenses.lazy.map(\.expense)
+        let found: [Expense] = state.expenses.map(\.expense)
             .filter { $0.storeID == nil && $0.location != nil && (userID == nil || ExactText($0.userID) == ExactText(userID!)) }
-            .sorted { byBytes($0.id, $1.id) }
-            .map { UnsnappedExpense(id: $0.id, coordinate: $0.location!.coordinate, accuracyMeters: $0.location!.accuracyMeters, merchant: $0.merchant) }
+        // By id, then user (ids are unique per user), as bytes.
+        let sorted = found.sorted { (a: Expense, b: Expense) -> Bool in
+            ExactText(a.id) != ExactText(b.id) ? byBytes(a.id, b.id) : byBytes(a.userID, b.userID)
+        }
+        return sorted.map { e in
+            UnsnappedExpense(id: e.id, userID: e.userID, coordinate: e.location!.coordinate, accuracyMeters: e.location!.accuracyMeters, merchant: e.merchant)
+        }
     }
 
     func allStores(kind: String?) throws -> [Store] {
@@ -217,7 +231,7 @@ final class MemoryWriter: ExpenseWriter {
             if let store = e.storeID, state.stores[ExactText(store)] == nil {
                 return .rejected(RowRejection(column: "store_id", reason: "\"\(store)\" is not a known store; import the stores first"))
             }
-            if let at = state.expenseIndex[ExactText(e.id)] { return same(state.expenses[at].contentHash, row.contentHash, id: e.id) }
+            if let at = state.expenseIndex[MemoryState.ExpenseKey(e.userID, e.id)] { return same(state.expenses[at].contentHash, row.contentHash, id: e.id) }
             let code = e.amount.currency.code
             let (total, overflow) = state.currencyTotals[code, default: 0].addingReportingOverflow(e.amount.minorUnits)
             if overflow {
@@ -226,7 +240,7 @@ final class MemoryWriter: ExpenseWriter {
                     reason: "would bring the total of all \(code) amounts in the database beyond \(Int64.max) minor units, more than GeoSpend can add up exactly"))
             }
             state.currencyTotals[code] = total
-            state.expenseIndex[ExactText(e.id)] = state.expenses.count
+            state.expenseIndex[MemoryState.ExpenseKey(e.userID, e.id)] = state.expenses.count
             state.expenses.append(MemoryState.Row(expense: e, contentHash: row.contentHash))
             state.users.insert(ExactText(e.userID))
             if let c = e.location?.coordinate {
@@ -244,7 +258,7 @@ final class MemoryWriter: ExpenseWriter {
             guard state.stores[ExactText(link.storeID)] != nil else {
                 throw RowRejection(column: "store_id", reason: "\"\(link.storeID)\" is not a known store")
             }
-            guard let at = state.expenseIndex[ExactText(link.expenseID)], state.expenses[at].expense.storeID == nil else { return false }
+            guard let at = state.expenseIndex[MemoryState.ExpenseKey(link.userID, link.expenseID)], state.expenses[at].expense.storeID == nil else { return false }
             state.expenses[at].expense.storeID = link.storeID
             return true
         }

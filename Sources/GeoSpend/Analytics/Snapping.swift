@@ -37,6 +37,8 @@ public struct SnapRequest: Sendable {
 public struct SnapPlan: Sendable {
     public struct Assignment: Sendable, Hashable {
         public let expenseID: String
+        /// The expense's user: ids are unique per user, so the link names both.
+        public let userID: String
         public let store: Store
         public let distanceMeters: Double
         /// True when the merchant text named the store.
@@ -84,14 +86,14 @@ public enum Snapping {
             }
             hits.sort { ($0.distance, stores[$0.index].id) < ($1.distance, stores[$1.index].id) }
             if let merchant = e.merchant.map(normalizedName), let named = hits.first(where: { names[$0.index] == merchant }) {
-                assigned.append(.init(expenseID: e.id, store: stores[named.index], distanceMeters: named.distance, byMerchantName: true))
+                assigned.append(.init(expenseID: e.id, userID: e.userID, store: stores[named.index], distanceMeters: named.distance, byMerchantName: true))
             } else if let first = hits.first {
                 if hits.count > 1, hits[1].distance - first.distance < request.ambiguityMargin.meters {
                     ambiguous.append(.init(
                         expenseID: e.id,
                         candidates: hits.prefix(2).map { StoreHit(store: stores[$0.index], distanceMeters: $0.distance) }))
                 } else {
-                    assigned.append(.init(expenseID: e.id, store: stores[first.index], distanceMeters: first.distance, byMerchantName: false))
+                    assigned.append(.init(expenseID: e.id, userID: e.userID, store: stores[first.index], distanceMeters: first.distance, byMerchantName: false))
                 }
             } else {
                 unmatched.append(.init(expenseID: e.id, searchedMeters: radius))
@@ -104,7 +106,7 @@ public enum Snapping {
     /// - Returns: how many expenses changed (an expense given a store meanwhile is left alone).
     @discardableResult
     public static func apply(_ plan: SnapPlan, to store: some ExpenseStore) async throws -> Int {
-        let links = plan.assigned.map { StoreLink(expenseID: $0.expenseID, storeID: $0.store.id) }
+        let links = plan.assigned.map { StoreLink(userID: $0.userID, expenseID: $0.expenseID, storeID: $0.store.id) }
         return try await store.write { writer in try writer.assignStores(links).count { $0 } }
     }
 

@@ -51,31 +51,51 @@ public struct StoredExpense: Sendable, Hashable {
     }
 }
 
-/// Where a page of `expensePage` ended: the last row's instant and id, as opaque text
+/// Where a page of `expensePage` ended: the last row's instant, id and user, as opaque text
 /// (`--after`). Not the row key: that counts every user's rows, so it would tell one user how
-/// many others were stored in between (IsolationTests caught it).
+/// many others were stored in between (IsolationTests caught it). Ids are unique per user, so
+/// (instant, id) alone does not order a page of several users' rows: the user breaks the tie.
 public struct ExpenseCursor: Sendable, Hashable {
     public let occurredMilliseconds: Int64
     public let id: String
+    /// The last row's user; empty in a cursor written before ids were per user, which then
+    /// skips every row of that instant and id, as it did.
+    public let userID: String
 
-    public init(occurredMilliseconds: Int64, id: String) {
+    public init(occurredMilliseconds: Int64, id: String, userID: String) {
         self.occurredMilliseconds = occurredMilliseconds
         self.id = id
+        self.userID = userID
     }
 
-    /// The instant in base 36, a dot, the id in base64url: nothing a user is meant to compose.
+    /// The instant in base 36, a dot, the id in base64url, a dot, the user in base64url:
+    /// nothing a user is meant to compose.
     public var text: String {
-        String(occurredMilliseconds, radix: 36) + "."
-            + Data(id.utf8).base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+        String(occurredMilliseconds, radix: 36) + "." + Self.encode(id) + "." + Self.encode(userID)
     }
 
     public init?(text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let ms = Int64(parts[0], radix: 36) else { return nil }
-        var b64 = parts[1].replacing("-", with: "+").replacing("_", with: "/")
+        guard parts.count == 2 || parts.count == 3, let ms = Int64(parts[0], radix: 36),
+            let id = Self.decode(parts[1]), !id.isEmpty
+        else { return nil }
+        var userID = ""
+        if parts.count == 3 {
+            guard let user = Self.decode(parts[2]), !user.isEmpty else { return nil }
+            userID = user
+        }
+        self.init(occurredMilliseconds: ms, id: id, userID: userID)
+    }
+
+    private static func encode(_ text: String) -> String {
+        Data(text.utf8).base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+    }
+
+    private static func decode(_ part: Substring) -> String? {
+        var b64 = part.replacing("-", with: "+").replacing("_", with: "/")
         while b64.count % 4 != 0 { b64 += "=" }
-        guard let data = Data(base64Encoded: String(b64)), let id = String(data: data, encoding: .utf8), !id.isEmpty else { return nil }
-        self.init(occurredMilliseconds: ms, id: id)
+        guard let data = Data(base64Encoded: String(b64)) else { return nil }
+        return String(data: data, encoding: .utf8)
     }
 }
 

@@ -115,8 +115,9 @@ public protocol ExpenseReader {
     /// columns, no dictionary: the full stores were a quarter of a 100-expense user's insights).
     func storeLabels(_ ids: [String]) throws -> [(name: String, coordinate: Coordinate)?]
 
-    /// The full occurred-at timestamps of these expenses (first/last visits keep their offset).
-    func timestamps(ofExpenses ids: Set<String>) throws -> [String: Timestamp]
+    /// The full occurred-at timestamps of these expenses of user `userID` (first/last visits keep
+    /// their offset). Ids are unique per user: another user's expense of the same id is not read.
+    func timestamps(ofExpenses ids: Set<String>, userID: String) throws -> [String: Timestamp]
 
     /// Geotagged expenses that have no store yet (of one user, or all), in id order.
     func expensesWithoutStore(userID: String?) throws -> [UnsnappedExpense]

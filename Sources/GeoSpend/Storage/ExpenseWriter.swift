@@ -63,9 +63,12 @@ public enum RowOutcome: Sendable, Equatable {
 
 /// An expense to link to a store (snapping).
 public struct StoreLink: Sendable, Hashable {
+    /// The expense's user: ids are unique per user, so the id alone does not name one expense.
+    public let userID: String
     public let expenseID: String
     public let storeID: String
-    public init(expenseID: String, storeID: String) {
+    public init(userID: String, expenseID: String, storeID: String) {
+        self.userID = userID
         self.expenseID = expenseID
         self.storeID = storeID
     }

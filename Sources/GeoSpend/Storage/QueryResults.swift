@@ -1,12 +1,15 @@
 /// A geotagged expense that no store has been assigned to: what snapping needs.
 public struct UnsnappedExpense: Sendable, Hashable {
     public let id: String
+    /// Its user: ids are unique per user.
+    public let userID: String
     public let coordinate: Coordinate
     public let accuracyMeters: Double?
     public let merchant: String?
 
-    public init(id: String, coordinate: Coordinate, accuracyMeters: Double?, merchant: String?) {
+    public init(id: String, userID: String, coordinate: Coordinate, accuracyMeters: Double?, merchant: String?) {
         self.id = id
+        self.userID = userID
         self.coordinate = coordinate
         self.accuracyMeters = accuracyMeters
         self.merchant = merchant
