@@ -73,7 +73,11 @@ import Glibc
         let times = try latencies(port: server.port, token: other, path: "/api/v1/summary", count: 100)
             + latencies(port: server.port, token: other, path: "/api/v1/expenses?limit=20", count: 100)
         let p99 = ReliabilityFigures.percentile(times, 99)
-        #expect(p99 < 1, "another user's p99 was \(p99) s with 6 unread downloads open")
+        // The aim, under 1 s, is held in `make reliability`, which runs alone; `make test`
+        // runs every suite at once on 2 cores, so it holds a bound that only starvation misses
+        // (before the fix these requests waited until the client gave up).
+        let bound = ReliabilityFigures.isLong ? 1.0 : 5.0
+        #expect(p99 < bound, "another user's p99 was \(p99) s with 6 unread downloads open")
         // The downloads past two were refused: their answer is short and readable.
         var refused = 0
         for fd in sockets.dropFirst(3) {
