@@ -1,5 +1,6 @@
 import Foundation
 @testable import GeoSpendService
+import Synchronization
 import Testing
 
 /// `OGCLayerCache`'s builds on their own (issue 35, item 24): a waiter that gives up (its time is
@@ -10,18 +11,21 @@ import Testing
         let cache = OGCLayerCache(store: try f.store())
         let key = OGCLayerCache.Key(user: "ann", collection: .density, from: nil, to: nil)
         let feature = OGCFeature(id: "1", json: "{}", box: (0, 0, 0, 0))
+        let released = Atomic(false)
         let waiter = Task {
             try await cache.features(key) {
-                try await Task.sleep(for: .milliseconds(500))  // a slow layer
+                // A slow layer: it ends when the test lets it.
+                while !released.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(10)) }
                 return [feature]
             }
         }
-        try await Task.sleep(for: .milliseconds(100))
+        let deadline = ContinuousClock.now + .seconds(60)
+        while cache.builds.started < 1 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         waiter.cancel()
         await #expect(throws: CancellationError.self) { try await waiter.value }
         #expect(cache.builds.started == 1 && cache.builds.finished == 0, "the waiter gave up at once, the build runs on")
-        let deadline = ContinuousClock.now + .seconds(30)
-        while cache.builds.finished < 1 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        released.store(true, ordering: .releasing)
+        while cache.builds.finished < 1 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         let kept = try await cache.features(key) {
             Issue.record("built again")
             return []
