@@ -10,7 +10,7 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 35's attacks on the service (docs/RELIABILITY.md § Round 2), each answered the way the
+/// Issue 35's attacks on the service (docs/RELIABILITY.md § 9), each answered the way the
 /// fix says: links from configuration, a privacy floor no request lowers, bounded answers,
 /// problems instead of empty 200s, no private query text in the log, half-open connections
 /// closed, and store names shown as text on the live map.

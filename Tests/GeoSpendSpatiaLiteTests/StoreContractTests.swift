@@ -471,18 +471,22 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     func readScopeIsOneSnapshot(kind: StoreKind) async throws {
         let data = try await Loaded(kind, count: 1000)
         let store = data.store
-        let committed = DispatchSemaphore(value: 0)
-        let (before, during, pointsBefore, pointsDuring, waited) = try await store.read { r in
+        // The scope waits (on its store's thread) for a write this task makes meanwhile. No task
+        // is started from inside the scope and nothing blocks an async thread: under `make test`
+        // every async thread can be busy, and a task started there once did not run in 30 s.
+        let started = DispatchSemaphore(value: 0), committed = DispatchSemaphore(value: 0)
+        async let reading = store.read { r in
             let before = try r.counts(), pointsBefore = try r.spendingPoints(ExpenseFilter(userID: nil)).count
-            Task {
-                try await store.write { w in
-                    _ = try w.insert(Self.hashed([Self.expense("late", user: "newcomer")], \.contentHash))
-                }
-                committed.signal()
-            }
-            let waited = committed.wait(timeout: .now() + 30) == .success
+            started.signal()
+            let waited = committed.wait(timeout: .now() + 300) == .success
             return (before, try r.counts(), pointsBefore, try r.spendingPoints(ExpenseFilter(userID: nil)).count, waited)
         }
+        while started.wait(timeout: .now()) != .success { try await Task.sleep(for: .milliseconds(5)) }
+        try await store.write { w in
+            _ = try w.insert(Self.hashed([Self.expense("late", user: "newcomer")], \.contentHash))
+        }
+        committed.signal()
+        let (before, during, pointsBefore, pointsDuring, waited) = try await reading
         #expect(waited)
         #expect(during == before && pointsDuring == pointsBefore)
         let after = try await store.read { try $0.counts() }
