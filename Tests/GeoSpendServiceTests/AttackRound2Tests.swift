@@ -167,9 +167,8 @@ import Glibc
         var sockets: [Int32] = []
         defer { sockets.forEach { close($0) } }
         for _ in 0..<200 {
-            let fd = try #require(Self.connect(port: server.port))
-            let partial = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
-            _ = partial.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+            let fd = try #require(LoopbackSocket.connect(port: server.port))
+            LoopbackSocket.send(fd, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
             sockets.append(fd)
         }
         let health = try runProgram("/usr/bin/curl", ["-s", "-m", "5", "http://127.0.0.1:\(server.port)/health"])
@@ -187,23 +186,6 @@ import Glibc
             Thread.sleep(forTimeInterval: 0.1)
         }
         #expect(open.isEmpty, "\(open.count) of 200 half-open connections still open after 15 s with --idle-timeout 1")
-    }
-
-    static func connect(port: Int) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let ok = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard ok == 0 else {
-            close(fd)
-            return nil
-        }
-        return fd
     }
 
     /// The live map's page runs no inline script, says so in its Content-Security-Policy, keeps

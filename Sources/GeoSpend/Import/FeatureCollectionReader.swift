@@ -46,55 +46,23 @@ struct FeatureCollectionReader {
     /// - Throws: `StrictJSONParser.SyntaxError` with the offset in the file, or what `body` throws.
     mutating func read(_ body: (JSONValue, Int) throws -> Void) throws -> Document {
         var document = Document()
-        if peek() == 0xEF {  // one UTF-8 byte-order mark
-            for expected: UInt8 in [0xEF, 0xBB, 0xBF] {
-                guard peek() == expected else { throw error("is not valid UTF-8") }
-                _ = take()
-            }
-        }
-        skipSpace()
+        try skipToTheValue()
         guard peek() == UInt8(ascii: "{") else {
             // Not an object: parsed whole for the error (bounded), no feature to read.
             _ = try parseValue(depth: 0)
-            skipSpace()
-            guard peek() == nil else { throw error("unexpected text after the JSON value") }
+            try expectEnd()
             return document
         }
-        _ = take()
-        var keys = Set<String>()
-        skipSpace()
-        if peek() == UInt8(ascii: "}") {
-            _ = take()
-        } else {
-            while true {
-                skipSpace()
-                guard peek() == UInt8(ascii: "\"") else { throw error("expected a quoted object key") }
-                let keyStart = position
-                guard case .string(let key) = try parseValue(depth: 1) else {
-                    throw error("expected a quoted object key")
-                }
-                guard keys.insert(key).inserted else {
-                    throw StrictJSONParser.SyntaxError(offset: keyStart + 1, reason: "has the key \"\(key)\" twice")
-                }
-                skipSpace()
-                guard take() == UInt8(ascii: ":") else { throw error("expected ':' after an object key", back: 1) }
-                skipSpace()
-                if key == "features", peek() == UInt8(ascii: "[") {
-                    try readFeatures(body)
-                    document.hasFeatureArray = true
-                } else {
-                    let value = try parseValue(depth: 1)
-                    if key == "type" { document.type = value }
-                }
-                skipSpace()
-                guard let c = take() else { throw error("unexpected end of JSON inside an object") }
-                if c == UInt8(ascii: ",") { continue }
-                if c == UInt8(ascii: "}") { break }
-                throw error("expected ',' or '}' in an object", back: 1)
+        try forEachMember { reader, key in
+            if key == "features", reader.peek() == UInt8(ascii: "[") {
+                try reader.readFeatures(body)
+                document.hasFeatureArray = true
+            } else {
+                let value = try reader.parseValue(depth: 1)
+                if key == "type" { document.type = value }
             }
         }
-        skipSpace()
-        guard peek() == nil else { throw error("unexpected text after the JSON value") }
+        try expectEnd()
         return document
     }
 
@@ -109,6 +77,28 @@ struct FeatureCollectionReader {
     mutating func readArrays(
         named keys: Set<String>, _ body: (String, JSONValue, Int) throws -> Void
     ) throws -> [(key: String, value: JSONValue)] {
+        try skipToTheValue()
+        var members: [(key: String, value: JSONValue)] = []
+        if peek() == UInt8(ascii: "[") {
+            try readFeatures { try body("", $0, $1) }
+        } else if peek() == UInt8(ascii: "{") {
+            try forEachMember { reader, key in
+                if keys.contains(key), reader.peek() == UInt8(ascii: "[") {
+                    try reader.readFeatures { try body(key, $0, $1) }
+                } else {
+                    members.append((key, try reader.parseValue(depth: 1)))
+                }
+            }
+        } else {
+            _ = try parseValue(depth: 0)
+            throw error("expected a JSON object or array at the top")
+        }
+        try expectEnd()
+        return members
+    }
+
+    /// Past one UTF-8 byte-order mark, if there, and white space.
+    private mutating func skipToTheValue() throws {
         if peek() == 0xEF {
             for expected: UInt8 in [0xEF, 0xBB, 0xBF] {
                 guard peek() == expected else { throw error("is not valid UTF-8") }
@@ -116,48 +106,43 @@ struct FeatureCollectionReader {
             }
         }
         skipSpace()
-        var members: [(key: String, value: JSONValue)] = []
-        if peek() == UInt8(ascii: "[") {
-            try readFeatures { try body("", $0, $1) }
-        } else if peek() == UInt8(ascii: "{") {
-            _ = take()
-            var seen = Set<String>()
-            skipSpace()
-            if peek() == UInt8(ascii: "}") {
-                _ = take()
-            } else {
-                while true {
-                    skipSpace()
-                    guard peek() == UInt8(ascii: "\"") else { throw error("expected a quoted object key") }
-                    let keyStart = position
-                    guard case .string(let key) = try parseValue(depth: 1) else {
-                        throw error("expected a quoted object key")
-                    }
-                    guard seen.insert(key).inserted else {
-                        throw StrictJSONParser.SyntaxError(offset: keyStart + 1, reason: "has the key \"\(key)\" twice")
-                    }
-                    skipSpace()
-                    guard take() == UInt8(ascii: ":") else { throw error("expected ':' after an object key", back: 1) }
-                    skipSpace()
-                    if keys.contains(key), peek() == UInt8(ascii: "[") {
-                        try readFeatures { try body(key, $0, $1) }
-                    } else {
-                        members.append((key, try parseValue(depth: 1)))
-                    }
-                    skipSpace()
-                    guard let c = take() else { throw error("unexpected end of JSON inside an object") }
-                    if c == UInt8(ascii: ",") { continue }
-                    if c == UInt8(ascii: "}") { break }
-                    throw error("expected ',' or '}' in an object", back: 1)
-                }
-            }
-        } else {
-            _ = try parseValue(depth: 0)
-            throw error("expected a JSON object or array at the top")
-        }
+    }
+
+    private mutating func expectEnd() throws {
         skipSpace()
         guard peek() == nil else { throw error("unexpected text after the JSON value") }
-        return members
+    }
+
+    /// The top-level object at `{`: each key (once only) and then `value`, which reads the
+    /// member's value from the reader it is given.
+    private mutating func forEachMember(_ value: (inout Self, String) throws -> Void) throws {
+        _ = take()  // {
+        var seen = Set<String>()
+        skipSpace()
+        if peek() == UInt8(ascii: "}") {
+            _ = take()
+            return
+        }
+        while true {
+            skipSpace()
+            guard peek() == UInt8(ascii: "\"") else { throw error("expected a quoted object key") }
+            let keyStart = position
+            guard case .string(let key) = try parseValue(depth: 1) else {
+                throw error("expected a quoted object key")
+            }
+            guard seen.insert(key).inserted else {
+                throw StrictJSONParser.SyntaxError(offset: keyStart + 1, reason: "has the key \"\(key)\" twice")
+            }
+            skipSpace()
+            guard take() == UInt8(ascii: ":") else { throw error("expected ':' after an object key", back: 1) }
+            skipSpace()
+            try value(&self, key)
+            skipSpace()
+            guard let c = take() else { throw error("unexpected end of JSON inside an object") }
+            if c == UInt8(ascii: ",") { continue }
+            if c == UInt8(ascii: "}") { return }
+            throw error("expected ',' or '}' in an object", back: 1)
+        }
     }
 
     private mutating func readFeatures(_ body: (JSONValue, Int) throws -> Void) throws {
