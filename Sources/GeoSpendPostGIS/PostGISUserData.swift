@@ -140,11 +140,16 @@ extension PostGISStore: UserDataStore {
 
         func forEachExpenseTimes(_ body: (ExpenseTimes) throws -> Void) throws {
             for row in try rows("""
-                SELECT id, remind_at, created_at, updated_at FROM expenses
-                WHERE user_id = $1 AND (remind_at IS NOT NULL OR created_at IS NOT NULL OR updated_at IS NOT NULL) ORDER BY id
+                SELECT id, remind_at, created_at, updated_at, position_source, position_confidence, store_inferred FROM expenses
+                WHERE user_id = $1 AND (remind_at IS NOT NULL OR created_at IS NOT NULL OR updated_at IS NOT NULL
+                    OR position_source IS NOT NULL)
+                ORDER BY id
                 """) {
-                let (id, remind, created, updated) = try row.decode((String, String?, String?, String?).self)
-                try body(ExpenseTimes(id: id, remindAt: remind, createdAt: created, updatedAt: updated))
+                let (id, remind, created, updated, source, confidence, inferred) = try row.decode(
+                    (String, String?, String?, String?, String?, Double?, Bool).self)
+                try body(ExpenseTimes(
+                    id: id, remindAt: remind, createdAt: created, updatedAt: updated,
+                    positionSource: source.flatMap(PositionSource.init(rawValue:)), positionConfidence: confidence, storeInferred: inferred))
             }
         }
 
@@ -170,6 +175,29 @@ extension PostGISStore: UserDataStore {
 
         func apiTokens() throws -> [TokenRecord] {
             try PostGISStore.fetchTokens(reader, userID: user.id)
+        }
+
+        func forEachPosition(_ body: (Position) throws -> Void) throws {
+            for row in try rows("SELECT t_ms, lat, lon, accuracy_m, source FROM positions WHERE user_id = $1 ORDER BY t_ms, lat, lon, source COLLATE \"C\"") {
+                let (t, lat, lon, accuracy, source) = try row.decode((Int64, Double, Double, Double?, String).self)
+                guard let format = LocationHistoryFormat(rawValue: source) else { continue }
+                try body(Position(
+                    epochMilliseconds: t, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon), accuracyMeters: accuracy, source: format))
+            }
+        }
+
+        func visits() throws -> [Visit] {
+            try rows("""
+                SELECT start_ms, end_ms, lat, lon, radius_m, place_name, place_id, probability, source FROM visits
+                WHERE user_id = $1 ORDER BY start_ms, end_ms, lat, lon, source COLLATE "C"
+                """).map { row in
+                let (start, end, lat, lon, radius, name, placeID, probability, source) = try row.decode(
+                    (Int64, Int64, Double, Double, Double?, String?, String?, Double?, String).self)
+                return Visit(
+                    startEpochMilliseconds: start, endEpochMilliseconds: end, centre: Coordinate(uncheckedLatitude: lat, longitude: lon),
+                    radiusMeters: radius, placeName: name, placeID: placeID, probability: probability,
+                    source: LocationHistoryFormat(rawValue: source))
+            }
         }
 
         func priceRecords() throws -> [PriceRecord] {

@@ -4,8 +4,9 @@ import GRDB
 /// One expense's life after import (`geospend expenses …`, `reminders due`). Every statement is
 /// scoped by `user_id`: another user's expense is never found, so never revealed.
 extension SpatiaLiteStore: ExpenseEditing {
-    /// `expenseColumns` (0–16), then the reminder's text (17), the times (18, 19), the row key (20).
-    static let storedColumns = "\(StoredRows.expenseColumns), e.remind_at, e.created_at, e.updated_at, e.pk"
+    /// `expenseColumns` (0–16), then the reminder's text (17), the times (18, 19), the row key
+    /// (20), the position's provenance (21, 22).
+    static let storedColumns = "\(StoredRows.expenseColumns), e.remind_at, e.created_at, e.updated_at, e.pk, e.position_source, e.position_confidence"
     static let storedSource = "expenses AS e LEFT JOIN categories AS c ON c.id = e.category_id"
     /// SQLite's clock, as `created_at`/`updated_at` keep it: `2025-03-01T09:00:00.000Z`.
     static let nowSQL = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
@@ -13,7 +14,8 @@ extension SpatiaLiteStore: ExpenseEditing {
     static func decodeStored(_ s: RawStatement) throws -> StoredExpense {
         StoredExpense(
             expense: try StoredRows.decodeExpense(s), remindAt: try s.text(17).map { try Timestamp(parsing: $0) },
-            createdAt: s.text(18), updatedAt: s.text(19))
+            createdAt: s.text(18), updatedAt: s.text(19), positionSource: s.text(21).flatMap(PositionSource.init(rawValue:)),
+            positionConfidence: s.optionalDouble(22))
     }
 
     /// Reads rows of `storedColumns` from `sql` with `bind` applied.

@@ -322,6 +322,9 @@ enum Schema {
         Migration(identifier: "v17: expense ids unique per user") { db in
             try PerUserExpenseIDs.migrate(db)
         },
+        Migration(identifier: "v18: location history, expense position provenance") { db in
+            try PositionSchema.create(db)
+        },
     ]
 
     /// The columns of `stores_label` (v16): the id, then what `SpatiaLiteReader.storeLabels` reads.

@@ -58,10 +58,36 @@ extension SpatiaLiteStore: UserDataStore {
 
         func forEachExpenseTimes(_ body: (ExpenseTimes) throws -> Void) throws {
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT id, remind_at, created_at, updated_at FROM expenses
-                WHERE user_id = ? AND (remind_at IS NOT NULL OR created_at IS NOT NULL OR updated_at IS NOT NULL) ORDER BY id
+                SELECT id, remind_at, created_at, updated_at, position_source, position_confidence, store_inferred FROM expenses
+                WHERE user_id = ? AND (remind_at IS NOT NULL OR created_at IS NOT NULL OR updated_at IS NOT NULL
+                    OR position_source IS NOT NULL)
+                ORDER BY id
                 """, arguments: [user.id])
-            while let r = try rows.next() { try body(ExpenseTimes(id: r[0], remindAt: r[1], createdAt: r[2], updatedAt: r[3])) }
+            while let r = try rows.next() {
+                try body(ExpenseTimes(
+                    id: r[0], remindAt: r[1], createdAt: r[2], updatedAt: r[3],
+                    positionSource: (r[4] as String?).flatMap(PositionSource.init(rawValue:)), positionConfidence: r[5],
+                    storeInferred: r[6]))
+            }
+        }
+
+        func forEachPosition(_ body: (Position) throws -> Void) throws {
+            let s = RawStatement(try db.cachedStatement(sql: """
+                SELECT t_ms, lat, lon, accuracy_m, source FROM positions WHERE user_id = ?1 ORDER BY t_ms, lat, lon, source
+                """))
+            s.reset()
+            defer { s.reset() }
+            s.bind(1, user.id)
+            while try s.step(db) {
+                guard let source = s.text(4).flatMap(LocationHistoryFormat.init(rawValue:)) else { continue }
+                try body(Position(
+                    epochMilliseconds: s.int64(0), coordinate: Coordinate(uncheckedLatitude: s.double(1), longitude: s.double(2)),
+                    accuracyMeters: s.optionalDouble(3), source: source))
+            }
+        }
+
+        func visits() throws -> [Visit] {
+            try SpatiaLiteStore.history(db, user: user.id, from: nil, to: nil, positions: false).visits
         }
 
         func budgets() throws -> [Budget] {

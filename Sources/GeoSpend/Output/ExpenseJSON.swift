@@ -13,6 +13,8 @@ public enum ExpenseJSON {
             ("lon", exact(e.location?.coordinate.longitude)), ("accuracy_m", e.location?.accuracyMeters.map { .number($0, decimals: 1) } ?? .null),
             ("store_id", text(e.storeID)), ("notes", text(e.notes)), ("remind_at", text(s.remindAt?.text)),
             ("created_at", text(s.createdAt)), ("updated_at", text(s.updatedAt)),
+            ("position_source", text(s.positionSource?.rawValue)),
+            ("position_confidence", s.positionConfidence.map { .number($0, decimals: 3) } ?? .null),
         ])
     }
 

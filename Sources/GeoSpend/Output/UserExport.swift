@@ -14,7 +14,9 @@
 /// "periods":[{"id":1,"name":"Lisbon trip","from":"2025-03-01","to":null,"expenses":["e1"]}],
 /// "price_records":[{"product":"Vollmilch 1,5%","brand":"Valio",…,"unit":"l","source":"import"}],
 /// "shopping_lists":[{"id":1,"name":"Week","budget":"40.00","currency":"EUR","items":[{"name":"Milch","quantity":"2"}],"completed_expense_id":null}],
-/// "counts":{"expenses":1,"categories":13,"stores":1,"budgets":1,"periods":1,"price_records":1,"shopping_lists":1}}
+/// "positions":[{"time":"2026-03-05T08:12:44Z","lat":60.1699,"lon":24.9384,"accuracy_m":12,"source":"google-records"}],
+/// "visits":[{"start":"…","end":"…","lat":60.1699,"lon":24.9384,"radius_m":null,"place_name":"Stockmann",…}],
+/// "counts":{"expenses":1,"categories":13,"stores":1,"budgets":1,"periods":1,"price_records":1,"shopping_lists":1,"positions":1,"visits":1}}
 /// ```
 ///
 /// Each expense object has exactly the keys of the JSON Lines import format (Data/README.md), so
@@ -33,6 +35,8 @@ public enum UserExport {
     public struct Counts: Sendable, Hashable {
         public var expenses, categories, stores, budgets, periods, priceRecords: Int
         public var shoppingLists = 0
+        public var positions = 0
+        public var visits = 0
         public init(expenses: Int = 0, categories: Int = 0, stores: Int = 0, budgets: Int = 0, periods: Int = 0, priceRecords: Int = 0) {
             self.expenses = expenses
             self.categories = categories
@@ -50,7 +54,11 @@ public enum UserExport {
     ]
 
     /// The keys of each `expense_times` object (columns of `expenses` besides the import's).
-    public static let expenseTimesKeys = ["id", "remind_at", "created_at", "updated_at"]
+    public static let expenseTimesKeys = ["id", "remind_at", "created_at", "updated_at", "position_source", "position_confidence", "store_inferred"]
+
+    /// The keys of each `positions` object: the fix's instant in UTC, WGS84, the accuracy
+    /// radius and the format it was read from.
+    public static let positionKeys = ["time", "lat", "lon", "accuracy_m", "source"]
 
     /// Columns of the `expenses` table written in another section: `period_id` as the ids in
     /// each period's `expenses` list.
@@ -104,6 +112,10 @@ public enum UserExport {
             w.string("remind_at", t.remindAt)
             w.string("created_at", t.createdAt)
             w.string("updated_at", t.updatedAt)
+            w.string("position_source", t.positionSource?.rawValue)
+            w.exact("position_confidence", t.positionConfidence)
+            w.key("store_inferred")
+            sink.ascii(t.storeInferred ? "true" : "false")
             sink.byte(UInt8(ascii: "}"))
         }
         sink.ascii(timed == 0 ? "],\n\"stores\":[" : "\n],\n\"stores\":[")
@@ -178,6 +190,41 @@ public enum UserExport {
             ]).serialized(pretty: false))
         }
         sink.ascii(tokens.isEmpty ? "],\n" : "\n],\n")
+        // The location history (issue 36), one fix per line, in time order.
+        sink.ascii("\"positions\":[")
+        try data.forEachPosition { p in
+            sink.ascii(counts.positions == 0 ? "\n" : ",\n")
+            counts.positions += 1
+            var w = ObjectWriter(sink: sink)
+            w.key("time")
+            sink.byte(UInt8(ascii: "\""))
+            sink.rfc3339(epochMilliseconds: p.epochMilliseconds, utcOffsetMinutes: 0)
+            sink.byte(UInt8(ascii: "\""))
+            w.exact("lat", p.coordinate.latitude)
+            w.exact("lon", p.coordinate.longitude)
+            w.exact("accuracy_m", p.accuracyMeters)
+            w.string("source", p.source.rawValue)
+            sink.byte(UInt8(ascii: "}"))
+        }
+        sink.ascii(counts.positions == 0 ? "],\n" : "\n],\n")
+        let visits = try data.visits()
+        counts.visits = visits.count
+        sink.ascii("\"visits\":[")
+        for (n, v) in visits.enumerated() {
+            sink.ascii(n == 0 ? "\n" : ",\n")
+            var w = ObjectWriter(sink: sink)
+            w.string("start", Timestamp.rfc3339(epochMilliseconds: v.startEpochMilliseconds, utcOffsetMinutes: 0))
+            w.string("end", Timestamp.rfc3339(epochMilliseconds: v.endEpochMilliseconds, utcOffsetMinutes: 0))
+            w.exact("lat", v.centre.latitude)
+            w.exact("lon", v.centre.longitude)
+            w.exact("radius_m", v.radiusMeters)
+            w.string("place_name", v.placeName)
+            w.string("place_id", v.placeID)
+            w.exact("probability", v.probability)
+            w.string("source", v.source?.rawValue)
+            sink.byte(UInt8(ascii: "}"))
+        }
+        sink.ascii(visits.isEmpty ? "],\n" : "\n],\n")
         sink.ascii("\"counts\":{\"expenses\":")
         sink.integer(counts.expenses)
         sink.ascii(",\"categories\":")
@@ -192,6 +239,10 @@ public enum UserExport {
         sink.integer(counts.priceRecords)
         sink.ascii(",\"shopping_lists\":")
         sink.integer(counts.shoppingLists)
+        sink.ascii(",\"positions\":")
+        sink.integer(counts.positions)
+        sink.ascii(",\"visits\":")
+        sink.integer(counts.visits)
         sink.ascii("}}\n")
         return counts
     }

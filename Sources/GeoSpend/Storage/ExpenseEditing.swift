@@ -42,12 +42,22 @@ public struct StoredExpense: Sendable, Hashable {
     /// `YYYY-MM-DDTHH:MM:SS.sssZ`; nil for rows imported (or stored before schema v5).
     public var createdAt: String?
     public var updatedAt: String?
+    /// Where the position came from; nil when there is none. A position imported with the
+    /// expense is `device`.
+    public var positionSource: PositionSource?
+    /// How sure geotagging was of an inferred position (0…1); nil for the others.
+    public var positionConfidence: Double?
 
-    public init(expense: Expense, remindAt: Timestamp?, createdAt: String?, updatedAt: String?) {
+    public init(
+        expense: Expense, remindAt: Timestamp?, createdAt: String?, updatedAt: String?,
+        positionSource: PositionSource? = nil, positionConfidence: Double? = nil
+    ) {
         self.expense = expense
         self.remindAt = remindAt
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.positionSource = expense.location == nil ? nil : positionSource ?? .device
+        self.positionConfidence = positionConfidence
     }
 }
 

@@ -44,19 +44,38 @@ public protocol UserDataSnapshot {
 
     /// The user's API tokens by id, without their hashes (`TokenStore`).
     func apiTokens() throws -> [TokenRecord]
+
+    /// Streams the user's location history's fixes in time order (`PositionStore`); memory
+    /// stays flat for any number of them.
+    func forEachPosition(_ body: (Position) throws -> Void) throws
+
+    /// The visits the user's history recorded, by start.
+    func visits() throws -> [Visit]
 }
 
-/// What an expense's life adds to its row: the reminder and when it was stored and changed.
+/// What an expense's life adds to its row: the reminder, when it was stored and changed, and
+/// where its position came from when not with the expense (`PositionSource`).
 public struct ExpenseTimes: Sendable, Hashable {
     public let id: String
     public let remindAt: String?
     public let createdAt: String?
     public let updatedAt: String?
-    public init(id: String, remindAt: String?, createdAt: String?, updatedAt: String?) {
+    /// nil for a position imported with the expense (`device`) or none.
+    public let positionSource: PositionSource?
+    public let positionConfidence: Double?
+    /// Whether geotagging linked the store (`geotag undo` unlinks it).
+    public let storeInferred: Bool
+    public init(
+        id: String, remindAt: String?, createdAt: String?, updatedAt: String?, positionSource: PositionSource? = nil,
+        positionConfidence: Double? = nil, storeInferred: Bool = false
+    ) {
+        self.storeInferred = storeInferred
         self.id = id
         self.remindAt = remindAt
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.positionSource = positionSource
+        self.positionConfidence = positionConfidence
     }
 }
 
