@@ -56,7 +56,12 @@ extension SpatiaLiteStore: ExpenseEditing {
                     ? EditError.unknownStore(expense.storeID ?? "") : EditError.invalid(field: rejection.column, reason: rejection.reason)
             }
             try db.execute(
-                sql: "UPDATE expenses SET created_at = \(Self.nowSQL), updated_at = \(Self.nowSQL), remind_at = ?, remind_ms = ? WHERE id = ? AND user_id = ?",
+                // A position given here is given by hand (`PositionSource.manual`).
+                sql: """
+                    UPDATE expenses SET created_at = \(Self.nowSQL), updated_at = \(Self.nowSQL), remind_at = ?, remind_ms = ?,
+                        position_source = CASE WHEN lat IS NULL THEN NULL ELSE 'manual' END
+                    WHERE id = ? AND user_id = ?
+                    """,
                 arguments: [remindAt?.text, remindAt?.epochMilliseconds, expense.id, expense.userID])
             guard let stored = try Self.storedExpense(db, id: expense.id, userID: expense.userID) else {
                 throw StoreError.notFound(what: "expense", id: expense.id)
@@ -113,6 +118,12 @@ extension SpatiaLiteStore: ExpenseEditing {
             rollups.add(old.expense, sign: -1)
             rollups.add(expense, sign: 1)
             try MapRollupStorage.apply(rollups, db)
+            if old.expense.location != expense.location {
+                // A position changed here is the user's own; an inferred one's confidence and store link go.
+                try db.execute(
+                    sql: "UPDATE expenses SET position_source = ?, position_confidence = NULL, store_inferred = 0 WHERE id = ? AND user_id = ?",
+                    arguments: [expense.location == nil ? nil : PositionSource.manual.rawValue, expense.id, expense.userID])
+            }
             // A moved point leaves its old bounds in the R*Tree node's unused slot (RTreeScrub).
             if old.expense.location?.coordinate != c { try RTreeScrub.zeroUnusedCells(of: "idx_expenses_geom", in: db) }
             return try Self.storedExpense(db, id: expense.id, userID: expense.userID)

@@ -56,6 +56,30 @@ struct DatabaseOptions: ParsableArguments {
         return create ? try open() : try openExisting(writable: writable)
     }
 
+    /// The store for location histories and geotagging (`import positions`, `positions`,
+    /// `geotag`): the server, or the file — created when `create`, else it must exist and is
+    /// opened read-only unless `writable`.
+    func openPositions(create: Bool = false, writable: Bool = false) async throws -> any EditingStore & PositionStore {
+        if isPostgreSQL {
+            throw ValidationError("location histories are on SpatiaLite files only so far")  // until PostGIS's PositionStore lands
+        }
+        return create ? try open() : try openExisting(writable: writable)
+    }
+
+    /// Runs an import; when it fails (rejected, exit 2, or a runtime failure, exit 1) and the
+    /// database did not exist before, the files opening it created go again: a first import
+    /// refused for a typo must not leave an empty 6.7 MB database (SpatiaLite's metadata) that
+    /// later reads like one holding data. Imports create no mask key.
+    func removingNewFileOnFailure(_ body: () async throws -> Void) async throws {
+        guard !isPostgreSQL, !FileManager.default.fileExists(atPath: path) else { return try await body() }
+        do {
+            try await body()  // the store opened in `body` is closed when it returns
+        } catch {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            throw error
+        }
+    }
+
     /// The read replica of `--read-db`, nil without one. A replica only makes sense for a
     /// PostgreSQL `--db` and a command that only reads: anything else is a usage error rather
     /// than a silent choice of one of the two databases.

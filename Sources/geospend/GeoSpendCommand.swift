@@ -23,7 +23,7 @@ struct GeoSpendCommand: AsyncParsableCommand {
             ImportCommand.self, NearCommand.self, NearestStoresCommand.self, SnapCommand.self, InsightsCommand.self,
             SummaryCommand.self, ReportCommand.self, ExportCommand.self, GenerateCommand.self,
             InfoCommand.self, UsersCommand.self, CategoriesCommand.self, PeriodsCommand.self, KindsCommand.self, DoctorCommand.self,
-            ExpensesCommand.self, RemindersCommand.self,
+            ExpensesCommand.self, RemindersCommand.self, GeotagCommand.self, PositionsCommand.self,
             BudgetsCommand.self, H3Command.self,
             PricesCommand.self, ProductsCommand.self,
             TrendsCommand.self, ReceiptsCommand.self, BasketCommand.self, ListsCommand.self,

@@ -10,8 +10,9 @@ struct ImportCommand: AsyncParsableCommand {
             Example:
               geospend import stores Data/helsinki-places.geojson
               geospend import expenses Data/sample-expenses.csv
+              geospend import positions Data/examples/positions/records.json --user alice
             """,
-        subcommands: [Stores.self, Expenses.self])
+        subcommands: [Stores.self, Expenses.self, Positions.self])
 
     struct Common: ParsableArguments {
         @OptionGroup var database: DatabaseOptions
@@ -33,19 +34,9 @@ struct ImportCommand: AsyncParsableCommand {
             return options
         }
 
-        /// Runs the import; when it fails (rejected, exit 2, or a runtime failure, exit 1) and
-        /// the database did not exist before, the files opening it created go again: a first
-        /// import refused for a typo must not leave an empty 6.7 MB database (SpatiaLite's
-        /// metadata) that later reads like one holding data. Imports create no mask key.
+        /// `DatabaseOptions.removingNewFileOnFailure`.
         func removingNewDatabaseOnFailure(_ body: () async throws -> Void) async throws {
-            let path = database.path
-            guard !database.isPostgreSQL, !FileManager.default.fileExists(atPath: path) else { return try await body() }
-            do {
-                try await body()  // the store opened in `body` is closed when it returns
-            } catch {
-                for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-                throw error
-            }
+            try await database.removingNewFileOnFailure(body)
         }
 
         func report(_ report: ImportReport, noun: String) {

@@ -10,9 +10,11 @@ import Foundation
 /// ```
 public struct GeotagRun: Sendable {
     public var userID: String
-    /// Expenses that occurred in `[from, to)` (epoch milliseconds; nil: unbounded).
-    public var from: Int64?
-    public var to: Int64?
+    /// Expenses from `from` on and before `to` (nil: unbounded), as `ExpenseFilter` reads a
+    /// window: a bare date bound compares local days (`to` inclusive), an instant compares
+    /// instants (`to` exclusive).
+    public var from: Timestamp?
+    public var to: Timestamp?
     /// The user's zone: bare dates are local days in it.
     public var timeZone: TimeZone
     /// Placements below this confidence are not written: a store candidate becomes ambiguous,
@@ -27,7 +29,7 @@ public struct GeotagRun: Sendable {
     /// And after the last: a day, for stays that end the next morning.
     public static let historyTrailMilliseconds: Int64 = 86_400_000
 
-    public init(userID: String, from: Int64? = nil, to: Int64? = nil, timeZone: TimeZone, minimumConfidence: Double = 0, dryRun: Bool = false) {
+    public init(userID: String, from: Timestamp? = nil, to: Timestamp? = nil, timeZone: TimeZone, minimumConfidence: Double = 0, dryRun: Bool = false) {
         self.userID = userID
         self.from = from
         self.to = to
@@ -39,12 +41,11 @@ public struct GeotagRun: Sendable {
     /// Runs it. Placements the store refused because the expense got a position meanwhile are
     /// left out of the report's `placed`.
     public func run(on store: some ExpenseStore & PositionStore) async throws -> GeotagReport {
+        // A bare date's instant is its midnight in UTC: a day more on each side covers every zone.
         let input = try await store.geotagInput(
-            userID: userID, from: from.map { $0 &- Self.historyLeadMilliseconds }, to: to.map { $0 &+ Self.historyTrailMilliseconds })
-        let candidates = GeotagExpense.prepare(input.expenses).filter { e in
-            let t = e.occurredAt.epochMilliseconds
-            return from.map { t >= $0 } ?? true && to.map { t < $0 } ?? true
-        }
+            userID: userID, from: from.map { $0.epochMilliseconds &- Self.historyLeadMilliseconds &- 86_400_000 },
+            to: to.map { $0.epochMilliseconds &+ Self.historyTrailMilliseconds &+ 2 * 86_400_000 })
+        let candidates = GeotagExpense.prepare(input.expenses).filter { inWindow($0.occurredAt) }
         guard !candidates.isEmpty else { return GeotagReport([]) }
         let stores = try await store.read { try $0.allStores(kind: nil) }
         var report = Geotagger(history: input.history, stores: stores, timeZone: timeZone).geotag(candidates)
@@ -53,6 +54,17 @@ public struct GeotagRun: Sendable {
         let written = try await store.place(report.placed.map(ExpensePlacement.init), userID: userID)
         report.placed = zip(report.placed, written).filter(\.1).map(\.0)
         return report
+    }
+
+    /// Whether an instant or day is in the window, by `ExpenseFilter`'s rules.
+    func inWindow(_ t: Timestamp) -> Bool {
+        if let from {
+            if from.isDateOnly ? t.localDate < from.localDate : t.epochMilliseconds < from.epochMilliseconds { return false }
+        }
+        if let to {
+            if to.isDateOnly ? t.localDate > to.localDate : t.epochMilliseconds >= to.epochMilliseconds { return false }
+        }
+        return true
     }
 }
 

@@ -1,0 +1,233 @@
+import ArgumentParser
+import Foundation
+import GeoSpend
+
+/// `geospend positions`: a user's location history as stored (issue 36).
+struct PositionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "positions",
+        abstract: "A user's location history: list the fixes, summarise the days covered, delete.",
+        discussion: """
+            The history comes in with `geospend import positions`; `geospend geotag`
+            reads it to place payments. It is the most private data GeoSpend keeps:
+            every command here names one user, and no output for other users or for
+            all users reads it.
+
+            Example:
+              geospend positions summary --user alice --timezone Europe/Helsinki
+              geospend positions list --user alice --from 2026-03-05 --to 2026-03-05
+              geospend positions delete --user alice --before 2026-01-01 --yes
+            """,
+        subcommands: [List.self, Summary.self, Delete.self])
+
+    /// `--user`, `--from`, `--to` and `--timezone` (bare dates are local days in it).
+    struct Selection: ParsableArguments {
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The user whose history it is.") var user: String
+        @Option(help: "From this date (a local day in --timezone) or RFC 3339 instant; inclusive.") var from: String?
+        @Option(help: "To this date (a local day, inclusive) or RFC 3339 instant (exclusive).") var to: String?
+        @Option(help: "The user's IANA time zone for bare dates and days (default: this machine's).") var timezone: String?
+
+        func zone() throws -> TimeZone { try PositionsCommand.zone(timezone) }
+
+        /// The window as instants `[from, to)`.
+        func window() throws -> (from: Int64?, to: Int64?) {
+            let (from, to) = try TimeWindow.parsed(from: from, to: to, options: ("--from", "--to"))
+            let zone = try zone()
+            return (from.map { PositionsCommand.instant($0, zone, nextDay: false) }, to.map { PositionsCommand.instant($0, zone, nextDay: true) })
+        }
+
+        /// The store, after checking the user exists (a typo gets a suggestion, not "no fixes").
+        func store(writable: Bool = false) async throws -> any EditingStore & PositionStore {
+            let store = try await database.openPositions(writable: writable)
+            try await NameChecks.user(user, in: store, database: database.path)
+            return store
+        }
+    }
+
+    static func zone(_ name: String?) throws -> TimeZone {
+        guard let name else { return TimeZone.current }
+        guard let zone = TimeZone(identifier: name) else {
+            throw ValidationError("--timezone \(name): not an IANA time zone name (e.g. Europe/Helsinki, America/New_York)")
+        }
+        return zone
+    }
+
+    /// An instant bound: the instant itself, or a bare date's local midnight in `zone` (of the
+    /// next day for an inclusive `--to`).
+    static func instant(_ t: Timestamp, _ zone: TimeZone, nextDay: Bool) -> Int64 {
+        guard t.isDateOnly else { return t.epochMilliseconds }
+        let midnightUTC = t.epochMilliseconds + (nextDay ? 86_400_000 : 0)
+        // The zone's offset at that local midnight (read at the UTC midnight: within a day).
+        let offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(midnightUTC) / 1000))) * 1000
+        return midnightUTC - offset
+    }
+
+    static func utcText(_ ms: Int64) -> String { Timestamp.rfc3339(epochMilliseconds: ms, utcOffsetMinutes: 0) }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "The user's fixes in time order (and the visits the history recorded).",
+            discussion: """
+                Example:
+                  geospend positions list --user alice --from 2026-03-05 --to 2026-03-05 \\
+                    --timezone Europe/Helsinki
+                  geospend positions list --user alice --format csv --limit 0 > fixes.csv
+                """)
+        @OptionGroup var selection: Selection
+        @Option(help: "At most this many fixes (0: all).") var limit: Int = 100
+        @Option(help: "table, json or csv.") var format: OutputFormat = .table
+
+        func validate() throws {
+            guard limit >= 0 else { throw ValidationError("--limit must be 0 (all) or more, not \(limit)") }
+        }
+
+        func run() async throws {
+            let (from, to) = try selection.window()
+            let store = try await selection.store()
+            let history = try await store.locationHistory(userID: Identity.normalized(selection.user), from: from, to: to)
+            let fixes = limit == 0 ? history.positions[...] : history.positions.prefix(limit)
+            switch format {
+            case .json:
+                printOut(JSONOutput.object([
+                    ("positions", .array(fixes.map { p in
+                        .object([
+                            ("time", .string(utcText(p.epochMilliseconds))), ("lat", .number(p.coordinate.latitude, decimals: 7)),
+                            ("lon", .number(p.coordinate.longitude, decimals: 7)),
+                            ("accuracy_m", p.accuracyMeters.map { .number($0, decimals: 1) } ?? .null), ("source", .string(p.source.rawValue)),
+                        ])
+                    })),
+                    ("visits", .array(history.visits.map { v in
+                        .object([
+                            ("start", .string(utcText(v.startEpochMilliseconds))), ("end", .string(utcText(v.endEpochMilliseconds))),
+                            ("lat", .number(v.centre.latitude, decimals: 7)), ("lon", .number(v.centre.longitude, decimals: 7)),
+                            ("place_name", .text(v.placeName)), ("source", .text(v.source?.rawValue)),
+                        ])
+                    })),
+                    ("total_positions", .integer(Int64(history.positions.count))),
+                ]).serialized() + "\n")
+            case .csv:
+                var out = "time,lat,lon,accuracy,source\n"
+                for p in fixes {
+                    out += "\(utcText(p.epochMilliseconds)),\(p.coordinate.latitude),\(p.coordinate.longitude),"
+                        + "\(p.accuracyMeters.map { "\($0)" } ?? ""),\(p.source.rawValue)\n"
+                }
+                printOut(out)
+            case .table:
+                let rows = fixes.map { p in
+                    [utcText(p.epochMilliseconds), String(format: "%.6f", p.coordinate.latitude), String(format: "%.6f", p.coordinate.longitude),
+                     p.accuracyMeters.map { String(format: "%.0f m", $0) } ?? "-", p.source.rawValue]
+                }
+                printOut(TextTable(headers: ["time (UTC)", "lat", "lon", "accuracy", "source"], rows: Array(rows)).rendered())
+                if fixes.count < history.positions.count {
+                    printErr("showing \(fixes.count) of \(history.positions.count) fixes; --limit 0 shows all")
+                }
+                if !history.visits.isEmpty { printErr("\(history.visits.count) recorded visits in the window (--format json lists them)") }
+            }
+        }
+    }
+
+    struct Summary: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "summary",
+            abstract: "How well the history covers each day: fixes, hours with a fix, visits.",
+            discussion: """
+                A payment can be placed from the history only when the phone recorded
+                where it was then: days with few hours covered are where geotagging
+                leaves payments unplaced.
+
+                Example:
+                  geospend positions summary --user alice --timezone Europe/Helsinki
+                """)
+        @OptionGroup var selection: Selection
+        @Option(help: "table or json.") var format: OutputFormat = .table
+
+        func run() async throws {
+            let (from, to) = try selection.window()
+            let zone = try selection.zone()
+            let store = try await selection.store()
+            let history = try await store.locationHistory(userID: Identity.normalized(selection.user), from: from, to: to)
+            let days = PositionCoverage.days(of: history, in: zone)
+            switch format {
+            case .json:
+                printOut(JSONOutput.object([
+                    ("timezone", .string(zone.identifier)),
+                    ("positions", .integer(Int64(history.positions.count))), ("visits", .integer(Int64(history.visits.count))),
+                    ("days", .array(days.map { d in
+                        .object([
+                            ("day", .string(d.day)), ("fixes", .integer(Int64(d.fixes))), ("hours_with_fixes", .integer(Int64(d.hoursWithFixes))),
+                            ("visits", .integer(Int64(d.visits))), ("first", .string(utcText(d.firstEpochMilliseconds))),
+                            ("last", .string(utcText(d.lastEpochMilliseconds))),
+                            ("median_accuracy_m", d.medianAccuracyMeters.map { .number($0, decimals: 1) } ?? .null),
+                        ])
+                    })),
+                ]).serialized() + "\n")
+            case .csv, .table:
+                let rows = days.map { d in
+                    [d.day, "\(d.fixes)", "\(d.hoursWithFixes)/24", "\(d.visits)", d.medianAccuracyMeters.map { String(format: "%.0f m", $0) } ?? "-"]
+                }
+                if format == .csv {
+                    printOut("day,fixes,hours_with_fixes,visits,median_accuracy_m\n" + days.map { d in
+                        "\(d.day),\(d.fixes),\(d.hoursWithFixes),\(d.visits),\(d.medianAccuracyMeters.map { "\($0)" } ?? "")\n"
+                    }.joined())
+                } else {
+                    printOut(TextTable(headers: ["day (\(zone.identifier))", "fixes", "hours", "visits", "median accuracy"], rows: rows, rightAligned: [1, 2, 3]).rendered())
+                    printErr("\(history.positions.count) fixes and \(history.visits.count) recorded visits on \(days.count) days")
+                }
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete",
+            abstract: "Delete the user's history, or the part before a date (retention).",
+            discussion: """
+                Removes the fixes (and recorded visits that started) before --before,
+                or all of them; the freed space is zeroed. Positions geotagging already
+                gave expenses stay with the expenses (`geospend geotag undo` takes
+                them back). Asks on a terminal; elsewhere --yes is required.
+
+                Example:
+                  geospend positions delete --user alice --before 2026-01-01 --yes
+                  geospend positions delete --user alice --older-than 90 --yes
+                  geospend positions delete --user alice --yes
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The user whose history it is.") var user: String
+        @Option(help: "Only fixes before this date (a local day in --timezone) or RFC 3339 instant.") var before: String?
+        @Option(help: "Only fixes older than this many days (a retention period).") var olderThan: Int?
+        @Option(help: "The user's IANA time zone for --before (default: this machine's).") var timezone: String?
+        @Flag(help: "Delete without asking (required when stdin is not a terminal).") var yes = false
+
+        func validate() throws {
+            if before != nil && olderThan != nil { throw ValidationError("--before and --older-than say the same thing: give one") }
+            if let days = olderThan, days < 0 || days > 100_000 { throw ValidationError("--older-than takes 0 to 100000 days, not \(days)") }
+        }
+
+        func run() async throws {
+            var bound: Int64?
+            if let before {
+                let t: Timestamp
+                do { t = try Timestamp(parsing: before) } catch { throw ValidationError("--before \(error)") }
+                bound = PositionsCommand.instant(t, try PositionsCommand.zone(timezone), nextDay: false)
+            } else if let days = olderThan {
+                bound = Int64(Date().timeIntervalSince1970 * 1000) - Int64(days) * 86_400_000
+            }
+            let store = try await database.openPositions(writable: true)
+            try await NameChecks.user(user, in: store, database: database.path)
+            let what = bound.map { "fixes before \(utcText($0))" } ?? "the whole location history"
+            if !yes {
+                guard isatty(0) == 1 else { throw ValidationError("refusing to delete \(what) of \(user) without --yes: stdin is not a terminal") }
+                FileHandle.standardError.write(Data("Delete \(what) of user \(user) from \(database.path)? [y/N] ".utf8))
+                guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
+                    printErr("nothing deleted")
+                    Foundation.exit(1)
+                }
+            }
+            let deleted = try await store.deletePositions(userID: Identity.normalized(user), before: bound)
+            printOut("deleted \(deleted.positions) positions and \(deleted.visits) visits of user \(user) (\(what))\n")
+        }
+    }
+}
