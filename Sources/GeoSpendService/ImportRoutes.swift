@@ -18,9 +18,10 @@ struct ImportRoutes {
         let q = QueryParameters(request)
         let user = try context.user()
         let skipInvalid = try q.flag("skip-invalid")
-        let upload = try await UploadedFile(request, context: context, what: "import")
+        let format = try UploadedFile.tableFormat(request)
+        let upload = try await UploadedFile(request, context: context, what: "import", fileExtension: format.rawValue)
         defer { upload.remove() }
-        let (format, file) = (upload.format, upload.url)
+        let file = upload.url
         var source = ExpenseSource()
         if format == .csv && !Self.hasUserColumn(upload.firstLine) { source.conversions.user = user }
         let path = file.path

@@ -23,13 +23,14 @@ struct PriceRoutes {
     @Sendable func importPrices(_ request: Request, context: ServiceContext) async throws -> Response {
         let user = try await context.checkedUser(in: store)
         let skipInvalid = try QueryParameters(request).flag("skip-invalid")
-        let upload = try await UploadedFile(request, context: context, what: "prices")
+        let format = try UploadedFile.tableFormat(request)
+        let upload = try await UploadedFile(request, context: context, what: "prices", fileExtension: format.rawValue)
         defer { upload.remove() }
         let file = upload.url
         let report: PriceImport.Report
         do {
             report = try await PriceImport.importPrices(
-                from: file.path, format: upload.format, userID: user, into: store, options: ImportOptions(skipInvalid: skipInvalid))
+                from: file.path, format: format, userID: user, into: store, options: ImportOptions(skipInvalid: skipInvalid))
         } catch let error as ImportError {
             throw ImportRoutes.problem(error, file: file.lastPathComponent)
         }

@@ -3,8 +3,8 @@ import Synchronization
 import GeoSpend
 import Hummingbird
 
-/// An import's body (`format=csv|jsonl`) kept in a private temporary file, since the importers
-/// read files; `remove()` deletes it once the import is done.
+/// An import's body kept in a private temporary file, since the importers read files;
+/// `remove()` deletes it once the import is done.
 ///
 /// The body goes to the file as it arrives, a chunk at a time: memory holds a chunk and the
 /// file's first line, not the whole upload (collecting 64 MiB and copying it to write it took
@@ -13,19 +13,23 @@ import Hummingbird
 /// (`geospend-upload-PID-…`), so an upload a killed service left is found and removed by the
 /// next `serve` and by `users delete` (`UploadedFile.removeLeftovers`).
 public struct UploadedFile {
-    let format: ImportFormat
     let url: URL
     /// The body's first line (up to 64 KiB): the CSV header.
     let firstLine: String
 
     static let prefix = "geospend-upload-"
 
-    /// `what` goes into the file's name (`geospend-upload-<pid>-<what>-<uuid>.csv`).
-    init(_ request: Request, context: ServiceContext, what: String) async throws {
+    /// The `format` parameter of a table import: csv or jsonl.
+    static func tableFormat(_ request: Request) throws -> ImportFormat {
         let text = try QueryParameters(request).required("format")
         guard let format = ImportFormat(rawValue: text), format == .csv || format == .jsonl else {
             throw Problem(.badRequest, "format: \"\(OutputEscaping.visible(text))\" is not csv or jsonl")
         }
+        return format
+    }
+
+    /// `what` and `fileExtension` go into the file's name (`geospend-upload-<pid>-<what>-<uuid>.csv`).
+    init(_ request: Request, context: ServiceContext, what: String, fileExtension: String) async throws {
         guard UploadSlots.shared.take() else {
             var p = Problem(.serviceUnavailable, "the service is taking \(UploadSlots.limit) uploads already; retry in a few seconds")
             p.headers[.retryAfter] = "5"
@@ -33,7 +37,7 @@ public struct UploadedFile {
         }
         defer { UploadSlots.shared.give() }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "\(Self.prefix)\(getpid())-\(what)-\(UUID().uuidString).\(format.rawValue)")
+            "\(Self.prefix)\(getpid())-\(what)-\(UUID().uuidString).\(fileExtension)")
         guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]),
               let handle = try? FileHandle(forWritingTo: url)
         else {
@@ -61,7 +65,6 @@ public struct UploadedFile {
             try? FileManager.default.removeItem(at: url)
             throw error
         }
-        self.format = format
         self.url = url
         firstLine = String(decoding: head, as: UTF8.self)
     }

@@ -215,11 +215,15 @@ struct GeotagCommand: AsyncParsableCommand {
                 }, rightAligned: [4]
             ).rendered()
         }
+        return out + summary(r, dryRun: dryRun) + "\n"
+    }
+
+    /// One line: how many were placed, are ambiguous, and why the rest were not.
+    static func summary(_ r: GeotagReport, dryRun: Bool) -> String {
         var reasons: [GeotagUnplacedReason: Int] = [:]
         for u in r.unplaced { reasons[u.reason, default: 0] += 1 }
         let why = GeotagUnplacedReason.allCases.compactMap { reason in reasons[reason].map { "\($0) \(reason.rawValue)" } }
-        out += "\(dryRun ? "would place" : "placed") \(r.placed.count), ambiguous \(r.ambiguous.count) (`geospend geotag review`), "
-            + "unplaced \(r.unplaced.count)\(why.isEmpty ? "" : " (" + why.joined(separator: ", ") + ")")\n"
-        return out
+        return "\(dryRun ? "would place" : "placed") \(r.placed.count), ambiguous \(r.ambiguous.count) (`geospend geotag review`), "
+            + "unplaced \(r.unplaced.count)\(why.isEmpty ? "" : " (" + why.joined(separator: ", ") + ")")"
     }
 }

@@ -157,6 +157,9 @@ struct ImportCommand: AsyncParsableCommand {
         @Flag(help: "Show how the file would be read; write nothing.")
         var dryRun = false
 
+        @Flag(help: "After the import, place --user's expenses that have no position from their location history and the merchant text (`geospend geotag`).")
+        var geotag = false
+
         /// The options as an `ExpenseSource`; every mistake in them is a usage error (exit 2).
         func source() throws -> ExpenseSource {
             var source = ExpenseSource()
@@ -218,11 +221,22 @@ struct ImportCommand: AsyncParsableCommand {
                 printOut(Self.describe(preview, file: common.file))
                 return
             }
+            if geotag, user == nil { throw ValidationError("--geotag needs --user: the person whose statement it is") }
+            if geotag, dryRun { throw ValidationError("--geotag writes positions; leave it out of a --dry-run (`geospend geotag --dry-run` shows them)") }
             try await common.removingNewDatabaseOnFailure {
-                let store = try await common.database.openStore(create: true)
+                guard geotag, let user else {
+                    let store = try await common.database.openStore(create: true)
+                    let report = try await Importer.importExpenses(
+                        from: common.file, format: common.format, source: source, into: store, options: common.options)
+                    return common.report(report, noun: "expenses")
+                }
+                let zone = try PositionsCommand.zone(timezone)
+                let store = try await common.database.openPositions(create: true)
                 let report = try await Importer.importExpenses(
                     from: common.file, format: common.format, source: source, into: store, options: common.options)
                 common.report(report, noun: "expenses")
+                let placed = try await GeotagRun(userID: Identity.normalized(user), timeZone: zone).run(on: store)
+                printErr("geotag: " + GeotagCommand.summary(placed, dryRun: false))
             }
         }
 

@@ -32,9 +32,7 @@ struct PositionsCommand: AsyncParsableCommand {
 
         /// The window as instants `[from, to)`.
         func window() throws -> (from: Int64?, to: Int64?) {
-            let (from, to) = try TimeWindow.parsed(from: from, to: to, options: ("--from", "--to"))
-            let zone = try zone()
-            return (from.map { PositionsCommand.instant($0, zone, nextDay: false) }, to.map { PositionsCommand.instant($0, zone, nextDay: true) })
+            try PositionJSON.window(from: from, to: to, zone: try zone(), names: ("--from", "--to"))
         }
 
         /// The store, after checking the user exists (a typo gets a suggestion, not "no fixes").
@@ -53,17 +51,7 @@ struct PositionsCommand: AsyncParsableCommand {
         return zone
     }
 
-    /// An instant bound: the instant itself, or a bare date's local midnight in `zone` (of the
-    /// next day for an inclusive `--to`).
-    static func instant(_ t: Timestamp, _ zone: TimeZone, nextDay: Bool) -> Int64 {
-        guard t.isDateOnly else { return t.epochMilliseconds }
-        let midnightUTC = t.epochMilliseconds + (nextDay ? 86_400_000 : 0)
-        // The zone's offset at that local midnight (read at the UTC midnight: within a day).
-        let offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(midnightUTC) / 1000))) * 1000
-        return midnightUTC - offset
-    }
-
-    static func utcText(_ ms: Int64) -> String { Timestamp.rfc3339(epochMilliseconds: ms, utcOffsetMinutes: 0) }
+    static func utcText(_ ms: Int64) -> String { PositionJSON.utcText(ms) }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -90,23 +78,7 @@ struct PositionsCommand: AsyncParsableCommand {
             let fixes = limit == 0 ? history.positions[...] : history.positions.prefix(limit)
             switch format {
             case .json:
-                printOut(JSONOutput.object([
-                    ("positions", .array(fixes.map { p in
-                        .object([
-                            ("time", .string(utcText(p.epochMilliseconds))), ("lat", .number(p.coordinate.latitude, decimals: 7)),
-                            ("lon", .number(p.coordinate.longitude, decimals: 7)),
-                            ("accuracy_m", p.accuracyMeters.map { .number($0, decimals: 1) } ?? .null), ("source", .string(p.source.rawValue)),
-                        ])
-                    })),
-                    ("visits", .array(history.visits.map { v in
-                        .object([
-                            ("start", .string(utcText(v.startEpochMilliseconds))), ("end", .string(utcText(v.endEpochMilliseconds))),
-                            ("lat", .number(v.centre.latitude, decimals: 7)), ("lon", .number(v.centre.longitude, decimals: 7)),
-                            ("place_name", .text(v.placeName)), ("source", .text(v.source?.rawValue)),
-                        ])
-                    })),
-                    ("total_positions", .integer(Int64(history.positions.count))),
-                ]).serialized() + "\n")
+                printOut(PositionJSON.list(history, shown: fixes).serialized() + "\n")
             case .csv:
                 var out = "time,lat,lon,accuracy,source\n"
                 for p in fixes {
@@ -148,22 +120,11 @@ struct PositionsCommand: AsyncParsableCommand {
             let zone = try selection.zone()
             let store = try await selection.store()
             let history = try await store.locationHistory(userID: Identity.normalized(selection.user), from: from, to: to)
-            let days = PositionCoverage.days(of: history, in: zone)
             switch format {
             case .json:
-                printOut(JSONOutput.object([
-                    ("timezone", .string(zone.identifier)),
-                    ("positions", .integer(Int64(history.positions.count))), ("visits", .integer(Int64(history.visits.count))),
-                    ("days", .array(days.map { d in
-                        .object([
-                            ("day", .string(d.day)), ("fixes", .integer(Int64(d.fixes))), ("hours_with_fixes", .integer(Int64(d.hoursWithFixes))),
-                            ("visits", .integer(Int64(d.visits))), ("first", .string(utcText(d.firstEpochMilliseconds))),
-                            ("last", .string(utcText(d.lastEpochMilliseconds))),
-                            ("median_accuracy_m", d.medianAccuracyMeters.map { .number($0, decimals: 1) } ?? .null),
-                        ])
-                    })),
-                ]).serialized() + "\n")
+                printOut(PositionJSON.summary(history, zone: zone).serialized() + "\n")
             case .csv, .table:
+                let days = PositionCoverage.days(of: history, in: zone)
                 let rows = days.map { d in
                     [d.day, "\(d.fixes)", "\(d.hoursWithFixes)/24", "\(d.visits)", d.medianAccuracyMeters.map { String(format: "%.0f m", $0) } ?? "-"]
                 }
@@ -211,7 +172,7 @@ struct PositionsCommand: AsyncParsableCommand {
             if let before {
                 let t: Timestamp
                 do { t = try Timestamp(parsing: before) } catch { throw ValidationError("--before \(error)") }
-                bound = PositionsCommand.instant(t, try PositionsCommand.zone(timezone), nextDay: false)
+                bound = PositionJSON.instant(t, in: try PositionsCommand.zone(timezone), nextDay: false)
             } else if let days = olderThan {
                 bound = Int64(Date().timeIntervalSince1970 * 1000) - Int64(days) * 86_400_000
             }

@@ -74,6 +74,11 @@ import Testing
                 let r = try geospend(["budgets", "add", "--user", user, "--db", db] + args)
                 try #require(r.status == 0, "\(r.err)")
             }
+            // A location history each (issue 36), filed like the budgets.
+            let history = dir.appendingPathComponent("\(name)-history-\(owner).csv").path
+            try IsolationFixture.history(of: owner).write(toFile: history, atomically: true, encoding: .utf8)
+            let imported = try geospend(["import", "positions", history, "--user", user, "--db", db])
+            try #require(imported.status == 0, "\(imported.err)")
             if onPostgreSQL { continue }
             // A shopping list each (issue 18), filed like the budgets.
             let bob = owner == "bob", marker = IsolationFixture.bobMarker
@@ -167,6 +172,9 @@ import Testing
             ["trends"] + user + ["--format", "json"],
             ["trends"] + user + ["--by", "store", "--format", "csv"],
             ["tokens", "list"] + user + ["--format", "json"],
+            ["positions", "list"] + user + ["--limit", "0", "--format", "json"],
+            ["positions", "summary"] + user + ["--timezone", "Europe/Helsinki", "--format", "json"],
+            ["geotag"] + user + ["--dry-run", "--timezone", "Europe/Helsinki", "--format", "json"],
         ]
     }()
 
@@ -308,7 +316,7 @@ import Testing
         let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(deleted.status == 0, "\(deleted.err)")
         let bobBudgets = IsolationFixture.budgets(of: "bob"), bobLimits = bobBudgets.joined().filter { $0 == "--category-limit" }.count
-        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), map_rollups \(bobRollups), period_numbers 1, periods 1, price_records 4, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, users 1, products 1)\n")
+        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2 + 40) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), map_rollups \(bobRollups), period_numbers 1, periods 1, positions 40, price_records 4, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, visits 0, users 1, products 1)\n")
         #expect(deleted.err.isEmpty, "\(deleted.err)")
         let again = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(again.status == 2 && again.err.contains("no user \"bob\""), "\(again.err)")
@@ -573,6 +581,16 @@ enum IsolationFixture {
     static let placeTwo = (60.1750, 24.9500)
     static let bobHome = (60.2412345, 25.0187654)
     static let bobMarker = "bob-note-5f2c"
+
+    /// A location history (`import positions` CSV): fixes every minute for 20 minutes, alice's
+    /// at place one, bob's at his home and then at K-Market Kamppi, on a day both have expenses.
+    static func history(of owner: String) -> String {
+        func fixes(_ hour: Int, _ p: (Double, Double)) -> [String] {
+            (0..<20).map { m in "2025-03-05T\(hour < 10 ? "0" : "")\(hour):\(m < 10 ? "0" : "")\(m):00Z,\(p.0),\(p.1),8" }
+        }
+        let fixes = owner == "alice" ? fixes(9, placeOne) : fixes(7, bobHome) + fixes(12, stores["s-market"]!)
+        return "time,lat,lon,accuracy\n" + fixes.joined(separator: "\n") + "\n"
+    }
 
     struct Row {
         var id: String, user: String, kind = "expense", amount: String, currency = "EUR", occurredAt: String
