@@ -169,6 +169,19 @@ struct PostGISReader: ExpenseReader {
             }
     }
 
+    func positionSources(userID: String) throws -> [String: PositionSource] {
+        var w = PostGISFilter()
+        w.add("e.user_id = \(w.bind(userID))")
+        w.add("e.position_source IS NOT NULL")
+        w.add("e.position_source <> 'device'")
+        var sources: [String: PositionSource] = [:]
+        for row in try rows(w.query("SELECT e.id, e.position_source FROM expenses AS e", suffix: "")) {
+            let (id, source) = try row.decode((String, String).self)
+            if let s = PositionSource(rawValue: source) { sources[id] = s }
+        }
+        return sources
+    }
+
     func allStores(kind: String?) throws -> [Store] {
         var w = PostGISFilter()
         if let kind { w.add("s.kind = \(w.bind(kind))") }

@@ -17,6 +17,17 @@ public struct SpatiaLiteReader: ExpenseReader {
     /// The scope's connection (the queries' bodies are written against it).
     func read<T>(_ body: (Database) throws -> T) throws -> T { try body(db) }
 
+    public func positionSources(userID: String) throws -> [String: PositionSource] {
+        var sources: [String: PositionSource] = [:]
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT id, position_source FROM expenses WHERE user_id = ? AND position_source IS NOT NULL AND position_source <> 'device'",
+            arguments: [userID])
+        while let row = try rows.next() {
+            if let source = PositionSource(rawValue: row[1]) { sources[row[0]] = source }
+        }
+        return sources
+    }
+
     public func counts() throws -> StoreCounts {
         StoreCounts(
             users: try Int.fetchOne(db, sql: "SELECT count(*) FROM users") ?? 0,

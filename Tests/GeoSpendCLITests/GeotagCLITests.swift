@@ -124,6 +124,10 @@ import Testing
         #expect(near.out.contains("\"cafe\""), "\(near.out)")
         #expect(try expense(db, "cafe", user: "bob")["lat"] is NSNull)
 
+        // One user's points layer says where each position came from.
+        let points = try geospend(["export", "points", "--user", "ann", "--db", db])
+        #expect(points.out.contains(#""position_source":"history+merchant""#) && points.out.contains(#""position_source":"device""#), "\(points.out)")
+
         // A second run places nothing new; the statement imported again is all "already present".
         let again = try geospend(["geotag", "--user", "ann", "--timezone", "Europe/Helsinki", "--format", "json", "--db", db])
         #expect(try (json(again.out)["placed"] as? [Any])?.isEmpty == true, "\(again.out)")

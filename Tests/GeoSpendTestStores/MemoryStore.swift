@@ -150,6 +150,9 @@ struct MemoryReader: ExpenseReader {
         state.box.map { Coordinate(uncheckedLatitude: ($0.0 + $0.1) / 2, longitude: ($0.2 + $0.3) / 2) }
     }
 
+    /// Every position here came with its expense: the memory store does not geotag.
+    func positionSources(userID: String) throws -> [String: PositionSource] { [:] }
+
     func stores(withIDs ids: Set<String>) throws -> [String: Store] {
         Dictionary(ids.compactMap { state.stores[ExactText($0)].map { ($0.store.id, $0.store) } }, uniquingKeysWith: { a, _ in a })
     }

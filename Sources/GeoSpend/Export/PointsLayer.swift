@@ -87,6 +87,9 @@ enum PointsLayer {
             expenses: selection.expected, totalMinor: selection.totalMinor, suppression: nil,
             extra: [("weight", .string("amount / largest amount in the layer"))])
         var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
+        // One user's layer says where each position came from; a layer across users never
+        // does (it would tell who has a location history).
+        let sources = try request.filter.userID.map { try reader.positionSources(userID: $0) }
         let n = try selection.forEach(reader: reader, progress: progress) { p, c in
             writer.beginFeature(id: p.id)
             writer.point(longitude: c.longitude, latitude: c.latitude)
@@ -101,6 +104,7 @@ enum PointsLayer {
             writer.string("category", p.category)
             writer.string("merchant", p.merchant)
             writer.string("store_id", p.storeID)
+            if let sources { writer.string("position_source", (sources[p.id] ?? .device).rawValue) }
             writer.number("weight", selection.weight(p), decimals: 6)
             writer.endFeature()
         }

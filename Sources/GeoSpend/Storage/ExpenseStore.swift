@@ -119,6 +119,11 @@ public protocol ExpenseReader {
     /// their offset). Ids are unique per user: another user's expense of the same id is not read.
     func timestamps(ofExpenses ids: Set<String>, userID: String) throws -> [String: Timestamp]
 
+    /// Where the positions of user `userID`'s expenses came from, for those not imported with
+    /// them (`PositionSource` other than `device`), by expense id: one user's points layer shows
+    /// it (`position_source`), so a map can show or hide inferred positions.
+    func positionSources(userID: String) throws -> [String: PositionSource]
+
     /// Geotagged expenses that have no store yet (of one user, or all), in id order.
     func expensesWithoutStore(userID: String?) throws -> [UnsnappedExpense]
 
