@@ -85,4 +85,4 @@ bench-quick: release
 	@scripts/bench.sh 100000
 
 clean:
-	rm -rf .build Benchmarks/.build demo.sqlite* demo-hex.geojson demo-map demo-store.html Notebooks/out out
+	rm -rf .build Benchmarks/.build demo.sqlite* demo-hex.geojson demo-map demo-store.html demo-maija Notebooks/out out

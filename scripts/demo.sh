@@ -25,6 +25,14 @@ echo "== Map layers: everyone's spending on a 250 m hex grid, user1's map page, 
 "$geospend" export bundle --user user1 --out demo-map
 "$geospend" report store 288130404 --format html > demo-store.html
 echo
+echo "== Maija's bank money on the map: an OFX statement without a single coordinate and her phone's"
+echo "   Timeline export (Data/examples/demo-person), three commands"
+"$geospend" import expenses Data/examples/demo-person/statement.ofx --preset ofx --user maija
+"$geospend" import positions Data/examples/demo-person/Timeline.json --user maija
+"$geospend" geotag --user maija --timezone Europe/Helsinki | tail -n 1
+"$geospend" export bundle --user maija --out demo-maija
+echo
 echo "Open $db in QGIS or run: ogrinfo $db   (layers: expenses, stores)"
 echo "Open demo-hex.geojson in QGIS, kepler.gl or geojson.io; open demo-map/index.html and"
-echo "demo-store.html (S-Market Sokos Helsinki, every user's favourite) in a browser."
+echo "demo-store.html (S-Market Sokos Helsinki, every user's favourite) in a browser;"
+echo "demo-maija/index.html is Maija's statement, placed."

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the README's screenshots from make demo's data: builds the demo database
 # (scripts/demo-database.sh), exports user1's map bundle and S-Market Sokos Helsinki's HTML store
-# report, and has headless Chromium (offline, no basemap) take docs/map-bundle.png and
-# docs/store-report.png. Usage: scripts/screenshots.sh [GEOSPEND_BINARY]   (make screenshots)
+# report, and has headless Chromium (offline, no basemap) take docs/map-bundle.png,
+# docs/store-report.png and docs/geotagged-statement.png (make demo's person, geotagged). Usage: scripts/screenshots.sh [GEOSPEND_BINARY]   (make screenshots)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 geospend=$(realpath "${1:-$root/.build/debug/geospend}")
@@ -22,3 +22,10 @@ shoot() {  # URL PNG WIDTH,HEIGHT
 }
 shoot "file://$work/map/index.html" "$root/docs/map-bundle.png" 1200,800
 shoot "file://$work/store.html" "$root/docs/store-report.png" 860,1150
+
+# Maija (make demo's person): an OFX statement and a Timeline export, geotagged, on her map.
+"$geospend" import expenses "$root/Data/examples/demo-person/statement.ofx" --preset ofx --user maija --db "$work/demo.sqlite"
+"$geospend" import positions "$root/Data/examples/demo-person/Timeline.json" --user maija --db "$work/demo.sqlite"
+"$geospend" geotag --user maija --timezone Europe/Helsinki --db "$work/demo.sqlite" > /dev/null
+"$geospend" export bundle --db "$work/demo.sqlite" --user maija --out "$work/maija"
+shoot "file://$work/maija/index.html" "$root/docs/geotagged-statement.png" 1200,800
