@@ -5,10 +5,10 @@ import Logging
 import Prometheus
 
 /// What the service needs of a store: the seam, a user's own data, expense editing, categories,
-/// periods, budgets, tokens, prices, receipts and shopping lists.
-/// `SpatiaLiteStore` is all of them.
+/// periods, budgets, tokens, prices, receipts, shopping lists and location histories.
+/// `SpatiaLiteStore` and `PostGISStore` are all of them.
 public typealias ServiceStore = ExpenseStore & UserDataStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & TokenStore
-    & PriceStore & ReceiptStore & ShoppingListStore
+    & PriceStore & ReceiptStore & ShoppingListStore & PositionStore
 
 /// Where `geospend serve` listens.
 public struct ServiceAddress: Sendable {
@@ -52,6 +52,7 @@ public func buildRouter(
     ImportRoutes(store: store).add(to: api)
     ReportRoutes(store: store, settings: settings).add(to: api)
     SnapRoutes(store: store).add(to: api)
+    GeotagRoutes(store: store).add(to: api)
     CategoryRoutes(store: store).add(to: api)
     PeriodRoutes(store: store).add(to: api)
     BudgetRoutes(store: store).add(to: api)

@@ -15,7 +15,7 @@ struct ReadReplicaOption: ParsableArguments {
 
 /// What the editing commands and `serve` need of a store; the file and the server have it all.
 typealias EditingStore = ExpenseStore & UserDataStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & TokenStore
-    & PriceStore & ReceiptStore & ShoppingListStore
+    & PriceStore & ReceiptStore & ShoppingListStore & PositionStore
 
 /// `--db`, shared by every command that touches the database: a SpatiaLite file, or a
 /// PostgreSQL server with PostGIS (`postgresql://USER@HOST:PORT/DBNAME`) for every command but
@@ -59,11 +59,8 @@ struct DatabaseOptions: ParsableArguments {
     /// The store for location histories and geotagging (`import positions`, `positions`,
     /// `geotag`): the server, or the file — created when `create`, else it must exist and is
     /// opened read-only unless `writable`.
-    func openPositions(create: Bool = false, writable: Bool = false) async throws -> any EditingStore & PositionStore {
-        if isPostgreSQL {
-            throw ValidationError("location histories are on SpatiaLite files only so far")  // until PostGIS's PositionStore lands
-        }
-        return create ? try open() : try openExisting(writable: writable)
+    func openPositions(create: Bool = false, writable: Bool = false) async throws -> any EditingStore {
+        try await openEditing(create: create, writable: writable)
     }
 
     /// Runs an import; when it fails (rejected, exit 2, or a runtime failure, exit 1) and the

@@ -168,6 +168,23 @@ import Testing
         #expect(try expense(db, "km2")["lat"] as? Double == 60.184)
     }
 
+    /// Linking an expense to a store by hand places it there (before, `near` and the maps ignored the link).
+    @Test func linkingAStoreByHandPlacesTheExpense() throws {
+        let db = try prepared()
+        let edited = try geospend(["expenses", "edit", "cafe", "--user", "bob", "--store", "regatta", "--format", "json", "--db", db])
+        #expect(edited.status == 0, "\(edited.err)")
+        let e = try json(edited.out)
+        #expect(e["lat"] as? Double == 60.1783 && e["position_source"] as? String == "store", "\(edited.out)")
+        let near = try geospend(["near", "--user", "bob", "--lat", "60.1783", "--lon", "24.9126", "--radius", "50m", "--format", "json", "--db", db])
+        #expect(near.out.contains("\"cafe\""), "\(near.out)")
+        // Cleared by hand, it stays cleared (the store stays linked).
+        let cleared = try json(try geospend(["expenses", "edit", "cafe", "--user", "bob", "--lat", "", "--lon", "", "--format", "json", "--db", db]).out)
+        #expect(cleared["lat"] is NSNull && cleared["store_id"] as? String == "regatta" && cleared["position_source"] is NSNull)
+        // Added with a store and no position: at the store.
+        let added = try geospend(["expenses", "add", "--user", "bob", "--amount", "2.00", "--currency", "EUR", "--at", "2026-03-06", "--store", "lidl", "--format", "json", "--db", db])
+        #expect(try json(added.out)["lat"] as? Double == 60.163 && json(added.out)["position_source"] as? String == "store", "\(added.out) \(added.err)")
+    }
+
     @Test func theHistoryIsTheUsersAloneAndLeavesWithThem() throws {
         let db = try prepared()
         // Listing and summaries are per user; bob has none of ann's fixes.

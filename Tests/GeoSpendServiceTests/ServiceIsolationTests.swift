@@ -44,6 +44,9 @@ import Testing
         "/api/v1/basket?item=Vollmilch%201%2C5%25=2&item=%C3%84pfel=1kg&as-of=2026-03-31&min-availability=0.5",
         "/api/v1/lists",
         "/api/v1/lists/1?as-of=2026-03-31",
+        "/api/v1/positions?limit=100000",
+        "/api/v1/positions/summary?timezone=Europe/Helsinki",
+        "/api/v1/geotag?timezone=Europe/Helsinki",
     ]
 
     /// bob's prices: hand-written for this test, cheaper than alice's (Data/examples/prices.csv),
@@ -83,6 +86,11 @@ import Testing
                 let r = try f.geospend(args + ["--db", db])
                 try #require(r.status == 0, "\(r.err)")
             }
+        }
+        // A location history each (issue 36), filed like the prices.
+        for (owner, history) in [(ServiceFixture.alice, "Data/examples/positions/google-records.json"), (ServiceFixture.bob, "Data/examples/demo-person/Timeline.json")] where keep(owner) {
+            let r = try f.geospend(["import", "positions", history, "--user", rename(owner), "--db", db])
+            try #require(r.status == 0, "\(r.err)")
         }
         return db
     }

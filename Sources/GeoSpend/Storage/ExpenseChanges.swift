@@ -7,7 +7,7 @@
 /// unsets an optional field.
 public enum ExpenseChanges {
     /// What adding and editing need of a store.
-    public typealias Store = ExpenseEditing & CategoryEditing & ExpenseStore
+    public typealias Store = ExpenseEditing & CategoryEditing & ExpenseStore & PositionStore
 
     /// The option a field comes from, for messages.
     public static func option(_ field: String) -> String {
@@ -67,14 +67,29 @@ public enum ExpenseChanges {
             } catch let error as EditError {
                 throw named(error, user: expense.userID)
             }
+            let placed = try await placedAtStore(stored, storeGiven: expense.storeID != nil, store: store)
             var note: String?
             if isNew, let near = NameChecks.suggestion(for: user, among: try await store.read { try $0.userIDs() }.filter { $0 != user }) {
                 note = "new user \"\(OutputEscaping.visible(expense.userID))\" (did you mean \"\(OutputEscaping.visible(near))\"?); "
                     + "`geospend users delete \(OutputEscaping.visible(expense.userID)) --yes` removes it"
             }
-            return (stored, note)
+            return (placed, note)
         }
         fatalError("the third attempt returns or throws")
+    }
+
+    /// An expense given a store but no position goes on the map at the store
+    /// (`PositionSource.store`): a link alone left it out of `near` and the maps. Only when
+    /// this change gave the store, so clearing a position by hand keeps it cleared.
+    static func placedAtStore(_ stored: StoredExpense, storeGiven: Bool, store: some Store) async throws -> StoredExpense {
+        let e = stored.expense
+        guard storeGiven, e.location == nil, let storeID = e.storeID,
+            let found = try await store.read({ try $0.stores(withIDs: [storeID]) })[storeID]
+        else { return stored }
+        let placement = ExpensePlacement(
+            expenseID: e.id, location: ExpenseLocation(coordinate: found.coordinate), storeID: storeID, source: .store, confidence: nil)
+        guard try await store.place([placement], userID: e.userID)[0] else { return stored }
+        return try await store.expense(id: e.id, userID: e.userID) ?? stored
     }
 
     /// Changes the `fields` given of the user's expense `id` (`remindAt`: nil keeps the reminder,
@@ -103,7 +118,7 @@ public enum ExpenseChanges {
         let updated: StoredExpense?
         do { updated = try await store.updateExpense(expense, remindAt: remind) } catch let error as EditError { throw named(error, user: user) }
         guard let stored = updated else { throw noExpense(id, user) }
-        return stored
+        return try await placedAtStore(stored, storeGiven: given["store_id"].map { !$0.isEmpty } ?? false, store: store)
     }
 
     /// Another user's expense reads exactly like a missing one.
