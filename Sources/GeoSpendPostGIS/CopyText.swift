@@ -27,6 +27,7 @@ struct CopyText {
 
     mutating func integer(_ value: Int64?) { raw(value.map { String($0) }) }
     mutating func double(_ value: Double?) { raw(value.map { "\($0)" }) }
+    mutating func boolean(_ value: Bool?) { raw(value.map { $0 ? "t" : "f" }) }
 
     mutating func endRow() {
         buffer.writeInteger(UInt8(ascii: "\n"))

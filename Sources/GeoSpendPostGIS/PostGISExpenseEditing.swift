@@ -7,15 +7,18 @@ import PostgresNIO
 /// statement is scoped by `user_id`: another user's expense is never found, so never revealed,
 /// and each one reaches one partition of `expenses`.
 extension PostGISStore: ExpenseEditing {
-    /// `PostGISRows.expenseColumns` (0–16), then the reminder's text (17) and the times (18, 19).
-    static let storedColumns = "\(PostGISRows.expenseColumns), e.remind_at, e.created_at, e.updated_at"
+    /// `PostGISRows.expenseColumns` (0–16), then the reminder's text (17), the times (18, 19) and
+    /// the position's provenance (20, 21).
+    static let storedColumns = "\(PostGISRows.expenseColumns), e.remind_at, e.created_at, e.updated_at, e.position_source, e.position_confidence"
     static let storedSource = "expenses AS e \(PostGISRows.categoryJoin)"
 
     static func stored(_ row: PostgresRow) throws -> StoredExpense {
         let r = row.makeRandomAccess()
         return StoredExpense(
             expense: try PostGISRows.expense(r), remindAt: try r[17].decode(String?.self).map { try Timestamp(parsing: $0) },
-            createdAt: try r[18].decode(String?.self), updatedAt: try r[19].decode(String?.self))
+            createdAt: try r[18].decode(String?.self), updatedAt: try r[19].decode(String?.self),
+            positionSource: try r[20].decode(String?.self).flatMap(PositionSource.init(rawValue:)),
+            positionConfidence: try r[21].decode(Double?.self))
     }
 
     static func storedExpense(_ r: PostGISReader, id: String, userID: String) throws -> StoredExpense? {
@@ -46,9 +49,11 @@ extension PostGISStore: ExpenseEditing {
                 throw rejection.column == "store_id"
                     ? EditError.unknownStore(expense.storeID ?? "") : EditError.invalid(field: rejection.column, reason: rejection.reason)
             }
+            // A position given here is given by hand (`PositionSource.manual`).
             _ = try r.rows("""
                 UPDATE expenses SET created_at = \(unescaped: Self.nowSQL), updated_at = \(unescaped: Self.nowSQL),
-                    remind_at = \(remindAt?.text), remind_ms = \(remindAt?.epochMilliseconds)
+                    remind_at = \(remindAt?.text), remind_ms = \(remindAt?.epochMilliseconds),
+                    position_source = CASE WHEN lat IS NULL THEN NULL ELSE 'manual' END, position_confidence = NULL, store_inferred = false
                 WHERE id = \(expense.id) AND user_id = \(expense.userID)
                 """)
             guard let stored = try Self.storedExpense(r, id: expense.id, userID: expense.userID) else {
@@ -88,13 +93,21 @@ extension PostGISStore: ExpenseEditing {
             }
             let c = expense.location?.coordinate
             let t = expense.occurredAt
+            // A position changed here (the file's rule, ExpenseLife.swift) is the user's own: an
+            // inferred one's confidence goes, and a store geotagging linked stays as the user's
+            // (`geotag undo` no longer unlinks it); a position removed takes its provenance along.
+            let moved = old.expense.location != expense.location
+            let source = expense.location == nil ? nil : PositionSource.manual.rawValue
             _ = try r.rows("""
                 UPDATE expenses SET kind = \(expense.kind.rawValue), amount_minor = \(expense.amount.minorUnits), currency = \(code),
                     occurred_at = \(t.text), occurred_ms = \(t.epochMilliseconds), utc_offset_min = \(t.utcOffsetMinutes.map(Int32.init)),
                     local_date = \(t.localDate), title = \(expense.title), category_id = \(categoryID), merchant = \(expense.merchant),
                     lat = \(c?.latitude), lon = \(c?.longitude), accuracy_m = \(expense.location?.accuracyMeters),
                     store_id = \(expense.storeID), notes = \(expense.notes), content_hash = \(expense.contentHash),
-                    remind_at = \(remindAt?.text), remind_ms = \(remindAt?.epochMilliseconds), updated_at = \(unescaped: Self.nowSQL)
+                    remind_at = \(remindAt?.text), remind_ms = \(remindAt?.epochMilliseconds), updated_at = \(unescaped: Self.nowSQL),
+                    position_source = CASE WHEN \(moved) THEN \(source) ELSE position_source END,
+                    position_confidence = CASE WHEN \(moved) THEN NULL ELSE position_confidence END,
+                    store_inferred = store_inferred AND NOT \(moved)
                 WHERE id = \(expense.id) AND user_id = \(expense.userID)
                 """)
             return try Self.storedExpense(r, id: expense.id, userID: expense.userID)

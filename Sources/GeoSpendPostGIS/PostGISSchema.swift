@@ -117,6 +117,7 @@ enum PostGISSchema {
         tokens,
         Migration(identifier: "v6: products and price records", sql: pricesSQL),
         Migration(identifier: "v7: shopping lists", sql: shoppingListsSQL),
+        positions,
     ]
 
     /// Checks, without writing, that a replica's schema is exactly the migrations this GeoSpend

@@ -178,26 +178,15 @@ extension PostGISStore: UserDataStore {
         }
 
         func forEachPosition(_ body: (Position) throws -> Void) throws {
-            for row in try rows("SELECT t_ms, lat, lon, accuracy_m, source FROM positions WHERE user_id = $1 ORDER BY t_ms, lat, lon, source COLLATE \"C\"") {
-                let (t, lat, lon, accuracy, source) = try row.decode((Int64, Double, Double, Double?, String).self)
-                guard let format = LocationHistoryFormat(rawValue: source) else { continue }
-                try body(Position(
-                    epochMilliseconds: t, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon), accuracyMeters: accuracy, source: format))
+            for row in try rows("SELECT \(PostGISStore.positionColumns) FROM positions WHERE user_id = $1 ORDER BY t_ms, lat, lon, source") {
+                if let p = try PostGISStore.position(row) { try body(p) }
             }
         }
 
         func visits() throws -> [Visit] {
             try rows("""
-                SELECT start_ms, end_ms, lat, lon, radius_m, place_name, place_id, probability, source FROM visits
-                WHERE user_id = $1 ORDER BY start_ms, end_ms, lat, lon, source COLLATE "C"
-                """).map { row in
-                let (start, end, lat, lon, radius, name, placeID, probability, source) = try row.decode(
-                    (Int64, Int64, Double, Double, Double?, String?, String?, Double?, String).self)
-                return Visit(
-                    startEpochMilliseconds: start, endEpochMilliseconds: end, centre: Coordinate(uncheckedLatitude: lat, longitude: lon),
-                    radiusMeters: radius, placeName: name, placeID: placeID, probability: probability,
-                    source: LocationHistoryFormat(rawValue: source))
-            }
+                SELECT \(PostGISStore.visitColumns) FROM visits WHERE user_id = $1 ORDER BY start_ms, end_ms, lat, lon, source
+                """).map(PostGISStore.visit)
         }
 
         func priceRecords() throws -> [PriceRecord] {

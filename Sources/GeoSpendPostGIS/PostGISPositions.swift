@@ -1,0 +1,224 @@
+import GeoSpend
+import PostgresNIO
+
+/// A user's location history and the positions geotagging gives their expenses on PostgreSQL
+/// (migration v8, `PostGISSchema.positions`), with the file's rules
+/// (Sources/GeoSpendSpatiaLite/PositionStorage.swift): every statement names the user, each call
+/// is one transaction (writes under the writers' lock), `geotagInput` one snapshot.
+///
+/// Round trips: an import sends its fixes with `COPY` into a temporary table (batches of
+/// `copyBatch` rows) and adds them with one `INSERT … SELECT … ON CONFLICT DO NOTHING`, whose
+/// returned rows are the ones added; `place` sends its placements the same way and updates
+/// them with one `UPDATE … FROM`. So neither costs a round trip per row.
+extension PostGISStore: PositionStore {
+    /// Rows per `COPY` message: the buffer of one batch stays a few MiB.
+    static let copyBatch = 65_536
+
+    public func addLocationHistory(_ history: LocationHistory, userID: String) async throws -> PositionImportCount {
+        let user = Identity.normalized(userID)
+        let recorded = history.visits.filter { $0.source != nil }  // detected stays: found again from the fixes
+        for v in recorded {
+            if let column = CopyText.columnWithNUL(["place_name": v.placeName, "place_id": v.placeID]) {
+                throw EditError.invalid(field: column, reason: "contains a NUL character (U+0000), which PostgreSQL cannot store; remove it")
+            }
+        }
+        return try await editing { r in
+            try Self.ensureUser(r, user)
+            var count = PositionImportCount()
+            if !history.positions.isEmpty {
+                // `n` keeps the history's order: of two fixes that differ only in accuracy, the
+                // first is stored, as the file's row-by-row insert keeps it.
+                _ = try r.rows("""
+                    CREATE TEMPORARY TABLE positions_in (
+                        n bigint, t_ms bigint, lat double precision, lon double precision, source text COLLATE "C", accuracy_m double precision
+                    ) ON COMMIT DROP
+                    """)
+                try Self.copy(history.positions, into: "positions_in", ["n", "t_ms", "lat", "lon", "source", "accuracy_m"], r) { text, n, p in
+                    text.integer(Int64(n)); text.integer(p.epochMilliseconds); text.double(p.coordinate.latitude)
+                    text.double(p.coordinate.longitude); text.text(p.source.rawValue); text.double(p.accuracyMeters)
+                }
+                let added = try r.rows("""
+                    WITH added AS (
+                        INSERT INTO positions (user_id, t_ms, lat, lon, source, accuracy_m)
+                        SELECT \(user), t_ms, lat, lon, source, accuracy_m FROM positions_in ORDER BY n
+                        ON CONFLICT DO NOTHING RETURNING 1)
+                    SELECT count(*) FROM added
+                    """)[0].decode(Int64.self)
+                count.positionsAdded = Int(added)
+                count.positionsUnchanged = history.positions.count - Int(added)
+            }
+            if !recorded.isEmpty {
+                _ = try r.rows("""
+                    CREATE TEMPORARY TABLE visits_in (
+                        n bigint, start_ms bigint, end_ms bigint, lat double precision, lon double precision, source text COLLATE "C",
+                        radius_m double precision, place_name text, place_id text, probability double precision
+                    ) ON COMMIT DROP
+                    """)
+                let columns = ["n", "start_ms", "end_ms", "lat", "lon", "source", "radius_m", "place_name", "place_id", "probability"]
+                try Self.copy(recorded, into: "visits_in", columns, r) { text, n, v in
+                    text.integer(Int64(n)); text.integer(v.startEpochMilliseconds); text.integer(v.endEpochMilliseconds)
+                    text.double(v.centre.latitude); text.double(v.centre.longitude); text.text(v.source?.rawValue)
+                    text.double(v.radiusMeters); text.text(v.placeName); text.text(v.placeID); text.double(v.probability)
+                }
+                let added = try r.rows("""
+                    WITH added AS (
+                        INSERT INTO visits (user_id, start_ms, end_ms, lat, lon, source, radius_m, place_name, place_id, probability)
+                        SELECT \(user), start_ms, end_ms, lat, lon, source, radius_m, place_name, place_id, probability FROM visits_in ORDER BY n
+                        ON CONFLICT DO NOTHING RETURNING 1)
+                    SELECT count(*) FROM added
+                    """)[0].decode(Int64.self)
+                count.visitsAdded = Int(added)
+                count.visitsUnchanged = recorded.count - Int(added)
+            }
+            return count
+        }
+    }
+
+    /// Sends `rows` into `table` with one `COPY` per `copyBatch` rows; `encode` writes one row's
+    /// fields (its first argument the row's index).
+    private static func copy<Row>(
+        _ rows: [Row], into table: String, _ columns: [String], _ r: PostGISReader, _ encode: (inout CopyText, Int, Row) -> Void
+    ) throws {
+        var start = 0
+        while start < rows.count {
+            let end = min(start + copyBatch, rows.count)
+            var text = CopyText()
+            for i in start..<end {
+                encode(&text, i, rows[i])
+                text.endRow()
+            }
+            try r.copy(table, columns, text)
+            start = end
+        }
+    }
+
+    public func locationHistory(userID: String, from: Int64?, to: Int64?) async throws -> LocationHistory {
+        let user = Identity.normalized(userID)
+        return try await reading { try Self.history($0, user: user, from: from, to: to) }
+    }
+
+    public func geotagInput(userID: String, from: Int64?, to: Int64?) async throws -> GeotagInput {
+        let user = Identity.normalized(userID)
+        return try await reading { r in
+            let history = try Self.history(r, user: user, from: from, to: to)
+            let expenses = try r.rows("""
+                SELECT \(unescaped: PostGISRows.expenseColumns) FROM expenses AS e \(unescaped: PostGISRows.categoryJoin)
+                WHERE e.user_id = \(user) ORDER BY e.id
+                """).map { try PostGISRows.expense($0.makeRandomAccess()) }
+            return GeotagInput(history: history, expenses: expenses)
+        }
+    }
+
+    /// The columns `position(_:)` decodes, in its order.
+    static let positionColumns = "t_ms, lat, lon, accuracy_m, source"
+    /// The columns `visit(_:)` decodes, in its order.
+    static let visitColumns = "start_ms, end_ms, lat, lon, radius_m, place_name, place_id, probability, source"
+
+    /// A row of `positionColumns`; nil for a source this GeoSpend does not know (skipped, as on the file).
+    static func position(_ row: PostgresRow) throws -> Position? {
+        let (t, lat, lon, accuracy, source) = try row.decode((Int64, Double, Double, Double?, String).self)
+        guard let format = LocationHistoryFormat(rawValue: source) else { return nil }
+        return Position(epochMilliseconds: t, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon), accuracyMeters: accuracy, source: format)
+    }
+
+    /// A row of `visitColumns`.
+    static func visit(_ row: PostgresRow) throws -> Visit {
+        let (start, end, lat, lon, radius, name, placeID, probability, source) = try row.decode(
+            (Int64, Int64, Double, Double, Double?, String?, String?, Double?, String).self)
+        return Visit(
+            startEpochMilliseconds: start, endEpochMilliseconds: end, centre: Coordinate(uncheckedLatitude: lat, longitude: lon),
+            radiusMeters: radius, placeName: name, placeID: placeID, probability: probability, source: LocationHistoryFormat(rawValue: source))
+    }
+
+    /// The user's fixes with instants in `[from, to)` and the recorded visits overlapping it, in
+    /// the key's order (`LocationHistory` sorts them again).
+    static func history(_ r: PostGISReader, user: String, from: Int64?, to: Int64?) throws -> LocationHistory {
+        let lower = from ?? .min, upper = to ?? .max
+        let positions = try r.rows("""
+            SELECT \(unescaped: positionColumns) FROM positions
+            WHERE user_id = \(user) AND t_ms >= \(lower) AND t_ms < \(upper) ORDER BY t_ms, lat, lon, source
+            """).compactMap(position)
+        let visits = try r.rows("""
+            SELECT \(unescaped: visitColumns) FROM visits
+            WHERE user_id = \(user) AND end_ms > \(lower) AND start_ms < \(upper) ORDER BY start_ms, end_ms, lat, lon, source
+            """).map(visit)
+        return LocationHistory(positions: positions, visits: visits)
+    }
+
+    /// Deletes in one transaction, then `VACUUM`s both tables (as `expenses delete` does), so
+    /// the rows' space is reusable; what PostgreSQL keeps beyond that (WAL, archives, replicas,
+    /// backups) a client cannot erase (`PostGISUserData`).
+    public func deletePositions(userID: String, before: Int64?) async throws -> PositionDeletion {
+        let user = Identity.normalized(userID)
+        let upper = before ?? .max
+        let deletion = try await editing { r in
+            let positions = try r.rows("""
+                WITH gone AS (DELETE FROM positions WHERE user_id = \(user) AND t_ms < \(upper) RETURNING 1) SELECT count(*) FROM gone
+                """)[0].decode(Int64.self)
+            let visits = try r.rows("""
+                WITH gone AS (DELETE FROM visits WHERE user_id = \(user) AND start_ms < \(upper) RETURNING 1) SELECT count(*) FROM gone
+                """)[0].decode(Int64.self)
+            return PositionDeletion(positions: Int(positions), visits: Int(visits))
+        }
+        if deletion.positions + deletion.visits > 0 { _ = try await vacuum(["positions", "visits"], true) }
+        return deletion
+    }
+
+    /// One `UPDATE … FROM` over the placements sent with `COPY`. The first placement of an
+    /// expense decides it; a later one finds it placed (false), as on the file, which places
+    /// them in order.
+    public func place(_ placements: [ExpensePlacement], userID: String) async throws -> [Bool] {
+        let user = Identity.normalized(userID)
+        var seen = Set<String>()
+        // An id holding a NUL names no stored expense (PostgreSQL's text cannot hold one).
+        let firsts = placements.indices.filter {
+            !placements[$0].expenseID.utf8.contains(0) && seen.insert(placements[$0].expenseID).inserted
+        }
+        guard !firsts.isEmpty else { return placements.map { _ in false } }
+        let placed = try await editing { r in
+            _ = try r.rows("""
+                CREATE TEMPORARY TABLE placements_in (
+                    n bigint, id text COLLATE "C", lat double precision, lon double precision, accuracy_m double precision,
+                    source text COLLATE "C", confidence double precision, store_id text COLLATE "C", inferred boolean
+                ) ON COMMIT DROP
+                """)
+            let columns = ["n", "id", "lat", "lon", "accuracy_m", "source", "confidence", "store_id", "inferred"]
+            try Self.copy(firsts, into: "placements_in", columns, r) { text, _, i in
+                let p = placements[i]
+                text.integer(Int64(i)); text.text(p.expenseID); text.double(p.location.coordinate.latitude)
+                text.double(p.location.coordinate.longitude); text.double(p.location.accuracyMeters); text.text(p.source.rawValue)
+                text.double(p.confidence); text.text(p.storeID.flatMap { $0.utf8.contains(0) ? nil : $0 })
+                text.boolean(p.source.isInferred)
+            }
+            // The store is linked only where the expense has none and the store exists; the
+            // content hash stays the import's (a re-import of the statement is still a no-op).
+            return Set(try r.rows("""
+                WITH placed AS (
+                    UPDATE expenses AS e SET lat = p.lat, lon = p.lon, accuracy_m = p.accuracy_m, position_source = p.source,
+                        position_confidence = p.confidence,
+                        store_id = CASE WHEN e.store_id IS NULL AND s.id IS NOT NULL THEN s.id ELSE e.store_id END,
+                        store_inferred = CASE WHEN e.store_id IS NULL AND s.id IS NOT NULL THEN p.inferred ELSE e.store_inferred END
+                    FROM placements_in AS p LEFT JOIN stores AS s ON s.id = p.store_id
+                    WHERE e.user_id = \(user) AND e.id = p.id AND e.lat IS NULL
+                    RETURNING p.n)
+                SELECT n FROM placed
+                """).map { Int(try $0.decode(Int64.self)) })
+        }
+        return placements.indices.map { placed.contains($0) }
+    }
+
+    public func unplace(userID: String, expenseID: String?) async throws -> [String] {
+        let user = Identity.normalized(userID)
+        let inferred = PositionSource.allCases.filter(\.isInferred).map(\.rawValue)
+        return try await editing { r in
+            try r.rows("""
+                WITH restored AS (
+                    UPDATE expenses SET lat = NULL, lon = NULL, accuracy_m = NULL, position_source = NULL, position_confidence = NULL,
+                        store_id = CASE WHEN store_inferred THEN NULL ELSE store_id END, store_inferred = false
+                    WHERE user_id = \(user) AND (\(expenseID)::text IS NULL OR id = \(expenseID)) AND position_source = ANY(\(inferred))
+                    RETURNING id)
+                SELECT id FROM restored ORDER BY id COLLATE "C"
+                """).map { try $0.decode(String.self) }
+        }
+    }
+}
