@@ -1,6 +1,7 @@
 import Foundation
 import GeoSpendTestSupport
 import GRDB
+import GeoSpendTestStores
 import Testing
 
 /// Issue 36 through the real binary: a statement without coordinates and a location history
@@ -166,6 +167,37 @@ import Testing
         // Undo leaves a confirmed store alone.
         #expect(try geospend(["geotag", "undo", "--user", "ann", "--id", "km2", "--db", db]).status != 0)
         #expect(try expense(db, "km2")["lat"] as? Double == 60.184)
+    }
+
+    /// SpatiaLite and PostgreSQL give the same answers for make demo's person, every step.
+    @Test(.enabled(if: PostGISTestServer.address != nil, "needs $GEOSPEND_TEST_POSTGRES (make test starts a server)"))
+    func bothBackendsAgree() throws {
+        let file = cli.dir.appendingPathComponent("both.sqlite").path
+        let server = PostGISTestServer.url(try PostGISTestServer.newDatabase())
+        var outputs: [[String]] = []
+        for db in [file, server] {
+            var out: [String] = []
+            for args in [
+                ["import", "stores", "Data/helsinki-places.geojson"],
+                ["import", "expenses", "Data/examples/demo-person/statement.ofx", "--preset", "ofx", "--user", "maija"],
+                ["import", "positions", "Data/examples/demo-person/Timeline.json", "--user", "maija"],
+                ["positions", "summary", "--user", "maija", "--timezone", "Europe/Helsinki", "--format", "json"],
+                ["geotag", "--user", "maija", "--timezone", "Europe/Helsinki", "--dry-run", "--format", "json"],
+                ["geotag", "--user", "maija", "--timezone", "Europe/Helsinki", "--format", "json"],
+                ["expenses", "list", "--user", "maija", "--limit", "100", "--format", "json"],
+                ["export", "points", "--user", "maija"],
+                ["geotag", "undo", "--user", "maija", "--id", "maija/ofx/2026000001"],
+                ["positions", "delete", "--user", "maija", "--before", "2026-03-09", "--timezone", "Europe/Helsinki", "--yes"],
+                ["users", "export", "maija"],
+            ] {
+                let r = try geospend(args + ["--db", db])
+                #expect(r.status == 0, "\(args) on \(db): \(r.err)")
+                out.append(r.out.replacingOccurrences(of: #""(created_at|updated_at|generated_at)": ?"[^"]*""#, with: "T", options: .regularExpression))
+            }
+            outputs.append(out)
+        }
+        for (n, (a, b)) in zip(outputs[0], outputs[1]).enumerated() { #expect(a == b, "step \(n): \(a.prefix(400)) vs \(b.prefix(400))") }
+        #expect(outputs[0][5].contains("history+merchant"))
     }
 
     /// Linking an expense to a store by hand places it there (before, `near` and the maps ignored the link).
