@@ -291,7 +291,7 @@ struct EvaluationReport {
         #endif
     }
 
-    static func rounded(_ x: Double) -> JSONOutput { .number(x, decimals: 4) }
+    static func rounded(_ x: Double) -> JSONOutput { .number(x, decimals: 6) }
 
     static func json(_ e: GeotagEvaluation) -> [(String, JSONOutput)] {
         [

@@ -79,6 +79,30 @@ import Testing
         #expect(r.out.contains(r.status == 0 ? "all goals met on the held-out seeds" : "unmet goals:"), "\(r.out)")
     }
 
+    /// Twelve branches of one chain 22 m apart (and three cafés): the geotagger cannot tell the
+    /// branches apart, so most shop payments stay ambiguous and recall falls below the goals;
+    /// the evaluation must say so and exit 1 (what fails `make eval-geotag`).
+    @Test func aChainTooDenseToTellApartFailsTheGoals() throws {
+        var features: [String] = []
+        for i in 0..<12 {
+            features.append(#"{"type":"Feature","id":\#(1000 + i),"properties":{"name":"Alepa","kind":"shop:supermarket"},"geometry":{"type":"Point","coordinates":[\#(24.94 + Double(i) * 0.0004),60.17]}}"#)
+        }
+        for (i, name) in ["Cafe Aalto", "Cafe Regatta", "Cafe Ekberg"].enumerated() {
+            features.append(#"{"type":"Feature","id":\#(2000 + i),"properties":{"name":"\#(name)","kind":"amenity:cafe"},"geometry":{"type":"Point","coordinates":[\#(24.93 + Double(i) * 0.01),\#(60.165 + Double(i) * 0.005)]}}"#)
+        }
+        let stores = cli.dir.appendingPathComponent("dense-chain.geojson")
+        try Data(#"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#.utf8).write(to: stores)
+        let r = try cli.geospend(["evaluate", "geotag", "--stores", stores.path, "--seeds", "9", "--people", "2", "--days", "3", "--tuning-seeds", "none", "--format", "json"])
+        #expect(r.status == 1, "\(r.err)")
+        let doc = try json(r.out)
+        #expect(doc["goals_met"] as? Bool == false && doc["places"] as? Int == 15)
+        let unmet = try #require(doc["unmet_goals"] as? [String])
+        #expect(unmet.contains { $0.hasPrefix("recall (timestamped) 0.") } && unmet.contains { $0.hasPrefix("recall (date-only) 0.") }, "\(unmet)")
+        let total = try #require((doc["holdout"] as? [String: Any])?["total"] as? [String: Any])
+        #expect((total["ambiguous"] as? Int ?? 0) > 0 && total["online_placed"] as? Int == 0, "\(total)")
+        #expect(r.err.contains("geospend: evaluate geotag: 2 goals unmet: recall (timestamped)"), "\(r.err)")
+    }
+
     @Test(arguments: [["--seeds", "5-3"], ["--seeds", "none"], ["--seeds", "1,1"], ["--people", "0"], ["--days", "400"], ["--stores", "/nonexistent/places.geojson"]])
     func badArgumentsAreUsageErrors(args: [String]) throws {
         let r = try cli.geospend(["evaluate", "geotag"] + args)

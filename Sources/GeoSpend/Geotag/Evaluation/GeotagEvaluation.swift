@@ -46,14 +46,19 @@ public struct GeotagEvaluation: Sendable, Hashable, CustomStringConvertible {
 
     /// The goals that are not met, in words; empty when all are.
     public var unmetGoals: [String] {
+        // Four decimals, unless rounding would hide why the goal is missed (0.97996 → 0.98).
+        func f(_ x: Double, _ goal: Double) -> String {
+            let r = (x * 10_000).rounded() / 10_000
+            return r == goal ? "\(x)" : "\(r)"
+        }
         var out: [String] = []
-        if precision < Goal.precision { out.append("precision \(precision) < \(Goal.precision)") }
-        if recallTimestamped < Goal.recallTimestamped { out.append("recall (timestamped) \(recallTimestamped) < \(Goal.recallTimestamped)") }
-        if recallDateOnly < Goal.recallDateOnly { out.append("recall (date-only) \(recallDateOnly) < \(Goal.recallDateOnly)") }
+        if precision < Goal.precision { out.append("precision \(f(precision, Goal.precision)) < \(Goal.precision)") }
+        if recallTimestamped < Goal.recallTimestamped { out.append("recall (timestamped) \(f(recallTimestamped, Goal.recallTimestamped)) < \(Goal.recallTimestamped)") }
+        if recallDateOnly < Goal.recallDateOnly { out.append("recall (date-only) \(f(recallDateOnly, Goal.recallDateOnly)) < \(Goal.recallDateOnly)") }
         if onlinePlaced > Goal.onlinePlaced { out.append("\(onlinePlaced) online payments placed") }
         if notExpensesPlaced > 0 { out.append("\(notExpensesPlaced) incomes or transfers placed") }
-        if medianErrorMeters > Goal.medianErrorMeters { out.append("median error \(medianErrorMeters) m > \(Goal.medianErrorMeters) m") }
-        if calibration < Goal.calibration { out.append("calibration \(calibration) < \(Goal.calibration)") }
+        if medianErrorMeters > Goal.medianErrorMeters { out.append("median error \(f(medianErrorMeters, Goal.medianErrorMeters)) m > \(Goal.medianErrorMeters) m") }
+        if calibration < Goal.calibration { out.append("calibration \(f(calibration, Goal.calibration)) < \(Goal.calibration)") }
         return out
     }
 
