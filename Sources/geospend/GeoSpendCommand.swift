@@ -27,7 +27,7 @@ struct GeoSpendCommand: AsyncParsableCommand {
             BudgetsCommand.self, H3Command.self,
             PricesCommand.self, ProductsCommand.self,
             TrendsCommand.self, ReceiptsCommand.self, BasketCommand.self, ListsCommand.self,
-            ServeCommand.self, TokensCommand.self,
+            ServeCommand.self, TokensCommand.self, EvaluateCommand.self,
         ])
 
     /// Runs the command; every error is turned into a message and an exit code here, in one place.

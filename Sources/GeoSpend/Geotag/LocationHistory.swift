@@ -23,21 +23,37 @@ public struct LocationHistory: Sendable, Hashable {
 
     private mutating func normalize() {
         // A total order, so identical fixes end up next to each other (the sort is not stable).
-        positions.sort {
-            ($0.epochMilliseconds, $0.coordinate.latitude, $0.coordinate.longitude, $0.source.rawValue, $0.accuracyMeters ?? -1)
-                < ($1.epochMilliseconds, $1.coordinate.latitude, $1.coordinate.longitude, $1.source.rawValue, $1.accuracyMeters ?? -1)
+        func before(_ a: Position, _ b: Position) -> Bool {
+            (a.epochMilliseconds, a.coordinate.latitude, a.coordinate.longitude, a.source.rawValue, a.accuracyMeters ?? -1)
+                < (b.epochMilliseconds, b.coordinate.latitude, b.coordinate.longitude, b.source.rawValue, b.accuracyMeters ?? -1)
         }
-        var kept: [Position] = []
-        kept.reserveCapacity(positions.count)
-        for p in positions where kept.last != p { kept.append(p) }
-        positions = kept
-        visits.sort {
-            ($0.startEpochMilliseconds, $0.endEpochMilliseconds, $0.centre.latitude, $0.centre.longitude, $0.source?.rawValue ?? "")
-                < ($1.startEpochMilliseconds, $1.endEpochMilliseconds, $1.centre.latitude, $1.centre.longitude, $1.source?.rawValue ?? "")
+        func visitBefore(_ a: Visit, _ b: Visit) -> Bool {
+            (a.startEpochMilliseconds, a.endEpochMilliseconds, a.centre.latitude, a.centre.longitude, a.source?.rawValue ?? "")
+                < (b.startEpochMilliseconds, b.endEpochMilliseconds, b.centre.latitude, b.centre.longitude, b.source?.rawValue ?? "")
         }
-        var keptVisits: [Visit] = []
-        for v in visits where keptVisits.last != v { keptVisits.append(v) }
-        visits = keptVisits
+        // Files are mostly in time order already: checked in one pass, then neither sorted nor
+        // copied (a million fixes' sort and copy were most of a Records.json read).
+        Self.sortAndDropRepeats(&positions, by: before)
+        Self.sortAndDropRepeats(&visits, by: visitBefore)
+    }
+
+    /// Sorts `items` unless they are sorted, then keeps one of each run of equal neighbours.
+    /// - Complexity: O(n) when sorted without repeats, else O(n log n).
+    private static func sortAndDropRepeats<T: Equatable>(_ items: inout [T], by before: (T, T) -> Bool) {
+        var sorted = true, repeats = false
+        for i in items.indices.dropFirst() {
+            if before(items[i], items[i - 1]) {
+                sorted = false
+                break
+            }
+            if !repeats && items[i] == items[i - 1] { repeats = true }
+        }
+        if !sorted { items.sort(by: before) }
+        guard !sorted || repeats else { return }
+        var kept: [T] = []
+        kept.reserveCapacity(items.count)
+        for x in items where kept.last != x { kept.append(x) }
+        items = kept
     }
 
     /// The index of the first position at or after `epochMilliseconds` (`positions.count` if none).
