@@ -14,6 +14,9 @@ struct CopyText {
     mutating func text(_ value: String?) {
         separate()
         guard let value else { buffer.writeStaticString("\\N"); return }
+        // Most text has nothing to escape: one write, not one per byte (a million fixes encoded
+        // in 2.0 s that way, 1.3 s this way: release build, load 4–6).
+        guard value.utf8.contains(where: Self.needsEscape) else { buffer.writeString(value); return }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\\"): buffer.writeStaticString("\\\\")
@@ -25,8 +28,12 @@ struct CopyText {
         }
     }
 
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+    }
+
     mutating func integer(_ value: Int64?) { raw(value.map { String($0) }) }
-    mutating func double(_ value: Double?) { raw(value.map { "\($0)" }) }
+    mutating func double(_ value: Double?) { raw(value?.description) }
     mutating func boolean(_ value: Bool?) { raw(value.map { $0 ? "t" : "f" }) }
 
     mutating func endRow() {

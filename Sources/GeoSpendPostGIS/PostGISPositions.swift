@@ -24,66 +24,75 @@ extension PostGISStore: PositionStore {
         }
         return try await editing { r in
             try Self.ensureUser(r, user)
-            var count = PositionImportCount()
-            if !history.positions.isEmpty {
-                // `n` keeps the history's order: of two fixes that differ only in accuracy, the
-                // first is stored, as the file's row-by-row insert keeps it.
-                _ = try r.rows("""
-                    CREATE TEMPORARY TABLE positions_in (
-                        n bigint, t_ms bigint, lat double precision, lon double precision, source text COLLATE "C", accuracy_m double precision
-                    ) ON COMMIT DROP
-                    """)
-                try Self.copy(history.positions, into: "positions_in", ["n", "t_ms", "lat", "lon", "source", "accuracy_m"], r) { text, n, p in
-                    text.integer(Int64(n)); text.integer(p.epochMilliseconds); text.double(p.coordinate.latitude)
-                    text.double(p.coordinate.longitude); text.text(p.source.rawValue); text.double(p.accuracyMeters)
+            let positionsAdded = try Self.add(
+                history.positions, to: "positions", user: user, r,
+                columns: [("t_ms", "bigint"), ("lat", "double precision"), ("lon", "double precision"), ("source", "text"), ("accuracy_m", "double precision")],
+                sameKey: { a, b in
+                    a.epochMilliseconds == b.epochMilliseconds && a.coordinate == b.coordinate && a.source == b.source
                 }
-                let added = try r.rows("""
-                    WITH added AS (
-                        INSERT INTO positions (user_id, t_ms, lat, lon, source, accuracy_m)
-                        SELECT \(user), t_ms, lat, lon, source, accuracy_m FROM positions_in ORDER BY n
-                        ON CONFLICT DO NOTHING RETURNING 1)
-                    SELECT count(*) FROM added
-                    """)[0].decode(Int64.self)
-                count.positionsAdded = Int(added)
-                count.positionsUnchanged = history.positions.count - Int(added)
+            ) { text, p in
+                text.integer(p.epochMilliseconds); text.double(p.coordinate.latitude); text.double(p.coordinate.longitude)
+                text.text(p.source.rawValue); text.double(p.accuracyMeters)
             }
-            if !recorded.isEmpty {
-                _ = try r.rows("""
-                    CREATE TEMPORARY TABLE visits_in (
-                        n bigint, start_ms bigint, end_ms bigint, lat double precision, lon double precision, source text COLLATE "C",
-                        radius_m double precision, place_name text, place_id text, probability double precision
-                    ) ON COMMIT DROP
-                    """)
-                let columns = ["n", "start_ms", "end_ms", "lat", "lon", "source", "radius_m", "place_name", "place_id", "probability"]
-                try Self.copy(recorded, into: "visits_in", columns, r) { text, n, v in
-                    text.integer(Int64(n)); text.integer(v.startEpochMilliseconds); text.integer(v.endEpochMilliseconds)
-                    text.double(v.centre.latitude); text.double(v.centre.longitude); text.text(v.source?.rawValue)
-                    text.double(v.radiusMeters); text.text(v.placeName); text.text(v.placeID); text.double(v.probability)
+            let visitsAdded = try Self.add(
+                recorded, to: "visits", user: user, r,
+                columns: [
+                    ("start_ms", "bigint"), ("end_ms", "bigint"), ("lat", "double precision"), ("lon", "double precision"), ("source", "text"),
+                    ("radius_m", "double precision"), ("place_name", "text"), ("place_id", "text"), ("probability", "double precision"),
+                ],
+                sameKey: { a, b in
+                    (a.startEpochMilliseconds, a.endEpochMilliseconds, a.source) == (b.startEpochMilliseconds, b.endEpochMilliseconds, b.source)
+                        && a.centre == b.centre
                 }
-                let added = try r.rows("""
-                    WITH added AS (
-                        INSERT INTO visits (user_id, start_ms, end_ms, lat, lon, source, radius_m, place_name, place_id, probability)
-                        SELECT \(user), start_ms, end_ms, lat, lon, source, radius_m, place_name, place_id, probability FROM visits_in ORDER BY n
-                        ON CONFLICT DO NOTHING RETURNING 1)
-                    SELECT count(*) FROM added
-                    """)[0].decode(Int64.self)
-                count.visitsAdded = Int(added)
-                count.visitsUnchanged = recorded.count - Int(added)
+            ) { text, v in
+                text.integer(v.startEpochMilliseconds); text.integer(v.endEpochMilliseconds); text.double(v.centre.latitude)
+                text.double(v.centre.longitude); text.text(v.source?.rawValue); text.double(v.radiusMeters); text.text(v.placeName)
+                text.text(v.placeID); text.double(v.probability)
             }
-            return count
+            return PositionImportCount(
+                positionsAdded: positionsAdded, positionsUnchanged: history.positions.count - positionsAdded,
+                visitsAdded: visitsAdded, visitsUnchanged: recorded.count - visitsAdded)
         }
     }
 
-    /// Sends `rows` into `table` with one `COPY` per `copyBatch` rows; `encode` writes one row's
-    /// fields (its first argument the row's index).
+    /// Adds `rows` to `table` (whose key is the user and the columns `sameKey` compares) and
+    /// returns how many were new. `rows` come sorted by that key, as `LocationHistory` keeps
+    /// them, so rows of one key are neighbours: the first of them is sent and the others count
+    /// as unchanged, as on the file, whose row-by-row insert keeps the first. So the rows sent
+    /// never conflict among themselves and their order does not matter to the outcome. They go
+    /// by `COPY` into a temporary table, then into `table` with one `INSERT … ON CONFLICT DO
+    /// NOTHING`, whose returned rows are the added ones.
+    private static func add<Row>(
+        _ rows: [Row], to table: String, user: String, _ r: PostGISReader, columns: [(name: String, type: String)],
+        sameKey: (Row, Row) -> Bool, encode: (inout CopyText, Row) -> Void
+    ) throws -> Int {
+        guard !rows.isEmpty else { return 0 }
+        let names = columns.map(\.name)
+        _ = try r.rows(PostgresQuery(unsafeSQL: """
+            CREATE TEMPORARY TABLE \(table)_in (\(columns.map { "\($0.name) \($0.type)" }.joined(separator: ", "))) ON COMMIT DROP
+            """))
+        try copy(rows, into: "\(table)_in", names, r, skipping: { $0 > 0 && sameKey(rows[$0 - 1], rows[$0]) }) { text, _, row in encode(&text, row) }
+        let list = names.joined(separator: ", ")
+        var insert = PostgresQuery(unsafeSQL: """
+            WITH added AS (
+                INSERT INTO \(table) (user_id, \(list)) SELECT $1, \(list) FROM \(table)_in ON CONFLICT DO NOTHING RETURNING 1)
+            SELECT count(*) FROM added
+            """)
+        insert.binds.append(user)
+        return Int(try r.rows(insert)[0].decode(Int64.self))
+    }
+
+    /// Sends `rows` into `table` with one `COPY` per `copyBatch` rows, but those at the indexes
+    /// `skipping` names; `encode` writes one row's fields (its first argument the row's index).
     private static func copy<Row>(
-        _ rows: [Row], into table: String, _ columns: [String], _ r: PostGISReader, _ encode: (inout CopyText, Int, Row) -> Void
+        _ rows: [Row], into table: String, _ columns: [String], _ r: PostGISReader, skipping: (Int) -> Bool = { _ in false },
+        _ encode: (inout CopyText, Int, Row) -> Void
     ) throws {
         var start = 0
         while start < rows.count {
             let end = min(start + copyBatch, rows.count)
             var text = CopyText()
-            for i in start..<end {
+            for i in start..<end where !skipping(i) {
                 encode(&text, i, rows[i])
                 text.endRow()
             }
