@@ -291,10 +291,9 @@ import Testing
 
         """#
 
-    /// PostgreSQL only, until the file's `ExpenseEditing` gets the same rule (main): a position
-    /// given or changed by hand is `manual`, without confidence; removed, it takes its
-    /// provenance along; an unchanged one keeps it.
-    @Test(arguments: Kind.allCases.filter { $0 == .postGIS })
+    /// A position given or changed by hand is `manual`, without confidence; removed, it takes
+    /// its provenance along; an unchanged one keeps it.
+    @Test(arguments: Kind.allCases)
     func editedPositionsAreManual(kind: Kind) async throws {
         let scratch = Scratch()
         let (store, _) = try await Self.loaded(kind, scratch)
