@@ -185,7 +185,7 @@ extension SpatiaLiteStore: PositionStore {
             }
         }
         // The log's copies of the freed pages go with a checkpoint (false: a reader kept them).
-        if deleted.positions + deleted.visits > 0 { _ = try scrubAfterDeletion(rewrite: false) }
+        if deleted.positions + deleted.visits > 0 { _ = try await offloaded { try self.scrubAfterDeletion(rewrite: false) } }
         return deleted
     }
 
