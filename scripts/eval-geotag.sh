@@ -16,16 +16,18 @@ mv "$out.partial" "$out"
 python3 - "$out" "$(nproc)" "$(date -u +%F)" <<'PY' | tee /dev/stderr | python3 scripts/results_section.py geotag
 import json, sys
 r, cores, day = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+def meters(x): return "–" if x is None else f"{x:.0f} m"
 def row(name, e):
     med = e["median_error_m"]
     return (f"| {name} | {e['in_person_timestamped']:,} / {e['in_person_date_only']:,} | {e['placed']:,} | {e['ambiguous']:,} "
             f"| {e['precision']:.3f} | {e['recall_timestamped']:.3f} | {e['recall_date_only']:.3f} | {e['online_placed']} "
-            f"| {e['non_expenses_placed']} | {'–' if med is None else f'{med:.0f} m'} | {e['calibration']:.3f} ({e['high_confidence_placed']:,}) "
+            f"| {e['non_expenses_placed']} | {meters(med)} | {meters(e['median_error_history_only_m'])} ({e['history_only_placed']:,}) "
+            f"| {e['calibration']:.3f} ({e['high_confidence_placed']:,}) "
             f"| {'met' if not e['unmet_goals'] else '**missed**: ' + '; '.join(e['unmet_goals'])} |")
 out = [f"### {day}, {r['build']} build, {cores} cores: {r['people']} people × {r['days']} days per seed, {r['places']} places", ""]
 head = ("| seeds | in person (timestamped / date-only) | placed | ambiguous | precision (≥ 0.98) | recall timestamped (≥ 0.90) "
-        "| recall date-only (≥ 0.75) | online placed (0) | incomes placed (0) | median error (≤ 25 m) | calibration (≥ 0.9) (n) | goals |")
-out += [head, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+        "| recall date-only (≥ 0.75) | online placed (0) | incomes placed (0) | median error (≤ 25 m) | no store named: median error (n) | calibration (≥ 0.9) (n) | goals |")
+out += [head, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
 for key, label in (("holdout", "held-out"), ("tuning", "tuning (not a test)")):
     if key not in r: continue
     s = r[key]

@@ -300,6 +300,8 @@ struct EvaluationReport {
             ("precision", rounded(e.precision)), ("recall_timestamped", rounded(e.recallTimestamped)), ("recall_date_only", rounded(e.recallDateOnly)),
             ("online_placed", .integer(Int64(e.onlinePlaced))), ("non_expenses_placed", .integer(Int64(e.notExpensesPlaced))),
             ("median_error_m", .number(e.medianErrorMeters, decimals: 1)),
+            ("history_only_placed", .integer(Int64(e.historyOnlyErrorsMeters.count))),
+            ("median_error_history_only_m", .number(e.medianHistoryOnlyErrorMeters, decimals: 1)),
             ("calibration", rounded(e.calibration)), ("high_confidence_placed", .integer(Int64(e.highConfidence))),
             ("unmet_goals", .array(e.unmetGoals.map { .string($0) })),
         ]
@@ -360,11 +362,13 @@ struct EvaluationReport {
 
     static func table(_ s: SeedsEvaluation, title: String) -> String {
         func f(_ x: Double) -> String { String(format: "%.3f", x) }
+        func meters(_ x: Double) -> String { x.isFinite ? "\(Int(x.rounded())) m" : "-" }
         func row(_ name: String, _ lines: String, _ fixes: String, _ e: GeotagEvaluation) -> [String] {
             [
                 name, lines, fixes, "\(e.inPersonTimestamped) / \(e.inPersonDateOnly)", "\(e.placed)", "\(e.ambiguous)", f(e.precision),
                 f(e.recallTimestamped), f(e.recallDateOnly), "\(e.onlinePlaced)", "\(e.notExpensesPlaced)",
-                e.medianErrorMeters.isFinite ? "\(Int(e.medianErrorMeters.rounded())) m" : "-", "\(f(e.calibration)) (\(e.highConfidence))",
+                meters(e.medianErrorMeters), "\(meters(e.medianHistoryOnlyErrorMeters)) (\(e.historyOnlyErrorsMeters.count))",
+                "\(f(e.calibration)) (\(e.highConfidence))",
             ]
         }
         var rows = s.runs.map { row("\($0.seed)", "\($0.statementLines)", "\($0.fixes)", $0.evaluation) }
@@ -372,8 +376,8 @@ struct EvaluationReport {
             "total", "\(s.runs.reduce(0) { $0 + $1.statementLines })", "\(s.runs.reduce(0) { $0 + $1.fixes })", s.total))
         let table = TextTable(
             headers: ["seed", "lines", "fixes", "in person (ts / date)", "placed", "ambiguous", "precision", "recall ts", "recall date",
-                "online placed", "non-expenses placed", "median error", "calibration (n)"],
-            rows: rows, rightAligned: Set(1...12))
+                "online placed", "non-expenses placed", "median error", "no store: median error (n)", "calibration (n)"],
+            rows: rows, rightAligned: Set(1...13))
         var out = "\(title) \(SeedList(s.seeds).text)\n" + table.rendered()
         let perSeed = s.runs.filter { !$0.evaluation.unmetGoals.isEmpty }
         for r in perSeed { out += "  seed \(r.seed) alone misses: \(r.evaluation.unmetGoals.joined(separator: "; "))\n" }

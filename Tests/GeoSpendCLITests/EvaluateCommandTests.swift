@@ -46,6 +46,9 @@ import Testing
         }
         #expect(abs(try #require(total["precision"] as? Double) - Double(right) / Double(placed)) < 1e-4)
         #expect(try #require(total["median_error_m"] as? Double) >= 0)
+        // Placements naming no store are some of the placed, each with its error (null: none).
+        let historyOnly = try #require(total["history_only_placed"] as? Int)
+        #expect(historyOnly <= placed && (historyOnly == 0) == (total["median_error_history_only_m"] is NSNull), "\(total)")
         #expect(total["online_placed"] as? Int == 0 && total["non_expenses_placed"] as? Int == 0, "\(total)")
         #expect(total["unmet_goals"] as? [String] == unmet)
 

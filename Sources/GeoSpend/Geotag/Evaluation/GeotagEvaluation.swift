@@ -19,6 +19,9 @@ public struct GeotagEvaluation: Sendable, Hashable, CustomStringConvertible {
     public var highConfidenceRight = 0
     /// Metres from the true place, of every in-person placement.
     public var errorsMeters: [Double] = []
+    /// The same, of the in-person placements that name no store (history alone): the GPS
+    /// estimate's error, which the overall median hides (a named store is its own point, 0 m).
+    public var historyOnlyErrorsMeters: [Double] = []
     /// The first wrong placements, in words (for diagnosis).
     public var mistakes: [String] = []
 
@@ -26,9 +29,13 @@ public struct GeotagEvaluation: Sendable, Hashable, CustomStringConvertible {
     public var recallTimestamped: Double { inPersonTimestamped == 0 ? 0 : Double(rightTimestamped) / Double(inPersonTimestamped) }
     public var recallDateOnly: Double { inPersonDateOnly == 0 ? 0 : Double(rightDateOnly) / Double(inPersonDateOnly) }
     public var calibration: Double { highConfidence == 0 ? 0 : Double(highConfidenceRight) / Double(highConfidence) }
-    public var medianErrorMeters: Double {
-        guard !errorsMeters.isEmpty else { return .infinity }
-        let s = errorsMeters.sorted()
+    public var medianErrorMeters: Double { Self.median(errorsMeters) }
+    public var medianHistoryOnlyErrorMeters: Double { Self.median(historyOnlyErrorsMeters) }
+
+    /// Infinity when empty. - Complexity: O(n log n).
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return .infinity }
+        let s = values.sorted()
         return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
     }
 
@@ -90,6 +97,7 @@ public struct GeotagEvaluation: Sendable, Hashable, CustomStringConvertible {
         highConfidence += other.highConfidence
         highConfidenceRight += other.highConfidenceRight
         errorsMeters += other.errorsMeters
+        historyOnlyErrorsMeters += other.historyOnlyErrorsMeters
         mistakes += other.mistakes.prefix(max(0, 20 - mistakes.count))
     }
 
@@ -113,6 +121,7 @@ public struct GeotagEvaluation: Sendable, Hashable, CustomStringConvertible {
             placed += 1
             let distance = t.coordinate.map { Geodesic.distance($0, p.coordinate) } ?? .infinity
             errorsMeters.append(distance)
+            if p.storeID == nil { historyOnlyErrorsMeters.append(distance) }
             let right = p.storeID.map { $0 == t.storeID } ?? (distance <= 100)
             if !right, mistakes.count < 20 {
                 let inRegistry = t.storeInRegistry ? "" : " (not in the registry)"
