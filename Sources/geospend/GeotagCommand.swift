@@ -63,6 +63,11 @@ struct GeotagCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "run",
             abstract: "Place the expenses (the default: `geospend geotag --user U` runs this).",
+            usage: """
+                geospend geotag [run] --user <user> [--from <from>] [--to <to>]
+                  [--timezone <timezone>] [--min-confidence <p>] [--dry-run]
+                  [--format <format>] [--db <db>]
+                """,
             discussion: """
                 A second run places nothing it placed before; an expense that has a
                 position keeps it. Placed positions keep their provenance
@@ -90,6 +95,11 @@ struct GeotagCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "review",
             abstract: "List the expenses geotagging could not decide, with their candidate stores.",
+            usage: """
+                geospend geotag review --user <user> [--from <from>] [--to <to>]
+                  [--timezone <timezone>] [--min-confidence <p>] [--format <format>]
+                  [--db <db>]
+                """,
             discussion: """
                 Settle one with `geospend geotag confirm ID --user U --store S`.
 
@@ -124,6 +134,10 @@ struct GeotagCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "confirm",
             abstract: "Settle one expense: place it at a store, or at a position given by hand.",
+            usage: """
+                geospend geotag confirm <id> --user <user>
+                  (--store <store> | --lat <lat> --lon <lon>) [--db <db>]
+                """,
             discussion: """
                 Example:
                   geospend geotag confirm x0192… --user alice --store 288130404

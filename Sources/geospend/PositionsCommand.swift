@@ -57,6 +57,11 @@ struct PositionsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "The user's fixes in time order (and the visits the history recorded).",
+            usage: """
+                geospend positions list --user <user> [--from <from>] [--to <to>]
+                  [--timezone <timezone>] [--limit <limit>] [--format <format>]
+                  [--db <db>]
+                """,
             discussion: """
                 Example:
                   geospend positions list --user alice --from 2026-03-05 --to 2026-03-05 \\
@@ -104,6 +109,10 @@ struct PositionsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "summary",
             abstract: "How well the history covers each day: fixes, hours with a fix, visits.",
+            usage: """
+                geospend positions summary --user <user> [--from <from>] [--to <to>]
+                  [--timezone <timezone>] [--format <format>] [--db <db>]
+                """,
             discussion: """
                 A payment can be placed from the history only when the phone recorded
                 where it was then: days with few hours covered are where geotagging
@@ -144,6 +153,10 @@ struct PositionsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
             abstract: "Delete the user's history, or the part before a date (retention).",
+            usage: """
+                geospend positions delete --user <user> [--before <date> |
+                  --older-than <days>] [--timezone <timezone>] [--yes] [--db <db>]
+                """,
             discussion: """
                 Removes the fixes (and recorded visits that started) before --before,
                 or all of them; the freed space is zeroed. Positions geotagging already

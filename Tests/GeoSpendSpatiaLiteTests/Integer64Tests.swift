@@ -81,6 +81,10 @@ import Testing
 
     /// A file the previous schema (v3) wrote, with its rows, is migrated on open: the declared
     /// types change and nothing else — the rows, the tables' other text, the spatial indexes.
+    /// The columns v18 adds to `expenses` (a position's provenance, issue 36), as SQLite writes them.
+    static let positionColumns = ", position_source TEXT, position_confidence REAL CHECK (position_confidence BETWEEN 0 AND 1), "
+        + "store_inferred INTEGER NOT NULL DEFAULT 0 CHECK (store_inferred = 0 OR store_inferred = 1)"
+
     @Test func aVersion3FileIsMigratedInPlace() throws {
         let scratch = Scratch()
         let path = scratch.path("v3.sqlite")
@@ -103,9 +107,10 @@ import Testing
                 expected = "CREATE TABLE \"expenses\" (" + body.replacingOccurrences(of: PerUserExpenseIDs.columnBefore, with: PerUserExpenseIDs.columnAfter)
                     + ",\n    \(PerUserExpenseIDs.tableConstraint)\n)"
             }
-            // v5 and v6 then add columns (SQLite writes them after the last column, before the CHECK).
+            // v5, v6 and v18 then add columns (SQLite writes them after the last column, before the CHECK).
             let actual = try #require(try store.scalar("SELECT sql FROM sqlite_master WHERE name = '\(table)'", as: String.self))
-            #expect(actual.replacingOccurrences(of: ", created_at TEXT, updated_at TEXT, remind_at TEXT, remind_ms BIGINT", with: "").replacingOccurrences(of: PeriodStorageTests.addedColumn, with: "") == expected, "\(actual)")
+            #expect(actual.replacingOccurrences(of: ", created_at TEXT, updated_at TEXT, remind_at TEXT, remind_ms BIGINT", with: "").replacingOccurrences(of: PeriodStorageTests.addedColumn, with: "")
+                .replacingOccurrences(of: Self.positionColumns, with: "") == expected, "\(actual)")
         }
         #expect(try store.scalar("SELECT count(*) FROM idx_expenses_geom") == 1)
         #expect(try store.scalar("SELECT amount_minor FROM expenses WHERE id = 'big'", as: Int64.self) == Self.amount)
