@@ -119,10 +119,7 @@ struct GeotagRoutes {
     }
 
     @Sendable func review(_ request: Request, context: ServiceContext) async throws -> Response {
-        var report = try await run(request, context: context, dryRun: true)
-        report.placed = []
-        report.unplaced = []
-        return JSONResponse.make(GeotagJSON.report(report, dryRun: true))
+        JSONResponse.make(GeotagJSON.report(try await run(request, context: context, dryRun: true).forReview, dryRun: true))
     }
 
     @Sendable func confirm(_ request: Request, context: ServiceContext) async throws -> Response {

@@ -129,7 +129,12 @@ extension SpatiaLiteStore: PositionStore {
     }
 
     /// The user's fixes and recorded visits in `[from, to)`, in time order (the key's order).
-    static func history(_ db: Database, user: String, from: Int64?, to: Int64?, positions withPositions: Bool = true) throws -> LocationHistory {
+    static func history(_ db: Database, user: String, from: Int64?, to: Int64?) throws -> LocationHistory {
+        LocationHistory(positions: try positions(db, user: user, from: from, to: to), visits: try visits(db, user: user, from: from, to: to))
+    }
+
+    /// The user's fixes in `[from, to)`, in the key's (time) order.
+    static func positions(_ db: Database, user: String, from: Int64?, to: Int64?) throws -> [Position] {
         let lower = from ?? .min, upper = to ?? .max
         let s = RawStatement(try db.cachedStatement(sql: """
             SELECT t_ms, lat, lon, accuracy_m, source FROM positions WHERE user_id = ?1 AND t_ms >= ?2 AND t_ms < ?3
@@ -140,12 +145,18 @@ extension SpatiaLiteStore: PositionStore {
         s.bind(2, lower)
         s.bind(3, upper)
         var positions: [Position] = []
-        while withPositions, try s.step(db) {
+        while try s.step(db) {
             guard let source = s.text(4).flatMap(LocationHistoryFormat.init(rawValue:)) else { continue }
             positions.append(Position(
                 epochMilliseconds: s.int64(0), coordinate: Coordinate(uncheckedLatitude: s.double(1), longitude: s.double(2)),
                 accuracyMeters: s.optionalDouble(3), source: source))
         }
+        return positions
+    }
+
+    /// The user's recorded visits overlapping `[from, to)`, by start.
+    static func visits(_ db: Database, user: String, from: Int64?, to: Int64?) throws -> [Visit] {
+        let lower = from ?? .min, upper = to ?? .max
         let v = RawStatement(try db.cachedStatement(sql: """
             SELECT start_ms, end_ms, lat, lon, radius_m, place_name, place_id, probability, source FROM visits
             WHERE user_id = ?1 AND end_ms > ?2 AND start_ms < ?3
@@ -163,7 +174,7 @@ extension SpatiaLiteStore: PositionStore {
                 placeName: v.text(5), placeID: v.text(6), probability: v.optionalDouble(7),
                 source: v.text(8).flatMap(LocationHistoryFormat.init(rawValue:))))
         }
-        return LocationHistory(positions: positions, visits: visits)
+        return visits
     }
 
     public func deletePositions(userID: String, before: Int64?) async throws -> PositionDeletion {

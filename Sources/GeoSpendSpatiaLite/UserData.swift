@@ -87,7 +87,7 @@ extension SpatiaLiteStore: UserDataStore {
         }
 
         func visits() throws -> [Visit] {
-            try SpatiaLiteStore.history(db, user: user.id, from: nil, to: nil, positions: false).visits
+            try SpatiaLiteStore.visits(db, user: user.id, from: nil, to: nil)
         }
 
         func budgets() throws -> [Budget] {

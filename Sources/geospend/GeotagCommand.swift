@@ -111,9 +111,7 @@ struct GeotagCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try await options.store(writable: false)
-            var report = try await options.run(dryRun: true, on: store)
-            report.placed = []
-            report.unplaced = []
+            let report = try await options.run(dryRun: true, on: store).forReview
             switch format {
             case .json: printOut(GeotagJSON.report(report, dryRun: true).serialized() + "\n")
             case .table:

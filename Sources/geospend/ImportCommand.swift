@@ -199,12 +199,7 @@ struct ImportCommand: AsyncParsableCommand {
                     throw ValidationError("--date-format \(error)")
                 }
             }
-            if let timezone {
-                guard let zone = TimeZone(identifier: timezone) else {
-                    throw ValidationError("--timezone \(timezone): not an IANA time zone name (e.g. Europe/Helsinki, America/New_York)")
-                }
-                source.conversions.timeZone = zone
-            }
+            if timezone != nil { source.conversions.timeZone = try PositionsCommand.zone(timezone) }
             if let currency {
                 do { _ = try Currency(code: currency) } catch { throw ValidationError("--currency \(error)") }
                 source.conversions.currency = currency

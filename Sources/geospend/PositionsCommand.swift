@@ -51,7 +51,6 @@ struct PositionsCommand: AsyncParsableCommand {
         return zone
     }
 
-    static func utcText(_ ms: Int64) -> String { PositionJSON.utcText(ms) }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -87,13 +86,13 @@ struct PositionsCommand: AsyncParsableCommand {
             case .csv:
                 var out = "time,lat,lon,accuracy,source\n"
                 for p in fixes {
-                    out += "\(utcText(p.epochMilliseconds)),\(p.coordinate.latitude),\(p.coordinate.longitude),"
+                    out += "\(PositionJSON.utcText(p.epochMilliseconds)),\(p.coordinate.latitude),\(p.coordinate.longitude),"
                         + "\(p.accuracyMeters.map { "\($0)" } ?? ""),\(p.source.rawValue)\n"
                 }
                 printOut(out)
             case .table:
                 let rows = fixes.map { p in
-                    [utcText(p.epochMilliseconds), String(format: "%.6f", p.coordinate.latitude), String(format: "%.6f", p.coordinate.longitude),
+                    [PositionJSON.utcText(p.epochMilliseconds), String(format: "%.6f", p.coordinate.latitude), String(format: "%.6f", p.coordinate.longitude),
                      p.accuracyMeters.map { String(format: "%.0f m", $0) } ?? "-", p.source.rawValue]
                 }
                 printOut(TextTable(headers: ["time (UTC)", "lat", "lon", "accuracy", "source"], rows: Array(rows)).rendered())
@@ -191,7 +190,7 @@ struct PositionsCommand: AsyncParsableCommand {
             }
             let store = try await database.openPositions(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
-            let what = bound.map { "fixes before \(utcText($0))" } ?? "the whole location history"
+            let what = bound.map { "fixes before \(PositionJSON.utcText($0))" } ?? "the whole location history"
             if !yes {
                 guard isatty(0) == 1 else { throw ValidationError("refusing to delete \(what) of \(user) without --yes: stdin is not a terminal") }
                 FileHandle.standardError.write(Data("Delete \(what) of user \(user) from \(database.path)? [y/N] ".utf8))

@@ -68,6 +68,16 @@ public struct GeotagRun: Sendable {
     }
 }
 
+extension GeotagReport {
+    /// What `geotag review` shows: the undecided ones alone.
+    public var forReview: GeotagReport {
+        var r = self
+        r.placed = []
+        r.unplaced = []
+        return r
+    }
+}
+
 /// The JSON of a geotag run (issue 36): `{"placed": [...], "ambiguous": [...], "unplaced": [...]}`
 /// with every field the issue names, plus `evidence` and `detail` in words, and `counts`.
 public enum GeotagJSON {
