@@ -118,6 +118,7 @@ enum PostGISSchema {
         Migration(identifier: "v6: products and price records", sql: pricesSQL),
         Migration(identifier: "v7: shopping lists", sql: shoppingListsSQL),
         positions,
+        userSettings,
     ]
 
     /// Checks, without writing, that a replica's schema is exactly the migrations this GeoSpend

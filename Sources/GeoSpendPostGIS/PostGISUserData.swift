@@ -189,6 +189,10 @@ extension PostGISStore: UserDataStore {
                 """).map(PostGISStore.visit)
         }
 
+        func settings() throws -> UserSettings {
+            try PostGISStore.settings(reader, user: user.id)
+        }
+
         func priceRecords() throws -> [PriceRecord] {
             try reader.rows(PostGISStore.recordsQuery(PriceQuery(userID: user.id))).map(PostGISStore.record)
         }

@@ -325,6 +325,9 @@ enum Schema {
         Migration(identifier: "v18: location history, expense position provenance") { db in
             try PositionSchema.create(db)
         },
+        Migration(identifier: "v19: user settings") { db in
+            try UserSettingsSchema.create(db)
+        },
     ]
 
     /// The columns of `stores_label` (v16): the id, then what `SpatiaLiteReader.storeLabels` reads.

@@ -90,6 +90,10 @@ extension SpatiaLiteStore: UserDataStore {
             try SpatiaLiteStore.visits(db, user: user.id, from: nil, to: nil)
         }
 
+        func settings() throws -> UserSettings {
+            try UserSettingsSchema.settings(db, user: user.id)
+        }
+
         func budgets() throws -> [Budget] {
             try SpatiaLiteStore.fetchBudgets(db, where: "b.user_id = ?", [user.id])
         }

@@ -91,6 +91,7 @@ import Testing
             "shopping_lists", "shopping_list_items", "shopping_list_numbers", "api_tokens", "api_token_numbers",
             "map_rollups",  // derived from the expenses (docs/ROLLUPS.md): deleted, not exported
             "positions", "visits",
+            "user_settings",  // the export's `settings`
         ])
     }
 
@@ -102,7 +103,7 @@ import Testing
         let before = try #require(try export(store, "ann")).text
         let lines = before.split(separator: "\n").filter { $0.hasPrefix("{\"id\"") && $0.contains("\"occurred_at\"") }.map { $0.hasSuffix(",") ? $0.dropLast() : $0 }
         let jsonl = scratch.file("ann.jsonl", lines.joined(separator: "\n") + "\n")
-        #expect(try store.deleteUser("ann")?.rowsByTable.map(\.rows) == [5, 0, 0, 0, 0, 0, 14, 24, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0])
+        #expect(try store.deleteUser("ann")?.rowsByTable.map(\.rows) == [5, 0, 0, 0, 0, 0, 14, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0])
         _ = try await Importer.importExpenses(from: jsonl, into: store)
         let after = try #require(try export(store, "ann")).text
         func body(_ s: String) -> String { String(s[s.range(of: "\"categories\"")!.lowerBound...]) }
@@ -122,7 +123,8 @@ import Testing
             .init(table: "categories", rows: 14), .init(table: "map_rollups", rows: 24), .init(table: "period_numbers", rows: 0),
             .init(table: "periods", rows: 0), .init(table: "positions", rows: 0),
             .init(table: "price_records", rows: 0), .init(table: "shopping_list_items", rows: 0),
-            .init(table: "shopping_list_numbers", rows: 0), .init(table: "shopping_lists", rows: 0), .init(table: "visits", rows: 0),
+            .init(table: "shopping_list_numbers", rows: 0), .init(table: "shopping_lists", rows: 0), .init(table: "user_settings", rows: 0),
+            .init(table: "visits", rows: 0),
             .init(table: "users", rows: 1), .init(table: "products", rows: 0),
         ])
         #expect(deletion.totalRows == 44 && deletion.leftovers.isEmpty)

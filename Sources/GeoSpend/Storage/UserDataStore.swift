@@ -51,6 +51,9 @@ public protocol UserDataSnapshot {
 
     /// The visits the user's history recorded, by start.
     func visits() throws -> [Visit]
+
+    /// The user's settings (`UserSettingsStore`); all defaults when they chose nothing.
+    func settings() throws -> UserSettings
 }
 
 /// What an expense's life adds to its row: the reminder, when it was stored and changed, and
