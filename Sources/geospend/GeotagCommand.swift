@@ -34,7 +34,7 @@ struct GeotagCommand: AsyncParsableCommand {
         @Option(help: "The user whose expenses to place.") var user: String
         @Option(help: "Expenses from this date (a local day) or RFC 3339 instant; inclusive.") var from: String?
         @Option(help: "Expenses to this date (inclusive) or RFC 3339 instant (exclusive).") var to: String?
-        @Option(help: "The user's IANA time zone: bare dates on the statement are its days (default: this machine's).")
+        @Option(help: "The user's IANA time zone: bare dates on the statement are its days (default: the user's setting, else this machine's).")
         var timezone: String?
         @Option(help: "Leave placements below this confidence (0…1) for review.") var minConfidence: Double = 0
 
@@ -42,12 +42,13 @@ struct GeotagCommand: AsyncParsableCommand {
             guard minConfidence.isFinite, (0...1).contains(minConfidence) else {
                 throw ValidationError("--min-confidence takes a number from 0 to 1, not \(minConfidence)")
             }
+            if let timezone { _ = try PositionsCommand.zone(named: timezone) }
         }
 
         func run(dryRun: Bool, on store: any EditingStore & PositionStore) async throws -> GeotagReport {
             let (from, to) = try TimeWindow.parsed(from: from, to: to, options: ("--from", "--to"))
             let run = GeotagRun(
-                userID: Identity.normalized(user), from: from, to: to, timeZone: try PositionsCommand.zone(timezone),
+                userID: Identity.normalized(user), from: from, to: to, timeZone: try await PositionsCommand.zone(timezone, of: user, in: store),
                 minimumConfidence: minConfidence, dryRun: dryRun)
             return try await run.run(on: store)
         }

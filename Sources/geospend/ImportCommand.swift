@@ -199,7 +199,7 @@ struct ImportCommand: AsyncParsableCommand {
                     throw ValidationError("--date-format \(error)")
                 }
             }
-            if timezone != nil { source.conversions.timeZone = try PositionsCommand.zone(timezone) }
+            if let timezone { source.conversions.timeZone = try PositionsCommand.zone(named: timezone) }
             if let currency {
                 do { _ = try Currency(code: currency) } catch { throw ValidationError("--currency \(error)") }
                 source.conversions.currency = currency
@@ -225,11 +225,12 @@ struct ImportCommand: AsyncParsableCommand {
                         from: common.file, format: common.format, source: source, into: store, options: common.options)
                     return common.report(report, noun: "expenses")
                 }
-                let zone = try PositionsCommand.zone(timezone)
                 let store = try await common.database.openPositions(create: true)
                 let report = try await Importer.importExpenses(
                     from: common.file, format: common.format, source: source, into: store, options: common.options)
                 common.report(report, noun: "expenses")
+                // After the import: a user the statement created has no setting (this machine's zone).
+                let zone = try await PositionsCommand.zone(timezone, of: user, in: store)
                 let placed = try await GeotagRun(userID: Identity.normalized(user), timeZone: zone).run(on: store)
                 printErr("geotag: " + GeotagCommand.summary(placed, dryRun: false))
             }

@@ -27,7 +27,9 @@ extension ImportCommand {
                 record names the file, its line or JSON path and the reason, and
                 nothing is written. The history is the user's alone: no other
                 user's output ever reads it (`geospend positions delete` removes
-                it, `geospend users delete` with the rest).
+                it, `geospend users delete` with the rest). When the user keeps it
+                a number of days (`geospend users settings --keep-positions`),
+                what is older goes at the end of the import.
 
                 Examples:
                   geospend import positions Timeline.json --user alice
@@ -70,15 +72,18 @@ extension ImportCommand {
             if stderrIsTerminal { printErrInline("  storing \(history.positions.count) positions…") }
             let user = Identity.normalized(user)
             var count = PositionImportCount()
+            var pruned: PositionRetention.Pruned?
             try await database.removingNewFileOnFailure {
                 let store = try await database.openPositions(create: true)
                 count = try await store.addLocationHistory(history, userID: user)
+                pruned = try await PositionRetention.apply(userID: user, in: store, now: PositionRetention.now())
             }
             if stderrIsTerminal { printErrInline("") }
             printErr(
                 "imported \(count.positionsAdded) positions, \(count.positionsUnchanged) already present; "
                     + "\(count.visitsAdded) visits, \(count.visitsUnchanged) already present "
                     + "(user \(OutputEscaping.visible(user)), \(formats.joined(separator: ", ")), \(database.path))")
+            if let pruned, pruned.deleted.positions + pruned.deleted.visits > 0 { printErr(PositionsCommand.Prune.line(pruned)) }
         }
     }
 }

@@ -17,8 +17,9 @@ struct PositionsCommand: AsyncParsableCommand {
               geospend positions summary --user alice --timezone Europe/Helsinki
               geospend positions list --user alice --from 2026-03-05 --to 2026-03-05
               geospend positions delete --user alice --before 2026-01-01 --yes
+              geospend positions prune
             """,
-        subcommands: [List.self, Summary.self, Delete.self])
+        subcommands: [List.self, Summary.self, Delete.self, Prune.self])
 
     /// `--user`, `--from`, `--to` and `--timezone` (bare dates are local days in it).
     struct Selection: ParsableArguments {
@@ -26,13 +27,23 @@ struct PositionsCommand: AsyncParsableCommand {
         @Option(help: "The user whose history it is.") var user: String
         @Option(help: "From this date (a local day in --timezone) or RFC 3339 instant; inclusive.") var from: String?
         @Option(help: "To this date (a local day, inclusive) or RFC 3339 instant (exclusive).") var to: String?
-        @Option(help: "The user's IANA time zone for bare dates and days (default: this machine's).") var timezone: String?
+        @Option(help: "The user's IANA time zone for bare dates and days (default: the user's setting, else this machine's).")
+        var timezone: String?
 
-        func zone() throws -> TimeZone { try PositionsCommand.zone(timezone) }
+        /// Bad dates and zone names are usage errors before any database is opened.
+        func validate() throws {
+            if let timezone { _ = try PositionsCommand.zone(named: timezone) }
+            _ = try window(in: .gmt)
+        }
+
+        /// `--timezone`, else the user's setting, else this machine's zone.
+        func zone(in store: some UserSettingsStore) async throws -> TimeZone {
+            try await PositionsCommand.zone(timezone, of: user, in: store)
+        }
 
         /// The window as instants `[from, to)`.
-        func window() throws -> (from: Int64?, to: Int64?) {
-            try PositionJSON.window(from: from, to: to, zone: try zone(), names: ("--from", "--to"))
+        func window(in zone: TimeZone) throws -> (from: Int64?, to: Int64?) {
+            try PositionJSON.window(from: from, to: to, zone: zone, names: ("--from", "--to"))
         }
 
         /// The store, after checking the user exists (a typo gets a suggestion, not "no fixes").
@@ -43,12 +54,19 @@ struct PositionsCommand: AsyncParsableCommand {
         }
     }
 
-    static func zone(_ name: String?) throws -> TimeZone {
-        guard let name else { return TimeZone.current }
-        guard let zone = TimeZone(identifier: name) else {
+    /// A `--timezone` value (`UserSettings.zone(named:)`); a usage error naming the option otherwise.
+    static func zone(named name: String) throws -> TimeZone {
+        guard let zone = UserSettings.zone(named: name) else {
             throw ValidationError("--timezone \(name): not an IANA time zone name (e.g. Europe/Helsinki, America/New_York)")
         }
         return zone
+    }
+
+    /// The zone `user`'s bare dates are days of: `--timezone` when given, else the user's
+    /// setting (`geospend users settings`), else this machine's (docs/GEOTAG.md § Time zones).
+    static func zone(_ name: String?, of user: String, in store: some UserSettingsStore) async throws -> TimeZone {
+        if let name { return try zone(named: name) }
+        return try await store.timeZone(of: user, else: .current)
     }
 
 
@@ -76,8 +94,8 @@ struct PositionsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let (from, to) = try selection.window()
             let store = try await selection.store()
+            let (from, to) = try selection.window(in: try await selection.zone(in: store))
             let history = try await store.locationHistory(userID: Identity.normalized(selection.user), from: from, to: to)
             let fixes = limit == 0 ? history.positions[...] : history.positions.prefix(limit)
             switch format {
@@ -124,9 +142,9 @@ struct PositionsCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: OutputFormat = .table
 
         func run() async throws {
-            let (from, to) = try selection.window()
-            let zone = try selection.zone()
             let store = try await selection.store()
+            let zone = try await selection.zone(in: store)
+            let (from, to) = try selection.window(in: zone)
             let history = try await store.locationHistory(userID: Identity.normalized(selection.user), from: from, to: to)
             switch format {
             case .json:
@@ -171,25 +189,30 @@ struct PositionsCommand: AsyncParsableCommand {
         @Option(help: "The user whose history it is.") var user: String
         @Option(help: "Only fixes before this date (a local day in --timezone) or RFC 3339 instant.") var before: String?
         @Option(help: "Only fixes older than this many days (a retention period).") var olderThan: Int?
-        @Option(help: "The user's IANA time zone for --before (default: this machine's).") var timezone: String?
+        @Option(help: "The user's IANA time zone for --before (default: the user's setting, else this machine's).")
+        var timezone: String?
         @Flag(help: "Delete without asking (required when stdin is not a terminal).") var yes = false
 
         func validate() throws {
             if before != nil && olderThan != nil { throw ValidationError("--before and --older-than say the same thing: give one") }
             if let days = olderThan, days < 0 || days > 100_000 { throw ValidationError("--older-than takes 0 to 100000 days, not \(days)") }
+            if let timezone { _ = try PositionsCommand.zone(named: timezone) }
+            if let before { _ = try Self.date(before) }
+        }
+
+        static func date(_ text: String) throws -> Timestamp {
+            do { return try Timestamp(parsing: text) } catch { throw ValidationError("--before \(error)") }
         }
 
         func run() async throws {
-            var bound: Int64?
-            if let before {
-                let t: Timestamp
-                do { t = try Timestamp(parsing: before) } catch { throw ValidationError("--before \(error)") }
-                bound = PositionJSON.instant(t, in: try PositionsCommand.zone(timezone), nextDay: false)
-            } else if let days = olderThan {
-                bound = Int64(Date().timeIntervalSince1970 * 1000) - Int64(days) * 86_400_000
-            }
             let store = try await database.openPositions(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
+            var bound: Int64?
+            if let before {
+                bound = PositionJSON.instant(try Self.date(before), in: try await PositionsCommand.zone(timezone, of: user, in: store), nextDay: false)
+            } else if let days = olderThan {
+                bound = PositionRetention.cutoff(days: days, now: PositionRetention.now())
+            }
             let what = bound.map { "fixes before \(PositionJSON.utcText($0))" } ?? "the whole location history"
             if !yes {
                 guard isatty(0) == 1 else { throw ValidationError("refusing to delete \(what) of \(user) without --yes: stdin is not a terminal") }

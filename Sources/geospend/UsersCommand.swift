@@ -7,14 +7,15 @@ import GeoSpendSpatiaLite
 struct UsersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
-        abstract: "A user's own data: list users, export everything of one user as JSON, delete it.",
+        abstract: "A user's own data: list users, export everything of one user as JSON, delete it; their settings.",
         discussion: """
             Example:
               geospend users list
               geospend users export alice --out alice.json
               geospend users delete alice --yes
+              geospend users settings --user alice --keep-positions 365
             """,
-        subcommands: [List.self, Export.self, Delete.self])
+        subcommands: [List.self, Export.self, Delete.self, Settings.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

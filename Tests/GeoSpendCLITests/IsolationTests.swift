@@ -79,6 +79,12 @@ import Testing
             try IsolationFixture.history(of: owner).write(toFile: history, atomically: true, encoding: .utf8)
             let imported = try geospend(["import", "positions", history, "--user", user, "--db", db])
             try #require(imported.status == 0, "\(imported.err)")
+            // Settings each: a zone and a retention that keeps the whole history, filed alike.
+            let settings = try geospend([
+                "users", "settings", "--user", user, "--timezone", owner == "bob" ? "Asia/Tokyo" : "Europe/Helsinki",
+                "--keep-positions", owner == "bob" ? "36000" : "36500", "--db", db,
+            ])
+            try #require(settings.status == 0, "\(settings.err)")
             if onPostgreSQL { continue }
             // A shopping list each (issue 18), filed like the budgets.
             let bob = owner == "bob", marker = IsolationFixture.bobMarker
@@ -175,6 +181,11 @@ import Testing
             ["positions", "list"] + user + ["--limit", "0", "--format", "json"],
             ["positions", "summary"] + user + ["--timezone", "Europe/Helsinki", "--format", "json"],
             ["geotag"] + user + ["--dry-run", "--timezone", "Europe/Helsinki", "--format", "json"],
+            // Without --timezone: the user's own zone (`users settings`), never another's.
+            ["positions", "summary"] + user + ["--format", "json"],
+            ["geotag"] + user + ["--dry-run", "--format", "json"],
+            ["users", "settings"] + user + ["--format", "json"],
+            ["users", "settings"] + user,
         ]
     }()
 
@@ -316,7 +327,7 @@ import Testing
         let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(deleted.status == 0, "\(deleted.err)")
         let bobBudgets = IsolationFixture.budgets(of: "bob"), bobLimits = bobBudgets.joined().filter { $0 == "--category-limit" }.count
-        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2 + 40) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), map_rollups \(bobRollups), period_numbers 1, periods 1, positions 40, price_records 4, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, visits 0, users 1, products 1)\n")
+        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2 + 40 + 1) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), map_rollups \(bobRollups), period_numbers 1, periods 1, positions 40, price_records 4, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, user_settings 1, visits 0, users 1, products 1)\n")
         #expect(deleted.err.isEmpty, "\(deleted.err)")
         let again = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(again.status == 2 && again.err.contains("no user \"bob\""), "\(again.err)")
