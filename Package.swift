@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // Already in the graph through hummingbird; named for `HTTPField.Name`, which it does not re-export.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        // Already in the graph through hummingbird; named for `Service`, which it does not re-export.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
         // Tests only: property-based checks with Swift Testing.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -64,6 +66,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("openapi.json")]),
         // The command-line tool: argument parsing and output formats only.

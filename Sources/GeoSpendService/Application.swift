@@ -5,10 +5,10 @@ import Logging
 import Prometheus
 
 /// What the service needs of a store: the seam, a user's own data, expense editing, categories,
-/// periods, budgets, tokens, prices, receipts, shopping lists and location histories.
+/// periods, budgets, tokens, prices, receipts, shopping lists, location histories and user settings.
 /// `SpatiaLiteStore` and `PostGISStore` are all of them.
 public typealias ServiceStore = ExpenseStore & UserDataStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & TokenStore
-    & PriceStore & ReceiptStore & ShoppingListStore & PositionStore
+    & PriceStore & ReceiptStore & ShoppingListStore & PositionStore & UserSettingsStore
 
 /// Where `geospend serve` listens.
 public struct ServiceAddress: Sendable {
@@ -49,6 +49,7 @@ public func buildRouter(
     ExpenseRoutes(store: store, settings: settings).add(to: api)
     ExportRoutes(store: store).add(to: api)
     UserRoutes(store: store).add(to: api)
+    UserSettingsRoutes(store: store).add(to: api)
     ImportRoutes(store: store).add(to: api)
     ReportRoutes(store: store, settings: settings).add(to: api)
     SnapRoutes(store: store).add(to: api)
@@ -70,16 +71,18 @@ public func buildRouter(
 /// requests in flight finish. `onServerRunning` gets the port (useful with port 0: any free one).
 /// A connection that sends nothing for `idleTimeout` — between requests, or while its request
 /// head is still arriving byte by byte (slowloris) — is closed, so half-open connections cannot
-/// hold the descriptors.
+/// hold the descriptors. Beside the server, `PositionRetentionService` applies the users'
+/// location-history retention at start and every `retentionInterval`.
 public func buildApplication(
     store: any ServiceStore, address: ServiceAddress, logger: Logger, metrics: PrometheusCollectorRegistry? = nil,
     tileCache: TileCache? = nil, settings: ServiceSettings = .init(), idleTimeout: Duration = .seconds(10),
-    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    retentionInterval: Duration = .seconds(3600), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
         router: buildRouter(store: store, metrics: metrics, tileCache: tileCache, settings: settings),
         server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000 + idleTimeout.components.attoseconds / 1_000_000_000))),
         configuration: .init(address: .hostname(address.host, port: address.port), serverName: "geospend"),
+        services: [PositionRetentionService(store: store, interval: retentionInterval, logger: logger)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? address.port) },
         logger: logger)
 }

@@ -8,11 +8,13 @@ import Hummingbird
 /// - `GET /api/v1/positions?from&to&limit&timezone`, `GET /api/v1/positions/summary?…`;
 /// - `DELETE /api/v1/positions[?before=DATE&timezone=ZONE]`;
 /// - `GET /api/v1/geotag?…` the dry run (a read token does); `POST /api/v1/geotag?…` the dry
-///   run too unless `apply=true`; parameters `from`, `to`, `timezone` (default UTC: a client
-///   says the user's zone), `min-confidence`;
+///   run too unless `apply=true`; parameters `from`, `to`, `timezone`, `min-confidence`;
 /// - `GET /api/v1/geotag/review`, `POST /api/v1/geotag/confirm?id=X&store=S` (or `lat`, `lon`),
 ///   `POST /api/v1/geotag/undo[?id=X]`.
-/// Only the token's user's history is ever read: no route reads another's or all users'.
+/// `timezone` defaults to the user's setting (`/api/v1/users/me/settings`), else UTC — never the
+/// server's zone, which says nothing about the user. An import ends with the user's retention
+/// (`PositionRetention`). Only the token's user's history is ever read: no route reads another's
+/// or all users'.
 struct GeotagRoutes {
     let store: any ServiceStore
 
@@ -28,9 +30,13 @@ struct GeotagRoutes {
         group.post("geotag/undo", use: undo)
     }
 
-    static func zone(_ q: QueryParameters) throws -> TimeZone {
-        guard let name = q.string("timezone") else { return TimeZone(identifier: "UTC")! }
-        guard let zone = TimeZone(identifier: name) else {
+    /// The service's default zone; named UTC, as answers print it.
+    static let utc = TimeZone(identifier: "UTC") ?? .gmt
+
+    /// `timezone` when given, else the user's setting, else UTC.
+    func zone(_ q: QueryParameters, user: String) async throws -> TimeZone {
+        guard let name = q.string("timezone") else { return try await store.timeZone(of: user, else: Self.utc) }
+        guard let zone = UserSettings.zone(named: name) else {
             throw Problem(.badRequest, "timezone: \"\(OutputEscaping.visible(name))\" is not an IANA time zone name (e.g. Europe/Helsinki)")
         }
         return zone
@@ -63,13 +69,14 @@ struct GeotagRoutes {
             throw ImportRoutes.problem(error, file: path)
         }
         let count = try await store.addLocationHistory(history, userID: user)
+        _ = try await PositionRetention.apply(userID: user, in: store, now: PositionRetention.now())
         return JSONResponse.make(PositionJSON.imported(count))
     }
 
     @Sendable func list(_ request: Request, context: ServiceContext) async throws -> Response {
         let q = QueryParameters(request)
         let user = try await context.checkedUser(in: store)
-        let (from, to) = try Self.window(q, zone: try Self.zone(q))
+        let (from, to) = try Self.window(q, zone: try await zone(q, user: user))
         let limit = try q.int("limit", in: 1...100_000) ?? 1000
         let history = try await store.locationHistory(userID: user, from: from, to: to)
         return JSONResponse.make(PositionJSON.list(history, shown: history.positions.prefix(limit)))
@@ -78,7 +85,7 @@ struct GeotagRoutes {
     @Sendable func summary(_ request: Request, context: ServiceContext) async throws -> Response {
         let q = QueryParameters(request)
         let user = try await context.checkedUser(in: store)
-        let zone = try Self.zone(q)
+        let zone = try await zone(q, user: user)
         let (from, to) = try Self.window(q, zone: zone)
         let history = try await store.locationHistory(userID: user, from: from, to: to)
         return JSONResponse.make(PositionJSON.summary(history, zone: zone))
@@ -89,7 +96,8 @@ struct GeotagRoutes {
         let user = try await context.checkedUser(in: store)
         var before: Int64?
         if let text = q.string("before") {
-            do { before = PositionJSON.instant(try Timestamp(parsing: text), in: try Self.zone(q), nextDay: false) } catch let error as ValueError {
+            let zone = try await zone(q, user: user)
+            do { before = PositionJSON.instant(try Timestamp(parsing: text), in: zone, nextDay: false) } catch {
                 throw Problem(.badRequest, "before: \(error)")
             }
         }
@@ -107,7 +115,7 @@ struct GeotagRoutes {
             throw Problem(.badRequest, "\(error)")
         }
         return try await GeotagRun(
-            userID: user, from: window.from, to: window.to, timeZone: try Self.zone(q), minimumConfidence: confidence, dryRun: dryRun
+            userID: user, from: window.from, to: window.to, timeZone: try await zone(q, user: user), minimumConfidence: confidence, dryRun: dryRun
         ).run(on: store)
     }
 

@@ -47,6 +47,9 @@ import Testing
         "/api/v1/positions?limit=100000",
         "/api/v1/positions/summary?timezone=Europe/Helsinki",
         "/api/v1/geotag?timezone=Europe/Helsinki",
+        // Without timezone: the user's own zone (their settings), never another's.
+        "/api/v1/positions/summary",
+        "/api/v1/users/me/settings",
     ]
 
     /// bob's prices: hand-written for this test, cheaper than alice's (Data/examples/prices.csv),
@@ -91,6 +94,13 @@ import Testing
         for (owner, history) in [(ServiceFixture.alice, "Data/examples/positions/google-records.json"), (ServiceFixture.bob, "Data/examples/demo-person/Timeline.json")] where keep(owner) {
             let r = try f.geospend(["import", "positions", history, "--user", rename(owner), "--db", db])
             try #require(r.status == 0, "\(r.err)")
+            // Settings each: a zone and a retention that keeps the whole history, filed alike.
+            let bob = owner == ServiceFixture.bob
+            let settings = try f.geospend([
+                "users", "settings", "--user", rename(owner), "--timezone", bob ? "America/New_York" : "Europe/Helsinki",
+                "--keep-positions", bob ? "36000" : "36500", "--db", db,
+            ])
+            try #require(settings.status == 0, "\(settings.err)")
         }
         return db
     }
