@@ -22,6 +22,8 @@ struct ServeCommand: AsyncParsableCommand {
             "listening on http://HOST:PORT" on stderr says it is ready (--port 0 takes
             any free port). Vector tiles are cached until the data changes (a write by
             the service or by another process); --tile-cache-mib 0 turns that off.
+            Users' location-history retention (`geospend users settings
+            --keep-positions`) runs at start and then hourly.
 
             Example:
               geospend serve --db demo.sqlite --port 8080
