@@ -48,7 +48,7 @@ reliability: bootstrap
 	@rm -f .build/reliability-summary.txt
 	@rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
 	TMPDIR=$(TEST_TMP) GEOSPEND_RELIABILITY_RUNS=$(or $(RUNS),200) GEOSPEND_RELIABILITY_SUMMARY=$(CURDIR)/.build/reliability-summary.txt \
-		$(SWIFT) test --skip-build --filter 'CrashTests|ConcurrencyTests|BadDatabaseTests|FullDiskTests|ServiceLoadTests|AttackRound2Tests|OGCLayerBuildTests'
+		$(SWIFT) test --skip-build --filter 'CrashTests|ConcurrencyTests|BadDatabaseTests|FullDiskTests|ServiceLoadTests|AttackRound2Tests|OGCLayerBuildTests|MisbehavingTokenTests|BatchedRewriteTests'
 	@rm -rf $(TEST_TMP)
 	@echo; echo "== make reliability: summary =="; cat .build/reliability-summary.txt
 

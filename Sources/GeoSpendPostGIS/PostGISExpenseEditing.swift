@@ -114,17 +114,24 @@ extension PostGISStore: ExpenseEditing {
         }
     }
 
-    /// Deletes the row in one transaction, then (with `rewriteFile`) `VACUUM`s `expenses`, so
-    /// its space is reusable; what PostgreSQL keeps beyond that is said in the notes, as for
-    /// `users delete`.
-    public func deleteExpense(id: String, userID: String, rewriteFile: Bool) async throws -> [String]? {
+    /// Deletes the row in one transaction, then (`.now`) `VACUUM`s `expenses`, so its space is
+    /// reusable; what PostgreSQL keeps beyond that is said in the notes, as for `users delete`.
+    public func deleteExpense(id: String, userID: String, rewrite: DeletionRewrite) async throws -> [String]? {
         let deleted = try await editing { r in
             // The reminder is a column of the row: it goes with it.
             !(try r.rows("DELETE FROM expenses WHERE id = \(id) AND user_id = \(userID) RETURNING 1")).isEmpty
         }
         guard deleted else { return nil }
-        return try await vacuum(["expenses"], rewriteFile)
+        if rewrite == .batched { return [Self.walLeftover] }
+        return try await vacuum(["expenses"], rewrite == .now)
     }
+
+    /// `VACUUM expenses` (PostgreSQL keeps no record of deletions owing one: it always runs).
+    public func rewriteAfterDeletions() async throws -> [String] {
+        try await vacuum(["expenses"], true)
+    }
+
+    public func rewriteOwed() async throws -> Bool { false }
 
     public func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) async throws -> ExpensePage {
         var w = try PostGISFilter(filter)

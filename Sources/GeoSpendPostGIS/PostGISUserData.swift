@@ -73,10 +73,12 @@ extension PostGISStore: UserDataStore {
 
     /// `VACUUM`s `tables` after a deletion (with `rewrite`), on a connection of its own: VACUUM
     /// cannot run inside a transaction block. Returns what may remain, for the user to read.
+    /// What every deletion on PostgreSQL leaves beyond GeoSpend's reach.
+    static let walLeftover =
+        "PostgreSQL keeps old row versions in its write-ahead log until checkpoints recycle it, and in WAL archives, replicas and backups made before; GeoSpend cannot erase those"
+
     func vacuum(_ tables: [String], _ rewrite: Bool) async throws -> [String] {
-        var leftovers = [
-            "PostgreSQL keeps old row versions in its write-ahead log until checkpoints recycle it, and in WAL archives, replicas and backups made before; GeoSpend cannot erase those"
-        ]
+        var leftovers = [Self.walLeftover]
         if rewrite {
             try await withConnection { connection in
                 try await connection.simple(tables.map { "VACUUM \($0)" }.joined(separator: ";\n"), logger: self.logger)

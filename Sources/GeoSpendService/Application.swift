@@ -27,7 +27,7 @@ public struct ServiceAddress: Sendable {
 /// `MetricsMiddleware` counts and times requests once `MetricsSystem` is bootstrapped with it.
 public func buildRouter(
     store: any ServiceStore, metrics: PrometheusCollectorRegistry? = nil, timeLimit: Duration = .seconds(30), tileCache: TileCache? = nil,
-    settings: ServiceSettings = .init(), ogcLayers: OGCLayerCache? = nil
+    settings: ServiceSettings = .init(), ogcLayers: OGCLayerCache? = nil, rewrites: BatchedRewrite? = nil
 ) -> Router<ServiceContext> {
     let router = Router(context: ServiceContext.self)
     router.add(middleware: RequestLogMiddleware())  // the path only: no query, no header
@@ -46,7 +46,7 @@ public func buildRouter(
     QueryRoutes(store: store).addCheckingTokens(to: router.group("api/v1"))
     let api = router.group("api/v1").add(middleware: TokenMiddleware(store: store)).add(middleware: UserGateMiddleware(gate: UserGate(), store: store))
     QueryRoutes(store: store).add(to: api)
-    ExpenseRoutes(store: store, settings: settings).add(to: api)
+    ExpenseRoutes(store: store, settings: settings, rewrites: rewrites ?? BatchedRewrite(store: store)).add(to: api)
     ExportRoutes(store: store).add(to: api)
     UserRoutes(store: store).add(to: api)
     UserSettingsRoutes(store: store).add(to: api)
@@ -75,11 +75,11 @@ public func buildRouter(
 /// location-history retention at start and every `retentionInterval`.
 public func buildApplication(
     store: any ServiceStore, address: ServiceAddress, logger: Logger, metrics: PrometheusCollectorRegistry? = nil,
-    tileCache: TileCache? = nil, settings: ServiceSettings = .init(), idleTimeout: Duration = .seconds(10),
+    tileCache: TileCache? = nil, settings: ServiceSettings = .init(), idleTimeout: Duration = .seconds(10), rewrites: BatchedRewrite? = nil,
     retentionInterval: Duration = .seconds(3600), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        router: buildRouter(store: store, metrics: metrics, tileCache: tileCache, settings: settings),
+        router: buildRouter(store: store, metrics: metrics, tileCache: tileCache, settings: settings, rewrites: rewrites),
         server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000 + idleTimeout.components.attoseconds / 1_000_000_000))),
         configuration: .init(address: .hostname(address.host, port: address.port), serverName: "geospend"),
         services: [PositionRetentionService(store: store, interval: retentionInterval, logger: logger)],

@@ -11,6 +11,7 @@ import Hummingbird
 struct ExpenseRoutes {
     let store: any ServiceStore
     let settings: ServiceSettings
+    let rewrites: BatchedRewrite
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("expenses", use: list)
@@ -77,12 +78,18 @@ struct ExpenseRoutes {
         }
     }
 
-    /// As `expenses delete` (the file rewritten unless `no-vacuum=true`): the id and the notes on
-    /// what may remain.
+    /// As `expenses delete`, but the file's rewrite runs once for the deletions of a few seconds
+    /// (`BatchedRewrite`; not at all with `no-vacuum=true`): the id and the notes on what may remain.
     @Sendable func delete(_ request: Request, context: ServiceContext) async throws -> Response {
         let id = try context.parameters.require("id")
-        let rewrite = !(try QueryParameters(request).flag("no-vacuum"))
-        guard let notes = try await store.deleteExpense(id: id, userID: try context.user(), rewriteFile: rewrite) else { throw Self.noExpense(id) }
+        let skip = try QueryParameters(request).flag("no-vacuum")
+        guard var notes = try await store.deleteExpense(id: id, userID: try context.user(), rewrite: skip ? .skipped : .batched) else {
+            throw Self.noExpense(id)
+        }
+        if !skip {
+            await rewrites.deletionCommitted()
+            notes.insert("the file is rewritten (VACUUM) within \(rewrites.delay.components.seconds) s, once for the deletions made meanwhile", at: 0)
+        }
         return JSONResponse.make(.object([("deleted", .string(id)), ("notes", .array(notes.map { .string($0) }))]))
     }
 

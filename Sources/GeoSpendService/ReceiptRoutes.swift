@@ -32,9 +32,21 @@ struct ReceiptRoutes {
         return response
     }
 
+    /// The largest receipt text taken: about 2,000 lines, far more than a till prints, and small
+    /// enough that parsing it costs milliseconds of one core (a 1 MiB text of 9,300 lines let two
+    /// clients slow every other user to a p99 of 0.94 s; docs/RELIABILITY.md § 9.9).
+    static let maxBytes = 64 << 10
+
     /// The body as UTF-8 text (a byte-order mark dropped), as `receipts` reads a file.
     static func text(_ request: Request) async throws -> String {
-        var bytes = Array(buffer: try await request.body.collect(upTo: 1 << 20))
+        var collected = ByteBuffer()
+        for try await chunk in request.body {
+            guard collected.readableBytes + chunk.readableBytes <= maxBytes else {
+                throw Problem(.contentTooLarge, "a receipt text is at most \(maxBytes >> 10) KiB; this is not one receipt, send each on its own")
+            }
+            collected.writeImmutableBuffer(chunk)
+        }
+        var bytes = Array(buffer: collected)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw Problem(.badRequest, "the body is not UTF-8 text; send the OCR output as UTF-8 (most phones do)")

@@ -130,7 +130,7 @@ extension SpatiaLiteStore: ExpenseEditing {
         }
     }
 
-    public func deleteExpense(id: String, userID: String, rewriteFile: Bool) throws -> [String]? {
+    public func deleteExpense(id: String, userID: String, rewrite: DeletionRewrite) throws -> [String]? {
         let what = "expense \"\(id)\" of user \"\(userID)\""
         let deleted: Bool = try translatingErrors {
             try pool.writeWithoutTransaction { db in
@@ -140,7 +140,7 @@ extension SpatiaLiteStore: ExpenseEditing {
                     guard try Bool.fetchOne(
                         db, sql: "SELECT EXISTS (SELECT 1 FROM expenses WHERE id = ? AND user_id = ?)", arguments: [id, userID]) == true
                     else { return .rollback }
-                    if rewriteFile { try Self.checkSpaceToRewrite(db, path: path, what: what) }
+                    if rewrite == .now { try Self.checkSpaceToRewrite(db, path: path, what: what) }
                     if let old = try Self.storedExpense(db, id: id, userID: userID) {
                         var rollups = MapRollup.Changes()
                         rollups.add(old.expense, sign: -1)
@@ -160,16 +160,27 @@ extension SpatiaLiteStore: ExpenseEditing {
         guard deleted else { return nil }
         var leftovers: [String] = []
         do {
-            if !rewriteFile {
+            if rewrite == .skipped {
                 leftovers.append("the file was not rewritten: fragments of the deleted row may stay in unused page space until `geospend doctor --repair` rewrites it")
             }
-            if try !scrubAfterDeletion(rewrite: rewriteFile) {
+            if try !scrubAfterDeletion(rewrite: rewrite == .now) {
                 leftovers.append("another connection was reading: the write-ahead log keeps old pages until its next checkpoint; `geospend doctor --repair` empties it")
             }
         } catch let failure as ScrubFailure {
             throw StoreError.deletedButNotScrubbed(path: path, what: what, rows: 1, reason: failure.reason)
         }
         return leftovers
+    }
+
+    /// `VACUUM` and an emptied write-ahead log when a deletion owes them (`PendingScrub`).
+    public func rewriteAfterDeletions() throws -> [String] {
+        guard try pendingScrubSince() != nil else { return [] }
+        do {
+            return try scrubAfterDeletion(rewrite: true)
+                ? [] : ["another connection was reading: the write-ahead log keeps old pages until its next checkpoint; `geospend doctor --repair` empties it"]
+        } catch let failure as ScrubFailure {
+            throw StoreError.cleanUpNotFinished(path: path, reason: failure.reason)
+        }
     }
 
     public func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) throws -> ExpensePage {
@@ -274,8 +285,16 @@ extension SpatiaLiteStore {
         try await offloaded { try self.updateExpense(expense, remindAt: remindAt) }
     }
 
-    public func deleteExpense(id: String, userID: String, rewriteFile: Bool) async throws -> [String]? {
-        try await offloaded { try self.deleteExpense(id: id, userID: userID, rewriteFile: rewriteFile) }
+    public func deleteExpense(id: String, userID: String, rewrite: DeletionRewrite) async throws -> [String]? {
+        try await offloaded { try self.deleteExpense(id: id, userID: userID, rewrite: rewrite) }
+    }
+
+    public func rewriteAfterDeletions() async throws -> [String] {
+        try await offloaded { try self.rewriteAfterDeletions() }
+    }
+
+    public func rewriteOwed() async throws -> Bool {
+        try await offloaded { try self.pendingScrubSince() != nil }
     }
 
     public func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) async throws -> ExpensePage {

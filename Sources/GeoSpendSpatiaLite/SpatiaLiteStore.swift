@@ -264,8 +264,15 @@ public final class SpatiaLiteStore: ExpenseStore {
 
     /// Runs `body` on a pooled read connection, in one read transaction (tools and tests that
     /// look at the file itself; analytics go through `read`).
+    /// A read; within `offloaded`, interrupted (`CancellationError`) when its caller is cancelled.
     public func readDatabase<T>(_ body: (Database) throws -> T) throws -> T {
-        try translatingErrors { try pool.read(body) }
+        try translatingErrors {
+            try pool.read { db in
+                guard let interruption = WorkInterruption.current else { return try body(db) }
+                let connection = InterruptibleConnection(db.sqliteConnection)
+                return try interruption.whileRunning(stop: { connection.interrupt() }) { try body(db) }
+            }
+        }
     }
 }
 
@@ -336,4 +343,12 @@ public final class LockWaitMeter: @unchecked Sendable {
         }
         return true
     }
+}
+
+/// A connection `sqlite3_interrupt` may be called on from another thread (the one place SQLite
+/// allows that), while `WorkInterruption.whileRunning` holds it.
+private struct InterruptibleConnection: @unchecked Sendable {
+    let connection: OpaquePointer?
+    init(_ connection: OpaquePointer?) { self.connection = connection }
+    func interrupt() { if let connection { sqlite3_interrupt(connection) } }
 }

@@ -131,27 +131,45 @@ struct ExpensesCommand: AsyncParsableCommand {
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
-            abstract: "Delete one expense of the user, leaving no trace of it in the file.",
+            abstract: "Delete expenses of the user, leaving no trace of them in the file.",
+            usage: "geospend expenses delete <ids> ... --user <user> [--no-vacuum]\n  [--db <db>]",
             discussion: """
-                As `geospend users delete`: the row's space is zeroed, its spatial index
-                entry scrubbed, the file rewritten (VACUUM) and the write-ahead log
-                emptied; its reminder goes with it. --no-vacuum skips the rewrite (faster
-                on a large file; `geospend doctor --repair` finishes it later). On
-                PostgreSQL the row is deleted and the table vacuumed; a note says what
-                the server keeps beyond that (its write-ahead log, backups).
+                As `geospend users delete`: each row's space is zeroed, its spatial index
+                entry scrubbed, the file rewritten (VACUUM, once for all the ids given)
+                and the write-ahead log emptied; reminders go with their expenses. Every
+                id must be the user's, or nothing is deleted. --no-vacuum skips the
+                rewrite (faster on a large file; `geospend doctor --repair` finishes it
+                later). On PostgreSQL the rows are deleted and the table vacuumed; a note
+                says what the server keeps beyond that (its write-ahead log, backups).
 
-                Example:
+                Examples:
                   geospend expenses delete x01jnq3d8z0135wmsa4qagstkk7 --user alice
+                  geospend expenses delete e1 e2 e3 --user alice
                 """)
         @OptionGroup var database: DatabaseOptions
-        @Argument(help: "The expense id.", transform: Identity.normalized) var id: String
+        @Argument(help: "The expense ids.", transform: Identity.normalized) var ids: [String]
         @Option(help: "The user.", transform: Identity.normalized) var user: String
         @Flag(help: "Skip rewriting the file (VACUUM) afterwards.") var noVacuum = false
 
+        func validate() throws {
+            guard !ids.isEmpty else { throw ValidationError("give the id of an expense to delete (`geospend expenses list --user U` shows them)") }
+        }
+
         func run() async throws {
             let store = try await database.openEditing(writable: true)
-            guard let notes = try await store.deleteExpense(id: id, userID: user, rewriteFile: !noVacuum) else { throw noExpense(id, user) }
-            printOut("deleted expense \(OutputEscaping.visible(id))\n")
+            var unique: [String] = []
+            for id in ids where !unique.contains(id) {
+                guard try await store.expense(id: id, userID: user) != nil else { throw noExpense(id, user) }
+                unique.append(id)
+            }
+            // One rewrite for all: the last deletion's covers the ones before it.
+            var notes: [String] = []
+            for (n, id) in unique.enumerated() {
+                let rewrite: DeletionRewrite = noVacuum ? .skipped : n == unique.count - 1 ? .now : .batched
+                guard let more = try await store.deleteExpense(id: id, userID: user, rewrite: rewrite) else { throw noExpense(id, user) }
+                printOut("deleted expense \(OutputEscaping.visible(id))\n")
+                for note in more where !notes.contains(note) { notes.append(note) }
+            }
             for note in notes { printErr("note: \(note)") }
         }
     }

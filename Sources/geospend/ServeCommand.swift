@@ -44,12 +44,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Serve /metrics (request counts and latencies) to anyone who can reach the port.") var metrics = false
     @Option(help: "Close a connection that sends nothing for this many seconds (also one whose request head is still arriving).")
     var idleTimeout = 10
+    @Option(help: ArgumentHelp(
+        "Rewrite the file (VACUUM) this many seconds after an expense deletion, once for all deletions meanwhile.",
+        discussion: "Files only. Each deleted row is zeroed at once; the rewrite removes stale copies older edits left."))
+    var rewriteDelay = 10
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (0...65536).contains(tileCacheMib) else { throw ValidationError("--tile-cache-mib must be between 0 and 65536") }
         guard minUsers >= 1 else { throw ValidationError("--min-users must be at least 1") }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be between 1 and 3600 seconds") }
+        guard (0...3600).contains(rewriteDelay) else { throw ValidationError("--rewrite-delay must be between 0 and 3600 seconds") }
         if let publicUrl, ServiceSettings.publicURL(publicUrl) == nil {
             throw ValidationError("--public-url \"\(publicUrl)\": give http:// or https:// and a host, no query, e.g. https://maps.example.org")
         }
@@ -66,13 +71,16 @@ struct ServeCommand: AsyncParsableCommand {
         let tiles = try TileCache(store: store, maxBytes: tileCacheMib << 20)
         let given = publicUrl.flatMap(ServiceSettings.publicURL)
         let settings = ServiceSettings(publicURL: given ?? "http://\(host):\(port)", minUsersFloor: minUsers, exposeMetrics: metrics)
+        let rewrites = BatchedRewrite(store: store, delay: .seconds(rewriteDelay), logger: logger)
+        await rewrites.start()
         let app = buildApplication(
             store: store, address: ServiceAddress(host: host, port: port), logger: logger, metrics: registry, tileCache: tiles,
-            settings: settings, idleTimeout: .seconds(idleTimeout)
+            settings: settings, idleTimeout: .seconds(idleTimeout), rewrites: rewrites
         ) { [host] port in
             if given == nil { settings.publicAddress.set("http://\(host):\(port)") }
             printErr("listening on http://\(host):\(port)")
         }
         try await app.runService()
+        await rewrites.finish()  // owed by deletions of the last seconds
     }
 }

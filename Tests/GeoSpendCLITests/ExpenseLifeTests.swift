@@ -125,6 +125,30 @@ import Testing
         #expect(try geospend(["expenses", "delete", id, "--user", "alice", "--db", db]).status == 2)
     }
 
+    /// Several ids: all the user's or none deleted; one rewrite for all (issue 35, item 16).
+    @Test func severalExpensesGoInOneDeletion() throws {
+        let db = try cli.demoDatabase()
+        var ids: [String] = []
+        for n in 0..<3 {
+            let e = try add(db, "alice", ["--amount", "1.0\(n)", "--at", "2025-03-0\(n + 1)", "--title", "Several\(n)Marker"])
+            ids.append(try #require(e["id"] as? String))
+        }
+        let refused = try geospend(["expenses", "delete", ids[0], "nope", "--user", "alice", "--db", db])
+        #expect(refused.status == 2 && refused.err.contains("nope"), "\(refused.err)")
+        #expect(try geospend(["expenses", "show", ids[0], "--user", "alice", "--db", db]).status == 0, "nothing deleted")
+        let deleted = try geospend(["expenses", "delete", ids[0], ids[1], ids[0], "--user", "alice", "--db", db])
+        #expect(deleted.status == 0 && deleted.out == "deleted expense \(ids[0])\ndeleted expense \(ids[1])\n" && deleted.err.isEmpty, "\(deleted.out) \(deleted.err)")
+        for (id, status) in [(ids[0], 2), (ids[1], 2), (ids[2], 0)] as [(String, Int32)] {
+            #expect(try geospend(["expenses", "show", id, "--user", "alice", "--db", db]).status == status, "\(id)")
+        }
+        let bytes = try bytesOfFiles([db, db + "-wal"])
+        #expect(bytes.offsets(of: Array("Several0Marker".utf8)).isEmpty && bytes.offsets(of: Array("Several1Marker".utf8)).isEmpty)
+        #expect(!bytes.offsets(of: Array("Several2Marker".utf8)).isEmpty)
+        let owed = try runProgram("/usr/bin/sqlite3", [db, "SELECT count(*) FROM sqlite_master WHERE name = 'geospend_pending_scrub'"]).out
+        let flagged = owed == "1\n" ? try runProgram("/usr/bin/sqlite3", [db, "SELECT count(*) FROM geospend_pending_scrub"]).out : "0\n"
+        #expect(flagged == "0\n", "the rewrite is not owed")
+    }
+
     @Test func editsAreCheckedAsImportsAndEmptyValuesUnset() throws {
         let db = try cli.demoDatabase()
         let e = try add(db, "alice", ["--amount", "2.00", "--at", "2025-03-01", "--title", "T", "--lat", "60.17", "--lon", "24.94"])

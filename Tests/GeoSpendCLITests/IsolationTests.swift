@@ -550,26 +550,6 @@ extension SplitMix64 {
     }
 }
 
-extension Array where Element == UInt8 {
-    /// Every offset where `needle` occurs (glibc's `memchr` and `memcmp`: a debug-build Swift
-    /// loop over megabytes would take seconds).
-    func offsets(of needle: [UInt8]) -> [Int] {
-        withUnsafeBytes { hay in
-            needle.withUnsafeBytes { n in
-                var found: [Int] = []
-                var start = 0
-                while start + n.count <= hay.count,
-                      let p = memchr(hay.baseAddress! + start, Int32(n[0]), hay.count - start - n.count + 1) {
-                    let at = hay.baseAddress!.distance(to: UnsafeRawPointer(p))
-                    if memcmp(p, n.baseAddress!, n.count) == 0 { found.append(at) }
-                    start = at + 1
-                }
-                return found
-            }
-        }
-    }
-}
-
 /// The isolation fixture, produced by this code (nothing hand-edited): four stores in central
 /// Helsinki, and per user 48 expenses drawn from a `SplitMix64` stream seeded per user — at two of
 /// the stores, around two places without a store (within 30 m), near a kiosk without a store

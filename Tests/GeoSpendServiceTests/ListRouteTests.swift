@@ -115,6 +115,8 @@ import Testing
         ("aliceWrite", .post, "/api/v1/receipts/import?store=nope&at=2026-03-21", "Milch 1,29\nSUMME 1,29\n", 400, "no such store"),
         ("aliceWrite", .post, "/api/v1/receipts/import?store=288130404", "Milch 1,29\nSUMME 1,29\n", 400, "at is required"),
         ("aliceWrite", .post, "/api/v1/receipts/parse?currency=eur", "Milch 1,29\n", 400, "eur"),
+        // Issue 35: a text longer than any receipt (70 KB) costs its parse no core time.
+        ("aliceWrite", .post, "/api/v1/receipts/parse", String(repeating: "Item 10000000000000,00\n", count: 3000), 413, "at most 64 KiB"),
     ] as [(String, HTTPRequest.Method, String, String?, Int, String)])
     func refusals(token: String, method: HTTPRequest.Method, uri: String, body: String?, status: Int, says: String) async throws {
         let a = try await call(uri, token, method: method, body: body)

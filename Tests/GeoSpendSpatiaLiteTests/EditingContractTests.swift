@@ -79,7 +79,7 @@ enum EditingStoreKind: String, CaseIterable, CustomTestStringConvertible {
         #expect(try await store.expense(id: "b1", userID: "ann") == nil)
         var stolen = try Self.expense("b1", user: "ann", day: 5, amount: 1)
         #expect(try await store.updateExpense(stolen, remindAt: nil) == nil)
-        #expect(try await store.deleteExpense(id: "b1", userID: "ann", rewriteFile: false) == nil)
+        #expect(try await store.deleteExpense(id: "b1", userID: "ann", rewrite: .skipped) == nil)
         #expect(try await store.expense(id: "b1", userID: "bob")?.expense.amount.minorUnits == 450)
         // Adding: an id the user holds (another user's is free: PerUserIDTests), an unknown
         // store, an inactive or unknown category.
@@ -106,7 +106,7 @@ enum EditingStoreKind: String, CaseIterable, CustomTestStringConvertible {
         #expect(try await store.dueReminders(userID: "ann", asOf: try Timestamp(parsing: "2025-04-02T00:00:00Z")).map(\.expense.id) == ["a3"])
         #expect(try await store.dueReminders(userID: "ann", asOf: try Timestamp(parsing: "2025-03-31T00:00:00Z")).isEmpty)
         // Deleting: gone for good, the other rows untouched.
-        #expect(try await store.deleteExpense(id: "a3", userID: "ann", rewriteFile: true) != nil)
+        #expect(try await store.deleteExpense(id: "a3", userID: "ann", rewrite: .now) != nil)
         #expect(try await store.expense(id: "a3", userID: "ann") == nil)
         #expect(try await store.expensePage(ExpenseFilter(userID: "ann"), after: nil, limit: 100).expenses.count == 6)
     }

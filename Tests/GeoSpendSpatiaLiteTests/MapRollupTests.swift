@@ -116,7 +116,7 @@ import Testing
                 live[id] = moved
             }
             for id in live.keys.sorted().shuffled(using: &random).prefix(5) {
-                #expect(try await store.deleteExpense(id: id, userID: live[id]!.userID, rewriteFile: false) != nil)
+                #expect(try await store.deleteExpense(id: id, userID: live[id]!.userID, rewrite: .skipped) != nil)
                 live[id] = nil
             }
             if round == 4 {
@@ -178,7 +178,7 @@ import Testing
         #expect(!missing.ok && missing.detail.contains("triggers are missing"), "\(missing.detail)")
         #expect(try store.repair().contains("made the map rollups again from the expenses"))
         let gone = live.keys.sorted()[0]
-        #expect(try await store.deleteExpense(id: gone, userID: live[gone]!.userID, rewriteFile: false) != nil)
+        #expect(try await store.deleteExpense(id: gone, userID: live[gone]!.userID, rewrite: .skipped) != nil)
         live[gone] = nil
         #expect(try health().ok)
         #expect(try Self.storedCells(store) == Self.expectedCells(live))

@@ -100,7 +100,7 @@ import Testing
         } while cursor != nil
         #expect(seen == ["bob/e1", "ann/e1"])
 
-        #expect(try await store.deleteExpense(id: "e1", userID: "ann", rewriteFile: false) != nil)
+        #expect(try await store.deleteExpense(id: "e1", userID: "ann", rewrite: .skipped) != nil)
         #expect(try await store.expense(id: "e1", userID: "ann") == nil)
         #expect(try await store.expense(id: "e1", userID: "bob")?.expense.amount.minorUnits == 101)
         // Ann's own id is still hers to refuse once stored again.

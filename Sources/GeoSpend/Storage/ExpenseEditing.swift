@@ -18,10 +18,19 @@ public protocol ExpenseEditing: Sendable {
     func updateExpense(_ expense: Expense, remindAt: Timestamp?) async throws -> StoredExpense?
 
     /// Deletes the user's expense with the same no-trace guarantee as deleting a user (secure
-    /// delete, spatial index scrubbed, and with `rewriteFile` the file rewritten).
+    /// delete, spatial index scrubbed, the write-ahead log emptied, and the file rewritten `rewrite`).
     /// - Returns: nil when the user has no expense with this id; else the notes on what may
-    ///   remain (empty when nothing does).
-    func deleteExpense(id: String, userID: String, rewriteFile: Bool) async throws -> [String]?
+    ///   remain (empty when nothing does; with `.batched` the caller's rewrite is not noted).
+    func deleteExpense(id: String, userID: String, rewrite: DeletionRewrite) async throws -> [String]?
+
+    /// The rewrite that deletions made with `.batched` or `.skipped` still owe, once for all of
+    /// them (the file's `VACUUM`; PostgreSQL's `VACUUM expenses`); nothing when none is owed.
+    /// - Returns: the notes on what may remain (empty when nothing does).
+    func rewriteAfterDeletions() async throws -> [String]
+
+    /// Whether a deletion still owes the rewrite (the file's flag `doctor` reports; PostgreSQL's
+    /// autovacuum keeps no debt: false).
+    func rewriteOwed() async throws -> Bool
 
     /// The user's expenses matching `filter`, newest first (ties: by id, descending), at most
     /// `limit`, starting after `cursor`; the page's `next` is nil on the last page.
@@ -33,6 +42,20 @@ public protocol ExpenseEditing: Sendable {
 
     /// The user's expenses with a reminder at or before `asOf`, earliest reminder first.
     func dueReminders(userID: String, asOf: Timestamp) async throws -> [StoredExpense]
+}
+
+/// When a deleted expense's last copies leave the file. Deleting zeroes the row where SQLite
+/// frees it (`secure_delete`), but a B-tree page rebuilt by an earlier insert or edit can keep a
+/// stale copy of the row in its unused space, which only a rewrite (`VACUUM`) removes: about one
+/// deletion in two hundred (docs/RELIABILITY.md § 9.8).
+public enum DeletionRewrite: Sendable, Hashable {
+    /// Rewrite at once: the call returns when no byte of the row is left (`expenses delete`).
+    case now
+    /// The caller runs `rewriteAfterDeletions()` soon, once for the deletions made meanwhile
+    /// (the service: a full rewrite per deletion would block every writer for seconds).
+    case batched
+    /// Not now: noted, and owed until `doctor --repair` (`--no-vacuum`).
+    case skipped
 }
 
 /// An expense with what its life adds to it: a reminder and when it was stored and changed.

@@ -5,19 +5,21 @@ import Foundation
 /// runtime's few threads while SQLite works. The scopes get the same from GRDB's own queues.
 ///
 /// A caller cancelled while it waits (its request's time is up, its client left) resumes at once
-/// with `CancellationError`; the work goes on to its end on its thread and its result is
-/// dropped. Waiting instead held the request — and the time limit's 503 — until a read blocked
-/// behind a full pool ended (issue 35, item 3). Stopping SQLite itself is `sqlite3_interrupt`'s
-/// job, not done here.
+/// with `CancellationError`. Waiting instead held the request — and the time limit's 503 —
+/// until a read blocked behind a full pool ended (issue 35, item 3). The work is told too
+/// (`WorkInterruption`): a database read running then is interrupted, one not started yet
+/// does not start; other work goes on to its end on its thread and its result is dropped.
 package func offloaded<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     let work = Work(body)
     let waiter = Waiter<T>()
+    let interruption = WorkInterruption()
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { continuation in
             guard waiter.wait(continuation) else { return }
-            DispatchQueue.global(qos: .userInitiated).async { waiter.resume(with: work.run()) }
+            DispatchQueue.global(qos: .userInitiated).async { waiter.resume(with: interruption.installed { work.run() }) }
         }
     } onCancel: {
+        interruption.cancel()
         waiter.resume(with: .failure(CancellationError()))
     }
 }
