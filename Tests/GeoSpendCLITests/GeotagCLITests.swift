@@ -230,7 +230,7 @@ import Testing
         // alone names one café — placed by the merchant, never by her history).
         let bobRun = try geospend(["geotag", "--user", "bob", "--timezone", "Europe/Helsinki", "--dry-run", "--format", "json", "--db", db])
         let bobPlaced = try #require(try json(bobRun.out)["placed"] as? [[String: Any]])
-        #expect(bobPlaced.allSatisfy { $0["source"] as? String == "merchant" }, "\(bobPlaced)")
+        #expect(!bobPlaced.isEmpty && bobPlaced.allSatisfy { $0["source"] as? String == "merchant" }, "\(bobPlaced)")
 
         // Importing the same file again changes nothing; a bad file names its line and writes nothing.
         let again = try geospend(["import", "positions", cli.dir.appendingPathComponent("ann.csv").path, "--user", "ann", "--db", db])

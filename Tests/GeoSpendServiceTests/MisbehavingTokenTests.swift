@@ -8,7 +8,7 @@ import Glibc
 /// Issue 35's "done when": the service keeps answering other users (p99 under 1 s) while one
 /// token misbehaves in each way the attack found, and what half-open connections and uploads
 /// cost it. Long (a minute or two): `make reliability` only, which prints the figures
-/// docs/RELIABILITY.md § 9.9 quotes. Each case's refusal itself is tested in `make test`
+/// (docs/RELIABILITY.md § 9.9). Each case's refusal itself is tested in `make test`
 /// (AttackRound2Tests, ServiceLoadTests, MoneyCapCLITests).
 @Suite(.serialized, .enabled(if: ReliabilityFigures.isLong)) struct MisbehavingTokenTests {
     let f: ServiceFixture
