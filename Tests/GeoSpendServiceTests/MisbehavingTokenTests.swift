@@ -18,13 +18,7 @@ import Glibc
 
     init() throws {
         f = try ServiceFixture()
-        db = f.dir.appendingPathComponent("misbehaving.sqlite").path
-        let csv = f.dir.appendingPathComponent("misbehaving.csv").path
-        try #require(try f.geospend(["generate", "--users", "2", "--expenses", "40000", "--seed", "5", "--out", csv]).status == 0)
-        _ = try f.cli(["import", "stores", "Data/helsinki-places.geojson"], db: db)
-        _ = try f.cli(["import", "expenses", csv], db: db)
-        attacker = try ServiceLoadTests.lastLine(f.cli(["tokens", "create", "--user", "user1", "--scope", "write"], db: db))
-        victim = try ServiceLoadTests.lastLine(f.cli(["tokens", "create", "--user", "user2", "--scope", "read"], db: db))
+        (db, attacker, victim) = try ServiceLoadTests.twoUserFile(f, name: "misbehaving", seed: 5)
     }
 
     /// `curl` asking again and again until stopped: one misbehaving client.

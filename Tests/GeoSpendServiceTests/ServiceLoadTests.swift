@@ -19,13 +19,19 @@ import Glibc
 
     init() throws {
         f = try ServiceFixture()
-        db = f.dir.appendingPathComponent("load.sqlite").path
-        let csv = f.dir.appendingPathComponent("load.csv").path
-        try #require(try f.geospend(["generate", "--users", "2", "--expenses", "40000", "--seed", "3", "--out", csv]).status == 0)
+        (db, heavy, other) = try Self.twoUserFile(f, name: "load", seed: 3)
+    }
+
+    /// A generated file of 40,000 expenses of user1 and user2 beside the fixture's, with a write
+    /// token of user1 and a read token of user2.
+    static func twoUserFile(_ f: ServiceFixture, name: String, seed: Int) throws -> (db: String, user1Write: String, user2Read: String) {
+        let db = f.dir.appendingPathComponent("\(name).sqlite").path
+        let csv = f.dir.appendingPathComponent("\(name).csv").path
+        try #require(try f.geospend(["generate", "--users", "2", "--expenses", "40000", "--seed", "\(seed)", "--out", csv]).status == 0)
         _ = try f.cli(["import", "stores", "Data/helsinki-places.geojson"], db: db)
         _ = try f.cli(["import", "expenses", csv], db: db)
-        heavy = try Self.lastLine(f.cli(["tokens", "create", "--user", "user1", "--scope", "write"], db: db))
-        other = try Self.lastLine(f.cli(["tokens", "create", "--user", "user2", "--scope", "read"], db: db))
+        return (db, try lastLine(f.cli(["tokens", "create", "--user", "user1", "--scope", "write"], db: db)),
+                try lastLine(f.cli(["tokens", "create", "--user", "user2", "--scope", "read"], db: db)))
     }
 
     static func lastLine(_ text: String) throws -> String { try #require(text.split(separator: "\n").last.map(String.init)) }
