@@ -1,5 +1,6 @@
-// Fuzz target `positions`: the location-history readers (`LocationHistoryReader.read`, every
-// format through detection, and the Google Timeline reader forced on any input).
+// Fuzz target `positions`: the location-history readers (`LocationHistoryReader.read`): each
+// input through detection, then with every format forced on it, so each reader meets every
+// input (the corpus holds an example of each format, Data/examples/positions/).
 // Invariants: the file is read or refused as a whole: a refusal is `badFile` (at a line of the
 // input, or a byte offset within it) or `rejected` (each error at a line of the input or a JSON
 // path `key[n]`/`[n]`); a history has positions in time order with coordinates in range and an
@@ -49,7 +50,7 @@ func readHistory(_ path: String, format: LocationHistoryFormat?, lines: Int, byt
 public func fuzzPositions(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = bytes(data, size)
     let lines = lineCount(input)
-    for format in [nil, LocationHistoryFormat.googleTimeline] {
+    for format in [nil] + LocationHistoryFormat.allCases.map(Optional.some) {
         let first = readHistory(writeScratch(input), format: format, lines: lines, bytes: input.count)
         let again = readHistory(writeScratch(input), format: format, lines: lines, bytes: input.count)
         check(first == again, "two reads of the same bytes differ")

@@ -44,3 +44,17 @@ extension PostGISSchema {
         FROM stores AS s WHERE s.id = e.store_id AND e.lat IS NULL;
         """)
 }
+
+/// Migration v10: `positions` and `visits` without their foreign key to `users`. Its check ran
+/// once per row: on 1M fixes `COPY` took 8.8 s with it and 3.0 s without (docs/POSTGIS.md
+/// § Location history), and issue 36 asks 10 s of a whole import. What it guarded still holds:
+/// an import adds its user first in the same transaction (`ensureUser`), every write runs under
+/// the writers' lock, and `users delete` deletes from every table with a `user_id` column by
+/// name (`PostGISUserData.userKeyedTables`), not by cascade; `PositionStoreContractTests` and
+/// the isolation suites check that no row outlives its user.
+extension PostGISSchema {
+    static let positionsUnreferenced = Migration(identifier: "v10: positions and visits checked by the writer, not per row", sql: """
+        ALTER TABLE positions DROP CONSTRAINT positions_user_id_fkey;
+        ALTER TABLE visits DROP CONSTRAINT visits_user_id_fkey;
+        """)
+}

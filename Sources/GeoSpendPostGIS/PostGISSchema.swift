@@ -119,6 +119,7 @@ enum PostGISSchema {
         Migration(identifier: "v7: shopping lists", sql: shoppingListsSQL),
         positions,
         userSettings,
+        positionsUnreferenced,
     ]
 
     /// Checks, without writing, that a replica's schema is exactly the migrations this GeoSpend

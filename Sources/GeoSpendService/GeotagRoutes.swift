@@ -69,8 +69,8 @@ struct GeotagRoutes {
             throw ImportRoutes.problem(error, file: path)
         }
         let count = try await store.addLocationHistory(history, userID: user)
-        _ = try await PositionRetention.apply(userID: user, in: store, now: PositionRetention.now())
-        return JSONResponse.make(PositionJSON.imported(count))
+        let pruned = try await PositionRetention.apply(userID: user, in: store, now: PositionRetention.now())
+        return JSONResponse.make(PositionJSON.imported(count, retention: pruned))
     }
 
     @Sendable func list(_ request: Request, context: ServiceContext) async throws -> Response {
@@ -134,26 +134,25 @@ struct GeotagRoutes {
         let q = QueryParameters(request)
         let user = try await context.checkedUser(in: store)
         let id = try q.required("id")
-        let placement: ExpensePlacement
+        let place: GeotagConfirmation.Place
         switch (q.string("store"), try q.double("lat"), try q.double("lon")) {
         case (let storeID?, nil, nil):
-            guard let found = try await store.read({ try $0.stores(withIDs: [storeID]) })[storeID] else {
-                throw Problem(.notFound, "no store \"\(OutputEscaping.visible(storeID))\"")
-            }
-            placement = ExpensePlacement(expenseID: id, location: ExpenseLocation(coordinate: found.coordinate), storeID: storeID, source: .store, confidence: nil)
+            place = .store(storeID)
         case (nil, let lat?, let lon?):
-            let coordinate: Coordinate
-            do { coordinate = try Coordinate(latitude: lat, longitude: lon) } catch { throw Problem(.badRequest, "\(error)") }
-            placement = ExpensePlacement(expenseID: id, location: ExpenseLocation(coordinate: coordinate), storeID: nil, source: .manual, confidence: nil)
+            do { place = .position(try Coordinate(latitude: lat, longitude: lon)) } catch { throw Problem(.badRequest, "\(error)") }
         default:
             throw Problem(.badRequest, "give store, or lat and lon")
         }
-        guard try await store.place([placement], userID: user)[0] else {
-            guard try await store.expense(id: id, userID: user) != nil else { throw Problem(.notFound, "no expense \"\(OutputEscaping.visible(id))\"") }
+        switch try await GeotagConfirmation.confirm(id: id, userID: user, at: place, in: store) {
+        case .placed(let stored):
+            return JSONResponse.make(ExpenseJSON.expense(stored))
+        case .noStore(let storeID):
+            throw Problem(.notFound, "no store \"\(OutputEscaping.visible(storeID))\"")
+        case .noExpense:
+            throw Problem(.notFound, "no expense \"\(OutputEscaping.visible(id))\"")
+        case .alreadyPlaced:
             throw Problem(.conflict, "expense \"\(OutputEscaping.visible(id))\" already has a position; POST /api/v1/geotag/undo?id=… takes back an inferred one")
         }
-        guard let stored = try await store.expense(id: id, userID: user) else { throw Problem(.notFound, "no expense \"\(OutputEscaping.visible(id))\"") }
-        return JSONResponse.make(ExpenseJSON.expense(stored))
     }
 
     @Sendable func undo(_ request: Request, context: ServiceContext) async throws -> Response {

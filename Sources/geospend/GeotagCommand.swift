@@ -160,26 +160,20 @@ struct GeotagCommand: AsyncParsableCommand {
         func run() async throws {
             let db = try await database.openPositions(writable: true)
             try await NameChecks.user(user, in: db, database: database.path)
-            let placement: ExpensePlacement
-            if let storeID = store {
-                guard let found = try await db.read({ try $0.stores(withIDs: [storeID]) })[storeID] else {
-                    throw ValidationError("no store \(OutputEscaping.visible(storeID)); `geospend geotag review --user \(user)` lists the candidates")
-                }
-                placement = ExpensePlacement(
-                    expenseID: id, location: ExpenseLocation(coordinate: found.coordinate), storeID: storeID, source: .store, confidence: nil)
-            } else {
-                let coordinate = try Parse.coordinate(lat: lat!, lon: lon!)
-                placement = ExpensePlacement(expenseID: id, location: ExpenseLocation(coordinate: coordinate), storeID: nil, source: .manual, confidence: nil)
-            }
+            let place: GeotagConfirmation.Place = try store.map { .store($0) } ?? .position(Parse.coordinate(lat: lat!, lon: lon!))
             let user = Identity.normalized(user)
-            guard try await db.place([placement], userID: user)[0] else {
-                guard let existing = try await db.expense(id: id, userID: user) else { throw ExpenseChanges.noExpense(id, user) }
+            switch try await GeotagConfirmation.confirm(id: id, userID: user, at: place, in: db) {
+            case .placed(let stored):
+                printOut(ExpenseOutput.render(stored, format: .text))
+            case .noStore(let storeID):
+                throw ValidationError("no store \(OutputEscaping.visible(storeID)); `geospend geotag review --user \(user)` lists the candidates")
+            case .noExpense:
+                throw ExpenseChanges.noExpense(id, user)
+            case .alreadyPlaced(let existing):
                 throw ValidationError(
                     "expense \(OutputEscaping.visible(id)) already has a position (\(existing.positionSource?.rawValue ?? "device")); "
                         + "`geospend geotag undo --user \(user) --id \(OutputEscaping.visible(id))` takes back an inferred one")
             }
-            guard let stored = try await db.expense(id: id, userID: user) else { throw ExpenseChanges.noExpense(id, user) }
-            printOut(ExpenseOutput.render(stored, format: .text))
         }
     }
 

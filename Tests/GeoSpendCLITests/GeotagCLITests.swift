@@ -128,6 +128,22 @@ import Testing
         // One user's points layer says where each position came from.
         let points = try geospend(["export", "points", "--user", "ann", "--db", db])
         #expect(points.out.contains(#""position_source":"history+merchant""#) && points.out.contains(#""position_source":"device""#), "\(points.out)")
+        // So do its CSV (a last column) and its vector tiles (a property), read by mapbox-vector-tile.
+        let csv = try geospend(["export", "points", "--user", "ann", "--format", "csv", "--db", db])
+        let rows = csv.out.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rows.first?.last == "position_source", "\(csv.out)")
+        #expect(rows.first { $0.first == "cafe" }?.last == "history+merchant" && rows.first { $0.first == "known" }?.last == "device", "\(csv.out)")
+        let tiles = cli.dir.appendingPathComponent("ann.mbtiles").path
+        let exported = try geospend(["export", "tiles", "--layer", "points", "--user", "ann", "--max-zoom", "3", "--out", tiles, "--db", db])
+        try #require(exported.status == 0, "\(exported.err)")
+        let decoded = try runProgram(CLITests.repo.appendingPathComponent(".venv/bin/python").path, ["-c", """
+            import gzip, sqlite3, sys, mapbox_vector_tile
+            rows = sqlite3.connect(sys.argv[1]).execute("SELECT tile_data FROM tiles WHERE zoom_level = 3")
+            for (data,) in rows:
+                for f in mapbox_vector_tile.decode(gzip.decompress(data))["points"]["features"]:
+                    print(f["properties"]["id"], f["properties"].get("position_source"))
+            """, tiles])
+        #expect(decoded.out.contains("cafe history+merchant\n") && decoded.out.contains("known device\n"), "\(decoded.out)\(decoded.err)")
 
         // A second run places nothing new; the statement imported again is all "already present".
         let again = try geospend(["geotag", "--user", "ann", "--timezone", "Europe/Helsinki", "--format", "json", "--db", db])

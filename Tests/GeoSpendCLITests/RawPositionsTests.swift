@@ -59,7 +59,7 @@ import Testing
         #expect(r.err.contains("note: the layer is empty: no geotagged expense in CHF matches the filters; the selection has EUR"), "\(r.err)")
         switch variant {
         case ["--format", "csv"]:
-            #expect(r.out == "id,latitude,longitude,amount,currency,kind,occurred_at,category,merchant,store_id,weight\n")
+            #expect(r.out == "id,latitude,longitude,amount,currency,kind,occurred_at,category,merchant,store_id,weight,position_source\n")
         case ["leaflet-heat"]:
             #expect(r.out == "[]\n")
         default:

@@ -87,6 +87,20 @@ import Testing
         }
         #expect(imported.status == .ok, "\(imported.body)")
         #expect(try await total(f.tokens["alice"]).hasSuffix(" 0"))
+        // The answer says so: the retention, and that the rows it just added went again.
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(imported.body.utf8)) as? [String: Any])
+        let retention = try #require(answer["retention"] as? [String: Any], "\(imported.body)")
+        let added = try #require(answer["positions_added"] as? Int)
+        #expect(added > 0 && retention["days"] as? Int == 1 && retention["positions_deleted"] as? Int == added, "\(imported.body)")
+        #expect((retention["kept_from"] as? String)?.hasSuffix("Z") == true, "\(imported.body)")
+        // Bob keeps his history: no retention in his answer.
+        let bobWrite = try f.token(user: ServiceFixture.bob, scope: "write")
+        let bobs = try await f.withClient {
+            try await $0.call(
+                "/api/v1/positions", token: bobWrite, method: .post,
+                body: try String(contentsOfFile: ServiceFixture.repo.appendingPathComponent("Data/examples/positions/google-records.json").path, encoding: .utf8))
+        }
+        #expect(bobs.status == .ok && bobs.body.contains("\"retention\": null"), "\(bobs.body)")
     }
 
     /// A date-only K-Market booking on 2026-03-10 and a 25-minute stay at K-Market Esplanadi

@@ -195,7 +195,8 @@ import Testing
         let csv = ByteSink()
         try await MapExport.pointsCSV(request, store: g.store, to: csv)
         let lines = String(decoding: csv.bytes, as: UTF8.self).split(separator: "\n")
-        #expect(lines.first == "id,latitude,longitude,amount,currency,kind,occurred_at,category,merchant,store_id,weight")
+        #expect(lines.first == "id,latitude,longitude,amount,currency,kind,occurred_at,category,merchant,store_id,weight,position_source")
+        #expect(lines.dropFirst().allSatisfy { $0.hasSuffix(",device") }, "generated rows carry their positions")
         #expect(lines.count == triples.count + 1)
     }
 

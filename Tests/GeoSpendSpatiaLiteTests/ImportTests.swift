@@ -110,6 +110,16 @@ import Testing
         try await expectRejected(body, column: column, reason: reason)
     }
 
+    /// Ids are unique per user: bob's g1 is not ann's, and both are written.
+    @Test func twoUsersMayShareAnIdInOneFile() async throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        let file = scratch.file("shared.csv", Self.header + Self.good + "g1,bob,expense,2.00,EUR,2025-03-02T09:00:00+02:00,Bread,Food,Bakery,,,,,\n")
+        let report = try await Importer.importExpenses(from: file, into: store, options: ImportOptions())
+        #expect(report.inserted == 2 && report.rejected == 0, "\(report.errors)")
+        #expect(try store.readHere { try $0.counts() } == StoreCounts(users: 2, expenses: 2, geotaggedExpenses: 1, stores: 0))
+    }
+
     @Test func skipInvalidWritesTheGoodRowsAndListsTheBadOnes() async throws {
         let scratch = Scratch()
         let store = try scratch.store()

@@ -105,6 +105,12 @@ import Testing
         #expect(all.positions.map(\.source) == [.googleRecords, .googleRecords, .googleRecords, .googleRecords, .gpx])
         #expect(all.visits == [Self.visit(30, 90, name: "Cafe"), Self.visit(120, 180, name: nil, source: .googleTimeline)])
         #expect(try await store.users().map(\.id) == ["ann"])
+        // A first import, nothing stored in its span (PostgreSQL copies it straight in), with
+        // one fix twice: added once, the first kept.
+        let twice = LocationHistory(positions: [Self.fix(0, 60.1699, 24.9438), Self.fix(0, 60.1699, 24.9438, accuracy: nil), Self.fix(60, 60.17, 24.944)])
+        #expect(try await store.addLocationHistory(twice, userID: "cy")
+            == PositionImportCount(positionsAdded: 2, positionsUnchanged: 1, visitsAdded: 0, visitsUnchanged: 0))
+        #expect(Self.coordinates(try await store.locationHistory(userID: "cy", from: nil, to: nil)) == ["0 60.1699 24.9438 -", "60 60.17 24.944 10.0"])
     }
 
     /// Positions in `[from, to)`; visits that overlap it (end after `from`, start before `to`).

@@ -131,7 +131,8 @@ public enum MapExport {
         }
     }
 
-    /// `points` as CSV: `id,latitude,longitude,amount,currency,kind,occurred_at,category,merchant,store_id,weight`.
+    /// `points` as CSV: `id,latitude,longitude,amount,currency,kind,occurred_at,category,merchant,store_id,weight`,
+    /// and for one user's layer `position_source`.
     @discardableResult
     public static func pointsCSV(
         _ request: MapExportRequest, store: some ExpenseStore, to sink: ByteSink, progress: ExportProgress? = nil

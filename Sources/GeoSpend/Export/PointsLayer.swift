@@ -53,6 +53,13 @@ enum PointsLayer {
 
         func weight(_ p: SpendingPoint) -> Double { Double(p.amountMinor) / largest }
 
+        /// Where each position came from (`position_source`, an absent row reads `device`), for
+        /// one user's layer only: a layer across users never says it, as it would tell who has a
+        /// location history. Nil across users.
+        static func positionSources(_ request: MapExportRequest, reader: some ExpenseReader) throws -> [String: PositionSource]? {
+            try request.filter.userID.map { try reader.positionSources(userID: $0) }
+        }
+
         /// Streams the selection's points with their positions, in the reader's batches (memory
         /// stays flat, the order is the store's); returns how many went out.
         func forEach(
@@ -87,9 +94,7 @@ enum PointsLayer {
             expenses: selection.expected, totalMinor: selection.totalMinor, suppression: nil,
             extra: [("weight", .string("amount / largest amount in the layer"))])
         var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
-        // One user's layer says where each position came from; a layer across users never
-        // does (it would tell who has a location history).
-        let sources = try request.filter.userID.map { try reader.positionSources(userID: $0) }
+        let sources = try Selection.positionSources(request, reader: reader)
         let n = try selection.forEach(reader: reader, progress: progress) { p, c in
             writer.beginFeature(id: p.id)
             writer.point(longitude: c.longitude, latitude: c.latitude)
@@ -132,10 +137,13 @@ enum PointsLayer {
     }
 
     /// CSV for kepler.gl and spreadsheets: `latitude`/`longitude` columns it detects, exact
-    /// amounts, text cells quoted and defused as `CSVTable` does it (formula injection).
+    /// amounts, text cells quoted and defused as `CSVTable` does it (formula injection). One
+    /// user's layer has a last column, `position_source`, as the GeoJSON layer has the property.
     static func writeCSV(_ request: MapExportRequest, reader: some ExpenseReader, to sink: ByteSink, progress: ExportProgress?) throws -> MapExportSummary {
         let selection = try Selection(request, reader: reader)
-        sink.ascii("id,latitude,longitude,amount,currency,kind,occurred_at,category,merchant,store_id,weight\n")
+        let sources = try Selection.positionSources(request, reader: reader)
+        sink.ascii("id,latitude,longitude,amount,currency,kind,occurred_at,category,merchant,store_id,weight")
+        sink.ascii(sources == nil ? "\n" : ",position_source\n")
         let n = try selection.forEach(reader: reader, progress: progress) { p, c in
             csvText(p.id, sink)
             sink.byte(UInt8(ascii: ","))
@@ -158,6 +166,10 @@ enum PointsLayer {
             csvText(p.storeID ?? "", sink)
             sink.byte(UInt8(ascii: ","))
             sink.fixed(selection.weight(p), decimals: 6)
+            if let sources {
+                sink.byte(UInt8(ascii: ","))
+                sink.raw((sources[p.id] ?? .device).rawValue)
+            }
             sink.byte(UInt8(ascii: "\n"))
         }
         return selection.summary(features: n)

@@ -115,7 +115,8 @@ public enum Importer {
         from path: String, format: ImportFormat?, source: ExpenseSource,
         _ body: (Result<(Expense, String)?, RowError>) throws -> Void
     ) throws -> (bytesRead: Int64, columns: [ColumnUse], format: String, delimiter: UInt8?) {
-        var seenIDs = Set<String>()
+        // Ids are unique per user (file v17): two users' rows may share one.
+        var seenIDs = Set<[String]>()
         var identicalContent: [Int64: Int] = [:]
         func handle(_ r: RawRecord, column: (String) -> String) throws {
             var expense: Expense
@@ -129,7 +130,7 @@ public enum Importer {
                 let ordinal = identicalContent[hash, default: 0]
                 identicalContent[hash] = ordinal + 1
                 expense.id = "h" + String(UInt64(bitPattern: hash), radix: 16) + (ordinal > 0 ? "-\(ordinal)" : "")
-            } else if !seenIDs.insert(expense.id).inserted {
+            } else if !seenIDs.insert([Identity.normalized(expense.userID), Identity.normalized(expense.id)]).inserted {
                 return try body(.failure(duplicateID(expense.id, file: path, location: r.location)))
             }
             try body(.success((expense, r.location)))
@@ -282,7 +283,7 @@ public enum Importer {
     }
 
     private static func duplicateID(_ id: String, file: String, location: String) -> RowError {
-        RowError(file: file, location: location, column: "id", reason: "\(ValueError.quote(id)) appears earlier in this file; ids must be unique")
+        RowError(file: file, location: location, column: "id", reason: "\(ValueError.quote(id)) appears earlier in this file for the same user; ids must be unique per user")
     }
 
     /// Reads the stores of a GeoJSON, GPX or CSV file without a database (for the generator).

@@ -41,10 +41,20 @@ public enum PositionJSON {
     }
 
     /// What an import stored.
-    public static func imported(_ c: PositionImportCount) -> JSONOutput {
+    public static func imported(_ c: PositionImportCount, retention: PositionRetention.Pruned?) -> JSONOutput {
         .object([
             ("positions_added", .integer(Int64(c.positionsAdded))), ("positions_unchanged", .integer(Int64(c.positionsUnchanged))),
             ("visits_added", .integer(Int64(c.visitsAdded))), ("visits_unchanged", .integer(Int64(c.visitsUnchanged))),
+            ("retention", retention.map(pruned) ?? .null),
+        ])
+    }
+
+    /// A retention applied: the days kept, the first instant kept, and what went before it
+    /// (this import's rows among them when they were older).
+    public static func pruned(_ p: PositionRetention.Pruned) -> JSONOutput {
+        .object([
+            ("days", .integer(Int64(p.days))), ("kept_from", .string(utcText(p.before))),
+            ("positions_deleted", .integer(Int64(p.deleted.positions))), ("visits_deleted", .integer(Int64(p.deleted.visits))),
         ])
     }
 

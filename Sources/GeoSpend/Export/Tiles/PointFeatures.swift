@@ -45,6 +45,7 @@ struct PointFeatures {
     /// the CLI's), with its properties.
     static func points(_ request: MapExportRequest, reader: some ExpenseReader, progress: ExportProgress?) throws -> (PointFeatures, MapExportSummary) {
         let selection = try PointsLayer.Selection(request, reader: reader)
+        let sources = try PointsLayer.Selection.positionSources(request, reader: reader)
         var features = PointFeatures(name: "points")
         let n = try selection.forEach(reader: reader, progress: progress) { p, c in
             let major = Double(p.currency.minorUnitsPerMajor)
@@ -58,6 +59,7 @@ struct PointFeatures {
                 ("category", p.category.map(TileValue.string)),
                 ("merchant", p.merchant.map(TileValue.string)),
                 ("store_id", p.storeID.map(TileValue.string)),
+                ("position_source", sources.map { .string(($0[p.id] ?? .device).rawValue) }),
                 ("weight", .double(selection.weight(p))),
             ])
         }
