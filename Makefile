@@ -1,12 +1,14 @@
 # GeoSpend — two commands set everything up on a fresh Debian 12 machine:
 #   make demo   bootstrap, build, build demo.sqlite (Data/ places, generated expenses), print a short tour
 #   make test   bootstrap, build, run every test
-# (make screenshots regenerates the README's pictures from the demo data.)
+# (make screenshots regenerates the README's pictures from the demo data; make install
+# PREFIX=DIR puts geospend in DIR/bin and its data in DIR/share/geospend.) Builds log to
+# .build/logs/ and print progress (scripts/build.sh).
 SHELL := /bin/bash
 SWIFT ?= swift
 VENV := .venv
 
-.PHONY: bootstrap venv build release demo screenshots test reliability notebooks fixtures fuzz bench bench-quick bench-service eval-geotag clean
+.PHONY: bootstrap venv build release install demo screenshots test reliability notebooks fixtures fuzz bench bench-quick bench-service eval-geotag clean
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -16,10 +18,18 @@ venv: bootstrap
 	@scripts/venv.sh Tests/validators/requirements.txt
 
 build: bootstrap
-	$(SWIFT) build
+	@SWIFT=$(SWIFT) scripts/build.sh
 
 release: bootstrap
-	$(SWIFT) build -c release
+	@SWIFT=$(SWIFT) scripts/build.sh -c release
+
+# The release binary in $(PREFIX)/bin, the places it generates from in $(PREFIX)/share/geospend
+# (where an installed geospend looks for them, docs: `geospend generate --help`).
+PREFIX ?= /usr/local
+install: release
+	install -d $(PREFIX)/bin $(PREFIX)/share/geospend
+	install -m 755 .build/release/geospend $(PREFIX)/bin/geospend
+	install -m 644 Data/helsinki-places.geojson $(PREFIX)/share/geospend/
 
 demo: build
 	@scripts/demo.sh .build/debug/geospend
@@ -34,7 +44,7 @@ screenshots: build
 # against a throwaway server (scripts/with-postgis.sh), required to be there.
 TEST_TMP := /tmp/geospend-tests-$(shell printf %s "$(CURDIR)" | md5sum | cut -c1-12)
 test: bootstrap venv
-	$(SWIFT) build --build-tests
+	@SWIFT=$(SWIFT) scripts/build.sh --build-tests
 	@rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
 	TMPDIR=$(TEST_TMP) GEOSPEND_REQUIRE_POSTGRES=1 scripts/with-postgis.sh $(SWIFT) test
 	@rm -rf $(TEST_TMP)
@@ -44,7 +54,7 @@ test: bootstrap venv
 # during imports (RUNS=N for another count), 4 rounds of 6 imports against 4 reader processes,
 # then a summary of runs, failures and lock waits.
 reliability: bootstrap
-	$(SWIFT) build --build-tests
+	@SWIFT=$(SWIFT) scripts/build.sh --build-tests
 	@rm -f .build/reliability-summary.txt
 	@rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
 	TMPDIR=$(TEST_TMP) GEOSPEND_RELIABILITY_RUNS=$(or $(RUNS),200) GEOSPEND_RELIABILITY_SUMMARY=$(CURDIR)/.build/reliability-summary.txt \
@@ -55,7 +65,7 @@ reliability: bootstrap
 # Execute every notebook headless (outputs written back in place), failing on any cell error.
 notebooks: bootstrap venv
 	@scripts/venv.sh Notebooks/requirements.txt
-	$(SWIFT) build --product geospend
+	@SWIFT=$(SWIFT) scripts/build.sh --product geospend
 	GEOSPEND_BIN=$(CURDIR)/.build/debug/geospend $(VENV)/bin/python scripts/notebooks/run_notebooks.py --timeout 300
 
 # Re-derive the geodesy fixtures from GeographicLib's Python port (needs PyPI).

@@ -173,7 +173,7 @@ extension PostgresConnection {
         for statement in sql.components(separatedBy: ";\n") {
             let text = statement.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ";")))
             if text.isEmpty || text.hasPrefix("--") && !text.contains("\n") { continue }
-            try await unlessClosed { try await self.query(PostgresQuery(unsafeSQL: text), logger: logger) }
+            _ = try await unlessClosed { try await self.query(PostgresQuery(unsafeSQL: text), logger: logger) }
         }
     }
 }

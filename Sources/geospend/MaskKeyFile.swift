@@ -17,7 +17,7 @@ enum MaskKeyFile {
         var template = Array(((folder.isEmpty ? "." : folder) + "/.mask-key-XXXXXX").utf8CString)
         let fd = mkstemp(&template)  // mode 600
         guard fd >= 0 else { throw failure(path) }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(temporary) }
         let text = Array((key.hex + "\n").utf8)
         let written = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

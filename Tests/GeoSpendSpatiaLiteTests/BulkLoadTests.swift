@@ -166,7 +166,8 @@ import Testing
         }
         func quoted(_ f: String) -> String { "\"" + f.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
         let csv = ImportTests.header + rows.map { $0.map(quoted).joined(separator: ",") + "\n" }.joined()
-        await #expect(try await Importer.importExpenses(from: scratch.file("e.csv", csv), into: store).inserted == 40)
+        let inserted = try await Importer.importExpenses(from: scratch.file("e.csv", csv), into: store).inserted
+        #expect(inserted == 40)
         let stored = try store.readDatabase { db in
             try Row.fetchAll(db, sql: "SELECT id, user_id, kind, currency, occurred_at, local_date, title, merchant, notes FROM expenses ORDER BY pk")
         }

@@ -287,8 +287,8 @@ import Testing
         let (jsonSink, csvSink) = (ByteSink(), ByteSink())
         try await MapExport.geoJSON(.points, request, store: store, to: jsonSink)
         try await MapExport.pointsCSV(request, store: store, to: csvSink)
-        FileManager.default.createFile(atPath: json, contents: Data(jsonSink.bytes))
-        FileManager.default.createFile(atPath: csv, contents: Data(csvSink.bytes))
+        _ = FileManager.default.createFile(atPath: json, contents: Data(jsonSink.bytes))
+        _ = FileManager.default.createFile(atPath: csv, contents: Data(csvSink.bytes))
         for (path, merchant) in [(json, Self.goldenMerchant), (csv, "'" + Self.goldenMerchant)] {
             let info = try runProgram("/usr/bin/ogrinfo", ["-ro", "-al", "-q", path, "-where", "id = 'g2'"] + (path == csv ? ["-oo", "X_POSSIBLE_NAMES=longitude", "-oo", "Y_POSSIBLE_NAMES=latitude"] : []))
             #expect(info.status == 0 && info.err.isEmpty, "\(info.err)")

@@ -21,7 +21,7 @@ final class Scratch {
 
     func file(_ name: String, bytes: [UInt8]) -> String {
         let p = path(name)
-        FileManager.default.createFile(atPath: p, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: p, contents: Data(bytes))
         return p
     }
 

@@ -52,7 +52,8 @@ import Testing
 
     @Test func timeZonesGiveTheOffsetOfTheDay() throws {
         var c = ValueConversions()
-        c.timeZone = try #require(TimeZone(identifier: "Europe/Helsinki"))
+        let helsinki: TimeZone = try #require(TimeZone(identifier: "Europe/Helsinki"))
+        c.timeZone = helsinki
         // Summer time in Finland began 2025-03-30 at 03:00 local time.
         #expect(try c.timestamp("2025-03-29 12:00:00") == "2025-03-29T12:00:00+02:00")
         #expect(try c.timestamp("2025-03-31T12:00:00") == "2025-03-31T12:00:00+03:00")

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# `swift build` with its log in a file: thousands of compiler lines help nobody in a terminal.
+# The terminal gets progress ("[n/m]" steps, one line updated in place; in a log or CI a line a
+# minute), and on failure the errors and warnings of the log with the log's path.
+#
+#   scripts/build.sh [swift build options…]     e.g. -c release, --build-tests, --product geospend
+#
+# The log goes to .build/logs/build[-options].log; $SWIFT another swift.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p .build/logs
+suffix=$(printf '%s' "$*" | tr -cs 'A-Za-z0-9' '-' | sed 's/^-*//; s/-*$//')
+log=.build/logs/build${suffix:+-$suffix}.log
+swift=${SWIFT:-swift}
+
+echo "build: $swift build $* (log: $log)"
+"$swift" build "$@" >"$log" 2>&1 &
+pid=$!
+trap 'kill "$pid" 2>/dev/null' INT TERM
+last=""
+ticks=0
+while kill -0 "$pid" 2>/dev/null; do
+  sleep 1
+  ticks=$((ticks + 1))
+  step=$(grep -o '^\[[0-9]*/[0-9]*\]' "$log" 2>/dev/null | tail -n 1)
+  if [ -t 1 ]; then
+    [ -n "$step" ] && [ "$step" != "$last" ] && printf '\r  %s compiling and linking…' "$step"
+  elif [ $((ticks % 60)) -eq 0 ]; then
+    echo "  ${step:-[starting]} after $((ticks / 60)) min"
+  fi
+  last=$step
+done
+wait "$pid"
+status=$?
+[ -t 1 ] && printf '\r\033[K'
+if [ "$status" -ne 0 ]; then
+  echo "build: failed (exit $status); the errors (whole log: $log):" >&2
+  grep -E '(error|warning):' -A 3 "$log" | grep -v '^--$' | head -n 80 >&2
+  tail -n 5 "$log" >&2
+  exit "$status"
+fi
+# Our own code builds without warnings; a dependency's (outside Sources/ and Tests/) are its own.
+warnings=$(grep -E "^$(pwd)/(Sources|Tests|Benchmarks)/.*warning:" "$log" | sort -u)
+[ -n "$warnings" ] && echo "$warnings" >&2
+complete=$(grep -Eo 'Build complete! \([0-9.]+s\)' "$log" | tail -n 1)
+echo "build: ${complete:-done}"
