@@ -45,7 +45,7 @@ struct ImportCommand: AsyncParsableCommand {
             if report.rejected > report.errors.count { printErr("… and \(report.rejected - report.errors.count) more bad rows") }
             var line = "imported \(report.inserted) \(noun), \(report.unchanged) already present"
             if report.rejected > 0 { line += ", \(report.rejected) bad rows skipped" }
-            if report.skipped > 0 { line += ", \(report.skipped) balance \(report.skipped == 1 ? "entry" : "entries") left out" }
+            if report.skipped > 0 { line += ", \(report.skipped) left out by the preset" }
             printErr(line + " (\(database.path))")
         }
     }
@@ -100,7 +100,10 @@ struct ImportCommand: AsyncParsableCommand {
                 Presets (--preset NAME):
                   firefly-iii    Firefly III's transactions CSV export
                   ezbookkeeping  ezBookkeeping's CSV or TSV export
-                  ofx, qif, camt053  bank statements
+                  revolut        Revolut's statement CSV (needs --timezone)
+                  n26, monzo, wise  those banks' CSV exports
+                  dkb, ing, sparkasse  German banks' CSV (Sparkasse: CSV-CAMT V2)
+                  ofx, qif, camt053, mt940  bank statements
                 Any other delimited file: --map FIELD=COLUMN for each field
                 whose column has another name; other columns are ignored.
                 Without a mapped kind a negative amount is an expense and a
@@ -264,7 +267,7 @@ struct ImportCommand: AsyncParsableCommand {
             for e in p.errors { out += e.description + "\n" }
             if p.bad > p.errors.count { out += "… and \(p.bad - p.errors.count) more bad rows\n" }
             var counts = "rows: \(p.good) good, \(p.bad) bad"
-            if p.skipped > 0 { counts += ", \(p.skipped) left out by the preset (balance entries)" }
+            if p.skipped > 0 { counts += ", \(p.skipped) left out by the preset" }
             return out + counts + "\n"
         }
 

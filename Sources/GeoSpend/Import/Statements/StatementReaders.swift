@@ -1,6 +1,6 @@
 /// Bank-statement formats `import expenses --preset` reads besides delimited files.
 public enum StatementFormat: String, Sendable, CaseIterable {
-    case ofx, qif, camt053
+    case ofx, qif, camt053, mt940
 }
 
 /// How to read a statement where the format leaves a choice to the user.
@@ -43,6 +43,7 @@ enum StatementReaders {
             transactions = try QIFReader.read(
                 bytes, file: displayName, dateFormat: options.dateFormat, minorDigits: options.currency?.minorDigits ?? 2)
         case .camt053: transactions = try CamtReader.read(bytes, file: displayName)
+        case .mt940: transactions = try MT940Reader.read(bytes, file: displayName)
         }
         for t in transactions {
             try body(t.map { t in
