@@ -103,6 +103,7 @@ struct ImportCommand: AsyncParsableCommand {
                   revolut        Revolut's statement CSV (needs --timezone)
                   n26, monzo, wise  those banks' CSV exports
                   dkb, ing, sparkasse  German banks' CSV (Sparkasse: CSV-CAMT V2)
+                  ynab, actual   YNAB's register, Actual Budget's CSV (need --currency)
                   ofx, qif, camt053, mt940  bank statements
                 Any other delimited file: --map FIELD=COLUMN for each field
                 whose column has another name; other columns are ignored.
@@ -173,8 +174,8 @@ struct ImportCommand: AsyncParsableCommand {
             if preset != nil, user == nil {
                 throw ValidationError("--preset \(preset!.rawValue) needs --user: the user the rows belong to")
             }
-            if preset == .qif, currency == nil {
-                throw ValidationError("--preset qif needs --currency: QIF files do not say their currency (e.g. --currency EUR)")
+            if let preset, preset.needsCurrency, currency == nil {
+                throw ValidationError("--preset \(preset.rawValue) needs --currency: \(preset == .qif ? "QIF files do" : "its exports do") not say their currency (e.g. --currency EUR)")
             }
             for entry in map {
                 guard let eq = entry.firstIndex(of: "="), eq != entry.startIndex, entry.index(after: eq) != entry.endIndex else {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The bank and app presets of issue 37 (`revolut`, `n26`, `monzo`, `wise`, `dkb`, `ing`,
-/// `sparkasse`, `mt940`) through the built binary into a SpatiaLite file: each imports its
+/// `sparkasse`, `mt940`, `ynab`, `actual`) through the built binary into a SpatiaLite file: each imports its
 /// example from Data/examples and a second file written independently
 /// (Tests/Fixtures/presets: other currencies, pending rows, fees, refunds, identical rows, a
 /// quoted delimiter, another encoding), a second import changes nothing, and the stored rows
@@ -31,6 +31,10 @@ import Testing
         ([fixtures + "sparkasse-second.csv", "--preset", "sparkasse", "--user", "bob"], 3, 0),
         (["Data/examples/statement.sta", "--preset", "mt940", "--user", "alice"], 5, 0),
         ([fixtures + "mt940-second.mt940", "--preset", "mt940", "--user", "bob"], 4, 0),
+        (["Data/examples/ynab-register.csv", "--preset", "ynab", "--user", "alice", "--currency", "USD", "--date-format", "MM/dd/yyyy"], 7, 1),
+        ([fixtures + "ynab-euro.csv", "--preset", "ynab", "--user", "bob", "--currency", "EUR", "--date-format", "dd.MM.yyyy"], 3, 1),
+        (["Data/examples/actual.csv", "--preset", "actual", "--user", "alice", "--currency", "EUR"], 6, 0),
+        ([fixtures + "actual-second.csv", "--preset", "actual", "--user", "bob", "--currency", "EUR"], 4, 0),
     ]
 
     func geospend(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
@@ -227,12 +231,48 @@ import Testing
         #expect(Set(kiosk) == [["5.40", "2026-01-02"], ["3.00", "2025-12-31"], ["5.40", "2025-12-31"]])
     }
 
+    @Test func ynab() throws {
+        let e = try stored("alice", 16)
+        #expect(e.count == 7 && !e.values.contains { $0["title"] as? String == "Starting Balance" }, "the opening balance is left out")
+        #expect(text(try one(e, "title", "Acme Inc."), "kind", "amount", "currency", "occurred_at") == ["income", "3200.00", "USD", "2025-03-01"])
+        #expect(text(try one(e, "merchant", "Blue Bottle Coffee"), "amount", "category", "occurred_at") == ["4.50", "Eating out", "2025-03-03"])
+        // A split: each part its own expense with its category.
+        let target = e.values.filter { $0["merchant"] as? String == "Target" }.map { text($0, "amount", "category", "notes") }
+        #expect(Set(target) == [["42.17", "Groceries", "Split (1/2) food"], ["12.99", "Household", "Split (2/2) detergent, sponges"]])
+        #expect(text(try one(e, "title", "Transfer : Savings"), "kind", "amount", "category") == ["transfer", "200.00", "-"])
+        #expect(text(try one(e, "notes", "returned"), "kind", "amount", "title") == ["income", "8.49", "Target"])
+        #expect(text(try one(e, "merchant", "Landlord LLC"), "amount") == ["1450.00"])
+        let bob = try stored("bob", 17)
+        #expect(bob.values.filter { text($0, "merchant", "amount", "occurred_at") == ["REWE", "23.45", "2025-10-26"] }.count == 2)
+        #expect(text(try one(bob, "merchant", "Deutsche Bahn"), "amount", "currency", "notes") == ["1234.00", "EUR", "BahnCard, 2. Klasse"])
+        // Without --date-format a date that is not ISO is named, with the option that reads it.
+        let db = dir.appendingPathComponent("ynab-nodate.sqlite").path
+        let r = try geospend(["import", "expenses", "Data/examples/ynab-register.csv", "--preset", "ynab", "--user", "a", "--currency", "USD", "--db", db])
+        #expect(r.status == 2 && r.err.hasPrefix("Data/examples/ynab-register.csv:3: Date: \"03/01/2025\" is in the budget's date format; give it with --date-format"), "\(r.err)")
+        let noCurrency = try geospend(["import", "expenses", "Data/examples/actual.csv", "--preset", "actual", "--user", "a", "--db", db])
+        #expect(noCurrency.status == 2 && noCurrency.err.hasPrefix("Error: --preset actual needs --currency"), "\(noCurrency.err)")
+    }
+
+    @Test func actual() throws {
+        let e = try stored("alice", 18)
+        #expect(text(try one(e, "title", "Acme Oy"), "kind", "amount", "currency", "category") == ["income", "2800.00", "EUR", "Income"])
+        #expect(text(try one(e, "merchant", "K-Market Kamppi"), "amount", "occurred_at", "notes") == ["23.87", "2025-03-04", "milk, bread"])
+        #expect(text(try one(e, "title", "Transfer: Savings"), "kind", "amount") == ["transfer", "300.00"])
+        #expect(text(try one(e, "title", "Transfer: Checking"), "kind", "amount") == ["transfer", "300.00"])
+        let bob = try stored("bob", 19)
+        #expect(text(try one(bob, "merchant", "Stockmann, Helsinki"), "amount", "notes") == ["89.90", "gift"])
+        #expect(text(try one(bob, "notes", "refund"), "kind", "title") == ["income", "Stockmann, Helsinki"])
+        #expect(bob.values.filter { $0["merchant"] as? String == "Alko" }.count == 2)
+    }
+
     /// Files of these formats imported without `--preset` are one line naming it.
     @Test(arguments: [
         ("Data/examples/revolut.csv", "revolut --user USER --timezone ZONE"), ("Data/examples/n26.csv", "n26 --user USER"),
         ("Data/examples/monzo.csv", "monzo --user USER"), ("Data/examples/wise.csv", "wise --user USER"),
         ("Data/examples/dkb.csv", "dkb --user USER"), ("Data/examples/ing.csv", "ing --user USER"),
         ("Data/examples/sparkasse.csv", "sparkasse --user USER"), ("Data/examples/statement.sta", "mt940 --user USER"),
+        ("Data/examples/ynab-register.csv", "ynab --user USER --currency CODE"),
+        ("Data/examples/actual.csv", "actual --user USER --currency CODE"),
     ])
     func withoutThePresetTheErrorNamesIt(file: String, preset: String) throws {
         let db = dir.appendingPathComponent("hint.sqlite").path

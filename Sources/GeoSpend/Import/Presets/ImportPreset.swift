@@ -6,7 +6,7 @@ import Foundation
 public enum ImportPreset: String, Sendable, CaseIterable {
     case fireflyIII = "firefly-iii"
     case ezbookkeeping
-    case revolut, n26, monzo, wise, dkb, ing, sparkasse
+    case revolut, n26, monzo, wise, dkb, ing, sparkasse, ynab, actual
     case ofx, qif, camt053, mt940
 
     /// The statement format, for the presets that are not delimited files.
@@ -16,7 +16,7 @@ public enum ImportPreset: String, Sendable, CaseIterable {
         case .qif: return .qif
         case .camt053: return .camt053
         case .mt940: return .mt940
-        case .fireflyIII, .ezbookkeeping, .revolut, .n26, .monzo, .wise, .dkb, .ing, .sparkasse: return nil
+        case .fireflyIII, .ezbookkeeping, .revolut, .n26, .monzo, .wise, .dkb, .ing, .sparkasse, .ynab, .actual: return nil
         }
     }
 
@@ -32,9 +32,14 @@ public enum ImportPreset: String, Sendable, CaseIterable {
         case .dkb: return DKBPreset()
         case .ing: return INGPreset()
         case .sparkasse: return SparkassePreset()
+        case .ynab: return YNABPreset()
+        case .actual: return ActualPreset()
         case .ofx, .qif, .camt053, .mt940: return nil
         }
     }
+
+    /// The file names no currency: `--currency` is required.
+    public var needsCurrency: Bool { [.qif, .ynab, .actual].contains(self) }
 
     /// The columns only this app's or bank's export has together, to recognise it by.
     var signature: Set<String> {
@@ -48,6 +53,8 @@ public enum ImportPreset: String, Sendable, CaseIterable {
         case .dkb: return ["Buchungsdatum", "Zahlungsempfänger*in", "Betrag (€)"]
         case .ing: return ["Buchung", "Auftraggeber/Empfänger", "Betrag"]
         case .sparkasse: return ["Auftragskonto", "Beguenstigter/Zahlungspflichtiger", "Betrag"]
+        case .ynab: return ["Flag", "Payee", "Category Group/Category", "Outflow", "Inflow"]
+        case .actual: return ["Account", "Date", "Payee", "Notes", "Category", "Amount"]
         case .ofx, .qif, .camt053, .mt940: return []
         }
     }
@@ -94,12 +101,14 @@ public enum ImportPreset: String, Sendable, CaseIterable {
         case .dkb: "a DKB export"
         case .ing: "an ING export"
         case .sparkasse: "a Sparkasse CSV-CAMT export"
+        case .ynab: "a YNAB register export"
+        case .actual: "an Actual Budget export"
         case .ofx: "an OFX bank statement"
         case .qif: "a QIF file"
         case .camt053: "a camt.053 bank statement (XML)"
         case .mt940: "an MT940 bank statement"
         }
-        let extra = preset == .qif ? " --currency CODE" : preset == .revolut ? " --timezone ZONE" : ""
+        let extra = preset.needsCurrency ? " --currency CODE" : preset == .revolut ? " --timezone ZONE" : ""
         return RowError(file: file, line: 1, column: "file", reason: "looks like \(what): add --preset \(preset.rawValue) --user USER\(extra)")
     }
 }

@@ -46,3 +46,33 @@ extension DelimitedPreset {
         return [FieldError(column: column, reason: "\(name) exports write local times without offset; give --timezone (e.g. Europe/Berlin)")]
     }
 }
+
+extension ValueConversions {
+    /// An amount as budgeting apps write it in the budget's currency format: `$1,234.50`,
+    /// `1.234,50 €`, `£0.00`, `CHF 1'234.50`. The symbol and spaces are dropped; the last `.`
+    /// or `,` is the decimal mark when as many digits as the currency's minor unit follow it
+    /// (`¥1,234` is 1234 yen), every other one groups thousands. Empty: zero.
+    func symbolAmount(_ text: String, column: String, minorDigits: Int) throws(FieldError) -> (magnitude: String, negative: Bool) {
+        var negative = false
+        var kept = ""
+        for c in text {
+            if c == "-" || c == "\u{2212}" || c == "(" { negative = true }  // (12.50): accounting style
+            if c.isASCII && c.isNumber || c == "." || c == "," { kept.append(c) }
+        }
+        guard kept.contains(where: \.isNumber) else {
+            if text.trimmingSpaces().isEmpty { return ("0", false) }
+            throw FieldError(column: column, reason: "\(ValueError.quote(text)) is not an amount")
+        }
+        var integer = kept, fraction = ""
+        if let mark = kept.lastIndex(where: { $0 == "." || $0 == "," }) {
+            let after = kept[kept.index(after: mark)...]
+            if minorDigits > 0 && after.count == minorDigits || after.count != 3 {
+                integer = String(kept[..<mark])
+                fraction = String(after)
+            }
+        }
+        integer.removeAll { $0 == "." || $0 == "," }
+        if integer.isEmpty { integer = "0" }
+        return (fraction.isEmpty ? integer : "\(integer).\(fraction)", negative)
+    }
+}
