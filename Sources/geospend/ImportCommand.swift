@@ -104,6 +104,7 @@ struct ImportCommand: AsyncParsableCommand {
                   n26, monzo, wise  those banks' CSV exports
                   dkb, ing, sparkasse  German banks' CSV (Sparkasse: CSV-CAMT V2)
                   ynab, actual   YNAB's register, Actual Budget's CSV (need --currency)
+                  monzo-api      the Monzo API's transactions JSON (with positions)
                   ofx, qif, camt053, mt940  bank statements
                 Any other delimited file: --map FIELD=COLUMN for each field
                 whose column has another name; other columns are ignored.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The bank and app presets of issue 37 (`revolut`, `n26`, `monzo`, `wise`, `dkb`, `ing`,
-/// `sparkasse`, `mt940`, `ynab`, `actual`) through the built binary into a SpatiaLite file: each imports its
+/// `sparkasse`, `mt940`, `ynab`, `actual`, `monzo-api`) through the built binary into a SpatiaLite file: each imports its
 /// example from Data/examples and a second file written independently
 /// (Tests/Fixtures/presets: other currencies, pending rows, fees, refunds, identical rows, a
 /// quoted delimiter, another encoding), a second import changes nothing, and the stored rows
@@ -35,6 +35,8 @@ import Testing
         ([fixtures + "ynab-euro.csv", "--preset", "ynab", "--user", "bob", "--currency", "EUR", "--date-format", "dd.MM.yyyy"], 3, 1),
         (["Data/examples/actual.csv", "--preset", "actual", "--user", "alice", "--currency", "EUR"], 6, 0),
         ([fixtures + "actual-second.csv", "--preset", "actual", "--user", "bob", "--currency", "EUR"], 4, 0),
+        (["Data/examples/monzo-api.json", "--preset", "monzo-api", "--user", "alice"], 5, 0),
+        ([fixtures + "monzo-api-second.json", "--preset", "monzo-api", "--user", "bob"], 4, 0),
     ]
 
     func geospend(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
@@ -265,6 +267,36 @@ import Testing
         #expect(bob.values.filter { $0["merchant"] as? String == "Alko" }.count == 2)
     }
 
+    @Test func monzoAPI() throws {
+        let e = try stored("alice", 20)
+        #expect(e.count == 5 && e["alice/monzo/tx_00009AbCdEfGhIjKlMnOp05"] == nil, "the declined payment is skipped")
+        let pret = try #require(e["alice/monzo/tx_00009AbCdEfGhIjKlMnOp01"])
+        #expect(text(pret, "kind", "amount", "currency", "occurred_at", "merchant", "category", "notes")
+                == ["expense", "3.95", "GBP", "2025-03-03T08:12:40.311Z", "Pret A Manger", "eating_out", "#breakfast"])
+        #expect(pret["lat"] as? Double == 51.5145 && pret["lon"] as? Double == -0.0994, "the merchant's position")
+        let amazon = try #require(e["alice/monzo/tx_00009AbCdEfGhIjKlMnOp02"])
+        #expect(text(amazon, "merchant", "amount") == ["Amazon", "27.41"] && absent(amazon, "lat"), "an online merchant's address is no position")
+        #expect(text(try #require(e["alice/monzo/tx_00009AbCdEfGhIjKlMnOp03"]), "kind", "amount") == ["transfer", "150.00"])
+        let fazer = try #require(e["alice/monzo/tx_00009AbCdEfGhIjKlMnOp04"])
+        #expect(text(fazer, "amount", "notes") == ["6.11", "Helsinki trip\npaid 7.20 EUR"] && fazer["lat"] as? Double == 60.1692)
+        let salary = try #require(e["alice/monzo/tx_00009AbCdEfGhIjKlMnOp06"])
+        #expect(text(salary, "kind", "amount", "title") == ["income", "2100.00", "Acme Ltd"] && absent(salary, "merchant"))
+        let bob = try stored("bob", 21)
+        #expect(text(try #require(bob["bob/monzo/tx_00009ZyXw00000000000000a"]), "kind", "amount") == ["transfer", "50.00"], "a top-up")
+        let sushi = try #require(bob["bob/monzo/tx_00009ZyXw00000000000000b"])
+        #expect(text(sushi, "amount", "currency", "occurred_at", "notes") == ["1200", "JPY", "2025-10-27T13:05:10.5Z", "lunch, \"omakase\""])
+        #expect(sushi["lat"] as? Double == 35.6655 && sushi["lon"] as? Double == 139.7707)
+        #expect(text(try #require(bob["bob/monzo/tx_00009ZyXw00000000000000c"]), "kind", "amount") == ["transfer", "25.00"], "from a pot")
+        let refund = try #require(bob["bob/monzo/tx_00009ZyXw00000000000000d"])
+        #expect(text(refund, "kind", "amount", "title") == ["income", "19.99", "ASOS"] && absent(refund, "lat"))
+        // A bad amount is named at the line of its transaction's id.
+        let bad = dir.appendingPathComponent("monzo-bad.json").path
+        try "{\"transactions\": [\n{\"id\": \"tx_00001\", \"created\": \"2025-01-01T00:00:00Z\",\n \"amount\": -4.5, \"currency\": \"GBP\"}]}\n"
+            .write(toFile: bad, atomically: true, encoding: .utf8)
+        let r = try geospend(["import", "expenses", bad, "--preset", "monzo-api", "--user", "a", "--db", dir.appendingPathComponent("mb.sqlite").path])
+        #expect(r.status == 2 && r.err.hasPrefix("\(bad):2: amount: is not a whole number of minor units (pence, cents) like -770\n"), "\(r.err)")
+    }
+
     /// Files of these formats imported without `--preset` are one line naming it.
     @Test(arguments: [
         ("Data/examples/revolut.csv", "revolut --user USER --timezone ZONE"), ("Data/examples/n26.csv", "n26 --user USER"),
@@ -273,6 +305,7 @@ import Testing
         ("Data/examples/sparkasse.csv", "sparkasse --user USER"), ("Data/examples/statement.sta", "mt940 --user USER"),
         ("Data/examples/ynab-register.csv", "ynab --user USER --currency CODE"),
         ("Data/examples/actual.csv", "actual --user USER --currency CODE"),
+        ("Data/examples/monzo-api.json", "monzo-api --user USER"),
     ])
     func withoutThePresetTheErrorNamesIt(file: String, preset: String) throws {
         let db = dir.appendingPathComponent("hint.sqlite").path

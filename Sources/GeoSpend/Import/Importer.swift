@@ -145,7 +145,7 @@ public enum Importer {
                 switch raw {
                 case .failure(let e): try body(.failure(e))
                 case .success(let r):
-                    let prefix = "\(conversions.user ?? "")/\(statement.rawValue)/"
+                    let prefix = "\(conversions.user ?? "")/\(statement.idPrefix)/"
                     try handle(RawRecord(location: r.location) { key in
                         switch key {
                         case "user": return conversions.user.map { .text($0) }
@@ -165,6 +165,9 @@ public enum Importer {
         let format = format ?? ImportFormat.guess(path: path) ?? .csv
         switch format {
         case .geojson, .gpx:
+            if source.preset == nil, let known = ImportPreset.recognised(leadingLinesOf: path) {
+                throw ImportError.badFile(ImportPreset.hint(known, file: path))
+            }
             throw ImportError.unreadable(
                 file: path, reason: "expenses are imported from CSV or JSON Lines, not \(format == .gpx ? "GPX" : "GeoJSON")")
         case .jsonl:

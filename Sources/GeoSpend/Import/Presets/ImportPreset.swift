@@ -8,6 +8,7 @@ public enum ImportPreset: String, Sendable, CaseIterable {
     case ezbookkeeping
     case revolut, n26, monzo, wise, dkb, ing, sparkasse, ynab, actual
     case ofx, qif, camt053, mt940
+    case monzoAPI = "monzo-api"
 
     /// The statement format, for the presets that are not delimited files.
     public var statementFormat: StatementFormat? {
@@ -16,6 +17,7 @@ public enum ImportPreset: String, Sendable, CaseIterable {
         case .qif: return .qif
         case .camt053: return .camt053
         case .mt940: return .mt940
+        case .monzoAPI: return .monzoAPI
         case .fireflyIII, .ezbookkeeping, .revolut, .n26, .monzo, .wise, .dkb, .ing, .sparkasse, .ynab, .actual: return nil
         }
     }
@@ -34,7 +36,7 @@ public enum ImportPreset: String, Sendable, CaseIterable {
         case .sparkasse: return SparkassePreset()
         case .ynab: return YNABPreset()
         case .actual: return ActualPreset()
-        case .ofx, .qif, .camt053, .mt940: return nil
+        case .ofx, .qif, .camt053, .mt940, .monzoAPI: return nil
         }
     }
 
@@ -55,7 +57,7 @@ public enum ImportPreset: String, Sendable, CaseIterable {
         case .sparkasse: return ["Auftragskonto", "Beguenstigter/Zahlungspflichtiger", "Betrag"]
         case .ynab: return ["Flag", "Payee", "Category Group/Category", "Outflow", "Inflow"]
         case .actual: return ["Account", "Date", "Payee", "Notes", "Category", "Amount"]
-        case .ofx, .qif, .camt053, .mt940: return []
+        case .ofx, .qif, .camt053, .mt940, .monzoAPI: return []
         }
     }
 
@@ -76,6 +78,13 @@ public enum ImportPreset: String, Sendable, CaseIterable {
     /// of account information German banks write (`;`-separated, quoted or not), or nil.
     static func recognised(leadingLinesOf path: String) -> ImportPreset? {
         guard let bytes = TextEncoding.leadingBytes(path: path, limit: 4096) else { return nil }
+        // The Monzo API's answer, saved: an object of transactions with Monzo's tx_ ids.
+        let start = bytes.prefix(400).filter { $0 > 0x20 }
+        if start.first == UInt8(ascii: "{") || start.first == UInt8(ascii: "["),
+            String(decoding: bytes, as: UTF8.self).contains("\"tx_0000")
+        {
+            return .monzoAPI
+        }
         // Read as UTF-8 and as ISO 8859-1 (ING's export): a header names its columns in one of them.
         let latin1 = String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
         for text in [String(decoding: bytes, as: UTF8.self), latin1] {
@@ -107,6 +116,7 @@ public enum ImportPreset: String, Sendable, CaseIterable {
         case .qif: "a QIF file"
         case .camt053: "a camt.053 bank statement (XML)"
         case .mt940: "an MT940 bank statement"
+        case .monzoAPI: "Monzo API transactions (JSON)"
         }
         let extra = preset.needsCurrency ? " --currency CODE" : preset == .revolut ? " --timezone ZONE" : ""
         return RowError(file: file, line: 1, column: "file", reason: "looks like \(what): add --preset \(preset.rawValue) --user USER\(extra)")
