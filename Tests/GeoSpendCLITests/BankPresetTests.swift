@@ -247,6 +247,20 @@ import Testing
         let bob = try stored("bob", 17)
         #expect(bob.values.filter { text($0, "merchant", "amount", "occurred_at") == ["REWE", "23.45", "2025-10-26"] }.count == 2)
         #expect(text(try one(bob, "merchant", "Deutsche Bahn"), "amount", "currency", "notes") == ["1234.00", "EUR", "BahnCard, 2. Klasse"])
+        // Grouping and decimals by the currency's minor digits: ¥1,234 is 1234 yen, KWD 1.250 is 1.250.
+        for (currency, outflow, stored) in [("JPY", "¥1,234", "1234"), ("KWD", "KWD 1.250", "1.250"), ("EUR", "1.234,5 €", "1234.50")] {
+            let file = dir.appendingPathComponent("ynab-\(currency).csv").path
+            try """
+                "Account","Flag","Date","Payee","Category Group/Category","Category Group","Category","Memo","Outflow","Inflow","Cleared"
+                "Cash","","2025-04-02","Kiosk","","","","","\(outflow)","","Cleared"
+
+                """.write(toFile: file, atomically: true, encoding: .utf8)
+            let db = dir.appendingPathComponent("ynab-\(currency).sqlite").path
+            let r = try geospend(["import", "expenses", file, "--preset", "ynab", "--user", "c", "--currency", currency, "--db", db])
+            #expect(r.status == 0, "\(r.err)")
+            let row = try #require(try ImportPresetTests.exported("c", db: db).values.first)
+            #expect(text(row, "amount", "currency", "occurred_at") == [stored, currency, "2025-04-02"])
+        }
         // Without --date-format a date that is not ISO is named, with the option that reads it.
         let db = dir.appendingPathComponent("ynab-nodate.sqlite").path
         let r = try geospend(["import", "expenses", "Data/examples/ynab-register.csv", "--preset", "ynab", "--user", "a", "--currency", "USD", "--db", db])
