@@ -123,6 +123,8 @@ struct ImportCommand: AsyncParsableCommand {
                   geospend import expenses Data/examples/ezbookkeeping.tsv \\
                     --preset ezbookkeeping --user alice
                   geospend import expenses bank.ofx --preset ofx --user alice
+                  geospend import expenses Data/examples/revolut.csv \\
+                    --preset revolut --user alice --timezone Europe/Helsinki
                   geospend import expenses Data/examples/bank-semicolon.csv \\
                     --user alice --delimiter ';' --encoding latin1 \\
                     --decimal-comma --date-format dd.MM.yyyy --currency EUR \\

@@ -311,6 +311,20 @@ import Testing
         #expect(r.status == 2 && r.err.hasPrefix("\(bad):2: amount: is not a whole number of minor units (pence, cents) like -770\n"), "\(r.err)")
     }
 
+    /// The import commands Data/README.md shows for these examples are the tested ones, word
+    /// for word (and `import expenses --help`'s Revolut example too).
+    @Test func documentedCommandsAreTheTestedOnes() throws {
+        let text = try String(contentsOf: CLITests.repo.appendingPathComponent("Data/README.md"), encoding: .utf8)
+        for n in [0, 8, 14, 16, 20] {
+            let args = Self.files[n].args
+            let shown = ImportPresetTests.commands(in: text, file: args[0])
+            #expect(shown == [args], "Data/README.md shows \(shown) for \(args[0])")
+        }
+        let help = try geospend(["import", "expenses", "--help"]).out
+        let revolut = ImportPresetTests.commands(in: help.replacingOccurrences(of: "\\\n    ", with: ""), file: "Data/examples/revolut.csv")
+        #expect(revolut == [Self.files[0].args], "\(revolut)")
+    }
+
     /// Files of these formats imported without `--preset` are one line naming it.
     @Test(arguments: [
         ("Data/examples/revolut.csv", "revolut --user USER --timezone ZONE"), ("Data/examples/n26.csv", "n26 --user USER"),
