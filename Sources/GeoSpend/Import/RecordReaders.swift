@@ -30,7 +30,8 @@ enum RecordReaders {
     /// A delimited file with a header row: `header` sees the header's fields and line (and
     /// throws to refuse it), `body` each data row's fields and line, or a `RowError` (syntax,
     /// ragged row) located by the header's column names. Files in another `encoding` are
-    /// read converted to UTF-8.
+    /// read converted to UTF-8. With `headerSearch` the header is the first row it matches and
+    /// the lines above it are skipped (a bank's account information).
     static func delimited(
         path: String, displayName: String, delimiter: UInt8 = UInt8(ascii: ","), encoding: SourceEncoding = .utf8,
         headerSearch: HeaderSearch? = nil,

@@ -46,7 +46,8 @@ public struct ExpenseSource: Sendable {
         if let c = conversions.currency { lines.append("currency when the file has none: \(c)") }
         if let u = conversions.user { lines.append("user: \(u)") }
         if let p = preset, p.statementFormat != nil || [.fireflyIII, .monzo, .wise].contains(p) {
-            lines.append("ids: <user>/\(p.statementFormat?.idPrefix ?? p.rawValue)/<the file's own id>")
+            let own = p == .wise ? "<TransferWise ID>/<Currency>" : "<the file's own id>"
+            lines.append("ids: <user>/\(p.statementFormat?.idPrefix ?? p.rawValue)/\(own)")
         }
         return lines
     }
