@@ -105,21 +105,28 @@ enum MonzoAPIReader {
     }
 
     /// The line each transaction's id string stands on, for errors (the parsed values keep no
-    /// positions): ids are unique, so the first `"tx_…"` is the transaction's.
+    /// positions): every `"tx_…"` string found in one pass, the first of each id kept.
     struct TransactionLines {
-        let text: [UInt8]
-        init(_ bytes: [UInt8]) { text = bytes }
+        private var lines: [String: Int] = [:]
 
-        func line(of id: String) -> Int {
-            let needle = Array("\"\(id)\"".utf8)
-            guard needle.count <= text.count else { return 1 }
-            var i = 0, line = 1
-            while i + needle.count <= text.count {
-                if text[i] == UInt8(ascii: "\n") { line += 1 }
-                if text[i] == needle[0], Array(text[i..<(i + needle.count)]) == needle { return line }
+        init(_ bytes: [UInt8]) {
+            let quote = UInt8(ascii: "\""), newline = UInt8(ascii: "\n"), prefix = Array("tx_".utf8)
+            var line = 1, i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                if b == newline { line += 1 }
+                if b == quote, bytes[(i + 1)...].starts(with: prefix),
+                    let end = bytes[(i + 1)...].firstIndex(where: { $0 == quote || $0 == newline }), bytes[end] == quote
+                {
+                    let id = String(decoding: bytes[(i + 1)..<end], as: UTF8.self)
+                    if lines[id] == nil { lines[id] = line }
+                    i = end + 1
+                    continue
+                }
                 i += 1
             }
-            return 1
         }
+
+        func line(of id: String) -> Int { lines[id] ?? 1 }
     }
 }
