@@ -45,7 +45,7 @@ struct ImportCommand: AsyncParsableCommand {
             if report.rejected > report.errors.count { printErr("… and \(report.rejected - report.errors.count) more bad rows") }
             var line = "imported \(report.inserted) \(noun), \(report.unchanged) already present"
             if report.rejected > 0 { line += ", \(report.rejected) bad rows skipped" }
-            if report.skipped > 0 { line += ", \(report.skipped) balance \(report.skipped == 1 ? "entry" : "entries") left out" }
+            if report.skipped > 0 { line += ", \(report.skipped) left out by the preset" }
             printErr(line + " (\(database.path))")
         }
     }
@@ -100,7 +100,12 @@ struct ImportCommand: AsyncParsableCommand {
                 Presets (--preset NAME):
                   firefly-iii    Firefly III's transactions CSV export
                   ezbookkeeping  ezBookkeeping's CSV or TSV export
-                  ofx, qif, camt053  bank statements
+                  revolut        Revolut's statement CSV (needs --timezone)
+                  n26, monzo, wise  those banks' CSV exports
+                  dkb, ing, sparkasse  German banks' CSV (Sparkasse: CSV-CAMT V2)
+                  ynab, actual   YNAB's register, Actual Budget's CSV (need --currency)
+                  monzo-api      the Monzo API's transactions JSON (with positions)
+                  ofx, qif, camt053, mt940  bank statements
                 Any other delimited file: --map FIELD=COLUMN for each field
                 whose column has another name; other columns are ignored.
                 Without a mapped kind a negative amount is an expense and a
@@ -118,6 +123,8 @@ struct ImportCommand: AsyncParsableCommand {
                   geospend import expenses Data/examples/ezbookkeeping.tsv \\
                     --preset ezbookkeeping --user alice
                   geospend import expenses bank.ofx --preset ofx --user alice
+                  geospend import expenses Data/examples/revolut.csv \\
+                    --preset revolut --user alice --timezone Europe/Helsinki
                   geospend import expenses Data/examples/bank-semicolon.csv \\
                     --user alice --delimiter ';' --encoding latin1 \\
                     --decimal-comma --date-format dd.MM.yyyy --currency EUR \\
@@ -170,8 +177,8 @@ struct ImportCommand: AsyncParsableCommand {
             if preset != nil, user == nil {
                 throw ValidationError("--preset \(preset!.rawValue) needs --user: the user the rows belong to")
             }
-            if preset == .qif, currency == nil {
-                throw ValidationError("--preset qif needs --currency: QIF files do not say their currency (e.g. --currency EUR)")
+            if let preset, preset.needsCurrency, currency == nil {
+                throw ValidationError("--preset \(preset.rawValue) needs --currency: \(preset == .qif ? "QIF files do" : "its exports do") not say their currency (e.g. --currency EUR)")
             }
             for entry in map {
                 guard let eq = entry.firstIndex(of: "="), eq != entry.startIndex, entry.index(after: eq) != entry.endIndex else {
@@ -264,7 +271,7 @@ struct ImportCommand: AsyncParsableCommand {
             for e in p.errors { out += e.description + "\n" }
             if p.bad > p.errors.count { out += "… and \(p.bad - p.errors.count) more bad rows\n" }
             var counts = "rows: \(p.good) good, \(p.bad) bad"
-            if p.skipped > 0 { counts += ", \(p.skipped) left out by the preset (balance entries)" }
+            if p.skipped > 0 { counts += ", \(p.skipped) left out by the preset" }
             return out + counts + "\n"
         }
 

@@ -14,8 +14,8 @@ import Testing
     }
 
     /// The stored expenses of `user`, by id, as `users export` writes them.
-    func exported(_ user: String, db: String) throws -> [String: [String: Any]] {
-        let r = try geospend(["users", "export", user, "--db", db])
+    static func exported(_ user: String, db: String) throws -> [String: [String: Any]] {
+        let r = try Reliability.geospend(["users", "export", user, "--db", db])
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
         let expenses = try #require(doc["expenses"] as? [[String: Any]])
         return Dictionary(uniqueKeysWithValues: expenses.map { ($0["id"] as! String, $0) })
@@ -41,7 +41,7 @@ import Testing
         let db = dir.appendingPathComponent("e\(example).sqlite").path
         let first = try geospend(["import", "expenses"] + args + ["--db", db])
         #expect(first.status == 0, "\(first.err)")
-        let outLeft = leftOut > 0 ? ", \(leftOut) balance \(leftOut == 1 ? "entry" : "entries") left out" : ""
+        let outLeft = leftOut > 0 ? ", \(leftOut) left out by the preset" : ""
         #expect(first.err.hasPrefix("imported \(imported) expenses, 0 already present\(outLeft)"), "\(first.err)")
         let second = try geospend(["import", "expenses"] + args + ["--db", db])
         #expect(second.err.hasPrefix("imported 0 expenses, \(imported) already present\(outLeft)"), "\(second.err)")
@@ -50,7 +50,7 @@ import Testing
     @Test func fireflyValuesAreStoredAsTheExportMeansThem() throws {
         let db = dir.appendingPathComponent("ff.sqlite").path
         #expect(try geospend(["import", "expenses"] + Self.examples[0].args + ["--db", db]).status == 0)
-        let e = try exported("alice", db: db)
+        let e = try Self.exported("alice", db: db)
         let laptop = try #require(e["alice/firefly-iii/6"])
         #expect(laptop["kind"] as? String == "expense" && laptop["amount"] as? String == "1234.56")
         #expect(laptop["merchant"] as? String == "Verkkokauppa.com" && laptop["category"] as? String == "Shopping")
@@ -65,7 +65,7 @@ import Testing
     @Test func ezbookkeepingPositionsAndOffsets() throws {
         let db = dir.appendingPathComponent("ez.sqlite").path
         #expect(try geospend(["import", "expenses"] + Self.examples[2].args + ["--db", db]).status == 0)
-        let e = Array(try exported("bob", db: db).values)
+        let e = Array(try Self.exported("bob", db: db).values)
         let coffee = try #require(e.first { $0["occurred_at"] as? String == "2025-03-03T08:12:40+02:00" })
         #expect(coffee["lat"] as? Double == 60.1712 && coffee["lon"] as? Double == 24.9413)
         #expect(coffee["category"] as? String == "Coffee" && coffee["title"] as? String == "Robert's Coffee Kamppi")
@@ -77,7 +77,7 @@ import Testing
     @Test func mappedBankFileSignAndDecimalComma() throws {
         let db = dir.appendingPathComponent("bank.sqlite").path
         #expect(try geospend(["import", "expenses", "Data/examples/bank-semicolon.csv"] + Self.bankOptions + ["--db", db]).status == 0)
-        let e = Array(try exported("carol", db: db).values)
+        let e = Array(try Self.exported("carol", db: db).values)
         let laptop = try #require(e.first { $0["merchant"] as? String == "Verkkokauppa.com" })
         #expect(laptop["kind"] as? String == "expense" && laptop["amount"] as? String == "1234.56")
         #expect(laptop["occurred_at"] as? String == "2025-03-15" && laptop["currency"] as? String == "EUR")
@@ -104,9 +104,9 @@ import Testing
         }
         // An existing database stays, with what it held.
         #expect(try geospend(["import", "expenses", "Data/sample-expenses.csv", "--db", db, "--skip-invalid"]).status == 0)
-        let before = try exported("user1", db: db).count
+        let before = try Self.exported("user1", db: db).count
         #expect(try geospend(["import", "expenses", bad, "--db", db]).status == 2)
-        let after = try exported("user1", db: db).count
+        let after = try Self.exported("user1", db: db).count
         #expect(FileManager.default.fileExists(atPath: db) && after == before && before > 0)
     }
 
@@ -237,7 +237,7 @@ import Testing
         for (n, args) in [Self.statements[0].args, Self.statements[1].args].enumerated() {
             let db = dir.appendingPathComponent("ofx\(n).sqlite").path
             #expect(try geospend(["import", "expenses"] + args + ["--db", db]).status == 0)
-            stored.append(try exported("alice", db: db).mapValues { row in
+            stored.append(try Self.exported("alice", db: db).mapValues { row in
                 row.filter { $0.key != "created_at" && $0.key != "updated_at" }.mapValues { "\($0)" }
             })
         }

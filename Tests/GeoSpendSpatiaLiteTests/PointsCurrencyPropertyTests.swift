@@ -151,8 +151,11 @@ import Testing
             layers.append(try features(name, try await bytes { try await MapExport.geoJSON(layer, request, store: store, to: $0) }))
         }
         let csv = String(decoding: try await bytes { try await MapExport.pointsCSV(request, store: store, to: $0) }, as: UTF8.self)
-        let lines = csv.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        layers.append(Layer(name: "points csv", currencies: lines.map { String($0[4]) }, weights: lines.map { Double(String($0.last!)) ?? .nan }))
+        let table = csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        // One user's CSV ends with position_source; the weight column is found by its name.
+        let weight = try #require(table.first?.firstIndex(of: "weight"), "\(csv.prefix(200))")
+        let lines = table.dropFirst()
+        layers.append(Layer(name: "points csv", currencies: lines.map { String($0[4]) }, weights: lines.map { Double(String($0[weight])) ?? .nan }))
         let heat = try await bytes { try await MapExport.leafletHeat(request, store: store, to: $0) }
         let triples = try #require(try JSONSerialization.jsonObject(with: Data(heat)) as? [[Double]])
         layers.append(Layer(name: "leaflet-heat", currencies: triples.map { _ in nil }, weights: triples.map { $0[2] }))

@@ -146,7 +146,7 @@ public enum Importer {
                 switch raw {
                 case .failure(let e): try body(.failure(e))
                 case .success(let r):
-                    let prefix = "\(conversions.user ?? "")/\(statement.rawValue)/"
+                    let prefix = "\(conversions.user ?? "")/\(statement.idPrefix)/"
                     try handle(RawRecord(location: r.location) { key in
                         switch key {
                         case "user": return conversions.user.map { .text($0) }
@@ -166,6 +166,9 @@ public enum Importer {
         let format = format ?? ImportFormat.guess(path: path) ?? .csv
         switch format {
         case .geojson, .gpx:
+            if source.preset == nil, let known = ImportPreset.recognised(leadingLinesOf: path) {
+                throw ImportError.badFile(ImportPreset.hint(known, file: path))
+            }
             throw ImportError.unreadable(
                 file: path, reason: "expenses are imported from CSV or JSON Lines, not \(format == .gpx ? "GPX" : "GeoJSON")")
         case .jsonl:
@@ -180,7 +183,9 @@ public enum Importer {
             }
             return (bytes, [], "JSON Lines", nil)
         case .csv:
-            if source.preset == nil, let known = ImportPreset.recognised(path: path) {
+            if source.preset == nil, source.mapping.isEmpty,
+                let known = ImportPreset.recognised(path: path) ?? ImportPreset.recognised(leadingLinesOf: path)
+            {
                 throw ImportError.badFile(ImportPreset.hint(known, file: path))
             }
             let preset = source.preset?.delimited
@@ -205,15 +210,26 @@ public enum Importer {
                     return try handle(RawRecord(location: String(line)) { column in index[column].map { .text(fields[$0]) } }, column: { $0 })
                 }
                 let source = SourceRow(location: String(line)) { column in index[column].map { fields[$0] } }
-                let canonical: [String: String]?
-                do { canonical = try mapping.record(source) } catch {
+                let records: [[String: String]]
+                do { records = try mapping.records(source) } catch {
                     return try body(.failure(RowError(file: path, line: line, column: RowError.columnName(error.column), reason: error.reason)))
                 }
-                guard let canonical else { return try body(.success(nil)) }
-                try handle(RawRecord(location: String(line)) { canonical[$0].map { .text($0) } }, column: mapping.column)
+                if records.isEmpty { return try body(.success(nil)) }
+                for canonical in records {
+                    try handle(RawRecord(location: String(line)) { canonical[$0].map { .text($0) } }, column: mapping.column)
+                }
+            }
+            var encoding = source.encoding
+            if encoding == .utf8, let legacy = preset?.legacyEncoding, !TextEncoding.isUTF8(path: path) { encoding = legacy }
+            let search = preset.flatMap { preset in
+                preset.headerMayFollowPreamble
+                    ? RecordReaders.HeaderSearch(
+                        matches: { fields in Set(fields.map { $0.trimmingSpaces() }).isSuperset(of: preset.requiredColumns) },
+                        expected: "a \(preset.name) export (\(preset.requiredColumns.joined(separator: ", ")))")
+                    : nil
             }
             let bytes = try RecordReaders.delimited(
-                path: path, displayName: path, delimiter: delimiter, encoding: source.encoding, header: header, body: row)
+                path: path, displayName: path, delimiter: delimiter, encoding: encoding, headerSearch: search, header: header, body: row)
             return (bytes, resolved?.uses ?? [], preset?.name ?? (source.mapping.isEmpty ? "CSV" : "mapped CSV"), delimiter)
         }
     }

@@ -1,5 +1,12 @@
 /// Reads import files into raw records, one format each, reporting syntax errors by location.
 enum RecordReaders {
+    /// How `delimited` finds a header below lines of account information: the first row
+    /// `matches` accepts; `expected` names the export for the error when no row does.
+    struct HeaderSearch {
+        let matches: ([String]) -> Bool
+        let expected: String
+    }
+
     /// CSV with a header row. Each data row becomes a `RawRecord`, or a `RowError` (syntax,
     /// ragged row). The header is checked against `known`/`required` before any row is read.
     static func csv(
@@ -23,9 +30,11 @@ enum RecordReaders {
     /// A delimited file with a header row: `header` sees the header's fields and line (and
     /// throws to refuse it), `body` each data row's fields and line, or a `RowError` (syntax,
     /// ragged row) located by the header's column names. Files in another `encoding` are
-    /// read converted to UTF-8.
+    /// read converted to UTF-8. With `headerSearch` the header is the first row it matches and
+    /// the lines above it are skipped (a bank's account information).
     static func delimited(
         path: String, displayName: String, delimiter: UInt8 = UInt8(ascii: ","), encoding: SourceEncoding = .utf8,
+        headerSearch: HeaderSearch? = nil,
         header: ([String], Int) throws -> Void,
         body: (Result<(fields: [String], line: Int), RowError>) throws -> Void
     ) throws -> Int64 {
@@ -39,11 +48,27 @@ enum RecordReaders {
         guard let first = reader.next() else {
             throw ImportError.badFile(RowError(file: displayName, line: 1, column: "header", reason: "the file is empty; expected a header row"))
         }
-        let headerRow: CSVReader.Row
+        var headerRow: CSVReader.Row
         switch first {
         case .success(let row): headerRow = row
         case .failure(let e):
-            throw ImportError.badFile(RowError(file: displayName, line: e.line, column: "header", reason: e.reason))
+            guard headerSearch != nil else {
+                throw ImportError.badFile(RowError(file: displayName, line: e.line, column: "header", reason: e.reason))
+            }
+            headerRow = CSVReader.Row(line: e.line, fields: [])  // a line of the preamble; searched below
+        }
+        if let headerSearch, !headerSearch.matches(headerRow.fields) {
+            // Lines of account information above the header: read on to the first that is one.
+            var found: CSVReader.Row?
+            while found == nil, let next = reader.next() {
+                if case .success(let row) = next, headerSearch.matches(row.fields) { found = row }
+            }
+            guard let found else {
+                throw ImportError.badFile(RowError(
+                    file: displayName, line: 1, column: "header",
+                    reason: "no line holds the header of \(headerSearch.expected)"))
+            }
+            headerRow = found
         }
         try header(headerRow.fields, headerRow.line)
         let names = headerRow.fields.map { $0.trimmingSpaces() }

@@ -120,3 +120,26 @@ extension Unicode.UTF16 {
         return result
     }
 }
+
+extension TextEncoding {
+    /// Up to `limit` bytes from the start of a regular file (nil for a pipe or an unreadable
+    /// file: reading those here would take the bytes from the reader that opens them next).
+    static func leadingBytes(path: String, limit: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        let size = min(limit, Int(st.st_size))
+        var bytes = [UInt8](repeating: 0, count: size)
+        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, size, 0) }
+        return n < 0 ? nil : Array(bytes.prefix(n))
+    }
+
+    /// Whether a regular file is valid UTF-8 throughout (a pipe or an unreadable file counts as
+    /// UTF-8: its reader reports what is wrong with it). Bank exports are small.
+    static func isUTF8(path: String) -> Bool {
+        guard let bytes = leadingBytes(path: path, limit: 256 << 20) else { return true }
+        return String(validating: bytes, as: UTF8.self) != nil
+    }
+}

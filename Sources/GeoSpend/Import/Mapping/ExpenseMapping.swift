@@ -20,9 +20,9 @@ struct ExpenseMapping {
     /// A header checked against the layout: what each column is used for, and the row reader.
     struct Resolved {
         let uses: [ColumnUse]
-        /// The canonical fields of a row (nil: a row the preset leaves out). `FieldError.column`
-        /// names the file's column.
-        let record: (SourceRow) throws(FieldError) -> [String: String]?
+        /// The canonical fields of the records a row gives (none: a row the preset leaves out;
+        /// two: a purchase and its fee). `FieldError.column` names the file's column.
+        let records: (SourceRow) throws(FieldError) -> [[String: String]]
         /// The file's column behind a canonical field, for the errors `ExpenseRecord` finds.
         let column: (String) -> String
         /// The file's own columns are the fields and nothing converts them: the importer reads
@@ -86,11 +86,11 @@ struct ExpenseMapping {
             uses = names.map { ColumnUse(column: $0, use: known.contains($0) ? $0 : "ignored") }
             resolved = Resolved(
                 uses: uses,
-                record: { row throws(FieldError) in
+                records: { row throws(FieldError) in
                     var fields: [String: String] = [:]
                     for name in known { if let v = row.text(name) { fields[name] = v } }
                     try Self.convert(&fields, conversions, signGivesKind: false, column: { $0 })
-                    return fields
+                    return [fields]
                 },
                 column: { $0 },
                 direct: conversions.isIdentity)
@@ -127,11 +127,11 @@ struct ExpenseMapping {
             let columns = effective
             resolved = Resolved(
                 uses: uses,
-                record: { row throws(FieldError) in
+                records: { row throws(FieldError) in
                     var fields: [String: String] = [:]
                     for (field, column) in columns { if let v = row.text(column) { fields[field] = v } }
                     try Self.convert(&fields, conversions, signGivesKind: signGivesKind, dropSign: !signGivesKind) { columns[$0] ?? $0 }
-                    return fields
+                    return [fields]
                 },
                 column: { columns[$0] ?? $0 })
         case .preset(let preset):
@@ -141,13 +141,11 @@ struct ExpenseMapping {
                 fail(role.column, "required column of a \(preset.name) export is missing from the header" + (guess.map { " — did you mean \"\($0)\"?" } ?? ""))
             }
             for role in preset.columns where duplicates.contains(role.column) { fail(role.column, "the header names this column twice") }
-            if let ez = preset as? EzBookkeepingPreset {
-                for problem in ez.missing(from: Set(names), conversions) { fail(problem.column, problem.reason) }
-            }
+            for problem in preset.missing(from: Set(names), conversions) { fail(problem.column, problem.reason) }
             uses = names.map { name in ColumnUse(column: name, use: preset.columns.first { $0.column == name }?.use ?? "ignored") }
             resolved = Resolved(
                 uses: uses,
-                record: { row throws(FieldError) in try preset.record(row, conversions) },
+                records: { row throws(FieldError) in try preset.records(row, conversions) },
                 column: { preset.fieldColumns[$0] ?? $0 })
         }
         if errors.count == 1 { throw .badFile(errors[0]) }

@@ -45,8 +45,9 @@ public struct ExpenseSource: Sendable {
         if let z = conversions.timeZone { lines.append("local times: in \(z.identifier), offset by the date") }
         if let c = conversions.currency { lines.append("currency when the file has none: \(c)") }
         if let u = conversions.user { lines.append("user: \(u)") }
-        if let p = preset, p.statementFormat != nil || p.delimited is FireflyIIIPreset {
-            lines.append("ids: <user>/\(p.statementFormat?.rawValue ?? p.rawValue)/<the file's own id>")
+        if let p = preset, p.statementFormat != nil || [.fireflyIII, .monzo, .wise].contains(p) {
+            let own = p == .wise ? "<TransferWise ID>/<Currency>" : "<the file's own id>"
+            lines.append("ids: <user>/\(p.statementFormat?.idPrefix ?? p.rawValue)/\(own)")
         }
         return lines
     }

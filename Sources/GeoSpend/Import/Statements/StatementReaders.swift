@@ -1,6 +1,12 @@
 /// Bank-statement formats `import expenses --preset` reads besides delimited files.
 public enum StatementFormat: String, Sendable, CaseIterable {
-    case ofx, qif, camt053
+    case ofx, qif, camt053, mt940
+    case monzoAPI = "monzo-api"
+
+    /// The word in the ids of the format's transactions, `<user>/<word>/<id>`: the Monzo API's
+    /// transactions take the ids the Monzo CSV preset gives them, so one transaction from both
+    /// files is one id.
+    var idPrefix: String { self == .monzoAPI ? "monzo" : rawValue }
 }
 
 /// How to read a statement where the format leaves a choice to the user.
@@ -43,6 +49,8 @@ enum StatementReaders {
             transactions = try QIFReader.read(
                 bytes, file: displayName, dateFormat: options.dateFormat, minorDigits: options.currency?.minorDigits ?? 2)
         case .camt053: transactions = try CamtReader.read(bytes, file: displayName)
+        case .mt940: transactions = try MT940Reader.read(bytes, file: displayName)
+        case .monzoAPI: transactions = try MonzoAPIReader.read(bytes, file: displayName)
         }
         for t in transactions {
             try body(t.map { t in
