@@ -66,6 +66,11 @@ struct BasketCommand: AsyncParsableCommand {
         let store = try await database.openPrices()
         if let user { try await NameChecks.user(user, in: store, database: database.path) }
         let result = try await reach.compare(wanted, asOf: asOfDay, in: store, userID: user)
+        // An item read as a product of another name says which (the JSON has every item's).
+        for m in result.matched {
+            guard let p = m.product, ProductName.normalized(m.item) != p.normalizedName else { continue }
+            printErr("geospend: \"\(OutputEscaping.visible(m.item))\" is read as \"\(OutputEscaping.visible(p.name))\" (product \(p.id))")
+        }
         switch format {
         case .json: printOut(result.json(asOf: asOfDay).serialized() + "\n")
         case .table: printOut(BasketOutput.table(result))

@@ -11,7 +11,7 @@ struct GenerateCommand: AsyncParsableCommand {
             geospend generate [--users <users>] [--expenses <expenses>]
               [--seed <seed>] [--scale <scale>] [--stores <stores>]
               [--places <places>] [--popular <popular> ...]
-              [--out <out>] [--stores-out <stores-out>]
+              [--id-prefix <prefix>] [--out <out>] [--stores-out <stores-out>]
             """,
         discussion: """
             The same arguments always give the same bytes. With --scale region the
@@ -23,6 +23,8 @@ struct GenerateCommand: AsyncParsableCommand {
             stores and 1,000,000,000 expenses (expenses are streamed; users and stores
             are held in memory). Files are written whole or not at all, and never
             over an SQLite database ($GEOSPEND_DB, ./geospend.sqlite or any other).
+            Expense ids are --id-prefix and a number (e1, e2, …): give two sets
+            meant for one database two prefixes.
 
             The places are --places FILE, else $GEOSPEND_PLACES, else the Helsinki
             places (Data/helsinki-places.geojson) found from the working folder, from
@@ -46,6 +48,7 @@ struct GenerateCommand: AsyncParsableCommand {
     @Option(help: "Where to write the expenses CSV ('-' for stdout).") var out: String = "-"
     @Option(help: "Also write the stores as CSV here.") var storesOut: String?
     @Option(help: "A place id every user has as a top favourite; repeatable, up to 25.") var popular: [String] = []
+    @Option(help: "The expense ids' prefix, before their number.") var idPrefix: String = "e"
 
     /// Bounds that keep the generator within a few hundred MB, not a crash: users and stores are
     /// held in memory (peak RSS measured: 278 MB at 1M users, 205 MB at 1M stores), expenses
@@ -61,6 +64,10 @@ struct GenerateCommand: AsyncParsableCommand {
         }
         guard (1...Self.maxStores).contains(stores) else { throw ValidationError("--stores must be between 1 and \(Self.maxStores)") }
         guard popular.count <= 25 else { throw ValidationError("--popular: at most 25 places (a user has 25 favourites)") }
+        // Ids are at most 128 characters (the importer's rule) and the number adds up to 10.
+        guard (1...100).contains(idPrefix.utf8.count), idPrefix.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw ValidationError("--id-prefix: give 1 to 100 ASCII letters, digits or signs without spaces, e.g. demo-")
+        }
     }
 
     func run() async throws {
@@ -90,7 +97,7 @@ struct GenerateCommand: AsyncParsableCommand {
         }
         try await OutputFile.write(to: target) { sink in
             sink.raw(ImportCSV.expenseHeader + "\n")
-            data.generateExpenses(users: users, count: expenses, seed: seed, popular: popularIndices) { sink.raw(ImportCSV.line($0)) }
+            data.generateExpenses(users: users, count: expenses, seed: seed, popular: popularIndices, idPrefix: idPrefix) { sink.raw(ImportCSV.line($0)) }
         }
     }
 

@@ -204,6 +204,26 @@ import Testing
         }
     }
 
+    /// An item is read as `products search` reads it: "Milch" is "Vollmilch 1,5%" (the README's
+    /// example, Data/examples/prices.csv), which a price record named "Milch" would not be filed
+    /// under; a brand alone chooses nothing, and neither does a name nothing answers.
+    @Test func basketReadsItemsAsSearchDoes() throws {
+        try inFolder { dir in
+            let db = dir.appendingPathComponent("b.sqlite").path
+            #expect(try geospend(["import", "stores", "Data/helsinki-places.geojson", "--db", db]).status == 0)
+            #expect(try geospend(["prices", "import", "Data/examples/prices.csv", "--user", "alice", "--db", db]).status == 0)
+            let r = try geospend(["basket", "--item", "Milch=2", "--item", "Brot", "--item", "Valio", "--as-of", "2026-03-31", "--format", "json", "--db", db])
+            #expect(r.status == 0, "\(r.err)")
+            let matched = try #require(try json(r.out)["matched"] as? [[String: Any]], "\(r.out)")
+            #expect(matched.map { $0["item"] as? String } == ["Milch", "Brot", "Valio"])
+            #expect(matched[0]["product"] as? String == "Vollmilch 1,5%" && matched[0]["product_id"] is Int, "\(matched)")
+            #expect(matched[1]["product"] is NSNull && matched[2]["product"] is NSNull, "\(matched)")
+            #expect(r.err.contains(#""Milch" is read as "Vollmilch 1,5%""#) && r.err.contains(#"no product matches "Brot""#), "\(r.err)")
+            let milk = try json(try geospend(["basket", "--item", "Milch", "--as-of", "2026-03-31", "--format", "json", "--db", db]).out)
+            #expect(milk["best_store"] as? String == "4867546225" && milk["best_total_price"] as? String == "1.19", "\(milk)")
+        }
+    }
+
     /// The seed's formula through the CLI: butter +30 % (4 records, k = 1), cheese −10 %
     /// (2 records); the category weighs them by records, (4 × 30 − 2 × 10) / 6; --store narrows.
     @Test func inflation() throws {

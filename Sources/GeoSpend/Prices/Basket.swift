@@ -92,6 +92,14 @@ public struct BasketResult: Sendable {
     public let candidates: Int
     /// Records of other currencies left out: currency → count.
     public let otherCurrencies: [(currency: String, records: Int)]
+    /// Which product each item was read as, in the items' order (`BasketReach.compare` sets it).
+    public var matched: [BasketMatch] = []
+}
+
+/// A basket item's name and the catalogue product it was read as; nil when none matched.
+public struct BasketMatch: Sendable, Hashable {
+    public let item: String
+    public let product: Product?
 }
 
 public enum Basket {

@@ -45,6 +45,12 @@ extension BasketResult {
             ("best_by_estimated_total", r.bestByEstimate.map { .string($0.store.id) } ?? .null),
             ("split", split),
             ("currencies_left_out", .array(r.otherCurrencies.map { .object([("currency", .string($0.currency)), ("records", .integer(Int64($0.records)))]) })),
+            ("matched", .array(r.matched.map { m in
+                .object([
+                    ("item", .string(m.item)), ("product_id", m.product.map { .integer($0.id) } ?? .null),
+                    ("product", m.product.map { .string($0.name) } ?? .null),
+                ])
+            })),
         ])
     }
 }

@@ -31,8 +31,9 @@ public struct BasketReach: Sendable {
         do { return try LocalDay(parsing: text) } catch { throw UsageError("--as-of: \(error)") }
     }
 
-    /// The stores ranked for `wanted` on `asOf`. A name no product matches counts as missing at
-    /// every store; `unmatched` hears of it (the CLI warns on stderr).
+    /// The stores ranked for `wanted` on `asOf`. An item is the product `product(named:in:)`
+    /// finds (the result's `matched` says which); a name no product matches counts as missing
+    /// at every store, and `unmatched` hears of it (the CLI warns on stderr).
     public func compare(
         _ wanted: [(name: String, want: BasketItem.Want)], asOf asOfDay: LocalDay, in store: some PriceStore,
         unmatched: (String) -> Void = { _ in }
@@ -44,8 +45,11 @@ public struct BasketReach: Sendable {
         let asked = try currency.map { try Currency(code: $0) }
         let products = try await store.products()
         var items: [BasketItem] = []
+        var matched: [BasketMatch] = []
         for w in wanted {
-            if let p = ProductMatch.find(name: w.name, barcode: nil, among: products) {
+            let found = Self.product(named: w.name, in: products)
+            matched.append(BasketMatch(item: w.name, product: found))
+            if let p = found {
                 items.append(BasketItem(name: w.name, productID: String(p.id), want: w.want))
             } else {
                 unmatched(w.name)
@@ -72,7 +76,19 @@ public struct BasketReach: Sendable {
                 throw UsageError("--cost-per-km: \(error)")
             }
         }
-        return try Basket.compute(request, observations: records, stores: stores)
+        var result = try Basket.compute(request, observations: records, stores: stores)
+        result.matched = matched
+        return result
+    }
+
+    /// The product a list item names: the one a price record of that name would be filed under
+    /// (`ProductMatch`: near-identical names), else the best hit of `products search` whose
+    /// name answers the text (score ≥ 20: "Milch" finds "Vollmilch 1,5%"; a brand alone does
+    /// not choose among the brand's products). Nil when neither finds one.
+    public static func product(named name: String, in products: [Product]) -> Product? {
+        if let p = ProductMatch.find(name: name, barcode: nil, among: products) { return p }
+        guard let best = ProductSearch.search(name, in: products).first, best.score >= 20 else { return nil }
+        return best.product
     }
 
     /// `LAT,LON` in degrees, as the CLI's coordinate options read it.

@@ -79,8 +79,9 @@ public struct SyntheticData: Sendable {
     /// - Parameter popular: indices into `stores` (at most 25) that every user has as their top
     ///   favourites, rotated so each is some users' first; the random draws are the same as
     ///   without them, so an empty list gives the same expenses as before the option existed.
+    /// - Parameter idPrefix: the ids are this and the expense's number from 1 (`e1`, `e2`, …).
     public func generateExpenses(
-        users: Int, count: Int, seed: UInt64, start: Int64 = 1_735_689_600, popular: [Int] = [],
+        users: Int, count: Int, seed: UInt64, start: Int64 = 1_735_689_600, popular: [Int] = [], idPrefix: String = "e",
         emit: (Expense) throws -> Void
     ) rethrows {
         precondition(popular.count <= 25 && popular.allSatisfy { stores.indices.contains($0) })
@@ -101,7 +102,7 @@ public struct SyntheticData: Sendable {
             let user = Int(rng.next() % UInt64(users))
             let userID = "user\(user + 1)"
             let day = Int64(rng.next() % 365)
-            let id = "e\(n + 1)"
+            let id = "\(idPrefix)\(n + 1)"
             let roll = rng.unit()
             if roll < 0.02 {  // salary or a transfer, no place
                 let isIncome = rng.unit() < 0.5
