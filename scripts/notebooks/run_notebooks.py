@@ -2,9 +2,13 @@
 
 Usage: run_notebooks.py [--timeout SECONDS]   (per cell; default 300)
 Starts from a fresh Notebooks/out/ so each run rebuilds the demo database from Data/.
+The execution timestamps nbclient records are left out, and so are the memory addresses of
+objects' plain-text reprs (`<… Styler at 0x7f…>`); a notebook whose outputs did not change is
+not written: a run on unchanged code leaves the committed notebooks untouched.
 """
 import argparse
 import pathlib
+import re
 import shutil
 import sys
 import time
@@ -14,6 +18,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
 NOTEBOOKS = pathlib.Path(__file__).resolve().parents[2] / "Notebooks"
+ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 
 
 def main():
@@ -31,8 +36,18 @@ def main():
         except CellExecutionError as error:
             print(f"notebooks: {path.name} failed:\n{error}", file=sys.stderr)
             return 1
-        nbformat.write(nb, path)
-        print(f"notebooks: {path.name} executed in {time.monotonic() - start:.1f} s", file=sys.stderr)
+        for cell in nb.cells:
+            cell.get("metadata", {}).pop("execution", None)
+            for output in cell.get("outputs", []):
+                plain = output.get("data", {}).get("text/plain")
+                if isinstance(plain, str):
+                    output["data"]["text/plain"] = ADDRESS.sub("", plain)
+        text = nbformat.writes(nb) + "\n"
+        changed = text != path.read_text(encoding="utf-8")
+        if changed:
+            path.write_text(text, encoding="utf-8")
+        print(f"notebooks: {path.name} executed in {time.monotonic() - start:.1f} s"
+              f"{', outputs changed' if changed else ''}", file=sys.stderr)
     return 0
 
 

@@ -215,7 +215,7 @@ plt.show()"""),
 days = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 table = pd.DataFrame(euro["weekday_hour"], index=days).map(lambda cell: cell if cell is not None else 0)
 table = table.loc[:, (table != 0).any()]  # hours with any published cell
-table.style.background_gradient(cmap="YlOrRd").set_caption("Expenses per weekday and local hour (suppressed cells as 0)")"""),
+table.style.set_uuid("weekday-hour").background_gradient(cmap="YlOrRd").set_caption("Expenses per weekday and local hour (suppressed cells as 0)")"""),
 ])
 
 for name, nb in [("01-spending-near-a-place", spending_near), ("02-heat-map-layers", heat_maps),
