@@ -185,6 +185,9 @@ import Testing
         #expect(r.err.contains("quoted.csv:1: header: has a semicolon after a closing quote: the file looks semicolon-separated; try --delimiter ';'"),
                 "\(r.err)")
         #expect(!r.err.contains("text after a closing quote"))
+        // `import stores` has no --delimiter: the hint says what to do instead.
+        let stores = try geospend(["import", "stores", path, "--db", database()])
+        #expect(stores.status == 2 && stores.err.contains("looks semicolon-separated; write it comma-separated"), "\(stores.err)")
     }
 
     /// The help lists the new options, and its card-export command is the one tested above.

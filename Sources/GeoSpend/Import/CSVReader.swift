@@ -45,6 +45,8 @@ public final class CSVReader {
     private var finished = false
     private var scratch: [UInt8] = []
     private let comma: UInt8
+    /// A file in another delimiter is told to try `--delimiter` (commands that have it).
+    public var suggestsDelimiterOption = false
 
     public convenience init(path: String, delimiter: UInt8 = UInt8(ascii: ",")) throws(ImportError) {
         self.init(file: try MappedFile(path: path), delimiter: delimiter)
@@ -168,7 +170,8 @@ public final class CSVReader {
                     i += 1
                 } else if let other = Self.otherDelimiters[b[i]] {
                     // `"Datum";"Betrag"` read with commas: the file has another delimiter.
-                    fail("has a \(other.name) after a closing quote: the file looks \(other.name)-separated; try --delimiter \(other.option)", field: fieldIndex)
+                    let fix = suggestsDelimiterOption ? "try --delimiter \(other.option)" : "write it comma-separated"
+                    fail("has a \(other.name) after a closing quote: the file looks \(other.name)-separated; \(fix)", field: fieldIndex)
                     while i < end, b[i] != Self.lf, b[i] != Self.cr { i += 1 }
                     endOfRecord = true
                 } else {

@@ -226,7 +226,8 @@ public enum Importer {
             if encoding == .utf8, let legacy = preset?.legacyEncoding, !TextEncoding.isUTF8(path: path) { encoding = legacy }
             let search = HeaderSearches.expenses(preset: preset, mapping: mapping, skipLines: source.skipLines)
             let bytes = try RecordReaders.delimited(
-                path: path, displayName: path, delimiter: delimiter, encoding: encoding, headerSearch: search, header: header, body: row)
+                path: path, displayName: path, delimiter: delimiter, encoding: encoding, headerSearch: search, suggestsDelimiterOption: true,
+                header: header, body: row)
             return (bytes, resolved?.uses ?? [], preset?.name ?? (source.mapping.isEmpty ? "CSV" : "mapped CSV"), delimiter)
         }
     }

@@ -37,7 +37,7 @@ enum RecordReaders {
     /// the lines above it are skipped (a bank's account information).
     static func delimited(
         path: String, displayName: String, delimiter: UInt8 = UInt8(ascii: ","), encoding: SourceEncoding = .utf8,
-        headerSearch: HeaderSearch? = nil,
+        headerSearch: HeaderSearch? = nil, suggestsDelimiterOption: Bool = false,
         header: ([String], Int) throws -> Void,
         body: (Result<(fields: [String], line: Int), RowError>) throws -> Void
     ) throws -> Int64 {
@@ -48,6 +48,7 @@ enum RecordReaders {
             try TextEncoding.requireUTF8(path: path, displayName: displayName, readsUTF16: true)
             reader = try CSVReader(path: path, delimiter: delimiter)
         }
+        reader.suggestsDelimiterOption = suggestsDelimiterOption
         guard let first = reader.next() else {
             throw ImportError.badFile(RowError(file: displayName, line: 1, column: "header", reason: "the file is empty; expected a header row"))
         }
@@ -77,7 +78,8 @@ enum RecordReaders {
                 let line = best.line
                 let search = line == headerRow.line ? nil : HeaderSearch(matches: { $1 == line }, expected: headerSearch.expected)
                 return try delimited(
-                    path: path, displayName: displayName, delimiter: delimiter, encoding: encoding, headerSearch: search, header: header, body: body)
+                    path: path, displayName: displayName, delimiter: delimiter, encoding: encoding, headerSearch: search,
+                    suggestsDelimiterOption: suggestsDelimiterOption, header: header, body: body)
             }
             guard let found else {
                 throw ImportError.badFile(RowError(
