@@ -44,6 +44,10 @@ import Testing
         #expect(e.first { $0["amount"] as? String == "19.90" }?["kind"] as? String == "income")
         #expect(e.first { $0["amount"] as? String == "2000.00" }?["kind"] as? String == "transfer")
         #expect(!e.contains { ["K-Market", "Night Bar"].contains($0["merchant"] as? String) }, "pending and declined rows left out")
+        let dry = try geospend(["import", "expenses"] + Self.cardExport + ["--dry-run"])
+        #expect(dry.out.contains("Date         occurred_at (joined: Date+Time)\nTime         occurred_at (joined: Date+Time)\n"), "\(dry.out)")
+        #expect(dry.out.contains("State        --where\n") && dry.out.contains("  kind: CARD_PAYMENT → expense\n"), "\(dry.out)")
+        #expect(dry.out.hasSuffix("rows: 4 good, 0 bad, 2 left out by --where\n"), "\(dry.out)")
         let second = try geospend(["import", "expenses"] + Self.cardExport + ["--db", db])
         #expect(second.err.contains("imported 0 expenses, 4 already present, 2 left out by --where"), "\(second.err)")
     }

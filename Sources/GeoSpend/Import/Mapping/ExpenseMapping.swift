@@ -38,7 +38,7 @@ struct ExpenseMapping {
 
     /// A header checked against the layout: what each column is used for, and the row reader.
     struct Resolved {
-        let uses: [ColumnUse]
+        var uses: [ColumnUse]
         /// The canonical fields of the records a row gives (none: a row the preset leaves out;
         /// two: a purchase and its fee). `FieldError.column` names the file's column.
         var records: (SourceRow) throws(FieldError) -> [[String: String]]
@@ -208,6 +208,10 @@ struct ExpenseMapping {
         let filters = self.filters, records = resolved.records
         filtered.records = { row throws(FieldError) in RowFilter.keeps(filters, row.text) ? try records(row) : [] }
         filtered.direct = false
+        let filterColumns = Set(filters.map(\.column))
+        filtered.uses = resolved.uses.map { u in
+            filterColumns.contains(u.column) ? ColumnUse(column: u.column, use: u.use == "ignored" ? "--where" : u.use + ", --where") : u
+        }
         return filtered
     }
 
