@@ -62,7 +62,9 @@ func checkLocated(_ e: RowError, lines: Int) {
     if let line = Int(e.location) {
         check(line >= 1 && line <= lines, "error at line \(line) of a \(lines)-line input: \(e)")
     } else {
-        check(e.location.hasPrefix("feature "), "error location is neither a line nor a feature: \(e)")
+        // A JSON reader names a value it cannot place on a line by its path (`transactions[3]`).
+        let path = e.location.hasPrefix("transactions[") && e.location.hasSuffix("]")
+        check(e.location.hasPrefix("feature ") || path, "error location is neither a line, a feature nor a JSON path: \(e)")
     }
 }
 
@@ -95,8 +97,10 @@ func checkRoundTrip(_ expense: Expense) {
 
 /// The keys `StatementReaders` documents for a statement's records.
 let statementKeys: Set<String> = ["id", "kind", "amount", "currency", "occurred_at", "title", "merchant", "notes", "category"]
+/// A statement that carries positions (the Monzo API's merchant addresses) adds these.
+let positionKeys: Set<String> = ["lat", "lon"]
 
-/// The shared body of the `ofx`, `qif` and `camt053` targets: the format's reader on the input,
+/// The shared body of the `ofx`, `qif`, `camt053`, `mt940` and `monzo-api` targets: the format's reader on the input,
 /// then every transaction through the importer's own path (`StatementReaders.read` and
 /// `ExpenseRecord.parse` with a user and a fallback currency, as `--user`/`--currency` add them).
 /// Invariants: the file is either read or refused as a whole with `badFile` at the document or
@@ -133,6 +137,8 @@ func checkStatement(_ format: StatementFormat, _ input: [UInt8]) {
         case .ofx: transactions = try OFXReader.read(input, file: path)
         case .qif: transactions = try QIFReader.read(input, file: path, dateFormat: nil)
         case .camt053: transactions = try CamtReader.read(input, file: path)
+        case .mt940: transactions = try MT940Reader.read(input, file: path)
+        case .monzoAPI: transactions = try MonzoAPIReader.read(input, file: path)
         }
     } catch {
         check(false, "the reader refused what StatementReaders read: \(error)")
@@ -143,14 +149,23 @@ func checkStatement(_ format: StatementFormat, _ input: [UInt8]) {
         let line: Int
         switch result {
         case .success(let t): line = t.line
-        case .failure(let e): line = Int(e.location) ?? 0
+        case .failure(let e):
+            // An error located by a JSON path (`transactions[3]`) has no line to order.
+            guard let at = Int(e.location) else { continue }
+            line = at
         }
         check(line >= previous, "transaction at line \(line) after one at line \(previous)")
         previous = line
         guard case .success(let t) = result else { continue }
         check(line >= 1 && line <= lines, "transaction at line \(line) of a \(lines)-line input")
         let keys = Set(t.fields.keys)
-        check(keys.isSubset(of: statementKeys), "keys outside the canonical ones: \(keys.subtracting(statementKeys))")
+        let allowed = format == .monzoAPI ? statementKeys.union(positionKeys) : statementKeys
+        check(keys.isSubset(of: allowed), "keys outside the canonical ones: \(keys.subtracting(allowed))")
+        if keys.contains("lat") || keys.contains("lon") {
+            // Both or neither, and numbers; their range is the import's rule (`ExpenseRecord.parse`, below).
+            let lat = Double(t.fields["lat"] ?? ""), lon = Double(t.fields["lon"] ?? "")
+            check(lat?.isFinite == true && lon?.isFinite == true, "a position half given or not a number: \(t.fields)")
+        }
         check(["expense", "income", "transfer"].contains(t.fields["kind"] ?? ""), "kind \(t.fields["kind"] ?? "nil")")
         let amount = t.fields["amount"] ?? ""
         let parts = amount.split(separator: ".", omittingEmptySubsequences: false)

@@ -146,6 +146,21 @@ write("ofx", [
     b"OFXHEADER:100\nDATA:OFXSGML\nCHARSET:8859-1\n\n<OFX><STMTTRN><NAME>caf\xe9</STMTTRN></OFX>\n",
     b'<?xml version="1.0" encoding="UTF-16"?><OFX/>', b"<OFX><STMTTRN>", b"",
 ])
+sta = (examples / "statement.sta").read_bytes()
+sta2 = (ROOT / "Tests" / "Fixtures" / "presets" / "mt940-second.mt940").read_bytes()
+write("mt940", [
+    sta, sta2, sta.replace(b"\n", b"\r\n"), b"{1:F01BANK}{4:\n" + sta + b"-}",
+    b":20:X\n:25:DE1/2\n:60F:C251231EUR0,00\n:61:2601020102D4,50NMSCNONREF\n:86:105?00LASTSCHRIFT?20Kaffee?32Caf\xe9\n:62F:C260102EUR4,50\n",
+    b":20:X\n:61:2512310101C1,NTRFNONREF\n:86:?20a?21b\n", b":61:", b":86:?", b"",
+])
+monzo = (examples / "monzo-api.json").read_bytes()
+monzo2 = (ROOT / "Tests" / "Fixtures" / "presets" / "monzo-api-second.json").read_bytes()
+write("monzo-api", [
+    monzo, monzo2,
+    '{"transactions":[{"id":"tx_1","created":"2026-03-05T08:40:00Z","amount":-450,"currency":"GBP","merchant":{"name":"Caf\u00e9","online":false,"address":{"latitude":91,"longitude":0}}}]}',
+    '{"transactions":[{"id":"tx_2","created":"2026-03-05T08:40:00Z","amount":9223372036854775807,"currency":"JPY"}]}',
+    '{"transactions":[]}', '{"transactions":{}}', "[]", "",
+])
 qif = (examples / "statement.qif").read_bytes()
 write("qif", [
     qif, qif.replace(b"\n", b"\r\n"),

@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=.build-fuzz
-TARGETS_ALL=(csv jsonl geojson arguments ofx qif camt053 gpx positions)
+TARGETS_ALL=(csv jsonl geojson arguments ofx qif camt053 mt940 monzo-api gpx positions)
 FLAGS=(-O -g -sanitize=fuzzer,address -parse-as-library -package-name GeoSpend -I Sources/CProj -I Sources/CGEOS -I Sources/CZlib)
 
 # gold warns once per ASan helper symbol when linking Swift with -sanitize=address: noise.
@@ -33,7 +33,7 @@ build() {
     for t in "${TARGETS_ALL[@]}"; do
         if [[ ! -x $OUT/$t ]] || [[ Fuzz/$t.swift -nt $OUT/$t || Fuzz/Support.swift -nt $OUT/$t || $stamp -nt $OUT/$t ]]; then
             echo "fuzz: linking $t" >&2
-            quiet_link swiftc "${FLAGS[@]}" -I "$OUT/lib" -module-name "Fuzz_$t" Fuzz/Support.swift "Fuzz/$t.swift" "$stamp" -lproj -lgeos_c -lz -o "$OUT/$t"
+            quiet_link swiftc "${FLAGS[@]}" -I "$OUT/lib" -module-name "Fuzz_${t//-/_}" Fuzz/Support.swift "Fuzz/$t.swift" "$stamp" -lproj -lgeos_c -lz -o "$OUT/$t"
         fi
     done
 }

@@ -39,13 +39,13 @@ struct ImportCommand: AsyncParsableCommand {
             try await database.removingNewFileOnFailure(body)
         }
 
-        func report(_ report: ImportReport, noun: String) {
+        func report(_ report: ImportReport, noun: String, leftOutBy: String = "the preset") {
             if stderrIsTerminal { printErrInline("") }
             for e in report.errors { printErr(e.description) }
             if report.rejected > report.errors.count { printErr("… and \(report.rejected - report.errors.count) more bad rows") }
             var line = "imported \(report.inserted) \(noun), \(report.unchanged) already present"
             if report.rejected > 0 { line += ", \(report.rejected) bad rows skipped" }
-            if report.skipped > 0 { line += ", \(report.skipped) left out by the preset" }
+            if report.skipped > 0 { line += ", \(report.skipped) left out by \(leftOutBy)" }
             printErr(line + " (\(database.path))")
         }
     }
@@ -89,6 +89,15 @@ struct ImportCommand: AsyncParsableCommand {
     struct Expenses: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import expenses from CSV, JSON Lines, an app export or a bank statement.",
+            usage: """
+                geospend import expenses [--db <db>] [--format <format>] [--skip-invalid]
+                  [--preset <preset>] [--user <ID>] [--map <FIELD=COLUMN> ...]
+                  [--map-value <FIELD:VALUE=STORED> ...] [--where <COLUMN=VALUE> ...]
+                  [--skip-lines <N>] [--delimiter <C>] [--decimal-comma]
+                  [--encoding <encoding>] [--date-format <PATTERN>]
+                  [--timezone <IANA-NAME>] [--currency <CODE>] [--dry-run]
+                  [--geotag] <file>
+                """,
             discussion: """
                 GeoSpend's own columns (CSV header or JSON keys): id, user, kind,
                 amount, currency, occurred_at, title, category, merchant, lat,
@@ -109,7 +118,12 @@ struct ImportCommand: AsyncParsableCommand {
                 Any other delimited file: --map FIELD=COLUMN for each field
                 whose column has another name; other columns are ignored.
                 Without a mapped kind a negative amount is an expense and a
-                positive one income; with one, the sign is dropped.
+                positive one income; with one, the sign is dropped. Amounts may
+                carry a currency sign or code and group thousands (€4.50,
+                CHF 1'234.50, $1,234.50; -1.234,56 € with --decimal-comma).
+                Two amount columns: --map outflow=COL --map inflow=COL. Columns
+                joined with a space: --map occurred_at=Date+Time. Lines above
+                the header are found by the mapped columns, or --skip-lines N.
 
                 Bad rows are listed as FILE:LINE: COLUMN: reason (the first 20;
                 reading stops there) and nothing is written, unless
@@ -131,6 +145,12 @@ struct ImportCommand: AsyncParsableCommand {
                     --map occurred_at=Buchungstag --map amount=Betrag \\
                     --map merchant=Empfänger --map title=Verwendungszweck \\
                     --dry-run
+                  geospend import expenses Data/examples/card-export.csv \\
+                    --user alice --currency EUR --timezone Europe/Helsinki \\
+                    --map occurred_at=Date+Time --map merchant=Description \\
+                    --map amount=Amount --map kind=Type --where State=COMPLETED \\
+                    --map-value kind:CARD_PAYMENT=expense \\
+                    --map-value kind:REFUND=income --map-value kind:TOPUP=transfer
                 """)
         @OptionGroup var common: Common
 
@@ -142,6 +162,19 @@ struct ImportCommand: AsyncParsableCommand {
 
         @Option(help: ArgumentHelp("Read FIELD from the file's COLUMN (repeatable).", valueName: "FIELD=COLUMN"))
         var map: [String] = []
+
+        @Option(
+            name: .customLong("map-value"),
+            help: ArgumentHelp("Store VALUE of FIELD as STORED, e.g. kind:CARD_PAYMENT=expense (repeatable).", valueName: "FIELD:VALUE=STORED"))
+        var mapValue: [String] = []
+
+        @Option(
+            name: .customLong("where"),
+            help: ArgumentHelp("Import only rows whose COLUMN is (=) or is not (!=) VALUE, e.g. State=COMPLETED (repeatable).", valueName: "COLUMN=VALUE"))
+        var filters: [String] = []
+
+        @Option(help: ArgumentHelp("The header is the first line after line N.", valueName: "N"))
+        var skipLines: Int?
 
         @Option(help: ArgumentHelp("Field separator: ',' (default), ';', tab, '|'.", valueName: "C"))
         var delimiter: String?
@@ -192,6 +225,34 @@ struct ImportCommand: AsyncParsableCommand {
                 guard source.mapping[field] == nil else { throw ValidationError("--map \(field)= is given twice") }
                 source.mapping[field] = column
             }
+            for entry in mapValue {
+                guard let colon = entry.firstIndex(of: ":"), let eq = entry.lastIndex(of: "="), colon < eq, colon != entry.startIndex else {
+                    throw ValidationError("--map-value \(entry): write FIELD:VALUE=STORED, e.g. --map-value kind:CARD_PAYMENT=expense")
+                }
+                let field = String(entry[..<colon])
+                let from = String(entry[entry.index(after: colon)..<eq]).trimmingCharacters(in: .whitespaces), to = String(entry[entry.index(after: eq)...])
+                guard ExpenseSource.fields.contains(field) else {
+                    throw ValidationError("--map-value \(entry): \"\(field)\" is not a field; fields are \(ExpenseSource.fields.joined(separator: ", "))")
+                }
+                guard source.conversions.valueMaps[field]?[from] == nil else { throw ValidationError("--map-value \(field):\(from)= is given twice") }
+                source.conversions.valueMaps[field, default: [:]][from] = to
+            }
+            if preset != nil, !mapValue.isEmpty {
+                throw ValidationError("--map-value is for files without a preset; --preset \(preset!.rawValue) knows its values")
+            }
+            for entry in filters {
+                guard let filter = RowFilter(entry) else {
+                    throw ValidationError("--where \(entry): write COLUMN=VALUE or COLUMN!=VALUE, e.g. --where State=COMPLETED")
+                }
+                source.filters.append(filter)
+            }
+            if preset?.statementFormat != nil, !filters.isEmpty || skipLines != nil {
+                throw ValidationError("--where and --skip-lines read delimited files; --preset \(preset!.rawValue) reads a statement")
+            }
+            if let skipLines {
+                guard skipLines >= 0 else { throw ValidationError("--skip-lines \(skipLines): give the number of lines above the header, 0 or more") }
+                source.skipLines = skipLines
+            }
             if let delimiter {
                 switch delimiter {
                 case ",", ";", "|": source.delimiter = UInt8(ascii: Unicode.Scalar(delimiter)!)
@@ -216,11 +277,13 @@ struct ImportCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let source = try source()
+            var source = try self.source()
+            source.notice = { printErr($0) }
+            let leftOutBy = preset == nil ? "--where" : filters.isEmpty ? "the preset" : "the preset and --where"
             if dryRun {
                 // No database is opened: a dry run creates no file.
                 let preview = try Importer.previewExpenses(from: common.file, format: common.format, source: source)
-                printOut(Self.describe(preview, file: common.file))
+                printOut(Self.describe(preview, file: common.file, leftOutBy: leftOutBy))
                 return
             }
             if geotag, user == nil { throw ValidationError("--geotag needs --user: the person whose statement it is") }
@@ -230,12 +293,12 @@ struct ImportCommand: AsyncParsableCommand {
                     let store = try await common.database.openStore(create: true)
                     let report = try await Importer.importExpenses(
                         from: common.file, format: common.format, source: source, into: store, options: common.options)
-                    return common.report(report, noun: "expenses")
+                    return common.report(report, noun: "expenses", leftOutBy: leftOutBy)
                 }
                 let store = try await common.database.openPositions(create: true)
                 let report = try await Importer.importExpenses(
                     from: common.file, format: common.format, source: source, into: store, options: common.options)
-                common.report(report, noun: "expenses")
+                common.report(report, noun: "expenses", leftOutBy: leftOutBy)
                 // After the import: a user the statement created has no setting (this machine's zone).
                 let zone = try await PositionsCommand.zone(timezone, of: user, in: store)
                 let placed = try await GeotagRun(userID: Identity.normalized(user), timeZone: zone).run(on: store)
@@ -246,7 +309,7 @@ struct ImportCommand: AsyncParsableCommand {
         /// The dry run's report: columns, conversions, first rows, counts. Within 80 columns: the
         /// columns as a two-column list and each row as a block of `field  value` lines, long
         /// values wrapped at spaces (a table of ten fields ran past 150), nothing cut.
-        static func describe(_ p: ImportPreview, file: String) -> String {
+        static func describe(_ p: ImportPreview, file: String, leftOutBy: String = "the preset") -> String {
             var out = "dry run of \(file): nothing written\n"
             if !p.columns.isEmpty {
                 out += "\ncolumns:\n"
@@ -271,7 +334,7 @@ struct ImportCommand: AsyncParsableCommand {
             for e in p.errors { out += e.description + "\n" }
             if p.bad > p.errors.count { out += "… and \(p.bad - p.errors.count) more bad rows\n" }
             var counts = "rows: \(p.good) good, \(p.bad) bad"
-            if p.skipped > 0 { counts += ", \(p.skipped) left out by the preset" }
+            if p.skipped > 0 { counts += ", \(p.skipped) left out by \(leftOutBy)" }
             return out + counts + "\n"
         }
 

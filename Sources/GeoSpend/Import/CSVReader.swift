@@ -45,6 +45,8 @@ public final class CSVReader {
     private var finished = false
     private var scratch: [UInt8] = []
     private let comma: UInt8
+    /// A file in another delimiter is told to try `--delimiter` (commands that have it).
+    public var suggestsDelimiterOption = false
 
     public convenience init(path: String, delimiter: UInt8 = UInt8(ascii: ",")) throws(ImportError) {
         self.init(file: try MappedFile(path: path), delimiter: delimiter)
@@ -67,6 +69,11 @@ public final class CSVReader {
 
     private static let quote = UInt8(ascii: "\""),
         lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+    /// Delimiters a file may use instead of the one given, by name and `--delimiter` value.
+    private static let otherDelimiters: [UInt8: (name: String, option: String)] = [
+        UInt8(ascii: ","): ("comma", "','"), UInt8(ascii: ";"): ("semicolon", "';'"),
+        UInt8(ascii: "\t"): ("tab", "tab"), UInt8(ascii: "|"): ("bar", "'|'"),
+    ]
 
     /// The next record, a syntax error, or nil at the end of the input.
     public func next() -> Result<Row, SyntaxError>? {
@@ -161,6 +168,12 @@ public final class CSVReader {
                     endOfRecord = true
                 } else if b[i] == comma {
                     i += 1
+                } else if let other = Self.otherDelimiters[b[i]] {
+                    // `"Datum";"Betrag"` read with commas: the file has another delimiter.
+                    let fix = suggestsDelimiterOption ? "try --delimiter \(other.option)" : "write it comma-separated"
+                    fail("has a \(other.name) after a closing quote: the file looks \(other.name)-separated; \(fix)", field: fieldIndex)
+                    while i < end, b[i] != Self.lf, b[i] != Self.cr { i += 1 }
+                    endOfRecord = true
                 } else {
                     fail("has text after a closing quote; quote the whole field and double inner quotes (\"\")", field: fieldIndex)
                     while i < end, b[i] != Self.lf, b[i] != Self.cr { i += 1 }

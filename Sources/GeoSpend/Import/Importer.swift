@@ -191,11 +191,14 @@ public enum Importer {
             let preset = source.preset?.delimited
             let mapping = ExpenseMapping(
                 layout: preset.map { .preset($0) } ?? (source.mapping.isEmpty ? .canonical : .mapped(source.mapping)),
-                conversions: source.conversions)
+                conversions: source.conversions, filters: source.filters)
             let delimiter = source.delimiter ?? preset?.defaultDelimiter(path: path) ?? UInt8(ascii: ",")
             var resolved: ExpenseMapping.Resolved?
             var index: [String: Int] = [:]  // the file's columns by name, first of equal names
             func header(_ fields: [String], _ line: Int) throws {
+                if line > 1, source.skipLines == nil, preset == nil, !source.mapping.isEmpty {
+                    source.notice?("\(path): line \(line) taken as the header (lines 1–\(line - 1) skipped; --skip-lines N to choose)")
+                }
                 resolved = try mapping.resolve(header: fields, file: path, line: line, delimiter: delimiter)
                 for (i, name) in resolved!.uses.map(\.column).enumerated() where index[name] == nil { index[name] = i }
             }
@@ -221,15 +224,10 @@ public enum Importer {
             }
             var encoding = source.encoding
             if encoding == .utf8, let legacy = preset?.legacyEncoding, !TextEncoding.isUTF8(path: path) { encoding = legacy }
-            let search = preset.flatMap { preset in
-                preset.headerMayFollowPreamble
-                    ? RecordReaders.HeaderSearch(
-                        matches: { fields in Set(fields.map { $0.trimmingSpaces() }).isSuperset(of: preset.requiredColumns) },
-                        expected: "a \(preset.name) export (\(preset.requiredColumns.joined(separator: ", ")))")
-                    : nil
-            }
+            let search = HeaderSearches.expenses(preset: preset, mapping: mapping, skipLines: source.skipLines)
             let bytes = try RecordReaders.delimited(
-                path: path, displayName: path, delimiter: delimiter, encoding: encoding, headerSearch: search, header: header, body: row)
+                path: path, displayName: path, delimiter: delimiter, encoding: encoding, headerSearch: search, suggestsDelimiterOption: true,
+                header: header, body: row)
             return (bytes, resolved?.uses ?? [], preset?.name ?? (source.mapping.isEmpty ? "CSV" : "mapped CSV"), delimiter)
         }
     }

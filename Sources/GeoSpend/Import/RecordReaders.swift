@@ -1,10 +1,13 @@
 /// Reads import files into raw records, one format each, reporting syntax errors by location.
 enum RecordReaders {
     /// How `delimited` finds a header below lines of account information: the first row
-    /// `matches` accepts; `expected` names the export for the error when no row does.
+    /// `matches` accepts (given its fields and line); `expected` names the export for the error
+    /// when no row does, or with `closest` the row it scores highest (else the first) is the
+    /// header after all, so `--map`'s checks name the columns it lacks.
     struct HeaderSearch {
-        let matches: ([String]) -> Bool
+        let matches: ([String], Int) -> Bool
         let expected: String
+        var closest: (([String]) -> Int)?
     }
 
     /// CSV with a header row. Each data row becomes a `RawRecord`, or a `RowError` (syntax,
@@ -34,7 +37,7 @@ enum RecordReaders {
     /// the lines above it are skipped (a bank's account information).
     static func delimited(
         path: String, displayName: String, delimiter: UInt8 = UInt8(ascii: ","), encoding: SourceEncoding = .utf8,
-        headerSearch: HeaderSearch? = nil,
+        headerSearch: HeaderSearch? = nil, suggestsDelimiterOption: Bool = false,
         header: ([String], Int) throws -> Void,
         body: (Result<(fields: [String], line: Int), RowError>) throws -> Void
     ) throws -> Int64 {
@@ -45,23 +48,38 @@ enum RecordReaders {
             try TextEncoding.requireUTF8(path: path, displayName: displayName, readsUTF16: true)
             reader = try CSVReader(path: path, delimiter: delimiter)
         }
+        reader.suggestsDelimiterOption = suggestsDelimiterOption
         guard let first = reader.next() else {
             throw ImportError.badFile(RowError(file: displayName, line: 1, column: "header", reason: "the file is empty; expected a header row"))
         }
         var headerRow: CSVReader.Row
+        var firstError: RowError?
         switch first {
         case .success(let row): headerRow = row
         case .failure(let e):
-            guard headerSearch != nil else {
-                throw ImportError.badFile(RowError(file: displayName, line: e.line, column: "header", reason: e.reason))
-            }
+            let error = RowError(file: displayName, line: e.line, column: "header", reason: e.reason)
+            guard headerSearch != nil else { throw ImportError.badFile(error) }
+            firstError = error
             headerRow = CSVReader.Row(line: e.line, fields: [])  // a line of the preamble; searched below
         }
-        if let headerSearch, !headerSearch.matches(headerRow.fields) {
+        if let headerSearch, !headerSearch.matches(headerRow.fields, headerRow.line) {
             // Lines of account information above the header: read on to the first that is one.
             var found: CSVReader.Row?
+            var best = (score: headerSearch.closest?(headerRow.fields) ?? 0, line: headerRow.line)
             while found == nil, let next = reader.next() {
-                if case .success(let row) = next, headerSearch.matches(row.fields) { found = row }
+                guard case .success(let row) = next else { continue }
+                if headerSearch.matches(row.fields, row.line) { found = row }
+                if let score = headerSearch.closest?(row.fields), score > best.score { best = (score, row.line) }
+            }
+            if found == nil, headerSearch.closest != nil {
+                // No full header: the closest line is the header after all, or the first line's
+                // syntax error (a file in another delimiter) is the problem to name.
+                if let firstError, best.score == 0 { throw ImportError.badFile(firstError) }
+                let line = best.line
+                let search = line == headerRow.line ? nil : HeaderSearch(matches: { $1 == line }, expected: headerSearch.expected)
+                return try delimited(
+                    path: path, displayName: displayName, delimiter: delimiter, encoding: encoding, headerSearch: search,
+                    suggestsDelimiterOption: suggestsDelimiterOption, header: header, body: body)
             }
             guard let found else {
                 throw ImportError.badFile(RowError(

@@ -16,13 +16,32 @@ struct ExpenseMapping {
 
     let layout: Layout
     let conversions: ValueConversions
+    /// `--where`: rows they do not keep give no record.
+    var filters: [RowFilter] = []
+
+    /// The file's columns behind a `--map` value: the column of that name, else `Date+Time`'s
+    /// parts, whose values are joined with a space.
+    static func parts(of column: String, among names: Set<String>) -> [String] {
+        if names.contains(column) || !column.contains("+") { return [column] }
+        return column.split(separator: "+").map { String($0).trimmingSpaces() }
+    }
+
+    /// The columns a header must hold for `--map` and `--where`: how a header below lines of
+    /// account information is recognised.
+    var namedColumns: Set<String> {
+        var columns = Set(filters.map(\.column))
+        if case .mapped(let mapping) = layout {
+            for column in mapping.values { columns.formUnion(column.split(separator: "+").map { String($0).trimmingSpaces() }) }
+        }
+        return columns
+    }
 
     /// A header checked against the layout: what each column is used for, and the row reader.
     struct Resolved {
-        let uses: [ColumnUse]
+        var uses: [ColumnUse]
         /// The canonical fields of the records a row gives (none: a row the preset leaves out;
         /// two: a purchase and its fee). `FieldError.column` names the file's column.
-        let records: (SourceRow) throws(FieldError) -> [[String: String]]
+        var records: (SourceRow) throws(FieldError) -> [[String: String]]
         /// The file's column behind a canonical field, for the errors `ExpenseRecord` finds.
         let column: (String) -> String
         /// The file's own columns are the fields and nothing converts them: the importer reads
@@ -97,20 +116,35 @@ struct ExpenseMapping {
         case .mapped(let mapping):
             var effective: [String: String] = [:]  // field → column
             for field in ExpenseRecord.columns where index[field] != nil { effective[field] = field }
+            var joined: [String: [String]] = [:]  // column spec → its parts
             for (field, column) in mapping.sorted(by: { $0.key < $1.key }) {
-                guard index[column] != nil else {
-                    let guess = ColumnSuggestion.nearest(column, among: names.filter { !$0.isEmpty })
-                    fail(RowError.columnName(column), "--map \(field)=\(column): the header has no such column" + (guess.map { " — did you mean \"\($0)\"?" } ?? ""))
-                    continue
+                let parts = Self.parts(of: column, among: Set(index.keys))
+                var found = true
+                for part in parts where index[part] == nil {
+                    let guess = ColumnSuggestion.nearest(part, among: names.filter { !$0.isEmpty })
+                    fail(RowError.columnName(part), "--map \(field)=\(column): the header has no such column" + (guess.map { " — did you mean \"\($0)\"?" } ?? ""))
+                    found = false
                 }
-                if duplicates.contains(column) { fail(column, "the header names this column twice, so --map \(field)= cannot tell which") }
+                guard found else { continue }
+                for part in parts where duplicates.contains(part) {
+                    fail(part, "the header names this column twice, so --map \(field)= cannot tell which")
+                }
+                if parts.count > 1 { joined[column] = parts }
                 effective[field] = column
+            }
+            let split = effective["outflow"] != nil || effective["inflow"] != nil
+            if split, let amount = mapping["amount"] {
+                fail(RowError.columnName(amount), "--map amount= and --map outflow=/inflow= both give the amount; keep one")
+            }
+            if split, let kind = mapping["kind"] {
+                fail(RowError.columnName(kind), "--map outflow=/inflow= give each row's kind (out: expense, in: income); drop --map kind=")
             }
             if effective["user"] != nil, conversions.user != nil {
                 fail(effective["user"]!, "the file names its users and --user was given; drop one of them")
             }
             for field in ExpenseRecord.required where effective[field] == nil {
                 if field == "user" && conversions.user != nil { continue }
+                if field == "amount" && split { continue }
                 if field == "currency" && conversions.currency != nil { continue }
                 let option = field == "user" ? " or give --user" : field == "currency" ? " or give --currency" : ""
                 let guess = names.first { ColumnSuggestion.aliases[ColumnSuggestion.key($0)] == field }
@@ -118,10 +152,15 @@ struct ExpenseMapping {
             }
             let signGivesKind = effective["kind"] == nil
             uses = names.map { name in
-                let fields = effective.filter { $0.value == name }.map(\.key).sorted()
+                let fields = effective.filter { $0.value == name || joined[$0.value]?.contains(name) == true }.map(\.key).sorted()
                 if fields.isEmpty { return ColumnUse(column: name, use: "ignored") }
                 return ColumnUse(column: name, use: fields.map { f in
-                    f == "amount" ? (signGivesKind ? "amount (negative: expense, positive: income)" : "amount (sign dropped; kind gives direction)") : f
+                    switch f {
+                    case "amount": signGivesKind ? "amount (negative: expense, positive: income)" : "amount (sign dropped; kind gives direction)"
+                    case "outflow": "amount of an expense"
+                    case "inflow": "amount of an income"
+                    default: joined[effective[f]!] != nil ? "\(f) (joined: \(effective[f]!))" : f
+                    }
                 }.joined(separator: ", "))
             }
             let columns = effective
@@ -129,8 +168,18 @@ struct ExpenseMapping {
                 uses: uses,
                 records: { row throws(FieldError) in
                     var fields: [String: String] = [:]
-                    for (field, column) in columns { if let v = row.text(column) { fields[field] = v } }
-                    try Self.convert(&fields, conversions, signGivesKind: signGivesKind, dropSign: !signGivesKind) { columns[$0] ?? $0 }
+                    for (field, column) in columns {
+                        if let parts = joined[column] {
+                            let values = parts.compactMap { row.text($0)?.trimmingSpaces() }.filter { !$0.isEmpty }
+                            if !values.isEmpty { fields[field] = values.joined(separator: " ") }
+                        } else if let v = row.text(column) {
+                            fields[field] = v
+                        }
+                    }
+                    if split { try Self.splitAmount(&fields, conversions) { columns[$0] ?? $0 } }
+                    try Self.convert(&fields, conversions, signGivesKind: signGivesKind && !split, dropSign: !signGivesKind, amountRead: split) {
+                        columns[$0] ?? $0
+                    }
                     return [fields]
                 },
                 column: { columns[$0] ?? $0 })
@@ -148,20 +197,41 @@ struct ExpenseMapping {
                 records: { row throws(FieldError) in try preset.records(row, conversions) },
                 column: { preset.fieldColumns[$0] ?? $0 })
         }
+        for filter in filters where index[filter.column] == nil {
+            let guess = ColumnSuggestion.nearest(filter.column, among: names.filter { !$0.isEmpty })
+            fail(RowError.columnName(filter.column), "--where \(filter.description): the header has no such column" + (guess.map { " — did you mean \"\($0)\"?" } ?? ""))
+        }
         if errors.count == 1 { throw .badFile(errors[0]) }
         if errors.count > 1 { throw .badHeader(errors) }
-        return resolved
+        guard !filters.isEmpty else { return resolved }
+        var filtered = resolved
+        let filters = self.filters, records = resolved.records
+        filtered.records = { row throws(FieldError) in RowFilter.keeps(filters, row.text) ? try records(row) : [] }
+        filtered.direct = false
+        let filterColumns = Set(filters.map(\.column))
+        filtered.uses = resolved.uses.map { u in
+            filterColumns.contains(u.column) ? ColumnUse(column: u.column, use: u.use == "ignored" ? "--where" : u.use + ", --where") : u
+        }
+        return filtered
     }
 
     /// Applies `conversions` to a row's canonical fields in place: user and currency defaults,
     /// the decimal comma and sign convention, the date format and zone.
     static func convert(
         _ fields: inout [String: String], _ conversions: ValueConversions, signGivesKind: Bool, dropSign: Bool = false,
-        column: (String) -> String
+        amountRead: Bool = false, column: (String) -> String
     ) throws(FieldError) {
+        for (field, map) in conversions.valueMaps {
+            if let v = fields[field], let to = map[v.trimmingSpaces()] { fields[field] = to }
+        }
+        // An export's own kinds (CARD_PAYMENT) need a value map; say which.
+        if let kind = fields["kind"], ExpenseKind(rawValue: kind) == nil {
+            throw FieldError(column: column("kind"), reason: "\(ValueError.quote(kind)) is not one of expense, income, transfer; map it, e.g. --map-value kind:\(kind)=expense")
+        }
         if let user = conversions.user { fields["user"] = user }
+
         if fields["currency"] == nil, let currency = conversions.currency { fields["currency"] = currency }
-        if let amount = fields["amount"], signGivesKind || dropSign || conversions.decimalComma {
+        if let amount = fields["amount"], !amountRead, signGivesKind || dropSign || conversions.decimalComma {
             let parsed: (magnitude: String, negative: Bool)
             do { parsed = try conversions.amount(amount) } catch { throw FieldError(column: column("amount"), reason: error.description) }
             if signGivesKind {
@@ -176,5 +246,25 @@ struct ExpenseMapping {
                 throw FieldError(column: column("occurred_at"), reason: error.description)
             }
         }
+    }
+
+    /// `outflow` and `inflow` as the amount and kind: a row holds one of them (a zero is
+    /// empty); its sign is dropped, the column gives the direction.
+    static func splitAmount(_ fields: inout [String: String], _ conversions: ValueConversions, column: (String) -> String) throws(FieldError) {
+        var found: [(field: String, magnitude: String)] = []
+        for field in ["outflow", "inflow"] {
+            guard let text = fields.removeValue(forKey: field) else { continue }
+            let magnitude: String
+            do { magnitude = try conversions.amount(text).magnitude } catch { throw FieldError(column: column(field), reason: error.description) }
+            if magnitude.contains(where: { $0 != "0" && $0 != "." }) { found.append((field, magnitude)) }
+        }
+        guard found.count == 1 else {
+            let reason = found.isEmpty
+                ? "and \(column("inflow")) are both empty or zero; each row is money out or money in"
+                : "and \(column("inflow")) both hold an amount; each row is money out or money in"
+            throw FieldError(column: column("outflow"), reason: reason)
+        }
+        fields["amount"] = found[0].magnitude
+        fields["kind"] = found[0].field == "outflow" ? ExpenseKind.expense.rawValue : ExpenseKind.income.rawValue
     }
 }

@@ -11,11 +11,18 @@ public struct ExpenseSource: Sendable {
     public var delimiter: UInt8?
     public var encoding: SourceEncoding = .utf8
     public var conversions = ValueConversions()
+    /// `--where`: rows not kept are left out and counted.
+    public var filters: [RowFilter] = []
+    /// `--skip-lines N`: the header is the first row after line N.
+    public var skipLines: Int?
+    /// Told what the reader decided on its own (the line taken as the header), for stderr.
+    public var notice: (@Sendable (String) -> Void)?
 
     public init() {}
 
-    /// The fields `--map` may name.
-    public static let fields = ExpenseRecord.columns
+    /// The fields `--map` may name: the canonical ones, and two amount columns of which
+    /// `outflow` makes an expense and `inflow` an income.
+    public static let fields = ExpenseRecord.columns + ["outflow", "inflow"]
 
     /// The field `name` probably means (`lng` → `lon`), for a usage error.
     public static func suggestedField(for name: String) -> String? {
@@ -26,7 +33,7 @@ public struct ExpenseSource: Sendable {
     var isPlain: Bool {
         preset == nil && mapping.isEmpty && delimiter == nil && encoding == .utf8 && !conversions.decimalComma
             && conversions.dateFormat == nil && conversions.timeZone == nil && conversions.currency == nil
-            && conversions.user == nil
+            && conversions.user == nil && conversions.valueMaps.isEmpty && filters.isEmpty && skipLines == nil
     }
 
     /// The `--date-format` text, handed to the statement readers (QIF's date order).
@@ -45,6 +52,11 @@ public struct ExpenseSource: Sendable {
         if let z = conversions.timeZone { lines.append("local times: in \(z.identifier), offset by the date") }
         if let c = conversions.currency { lines.append("currency when the file has none: \(c)") }
         if let u = conversions.user { lines.append("user: \(u)") }
+        for (field, map) in conversions.valueMaps.sorted(by: { $0.key < $1.key }) {
+            for (from, to) in map.sorted(by: { $0.key < $1.key }) { lines.append("\(field): \(from) → \(to)") }
+        }
+        if !filters.isEmpty { lines.append("rows kept: " + filters.map(\.description).joined(separator: ", ")) }
+        if let n = skipLines { lines.append("header: after the first \(n) lines") }
         if let p = preset, p.statementFormat != nil || [.fireflyIII, .monzo, .wise].contains(p) {
             let own = p == .wise ? "<TransferWise ID>/<Currency>" : "<the file's own id>"
             lines.append("ids: <user>/\(p.statementFormat?.idPrefix ?? p.rawValue)/\(own)")

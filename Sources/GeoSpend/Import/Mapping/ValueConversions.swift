@@ -14,40 +14,14 @@ public struct ValueConversions: Sendable {
     public var currency: String?
     /// The user every row belongs to (files that do not name one).
     public var user: String?
+    /// Field → the file's value → the value stored (`--map-value kind:CARD_PAYMENT=expense`).
+    public var valueMaps: [String: [String: String]] = [:]
 
     public init() {}
 
     /// Nothing to convert or fill in: a row's values are read as they are.
     var isIdentity: Bool {
-        !decimalComma && dateFormat == nil && timeZone == nil && currency == nil && user == nil
-    }
-
-    /// A signed amount as its magnitude in the `12.50` form `Money` reads, and its sign.
-    /// - Throws: `ValueError.invalidAmount` naming the option that would read it.
-    public func amount(_ raw: String) throws(ValueError) -> (magnitude: String, negative: Bool) {
-        var text = raw.trimmingSpaces()
-        var negative = false
-        if let first = text.first, first == "-" || first == "+" || first == "\u{2212}" {
-            negative = first != "+"
-            text.removeFirst()
-        }
-        if decimalComma {
-            // Groups of three digits between dots, then an optional decimal comma.
-            let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count <= 2, !(parts.count == 2 && parts[1].isEmpty) else {
-                throw .invalidAmount(raw, reason: "is not a decimal-comma number like -1.234,56")
-            }
-            let groups = parts[0].split(separator: ".", omittingEmptySubsequences: false)
-            let wellGrouped = groups.count == 1
-                || (groups[0].count >= 1 && groups[0].count <= 3 && groups.dropFirst().allSatisfy { $0.count == 3 })
-            guard wellGrouped else {
-                throw .invalidAmount(raw, reason: "has a \".\" that does not group thousands; with --decimal-comma the decimal separator is \",\"")
-            }
-            text = groups.joined() + (parts.count == 2 ? "." + parts[1] : "")
-        } else if text.contains(",") {
-            throw .invalidAmount(raw, reason: "has a comma; if it is the decimal separator, add --decimal-comma")
-        }
-        return (text, negative)
+        !decimalComma && dateFormat == nil && timeZone == nil && currency == nil && user == nil && valueMaps.isEmpty
     }
 
     /// An expense's time as the RFC 3339 (or bare date) text `Timestamp` reads: through
@@ -65,12 +39,15 @@ public struct ValueConversions: Sendable {
             return try Self.zoned(local, in: timeZone, raw: raw).text
         }
         do { return try Timestamp(parsing: text).text } catch {
-            // A local date-time without offset (`2025-03-05 08:15:00`, `…T08:15:00`) gets the zone's.
-            guard let timeZone, text.count >= 19 else { throw error }
+            // A local date-time without offset (`2025-03-05 08:15:00`, `…T08:15`, a joined
+            // `Date+Time`) gets the zone's.
             var plain = Array(text)
+            guard plain.count == 16 || plain.count == 19 else { throw error }
             if plain[10] == "T" { plain[10] = " " }
-            guard let local = try? DateFormatPattern("yyyy-MM-dd HH:mm:ss").parse(String(plain.prefix(19))), plain.count == 19 else {
-                throw error
+            let pattern = plain.count == 19 ? "yyyy-MM-dd HH:mm:ss" : "yyyy-MM-dd HH:mm"
+            guard let local = try? DateFormatPattern(pattern).parse(String(plain)) else { throw error }
+            guard let timeZone else {
+                throw .invalidDate(raw, reason: "has no UTC offset; give the zone the times are in with --timezone (e.g. Europe/Helsinki)")
             }
             return try Self.zoned(local, in: timeZone, raw: raw).text
         }

@@ -31,12 +31,16 @@ enum MonzoAPIReader {
         }
         let lines = TransactionLines(bytes)
         var out: [Result<StatementTransaction, RowError>] = []
+        // Lines only go forward: an id not found as a `"tx_…"` string, or found first earlier in
+        // the file (repeated, or escaped), stands on the line of the transaction before it.
+        var previous = 1
         for (n, item) in items.enumerated() {
             guard case .string(let id)? = item["id"], !id.isEmpty else {
                 out.append(.failure(RowError(file: file, location: "transactions[\(n)]", column: "id", reason: "is missing; every transaction has its tx_ id")))
                 continue
             }
-            let at = lines.line(of: id)
+            let at = max(lines.line(of: id) ?? previous, previous)
+            previous = at
             if case .string(let reason)? = item["decline_reason"], !reason.isEmpty { continue }
             do { out.append(.success(try transaction(item, id: id, line: at))) } catch {
                 out.append(.failure(RowError(file: file, line: at, column: error.column, reason: error.reason)))
@@ -127,6 +131,6 @@ enum MonzoAPIReader {
             }
         }
 
-        func line(of id: String) -> Int { lines[id] ?? 1 }
+        func line(of id: String) -> Int? { lines[id] }
     }
 }
