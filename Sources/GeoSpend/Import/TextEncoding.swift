@@ -136,10 +136,10 @@ extension TextEncoding {
         return n < 0 ? nil : Array(bytes.prefix(n))
     }
 
-    /// Whether a regular file is valid UTF-8 throughout (a pipe or an unreadable file counts as
-    /// UTF-8: its reader reports what is wrong with it). Bank exports are small.
+    /// Whether a regular file is valid UTF-8 throughout, checked in place (`MappedFile`, no
+    /// copy); a pipe or an unreadable file counts as UTF-8: its reader reports what is wrong.
     static func isUTF8(path: String) -> Bool {
-        guard let bytes = leadingBytes(path: path, limit: 256 << 20) else { return true }
-        return String(validating: bytes, as: UTF8.self) != nil
+        guard leadingBytes(path: path, limit: 0) != nil, let file = try? MappedFile(path: path) else { return true }
+        return String(validating: file.bytes, as: UTF8.self) != nil
     }
 }

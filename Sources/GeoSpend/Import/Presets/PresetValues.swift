@@ -49,30 +49,19 @@ extension DelimitedPreset {
 
 extension ValueConversions {
     /// An amount as budgeting apps write it in the budget's currency format: `$1,234.50`,
-    /// `1.234,50 €`, `£0.00`, `CHF 1'234.50`. The symbol and spaces are dropped; the last `.`
-    /// or `,` is the decimal mark when as many digits as the currency's minor unit follow it
-    /// (`¥1,234` is 1234 yen), every other one groups thousands. Empty: zero.
+    /// `1.234,50 €`, `£0.00`, `CHF 1'234.50`, read by `amount(_:)` once the decimal mark is
+    /// known: the last `.` or `,` when as many digits as the currency's minor unit follow it, or
+    /// any number but three (`¥1,234` is 1234 yen); otherwise it groups thousands. Empty: zero.
     func symbolAmount(_ text: String, column: String, minorDigits: Int) throws(FieldError) -> (magnitude: String, negative: Bool) {
-        var negative = false
-        var kept = ""
-        for c in text {
-            if c == "-" || c == "\u{2212}" || c == "(" { negative = true }  // (12.50): accounting style
-            if c.isASCII && c.isNumber || c == "." || c == "," { kept.append(c) }
+        if text.trimmingSpaces().isEmpty { return ("0", false) }
+        var reading = self
+        if let mark = text.lastIndex(where: { $0 == "." || $0 == "," }) {
+            let digits = text[text.index(after: mark)...].prefix { $0.isASCII && $0.isNumber }.count
+            let isDecimal = minorDigits > 0 && digits == minorDigits || digits != 3
+            reading.decimalComma = (text[mark] == ",") == isDecimal
         }
-        guard kept.contains(where: \.isNumber) else {
-            if text.trimmingSpaces().isEmpty { return ("0", false) }
-            throw FieldError(column: column, reason: "\(ValueError.quote(text)) is not an amount")
+        do throws(ValueError) { return try reading.amount(text) } catch {
+            throw FieldError(column: column, reason: error.description)
         }
-        var integer = kept, fraction = ""
-        if let mark = kept.lastIndex(where: { $0 == "." || $0 == "," }) {
-            let after = kept[kept.index(after: mark)...]
-            if minorDigits > 0 && after.count == minorDigits || after.count != 3 {
-                integer = String(kept[..<mark])
-                fraction = String(after)
-            }
-        }
-        integer.removeAll { $0 == "." || $0 == "," }
-        if integer.isEmpty { integer = "0" }
-        return (fraction.isEmpty ? integer : "\(integer).\(fraction)", negative)
     }
 }
