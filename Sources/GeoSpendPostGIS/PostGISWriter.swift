@@ -135,7 +135,7 @@ final class PostGISWriter: ExpenseWriter {
 
     // MARK: Expenses
 
-    func insert(_ expenses: [HashedRow<Expense>]) throws -> [RowOutcome] {
+    func insert(_ expenses: [HashedRow<Expense>], policy: InsertPolicy) throws -> [RowOutcome] {
         guard !expenses.isEmpty else { return [] }
         try learnStores(expenses.compactMap(\.record.storeID))
         if currencyTotals == nil {
@@ -145,22 +145,48 @@ final class PostGISWriter: ExpenseWriter {
         }
         try setAsideIfEmpty("expenses")
         var stored = try storedExpenseHashes(expenses.map(\.record))
+        func storedHash(_ key: ExactText) -> Int64? { stored[key] ?? written["expenses"]?[key] }
+        // What the decisions below need from the table, fetched once per batch: the days of new
+        // ids (their twins; a table that started empty has none) and the rows to rewrite.
+        let twins = written["expenses"] == nil ? policy.duplicates : nil
+        if let twins {
+            let new = expenses.lazy.map(\.record).filter { storedHash(Self.expenseKey(user: $0.userID, id: $0.id)) == nil }
+            try load(twins.missingDays(new), into: twins)
+        }
+        let changed = policy.updatesChanged
+            ? expenses.filter { row in storedHash(Self.expenseKey(user: row.record.userID, id: row.record.id)).map { $0 != row.contentHash } ?? false }
+            : []
+        let olds = try storedForUpdate(changed.map(\.record))
         var fresh: [HashedRow<Expense>] = []
+        var updates: [(row: HashedRow<Expense>, old: StoredForUpdate)] = []
         let outcomes = expenses.map { row -> RowOutcome in
             let e = row.record
             if let store = e.storeID, knownStores[ExactText(store)] != true {
                 return .rejected(RowRejection(column: "store_id", reason: "\"\(store)\" is not a known store; import the stores first"))
             }
             let code = e.amount.currency.code
-            let (projected, overflow) = currencyTotals![code, default: 0].addingReportingOverflow(e.amount.minorUnits)
             // Ids are unique per user: another user's row of the same id is neither compared nor revealed.
             let key = Self.expenseKey(user: e.userID, id: e.id)
-            if let hash = stored[key] ?? written["expenses"]?[key] { return Self.same(hash, row.contentHash, id: e.id) }
-            if overflow {
-                return .rejected(RowRejection(
-                    column: "amount",
-                    reason: "would bring the total of all \(code) amounts in the database beyond \(Int64.max) minor units, more than GeoSpend can add up exactly"))
+            if let hash = storedHash(key) {
+                if hash == row.contentHash { return .unchanged }
+                guard policy.updatesChanged, let old = olds[key] else { return .rejected(.changedContent(id: e.id)) }
+                // The old amount leaves its total first (it was part of it: no overflow).
+                var totals = currencyTotals!
+                totals[old.currency, default: 0] -= old.amountMinor
+                let (projected, overflow) = totals[code, default: 0].addingReportingOverflow(e.amount.minorUnits)
+                if overflow { return Self.overflow(code) }
+                if let column = CopyText.columnWithNUL(["title": e.title, "category": e.category, "merchant": e.merchant, "notes": e.notes]) {
+                    return Self.nul(column)
+                }
+                totals[code] = projected
+                currencyTotals = totals
+                stored[key] = row.contentHash
+                updates.append((row, old))
+                return .updated
             }
+            if let twin = twins?.take(e) { return .duplicate(of: twin) }
+            let (projected, overflow) = currencyTotals![code, default: 0].addingReportingOverflow(e.amount.minorUnits)
+            if overflow { return Self.overflow(code) }
             if let column = CopyText.columnWithNUL([
                 "id": e.id, "user_id": e.userID, "title": e.title, "category": e.category, "merchant": e.merchant, "notes": e.notes,
             ]) { return Self.nul(column) }
@@ -170,6 +196,7 @@ final class PostGISWriter: ExpenseWriter {
             fresh.append(row)
             return .inserted
         }
+        try update(updates)
         guard !fresh.isEmpty else { return outcomes }
         try learnUsers(fresh.map(\.record.userID))
         try learnCategories(fresh.map(\.record))
@@ -189,6 +216,74 @@ final class PostGISWriter: ExpenseWriter {
             "category_id", "merchant", "lat", "lon", "accuracy_m", "store_id", "notes", "content_hash",
         ], text)
         return outcomes
+    }
+
+    /// Hands `check` the rows stored on `days`, in one query.
+    private func load(_ days: [DuplicateCheck.Day], into check: DuplicateCheck) throws {
+        guard !days.isEmpty else { return }
+        var found: [DuplicateCheck.Day: [DuplicateCheck.Stored]] = [:]
+        for row in try rows("""
+            SELECT e.user_id, e.local_date, e.id, e.kind, e.currency, e.amount_minor, COALESCE(e.merchant, e.title) FROM expenses AS e
+            JOIN unnest(\(days.map(\.userID))::text[], \(days.map(\.localDate))::text[], \(days.map(\.utcMilliseconds.lowerBound))::int8[],
+                \(days.map(\.utcMilliseconds.upperBound))::int8[]) AS d(u, day, lo, hi)
+              ON e.user_id = d.u AND e.occurred_ms BETWEEN d.lo AND d.hi AND e.local_date = d.day
+            """) {
+            let (user, date, id, kind, code, minor, text) = try row.decode((String, String, String, String, String, Int64, String?).self)
+            guard let kind = ExpenseKind(rawValue: kind), let currency = try? Currency(code: code) else { continue }
+            found[DuplicateCheck.Day(userID: user, localDate: date), default: []].append(
+                DuplicateCheck.Stored(id: id, kind: kind, amount: Money(minorUnits: minor, currency: currency), text: text))
+        }
+        for day in days { check.add(day, stored: found[day] ?? []) }
+    }
+
+    /// What a rewrite keeps or takes out of a stored row (`InsertPolicy.updatesChanged`).
+    private struct StoredForUpdate {
+        let amountMinor: Int64
+        let currency: String
+        let latitude: Double?, longitude: Double?, accuracy: Double?
+        let storeID: String?
+    }
+
+    private func storedForUpdate(_ expenses: [Expense]) throws -> [ExactText: StoredForUpdate] {
+        guard !expenses.isEmpty else { return [:] }
+        var found: [ExactText: StoredForUpdate] = [:]
+        for row in try rows("""
+            SELECT e.user_id, e.id, e.amount_minor, e.currency, e.lat, e.lon, e.accuracy_m, e.store_id FROM expenses AS e
+            JOIN unnest(\(expenses.map(\.userID))::text[], \(expenses.map(\.id))::text[]) AS k(u, x) ON e.user_id = k.u AND e.id = k.x
+            """) {
+            let (user, id, minor, code, lat, lon, accuracy, store) = try row.decode((String, String, Int64, String, Double?, Double?, Double?, String?).self)
+            found[Self.expenseKey(user: user, id: id)] = StoredForUpdate(
+                amountMinor: minor, currency: code, latitude: lat, longitude: lon, accuracy: accuracy, storeID: store)
+        }
+        return found
+    }
+
+    /// Rewrites stored rows with the file's fields, one statement each (rewrites are a
+    /// statement's few corrections): a position or store the row does not give stays, with
+    /// its provenance, as on the file (SpatiaLiteBulkWriter.update).
+    private func update(_ updates: [(row: HashedRow<Expense>, old: StoredForUpdate)]) throws {
+        guard !updates.isEmpty else { return }
+        try learnCategories(updates.map(\.row.record))
+        for (row, old) in updates {
+            let e = row.record, t = e.occurredAt
+            let keepsPosition = e.location == nil && old.latitude != nil
+            let keepsStore = e.storeID == nil && old.storeID != nil
+            let lat = keepsPosition ? old.latitude : e.location?.coordinate.latitude
+            let lon = keepsPosition ? old.longitude : e.location?.coordinate.longitude
+            let accuracy = keepsPosition ? old.accuracy : e.location?.accuracyMeters
+            let categoryID = e.category.map { categoryIDs[Self.key(e, $0)]! }
+            _ = try rows("""
+                UPDATE expenses SET kind = \(e.kind.rawValue), amount_minor = \(e.amount.minorUnits), currency = \(e.amount.currency.code),
+                    occurred_at = \(t.text), occurred_ms = \(t.epochMilliseconds), utc_offset_min = \(t.utcOffsetMinutes.map(Int32.init)),
+                    local_date = \(t.localDate), title = \(e.title), category_id = \(categoryID), merchant = \(e.merchant),
+                    lat = \(lat), lon = \(lon), accuracy_m = \(accuracy), store_id = \(keepsStore ? old.storeID : e.storeID),
+                    notes = \(e.notes), content_hash = \(row.contentHash), updated_at = \(unescaped: PostGISStore.nowSQL),
+                    position_source = CASE WHEN \(keepsPosition) THEN position_source END,
+                    position_confidence = CASE WHEN \(keepsPosition) THEN position_confidence END,
+                    store_inferred = store_inferred AND \(keepsStore)
+                WHERE id = \(e.id) AND user_id = \(e.userID)
+                """)
+        }
     }
 
     /// Which of `ids` are stores, remembered for the rest of the scope.
@@ -287,7 +382,13 @@ final class PostGISWriter: ExpenseWriter {
 
     // MARK: Outcomes
 
-    /// For an id already stored: the same content is a no-op, other content refused.
+    private static func overflow(_ code: String) -> RowOutcome {
+        .rejected(RowRejection(
+            column: "amount",
+            reason: "would bring the total of all \(code) amounts in the database beyond \(Int64.max) minor units, more than GeoSpend can add up exactly"))
+    }
+
+    /// For a store id already stored: the same content is a no-op, other content refused.
     private static func same(_ stored: Int64, _ given: Int64, id: String) -> RowOutcome {
         stored == given
             ? .unchanged

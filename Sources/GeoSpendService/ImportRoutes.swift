@@ -2,7 +2,7 @@ import Foundation
 import GeoSpend
 import Hummingbird
 
-/// `POST /api/v1/import/expenses?format=csv|jsonl[&skip-invalid=true]`: the body is a file as
+/// `POST /api/v1/import/expenses?format=csv|jsonl[&skip-invalid=true][&update=true][&allow-duplicates=true]`: the body is a file as
 /// `geospend import expenses` reads it, imported for the token's user in one write scope: all or
 /// nothing unless `skip-invalid`. A row of another user is refused like any bad row; CSV rows
 /// without a user column are the token user's (JSON Lines rows name their user, as in a file). Bad rows come back as a 400 problem with each
@@ -17,7 +17,8 @@ struct ImportRoutes {
     @Sendable func importExpenses(_ request: Request, context: ServiceContext) async throws -> Response {
         let q = QueryParameters(request)
         let user = try context.user()
-        let skipInvalid = try q.flag("skip-invalid")
+        let options = ImportOptions(
+            skipInvalid: try q.flag("skip-invalid"), updatesChanged: try q.flag("update"), allowsDuplicates: try q.flag("allow-duplicates"))
         let format = try UploadedFile.tableFormat(request)
         let upload = try await UploadedFile(request, context: context, what: "import", fileExtension: format.rawValue)
         defer { upload.remove() }
@@ -30,7 +31,7 @@ struct ImportRoutes {
             // At the lowest CPU priority: the service's readers run first (`writeInBackground`).
             report = try await store.writeInBackground { [source] writer in
                 try Importer.importExpenses(
-                    from: path, format: format, source: source, options: ImportOptions(skipInvalid: skipInvalid),
+                    from: path, format: format, source: source, options: options,
                     writer: OneUserWriter(base: writer, user: user))
             }
         } catch let error as ImportError {
@@ -38,6 +39,11 @@ struct ImportRoutes {
         }
         return JSONResponse.make(.object([
             ("inserted", .integer(Int64(report.inserted))), ("unchanged", .integer(Int64(report.unchanged))),
+            ("updated", .integer(Int64(report.updated))), ("updated_ids", .array(report.updatedIDs.map { .string($0) })),
+            ("duplicates", .array(report.duplicateNotes.map {
+                .object([("line", .string($0.location)), ("id", .string($0.id)), ("stored_id", .string($0.storedID))])
+            })),
+            ("duplicates_left_out", .integer(Int64(report.duplicates))),
             ("rejected", .integer(Int64(report.rejected))), ("skipped", .integer(Int64(report.skipped))),
             ("errors", .array(report.errors.map { Self.json($0, file: path) })),
         ]))
@@ -84,9 +90,9 @@ struct OneUserWriter: ExpenseWriter {
         stores.map { _ in .rejected(RowRejection(column: "row", reason: "stores are shared: `geospend import stores` adds them")) }
     }
 
-    func insert(_ expenses: [HashedRow<Expense>]) throws -> [RowOutcome] {
+    func insert(_ expenses: [HashedRow<Expense>], policy: InsertPolicy) throws -> [RowOutcome] {
         let own = expenses.filter { ExactText($0.record.userID) == ExactText(user) }
-        var outcomes = try base.insert(own).makeIterator()
+        var outcomes = try base.insert(own, policy: policy).makeIterator()
         return expenses.map { row in
             guard ExactText(row.record.userID) == ExactText(user) else {
                 return .rejected(RowRejection(

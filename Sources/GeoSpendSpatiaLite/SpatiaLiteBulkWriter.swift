@@ -25,6 +25,7 @@ final class SpatiaLiteBulkWriter {
     private let insertStoreIndex: RawStatement
     private let insertExpense: RawStatement
     private let existingExpense: RawStatement
+    private let expensesOnDay: RawStatement
     private let insertStore: RawStatement
     private let existingStore: RawStatement
     private let storeExists: RawStatement
@@ -40,8 +41,15 @@ final class SpatiaLiteBulkWriter {
     private var expenseIndexLoad: RTreeBulkLoad?
     private var storeIndexLoad: RTreeBulkLoad?
 
-    /// Whether `assignStore` changed a row (`finish()` then stamps the last-update time).
-    private var linkedStores = false
+    /// Whether `assignStore` or `update` changed a row (`finish()` then stamps the last-update time).
+    private var updatedRows = false
+    /// Whether `expenses` held no row when the scope began: no id can be stored, no twin found.
+    private var expensesStartedEmpty = false
+    /// The map rollups' changes of rows `update` rewrote, applied by `finish()` once the cells'
+    /// triggers are back (the summer adds inserted rows only).
+    private var updateRollups = MapRollup.Changes()
+    /// Whether `update` moved a point: `finish()` scrubs the R*Tree's unused cells (`RTreeScrub`).
+    private var movedPoints = false
     /// SQLite's count of rows changed on this connection once the triggers and indexes were set
     /// aside (dropping them changes no row).
     private let changesBefore: Int
@@ -128,6 +136,7 @@ final class SpatiaLiteBulkWriter {
             // Into an empty table, one sorted CREATE INDEX per index at the end beats updating
             // them per row. UNIQUE indexes stay: they decide ON CONFLICT.
             if try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM \(table.quotedDatabaseIdentifier))") ?? false {
+                if table == "expenses" { expensesStartedEmpty = true }
                 let secondary = try Row.fetchAll(db, sql: """
                     SELECT m.name, m.sql FROM pragma_index_list(?) AS i JOIN sqlite_master AS m ON m.name = i.name
                     WHERE i."unique" = 0 AND i.origin = 'c' AND m.sql IS NOT NULL
@@ -161,6 +170,10 @@ final class SpatiaLiteBulkWriter {
             """))
         // Ids are unique per user (v17): another user's row of the same id is never compared, so never revealed.
         existingExpense = RawStatement(try db.cachedStatement(sql: "SELECT content_hash FROM expenses WHERE id = ?1 AND user_id = ?2"))
+        expensesOnDay = RawStatement(try db.cachedStatement(sql: """
+            SELECT id, kind, currency, amount_minor, COALESCE(merchant, title) FROM expenses
+            WHERE user_id = ?1 AND occurred_ms BETWEEN ?2 AND ?3 AND local_date = ?4
+            """))
         insertStore = RawStatement(try db.cachedStatement(sql: """
             INSERT INTO stores (id, name, kind, brand, street, postcode, city, country, source_id, lat, lon,
                 content_hash, geom)
@@ -197,11 +210,15 @@ final class SpatiaLiteBulkWriter {
         try storeRollups()
         for trigger in cellTriggersAside { try db.execute(sql: trigger.sql) }
         cellTriggersAside = []
+        if keepsRollups { try MapRollupStorage.apply(updateRollups, db) }
+        updateRollups = MapRollup.Changes()
+        // A moved point leaves its old bounds in the R*Tree node's unused slot.
+        if movedPoints { try RTreeScrub.zeroUnusedCells(of: "idx_expenses_geom", in: db) }
         try db.execute(sql: """
             UPDATE geometry_columns_time SET last_insert = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
             WHERE f_table_name IN ('expenses', 'stores') AND f_geometry_column = 'geom'
             """)
-        if linkedStores {
+        if updatedRows {
             try db.execute(sql: """
                 UPDATE geometry_columns_time SET last_update = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
                 WHERE f_table_name = 'expenses' AND f_geometry_column = 'geom'
@@ -276,7 +293,7 @@ final class SpatiaLiteBulkWriter {
         return try compareExisting(existingStore, id: store.id, hash: hash, what: "store")
     }
 
-    func insert(_ expense: Expense, contentHash hash: Int64) throws -> InsertOutcome {
+    func insert(_ expense: Expense, contentHash hash: Int64, policy: InsertPolicy) throws -> InsertOutcome {
         if let storeID = expense.storeID, try !storeIsKnown(storeID) {
             throw RowRejection(column: "store_id", reason: "\"\(storeID)\" is not a known store; import the stores first")
         }
@@ -286,15 +303,20 @@ final class SpatiaLiteBulkWriter {
                 db, sql: "SELECT currency, SUM(amount_minor) FROM expenses GROUP BY currency"
             ).map { ($0[0] as String, $0[1] as Int64) })
         }
+        // Into a table that held rows: the id looked up first (one probe instead of a failed
+        // INSERT and then the probe, for a re-import's every row), and a new id's twin.
+        if !expensesStartedEmpty {
+            if let stored = try storedHash(of: expense) { return try settle(expense, contentHash: hash, stored: stored, policy: policy) }
+            if let check = policy.duplicates {
+                let day = DuplicateCheck.Day(expense)
+                if check.needs(day) { check.add(day, stored: try expenses(on: day)) }
+                if let twin = check.take(expense) { return .duplicate(of: twin) }
+            }
+        }
         let (projected, overflow) = currencyTotals![code, default: 0].addingReportingOverflow(expense.amount.minorUnits)
         guard !overflow else {
             // A row already stored adds nothing: re-importing at the limit stays a no-op.
-            existingExpense.reset()
-            existingExpense.bind(1, expense.id)
-            existingExpense.bind(2, expense.userID)
-            if try existingExpense.step(db) {
-                return try compareExisting(existingExpense, id: expense.id, userID: expense.userID, hash: hash, what: "expense")
-            }
+            if let stored = try storedHash(of: expense) { return try settle(expense, contentHash: hash, stored: stored, policy: policy) }
             throw RowRejection(
                 column: "amount",
                 reason: "would bring the total of all \(code) amounts in the database beyond \(Int64.max) minor units, more than GeoSpend can add up exactly")
@@ -323,7 +345,109 @@ final class SpatiaLiteBulkWriter {
             }
             return .inserted
         }
-        return try compareExisting(existingExpense, id: expense.id, userID: expense.userID, hash: hash, what: "expense")
+        // Written earlier in this scope (a table that started empty).
+        s.reset()
+        guard let stored = try storedHash(of: expense) else {
+            throw RowRejection(column: "id", reason: "could not insert expense \"\(expense.id)\"")
+        }
+        return try settle(expense, contentHash: hash, stored: stored, policy: policy)
+    }
+
+    /// The content hash stored for the expense's user and id, if any.
+    private func storedHash(of expense: Expense) throws -> Int64? {
+        let s = existingExpense
+        s.reset()
+        defer { s.reset() }
+        s.bind(1, expense.id)
+        s.bind(2, expense.userID)
+        return try s.step(db) ? s.int64(0) : nil
+    }
+
+    /// A stored id: the same content is a no-op; other content is rewritten or refused.
+    private func settle(_ expense: Expense, contentHash hash: Int64, stored: Int64, policy: InsertPolicy) throws -> InsertOutcome {
+        if stored == hash { return .unchanged }
+        guard policy.updatesChanged else { throw RowRejection.changedContent(id: expense.id) }
+        try update(expense, contentHash: hash)
+        return .updated
+    }
+
+    /// The user's expenses stored on one local day, for `DuplicateCheck`.
+    private func expenses(on day: DuplicateCheck.Day) throws -> [DuplicateCheck.Stored] {
+        let s = expensesOnDay
+        s.reset()
+        defer { s.reset() }
+        let range = day.utcMilliseconds
+        s.bind(1, day.userID); s.bind(2, range.lowerBound); s.bind(3, range.upperBound); s.bind(4, day.localDate)
+        var found: [DuplicateCheck.Stored] = []
+        while try s.step(db) {
+            guard let id = s.text(0), let kind = s.text(1).flatMap(ExpenseKind.init(rawValue:)),
+                let currency = try? Currency(code: s.text(2) ?? "")
+            else { continue }
+            found.append(DuplicateCheck.Stored(id: id, kind: kind, amount: Money(minorUnits: s.int64(3), currency: currency), text: s.text(4)))
+        }
+        return found
+    }
+
+    /// Rewrites the stored row of the expense's user and id with its fields (`InsertPolicy`):
+    /// a position or store the row does not give stays, with its provenance; the reminder and
+    /// creation time stay. The R*Tree follows through SpatiaLite's update trigger (kept in
+    /// bulk mode), the rollups in `finish()`; replaced text is zeroed where SQLite frees it.
+    private func update(_ expense: Expense, contentHash hash: Int64) throws {
+        guard let (old, pk) = try SpatiaLiteStore.fetchStored(
+            db, "SELECT \(SpatiaLiteStore.storedColumns) FROM \(SpatiaLiteStore.storedSource) WHERE e.id = ?1 AND e.user_id = ?2", {
+                $0.bind(1, expense.id); $0.bind(2, expense.userID)
+            }
+        ).first else { throw RowRejection(column: "id", reason: "could not update expense \"\(expense.id)\"") }
+        var new = expense
+        let keepsPosition = new.location == nil && old.expense.location != nil
+        if keepsPosition { new.location = old.expense.location }
+        let keepsStore = new.storeID == nil && old.expense.storeID != nil
+        if keepsStore { new.storeID = old.expense.storeID }
+        // Every total of a currency stays within Int64, the old amount taken out first (it was
+        // part of its total, so taking it out cannot overflow).
+        var totals = currencyTotals!
+        totals[old.expense.amount.currency.code, default: 0] -= old.expense.amount.minorUnits
+        let code = new.amount.currency.code
+        let (projected, overflow) = totals[code, default: 0].addingReportingOverflow(new.amount.minorUnits)
+        guard !overflow else {
+            throw RowRejection(
+                column: "amount",
+                reason: "would bring the total of all \(code) amounts in the database beyond \(Int64.max) minor units, more than GeoSpend can add up exactly")
+        }
+        let categoryID = try new.category.map { try category(named: $0, user: new.userID, kind: Category.kind(for: new.kind)) }
+        let c = new.location?.coordinate
+        if c != nil, let load = expenseIndexLoad {
+            // The update trigger writes this point's R*Tree entry itself: the pending packed
+            // entries go in first, and the rest of the scope's points one by one.
+            try load.write(into: db)
+            expenseIndexLoad = nil
+        }
+        if !updatedRows { try db.execute(sql: "PRAGMA secure_delete = ON") }
+        try db.execute(
+            sql: """
+                UPDATE expenses SET kind = ?, amount_minor = ?, currency = ?, occurred_at = ?, occurred_ms = ?,
+                    utc_offset_min = ?, local_date = ?, title = ?, category_id = ?, merchant = ?, lat = ?, lon = ?,
+                    accuracy_m = ?, store_id = ?, notes = ?, content_hash = ?,
+                    geom = CASE WHEN ?11 IS NULL THEN NULL ELSE MakePoint(?12, ?11, 4326) END,
+                    position_source = CASE WHEN ? THEN position_source END,
+                    position_confidence = CASE WHEN ? THEN position_confidence END,
+                    store_inferred = CASE WHEN ? THEN store_inferred ELSE 0 END,
+                    updated_at = \(SpatiaLiteStore.nowSQL)
+                WHERE pk = ?
+                """,
+            arguments: [
+                new.kind.rawValue, new.amount.minorUnits, code, new.occurredAt.text, new.occurredAt.epochMilliseconds,
+                new.occurredAt.utcOffsetMinutes, new.occurredAt.localDate, new.title, categoryID, new.merchant, c?.latitude,
+                c?.longitude, new.location?.accuracyMeters, new.storeID, new.notes, hash, keepsPosition, keepsPosition, keepsStore, pk,
+            ])
+        totals[code] = projected
+        currencyTotals = totals
+        updatedRows = true
+        if keepsRollups {
+            updateRollups.add(old.expense, sign: -1)
+            updateRollups.add(new, sign: 1)
+        }
+        if old.expense.location?.coordinate != c { movedPoints = true }
     }
 
     /// Links the store to user `userID`'s expense `expenseID`: ids are unique per user, so
@@ -338,16 +462,14 @@ final class SpatiaLiteBulkWriter {
         linkStore.bind(3, userID)
         _ = try linkStore.step(db)
         let changed = db.changesCount == 1
-        linkedStores = linkedStores || changed
+        updatedRows = updatedRows || changed
         return changed
     }
 
-    /// After `ON CONFLICT DO NOTHING` skipped a row: the same content is a no-op, other content an error.
-    /// Expenses are looked up with their user (`userID`), stores by id alone.
-    private func compareExisting(_ s: RawStatement, id: String, userID: String? = nil, hash: Int64, what: String) throws -> InsertOutcome {
+    /// After `ON CONFLICT DO NOTHING` skipped a store: the same content is a no-op, other content an error.
+    private func compareExisting(_ s: RawStatement, id: String, hash: Int64, what: String) throws -> InsertOutcome {
         s.reset()
         s.bind(1, id)
-        if let userID { s.bind(2, userID) }
         guard try s.step(db) else {
             throw RowRejection(column: "id", reason: "could not insert \(what) \"\(id)\"")
         }
@@ -412,8 +534,8 @@ extension SpatiaLiteBulkWriter: ExpenseWriter {
         try stores.map { row in try outcome { try insert(row.record, contentHash: row.contentHash) } }
     }
 
-    func insert(_ expenses: [HashedRow<Expense>]) throws -> [RowOutcome] {
-        try expenses.map { row in try outcome { try insert(row.record, contentHash: row.contentHash) } }
+    func insert(_ expenses: [HashedRow<Expense>], policy: InsertPolicy) throws -> [RowOutcome] {
+        try expenses.map { row in try outcome { try insert(row.record, contentHash: row.contentHash, policy: policy) } }
     }
 
     func assignStores(_ links: [StoreLink]) throws -> [Bool] {
@@ -425,6 +547,8 @@ extension SpatiaLiteBulkWriter: ExpenseWriter {
             switch try insert() {
             case .inserted: return .inserted
             case .unchanged: return .unchanged
+            case .updated: return .updated
+            case .duplicate(let id): return .duplicate(of: id)
             }
         } catch let rejection as RowRejection {
             return .rejected(rejection)

@@ -43,7 +43,18 @@ struct ImportCommand: AsyncParsableCommand {
             if stderrIsTerminal { printErrInline("") }
             for e in report.errors { printErr(e.description) }
             if report.rejected > report.errors.count { printErr("… and \(report.rejected - report.errors.count) more bad rows") }
+            for note in report.duplicateNotes {
+                printErr("\(file):\(note.location): \"\(OutputEscaping.visible(note.id))\" left out: the same transaction is stored as \"\(OutputEscaping.visible(note.storedID))\" (same day, amount and merchant)")
+            }
+            if report.duplicates > report.duplicateNotes.count { printErr("… and \(report.duplicates - report.duplicateNotes.count) more") }
+            if report.duplicates > 0 { printErr("(--allow-duplicates imports them too)") }
+            if report.updated > 0 {
+                let more = report.updated > report.updatedIDs.count ? ", …" : ""
+                printErr("updated: \(report.updatedIDs.map { OutputEscaping.visible($0) }.joined(separator: ", "))\(more)")
+            }
             var line = "imported \(report.inserted) \(noun), \(report.unchanged) already present"
+            if report.updated > 0 { line += ", \(report.updated) updated" }
+            if report.duplicates > 0 { line += ", \(report.duplicates) duplicates left out" }
             if report.rejected > 0 { line += ", \(report.rejected) bad rows skipped" }
             if report.skipped > 0 { line += ", \(report.skipped) left out by \(leftOutBy)" }
             printErr(line + " (\(database.path))")
@@ -95,8 +106,8 @@ struct ImportCommand: AsyncParsableCommand {
                   [--map-value <FIELD:VALUE=STORED> ...] [--where <COLUMN=VALUE> ...]
                   [--skip-lines <N>] [--delimiter <C>] [--decimal-comma]
                   [--encoding <encoding>] [--date-format <PATTERN>]
-                  [--timezone <IANA-NAME>] [--currency <CODE>] [--dry-run]
-                  [--geotag] <file>
+                  [--timezone <IANA-NAME>] [--currency <CODE>] [--update]
+                  [--allow-duplicates] [--dry-run] [--geotag] <file>
                 """,
             discussion: """
                 GeoSpend's own columns (CSV header or JSON keys): id, user, kind,
@@ -129,6 +140,14 @@ struct ImportCommand: AsyncParsableCommand {
                 reading stops there) and nothing is written, unless
                 --skip-invalid. --dry-run shows how the columns were understood
                 and the first rows as they would be stored, and writes nothing.
+
+                Importing again: a row whose id is stored with the same content
+                changes nothing; with other content it is refused, or rewritten
+                with --update (a position or store the row does not give stays).
+                A row with a new id that is a stored transaction of the same
+                user, day, kind, amount and merchant (the same statement in
+                another format: OFX and QIF, a CSV and camt.053) is left out
+                with a note; --allow-duplicates imports it anyway.
 
                 Examples:
                   geospend import expenses Data/sample-expenses.csv
@@ -193,6 +212,12 @@ struct ImportCommand: AsyncParsableCommand {
 
         @Option(help: ArgumentHelp("Currency of rows whose file has none (ISO 4217, e.g. EUR).", valueName: "CODE"))
         var currency: String?
+
+        @Flag(help: "Rewrite stored expenses whose id comes again with other content, instead of refusing them.")
+        var update = false
+
+        @Flag(help: "Import rows that are stored transactions under another id (same day, amount, merchant) too.")
+        var allowDuplicates = false
 
         @Flag(help: "Show how the file would be read; write nothing.")
         var dryRun = false
@@ -289,15 +314,18 @@ struct ImportCommand: AsyncParsableCommand {
             if geotag, user == nil { throw ValidationError("--geotag needs --user: the person whose statement it is") }
             if geotag, dryRun { throw ValidationError("--geotag writes positions; leave it out of a --dry-run (`geospend geotag --dry-run` shows them)") }
             try await common.removingNewDatabaseOnFailure {
+                var options = common.options
+                options.updatesChanged = update
+                options.allowsDuplicates = allowDuplicates
                 guard geotag, let user else {
                     let store = try await common.database.openStore(create: true)
                     let report = try await Importer.importExpenses(
-                        from: common.file, format: common.format, source: source, into: store, options: common.options)
+                        from: common.file, format: common.format, source: source, into: store, options: options)
                     return common.report(report, noun: "expenses", leftOutBy: leftOutBy)
                 }
                 let store = try await common.database.openPositions(create: true)
                 let report = try await Importer.importExpenses(
-                    from: common.file, format: common.format, source: source, into: store, options: common.options)
+                    from: common.file, format: common.format, source: source, into: store, options: options)
                 common.report(report, noun: "expenses", leftOutBy: leftOutBy)
                 // After the import: a user the statement created has no setting (this machine's zone).
                 let zone = try await PositionsCommand.zone(timezone, of: user, in: store)

@@ -107,18 +107,18 @@ import Testing
             == "assigned 3 expenses to period 1 (0 moved from another period, 0 already in it)\n")
         #expect(try ok(["periods", "assign"] + ann + ["--period", "2", "a3", "a4"], db)
             == "assigned 2 expenses to period 2 (1 moved from another period, 0 already in it)\n")
-        #expect(try Self.counts(try ok(["periods", "list"] + ann + ["--format", "json"], db)) == [2, 2], "one period per expense")
+        #expect(Self.counts(try ok(["periods", "list"] + ann + ["--format", "json"], db)) == [2, 2], "one period per expense")
         // All or nothing: one unknown id, nothing assigned.
         let unknown = try fails(["periods", "assign"] + ann + ["--period", "1", "a5", "zz9"], db)
         #expect(unknown.contains("no expense \"zz9\" of user \"ann\"; nothing was changed"))
         #expect(unknown.contains("`geospend expenses list --user ann` lists the user's expense ids"), "\(unknown)")
         #expect(try fails(["periods", "assign"] + ann + ["--period", "7", "a5"], db).contains("no period 7 of user \"ann\""))
-        #expect(try Self.counts(try ok(["periods", "list"] + ann + ["--format", "json"], db)) == [2, 2])
+        #expect(Self.counts(try ok(["periods", "list"] + ann + ["--format", "json"], db)) == [2, 2])
         #expect(try ok(["periods", "unassign"] + ann + ["a4", "a5"], db) == "unassigned 1 expense\n")
         #expect(try fails(["periods", "assign"] + ann + ["--period", "1"], db).contains("Missing expected argument '<expenses> ...'"))
         #expect(try fails(["periods", "unassign"] + ann, db).contains("Missing expected argument '<expenses> ...'"))
         #expect(try fails(["periods", "unassign"] + ann + ["a4", "nope"], db).contains("no expense \"nope\""))
-        #expect(try Self.counts(try ok(["periods", "list"] + ann + ["--format", "json"], db)) == [2, 1])
+        #expect(Self.counts(try ok(["periods", "list"] + ann + ["--format", "json"], db)) == [2, 1])
 
         // users export writes the periods with their expenses; the link is not an expense key.
         let export = try Self.json(try ok(["users", "export", "ann"], db))

@@ -228,13 +228,27 @@ final class MemoryWriter: ExpenseWriter {
         }
     }
 
-    func insert(_ expenses: [HashedRow<Expense>]) throws -> [RowOutcome] {
+    func insert(_ expenses: [HashedRow<Expense>], policy: InsertPolicy) throws -> [RowOutcome] {
         expenses.map { row in
             let e = row.record
             if let store = e.storeID, state.stores[ExactText(store)] == nil {
                 return .rejected(RowRejection(column: "store_id", reason: "\"\(store)\" is not a known store; import the stores first"))
             }
-            if let at = state.expenseIndex[MemoryState.ExpenseKey(e.userID, e.id)] { return same(state.expenses[at].contentHash, row.contentHash, id: e.id) }
+            if let at = state.expenseIndex[MemoryState.ExpenseKey(e.userID, e.id)] {
+                let stored = state.expenses[at]
+                if stored.contentHash == row.contentHash { return .unchanged }
+                guard policy.updatesChanged else { return .rejected(.changedContent(id: e.id)) }
+                return update(at, with: row)
+            }
+            if let check = policy.duplicates {
+                let day = DuplicateCheck.Day(e)
+                if check.needs(day) {
+                    check.add(day, stored: state.expenses.filter { $0.expense.userID == e.userID && $0.expense.occurredAt.localDate == day.localDate }.map {
+                        DuplicateCheck.Stored(id: $0.expense.id, kind: $0.expense.kind, amount: $0.expense.amount, text: $0.expense.merchant ?? $0.expense.title)
+                    })
+                }
+                if let twin = check.take(e) { return .duplicate(of: twin) }
+            }
             let code = e.amount.currency.code
             let (total, overflow) = state.currencyTotals[code, default: 0].addingReportingOverflow(e.amount.minorUnits)
             if overflow {
@@ -254,6 +268,31 @@ final class MemoryWriter: ExpenseWriter {
         }
     }
 
+    /// The stored row rewritten with the row's fields; a position or store it does not give stays.
+    private func update(_ at: Int, with row: HashedRow<Expense>) -> RowOutcome {
+        let old = state.expenses[at].expense
+        var new = row.record
+        if new.location == nil { new.location = old.location }
+        if new.storeID == nil { new.storeID = old.storeID }
+        var totals = state.currencyTotals
+        totals[old.amount.currency.code, default: 0] -= old.amount.minorUnits
+        let code = new.amount.currency.code
+        let (total, overflow) = totals[code, default: 0].addingReportingOverflow(new.amount.minorUnits)
+        if overflow {
+            return .rejected(RowRejection(
+                column: "amount",
+                reason: "would bring the total of all \(code) amounts in the database beyond \(Int64.max) minor units, more than GeoSpend can add up exactly"))
+        }
+        totals[code] = total
+        state.currencyTotals = totals
+        state.expenses[at] = MemoryState.Row(expense: new, contentHash: row.contentHash)
+        if let c = new.location?.coordinate {
+            let b = state.box ?? (c.latitude, c.latitude, c.longitude, c.longitude)
+            state.box = (min(b.0, c.latitude), max(b.1, c.latitude), min(b.2, c.longitude), max(b.3, c.longitude))
+        }
+        return .updated
+    }
+
     /// Links expenses that have no store yet. An unknown store throws, as SpatiaLite's foreign
     /// key does.
     func assignStores(_ links: [StoreLink]) throws -> [Bool] {
@@ -267,7 +306,7 @@ final class MemoryWriter: ExpenseWriter {
         }
     }
 
-    /// The outcome for an id already stored: the same content is a no-op, other content refused.
+    /// The outcome for a store id already stored: the same content is a no-op, other content refused.
     private func same(_ stored: Int64, _ given: Int64, id: String) -> RowOutcome {
         stored == given
             ? .unchanged

@@ -2,6 +2,14 @@
 public struct ImportReport: Sendable, Equatable {
     public var inserted = 0
     public var unchanged = 0
+    /// Stored ids rewritten with the file's content (`ImportOptions.updatesChanged`), the
+    /// first `ImportOptions.maximumListedErrors` listed in `updatedIDs`.
+    public var updated = 0
+    public var updatedIDs: [String] = []
+    /// Rows not written as the same transaction is stored under another id (unless
+    /// `ImportOptions.allowsDuplicates`), the first ones listed in `duplicateNotes`.
+    public var duplicates = 0
+    public var duplicateNotes: [DuplicateNote] = []
     /// Rows refused (listed in `errors` up to `ImportOptions.maximumListedErrors`).
     public var rejected = 0
     /// Rows a preset leaves out on purpose (balance corrections), neither written nor errors.
@@ -11,17 +19,39 @@ public struct ImportReport: Sendable, Equatable {
     public init() {}
 }
 
+/// A row left out as a duplicate: where it is in the file, its id, and the stored expense it is.
+public struct DuplicateNote: Sendable, Equatable {
+    public let location: String
+    public let id: String
+    public let storedID: String
+}
+
 public struct ImportOptions: Sendable {
     /// Write the good rows and report the bad ones, instead of writing nothing.
     public var skipInvalid: Bool
+    /// Rewrite stored expenses whose id comes again with other content (`--update`), instead
+    /// of refusing them.
+    public var updatesChanged: Bool
+    /// Write an expense even when the same transaction is stored under another id
+    /// (`--allow-duplicates`; `DuplicateCheck` says what is the same).
+    public var allowsDuplicates: Bool
     /// Called every 10,000 rows with the number of rows read so far (progress on a terminal).
     public var progress: (@Sendable (Int) -> Void)?
     /// Bad rows listed; without `skipInvalid` reading also stops at this many.
     public static let maximumListedErrors = 20
 
-    public init(skipInvalid: Bool = false, progress: (@Sendable (Int) -> Void)? = nil) {
+    public init(
+        skipInvalid: Bool = false, updatesChanged: Bool = false, allowsDuplicates: Bool = false, progress: (@Sendable (Int) -> Void)? = nil
+    ) {
         self.skipInvalid = skipInvalid
+        self.updatesChanged = updatesChanged
+        self.allowsDuplicates = allowsDuplicates
         self.progress = progress
+    }
+
+    /// The writer's policy for one import's expenses (a fresh `DuplicateCheck` per import).
+    func insertPolicy() -> InsertPolicy {
+        InsertPolicy(updatesChanged: updatesChanged, duplicates: allowsDuplicates ? nil : DuplicateCheck())
     }
 }
 
@@ -53,8 +83,8 @@ public enum Importer {
         from path: String, format: ImportFormat? = nil, source: ExpenseSource = ExpenseSource(), into store: some ExpenseStore,
         options: ImportOptions = ImportOptions()
     ) async throws -> ImportReport {
-        try await parsingAhead(path: path, options: options, into: store, insert: { try $0.insert($1) }) { emit in
-            try parseExpenses(from: path, format: format, source: source, emit)
+        try await parsingAhead(path: path, options: options, into: store, insertions: { ExpenseInsertions(writer: $0, policy: options.insertPolicy()) }) {
+            emit in try parseExpenses(from: path, format: format, source: source, emit)
         }
     }
 
@@ -64,7 +94,7 @@ public enum Importer {
         from path: String, format: ImportFormat? = nil, source: ExpenseSource = ExpenseSource(), options: ImportOptions = ImportOptions(),
         writer: any ExpenseWriter
     ) throws -> ImportReport {
-        try run(path: path, options: options, insert: { (rows: [HashedRow<Expense>]) in try writer.insert(rows) }) { emit in
+        try run(path: path, options: options, insertions: ExpenseInsertions(writer: writer, policy: options.insertPolicy())) { emit in
             try inBatches({ try parseExpenses(from: path, format: format, source: source, $0) }, emit)
         }
     }
@@ -238,7 +268,7 @@ public enum Importer {
         from path: String, format: ImportFormat? = nil, into store: some ExpenseStore,
         options: ImportOptions = ImportOptions()
     ) async throws -> ImportReport {
-        try await parsingAhead(path: path, options: options, into: store, insert: { try $0.insert($1) }) { emit in
+        try await parsingAhead(path: path, options: options, into: store, insertions: { StoreInsertions(writer: $0) }) { emit in
             try parseStores(from: path, format: format, emit)
         }
     }
@@ -247,7 +277,7 @@ public enum Importer {
     public static func importStores(
         from path: String, format: ImportFormat? = nil, options: ImportOptions = ImportOptions(), writer: any ExpenseWriter
     ) throws -> ImportReport {
-        try run(path: path, options: options, insert: { (rows: [HashedRow<Store>]) in try writer.insert(rows) }) { emit in
+        try run(path: path, options: options, insertions: StoreInsertions(writer: writer)) { emit in
             try inBatches({ try parseStores(from: path, format: format, $0) }, emit)
         }
     }
@@ -329,47 +359,59 @@ public enum Importer {
     }
 
     /// The shared skeleton, inside the write scope: batches of rows read and validated go to
-    /// `insert`, each row's outcome is counted, and the scope rolled back (by throwing) when any
-    /// row was bad, unless skipping. A writer's `RowRejection` becomes a row error at the row's
-    /// location.
-    fileprivate static func run<Record: Sendable>(
-        path: String, options: ImportOptions, insert: @escaping ([HashedRow<Record>]) throws -> [RowOutcome],
-        read: (_ emit: (ParsedBatch<Record>) throws -> Void) throws -> Int64
+    /// `insertions`, each row's outcome is counted, and the scope rolled back (by throwing) when
+    /// any row was bad, unless skipping. A writer's `RowRejection` becomes a row error at the
+    /// row's location.
+    fileprivate static func run<I: Insertions>(
+        path: String, options: ImportOptions, insertions: I,
+        read: (_ emit: (ParsedBatch<I.Record>) throws -> Void) throws -> Int64
     ) throws -> ImportReport {
         var report = ImportReport()
-        func count(_ outcome: Result<InsertOutcome?, RowError>) throws {
+        let listed = ImportOptions.maximumListedErrors
+        func count(_ outcome: RowOutcome?, id: @autoclosure () -> String, at location: String) throws {
             switch outcome {
-            case .success(.inserted?): report.inserted += 1
-            case .success(.unchanged?): report.unchanged += 1
-            case .success(nil): report.skipped += 1
-            case .failure(let e):
-                report.rejected += 1
-                if report.errors.count < ImportOptions.maximumListedErrors { report.errors.append(e) }
-                // All or nothing: after the last listed bad row the rest of the file is not read.
-                if !options.skipInvalid && report.rejected == ImportOptions.maximumListedErrors {
-                    throw ImportError.rejected(errors: report.errors, badRows: report.rejected)
+            case .inserted?: report.inserted += 1
+            case .unchanged?: report.unchanged += 1
+            case .updated?:
+                report.updated += 1
+                if report.updatedIDs.count < listed { report.updatedIDs.append(id()) }
+            case .duplicate(let storedID)?:
+                report.duplicates += 1
+                if report.duplicateNotes.count < listed {
+                    report.duplicateNotes.append(DuplicateNote(location: location, id: id(), storedID: storedID))
                 }
+            case nil: report.skipped += 1
+            case .rejected(let e)?: try fail(RowError(file: path, location: location, column: e.column, reason: e.reason))
             }
-            let rows = report.inserted + report.unchanged + report.rejected + report.skipped
+            let rows = report.inserted + report.unchanged + report.updated + report.duplicates + report.rejected + report.skipped
             if rows % 10_000 == 0 { options.progress?(rows) }
+        }
+        func fail(_ e: RowError) throws {
+            report.rejected += 1
+            if report.errors.count < listed { report.errors.append(e) }
+            // All or nothing: after the last listed bad row the rest of the file is not read.
+            if !options.skipInvalid && report.rejected == listed {
+                throw ImportError.rejected(errors: report.errors, badRows: report.rejected)
+            }
         }
         // The outcomes of a batch's good rows, counted in file order with its bad ones.
         report.bytesRead = try read { batch in
-            let outcomes = try insert(batch.rows)
+            let outcomes = try insertions.insert(batch.rows)
             var next = 0
             for entry in batch.entries {
                 switch entry {
-                case .failure(let e): try count(.failure(e))
-                case .skipped: try count(.success(nil))
+                case .failure(let e): try fail(e)
+                case .skipped: try count(nil, id: "", at: "")
                 case .row:
-                    switch outcomes[next] {
-                    case .inserted: try count(.success(.inserted))
-                    case .unchanged: try count(.success(.unchanged))
-                    case .rejected(let e):
-                        try count(.failure(RowError(file: path, location: batch.locations[next], column: e.column, reason: e.reason)))
-                    }
+                    try count(outcomes[next], id: insertions.id(of: batch.rows[next]), at: batch.locations[next])
                     next += 1
                 }
+            }
+            // Rows counted as duplicates in earlier batches that turned out not to be.
+            for again in try insertions.settle(batch.rows, batch.locations, outcomes) {
+                report.duplicates -= 1
+                report.duplicateNotes.removeAll { $0.location == again.location }
+                try count(again.outcome, id: again.id, at: again.location)
             }
         }
         if report.rejected > 0 && !options.skipInvalid {
@@ -409,12 +451,12 @@ extension Importer {
     /// `run` with the parsing on a dispatch thread (`offloaded`) while the write scope writes:
     /// the two stages meet in a `ParseAhead`. When the write scope ends early (a rejection, a
     /// store error) the parser is stopped and waited for before the error goes on.
-    fileprivate static func parsingAhead<Record: Sendable>(
+    fileprivate static func parsingAhead<I: Insertions>(
         path: String, options: ImportOptions, into store: some ExpenseStore,
-        insert: @escaping @Sendable (any ExpenseWriter, [HashedRow<Record>]) throws -> [RowOutcome],
-        parse: @escaping @Sendable (_ emit: (ParsedRow<Record>) throws -> Void) throws -> Int64
+        insertions: @escaping @Sendable (any ExpenseWriter) -> I,
+        parse: @escaping @Sendable (_ emit: (ParsedRow<I.Record>) throws -> Void) throws -> Int64
     ) async throws -> ImportReport {
-        let handoff = ParseAhead<ParsedBatch<Record>>()
+        let handoff = ParseAhead<ParsedBatch<I.Record>>()
         async let bytesRead: Int64 = offloaded {
             do {
                 let bytes = try inBatches(parse) { try handoff.put($0) }
@@ -427,7 +469,7 @@ extension Importer {
         }
         do {
             var report = try await store.write { writer in
-                try run(path: path, options: options, insert: { try insert(writer, $0) }) { emit in
+                try run(path: path, options: options, insertions: insertions(writer)) { emit in
                     while let batch = try handoff.take() { try emit(batch) }
                     return 0
                 }

@@ -6,8 +6,10 @@ public protocol ExpenseWriter {
 
     /// Inserts expenses (creating each new user with the default categories, and each new
     /// category, on first sight), or recognises identical ones already there; one outcome per
-    /// expense, in order. A rejected row changes nothing; the others are written.
-    func insert(_ expenses: [HashedRow<Expense>]) throws -> [RowOutcome]
+    /// expense, in order. A rejected row changes nothing; the others are written. `policy` says
+    /// what becomes of a stored id with other content and of a transaction stored under
+    /// another id.
+    func insert(_ expenses: [HashedRow<Expense>], policy: InsertPolicy) throws -> [RowOutcome]
 
     /// Links expenses to stores; for each link, whether the expense changed (false when it
     /// already had a store).
@@ -20,9 +22,32 @@ extension ExpenseWriter {
         try insert([HashedRow(store, contentHash: store.contentHash)])[0].get()
     }
 
-    /// Inserts one expense (see `insert(_:)`): `RowRejection` is thrown.
+    /// Inserts one expense (see `insert(_:policy:)`, refusing changed content, keeping twins):
+    /// `RowRejection` is thrown.
     public func insert(_ expense: Expense) throws -> InsertOutcome {
         try insert([HashedRow(expense, contentHash: expense.contentHash)])[0].get()
+    }
+
+    /// `insert(_:policy:)` refusing changed content and keeping twins.
+    public func insert(_ expenses: [HashedRow<Expense>]) throws -> [RowOutcome] {
+        try insert(expenses, policy: InsertPolicy())
+    }
+}
+
+/// What an expense insert does beyond inserting new ids (`import expenses --update`, and
+/// without `--allow-duplicates`).
+public struct InsertPolicy {
+    /// A stored id whose content differs is rewritten with the row's fields (`.updated`) instead
+    /// of refused. What GeoSpend added to the stored row stays: its reminder and creation time,
+    /// and a position or store the row does not give (geotagging's, a link, one set by hand).
+    public var updatesChanged: Bool
+    /// Recognises a new id's row as a transaction stored under another id (`.duplicate`), which
+    /// is then not written; nil writes it.
+    public var duplicates: DuplicateCheck?
+
+    public init(updatesChanged: Bool = false, duplicates: DuplicateCheck? = nil) {
+        self.updatesChanged = updatesChanged
+        self.duplicates = duplicates
     }
 }
 
@@ -42,12 +67,18 @@ public enum InsertOutcome: Sendable, Equatable {
     case inserted
     /// The same id with the same content was already stored: nothing changed.
     case unchanged
+    /// The id was stored with other content, rewritten (`InsertPolicy.updatesChanged`).
+    case updated
+    /// The same transaction is stored under this other id (`InsertPolicy.duplicates`): not written.
+    case duplicate(of: String)
 }
 
 /// What became of one row of a batch.
 public enum RowOutcome: Sendable, Equatable {
     case inserted
     case unchanged
+    case updated
+    case duplicate(of: String)
     /// Refused (the id exists with other content, an unknown `store_id` …); nothing of it written.
     case rejected(RowRejection)
 
@@ -56,6 +87,8 @@ public enum RowOutcome: Sendable, Equatable {
         switch self {
         case .inserted: return .inserted
         case .unchanged: return .unchanged
+        case .updated: return .updated
+        case .duplicate(let id): return .duplicate(of: id)
         case .rejected(let r): throw r
         }
     }
@@ -81,5 +114,13 @@ public struct RowRejection: Error, Sendable, Equatable {
     public init(column: String, reason: String) {
         self.column = column
         self.reason = reason
+    }
+
+    /// A stored id with other content, refused without `InsertPolicy.updatesChanged`.
+    public static func changedContent(id: String) -> RowRejection {
+        RowRejection(
+            column: "id",
+            reason: "\"\(id)\" is already stored with different content; to replace the stored row import with --update "
+                + "(update=true over HTTP), or give changed rows new ids")
     }
 }
