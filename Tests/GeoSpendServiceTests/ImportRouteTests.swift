@@ -40,6 +40,23 @@ import Testing
         #expect(again.body.contains("\"unchanged\": 2"))
     }
 
+    /// `update=true` rewrites a changed row (the refusal without it names the parameter);
+    /// the same transaction under another id is left out and listed unless `allow-duplicates=true`.
+    @Test func updateAndDuplicates() async throws {
+        let first = Self.header + "\nu1,expense,4.50,EUR,2025-06-01T08:00:00+03:00,Coffee,Food,Roberts Coffee,,\n"
+        #expect(try await post(first).status == .ok)
+        let changed = Self.header + "\nu1,expense,4.80,EUR,2025-06-01T08:00:00+03:00,Coffee,Food,Roberts Coffee,,\n"
+        let refused = try await post(changed)
+        #expect(refused.status == .badRequest && refused.body.contains("update=true over HTTP"), "\(refused.body)")
+        let updated = try await post(changed, more: "&update=true")
+        #expect(updated.status == .ok && updated.body.contains("\"updated\": 1") && updated.body.contains("\"u1\""), "\(updated.body)")
+        let twin = Self.header + "\nu2,expense,4.80,EUR,2025-06-01,Card purchase,,ROBERTS COFFEE,,\n"
+        let left = try await post(twin)
+        #expect(left.status == .ok && left.body.contains("\"duplicates_left_out\": 1") && left.body.contains("\"stored_id\": \"u1\""), "\(left.body)")
+        let kept = try await post(twin, more: "&allow-duplicates=true")
+        #expect(kept.body.contains("\"inserted\": 1"), "\(kept.body)")
+    }
+
     @Test func aBadRowImportsNothingAndSaysWhere() async throws {
         let before = try count()
         let csv = Self.header + "\nw1,expense,3.50,EUR,2025-05-01,Coffee,Food,,,\nw2,expense,3,5O,EUR,2025-05-02,Tea,Food,,,\n"

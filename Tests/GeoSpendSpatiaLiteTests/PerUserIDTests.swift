@@ -52,7 +52,7 @@ import Testing
         #expect(again.allSatisfy { $0 == .unchanged })
         let changed = try await Self.insert([Self.expense("e1", user: "ann", minor: 999)], into: store)
         #expect(changed == [.rejected(RowRejection(
-            column: "id", reason: "\"e1\" is already stored with different content; ids are stable, so give changed rows new ids"))])
+            column: "id", reason: "\"e1\" is already stored with different content; to replace the stored row import with --update (update=true over HTTP), or give changed rows new ids"))])
         #expect(try await Self.amounts(of: "ann", in: store)["e1"] == 201)
         #expect(try await Self.amounts(of: "bob", in: store)["e1"] == 101)
     }

@@ -2,8 +2,9 @@
 /// in another format (OFX and QIF of one account, a bank's CSV and its camt.053) names each
 /// transaction its own way (FITID, a reference, a content hash), so ids cannot tell.
 ///
-/// Two expenses are the same transaction when they are one user's, of one kind, on one local
-/// day, of one amount in one currency, and their merchant texts (`merchant`, else `title`) agree
+/// Two expenses are the same transaction when they are one user's, on one local day, of one
+/// amount in one currency, of kinds that agree (the same, or one a transfer: Revolut calls a
+/// salary a transfer, a statement an income; an expense never meets an income), and their merchant texts (`merchant`, else `title`) agree
 /// once folded (`MerchantDescriptor.matchKey`): equal, or one the start of the other at a word
 /// break, as formats cut names (OFX's NAME holds 32 characters). A row with no such text is
 /// never matched. Each stored expense stands for one new row at most, so two equal coffees in
@@ -97,7 +98,7 @@ public final class DuplicateCheck {
     public func take(_ expense: Expense) -> String? {
         let day = Day(expense)
         guard let text = Self.text(expense.merchant ?? expense.title), let list = candidates[day],
-            let i = list.firstIndex(where: { $0.kind == expense.kind && $0.amount == expense.amount && Self.agree($0.text, text) })
+            let i = list.firstIndex(where: { Self.agree($0.kind, expense.kind) && $0.amount == expense.amount && Self.agree($0.text, text) })
         else { return nil }
         candidates[day]!.remove(at: i)
         return list[i].id
@@ -111,6 +112,8 @@ public final class DuplicateCheck {
         claimed.insert(Claim(day: day, id: expense.id))
         candidates[day]?.removeAll { $0.id == expense.id }
     }
+
+    static func agree(_ a: ExpenseKind, _ b: ExpenseKind) -> Bool { a == b || a == .transfer || b == .transfer }
 
     /// Folded merchant text; nil when there is none to compare.
     static func text(_ raw: String?) -> String? {
