@@ -147,9 +147,10 @@ import Testing
         #expect(try decision(["--timezone", "UTC"], machine: "Europe/Helsinki") == "placed", "--timezone comes first")
         let summary = try geospend(["positions", "summary", "--user", "ann", "--format", "json", "--db", db], env: ["TZ": "UTC"])
         #expect(summary.out.contains("\"timezone\": \"Europe/Helsinki\"") && summary.out.contains("\"day\": \"2026-03-11\""), "\(summary.out)")
-        // `import expenses --geotag` reads the user's zone too: both bookings stay ambiguous.
+        // `import expenses --geotag` reads the user's zone too: both bookings stay ambiguous (a
+        // second purchase of the same day, amount and merchant: --allow-duplicates keeps it).
         let more = try file("more.csv", "id,amount,currency,occurred_at,merchant\nkm2,23.10,EUR,2026-03-10,K-MARKET\n")
-        let imported = try geospend(["import", "expenses", more, "--user", "ann", "--geotag", "--db", db], env: ["TZ": "UTC"])
+        let imported = try geospend(["import", "expenses", more, "--user", "ann", "--geotag", "--allow-duplicates", "--db", db], env: ["TZ": "UTC"])
         #expect(imported.status == 0 && imported.err.contains("geotag: placed 0, ambiguous 2"), "\(imported.err)")
     }
 }

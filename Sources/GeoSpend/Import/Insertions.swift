@@ -56,7 +56,7 @@ final class ExpenseInsertions: Insertions {
                 // The id may be stored: that row is this one's, never another's twin.
                 let e = rows[i].record
                 check.claim(e)
-                guard let twin = twins.removeValue(forKey: [e.userID, e.id]) else { continue }
+                guard !twins.isEmpty, let twin = twins.removeValue(forKey: [e.userID, e.id]) else { continue }
                 let again = try writer.insert([twin.row], policy: policy)[0]
                 if case .duplicate(let other) = again { twins[[e.userID, other]] = twin }
                 settled.append(Settled(location: twin.location, id: twin.row.record.id, outcome: again))
