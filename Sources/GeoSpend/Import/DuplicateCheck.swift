@@ -60,6 +60,8 @@ public final class DuplicateCheck {
         let id: String
         let kind: ExpenseKind
         let amount: Money
+        /// As stored; folded only when a new row of the same amount asks (folding is most of the
+        /// check's cost, and few stored rows share a new row's day and amount).
         let text: String
     }
 
@@ -88,7 +90,7 @@ public final class DuplicateCheck {
     public func add(_ day: Day, stored: [Stored]) {
         guard candidates[day] == nil else { return }
         candidates[day] = stored.compactMap { s in
-            guard !claimed.contains(Claim(day: day, id: s.id)), let text = Self.text(s.text) else { return nil }
+            guard !claimed.contains(Claim(day: day, id: s.id)), let text = s.text, !text.isEmpty else { return nil }
             return Candidate(id: s.id, kind: s.kind, amount: s.amount, text: text)
         }
     }
@@ -97,8 +99,11 @@ public final class DuplicateCheck {
     /// row matches it), or nil. The writer has handed in the expense's day.
     public func take(_ expense: Expense) -> String? {
         let day = Day(expense)
-        guard let text = Self.text(expense.merchant ?? expense.title), let list = candidates[day],
-            let i = list.firstIndex(where: { Self.agree($0.kind, expense.kind) && $0.amount == expense.amount && Self.agree($0.text, text) })
+        guard let list = candidates[day], list.contains(where: { $0.amount == expense.amount }),
+            let text = Self.text(expense.merchant ?? expense.title),
+            let i = list.firstIndex(where: {
+                $0.amount == expense.amount && Self.agree($0.kind, expense.kind) && Self.text($0.text).map { Self.agree($0, text) } == true
+            })
         else { return nil }
         candidates[day]!.remove(at: i)
         return list[i].id
