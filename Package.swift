@@ -89,7 +89,7 @@ let package = Package(
             path: "Tests/GeoSpendTestStores"),
         .testTarget(
             name: "GeoSpendTests",
-            dependencies: ["GeoSpend", "CProj", .product(name: "PropertyBased", package: "swift-property-based")]),
+            dependencies: ["GeoSpend", "CProj", "GeoSpendTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(
             name: "GeoSpendSpatiaLiteTests",
             dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import Testing
 
 @testable import GeoSpend
@@ -22,13 +23,10 @@ struct H3OracleTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("oracle.txt").path
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Fixtures.path(".venv/bin/python"))
-        p.arguments = [Fixtures.path("scripts/h3/oracle.py"), "21", String(perBand), out]
-        try p.run()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw OracleFailed(description: "scripts/h3/oracle.py failed (status \(p.terminationStatus)): is h3 installed in .venv? (make venv)")
+        // Bounded: a hung oracle fails the suite (ProgramTimeout) instead of hanging it.
+        let r = try runProgram(Fixtures.path(".venv/bin/python"), [Fixtures.path("scripts/h3/oracle.py"), "21", String(perBand), out], timeout: .seconds(600))
+        guard r.status == 0 else {
+            throw OracleFailed(description: "scripts/h3/oracle.py failed (status \(r.status)): is h3 installed in .venv? (make venv)\n\(r.err.suffix(2000))")
         }
         return try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
     }
