@@ -28,8 +28,10 @@ import Testing
         let r = try Reliability.geospend(["import", "expenses", "Data/sample-expenses.csv", "--db", db], env: ["GEOSPEND_BUSY_TIMEOUT": "10"])
         let waited = Self.seconds(ContinuousClock.now - start)
         released.wait()
+        // It waited for the holder (6 s) and succeeded before its 10 s: lower bounds only, as a
+        // busy machine can only make the run longer (issue 40: no upper timing bound here).
         #expect(r.status == 0, "gave up after \(waited) s: \(r.err)")
-        #expect(waited > 5.5 && waited < 9.5, "\(waited) s")
+        #expect(waited > 5.5, "\(waited) s")
     }
 
     @Test func aWriterGivesUpAtTheTimeoutAndReportsTheRealWait() throws {
@@ -41,11 +43,12 @@ import Testing
         let r = try Reliability.geospend(["import", "expenses", "Data/sample-expenses.csv", "--db", db], env: ["GEOSPEND_BUSY_TIMEOUT": "1"])
         let waited = Self.seconds(ContinuousClock.now - start)
         #expect(r.status == 1 && r.err.contains("locked by another process"), "\(r.err)")
-        #expect(waited > 0.9 && waited < 3, "\(waited) s")
-        // "gave up after waiting 1.0 s": what the busy handler slept, not 0.0.
+        #expect(waited > 0.9, "\(waited) s")
+        // "gave up after waiting 1.0 s": what the busy handler slept, not 0.0, and no more than
+        // the process lived (it gave up: the holder never let go).
         let said = r.err.range(of: #"waiting [0-9.]+ s"#, options: .regularExpression).map { r.err[$0].dropFirst(8).dropLast(2) }
         let reported = try #require(said.flatMap { Double($0) }, "\(r.err)")
-        #expect(reported >= 0.9 && reported <= 1.1, "\(r.err)")
+        #expect(reported >= 0.9 && reported <= waited, "\(r.err), waited \(waited) s")
     }
 
     /// Two first opens of a new file at once: both succeed, one builds the file, the other finds

@@ -31,9 +31,15 @@ public final class MemoryStore: ExpenseStore, @unchecked Sendable {
 
     public init() {}
 
+    private static let reads = DispatchQueue(label: "MemoryStore.reads", attributes: .concurrent)
+
     public func read<T: Sendable>(_ body: @escaping @Sendable (any ExpenseReader) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { done in
-            DispatchQueue.global().async {
+            // A queue of our own, not `DispatchQueue.global()`: libdispatch runs the global queue
+            // on about one thread per core, so a read that waits for a write (readScopeIsOneSnapshot,
+            // which failed once under a busy `make test`) can hold one while other suites' work
+            // holds the rest; a created queue overcommits and gets a thread of its own.
+            Self.reads.async {
                 let snapshot = self.lock.withLock { self.state }
                 done.resume(with: Result { try body(MemoryReader(state: snapshot)) })
             }
