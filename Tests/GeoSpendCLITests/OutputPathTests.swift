@@ -122,7 +122,13 @@ import Testing
         reader.arguments = ["-c", "cat \"$0\" > \"$1\"", fifo, received]
         try reader.run()
         let r = try geospend(["export", "points", "--db", db, "--user", "user1", "--out", fifo])
-        reader.waitUntilExit()
+        // Had geospend failed before opening the FIFO, `cat` would wait in open() for a writer
+        // forever: a writer that opens and closes lets it see the end. Then a bounded wait.
+        let fd = open(fifo, O_WRONLY | O_NONBLOCK)
+        if fd >= 0 { close(fd) }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while reader.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
+        if reader.isRunning { reader.terminate() }
         #expect(r.status == 0, "\(r.err)")
         // Checked before the system's devices are tried: a FIFO turned into a file stops here.
         try #require(fileType(fifo) == S_IFIFO, "the FIFO was replaced")
