@@ -98,6 +98,8 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
             let writer = PostGISWriter(connection: connection, logger: self.logger)
             let result = try body(writer)
             try writer.finish()
+            // The outbox in the same transaction (issue 39): the events commit with the rows.
+            try Self.raiseBudgetEvents(PostGISReader(connection: connection, logger: self.logger), touched: writer.touched)
             return result
         }
     }

@@ -195,6 +195,10 @@ extension PostGISStore: UserDataStore {
             try PostGISStore.settings(reader, user: user.id)
         }
 
+        func webhooks() throws -> [Webhook] {
+            try PostGISStore.webhooks(reader, user: user.id)
+        }
+
         func priceRecords() throws -> [PriceRecord] {
             try reader.rows(PostGISStore.recordsQuery(PriceQuery(userID: user.id))).map(PostGISStore.record)
         }

@@ -241,6 +241,8 @@ public final class SpatiaLiteStore: ExpenseStore {
             // byte the same (a re-import of 936 stores changed 2,306 bytes).
             guard writer.wroteRows else { return .rollback }
             try writer.finish()
+            // The outbox in the same transaction (issue 39): the events commit with the rows.
+            try NotificationSchema.raiseBudgetEvents(db, path: db.description, touched: writer.touched)
             return .commit
         }
         return result!

@@ -1,0 +1,70 @@
+import Foundation
+import GeoSpend
+import GeoSpendSpatiaLite
+import GeoSpendTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 39: `kill -9` of `geospend serve` at random moments while 200 events are raised and
+/// delivered. Every event the outbox holds reaches the receiver at least once, none is lost,
+/// and every duplicate carries its event's idempotency key. `make reliability` only
+/// (GEOSPEND_RELIABILITY_RUNS set): it restarts the service dozens of times.
+@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["GEOSPEND_RELIABILITY_RUNS"] != nil))
+struct WebhookCrashTests {
+    @Test func killNineDuringTwoHundredEventsLosesNone() async throws {
+        let f = try ServiceFixture()
+        let receiver = try WebhookLiveTests.Receiver(dir: f.dir)
+        let out = try f.cli(
+            ["webhooks", "add", "--user", ServiceFixture.alice, "--url", "http://127.0.0.1:\(receiver.port)/hook", "--format", "json"], db: f.db)
+        let hook = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: String])
+        try receiver.setSecret(try #require(hook["secret"]))
+
+        // 100 one-day budgets of 1.00 EUR (disjoint days, so none deactivates another): an
+        // expense of 1.00 on day i crosses budget i's 80 % and 100 %, two events.
+        let store = try f.store()
+        let eur = try Currency(code: "EUR")
+        let start = try LocalDay(parsing: "2032-01-01")
+        for i in 0..<100 {
+            let day = start.adding(days: Int64(i))
+            _ = try await store.saveBudget(Budget(
+                userID: ServiceFixture.alice, name: "Day \(i)", amount: Money(minorUnits: 100, currency: eur), from: day, to: day))
+        }
+
+        var rng = SystemRandomNumberGenerator()
+        var kills = 0
+        // Ten imports of ten expenses each, by the CLI beside the service; the service killed at
+        // a random moment after each, then started again.
+        for batch in 0..<10 {
+            let server = try LiveServerTests.Server(db: f.db, in: f.dir, arguments: ["--allow-private-webhooks"])
+            var csv = "id,user,amount,currency,occurred_at\n"
+            for j in 0..<10 {
+                let i = batch * 10 + j
+                csv += "k\(i),\(ServiceFixture.alice),1.00,EUR,\(start.adding(days: Int64(i)))T12:00:00+00:00\n"
+            }
+            let file = f.dir.appendingPathComponent("batch\(batch).csv")
+            try csv.write(to: file, atomically: true, encoding: .utf8)
+            _ = try f.cli(["import", "expenses", file.path], db: f.db)
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...600, using: &rng)))
+            kill(server.process.processIdentifier, SIGKILL)
+            server.process.waitUntilExit()
+            kills += 1
+        }
+        // The last run delivers what is left.
+        let server = try LiveServerTests.Server(db: f.db, in: f.dir, arguments: ["--allow-private-webhooks"])
+        defer { _ = server.stop() }
+        let events = try await store.notifications(userID: ServiceFixture.alice, after: nil, limit: 1000, unreadOnly: false)
+        #expect(events.count == 200, "100 budgets × 2 thresholds, each raised once")
+        let ids = Set(events.map(\.id))
+        let got = receiver.wait(timeout: 120) { Set($0.compactMap { $0["id"] as? String }).isSuperset(of: ids) }
+        let received = got.compactMap { $0["id"] as? String }
+        #expect(Set(received).isSuperset(of: ids), "every event delivered at least once: \(ids.subtracting(received).count) missing")
+        #expect(Set(received).isSubset(of: ids), "nothing delivered that the outbox does not hold")
+        #expect(got.allSatisfy { $0["key"] as? String == $0["id"] as? String && $0["verified"] as? Bool == true })
+        let duplicates = received.count - Set(received).count
+        ReliabilityFigures.report([
+            "webhooks: \(kills) kill -9 of serve during 200 events: \(Set(received).count) delivered, \(duplicates) duplicates (same idempotency key), 0 lost",
+        ])
+    }
+}
