@@ -10,7 +10,7 @@ import ServiceLifecycle
 public struct WebhookSettings: Sendable {
     public var allowPrivate: Bool
     public var retry: RetrySchedule
-    /// Connect and read limits of one attempt.
+    /// The read limit of one attempt (its connect limit: at most 2 s).
     public var attemptTimeout: Duration
 
     public init(allowPrivate: Bool = false, retry: RetrySchedule = .init(), attemptTimeout: Duration = .seconds(10)) {
@@ -38,9 +38,11 @@ public final class WebhookDeliverer: Sendable {
         self.settings = settings
         self.logger = logger
         let t = Int64(settings.attemptTimeout.components.seconds)
+        // A refused connection is tried again inside the client until the connect timeout: a
+        // receiver that takes no connection within 2 s counts as down for this attempt.
         client = HTTPClient(
             eventLoopGroupProvider: .singleton,
-            configuration: .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(t), read: .seconds(t))))
+            configuration: .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(min(t, 2)), read: .seconds(t))))
     }
 
     /// Closes the client's connections; call once when done.

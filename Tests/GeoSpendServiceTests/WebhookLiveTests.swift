@@ -107,8 +107,9 @@ import Glibc
             "--from", "2030-03-01", "--to", "2030-03-31",
         ], db: f.db)
 
-        // A retry window of 0.001 h (3.6 s): attempts at 0, 1 and 3 s, then failed.
-        let server = try LiveServerTests.Server(db: f.db, in: f.dir, arguments: ["--allow-private-webhooks", "--webhook-retry-hours", "0.001"])
+        // A retry window of 0.002 h (7.2 s): the down receiver's attempts (2 s to give up
+        // connecting each) at about 0 and 3 s, then failed.
+        let server = try LiveServerTests.Server(db: f.db, in: f.dir, arguments: ["--allow-private-webhooks", "--webhook-retry-hours", "0.002"])
         defer { _ = server.stop() }
         let token = try #require(f.tokens["aliceWrite"])
         let curl = try runProgram("/usr/bin/curl", [
