@@ -8,12 +8,12 @@ import Testing
 /// The outbox and webhooks (`NotificationStore`, issue 39) promise the same on the file and on
 /// PostgreSQL (where `$GEOSPEND_TEST_POSTGRES` names a server): a budget crossing raises its
 /// event in the write that crosses it, once per window and threshold, whether the expense was
-/// added, edited or imported (a zone budget's too); webhooks are per user and their secrets
+/// added, edited, imported or placed by geotagging (a zone budget's too); webhooks are per user and their secrets
 /// never listed; deliveries are made once per event and webhook and record every attempt;
 /// `users export` lists webhooks without secrets and `users delete` removes every row.
 @Suite struct NotificationContractTests {
     typealias Kind = PositionStoreContractTests.Kind
-    typealias Database = ExpenseStore & ExpenseEditing & BudgetStore & NotificationStore & UserDataStore
+    typealias Database = ExpenseStore & ExpenseEditing & BudgetStore & NotificationStore & UserDataStore & PositionStore
 
     static let eur = try! Currency(code: "EUR")
 
@@ -100,6 +100,15 @@ import Testing
         #expect(try await Self.keys(store).isEmpty)
         _ = try await Importer.importExpenses(from: scratch.file("zone2.jsonl", lines[1] + "\n"), into: store)
         #expect(try await Self.keys(store) == ["zone_budget.threshold 80 2026-03-01"])
+        // An expense without a position counts nowhere; placed in the zone by geotagging, it
+        // crosses 100 % in the placement's transaction.
+        let unplaced = #"{"id":"bank","user":"ann","amount":"20.00","currency":"EUR","occurred_at":"2026-03-06T12:00:00+02:00"}"#
+        _ = try await Importer.importExpenses(from: scratch.file("bank.jsonl", unplaced + "\n"), into: store)
+        #expect(try await Self.keys(store) == ["zone_budget.threshold 80 2026-03-01"])
+        let placement = ExpensePlacement(
+            expenseID: "bank", location: ExpenseLocation(coordinate: office), storeID: nil, source: .history, confidence: 0.9)
+        #expect(try await store.place([placement], userID: "ann") == [true])
+        #expect(try await Self.keys(store) == ["zone_budget.threshold 80 2026-03-01", "zone_budget.threshold 100 2026-03-01"])
     }
 
     @Test(arguments: Kind.allCases)

@@ -72,4 +72,9 @@ public struct TouchedDays: Sendable {
         guard expense.kind == .expense else { return }
         dates[expense.userID, default: []].insert(expense.occurredAt.localDate)
     }
+
+    /// An expense of kind `expense` of `userID` on `localDate` (`YYYY-MM-DD`), as a store read it.
+    public mutating func add(userID: String, localDate: String) {
+        dates[userID, default: []].insert(localDate)
+    }
 }
