@@ -1,3 +1,4 @@
+import Foundation
 import GeoSpend
 import PostgresNIO
 
@@ -6,12 +7,13 @@ import PostgresNIO
 /// in the transaction of the write that raised them, once per user and key; writes under the
 /// writers' lock, in one transaction each.
 extension PostGISStore: NotificationStore {
-    static let nowMillisecondsSQL = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
-
     /// Raises `events` in the caller's transaction, each unless its user has its key already.
     static func raise(_ r: PostGISReader, _ events: [NewNotificationEvent]) throws -> [NotificationEvent] {
         var raised: [NotificationEvent] = []
+        var chosen: [String: NotificationSettings] = [:]
         for e in events {
+            if chosen[e.userID] == nil { chosen[e.userID] = try notificationSettings(r, user: e.userID) }
+            guard chosen[e.userID]!.allows(e.type) else { continue }  // a type the user turned off
             let rows = try r.rows("""
                 INSERT INTO notification_events (id, user_id, type, event_key, payload, created_at)
                 VALUES (\(NotificationEvent.newID()), \(e.userID), \(e.type), \(e.key), \(e.payload), \(unescaped: Self.nowSQL))
@@ -35,6 +37,26 @@ extension PostGISStore: NotificationStore {
             }
             _ = try raise(r, events)
         }
+    }
+
+    /// The user's notification settings; defaults when they chose nothing.
+    static func notificationSettings(_ r: PostGISReader, user: String) throws -> NotificationSettings {
+        guard let row = try r.rows("""
+            SELECT events, quiet_start::bigint, quiet_end::bigint, reminder_lead_minutes::bigint FROM notification_settings WHERE user_id = \(user)
+            """).first
+        else { return NotificationSettings() }
+        let (events, start, end, lead) = try row.decode((String, Int64?, Int64?, Int64).self)
+        return NotificationSettings(
+            events: events.split(separator: ",").map(String.init),
+            quietHours: start.flatMap { s in end.map { NotificationSettings.QuietHours(startMinute: Int(s), endMinute: Int($0)) } },
+            reminderLeadMinutes: Int(lead))
+    }
+
+    /// When a delivery made `now` for `user` is first due: now, or the end of their quiet hours.
+    static func firstAttempt(_ r: PostGISReader, user: String, now: Int64) throws -> Int64 {
+        guard let quiet = try notificationSettings(r, user: user).quietHours else { return now }
+        let zone = try settings(r, user: user).zone ?? TimeZone(identifier: "UTC")!
+        return quiet.end(after: now, in: zone) ?? now
     }
 
     static let eventColumns = "seq, id, user_id, type, created_at, payload, read_at"
@@ -113,17 +135,24 @@ extension PostGISStore: NotificationStore {
     }
 
     public func fanOut(limit: Int) async throws -> Int {
-        try await editing { r in
+        // The service asks four times a second: a read first, so an idle outbox never takes the writers' lock.
+        let pending = try await reading { r in
+            try r.rows("SELECT EXISTS (SELECT 1 FROM notification_events WHERE NOT fanned_out)")[0].decode(Bool.self)
+        }
+        guard pending else { return 0 }
+        return try await editing { r in
             var made = 0
             let pending = try r.rows(
                 "SELECT seq, user_id, type FROM notification_events WHERE NOT fanned_out ORDER BY seq LIMIT \(Int64(limit))"
             ).map { try $0.decode((Int64, String, String).self) }
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
             for (seq, user, type) in pending {
+                let due = try Self.firstAttempt(r, user: user, now: now)
                 let hooks = try r.rows("SELECT pk, events FROM webhooks WHERE user_id = \(user) ORDER BY pk").map { try $0.decode((Int64, String).self) }
                 for (pk, events) in hooks where events.isEmpty || events.split(separator: ",").contains(Substring(type)) {
                     made += try r.rows("""
                         INSERT INTO webhook_deliveries (user_id, webhook_pk, event_seq, created_ms, created_at, next_ms)
-                        VALUES (\(user), \(pk), \(seq), \(unescaped: Self.nowMillisecondsSQL), \(unescaped: Self.nowSQL), \(unescaped: Self.nowMillisecondsSQL))
+                        VALUES (\(user), \(pk), \(seq), \(now), \(unescaped: Self.nowSQL), \(due))
                         ON CONFLICT (webhook_pk, event_seq) DO NOTHING RETURNING pk
                         """).count
                 }
@@ -164,6 +193,31 @@ extension PostGISStore: NotificationStore {
                     attempt_log = attempt_log || CASE WHEN attempt_log = '' THEN '' ELSE E'\\n' END || \(note)
                 WHERE pk = \(deliveryID)
                 """)
+        }
+    }
+
+    public func notificationSettings(userID: String) async throws -> NotificationSettings? {
+        try await reading { r in
+            guard try r.hasUser(userID) else { return nil }
+            return try Self.notificationSettings(r, user: userID)
+        }
+    }
+
+    public func setNotificationSettings(_ settings: NotificationSettings, userID: String) async throws -> Bool {
+        try await editing { r in
+            guard try r.hasUser(userID) else { return false }
+            if settings.isDefault {
+                _ = try r.rows("DELETE FROM notification_settings WHERE user_id = \(userID)")
+            } else {
+                let start = settings.quietHours.map { Int64($0.startMinute) }, end = settings.quietHours.map { Int64($0.endMinute) }
+                _ = try r.rows("""
+                    INSERT INTO notification_settings (user_id, events, quiet_start, quiet_end, reminder_lead_minutes)
+                    VALUES (\(userID), \(settings.events.joined(separator: ",")), \(start), \(end), \(Int64(settings.reminderLeadMinutes)))
+                    ON CONFLICT (user_id) DO UPDATE SET events = EXCLUDED.events, quiet_start = EXCLUDED.quiet_start,
+                        quiet_end = EXCLUDED.quiet_end, reminder_lead_minutes = EXCLUDED.reminder_lead_minutes
+                    """)
+            }
+            return true
         }
     }
 

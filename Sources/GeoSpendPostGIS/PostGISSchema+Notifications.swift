@@ -40,6 +40,14 @@ extension PostGISSchema {
             next_ms bigint,
             UNIQUE (webhook_pk, event_seq)
         );
+        CREATE TABLE notification_settings (
+            user_id text COLLATE "C" PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+            events text NOT NULL DEFAULT '',
+            quiet_start integer CHECK (quiet_start BETWEEN 0 AND 1439),
+            quiet_end integer CHECK (quiet_end BETWEEN 0 AND 1439),
+            reminder_lead_minutes integer NOT NULL DEFAULT 0 CHECK (reminder_lead_minutes BETWEEN 0 AND 10080),
+            CHECK ((quiet_start IS NULL) = (quiet_end IS NULL))
+        );
         CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_ms) WHERE status = 'pending';
         CREATE INDEX webhook_deliveries_user ON webhook_deliveries (user_id, pk);
         CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_seq);

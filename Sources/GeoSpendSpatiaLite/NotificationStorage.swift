@@ -11,6 +11,7 @@ import GRDB
 /// - `webhooks`: a user's subscriptions, with the signing secret (the worker signs with it).
 /// - `webhook_deliveries`: one per event and webhook: pending (due at `next_ms`), delivered or
 ///   failed, with every attempt in `attempt_log` (one line each).
+/// - `notification_settings`: a row per user who chose event types, quiet hours or a lead time.
 enum NotificationSchema {
     static func create(_ db: Database) throws {
         try db.execute(sql: """
@@ -51,19 +52,27 @@ enum NotificationSchema {
                 next_ms BIGINT,
                 UNIQUE (webhook_pk, event_seq)
             );
+            CREATE TABLE notification_settings (
+                user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                events TEXT NOT NULL DEFAULT '',
+                quiet_start INTEGER CHECK (quiet_start BETWEEN 0 AND 1439),
+                quiet_end INTEGER CHECK (quiet_end BETWEEN 0 AND 1439),
+                reminder_lead_minutes INTEGER NOT NULL DEFAULT 0 CHECK (reminder_lead_minutes BETWEEN 0 AND 10080),
+                CHECK ((quiet_start IS NULL) = (quiet_end IS NULL))
+            );
             CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_ms) WHERE status = 'pending';
             CREATE INDEX webhook_deliveries_user ON webhook_deliveries(user_id, pk);
             CREATE INDEX webhook_deliveries_event ON webhook_deliveries(event_seq);
             """)
     }
 
-    /// SQLite's clock in milliseconds since 1970.
-    static let nowMillisecondsSQL = "CAST(round((julianday('now') - 2440587.5) * 86400000) AS INTEGER)"
-
     /// Raises `events` in the caller's transaction, each unless its user has its key already.
     static func raise(_ db: Database, _ events: [NewNotificationEvent]) throws -> [NotificationEvent] {
         var raised: [NotificationEvent] = []
+        var chosen: [String: NotificationSettings] = [:]
         for e in events {
+            if chosen[e.userID] == nil { chosen[e.userID] = try settings(db, user: e.userID) }
+            guard chosen[e.userID]!.allows(e.type) else { continue }  // a type the user turned off
             let id = NotificationEvent.newID()
             try db.execute(
                 sql: """
@@ -92,6 +101,25 @@ enum NotificationSchema {
             }
             _ = try raise(db, events)
         }
+    }
+
+    /// The user's notification settings; defaults when they chose nothing.
+    static func settings(_ db: Database, user: String) throws -> NotificationSettings {
+        guard let r = try Row.fetchOne(
+            db, sql: "SELECT events, quiet_start, quiet_end, reminder_lead_minutes FROM notification_settings WHERE user_id = ?", arguments: [user])
+        else { return NotificationSettings() }
+        let events: String = r[0]
+        let start: Int? = r[1], end: Int? = r[2]
+        return NotificationSettings(
+            events: events.split(separator: ",").map(String.init),
+            quietHours: start.flatMap { s in end.map { NotificationSettings.QuietHours(startMinute: s, endMinute: $0) } }, reminderLeadMinutes: r[3])
+    }
+
+    /// When a delivery made `now` for `user` is first due: now, or the end of their quiet hours.
+    static func firstAttempt(_ db: Database, user: String, now: Int64) throws -> Int64 {
+        guard let quiet = try settings(db, user: user).quietHours else { return now }
+        let zone = try UserSettingsSchema.settings(db, user: user).zone ?? TimeZone(identifier: "UTC")!
+        return quiet.end(after: now, in: zone) ?? now
     }
 
     static let eventColumns = "seq, id, user_id, type, created_at, payload, read_at"
@@ -203,23 +231,30 @@ extension SpatiaLiteStore: NotificationStore {
     }
 
     public func fanOut(limit: Int) async throws -> Int {
-        try await offloaded {
+        // The service asks four times a second: a read first, so an idle outbox never takes the write lock.
+        let pending = try await offloaded {
+            try self.readDatabase { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM notification_events WHERE fanned_out = 0)") }
+        }
+        guard pending == true else { return 0 }
+        return try await offloaded {
             try self.writeTransaction { db in
                 let pending = try Row.fetchAll(
                     db, sql: "SELECT seq, user_id, type FROM notification_events WHERE fanned_out = 0 ORDER BY seq LIMIT ?", arguments: [limit])
                 var made = 0
+                let now = Int64(Date().timeIntervalSince1970 * 1000)
                 for p in pending {
                     let seq: Int64 = p[0], user: String = p[1], type: String = p[2]
+                    let due = try NotificationSchema.firstAttempt(db, user: user, now: now)
                     for hook in try Row.fetchAll(db, sql: "SELECT pk, events FROM webhooks WHERE user_id = ? ORDER BY pk", arguments: [user]) {
                         let events: String = hook[1]
                         guard events.isEmpty || events.split(separator: ",").contains(Substring(type)) else { continue }
                         try db.execute(
                             sql: """
                                 INSERT INTO webhook_deliveries (user_id, webhook_pk, event_seq, created_ms, created_at, next_ms)
-                                VALUES (?, ?, ?, \(NotificationSchema.nowMillisecondsSQL), \(Self.nowSQL), \(NotificationSchema.nowMillisecondsSQL))
+                                VALUES (?, ?, ?, ?, \(Self.nowSQL), ?)
                                 ON CONFLICT (webhook_pk, event_seq) DO NOTHING
                                 """,
-                            arguments: [user, hook[0] as Int64, seq])
+                            arguments: [user, hook[0] as Int64, seq, now, due])
                         made += db.changesCount
                     }
                     try db.execute(sql: "UPDATE notification_events SET fanned_out = 1 WHERE seq = ?", arguments: [seq])
@@ -264,6 +299,37 @@ extension SpatiaLiteStore: NotificationStore {
                         WHERE pk = ?
                         """,
                     arguments: [status, next, note, deliveryID])
+            }
+        }
+    }
+
+    public func notificationSettings(userID: String) async throws -> NotificationSettings? {
+        try await offloaded {
+            try self.readDatabase { db in
+                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [userID]) == true else { return nil }
+                return try NotificationSchema.settings(db, user: userID)
+            }
+        }
+    }
+
+    public func setNotificationSettings(_ settings: NotificationSettings, userID: String) async throws -> Bool {
+        try await offloaded {
+            try self.writeTransaction { db in
+                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [userID]) == true else { return false }
+                if settings.isDefault {
+                    try db.execute(sql: "DELETE FROM notification_settings WHERE user_id = ?", arguments: [userID])
+                } else {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO notification_settings (user_id, events, quiet_start, quiet_end, reminder_lead_minutes) VALUES (?1, ?2, ?3, ?4, ?5)
+                            ON CONFLICT (user_id) DO UPDATE SET events = ?2, quiet_start = ?3, quiet_end = ?4, reminder_lead_minutes = ?5
+                            """,
+                        arguments: [
+                            userID, settings.events.joined(separator: ","), settings.quietHours?.startMinute, settings.quietHours?.endMinute,
+                            settings.reminderLeadMinutes,
+                        ])
+                }
+                return true
             }
         }
     }

@@ -98,6 +98,10 @@ extension SpatiaLiteStore: UserDataStore {
             try NotificationSchema.webhooks(db, user: user.id)
         }
 
+        func notificationSettings() throws -> NotificationSettings {
+            try NotificationSchema.settings(db, user: user.id)
+        }
+
         func budgets() throws -> [Budget] {
             try SpatiaLiteStore.fetchBudgets(db, where: "b.user_id = ?", [user.id])
         }

@@ -19,7 +19,7 @@ struct NotificationsCommand: AsyncParsableCommand {
               geospend notifications list --user alice
               geospend notifications run --as-of 2025-03-05T09:00:00+01:00
             """,
-        subcommands: [List.self, Run.self])
+        subcommands: [List.self, Run.self, Settings.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -103,6 +103,87 @@ struct NotificationsCommand: AsyncParsableCommand {
             }
             await deliverer.shutdown()
             printOut("raised \(raised.count) events; deliveries: \(result.delivered) delivered, \(result.retried) to retry, \(result.failed) failed\n")
+        }
+    }
+
+    struct Settings: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "settings",
+            abstract: "Show or set which events a user gets, quiet hours, a reminder lead.",
+            usage: """
+                geospend notifications settings --user <user> [--events <types>|all]
+                  [--quiet-hours <HH:MM-HH:MM>|none] [--reminder-lead-minutes <n>]
+                  [--format <format>] [--db <db>]
+                """,
+            discussion: """
+                --events: the types raised for the user (comma-separated; all: every
+                type). --quiet-hours: deliveries that would start in this span of the
+                user's day (their `users settings --timezone`, else UTC) wait until it
+                ends; the feed has the events at once. --reminder-lead-minutes: raise
+                expense.reminder_due that many minutes before the reminder's time
+                (0 to 10080). Without these options the settings are shown.
+
+                Example:
+                  geospend notifications settings --user alice --quiet-hours 22:00-07:00
+                  geospend notifications settings --user alice \\
+                      --events budget.threshold,zone_budget.threshold --format json
+                """)
+        enum Format: String, ExpressibleByArgument { case table, json }
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: "The user.") var user: String
+        @Option(help: ArgumentHelp("Event types, comma-separated, or all.", valueName: "types")) var events: String?
+        @Option(help: ArgumentHelp("Hold deliveries in this span of the user's day, or none.", valueName: "HH:MM-HH:MM"))
+        var quietHours: String?
+        @Option(help: ArgumentHelp("Raise reminders this many minutes early (0 to 10080).", valueName: "n")) var reminderLeadMinutes: Int?
+        @Option(help: "table or json.") var format: Format = .table
+
+        func validate() throws { _ = try change(NotificationSettings()) }
+
+        func change(_ current: NotificationSettings) throws -> NotificationSettings {
+            var s = current
+            if let events {
+                let types = events == "all" ? [] : events.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                for t in types where !NotificationType.all.contains(t) {
+                    throw ValidationError("--events \(t): not an event type; give some of \(NotificationType.all.joined(separator: ", ")), or all")
+                }
+                s.events = Array(Set(types)).sorted()
+            }
+            if let quietHours {
+                if quietHours == "none" { s.quietHours = nil } else {
+                    guard let q = NotificationSettings.QuietHours(parsing: quietHours) else {
+                        throw ValidationError("--quiet-hours \(quietHours): give HH:MM-HH:MM in 24-hour time, e.g. 22:00-07:00, or none")
+                    }
+                    s.quietHours = q
+                }
+            }
+            if let reminderLeadMinutes {
+                guard NotificationSettings.leadRange.contains(reminderLeadMinutes) else {
+                    throw ValidationError("--reminder-lead-minutes \(reminderLeadMinutes): give 0 to 10080 (a week)")
+                }
+                s.reminderLeadMinutes = reminderLeadMinutes
+            }
+            return s
+        }
+
+        func run() async throws {
+            let changing = events != nil || quietHours != nil || reminderLeadMinutes != nil
+            let store = try await database.openEditing(writable: changing)
+            let id = Identity.normalized(user)
+            try await NameChecks.user(id, in: store, database: database.path)
+            guard var settings = try await store.notificationSettings(userID: id) else { throw UsageError("no user \"\(OutputEscaping.visible(id))\"") }
+            if changing {
+                settings = try change(settings)
+                guard try await store.setNotificationSettings(settings, userID: id) else { throw UsageError("no user \"\(OutputEscaping.visible(id))\"") }
+            }
+            switch format {
+            case .json: printOut(settings.json.serialized() + "\n")
+            case .table:
+                printOut(TextTable(headers: ["setting", "value"], rows: [
+                    ["events", settings.events.isEmpty ? "all" : settings.events.joined(separator: ",")],
+                    ["quiet hours", settings.quietHours?.description ?? "none"],
+                    ["reminder lead", "\(settings.reminderLeadMinutes) minutes"],
+                ]).rendered())
+            }
         }
     }
 }

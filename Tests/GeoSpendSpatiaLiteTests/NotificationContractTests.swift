@@ -154,4 +154,44 @@ import Testing
         #expect(rows["notification_events"] == 1 && rows["webhooks"] == 1)
         #expect(try await store.webhooks(userID: "bob").map(\.id) == [bobs.id], "bob's stay")
     }
+
+    @Test(arguments: Kind.allCases)
+    func settingsChooseEventsQuietHoursAndLeadTimes(kind: Kind) async throws {
+        let scratch = Scratch()
+        let store = try await Self.withBudget(kind, scratch)
+        #expect(try await store.notificationSettings(userID: "carol") == nil)
+        #expect(try await store.setNotificationSettings(NotificationSettings(reminderLeadMinutes: 5), userID: "carol") == false)
+        #expect(try await store.notificationSettings(userID: "ann") == NotificationSettings(), "nothing chosen: defaults")
+        // Budget events turned off: a crossing raises nothing (and is raised when it happens again with them on).
+        let remindersOnly = NotificationSettings(events: [NotificationType.reminderDue])
+        #expect(try await store.setNotificationSettings(remindersOnly, userID: "ann"))
+        #expect(try await store.notificationSettings(userID: "ann") == remindersOnly)
+        _ = try await store.addExpense(try Self.expense("a", "90.00"), remindAt: nil)
+        #expect(try await Self.keys(store).isEmpty)
+        #expect(try await store.setNotificationSettings(NotificationSettings(), userID: "ann"))
+        _ = try await store.addExpense(try Self.expense("b", "1.00"), remindAt: nil)
+        #expect(try await Self.keys(store) == ["budget.threshold 80 2026-03-01"])
+
+        // A lead time of 60 minutes raises a reminder an hour early.
+        _ = try await store.addExpense(try Self.expense("r", "1.00", day: "2026-02-02"), remindAt: try Timestamp(parsing: "2026-03-10T09:00:00Z"))
+        #expect(try await store.setNotificationSettings(NotificationSettings(reminderLeadMinutes: 60), userID: "ann"))
+        #expect(try await NotificationRun.raiseDue(in: store, asOf: try Timestamp(parsing: "2026-03-10T07:59:00Z")).isEmpty)
+        #expect(try await NotificationRun.raiseDue(in: store, asOf: try Timestamp(parsing: "2026-03-10T08:00:00Z")).map(\.type) == [NotificationType.reminderDue])
+
+        // Quiet hours all day but a minute: a delivery made now waits for their end.
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        let c = utc.dateComponents([.hour, .minute], from: Date())
+        let minute = (c.hour! * 60 + c.minute!)
+        let end = (minute + 30) % 1440, start = (minute + 1439 - 30) % 1440
+        let quiet = NotificationSettings(quietHours: NotificationSettings.QuietHours(startMinute: start, endMinute: end))
+        #expect(try await store.setNotificationSettings(quiet, userID: "ann"))
+        _ = try await store.addWebhook(try Webhook.new(userID: "ann", url: "https://example.org/q", events: []))
+        _ = try await store.fanOut(limit: 100)
+        #expect(try await store.dueDeliveries(now: now + 28 * 60_000, limit: 10).isEmpty, "held through the quiet hours")
+        #expect(try await store.dueDeliveries(now: now + 31 * 60_000, limit: 10).count == 2, "due when they end")
+        let export = try #require(try await store.withUserData("ann") { try $0.notificationSettings() })
+        #expect(export == quiet)
+    }
 }

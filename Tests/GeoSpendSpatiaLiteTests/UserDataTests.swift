@@ -93,6 +93,7 @@ import Testing
             "positions", "visits",
             "user_settings",  // the export's `settings`
             "webhooks",  // the export's `webhooks`, without secrets
+            "notification_settings",  // the export's `notification_settings`
             "notification_events", "webhook_deliveries",  // the outbox and its deliveries: deleted, not exported
         ])
     }
@@ -105,7 +106,7 @@ import Testing
         let before = try #require(try export(store, "ann")).text
         let lines = before.split(separator: "\n").filter { $0.hasPrefix("{\"id\"") && $0.contains("\"occurred_at\"") }.map { $0.hasSuffix(",") ? $0.dropLast() : $0 }
         let jsonl = scratch.file("ann.jsonl", lines.joined(separator: "\n") + "\n")
-        #expect(try store.deleteUser("ann")?.rowsByTable.map(\.rows) == [5, 0, 0, 0, 0, 0, 14, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0])
+        #expect(try store.deleteUser("ann")?.rowsByTable.map(\.rows) == [5, 0, 0, 0, 0, 0, 14, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0])
         _ = try await Importer.importExpenses(from: jsonl, into: store)
         let after = try #require(try export(store, "ann")).text
         func body(_ s: String) -> String { String(s[s.range(of: "\"categories\"")!.lowerBound...]) }
@@ -123,7 +124,7 @@ import Testing
             .init(table: "budget_category_limits", rows: 0), .init(table: "budget_numbers", rows: 0),
             .init(table: "budgets", rows: 0),
             .init(table: "categories", rows: 14), .init(table: "map_rollups", rows: 24), .init(table: "notification_events", rows: 0),
-            .init(table: "period_numbers", rows: 0),
+            .init(table: "notification_settings", rows: 0), .init(table: "period_numbers", rows: 0),
             .init(table: "periods", rows: 0), .init(table: "positions", rows: 0),
             .init(table: "price_records", rows: 0), .init(table: "shopping_list_items", rows: 0),
             .init(table: "shopping_list_numbers", rows: 0), .init(table: "shopping_lists", rows: 0), .init(table: "user_settings", rows: 0),

@@ -37,4 +37,9 @@ public protocol NotificationStore: Sendable {
     func recordAttempt(deliveryID: Int64, at now: Int64, note: String, outcome: AttemptOutcome) async throws
     /// The user's deliveries (of one webhook), newest first, at most `limit`.
     func deliveries(userID: String, webhookID: String?, limit: Int) async throws -> [WebhookDelivery]
+
+    /// The user's notification settings (defaults when they chose nothing); nil: no such user.
+    func notificationSettings(userID: String) async throws -> NotificationSettings?
+    /// Replaces them (defaults: the row goes). - Returns: false when there is no such user.
+    func setNotificationSettings(_ settings: NotificationSettings, userID: String) async throws -> Bool
 }
