@@ -82,9 +82,9 @@ extension PostGISStore: NotificationStore {
         try await editing { r in
             guard try r.hasUser(webhook.userID) else { return nil }
             return try r.rows("""
-                INSERT INTO webhooks (id, user_id, url, events, secret, created_at)
+                INSERT INTO webhooks (id, user_id, url, events, secret, created_at, from_seq)
                 VALUES (\(webhook.id), \(webhook.userID), \(webhook.url), \(webhook.events.joined(separator: ",")), \(webhook.secret ?? ""),
-                    \(unescaped: Self.nowSecondsSQL))
+                    \(unescaped: Self.nowSecondsSQL), (SELECT coalesce(max(seq), 0) FROM notification_events))
                 RETURNING id, user_id, url, events, secret, created_at
                 """).first.map { try Self.webhook($0, secret: true) }
         }
@@ -148,7 +148,7 @@ extension PostGISStore: NotificationStore {
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             for (seq, user, type) in pending {
                 let due = try Self.firstAttempt(r, user: user, now: now)
-                let hooks = try r.rows("SELECT pk, events FROM webhooks WHERE user_id = \(user) ORDER BY pk").map { try $0.decode((Int64, String).self) }
+                let hooks = try r.rows("SELECT pk, events FROM webhooks WHERE user_id = \(user) AND from_seq < \(seq) ORDER BY pk").map { try $0.decode((Int64, String).self) }
                 for (pk, events) in hooks where events.isEmpty || events.split(separator: ",").contains(Substring(type)) {
                     made += try r.rows("""
                         INSERT INTO webhook_deliveries (user_id, webhook_pk, event_seq, created_ms, created_at, next_ms)

@@ -24,7 +24,8 @@ extension PostGISSchema {
             url text NOT NULL CHECK (length(url) BETWEEN 1 AND 2000),
             events text NOT NULL DEFAULT '',
             secret text NOT NULL,
-            created_at text NOT NULL
+            created_at text NOT NULL,
+            from_seq bigint NOT NULL DEFAULT 0
         );
         CREATE INDEX webhooks_user ON webhooks (user_id);
         CREATE TABLE webhook_deliveries (

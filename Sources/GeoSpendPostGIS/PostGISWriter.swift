@@ -174,7 +174,7 @@ final class PostGISWriter: ExpenseWriter {
             return .inserted
         }
         guard !fresh.isEmpty else { return outcomes }
-        for row in fresh { touched.add(row.record) }
+        for row in fresh { touched.addInserted(row.record) }
         try learnUsers(fresh.map(\.record.userID))
         try learnCategories(fresh.map(\.record))
         var text = CopyText()

@@ -36,7 +36,8 @@ enum NotificationSchema {
                 url TEXT NOT NULL CHECK (length(url) BETWEEN 1 AND 2000),
                 events TEXT NOT NULL DEFAULT '',
                 secret TEXT NOT NULL,
-                created_at TEXT NOT NULL
+                created_at TEXT NOT NULL,
+                from_seq INTEGER NOT NULL DEFAULT 0  -- gets the events raised after it was added
             );
             CREATE INDEX webhooks_user ON webhooks(user_id);
             CREATE TABLE webhook_deliveries (
@@ -157,8 +158,8 @@ extension SpatiaLiteStore: NotificationStore {
                 else { return nil }
                 try db.execute(
                     sql: """
-                        INSERT INTO webhooks (id, user_id, url, events, secret, created_at)
-                        VALUES (?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+                        INSERT INTO webhooks (id, user_id, url, events, secret, created_at, from_seq)
+                        VALUES (?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), (SELECT coalesce(max(seq), 0) FROM notification_events))
                         """,
                     arguments: [webhook.id, webhook.userID, webhook.url, webhook.events.joined(separator: ","), webhook.secret ?? ""])
                 return try Row.fetchOne(
@@ -245,7 +246,7 @@ extension SpatiaLiteStore: NotificationStore {
                 for p in pending {
                     let seq: Int64 = p[0], user: String = p[1], type: String = p[2]
                     let due = try NotificationSchema.firstAttempt(db, user: user, now: now)
-                    for hook in try Row.fetchAll(db, sql: "SELECT pk, events FROM webhooks WHERE user_id = ? ORDER BY pk", arguments: [user]) {
+                    for hook in try Row.fetchAll(db, sql: "SELECT pk, events FROM webhooks WHERE user_id = ? AND from_seq < ? ORDER BY pk", arguments: [user, seq]) {
                         let events: String = hook[1]
                         guard events.isEmpty || events.split(separator: ",").contains(Substring(type)) else { continue }
                         try db.execute(

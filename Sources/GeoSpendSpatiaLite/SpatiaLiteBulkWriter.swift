@@ -317,7 +317,7 @@ final class SpatiaLiteBulkWriter {
         _ = try s.step(db)
         if changes == 1 {
             currencyTotals![code] = projected
-            touched.add(expense)
+            touched.addInserted(expense)
             if let c = expense.location?.coordinate { try index(&expenseIndexLoad, insertExpenseIndex, latitude: c.latitude, longitude: c.longitude) }
             if keepsRollups {
                 rollups.add(expense)

@@ -43,7 +43,8 @@ import Testing
     }
 
     static func keys(_ store: any Database, _ user: String = "ann") async throws -> [String] {
-        try await store.notifications(userID: user, after: nil, limit: 100, unreadOnly: false).map { event in
+        try await store.notifications(userID: user, after: nil, limit: 100, unreadOnly: false)
+            .filter { $0.type != NotificationType.importFinished }.map { event in
             let data = try #require(try JSONSerialization.jsonObject(with: Data(event.body.utf8)) as? [String: Any])
             let payload = try #require(data["data"] as? [String: Any])
             return "\(event.type) \(payload["threshold"] ?? "") \(payload["from"] ?? "")"
@@ -75,7 +76,13 @@ import Testing
             "budget.threshold 80 2026-03-01", "budget.threshold 100 2026-03-01", "budget.threshold 80 2026-04-01",
         ])
         #expect(try await Self.keys(store, "bob").isEmpty, "bob has no budget; ann's events are not his")
+        // The import's own event per user, with its count, in the same transaction.
+        let imports = try await store.notifications(userID: "ann", after: nil, limit: 100, unreadOnly: false)
+            .filter { $0.type == NotificationType.importFinished }
+        #expect(imports.map(\.payload) == [#"{"inserted":2}"#], "adding expenses one by one is no import")
+        #expect(try await store.notifications(userID: "bob", after: nil, limit: 100, unreadOnly: false).map(\.payload) == [#"{"inserted":1}"#])
         let events = try await store.notifications(userID: "ann", after: nil, limit: 100, unreadOnly: false)
+            .filter { $0.type != NotificationType.importFinished }
         #expect(Set(events.map(\.id)).count == 3 && events.allSatisfy { $0.id.hasPrefix("evt_") && $0.id.count == 28 })
         #expect(events.map(\.sequence) == events.map(\.sequence).sorted())
         let payload = try #require(try JSONSerialization.jsonObject(with: Data(events[0].payload.utf8)) as? [String: Any])
@@ -83,7 +90,9 @@ import Testing
         // The feed: keyset pages, read marks.
         #expect(try await store.notifications(userID: "ann", after: events[0].sequence, limit: 1, unreadOnly: false) == [events[1]])
         #expect(try await store.markNotificationsRead(userID: "ann", through: events[1].sequence) == 2)
-        #expect(try await store.notifications(userID: "ann", after: nil, limit: 10, unreadOnly: true).map(\.id) == [events[2].id])
+        #expect(try await store.notifications(userID: "ann", after: events[1].sequence, limit: 10, unreadOnly: true)
+            .filter { $0.type != NotificationType.importFinished }.map(\.id) == [events[2].id])
+        #expect(try await store.notifications(userID: "ann", after: nil, limit: 10, unreadOnly: true).allSatisfy { $0.sequence > events[1].sequence })
     }
 
     @Test(arguments: Kind.allCases)
@@ -116,6 +125,10 @@ import Testing
         let scratch = Scratch()
         let store = try await Self.withBudget(kind, scratch)
         #expect(try await store.addWebhook(try Webhook.new(userID: "carol", url: "https://example.org/h", events: [])) == nil, "no such user")
+        let earlier = try await store.raise([
+            NewNotificationEvent(userID: "ann", type: NotificationType.test, key: "before-the-webhooks", payload: .object([])),
+        ])
+        #expect(earlier.count == 1 && earlier.first?.type == NotificationType.test)
         let all = try #require(try await store.addWebhook(try Webhook.new(userID: "ann", url: "https://example.org/all", events: [])))
         let reminders = try #require(
             try await store.addWebhook(try Webhook.new(userID: "ann", url: "https://example.org/r", events: [NotificationType.reminderDue])))
@@ -127,7 +140,7 @@ import Testing
         #expect(try await store.webhook(id: all.id, userID: "bob") == nil, "another user's webhook is not found")
 
         _ = try await store.addExpense(try Self.expense("a", "90.00"), remindAt: nil)
-        #expect(try await store.fanOut(limit: 100) == 1, "one event, to the webhook that wants every type")
+        #expect(try await store.fanOut(limit: 100) == 1, "one event, to the webhook that wants every type; none raised before it was added")
         #expect(try await store.fanOut(limit: 100) == 0, "fanned out once")
         let far = Int64(Date().timeIntervalSince1970 * 1000) + 60_000
         let due = try await store.dueDeliveries(now: far, limit: 10)
@@ -151,7 +164,7 @@ import Testing
         #expect(try await store.deleteWebhook(id: reminders.id, userID: "ann"))
         let deletion = try #require(try await store.deleteUser("ann", rewriteFile: false))
         let rows = Dictionary(deletion.rowsByTable.map { ($0.table, $0.rows) }, uniquingKeysWith: +)
-        #expect(rows["notification_events"] == 1 && rows["webhooks"] == 1)
+        #expect(rows["notification_events"] == 2 && rows["webhooks"] == 1)
         #expect(try await store.webhooks(userID: "bob").map(\.id) == [bobs.id], "bob's stay")
     }
 
@@ -162,6 +175,7 @@ import Testing
         #expect(try await store.notificationSettings(userID: "carol") == nil)
         #expect(try await store.setNotificationSettings(NotificationSettings(reminderLeadMinutes: 5), userID: "carol") == false)
         #expect(try await store.notificationSettings(userID: "ann") == NotificationSettings(), "nothing chosen: defaults")
+        _ = try await store.addWebhook(try Webhook.new(userID: "ann", url: "https://example.org/q", events: []))
         // Budget events turned off: a crossing raises nothing (and is raised when it happens again with them on).
         let remindersOnly = NotificationSettings(events: [NotificationType.reminderDue])
         #expect(try await store.setNotificationSettings(remindersOnly, userID: "ann"))
@@ -187,7 +201,6 @@ import Testing
         let end = (minute + 30) % 1440, start = (minute + 1439 - 30) % 1440
         let quiet = NotificationSettings(quietHours: NotificationSettings.QuietHours(startMinute: start, endMinute: end))
         #expect(try await store.setNotificationSettings(quiet, userID: "ann"))
-        _ = try await store.addWebhook(try Webhook.new(userID: "ann", url: "https://example.org/q", events: []))
         _ = try await store.fanOut(limit: 100)
         #expect(try await store.dueDeliveries(now: now + 28 * 60_000, limit: 10).isEmpty, "held through the quiet hours")
         #expect(try await store.dueDeliveries(now: now + 31 * 60_000, limit: 10).count == 2, "due when they end")

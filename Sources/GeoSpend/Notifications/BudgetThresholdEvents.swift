@@ -68,9 +68,28 @@ public struct TouchedDays: Sendable {
         dates.mapValues { Set($0.compactMap { try? LocalDay(parsing: $0) }) }
     }
 
+    /// Expenses inserted per user (any kind): an import's `import.finished` counts.
+    public private(set) var insertedByUser: [String: Int] = [:]
+
     public mutating func add(_ expense: Expense) {
         guard expense.kind == .expense else { return }
         dates[expense.userID, default: []].insert(expense.occurredAt.localDate)
+    }
+
+    /// An expense a write inserted: its day (kind `expense`) and the user's count.
+    public mutating func addInserted(_ expense: Expense) {
+        insertedByUser[expense.userID, default: 0] += 1
+        add(expense)
+    }
+
+    /// `import.finished` for each user the import inserted expenses for, with the count; each
+    /// import its own key, so each is raised once.
+    public var importEvents: [NewNotificationEvent] {
+        insertedByUser.sorted { $0.key < $1.key }.map { user, count in
+            NewNotificationEvent(
+                userID: user, type: NotificationType.importFinished, key: "import:\(NotificationEvent.newID())",
+                payload: .object([("inserted", .integer(Int64(count)))]))
+        }
     }
 
     /// An expense of kind `expense` of `userID` on `localDate` (`YYYY-MM-DD`), as a store read it.

@@ -80,10 +80,12 @@ public enum NotificationType {
     public static let zoneBudgetThreshold = "zone_budget.threshold"
     /// An expense's reminder is due (`notifications run`, the service's scheduler).
     public static let reminderDue = "expense.reminder_due"
+    /// An import wrote expenses for the user (`data.inserted`: how many).
+    public static let importFinished = "import.finished"
     /// A `webhooks test` delivery.
     public static let test = "webhook.test"
 
-    public static let all = [budgetThreshold, zoneBudgetThreshold, reminderDue, test]
+    public static let all = [budgetThreshold, zoneBudgetThreshold, reminderDue, importFinished, test]
 }
 
 extension String {

@@ -29,7 +29,8 @@ public protocol NotificationStore: Sendable {
     func markNotificationsRead(userID: String, through sequence: Int64) async throws -> Int
 
     /// Makes the deliveries of events not yet fanned out (one per webhook of the event's user
-    /// that wants its type), oldest first, at most `limit` events. - Returns: deliveries made.
+    /// that wants its type and was added before the event), oldest first, at most `limit`
+    /// events. - Returns: deliveries made.
     func fanOut(limit: Int) async throws -> Int
     /// Pending deliveries due at `now` (ms since 1970), earliest first.
     func dueDeliveries(now: Int64, limit: Int) async throws -> [DueDelivery]
