@@ -37,8 +37,9 @@ struct WebhooksCommand: AsyncParsableCommand {
             discussion: """
                 --url is http:// or https:// with a host. --events is a comma-separated
                 list of budget.threshold, zone_budget.threshold, expense.reminder_due,
-                import.finished, webhook.test (default: all). The secret signs every delivery: keep it
-                in the receiver. `--format json` prints {"id", "secret"}.
+                import.finished, webhook.test (default: all). The secret signs every
+                delivery: keep it in the receiver. `--format json` prints
+                {"id", "secret"}.
 
                 Example:
                   geospend webhooks add --user alice --url https://example.org/hook \\
