@@ -52,13 +52,14 @@ test: bootstrap venv
 
 # The crash, bad-file and concurrency tests at length (make test runs them short): 200 SIGKILLs
 # during imports (RUNS=N for another count), 4 rounds of 6 imports against 4 reader processes,
-# then a summary of runs, failures and lock waits.
+# kill -9 of serve during 200 webhook events (WebhookCrashTests), then a summary of runs,
+# failures and lock waits.
 reliability: bootstrap
 	@SWIFT=$(SWIFT) scripts/build.sh --build-tests
 	@rm -f .build/reliability-summary.txt
 	@rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
 	TMPDIR=$(TEST_TMP) GEOSPEND_RELIABILITY_RUNS=$(or $(RUNS),200) GEOSPEND_RELIABILITY_SUMMARY=$(CURDIR)/.build/reliability-summary.txt \
-		$(SWIFT) test --skip-build --filter 'CrashTests|ConcurrencyTests|BadDatabaseTests|FullDiskTests|ServiceLoadTests|AttackRound2Tests|OGCLayerBuildTests|MisbehavingTokenTests|BatchedRewriteTests'
+		$(SWIFT) test --skip-build --filter 'CrashTests|ConcurrencyTests|BadDatabaseTests|FullDiskTests|ServiceLoadTests|AttackRound2Tests|OGCLayerBuildTests|MisbehavingTokenTests|BatchedRewriteTests|WebhookCrashTests'
 	@rm -rf $(TEST_TMP)
 	@echo; echo "== make reliability: summary =="; cat .build/reliability-summary.txt
 

@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // Already in the graph through hummingbird's test tools; named for webhook deliveries.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         // Already in the graph through hummingbird; named for `HTTPField.Name`, which it does not re-export.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         // Already in the graph through hummingbird; named for `Service`, which it does not re-export.
@@ -67,6 +69,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             resources: [.copy("openapi.json")]),
         // The command-line tool: argument parsing and output formats only.

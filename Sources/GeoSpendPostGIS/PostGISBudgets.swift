@@ -74,20 +74,23 @@ extension PostGISStore: BudgetStore {
     }
 
     public func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) async throws -> [BudgetExpense] {
-        try await reading { r in
-            // local_date (the day at the recorded offset) decides, compared by bytes as on the file.
-            try r.rows(#"""
-                SELECT e.amount_minor, e.currency, e.local_date, c.name, e.lat, e.lon, e.id
-                FROM expenses AS e LEFT JOIN categories AS c ON c.id = e.category_id
-                WHERE e.user_id = \#(userID) AND e.kind = 'expense'
-                    AND e.local_date COLLATE "C" BETWEEN \#("\(from)") AND \#("\(to)")
-                ORDER BY e.id
-                """#).map { row in
-                let (amount, currency, day, category, lat, lon, _) = try row.decode((Int64, String, String, String?, Double?, Double?, String).self)
-                return BudgetExpense(
-                    amountMinor: amount, currency: currency, day: try LocalDay(parsing: day), category: category,
-                    coordinate: lat.flatMap { la in lon.map { Coordinate(uncheckedLatitude: la, longitude: $0) } })
-            }
+        try await reading { r in try Self.budgetExpenses(r, userID: userID, from: from, to: to) }
+    }
+
+    /// The user's expenses of kind `expense` on local days `from…to`, in the caller's transaction.
+    static func budgetExpenses(_ r: PostGISReader, userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense] {
+        // local_date (the day at the recorded offset) decides, compared by bytes as on the file.
+        try r.rows(#"""
+            SELECT e.amount_minor, e.currency, e.local_date, c.name, e.lat, e.lon, e.id
+            FROM expenses AS e LEFT JOIN categories AS c ON c.id = e.category_id
+            WHERE e.user_id = \#(userID) AND e.kind = 'expense'
+                AND e.local_date COLLATE "C" BETWEEN \#("\(from)") AND \#("\(to)")
+            ORDER BY e.id
+            """#).map { row in
+            let (amount, currency, day, category, lat, lon, _) = try row.decode((Int64, String, String, String?, Double?, Double?, String).self)
+            return BudgetExpense(
+                amountMinor: amount, currency: currency, day: try LocalDay(parsing: day), category: category,
+                coordinate: lat.flatMap { la in lon.map { Coordinate(uncheckedLatitude: la, longitude: $0) } })
         }
     }
 

@@ -49,6 +49,7 @@ extension PostGISStore: ExpenseEditing {
                 throw rejection.column == "store_id"
                     ? EditError.unknownStore(expense.storeID ?? "") : EditError.invalid(field: rejection.column, reason: rejection.reason)
             }
+            try Self.raiseBudgetEvents(r, touched: writer.touched)
             // A position given here is given by hand (`PositionSource.manual`).
             _ = try r.rows("""
                 UPDATE expenses SET created_at = \(unescaped: Self.nowSQL), updated_at = \(unescaped: Self.nowSQL),
@@ -110,6 +111,11 @@ extension PostGISStore: ExpenseEditing {
                     store_inferred = store_inferred AND NOT \(moved)
                 WHERE id = \(expense.id) AND user_id = \(expense.userID)
                 """)
+            // The budget events of the edit (its old and new day), in its transaction (issue 39).
+            var touched = TouchedDays()
+            touched.add(old.expense)
+            touched.add(expense)
+            try Self.raiseBudgetEvents(r, touched: touched)
             return try Self.storedExpense(r, id: expense.id, userID: expense.userID)
         }
     }

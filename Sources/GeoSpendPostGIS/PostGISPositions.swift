@@ -227,7 +227,7 @@ extension PostGISStore: PositionStore {
             }
             // The store is linked only where the expense has none and the store exists; the
             // content hash stays the import's (a re-import of the statement is still a no-op).
-            return Set(try r.rows("""
+            let rows = try r.rows("""
                 WITH placed AS (
                     UPDATE expenses AS e SET lat = p.lat, lon = p.lon, accuracy_m = p.accuracy_m, position_source = p.source,
                         position_confidence = p.confidence,
@@ -235,9 +235,14 @@ extension PostGISStore: PositionStore {
                         store_inferred = CASE WHEN e.store_id IS NULL AND s.id IS NOT NULL THEN p.inferred ELSE e.store_inferred END
                     FROM placements_in AS p LEFT JOIN stores AS s ON s.id = p.store_id
                     WHERE e.user_id = \(user) AND e.id = p.id AND e.lat IS NULL
-                    RETURNING p.n)
-                SELECT n FROM placed
-                """).map { Int(try $0.decode(Int64.self)) })
+                    RETURNING p.n AS n, e.local_date AS local_date, e.kind = 'expense' AS is_expense)
+                SELECT n, local_date, is_expense FROM placed
+                """).map { try $0.decode((Int64, String, Bool).self) }
+            // An expense placed in a zone budget's area can cross it (issue 39), in this transaction.
+            var touched = TouchedDays()
+            for (_, day, isExpense) in rows where isExpense { touched.add(userID: user, localDate: day) }
+            try Self.raiseBudgetEvents(r, touched: touched)
+            return Set(rows.map { Int($0.0) })
         }
         return placements.indices.map { placed.contains($0) }
     }

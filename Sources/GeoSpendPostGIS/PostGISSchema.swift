@@ -120,6 +120,7 @@ enum PostGISSchema {
         positions,
         userSettings,
         positionsUnreferenced,
+        notifications,
     ]
 
     /// Checks, without writing, that a replica's schema is exactly the migrations this GeoSpend

@@ -98,6 +98,10 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
             let writer = PostGISWriter(connection: connection, logger: self.logger)
             let result = try body(writer)
             try writer.finish()
+            // The outbox in the same transaction (issue 39): the events commit with the rows.
+            let reader = PostGISReader(connection: connection, logger: self.logger)
+            try Self.raiseBudgetEvents(reader, touched: writer.touched)
+            _ = try Self.raise(reader, writer.touched.importEvents)
             return result
         }
     }

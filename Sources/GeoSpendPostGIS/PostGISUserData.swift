@@ -195,6 +195,14 @@ extension PostGISStore: UserDataStore {
             try PostGISStore.settings(reader, user: user.id)
         }
 
+        func webhooks() throws -> [Webhook] {
+            try PostGISStore.webhooks(reader, user: user.id)
+        }
+
+        func notificationSettings() throws -> NotificationSettings {
+            try PostGISStore.notificationSettings(reader, user: user.id)
+        }
+
         func priceRecords() throws -> [PriceRecord] {
             try reader.rows(PostGISStore.recordsQuery(PriceQuery(userID: user.id))).map(PostGISStore.record)
         }

@@ -31,6 +31,9 @@ final class PostGISWriter: ExpenseWriter {
     /// index: 35 lookups took 4.7 of a 200k-row import's 28 s, against 6.3 s of COPY (load 18).
     private var written: [String: [ExactText: Int64]] = [:]
 
+    /// The users and days of the expenses inserted: the budget events the scope raises before it commits.
+    private(set) var touched = TouchedDays()
+
     init(connection: PostgresConnection, logger: Logger) {
         self.connection = connection
         self.logger = logger
@@ -198,6 +201,7 @@ final class PostGISWriter: ExpenseWriter {
         }
         try update(updates)
         guard !fresh.isEmpty else { return outcomes }
+        for row in fresh { touched.addInserted(row.record) }
         try learnUsers(fresh.map(\.record.userID))
         try learnCategories(fresh.map(\.record))
         var text = CopyText()

@@ -8,7 +8,7 @@ import Prometheus
 /// periods, budgets, tokens, prices, receipts, shopping lists, location histories and user settings.
 /// `SpatiaLiteStore` and `PostGISStore` are all of them.
 public typealias ServiceStore = ExpenseStore & UserDataStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & TokenStore
-    & PriceStore & ReceiptStore & ShoppingListStore & PositionStore & UserSettingsStore
+    & PriceStore & ReceiptStore & ShoppingListStore & PositionStore & UserSettingsStore & NotificationStore
 
 /// Where `geospend serve` listens.
 public struct ServiceAddress: Sendable {
@@ -62,6 +62,7 @@ public func buildRouter(
     ListRoutes(store: store, settings: settings).add(to: api)
     BasketRoutes(store: store, settings: settings).add(to: api)
     ReceiptRoutes(store: store).add(to: api)
+    NotificationRoutes(store: store).add(to: api)
     TileRoutes(store: store, cache: tileCache, settings: settings).add(to: router.group("tiles").add(middleware: TokenMiddleware(store: store)))
     OGCRoutes(store: store, settings: settings, layers: ogcLayers ?? OGCLayerCache(store: store)).add(to: router.group("ogc").add(middleware: TokenMiddleware(store: store)))
     return router
@@ -72,17 +73,21 @@ public func buildRouter(
 /// A connection that sends nothing for `idleTimeout` — between requests, or while its request
 /// head is still arriving byte by byte (slowloris) — is closed, so half-open connections cannot
 /// hold the descriptors. Beside the server, `PositionRetentionService` applies the users'
-/// location-history retention at start and every `retentionInterval`.
+/// location-history retention at start and every `retentionInterval`, and `NotificationService`
+/// delivers the outbox's events to webhooks (`webhooks`) and raises reminders when due.
 public func buildApplication(
     store: any ServiceStore, address: ServiceAddress, logger: Logger, metrics: PrometheusCollectorRegistry? = nil,
     tileCache: TileCache? = nil, settings: ServiceSettings = .init(), idleTimeout: Duration = .seconds(10), rewrites: BatchedRewrite? = nil,
-    retentionInterval: Duration = .seconds(3600), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    retentionInterval: Duration = .seconds(3600), webhooks: WebhookSettings = .init(), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
         router: buildRouter(store: store, metrics: metrics, tileCache: tileCache, settings: settings, rewrites: rewrites),
         server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000 + idleTimeout.components.attoseconds / 1_000_000_000))),
         configuration: .init(address: .hostname(address.host, port: address.port), serverName: "geospend"),
-        services: [PositionRetentionService(store: store, interval: retentionInterval, logger: logger)],
+        services: [
+            PositionRetentionService(store: store, interval: retentionInterval, logger: logger),
+            NotificationService(store: store, settings: webhooks, logger: logger),
+        ],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? address.port) },
         logger: logger)
 }

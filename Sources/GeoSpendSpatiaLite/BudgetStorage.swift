@@ -81,7 +81,11 @@ extension SpatiaLiteStore: BudgetStore {
     }
 
     public func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense] {
-        try readDatabase { db in
+        try readDatabase { db in try Self.budgetExpenses(db, path: path, userID: userID, from: from, to: to) }
+    }
+
+    /// The user's expenses of kind `expense` on local days `from…to`, in the caller's transaction.
+    static func budgetExpenses(_ db: Database, path: String, userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense] {
             // expenses_user_time narrows to the user; local_date (the day at the recorded offset) decides.
             try Row.fetchAll(db, sql: """
                 SELECT e.amount_minor, e.currency, e.local_date, c.name, e.lat, e.lon, e.id
@@ -102,7 +106,6 @@ extension SpatiaLiteStore: BudgetStore {
                     amountMinor: r[0], currency: r[1], day: day, category: r[3],
                     coordinate: lat.flatMap { la in lon.map { Coordinate(uncheckedLatitude: la, longitude: $0) } })
             }
-        }
     }
 
     /// Budgets matching `condition` (on alias `b`), active first, newest `from` first, then newest id.

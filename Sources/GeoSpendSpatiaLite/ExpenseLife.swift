@@ -126,6 +126,11 @@ extension SpatiaLiteStore: ExpenseEditing {
             }
             // A moved point leaves its old bounds in the R*Tree node's unused slot (RTreeScrub).
             if old.expense.location?.coordinate != c { try RTreeScrub.zeroUnusedCells(of: "idx_expenses_geom", in: db) }
+            // The budget events of the edit (its old and new day), in its transaction (issue 39).
+            var touched = TouchedDays()
+            touched.add(old.expense)
+            touched.add(expense)
+            try NotificationSchema.raiseBudgetEvents(db, path: path, touched: touched)
             return try Self.storedExpense(db, id: expense.id, userID: expense.userID)
         }
     }

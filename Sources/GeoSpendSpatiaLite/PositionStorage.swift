@@ -206,6 +206,7 @@ extension SpatiaLiteStore: PositionStore {
             try await pool.write { db in
                 var placed: [Bool] = []
                 var rollups = MapRollup.Changes()
+                var touched = TouchedDays()
                 for p in placements {
                     let unplaced = try Self.fetchStored(
                         db, "SELECT \(Self.storedColumns) FROM \(Self.storedSource) WHERE e.id = ?1 AND e.user_id = ?2 AND e.lat IS NULL"
@@ -229,9 +230,12 @@ extension SpatiaLiteStore: PositionStore {
                     }
                     rollups.add(old.expense, sign: -1)
                     rollups.add(moved, sign: 1)
+                    touched.add(moved)
                     placed.append(true)
                 }
                 try MapRollupStorage.apply(rollups, db)
+                // An expense placed in a zone budget's area can cross it (issue 39), in this transaction.
+                try NotificationSchema.raiseBudgetEvents(db, path: path, touched: touched)
                 return placed
             }
         }

@@ -328,6 +328,9 @@ enum Schema {
         Migration(identifier: "v19: user settings") { db in
             try UserSettingsSchema.create(db)
         },
+        Migration(identifier: "v20: notifications outbox, webhooks") { db in
+            try NotificationSchema.create(db)
+        },
     ]
 
     /// The columns of `stores_label` (v16): the id, then what `SpatiaLiteReader.storeLabels` reads.

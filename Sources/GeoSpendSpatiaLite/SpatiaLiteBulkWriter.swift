@@ -55,6 +55,8 @@ final class SpatiaLiteBulkWriter {
     private let changesBefore: Int
     /// Whether any row was inserted, updated or deleted since (the store rolls back when not).
     var wroteRows: Bool { db.totalChangesCount != changesBefore }
+    /// The users and days of the expenses inserted: the budget events the scope raises before it commits.
+    private(set) var touched = TouchedDays()
     // The caches below stand in for SQL lookups, so they compare as SQL does: bytes
     // (`ExactText`). Category names are keyed as written, not folded: `Food` and `food` are two
     // entries that the lookup (`NOCASE`) resolves to the same row, and no row's name is folded
@@ -337,6 +339,7 @@ final class SpatiaLiteBulkWriter {
         _ = try s.step(db)
         if changes == 1 {
             currencyTotals![code] = projected
+            touched.addInserted(expense)
             if let c = expense.location?.coordinate { try index(&expenseIndexLoad, insertExpenseIndex, latitude: c.latitude, longitude: c.longitude) }
             if keepsRollups {
                 rollups.add(expense)

@@ -205,7 +205,7 @@ public final class SpatiaLiteStore: ExpenseStore {
     }
 
     private static func writeScope<T>(_ db: Database, _ body: (any ExpenseWriter) throws -> T) throws -> T {
-        try SpatiaLiteBulkWriter.checkingReferencesItself(db) { try bulkTransaction(db) { w, _ in try body(w) } }
+        try SpatiaLiteBulkWriter.checkingReferencesItself(db) { try bulkTransaction(db, importEvents: true) { w, _ in try body(w) } }
     }
 
     /// A read scope run on the calling thread, for tools and tests that are not async (and
@@ -228,7 +228,10 @@ public final class SpatiaLiteStore: ExpenseStore {
     /// The bulk writer's page cache: 1 GiB, as `cache_size`'s negative KiB.
     static let bulkCacheSize = -1_048_576
 
-    private static func bulkTransaction<T>(_ db: Database, _ body: (SpatiaLiteBulkWriter, Database) throws -> T) throws -> T {
+    /// `importEvents`: the scope is an import's (`write`), which raises `import.finished`.
+    private static func bulkTransaction<T>(
+        _ db: Database, importEvents: Bool = false, _ body: (SpatiaLiteBulkWriter, Database) throws -> T
+    ) throws -> T {
         // A large import touches every index page; a 1 GiB page cache (allocated only as used) keeps them in memory
         // instead of spilling to the WAL mid-transaction.
         try db.execute(sql: "PRAGMA cache_size = \(bulkCacheSize)")
@@ -241,6 +244,9 @@ public final class SpatiaLiteStore: ExpenseStore {
             // byte the same (a re-import of 936 stores changed 2,306 bytes).
             guard writer.wroteRows else { return .rollback }
             try writer.finish()
+            // The outbox in the same transaction (issue 39): the events commit with the rows.
+            try NotificationSchema.raiseBudgetEvents(db, path: db.description, touched: writer.touched)
+            if importEvents { _ = try NotificationSchema.raise(db, writer.touched.importEvents) }
             return .commit
         }
         return result!

@@ -94,6 +94,14 @@ extension SpatiaLiteStore: UserDataStore {
             try UserSettingsSchema.settings(db, user: user.id)
         }
 
+        func webhooks() throws -> [Webhook] {
+            try NotificationSchema.webhooks(db, user: user.id)
+        }
+
+        func notificationSettings() throws -> NotificationSettings {
+            try NotificationSchema.settings(db, user: user.id)
+        }
+
         func budgets() throws -> [Budget] {
             try SpatiaLiteStore.fetchBudgets(db, where: "b.user_id = ?", [user.id])
         }

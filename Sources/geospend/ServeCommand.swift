@@ -23,7 +23,11 @@ struct ServeCommand: AsyncParsableCommand {
             any free port). Vector tiles are cached until the data changes (a write by
             the service or by another process); --tile-cache-mib 0 turns that off.
             Users' location-history retention (`geospend users settings
-            --keep-positions`) runs at start and then hourly.
+            --keep-positions`) runs at start and then hourly. Events (budgets
+            crossing 80 %/100 %, reminders due) go to the users' webhooks within a
+            second, signed and retried for --webhook-retry-hours; webhooks at
+            loopback or private addresses are refused unless
+            --allow-private-webhooks.
 
             Example:
               geospend serve --db demo.sqlite --port 8080
@@ -48,6 +52,10 @@ struct ServeCommand: AsyncParsableCommand {
         "Rewrite the file (VACUUM) this many seconds after an expense deletion, once for all deletions meanwhile.",
         discussion: "Files only. Each deleted row is zeroed at once; the rewrite removes stale copies older edits left."))
     var rewriteDelay = 10
+    @Flag(help: "Deliver webhooks to loopback and private addresses (the internal network).")
+    var allowPrivateWebhooks = false
+    @Option(help: ArgumentHelp("Retry a failed webhook delivery for this many hours, then mark it failed.", valueName: "hours"))
+    var webhookRetryHours: Double = 24
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
@@ -55,6 +63,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard minUsers >= 1 else { throw ValidationError("--min-users must be at least 1") }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be between 1 and 3600 seconds") }
         guard (0...3600).contains(rewriteDelay) else { throw ValidationError("--rewrite-delay must be between 0 and 3600 seconds") }
+        guard webhookRetryHours.isFinite, (0...720).contains(webhookRetryHours) else {
+            throw ValidationError("--webhook-retry-hours must be between 0 and 720 (30 days), e.g. 24")
+        }
         if let publicUrl, ServiceSettings.publicURL(publicUrl) == nil {
             throw ValidationError("--public-url \"\(publicUrl)\": give http:// or https:// and a host, no query, e.g. https://maps.example.org")
         }
@@ -75,7 +86,9 @@ struct ServeCommand: AsyncParsableCommand {
         await rewrites.start()
         let app = buildApplication(
             store: store, address: ServiceAddress(host: host, port: port), logger: logger, metrics: registry, tileCache: tiles,
-            settings: settings, idleTimeout: .seconds(idleTimeout), rewrites: rewrites
+            settings: settings, idleTimeout: .seconds(idleTimeout), rewrites: rewrites,
+            webhooks: WebhookSettings(
+                allowPrivate: allowPrivateWebhooks, retry: RetrySchedule(windowMilliseconds: Int64(webhookRetryHours * 3_600_000)))
         ) { [host] port in
             if given == nil { settings.publicAddress.set("http://\(host):\(port)") }
             printErr("listening on http://\(host):\(port)")

@@ -92,6 +92,9 @@ import Testing
             "map_rollups",  // derived from the expenses (docs/ROLLUPS.md): deleted, not exported
             "positions", "visits",
             "user_settings",  // the export's `settings`
+            "webhooks",  // the export's `webhooks`, without secrets
+            "notification_settings",  // the export's `notification_settings`
+            "notification_events", "webhook_deliveries",  // the outbox and its deliveries: deleted, not exported
         ])
     }
 
@@ -103,7 +106,7 @@ import Testing
         let before = try #require(try export(store, "ann")).text
         let lines = before.split(separator: "\n").filter { $0.hasPrefix("{\"id\"") && $0.contains("\"occurred_at\"") }.map { $0.hasSuffix(",") ? $0.dropLast() : $0 }
         let jsonl = scratch.file("ann.jsonl", lines.joined(separator: "\n") + "\n")
-        #expect(try store.deleteUser("ann")?.rowsByTable.map(\.rows) == [5, 0, 0, 0, 0, 0, 14, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0])
+        #expect(try store.deleteUser("ann")?.rowsByTable.map(\.rows) == [5, 0, 0, 0, 0, 0, 14, 24, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0])
         _ = try await Importer.importExpenses(from: jsonl, into: store)
         let after = try #require(try export(store, "ann")).text
         func body(_ s: String) -> String { String(s[s.range(of: "\"categories\"")!.lowerBound...]) }
@@ -120,14 +123,16 @@ import Testing
             .init(table: "expenses", rows: 5), .init(table: "api_token_numbers", rows: 0), .init(table: "api_tokens", rows: 0),
             .init(table: "budget_category_limits", rows: 0), .init(table: "budget_numbers", rows: 0),
             .init(table: "budgets", rows: 0),
-            .init(table: "categories", rows: 14), .init(table: "map_rollups", rows: 24), .init(table: "period_numbers", rows: 0),
+            .init(table: "categories", rows: 14), .init(table: "map_rollups", rows: 24), .init(table: "notification_events", rows: 1),  // the import's import.finished
+           
+            .init(table: "notification_settings", rows: 0), .init(table: "period_numbers", rows: 0),
             .init(table: "periods", rows: 0), .init(table: "positions", rows: 0),
             .init(table: "price_records", rows: 0), .init(table: "shopping_list_items", rows: 0),
             .init(table: "shopping_list_numbers", rows: 0), .init(table: "shopping_lists", rows: 0), .init(table: "user_settings", rows: 0),
-            .init(table: "visits", rows: 0),
+            .init(table: "visits", rows: 0), .init(table: "webhook_deliveries", rows: 0), .init(table: "webhooks", rows: 0),
             .init(table: "users", rows: 1), .init(table: "products", rows: 0),
         ])
-        #expect(deletion.totalRows == 44 && deletion.leftovers.isEmpty)
+        #expect(deletion.totalRows == 45 && deletion.leftovers.isEmpty)
         #expect(try store.deleteUser("ann") == nil)
         #expect(try export(store, "bob")?.text == bobBefore)
         #expect(try store.readHere { try $0.counts() } == StoreCounts(users: 1, expenses: 2, geotaggedExpenses: 2, stores: 2))

@@ -5,6 +5,8 @@
 /// {"format":"geospend-user-export","version":1,"engine":"geospend 0.1.0","generated_at":"…",
 /// "user":{"id":"alice","display_name":null,"created_at":"2026-03-01T10:00:00Z"},
 /// "settings":{"time_zone":"Europe/Helsinki","position_retention_days":365},
+/// "webhooks":[{"id":"wh_…","url":"https://example.org/hook","events":[],"created_at":"…"}],
+/// "notification_settings":{"events":[],"quiet_hours":"22:00-07:00","reminder_lead_minutes":30},
 /// "categories":[{"kind":"expense","name":"Food","icon":null,"color":null,"is_default":true,"is_active":true},…],
 /// "expenses":[
 /// {"id":"e1","user":"alice","kind":"expense","amount":"4.50","currency":"EUR",…,"lat":60.1712,"lon":24.9413,…},
@@ -87,6 +89,11 @@ public enum UserExport {
         // The user's own choices (`UserSettingsJSON`), nulls when none.
         sink.ascii(",\n\"settings\":")
         sink.raw(UserSettingsJSON.object(try data.settings()).serialized(pretty: false))
+        // Their webhook subscriptions, never the signing secrets (issue 39).
+        sink.ascii(",\n\"webhooks\":")
+        sink.raw(JSONOutput.array(try data.webhooks().map(\.json)).serialized(pretty: false))
+        sink.ascii(",\n\"notification_settings\":")
+        sink.raw(try data.notificationSettings().json.serialized(pretty: false))
 
         let categories = try data.categoryDetails()
         counts.categories = categories.count

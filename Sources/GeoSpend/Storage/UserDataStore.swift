@@ -54,6 +54,18 @@ public protocol UserDataSnapshot {
 
     /// The user's settings (`UserSettingsStore`); all defaults when they chose nothing.
     func settings() throws -> UserSettings
+
+    /// The user's webhooks (`NotificationStore`), oldest first, without their secrets.
+    func webhooks() throws -> [Webhook]
+
+    /// The user's notification settings (`NotificationStore`); defaults when they chose nothing.
+    func notificationSettings() throws -> NotificationSettings
+}
+
+extension UserDataSnapshot {
+    /// None: a store that keeps no webhooks (the in-memory test store).
+    public func webhooks() throws -> [Webhook] { [] }
+    public func notificationSettings() throws -> NotificationSettings { NotificationSettings() }
 }
 
 /// What an expense's life adds to its row: the reminder, when it was stored and changed, and

@@ -1,0 +1,46 @@
+/// The outbox and the webhooks (issue 39), one user's rows at a time except for the worker's
+/// calls, which serve every user. Events are raised by the stores themselves inside the writes
+/// that cause them (budget thresholds, `BudgetThresholdEvents`) or by `raise` (time-driven
+/// events: `NotificationRun`); each at most once per user and key.
+///
+/// ```swift
+/// let hook = try Webhook.new(userID: "ann", url: "https://example.org/hook", events: [])
+/// _ = try await store.addWebhook(hook)
+/// _ = try await store.fanOut(limit: 500)           // events → deliveries
+/// for d in try await store.dueDeliveries(now: ms, limit: 50) { … POST d.event.body … }
+/// ```
+public protocol NotificationStore: Sendable {
+    /// Stores a webhook (its id and secret from `Webhook.new`). - Returns: the stored webhook
+    /// with its secret and creation time; nil when there is no such user.
+    func addWebhook(_ webhook: Webhook) async throws -> Webhook?
+    /// The user's webhooks, oldest first, without secrets.
+    func webhooks(userID: String) async throws -> [Webhook]
+    /// The user's webhook with its secret (`webhooks test`), or nil.
+    func webhook(id: String, userID: String) async throws -> Webhook?
+    /// Deletes the webhook and its deliveries. - Returns: whether the user had it.
+    func deleteWebhook(id: String, userID: String) async throws -> Bool
+
+    /// Raises events, each unless the user already has one with its key, in one transaction.
+    /// - Returns: the events raised (the others were raised before).
+    func raise(_ events: [NewNotificationEvent]) async throws -> [NotificationEvent]
+    /// The user's events after `sequence` (oldest first), at most `limit`; `unreadOnly` skips read ones.
+    func notifications(userID: String, after sequence: Int64?, limit: Int, unreadOnly: Bool) async throws -> [NotificationEvent]
+    /// Marks the user's events up to `sequence` read. - Returns: how many were unread.
+    func markNotificationsRead(userID: String, through sequence: Int64) async throws -> Int
+
+    /// Makes the deliveries of events not yet fanned out (one per webhook of the event's user
+    /// that wants its type and was added before the event), oldest first, at most `limit`
+    /// events. - Returns: deliveries made.
+    func fanOut(limit: Int) async throws -> Int
+    /// Pending deliveries due at `now` (ms since 1970), earliest first.
+    func dueDeliveries(now: Int64, limit: Int) async throws -> [DueDelivery]
+    /// Records an attempt: `note` (status or error) in the log, the outcome as the new state.
+    func recordAttempt(deliveryID: Int64, at now: Int64, note: String, outcome: AttemptOutcome) async throws
+    /// The user's deliveries (of one webhook), newest first, at most `limit`.
+    func deliveries(userID: String, webhookID: String?, limit: Int) async throws -> [WebhookDelivery]
+
+    /// The user's notification settings (defaults when they chose nothing); nil: no such user.
+    func notificationSettings(userID: String) async throws -> NotificationSettings?
+    /// Replaces them (defaults: the row goes). - Returns: false when there is no such user.
+    func setNotificationSettings(_ settings: NotificationSettings, userID: String) async throws -> Bool
+}
