@@ -270,6 +270,7 @@ final class PostGISWriter: ExpenseWriter {
         try learnCategories(updates.map(\.row.record))
         for (row, old) in updates {
             let e = row.record, t = e.occurredAt
+            touched.add(e)  // a budget of its day may cross a threshold
             let keepsPosition = e.location == nil && old.latitude != nil
             let keepsStore = e.storeID == nil && old.storeID != nil
             let lat = keepsPosition ? old.latitude : e.location?.coordinate.latitude

@@ -446,6 +446,9 @@ final class SpatiaLiteBulkWriter {
         totals[code] = projected
         currencyTotals = totals
         updatedRows = true
+        // Both days may cross a budget's threshold (the amount, or the day, changed).
+        touched.add(old.expense)
+        touched.add(new)
         if keepsRollups {
             updateRollups.add(old.expense, sign: -1)
             updateRollups.add(new, sign: 1)
