@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Scores `geospend receipts scan --format json` against the generator's ground truth (issue 42).
+
+  scripts/receipts/evaluate.py --bin .build/debug/geospend --dir DIR [--sets clean,phone,hard]
+                               [--steps all] [--limit N] [--failures FILE]
+
+Per set: accepted (status ok), total exact, wrong totals accepted (ok with a total that is not
+the truth: must be 0), date exact, store found (name as printed), items exact (every item's
+name, quantity and price, in order), seconds per receipt (wall clock of the whole command, one
+at a time). Prints a Markdown table; exits 1 when a wrong total was accepted.
+"""
+
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+import time
+import unicodedata
+
+
+def norm(s):
+    return " ".join(unicodedata.normalize("NFC", s or "").casefold().split())
+
+
+def items_exact(got, truth):
+    if len(got) != len(truth):
+        return False
+    for g, t in zip(got, truth):
+        if norm(g["name"]) != norm(t["name"]) or g["price"] != t["price"]:
+            return False
+        if abs(float(g["quantity"]) - float(t["quantity"])) > 1e-9:
+            return False
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--sets", default="clean,phone,hard")
+    ap.add_argument("--steps", default="all")
+    ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--failures", help="write each receipt that is not accepted or wrong, with its text, here")
+    args = ap.parse_args()
+    rows = []
+    wrong_any = 0
+    failures = []
+    for kind in args.sets.split(","):
+        truths = sorted(glob.glob(os.path.join(args.dir, kind, "*.json")))
+        if args.limit:
+            truths = truths[: args.limit]
+        n = ok = total = wrong = date = store = items = 0
+        seconds = 0.0
+        for path in truths:
+            with open(path, encoding="utf-8") as f:
+                truth = json.load(f)
+            image = os.path.join(args.dir, kind, truth["image"])
+            start = time.monotonic()
+            run = subprocess.run([args.bin, "receipts", "scan", image, "--format", "json", "--steps", args.steps],
+                                 capture_output=True, text=True)
+            seconds += time.monotonic() - start
+            n += 1
+            if run.returncode != 0:
+                failures.append({"image": image, "error": run.stderr.strip()})
+                continue
+            got = json.loads(run.stdout)
+            accepted = got["status"] == "ok"
+            exact = got["total"] == truth["total"]
+            ok += accepted
+            total += exact
+            if accepted and not exact:
+                wrong += 1
+            date += got["date"] == truth["date"]
+            store += norm(got["store"]) == norm(truth["store"]["name"])
+            items += items_exact(got["items"], truth["items"])
+            if not accepted or not exact or got["date"] != truth["date"]:
+                failures.append({"image": image, "status": got["status"], "problems": got["problems"],
+                                 "total": got["total"], "truth_total": truth["total"], "date": got["date"],
+                                 "truth_date": truth["date"], "text": got["text"], "truth_text": truth["text"]})
+        wrong_any += wrong
+        rows.append((kind, n, ok, total, wrong, date, store, items, seconds))
+    print(f"steps: {args.steps}")
+    print("| set | receipts | accepted (ok) | total exact | wrong totals accepted | date exact | store found | items exact | s / receipt |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for kind, n, ok, total, wrong, date, store, items, seconds in rows:
+        f = (lambda k: f"{k / n:.3f}") if n else (lambda k: "-")
+        print(f"| {kind} | {n} | {f(ok)} | {f(total)} | {wrong} | {f(date)} | {f(store)} | {f(items)} | "
+              f"{seconds / n if n else 0:.2f} |")
+    if args.failures:
+        with open(args.failures, "w", encoding="utf-8") as f:
+            json.dump(failures, f, ensure_ascii=False, indent=1)
+    sys.exit(1 if wrong_any else 0)
+
+
+if __name__ == "__main__":
+    main()
