@@ -1,4 +1,5 @@
 import CTesseract
+import Foundation
 import GeoSpend
 
 /// A Leptonica image this code owns: destroyed (`pixDestroy`) when the last reference goes.
@@ -80,20 +81,28 @@ public struct PreparationSteps: OptionSet, Sendable, Hashable {
 enum PhotoPreparation {
     /// The cap height, in pixels, the photo is scaled to: Tesseract's LSTM reads best with
     /// capitals of 20 to 40 pixels.
-    static let targetCapHeight = 30.0
+    static let targetCapHeight: Double = {
+        // GEOSPEND_SCAN_CAP_HEIGHT: for measuring other heights (make eval-receipts), not for use.
+        if let text = ProcessInfo.processInfo.environment["GEOSPEND_SCAN_CAP_HEIGHT"], let value = Double(text) { return value }
+        return 30
+    }()
 
-    static func prepare(_ photo: Picture, steps: PreparationSteps) throws -> Picture {
+    static func prepare(_ photo: Picture, steps: PreparationSteps, lap: (String) -> Void = { _ in }) throws -> Picture {
         var gray: Picture
         if photo.depth == 32 {
             gray = try .take(pixConvertRGBToLuminance(photo.pix), step: "gray")
         } else {
             gray = try .take(pixConvertTo8(photo.pix, 0), step: "gray")
         }
+        lap("gray")
         if steps.contains(.paper), let paper = try findPaper(gray) { gray = paper }
+        lap("paper")
         if steps.contains(.light) {
             gray = try .take(pixBackgroundNormFlex(gray.pix, 7, 7, 1, 1, 10), step: "lighting")
         }
+        lap("light")
         if steps.contains(.deskew), let straight = pixDeskew(gray.pix, 0) { gray = Picture(straight) }
+        lap("deskew")
         if steps.contains(.scale), let cap = capHeight(gray) {
             let factor = Float(min(4, max(0.25, targetCapHeight / cap)))
             if abs(factor - 1) > 0.1 {
@@ -102,6 +111,7 @@ enum PhotoPreparation {
                     step: "scale")
             }
         }
+        lap("scale")
         if steps.contains(.sharpen) { gray = try .take(pixUnsharpMaskingGray(gray.pix, 2, 0.5), step: "sharpen") }
         if steps.contains(.binarize) {
             var threshold: Int32 = 0
@@ -117,7 +127,7 @@ enum PhotoPreparation {
     /// between a tenth and 97% of the photo stands out (a scan of the paper alone).
     static func findPaper(_ gray: Picture) throws -> Picture? {
         let long = max(gray.width, gray.height)
-        let reduction = min(1, Float(600) / Float(long))
+        let reduction = min(1, Float(400) / Float(long))
         let small = try Picture.take(pixScaleAreaMap(gray.pix, reduction, reduction), step: "paper")
         let rows = small.grayRows()
         let (w, h) = (small.width, small.height)

@@ -37,6 +37,18 @@ public enum ReceiptScanner {
     /// 8000×6000): decoding one takes 4 bytes a pixel.
     public static let maximumPixels = 50_000_000
 
+    /// Makes this process's OpenMP single-threaded, by starting the same command again with
+    /// `OMP_THREAD_LIMIT=1` when it is unset: Debian's Tesseract runs its LSTM on OpenMP threads
+    /// that spin while they wait, and on a busy machine that made one receipt take 2.6 to 9.4 s
+    /// instead of 1.1 to 1.4 s (measured, docs/RECEIPTS.md). libgomp reads the variable when it is
+    /// loaded, before any Swift runs, so setting it in-process would be too late. Returns only when
+    /// the variable was already set or the restart failed (then it goes on as it is).
+    public static func restartSingleThreaded() {
+        guard ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] == nil else { return }
+        setenv("OMP_THREAD_LIMIT", "1", 1)
+        execv("/proc/self/exe", CommandLine.unsafeArgv)
+    }
+
     /// Recognises the text of the photo at `path`, lines as printed.
     /// - Throws: `ScanError` naming the file for a missing, non-image, oversized or damaged file,
     ///   or languages Tesseract has no data for.
@@ -50,12 +62,22 @@ public enum ReceiptScanner {
         var (w, h, bps, spp, cmap): (Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0)
         guard pixReadHeader(path, nil, &w, &h, &bps, &spp, &cmap) == 0 else { throw ScanError.unreadable(path) }
         guard Int(w) * Int(h) <= maximumPixels else { throw ScanError.tooLarge(path, width: Int(w), height: Int(h)) }
+        let timing = ProcessInfo.processInfo.environment["GEOSPEND_SCAN_TIMING"] != nil
+        var last = clock()
+        func lap(_ step: String) {
+            guard timing else { return }
+            let now = clock()
+            FileHandle.standardError.write("scan: \(step) \(Double(now - last) / Double(CLOCKS_PER_SEC)) s CPU\n".data(using: .utf8)!)
+            last = now
+        }
         guard let raw = pixRead(path) else { throw ScanError.unreadable(path) }
-        let prepared = try PhotoPreparation.prepare(Picture(raw), steps: steps)
-        return try recognise(prepared, languages: languages)
+        lap("decode")
+        let prepared = try PhotoPreparation.prepare(Picture(raw), steps: steps, lap: lap)
+        let text = try recognise(prepared, languages: languages, lap: lap)
+        return text
     }
 
-    static func recognise(_ picture: Picture, languages: String) throws -> String {
+    static func recognise(_ picture: Picture, languages: String, lap: (String) -> Void = { _ in }) throws -> String {
         guard let api = TessBaseAPICreate() else { throw ScanError.preparation("TessBaseAPICreate") }
         defer {
             TessBaseAPIEnd(api)
@@ -64,6 +86,7 @@ public enum ReceiptScanner {
         let dataPath = ProcessInfo.processInfo.environment["TESSDATA_PREFIX"]
         // OEM_LSTM_ONLY (1): Debian's language data are the fast LSTM models.
         guard TessBaseAPIInit2(api, dataPath, languages, OEM_LSTM_ONLY) == 0 else { throw ScanError.languages(languages) }
+        lap("tesseract init")
         // One block of lines: a receipt's prices stay on their item's line (the automatic layout
         // would read the price column as a block of its own).
         TessBaseAPISetPageSegMode(api, PSM_SINGLE_BLOCK)
@@ -72,6 +95,7 @@ public enum ReceiptScanner {
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
         TessBaseAPISetImage2(api, picture.pix)
         guard let text = TessBaseAPIGetUTF8Text(api) else { return "" }
+        lap("recognise \(picture.width)x\(picture.height)")
         defer { TessDeleteText(text) }
         return String(cString: text)
     }

@@ -176,6 +176,7 @@ struct ReceiptsScanCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        ReceiptScanner.restartSingleThreaded()
         let code = try Currency(code: currency)
         let text: String
         do {

@@ -169,9 +169,11 @@ def make_receipt(rng, locale):
     if rng.random() < 0.3:
         sub = sum(p for _, _, p, _ in items)
         off = money(sub * Decimal(rng.choice([5, 10])) / 100)
+        # Taken off the VAT group with the most in it, so no VAT row goes negative.
+        letter = max("AB", key=lambda l: sum((p for _, _, p, x in items if x == l), Decimal(0)))
         if off > 0:
-            body.append(line(w["discount"], f"-{fmt(off, locale)} A"))
-            items.append((w["discount"], 1, -off, "A"))
+            body.append(line(w["discount"], f"-{fmt(off, locale)} {letter}"))
+            items.append((w["discount"], 1, -off, letter))
     total = sum(p for _, _, p, _ in items)
     lines += header + [""] + body
     lines.append("-" * WIDTH)

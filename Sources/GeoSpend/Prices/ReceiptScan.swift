@@ -255,8 +255,28 @@ public struct ReceiptScan: Sendable {
         }
         var negative = false
         if w.hasPrefix("-") { negative = true; w = w.dropFirst() } else if w.hasSuffix("-") { negative = true; w = w.dropLast() }
-        guard let money = ReceiptText.amount(String(w), currency: currency) else { return nil }
-        return negative ? -money.minorUnits : money.minorUnits
+        guard let minor = unsignedAmount(w, digits: currency.minorDigits) else { return nil }
+        return negative ? -minor : minor
+    }
+
+    /// `1,29` or `1.29` in minor units, zero included (a VAT table's `0,00`); at most 12 whole digits.
+    static func unsignedAmount(_ w: Substring, digits: Int) -> Int64? {
+        let bytes = Array(w.utf8)
+        let isDigit = { (b: UInt8) in b >= 48 && b <= 57 }
+        var value: Int64 = 0
+        if digits == 0 {
+            guard (1...12).contains(bytes.count), bytes.allSatisfy(isDigit) else { return nil }
+            for b in bytes { value = value * 10 + Int64(b - 48) }
+            return value
+        }
+        guard bytes.count >= digits + 2, bytes.count <= digits + 13 else { return nil }
+        let separator = bytes[bytes.count - digits - 1]
+        guard separator == UInt8(ascii: ",") || separator == UInt8(ascii: ".") else { return nil }
+        let whole = bytes[..<(bytes.count - digits - 1)], fraction = bytes[(bytes.count - digits)...]
+        guard whole.allSatisfy(isDigit), fraction.allSatisfy(isDigit) else { return nil }
+        for b in whole { value = value * 10 + Int64(b - 48) }
+        for b in fraction { value = value * 10 + Int64(b - 48) }
+        return value
     }
 
     /// The amount a line ends with (a VAT letter, `*`, `€` or the currency code may follow).
@@ -275,6 +295,13 @@ public struct ReceiptScan: Sendable {
     static func pricedLine(_ words: [String], currency: Currency) -> (name: String, amount: Int64, vat: String?)? {
         var words = words
         var vat: String?
+        // `9,41B`: OCR lost the space before the VAT letter.
+        if words.count >= 2, let last = words.last, last.count >= 5, let letter = last.last, letter.isUppercase, letter.isASCII,
+            amount(String(last.dropLast()), currency: currency) != nil
+        {
+            words[words.count - 1] = String(last.dropLast())
+            words.append(String(letter))
+        }
         if words.count >= 3, let last = words.last, last.count == 1, last.first!.isUppercase { vat = last; words.removeLast() }
         while let last = words.last, words.count >= 2, isTrailer(last, currency: currency) { words.removeLast() }
         guard words.count >= 2, let amount = amount(words.last!, currency: currency) else { return nil }
