@@ -162,4 +162,30 @@ import Testing
         #expect(noRows.problems == ["a VAT table is printed but none of its rows was read"])
         #expect(ReceiptScan.read("nothing here", currency: Self.eur).status == .needsReview)
     }
+
+    /// A single misread digit is put right only when the other amounts fix it, never the total.
+    @Test func repairsOneMisreadDigitFromTheOtherAmounts() {
+        // `Zahnpasta 2,45` read as `2,46`: total, cash less change and the VAT table agree on
+        // 5,46, and only the B group is off.
+        let item = ReceiptScan.read(Self.german.replacingOccurrences(of: "Zahnpasta                  2,45", with: "Zahnpasta                  2,46"), currency: Self.eur)
+        #expect(item.problems == [])
+        #expect(item.items.last?.priceMinor == 245)
+        #expect(item.corrections.count == 1)
+        // The tax of a VAT row.
+        let tax = ReceiptScan.read(Self.german.replacingOccurrences(of: "0,39       2,45", with: "0,89       2,45"), currency: Self.eur)
+        #expect(tax.problems == [])
+        #expect(tax.vatRows.last?.taxMinor == 39)
+        // `Joghurt 1,98` read as `1,99`: its quantity line says 2 × 0,99, so it is put right; read
+        // as `1,08` the quantity line disagrees and nothing is.
+        #expect(ReceiptScan.read(Self.german.replacingOccurrences(of: "Natur              1,98", with: "Natur              1,99"), currency: Self.eur).problems == [])
+        let two = ReceiptScan.read(
+            Self.german.replacingOccurrences(of: "Natur              1,98", with: "Natur              1,99")
+                .replacingOccurrences(of: "2 x 0,99", with: "2 x 0,90"), currency: Self.eur)
+        #expect(two.status == .needsReview)
+        #expect(two.corrections == [])
+        // Two digits off: not a single misread, left for review.
+        let far = ReceiptScan.read(Self.german.replacingOccurrences(of: "Zahnpasta                  2,45", with: "Zahnpasta                  3,46"), currency: Self.eur)
+        #expect(far.status == .needsReview)
+        #expect(far.corrections == [])
+    }
 }

@@ -36,6 +36,15 @@ public struct ReceiptScan: Sendable {
         /// The line's amount in minor units, negative for a discount or a return.
         public var priceMinor: Int64
         public var vat: String?
+        /// What the quantity or weight line under the item says the amount is (2 × 0.99), checked
+        /// against `priceMinor` once the receipt is read.
+        public var quantityLine: QuantityLine?
+    }
+
+    public struct QuantityLine: Sendable, Hashable {
+        public let line: Int
+        public let expectedMinor: Int64
+        public let unitMinor: Int64
     }
 
     public struct VATRow: Sendable, Hashable {
@@ -68,6 +77,8 @@ public struct ReceiptScan: Sendable {
     /// Lines that were read as nothing, with their numbers.
     public var unread: [ReceiptLine] = []
     public var problems: [String] = []
+    /// Misreads put right because the receipt's other amounts fix them (see `repair`).
+    public var corrections: [String] = []
 
     public var status: Status { problems.isEmpty ? .ok : .needsReview }
     public var itemsSumMinor: Int64 { items.reduce(0) { $0 + $1.priceMinor } }
@@ -93,9 +104,11 @@ public struct ReceiptScan: Sendable {
         enum Part { case header, body, after }
         var part = Part.header
         var headerLines: [String] = []
-        for (index, line) in lines.enumerated() {
+        for (index, raw) in lines.enumerated() {
             let number = index + 1
-            if line.isEmpty { continue }
+            if raw.isEmpty { continue }
+            // `-2, 78`: OCR put a space inside an amount.
+            let line = raw.replacingOccurrences(of: "(\\d[,.]) (\\d\\d)(?![\\d,.])", with: "$1$2", options: .regularExpression)
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             let key = folded(line)
             if scan.date == nil, let (date, time) = dateAndTime(line) {
@@ -165,20 +178,83 @@ public struct ReceiptScan: Sendable {
         }
         // Kilograms come in thousandths: round half up to the minor unit.
         let expected = kilograms ? (count * unitMinor + 500) / 1000 : count * unitMinor
-        let tolerance: Int64 = kilograms ? 1 : 0
-        if abs(expected - item.priceMinor) > tolerance {
-            let what = kilograms ? "\(Money.decimalString(count, digits: 3)) kg" : "\(count)"
-            problems.append(
-                "line \(line): \(what) × \(Money.decimalString(unitMinor, digits: currency.minorDigits)) is \(Money.decimalString(expected, digits: currency.minorDigits)), not the item's \(Money.decimalString(item.priceMinor, digits: currency.minorDigits))")
-        }
         item.quantity = count
         item.unit = kilograms ? "kg" : "pcs"
+        item.quantityLine = QuantityLine(line: line, expectedMinor: expected, unitMinor: unitMinor)
         items[items.count - 1] = item
+    }
+
+    /// One digit of `a` read as another gives `b` (`10.76` and `19.76`): the kind of OCR misread
+    /// `repair` puts right.
+    static func oneDigitApart(_ a: Int64, _ b: Int64) -> Bool {
+        let x = Array(String(a)), y = Array(String(b))
+        guard a >= 0, b >= 0, x.count == y.count else { return false }
+        return zip(x, y).filter { $0 != $1 }.count == 1
+    }
+
+    /// Puts right a single misread digit when the receipt's other amounts say what it must be,
+    /// and never the total: a VAT row's tax that is not gross − net when gross − net is the
+    /// rate's tax; one item, when the total, the payment and the VAT table agree and exactly one
+    /// item of the one VAT group that is off (or its quantity line) gives the missing amount;
+    /// the card amount, when the items and the VAT table both give the total. Each is listed in
+    /// `corrections`.
+    mutating func repair() {
+        let digits = currency.minorDigits
+        func show(_ m: Int64) -> String { Money.decimalString(m, digits: digits) }
+        guard let total = totalMinor else { return }
+        for i in vatRows.indices {
+            let r = vatRows[i]
+            guard r.netMinor + r.taxMinor != r.grossMinor else { continue }
+            let tax = r.grossMinor - r.netMinor
+            let exact = Double(r.grossMinor) * Double(r.rateHundredths) / Double(10_000 + r.rateHundredths)
+            if abs(Double(tax) - exact) <= 1.01, Self.oneDigitApart(r.taxMinor, tax) {
+                vatRows[i] = VATRow(line: r.line, letter: r.letter, rateHundredths: r.rateHundredths, netMinor: r.netMinor, taxMinor: tax, grossMinor: r.grossMinor)
+                corrections.append("line \(r.line): VAT tax read as \(show(r.taxMinor)), taken as \(show(tax)) (gross − net)")
+            }
+        }
+        let gross = vatRows.reduce(0) { $0 + $1.grossMinor }
+        let vatAgrees = !vatRows.isEmpty && gross == total && vatRows.allSatisfy { $0.netMinor + $0.taxMinor == $0.grossMinor }
+        if vatAgrees, paidMinor == total, itemsSumMinor != total {
+            let difference = total - itemsSumMinor
+            let off = vatRows.filter { row in
+                guard let letter = row.letter else { return true }
+                return items.filter { $0.vat == letter }.reduce(0) { $0 + $1.priceMinor } != row.grossMinor
+            }
+            if off.count == 1, let letter = off[0].letter {
+                let candidates = items.indices.filter { i in
+                    let item = items[i]
+                    guard item.vat == letter, Self.oneDigitApart(abs(item.priceMinor), abs(item.priceMinor + difference)) else { return false }
+                    return item.quantityLine.map { $0.expectedMinor == item.priceMinor + difference } ?? true
+                }
+                // An item whose own quantity line gives the amount is the surest.
+                let confirmed = candidates.filter { items[$0].quantityLine != nil }
+                let chosen = confirmed.count == 1 ? confirmed : candidates
+                if chosen.count == 1 {
+                    let candidates = chosen
+                    let i = candidates[0]
+                    corrections.append("line \(items[i].line): \(items[i].name) read as \(show(items[i].priceMinor)), taken as \(show(items[i].priceMinor + difference)) (the total, the payment and the VAT table agree)")
+                    items[i].priceMinor += difference
+                }
+            }
+        }
+        if vatAgrees, itemsSumMinor == total, let card = cardMinor, card != total, Self.oneDigitApart(card, total) {
+            corrections.append("the card amount read as \(show(card)), taken as \(show(total)) (the items and the VAT table agree)")
+            cardMinor = total
+        }
     }
 
     mutating func check(vatHeaderSeen: Bool) {
         let digits = currency.minorDigits
         func show(_ m: Int64) -> String { Money.decimalString(m, digits: digits) }
+        repair()
+        for item in items {
+            guard let q = item.quantityLine, q.expectedMinor != item.priceMinor else { continue }
+            // A weight's price may be rounded either way by the till.
+            if item.unit == "kg" && abs(q.expectedMinor - item.priceMinor) <= 1 { continue }
+            let what = item.unit == "kg" ? "\(Money.decimalString(item.quantity, digits: 3)) kg" : "\(item.quantity)"
+            problems.append(
+                "line \(q.line): \(what) × \(show(q.unitMinor)) is \(show(q.expectedMinor)), not the item's \(show(item.priceMinor))")
+        }
         guard !items.isEmpty else {
             problems.append("no item lines like `Milch 1,29` were read")
             return
@@ -498,6 +574,7 @@ public struct ReceiptScan: Sendable {
             })),
             ("status", .string(status.rawValue)),
             ("problems", .array(problems.map { .string($0) })),
+            ("corrections", .array(corrections.map { .string($0) })),
             ("unread", .array(unread.map { .object([("line", .integer(Int64($0.line))), ("text", .string($0.text))]) })),
             ("text", .string(self.text)),
         ])
