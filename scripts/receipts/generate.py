@@ -33,6 +33,7 @@ PHOTO = (1512, 2016)  # a 3-megapixel phone photo, portrait
 WIDTH = 38  # characters a line
 
 CENT = Decimal("0.01")
+TAMPER = [Decimal(0)]
 
 SHOPS = {
     "de": [
@@ -178,9 +179,12 @@ def make_receipt(rng, locale):
     lines += header + [""] + body
     lines.append("-" * WIDTH)
     cur = "EUR" if locale != "en" else "GBP"
-    lines.append(line(f"{w['total']} {cur}" if locale == "de" else w["total"], fmt(total, locale)))
+    printed = total + TAMPER[0]  # a till that prints a wrong total (the fixtures' test of `ok`)
+    # German tills name the currency on the total line, British ones print the pound sign.
+    total_text = fmt(printed, locale) if locale != "en" else "£" + fmt(printed, locale)
+    lines.append(line(f"{w['total']} {cur}" if locale == "de" else w["total"], total_text))
     if rng.random() < 0.6:
-        lines.append(line(w["card"], fmt(total, locale)))
+        lines.append(line(w["card"], fmt(printed, locale)))
     else:
         given = money(Decimal(math.ceil(float(total) / 5) * 5)) if total > 0 else total
         if given == total:
@@ -360,7 +364,10 @@ def main():
     ap.add_argument("--first", type=int, default=0, help="start numbering here (fixtures use other numbers)")
     ap.add_argument("--quality", type=int, default=0, help="JPEG quality (0: 70–90 at random)")
     ap.add_argument("--scale", type=float, default=1.0, help="photo size factor (fixtures are smaller)")
+    ap.add_argument("--tamper", default="0", help="print the total (and card payment) off by this much")
+    ap.add_argument("--prefix", default="", help="file name prefix")
     args = ap.parse_args()
+    TAMPER[0] = Decimal(args.tamper)
     locales = ["de", "fi", "en"]
     for kind in args.sets.split(","):
         os.makedirs(os.path.join(args.out, kind), exist_ok=True)
@@ -372,8 +379,10 @@ def main():
             photo = photograph(paper, rng, kind)
             if args.scale != 1.0:
                 photo = photo.resize((int(photo.width * args.scale), int(photo.height * args.scale)), Image.LANCZOS)
-            base = os.path.join(args.out, kind, f"{kind}-{k:03d}-{locale}")
+            base = os.path.join(args.out, kind, f"{args.prefix}{kind}-{k:03d}-{locale}")
             truth["set"] = kind
+            if TAMPER[0]:
+                truth["printed_total"] = f"{Decimal(truth['total']) + TAMPER[0]:.2f}"
             if kind == "clean":
                 photo.save(base + ".png", optimize=True)
                 truth["image"] = os.path.basename(base) + ".png"
