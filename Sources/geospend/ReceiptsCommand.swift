@@ -141,7 +141,7 @@ struct ReceiptsScanCommand: AsyncParsableCommand {
         abstract: "Read a photo of a receipt (OCR) and check it; nothing is stored.",
         usage: """
             geospend receipts scan <image> [--lang deu+eng+fin] [--currency <code>]
-              [--format table|json]
+              [--stores <file>] [--format table|json]
             """,
         discussion: """
             Finds the paper in a JPEG or PNG photo, corrects its perspective and
@@ -155,17 +155,21 @@ struct ReceiptsScanCommand: AsyncParsableCommand {
             the total, the card payment (or cash less change) equals it, and the
             VAT table agrees with both. Otherwise it is needs_review and the
             problems are listed: check those receipts by hand. The currency is
-            the one the receipt prints (€, EUR, £, GBP), else --currency.
+            the one the receipt prints (€, EUR, £, GBP), else --currency. With
+            --stores, the header (name, street, postcode) is matched into that
+            registry of stores and the match's name and id are given.
 
             Examples:
               geospend receipts scan IMG_2041.jpg
               geospend receipts scan kuitti.png --lang fin+eng --format json
+              geospend receipts scan IMG_2041.jpg --stores my-stores.csv
             """)
 
     @Argument(help: "The photo, JPEG or PNG (at most 50 megapixels).") var image: String
     @Option(help: "Tesseract's languages, joined by +.") var lang: String = "deu+eng+fin"
     @Option(help: "The currency when the receipt names none (ISO 4217).") var currency: String = "EUR"
     @Option(help: "table or json.") var format: ReceiptsParseCommand.ReceiptFormat = .table
+    @Option(help: "The store registry: a stores file as `import stores` reads.") var stores: String?
     @Option(help: .hidden) var steps: String = "all"
 
     func validate() throws {
@@ -184,7 +188,10 @@ struct ReceiptsScanCommand: AsyncParsableCommand {
         } catch let error as ScanError {
             throw ValidationError(error.description)
         }
-        let scan = ReceiptScan.read(text, currency: code)
+        var scan = ReceiptScan.read(text, currency: code)
+        if let stores {
+            scan.store = StoreMatch.best(for: scan.header, among: try Importer.readStores(from: stores))?.store
+        }
         switch format {
         case .json: printOut(scan.json.serialized() + "\n")
         case .table: printOut(Self.table(scan))
@@ -194,7 +201,8 @@ struct ReceiptsScanCommand: AsyncParsableCommand {
     static func table(_ s: ReceiptScan) -> String {
         let digits = s.currency.minorDigits
         func show(_ m: Int64) -> String { Money.decimalString(m, digits: digits) }
-        var out = "store: \(s.header.name.map(OutputEscaping.visible) ?? "(none)")"
+        var out = "store: \((s.store?.name ?? s.header.name).map(OutputEscaping.visible) ?? "(none)")"
+        if let id = s.store?.id { out += " (id \(OutputEscaping.visible(id)))" }
         let place = [s.header.street, [s.header.postcode, s.header.city].compactMap { $0 }.joined(separator: " ")]
             .compactMap { $0 }.filter { !$0.isEmpty }
         if !place.isEmpty { out += ", " + OutputEscaping.visible(place.joined(separator: ", ")) }

@@ -188,4 +188,26 @@ import Testing
         #expect(far.status == .needsReview)
         #expect(far.corrections == [])
     }
+
+    /// The header into the registry: diacritics and case aside, a like name elsewhere is not it.
+    @Test func storeMatchesIntoTheRegistry() {
+        let here = try! Coordinate(latitude: 52.5, longitude: 13.4)
+        let registry = [
+            Store(id: "cafe", name: "Café Sonnenschein", street: "Lindenallee 5", postcode: "04109", coordinate: here),
+            Store(id: "decoy", name: "Café Sonnenscheis", street: "Andere Straße 1", postcode: "99999", coordinate: here),
+            Store(id: "other", name: "Bäckerei Lindner", postcode: "80331", coordinate: here),
+        ]
+        let read = ReceiptScan.read("Cafe Sonnenschein\nLindenallee 5\n04109 Leipzig\nTee 2,00\nSUMME 2,00\nBar 2,00", currency: Self.eur)
+        #expect(StoreMatch.best(for: read.header, among: registry)?.store.id == "cafe")
+        var elsewhere = read.header
+        elsewhere.street = nil
+        elsewhere.postcode = "99999"
+        #expect(StoreMatch.best(for: elsewhere, among: registry)?.store.id == "decoy")
+        var unknown = read.header
+        unknown.name = "Kiosk am Bahnhof"
+        #expect(StoreMatch.best(for: unknown, among: registry) == nil)
+        // Two stores alike in every way: neither.
+        let twins = [registry[0], Store(id: "twin", name: "Café Sonnenschein", street: "Lindenallee 5", postcode: "04109", coordinate: here)]
+        #expect(StoreMatch.best(for: read.header, among: twins) == nil)
+    }
 }

@@ -5,7 +5,8 @@
                                [--steps all] [--limit N] [--failures FILE]
 
 Per set: accepted (status ok), total exact, wrong totals accepted (ok with a total that is not
-the truth: must be 0), date exact, store found (name as printed), items exact (every item's
+the truth: must be 0), date exact, store found (the registry's store, by id, when the set has a
+stores.csv registry: the scan gets it as --stores; else the name as printed), items exact (every item's
 name, quantity and price, in order), seconds per receipt (wall clock and CPU time of the whole
 command, one at a time: on a shared machine the CPU time is the steadier figure). Prints a Markdown table; exits 1 when a wrong total was accepted.
 """
@@ -61,8 +62,11 @@ def main():
             image = os.path.join(args.dir, kind, truth["image"])
             start = time.monotonic()
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            registry = os.path.join(args.dir, "stores.csv")
             run = subprocess.run([args.bin, "receipts", "scan", image, "--format", "json", "--steps", args.steps]
-                                 + (["--lang", args.lang] if args.lang else []), capture_output=True, text=True)
+                                 + (["--lang", args.lang] if args.lang else [])
+                                 + (["--stores", registry] if os.path.exists(registry) else []),
+                                 capture_output=True, text=True)
             seconds += time.monotonic() - start
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu += (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -78,12 +82,14 @@ def main():
             if accepted and not exact:
                 wrong += 1
             date += got["date"] == truth["date"]
-            store += norm(got["store"]) == norm(truth["store"]["name"])
+            store_ok = (got.get("store_id") == truth["store"]["id"]) if "id" in truth["store"] else \
+                norm(got["store"]) == norm(truth["store"]["name"])
+            store += store_ok
             items += items_exact(got["items"], truth["items"])
-            if not accepted or not exact or got["date"] != truth["date"]:
+            if not accepted or not exact or got["date"] != truth["date"] or not store_ok:
                 failures.append({"image": image, "status": got["status"], "problems": got["problems"],
                                  "total": got["total"], "truth_total": truth["total"], "date": got["date"],
-                                 "truth_date": truth["date"], "text": got["text"], "truth_text": truth["text"]})
+                                 "truth_date": truth["date"], "store": got["store"], "truth_store": truth["store"]["name"], "text": got["text"], "truth_text": truth["text"]})
         wrong_any += wrong
         rows.append((kind, n, ok, total, wrong, date, store, items, seconds, cpu))
     print(f"steps: {args.steps}")

@@ -219,7 +219,7 @@ def make_receipt(rng, locale):
     lines.append(line(when, f"Bon {rng.randint(1000, 9999)}"))
     lines.append(w["thanks"])
     truth = {
-        "store": {"name": name, "kind": kind, "street": street, "postcode": postcode, "city": city, "phone": phone},
+        "store": {"id": shop_id(locale, name), "name": name, "kind": kind, "street": street, "postcode": postcode, "city": city, "phone": phone},
         "locale": locale, "date": f"{year}-{month:02d}-{day:02d}", "time": f"{hh:02d}:{mm:02d}",
         "total": f"{money(total):.2f}", "currency": cur,
         "items": [{"name": n, "quantity": q, "price": f"{money(p):.2f}"} for n, q, p, _ in items],
@@ -355,6 +355,24 @@ def np_rng(rng):
     return np.random.default_rng(rng.randint(0, 2**31))
 
 
+def shop_id(locale, name):
+    return f"{locale}-" + "".join(c for c in name.lower() if c.isalnum())[:24]
+
+
+def write_registry(path):
+    """The store registry the scan matches headers into (`--stores`): every shop, and for each a
+    decoy of a like name elsewhere, so a match must be more than the nearest name."""
+    rows = ["id,name,kind,brand,street,postcode,city,country,lat,lon"]
+    for locale, shops in SHOPS.items():
+        country = {"de": "DE", "fi": "FI", "en": "GB"}[locale]
+        for i, (name, kind, street, postcode, city, phone) in enumerate(shops):
+            rows.append(f"{shop_id(locale, name)},{name},shop:{kind},,{street},{postcode},{city},{country},{50 + i / 10},{10 + i / 10}")
+            decoy = name[:-1] + ("s" if name[-1] != "s" else "n")
+            rows.append(f"{shop_id(locale, decoy)}-x,{decoy},shop:{kind},,Andere Straße 1,99999,Elsewhere,{country},{51 + i / 10},{11 + i / 10}")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(rows) + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", required=True)
@@ -369,6 +387,8 @@ def main():
     args = ap.parse_args()
     TAMPER[0] = Decimal(args.tamper)
     locales = ["de", "fi", "en"]
+    os.makedirs(args.out, exist_ok=True)
+    write_registry(os.path.join(args.out, "stores.csv"))
     for kind in args.sets.split(","):
         os.makedirs(os.path.join(args.out, kind), exist_ok=True)
         for k in range(args.first, args.first + args.per_set):

@@ -77,6 +77,8 @@ public struct ReceiptScan: Sendable {
     /// Lines that were read as nothing, with their numbers.
     public var unread: [ReceiptLine] = []
     public var problems: [String] = []
+    /// The registry's store the header names (`StoreMatch`), when a registry was given.
+    public var store: Store?
     /// Misreads put right because the receipt's other amounts fix them (see `repair`).
     public var corrections: [String] = []
 
@@ -107,8 +109,8 @@ public struct ReceiptScan: Sendable {
         for (index, raw) in lines.enumerated() {
             let number = index + 1
             if raw.isEmpty { continue }
-            // `-2, 78`: OCR put a space inside an amount.
-            let line = raw.replacingOccurrences(of: "(\\d[,.]) (\\d\\d)(?![\\d,.])", with: "$1$2", options: .regularExpression)
+            // `-2, 78`: OCR put a space inside an amount; `ı` (dotless, Turkish) is an `i` here.
+            let line = raw.replacingOccurrences(of: "ı", with: "i").replacingOccurrences(of: "(\\d[,.]) (\\d\\d)(?![\\d,.])", with: "$1$2", options: .regularExpression)
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             let key = folded(line)
             if scan.date == nil, let (date, time) = dateAndTime(line) {
@@ -550,7 +552,8 @@ public struct ReceiptScan: Sendable {
         func amount(_ m: Int64?) -> JSONOutput { m.map { .string(Money.decimalString($0, digits: digits)) } ?? .null }
         func text(_ s: String?) -> JSONOutput { s.map { .string($0) } ?? .null }
         return .object([
-            ("store", text(header.name)),
+            ("store", text(store?.name ?? header.name)),
+            ("store_id", text(store?.id)),
             ("store_details", .object([
                 ("name", text(header.name)), ("street", text(header.street)), ("postcode", text(header.postcode)),
                 ("city", text(header.city)), ("phone", text(header.phone)),
