@@ -210,4 +210,17 @@ import Testing
         let twins = [registry[0], Store(id: "twin", name: "Café Sonnenschein", street: "Lindenallee 5", postcode: "04109", coordinate: here)]
         #expect(StoreMatch.best(for: read.header, among: twins) == nil)
     }
+
+    /// `Zahnpasta 2,45 B` read as `Zahnpasta 245B`: the B group is short by exactly 2,45.
+    @Test func restoresALostDecimalPoint() {
+        let lost = ReceiptScan.read(Self.german.replacingOccurrences(of: "Zahnpasta                  2,45 B", with: "Zahnpasta                  245B"), currency: Self.eur)
+        #expect(lost.problems == [])
+        #expect(lost.items.last?.name == "Zahnpasta")
+        #expect(lost.items.last?.priceMinor == 245)
+        #expect(lost.corrections.count == 1)
+        // Digits that are not the shortfall stay unread, and the receipt is for review.
+        let other = ReceiptScan.read(Self.german.replacingOccurrences(of: "Zahnpasta                  2,45 B", with: "Zahnpasta                  246B"), currency: Self.eur)
+        #expect(other.status == .needsReview)
+        #expect(other.corrections == [])
+    }
 }

@@ -186,6 +186,40 @@ public struct ReceiptScan: Sendable {
         items[items.count - 1] = item
     }
 
+    /// An item line whose amount lost its decimal point (`Chopped Tomatoes 112A`) becomes the
+    /// item when its digits are exactly what the items fall short of, in the one VAT group that
+    /// is short, and no other unread line could be it.
+    mutating func restoreLostPoint(total: Int64) {
+        let difference = total - itemsSumMinor
+        guard difference > 0, currency.minorDigits > 0 else { return }
+        var found: [(index: Int, name: String, letter: String?)] = []
+        for (index, u) in unread.enumerated() where u.reason != nil {
+            var words = u.text.split(separator: " ").map(String.init)
+            guard words.count >= 2, var last = words.popLast() else { continue }
+            var letter: String?
+            if let l = last.last, l.isUppercase, l.isASCII { letter = String(l); last.removeLast() }
+            // `112 A`: the letter stood alone, the amount before it.
+            if last.isEmpty, words.count >= 2 { last = words.removeLast() }
+            guard last.count > currency.minorDigits, last.allSatisfy({ $0.isASCII && $0.isNumber }), Int64(last) == difference else { continue }
+            let name = words.joined(separator: " ")
+            guard name.contains(where: { $0.isLetter }) else { continue }
+            found.append((index, name, letter))
+        }
+        guard found.count == 1 else { return }
+        let hit = found[0]
+        if let letter = hit.letter {
+            // The VAT group the line names must be the one that is short, by this much.
+            guard let row = vatRows.first(where: { $0.letter == letter }),
+                row.grossMinor - items.filter({ $0.vat == letter }).reduce(0, { $0 + $1.priceMinor }) == difference
+            else { return }
+        }
+        let line = unread[hit.index]
+        unread.remove(at: hit.index)
+        let item = Item(line: line.line, name: hit.name, priceMinor: difference, vat: hit.letter)
+        items.insert(item, at: items.firstIndex { $0.line > line.line } ?? items.count)
+        corrections.append("line \(line.line): `\(line.text)` read as \(hit.name) \(Money.decimalString(difference, digits: currency.minorDigits)) (the decimal point lost; the total, the payment and the VAT table agree)")
+    }
+
     /// One digit of `a` read as another gives `b` (`10.76` and `19.76`): the kind of OCR misread
     /// `repair` puts right.
     static func oneDigitApart(_ a: Int64, _ b: Int64) -> Bool {
@@ -216,6 +250,9 @@ public struct ReceiptScan: Sendable {
         }
         let gross = vatRows.reduce(0) { $0 + $1.grossMinor }
         let vatAgrees = !vatRows.isEmpty && gross == total && vatRows.allSatisfy { $0.netMinor + $0.taxMinor == $0.grossMinor }
+        if vatAgrees, paidMinor == total, itemsSumMinor != total {
+            restoreLostPoint(total: total)
+        }
         if vatAgrees, paidMinor == total, itemsSumMinor != total {
             let difference = total - itemsSumMinor
             let off = vatRows.filter { row in
