@@ -223,4 +223,14 @@ import Testing
         #expect(other.status == .needsReview)
         #expect(other.corrections == [])
     }
+
+    /// The same for the first item, which is then taken for a header line at first.
+    @Test func restoresALostDecimalPointInTheFirstItem() {
+        let text = "Corner Grocer\n12 High Street\nTomatoes 112A\nEggs 6.52 A\nTOTAL £7.64\nCARD 7.64\nVAT Net VAT Gross\nA 0% 7.64 0.00 7.64\n"
+        let s = ReceiptScan.read(text, currency: Self.eur)
+        #expect(s.problems == [])
+        #expect(s.items.map(\.name) == ["Tomatoes", "Eggs"])
+        #expect(s.items.map(\.priceMinor) == [112, 652])
+        #expect(s.header.street == "12 High Street")
+    }
 }

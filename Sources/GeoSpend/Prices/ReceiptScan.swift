@@ -77,6 +77,8 @@ public struct ReceiptScan: Sendable {
     /// Lines that were read as nothing, with their numbers.
     public var unread: [ReceiptLine] = []
     public var problems: [String] = []
+    /// The lines above the first item (the store's header, or an item that was not read).
+    public var headerLines: [ReceiptLine] = []
     /// The registry's store the header names (`StoreMatch`), when a registry was given.
     public var store: Store?
     /// Misreads put right because the receipt's other amounts fix them (see `repair`).
@@ -135,6 +137,7 @@ public struct ReceiptScan: Sendable {
                     scan.append(priced, line: number)
                 } else {
                     headerLines.append(line)
+                    scan.headerLines.append(ReceiptLine(line: number, text: line, reason: "header"))
                 }
             case .body:
                 if let (count, unitMinor) = quantityLine(words, currency: scan.currency) {
@@ -193,7 +196,9 @@ public struct ReceiptScan: Sendable {
         let difference = total - itemsSumMinor
         guard difference > 0, currency.minorDigits > 0 else { return }
         var found: [(index: Int, name: String, letter: String?)] = []
-        for (index, u) in unread.enumerated() where u.reason != nil {
+        // The first item may be the damaged one: then it was taken for a header line.
+        let lines = headerLines.dropFirst() + unread
+        for (index, u) in lines.enumerated() where u.reason != nil {
             var words = u.text.split(separator: " ").map(String.init)
             guard words.count >= 2, var last = words.popLast() else { continue }
             var letter: String?
@@ -213,8 +218,8 @@ public struct ReceiptScan: Sendable {
                 row.grossMinor - items.filter({ $0.vat == letter }).reduce(0, { $0 + $1.priceMinor }) == difference
             else { return }
         }
-        let line = unread[hit.index]
-        unread.remove(at: hit.index)
+        let line = Array(lines)[hit.index]
+        if let i = unread.firstIndex(of: line) { unread.remove(at: i) }
         let item = Item(line: line.line, name: hit.name, priceMinor: difference, vat: hit.letter)
         items.insert(item, at: items.firstIndex { $0.line > line.line } ?? items.count)
         corrections.append("line \(line.line): `\(line.text)` read as \(hit.name) \(Money.decimalString(difference, digits: currency.minorDigits)) (the decimal point lost; the total, the payment and the VAT table agree)")
