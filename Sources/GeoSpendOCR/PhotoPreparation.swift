@@ -48,7 +48,7 @@ public struct PreparationSteps: OptionSet, Sendable, Hashable {
     public static let paper = PreparationSteps(rawValue: 1)
     /// The small rotation left after `paper` (Leptonica's `pixFindSkew`).
     public static let deskew = PreparationSteps(rawValue: 2)
-    /// Even out the lighting (`pixBackgroundNormFlex`, then `pixContrastNorm`-free normalisation).
+    /// Even out the lighting (Leptonica's `pixBackgroundNormFlex`).
     public static let light = PreparationSteps(rawValue: 4)
     /// Scale to the text height the OCR prefers (capital letters about 30 pixels).
     public static let scale = PreparationSteps(rawValue: 8)
@@ -57,7 +57,8 @@ public struct PreparationSteps: OptionSet, Sendable, Hashable {
     /// Sharpen after scaling (unsharp mask), for blurred photos.
     public static let sharpen = PreparationSteps(rawValue: 32)
 
-    public static let all: PreparationSteps = [.paper, .deskew, .light, .scale, .binarize]
+    /// Every step: each one's effect on the evaluation photos is in docs/RECEIPTS.md.
+    public static let all: PreparationSteps = [.paper, .deskew, .light, .scale, .sharpen, .binarize]
 
     public static let names: [(String, PreparationSteps)] = [
         ("paper", .paper), ("deskew", .deskew), ("light", .light), ("scale", .scale), ("binarize", .binarize),
