@@ -182,6 +182,8 @@ struct ReceiptsScanCommand: AsyncParsableCommand {
     func run() async throws {
         ReceiptScanner.restartSingleThreaded()
         let code = try Currency(code: currency)
+        // The registry first: a bad stores file is said before the OCR's second of work.
+        let registry = try stores.map { try Importer.readStores(from: $0) }
         let text: String
         do {
             text = try ReceiptScanner.text(ofPhoto: image, languages: lang, steps: PreparationSteps(names: steps) ?? .all)
@@ -189,9 +191,7 @@ struct ReceiptsScanCommand: AsyncParsableCommand {
             throw ValidationError(error.description)
         }
         var scan = ReceiptScan.read(text, currency: code)
-        if let stores {
-            scan.store = StoreMatch.best(for: scan.header, among: try Importer.readStores(from: stores))?.store
-        }
+        if let registry { scan.store = StoreMatch.best(for: scan.header, among: registry)?.store }
         switch format {
         case .json: printOut(scan.json.serialized() + "\n")
         case .table: printOut(Self.table(scan))

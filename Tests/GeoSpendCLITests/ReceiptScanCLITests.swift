@@ -32,6 +32,24 @@ import Testing
         #expect(items.map { $0["price"] as? String } == expected.map { $0["price"] as? String })
     }
 
+    /// `--stores`: the header found in a registry, a like name at another postcode passed over.
+    @Test func storeIsMatchedIntoTheRegistry() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-scan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let registry = dir.appendingPathComponent("stores.csv").path
+        try """
+            id,name,kind,brand,street,postcode,city,country,lat,lon
+            decoy,Leipomo Virtaset,,,Kauppakatu 1,40100,Jyväskylä,FI,62.2,25.7
+            bakery,Leipomo Virtanen,,,Hämeenkatu 14,33100,Tampere,FI,61.5,23.8
+            """.write(toFile: registry, atomically: true, encoding: .utf8)
+        let r = try scan([Self.fixtures.appendingPathComponent("phone-901-fi.jpg").path, "--stores", registry, "--format", "json"])
+        try #require(r.status == 0, "\(r.err)")
+        let got = try json(r.out)
+        #expect(got["store_id"] as? String == "bakery")
+        #expect(got["store"] as? String == "Leipomo Virtanen")
+    }
+
     @Test func wrongPrintedTotalIsNeverOK() throws {
         let r = try scan([Self.fixtures.appendingPathComponent("tampered-phone-903-de.jpg").path, "--format", "json"])
         try #require(r.status == 0, "\(r.err)")
@@ -62,6 +80,9 @@ import Testing
         let r3 = try scan([huge])
         #expect(r3.status != 0)
         #expect(r3.err.contains("\(huge): 10000×10000 pixels is more than the 50 megapixels read"))
+        let r5 = try scan([Self.fixtures.appendingPathComponent("phone-900-de.jpg").path, "--stores", missing])
+        #expect(r5.status != 0)
+        #expect(r5.err.contains("\(missing): cannot read"))
         let r4 = try scan([Self.fixtures.appendingPathComponent("phone-900-de.jpg").path, "--lang", "xyz"])
         #expect(r4.status != 0)
         #expect(r4.err.contains("--lang xyz: Tesseract has no language data"))
