@@ -71,8 +71,14 @@ public enum ReceiptScanner {
             last = now
         }
         guard let raw = pixRead(path) else { throw ScanError.unreadable(path) }
+        var photo = Picture(raw)
+        if format == 2, let handle = FileHandle(forReadingAtPath: path) {
+            let head = [UInt8](handle.readData(ofLength: 128 * 1024))
+            try? handle.close()
+            photo = try PhotoOrientation.upright(photo, orientation: PhotoOrientation.exifOrientation(head))
+        }
         lap("decode")
-        let prepared = try PhotoPreparation.prepare(Picture(raw), steps: steps, lap: lap)
+        let prepared = try PhotoPreparation.prepare(photo, steps: steps, lap: lap)
         let text = try recognise(prepared, languages: languages, lap: lap)
         return text
     }

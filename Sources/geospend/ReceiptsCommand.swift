@@ -144,9 +144,10 @@ struct ReceiptsScanCommand: AsyncParsableCommand {
               [--stores <file>] [--format table|json]
             """,
         discussion: """
-            Finds the paper in a JPEG or PNG photo, corrects its perspective and
-            rotation, evens out the light, scales the text to the size Tesseract
-            reads best, and reads it (Tesseract OCR, the languages of --lang). Then
+            Turns a JPEG or PNG photo upright as its Exif orientation says, finds
+            the paper in it, corrects its perspective and rotation, evens out the
+            light, scales the text to the size Tesseract reads best, sharpens and
+            binarises it, and reads it (Tesseract OCR, the languages of --lang). Then
             reads the store (name, street, postcode, phone), the date and time,
             the items (with `2 x 0,99` and `0,512 kg x 2,99 EUR/kg` lines, deposits,
             discounts), the total, the payment and the VAT table.

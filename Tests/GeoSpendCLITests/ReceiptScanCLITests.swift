@@ -32,6 +32,17 @@ import Testing
         #expect(items.map { $0["price"] as? String } == expected.map { $0["price"] as? String })
     }
 
+    /// A phone's photo stored sideways with Exif orientation 6 (turn 90° clockwise) is turned
+    /// upright before it is read.
+    @Test func sidewaysPhotoIsTurnedByItsExifOrientation() throws {
+        let truth = try json(String(contentsOf: Self.fixtures.appendingPathComponent("phone-902-en.json"), encoding: .utf8))
+        let r = try scan([Self.fixtures.appendingPathComponent("sideways-phone-902-en.jpg").path, "--format", "json"])
+        try #require(r.status == 0, "\(r.err)")
+        let got = try json(r.out)
+        #expect(got["status"] as? String == "ok", "\(got["problems"] ?? "")")
+        #expect(got["total"] as? String == truth["total"] as? String)
+    }
+
     /// `--stores`: the header found in a registry, a like name at another postcode passed over.
     @Test func storeIsMatchedIntoTheRegistry() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-scan-\(UUID().uuidString)")
