@@ -8,7 +8,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 VENV := .venv
 
-.PHONY: bootstrap venv build release install demo screenshots test reliability notebooks fixtures fuzz bench bench-quick bench-service eval-geotag clean
+.PHONY: bootstrap venv build release install demo screenshots test reliability notebooks fixtures fuzz bench bench-quick bench-service eval-geotag eval-receipts clean
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -79,6 +79,13 @@ fixtures: bootstrap
 FUZZ_SECONDS ?= 60
 fuzz: bootstrap
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# Receipts from photos (issue 42): generated clean, phone and hard photos with ground truth, read by
+# `geospend receipts scan`; per set accepted, total exact, wrong totals accepted, date, store, items,
+# seconds per receipt (docs/RECEIPTS.md). PER_SET=N photos per set (40), STEPS=… the preparation.
+eval-receipts: build
+	@scripts/venv.sh scripts/receipts/requirements.txt
+	@scripts/receipts/eval.sh .build/debug/geospend
 
 # Benchmarks against a throwaway PostgreSQL 15 + PostGIS 3 server, answers cross-checked:
 # 100k and 1M expenses over 50k stores (bench; BENCH_LARGE=1 adds 10M) or 100k only (bench-quick).

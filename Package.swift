@@ -41,10 +41,15 @@ let package = Package(
             name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CTesseract", pkgConfig: "tesseract",
+            providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
 
         // The core: model, geodesy, import parsing, analytics value types. No SQL. GEOS gives
         // imported polygons their point on surface; zlib gzips vector tiles.
         .target(name: "GeoSpend", dependencies: ["CProj", "CGEOS", "CZlib"]),
+        // Receipts from a photo: Leptonica prepares the image, Tesseract reads it (issue 42).
+        .target(name: "GeoSpendOCR", dependencies: ["GeoSpend", "CTesseract"]),
         // The SpatiaLite store: schema, migrations, spatial SQL, bulk load.
         .target(
             name: "GeoSpendSpatiaLite",
@@ -76,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "geospend",
             dependencies: [
-                "GeoSpend", "GeoSpendSpatiaLite", "GeoSpendPostGIS", "GeoSpendService",
+                "GeoSpend", "GeoSpendSpatiaLite", "GeoSpendPostGIS", "GeoSpendService", "GeoSpendOCR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

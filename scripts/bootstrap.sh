@@ -11,6 +11,9 @@ packages=(
   libgeos-dev                     # GEOS C API (system-library target CGEOS)
   libproj-dev                     # GeographicLib's geodesic.c as shipped in PROJ (CProj)
   zlib1g-dev                      # zlib: gzip of vector tiles in MBTiles (CZlib)
+  libtesseract-dev libleptonica-dev  # Tesseract OCR and Leptonica C APIs (CTesseract), receipts scan
+  tesseract-ocr-deu tesseract-ocr-eng tesseract-ocr-fin  # OCR language data
+  fonts-dejavu-core               # DejaVu Sans Mono: the receipt generator's till font
   gdal-bin                        # ogrinfo: outside reader of our SpatiaLite file and exports
   libjs-leaflet                   # Leaflet, copied into `geospend export bundle` folders
   chromium                        # headless browser test of the bundle page

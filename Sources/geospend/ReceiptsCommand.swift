@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import GeoSpend
+import GeoSpendOCR
 
 struct ReceiptsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "receipts",
-        abstract: "Read receipt text (from a phone's OCR) and store it as an expense with prices.",
-        subcommands: [ReceiptsParseCommand.self, ReceiptsImportCommand.self])
+        abstract: "Read a receipt's photo or text; store it as an expense with prices.",
+        subcommands: [ReceiptsScanCommand.self, ReceiptsParseCommand.self, ReceiptsImportCommand.self])
 
     /// The receipt's text; bad UTF-8 is refused with the file's name, never guessed at.
     static func readText(_ path: String) throws -> String {
@@ -131,5 +132,92 @@ struct ReceiptsImportCommand: AsyncParsableCommand {
         }
         for u in receipt.unread { printErr("geospend: \(file), line \(u.line): not read: \(u.text)") }
         if !receipt.sumMatches { printErr("geospend: \(file): \(receipt.sumCheck)") }
+    }
+}
+
+struct ReceiptsScanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "Read a photo of a receipt (OCR) and check it; nothing is stored.",
+        usage: """
+            geospend receipts scan <image> [--lang deu+eng+fin] [--currency <code>]
+              [--stores <file>] [--format table|json]
+            """,
+        discussion: """
+            Turns a JPEG or PNG photo upright as its Exif orientation says, finds
+            the paper in it, corrects its perspective and rotation, evens out the
+            light, scales the text to the size Tesseract reads best, sharpens and
+            binarises it, and reads it (Tesseract OCR, the languages of --lang). Then
+            reads the store (name, street, postcode, phone), the date and time,
+            the items (with `2 x 0,99` and `0,512 kg x 2,99 EUR/kg` lines, deposits,
+            discounts), the total, the payment and the VAT table.
+
+            The status is ok only when the self-checks hold: the items add up to
+            the total, the card payment (or cash less change) equals it, and the
+            VAT table agrees with both. Otherwise it is needs_review and the
+            problems are listed: check those receipts by hand. The currency is
+            the one the receipt prints (€, EUR, £, GBP), else --currency. With
+            --stores, the header (name, street, postcode) is matched into that
+            registry of stores and the match's name and id are given.
+
+            Examples:
+              geospend receipts scan IMG_2041.jpg
+              geospend receipts scan kuitti.png --lang fin+eng --format json
+              geospend receipts scan IMG_2041.jpg --stores my-stores.csv
+            """)
+
+    @Argument(help: "The photo, JPEG or PNG (at most 50 megapixels).") var image: String
+    @Option(help: "Tesseract's languages, joined by +.") var lang: String = "deu+eng+fin"
+    @Option(help: "The currency when the receipt names none (ISO 4217).") var currency: String = "EUR"
+    @Option(help: "table or json.") var format: ReceiptsParseCommand.ReceiptFormat = .table
+    @Option(help: "The store registry: a stores file as `import stores` reads.") var stores: String?
+    @Option(help: .hidden) var steps: String = "all"
+
+    func validate() throws {
+        guard PreparationSteps(names: steps) != nil else { throw ValidationError("--steps \(steps): unknown step") }
+        guard lang.range(of: "^[a-z_]+(\\+[a-z_]+)*$", options: .regularExpression) != nil else {
+            throw ValidationError("--lang \(lang): language codes like deu+eng+fin")
+        }
+    }
+
+    func run() async throws {
+        ReceiptScanner.restartSingleThreaded()
+        let code = try Currency(code: currency)
+        // The registry first: a bad stores file is said before the OCR's second of work.
+        let registry = try stores.map { try Importer.readStores(from: $0) }
+        let text: String
+        do {
+            text = try ReceiptScanner.text(ofPhoto: image, languages: lang, steps: PreparationSteps(names: steps) ?? .all)
+        } catch let error as ScanError {
+            throw ValidationError(error.description)
+        }
+        var scan = ReceiptScan.read(text, currency: code)
+        if let registry { scan.store = StoreMatch.best(for: scan.header, among: registry)?.store }
+        switch format {
+        case .json: printOut(scan.json.serialized() + "\n")
+        case .table: printOut(Self.table(scan))
+        }
+    }
+
+    static func table(_ s: ReceiptScan) -> String {
+        let digits = s.currency.minorDigits
+        func show(_ m: Int64) -> String { Money.decimalString(m, digits: digits) }
+        var out = "store: \((s.store?.name ?? s.header.name).map(OutputEscaping.visible) ?? "(none)")"
+        if let id = s.store?.id { out += " (id \(OutputEscaping.visible(id)))" }
+        let place = [s.header.street, [s.header.postcode, s.header.city].compactMap { $0 }.joined(separator: " ")]
+            .compactMap { $0 }.filter { !$0.isEmpty }
+        if !place.isEmpty { out += ", " + OutputEscaping.visible(place.joined(separator: ", ")) }
+        out += "\ndate: \(s.date ?? "(none)")\(s.time.map { " " + $0 } ?? "")\n"
+        out += TextTable(
+            headers: ["line", "item", "quantity", "price"],
+            rows: s.items.map {
+                [String($0.line), OutputEscaping.visible($0.name),
+                 $0.unit == "kg" ? Money.decimalString($0.quantity, digits: 3) + " kg" : String($0.quantity), show($0.priceMinor)]
+            },
+            rightAligned: [0, 2, 3]).rendered()
+        out += "total: \(s.totalMinor.map { "\(show($0)) \(s.currency.code)" } ?? "(none)")\n"
+        out += "status: \(s.status.rawValue)\n"
+        for p in s.problems { out += "  problem: \(p)\n" }
+        return out
     }
 }
