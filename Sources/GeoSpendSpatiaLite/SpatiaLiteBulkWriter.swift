@@ -50,6 +50,8 @@ final class SpatiaLiteBulkWriter {
     private var updateRollups = MapRollup.Changes()
     /// Whether `update` moved a point: `finish()` scrubs the R*Tree's unused cells (`RTreeScrub`).
     private var movedPoints = false
+    /// Whether `update` turned `secure_delete` on (as `expenses edit` does: replaced text is zeroed).
+    private var scrubsFreedText = false
     /// SQLite's count of rows changed on this connection once the triggers and indexes were set
     /// aside (dropping them changes no row).
     private let changesBefore: Int
@@ -425,7 +427,10 @@ final class SpatiaLiteBulkWriter {
             try load.write(into: db)
             expenseIndexLoad = nil
         }
-        if !updatedRows { try db.execute(sql: "PRAGMA secure_delete = ON") }
+        if !scrubsFreedText {
+            try db.execute(sql: "PRAGMA secure_delete = ON")
+            scrubsFreedText = true
+        }
         try db.execute(
             sql: """
                 UPDATE expenses SET kind = ?, amount_minor = ?, currency = ?, occurred_at = ?, occurred_ms = ?,

@@ -4,12 +4,13 @@
 ///
 /// Two expenses are the same transaction when they are one user's, on one local day, of one
 /// amount in one currency, of kinds that agree (the same, or one a transfer: Revolut calls a
-/// salary a transfer, a statement an income; an expense never meets an income), and their merchant texts (`merchant`, else `title`) agree
-/// once folded (`MerchantDescriptor.matchKey`): equal, or one the start of the other at a word
-/// break, as formats cut names (OFX's NAME holds 32 characters). A row with no such text is
-/// never matched. Each stored expense stands for one new row at most, so two equal coffees in
-/// the new file meet two stored ones, and a stored expense whose own id the file also holds is
-/// that row's, not a twin (`claim`, and `Importer` gives back a twin taken too early).
+/// salary a transfer, a statement an income; an expense never meets an income), and their
+/// merchant texts (`merchant`, else `title`) agree once folded (`MerchantDescriptor.matchKey`):
+/// equal, or one the start of the other (at a word break, or anywhere from 10 characters), as
+/// formats cut names (OFX's NAME holds 32 characters). A row with no such text is never
+/// matched. Each stored expense stands for one new row at most, so two equal coffees in the
+/// new file meet two stored ones, and a stored expense whose own id the file also holds is that
+/// row's, not a twin (`claim`; `ExpenseInsertions.settle` gives back a twin taken too early).
 ///
 /// Only rows stored before this import are candidates: a writer hands in a day's stored rows
 /// (`needs`, `add`) before it inserts any row of that day.
