@@ -177,7 +177,7 @@ final class PostGISWriter: ExpenseWriter {
                 var totals = currencyTotals!
                 totals[old.currency, default: 0] -= old.amountMinor
                 let (projected, overflow) = totals[code, default: 0].addingReportingOverflow(e.amount.minorUnits)
-                if overflow { return Self.overflow(code) }
+                if overflow { return .rejected(.totalOverflow(currency: code)) }
                 if let column = CopyText.columnWithNUL(["title": e.title, "category": e.category, "merchant": e.merchant, "notes": e.notes]) {
                     return Self.nul(column)
                 }
@@ -189,7 +189,7 @@ final class PostGISWriter: ExpenseWriter {
             }
             if let twin = twins?.take(e) { return .duplicate(of: twin) }
             let (projected, overflow) = currencyTotals![code, default: 0].addingReportingOverflow(e.amount.minorUnits)
-            if overflow { return Self.overflow(code) }
+            if overflow { return .rejected(.totalOverflow(currency: code)) }
             if let column = CopyText.columnWithNUL([
                 "id": e.id, "user_id": e.userID, "title": e.title, "category": e.category, "merchant": e.merchant, "notes": e.notes,
             ]) { return Self.nul(column) }
@@ -386,12 +386,6 @@ final class PostGISWriter: ExpenseWriter {
     }
 
     // MARK: Outcomes
-
-    private static func overflow(_ code: String) -> RowOutcome {
-        .rejected(RowRejection(
-            column: "amount",
-            reason: "would bring the total of all \(code) amounts in the database beyond \(Int64.max) minor units, more than GeoSpend can add up exactly"))
-    }
 
     /// For a store id already stored: the same content is a no-op, other content refused.
     private static func same(_ stored: Int64, _ given: Int64, id: String) -> RowOutcome {

@@ -321,9 +321,7 @@ final class SpatiaLiteBulkWriter {
         guard !overflow else {
             // A row already stored adds nothing: re-importing at the limit stays a no-op.
             if let stored = try storedHash(of: expense) { return try settle(expense, contentHash: hash, stored: stored, policy: policy) }
-            throw RowRejection(
-                column: "amount",
-                reason: "would bring the total of all \(code) amounts in the database beyond \(Int64.max) minor units, more than GeoSpend can add up exactly")
+            throw RowRejection.totalOverflow(currency: code)
         }
         try ensureUser(expense.userID)
         let categoryID = try expense.category.map { try category(named: $0, user: expense.userID, kind: Category.kind(for: expense.kind)) }
@@ -415,9 +413,7 @@ final class SpatiaLiteBulkWriter {
         let code = new.amount.currency.code
         let (projected, overflow) = totals[code, default: 0].addingReportingOverflow(new.amount.minorUnits)
         guard !overflow else {
-            throw RowRejection(
-                column: "amount",
-                reason: "would bring the total of all \(code) amounts in the database beyond \(Int64.max) minor units, more than GeoSpend can add up exactly")
+            throw RowRejection.totalOverflow(currency: code)
         }
         let categoryID = try new.category.map { try category(named: $0, user: new.userID, kind: Category.kind(for: new.kind)) }
         let c = new.location?.coordinate
@@ -451,8 +447,7 @@ final class SpatiaLiteBulkWriter {
         totals[code] = projected
         currencyTotals = totals
         updatedRows = true
-        // Both days may cross a budget's threshold (the amount, or the day, changed).
-        touched.add(old.expense)
+        // The new day's budgets may cross a threshold; the old day's only lose (as PostGISWriter).
         touched.add(new)
         if keepsRollups {
             updateRollups.add(old.expense, sign: -1)

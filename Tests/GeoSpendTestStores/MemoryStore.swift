@@ -258,9 +258,7 @@ final class MemoryWriter: ExpenseWriter {
             let code = e.amount.currency.code
             let (total, overflow) = state.currencyTotals[code, default: 0].addingReportingOverflow(e.amount.minorUnits)
             if overflow {
-                return .rejected(RowRejection(
-                    column: "amount",
-                    reason: "would bring the total of all \(code) amounts in the database beyond \(Int64.max) minor units, more than GeoSpend can add up exactly"))
+                return .rejected(RowRejection.totalOverflow(currency: code))
             }
             state.currencyTotals[code] = total
             state.expenseIndex[MemoryState.ExpenseKey(e.userID, e.id)] = state.expenses.count
@@ -285,9 +283,7 @@ final class MemoryWriter: ExpenseWriter {
         let code = new.amount.currency.code
         let (total, overflow) = totals[code, default: 0].addingReportingOverflow(new.amount.minorUnits)
         if overflow {
-            return .rejected(RowRejection(
-                column: "amount",
-                reason: "would bring the total of all \(code) amounts in the database beyond \(Int64.max) minor units, more than GeoSpend can add up exactly"))
+            return .rejected(RowRejection.totalOverflow(currency: code))
         }
         totals[code] = total
         state.currencyTotals = totals

@@ -116,6 +116,14 @@ public struct RowRejection: Error, Sendable, Equatable {
         self.reason = reason
     }
 
+    /// An amount that would take its currency's total of all stored amounts past `Int64`, so
+    /// that no total GeoSpend computes could be exact (every writer's rule, inserts and updates).
+    public static func totalOverflow(currency code: String) -> RowRejection {
+        RowRejection(
+            column: "amount",
+            reason: "would bring the total of all \(code) amounts in the database beyond \(Int64.max) minor units, more than GeoSpend can add up exactly")
+    }
+
     /// A stored id with other content, refused without `InsertPolicy.updatesChanged`.
     public static func changedContent(id: String) -> RowRejection {
         RowRejection(
