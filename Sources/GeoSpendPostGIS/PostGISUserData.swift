@@ -203,6 +203,10 @@ extension PostGISStore: UserDataStore {
             try PostGISStore.notificationSettings(reader, user: user.id)
         }
 
+        func recurringRules() throws -> [RecurringRule] {
+            try PostGISStore.recurringRules(reader, user: user.id, number: nil)
+        }
+
         func priceRecords() throws -> [PriceRecord] {
             try reader.rows(PostGISStore.recordsQuery(PriceQuery(userID: user.id))).map(PostGISStore.record)
         }

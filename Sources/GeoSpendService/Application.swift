@@ -8,7 +8,7 @@ import Prometheus
 /// periods, budgets, tokens, prices, receipts, shopping lists, location histories and user settings.
 /// `SpatiaLiteStore` and `PostGISStore` are all of them.
 public typealias ServiceStore = ExpenseStore & UserDataStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & TokenStore
-    & PriceStore & ReceiptStore & ShoppingListStore & PositionStore & UserSettingsStore & NotificationStore
+    & PriceStore & ReceiptStore & ShoppingListStore & PositionStore & UserSettingsStore & NotificationStore & RecurringStore
 
 /// Where `geospend serve` listens.
 public struct ServiceAddress: Sendable {
@@ -56,6 +56,7 @@ public func buildRouter(
     GeotagRoutes(store: store).add(to: api)
     CategoryRoutes(store: store).add(to: api)
     PeriodRoutes(store: store).add(to: api)
+    RecurringRoutes(store: store).add(to: api)
     BudgetRoutes(store: store).add(to: api)
     PriceRoutes(store: store).add(to: api)
     TrendRoutes(store: store).add(to: api)

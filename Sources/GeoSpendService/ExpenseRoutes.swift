@@ -111,19 +111,27 @@ struct ExpenseRoutes {
     /// The body's fields, named like `expenses add|edit`'s options (`amount`, `at`, `store`,
     /// `remind-at`, …), as import columns; a string or a number each, null or "" to unset.
     static func fields(_ request: Request, context: ServiceContext) async throws -> (fields: [String: String], remindAt: String?) {
+        var fields = try await Self.object(
+            request, names: bodyFields, example: #"{"amount": "4.50", "currency": "EUR", "at": "2025-03-01T10:00:00+01:00"}"#)
+        let remindAt = fields.removeValue(forKey: "remind_at")
+        return (fields, remindAt)
+    }
+
+    /// A body of fields (strings, numbers or null) keyed by `names`' keys, as the values it maps
+    /// them to; an unknown key is refused naming the known ones. Shared with `RecurringRoutes`.
+    static func object(_ request: Request, names: [String: String], example: String) async throws -> [String: String] {
         let body = try await request.body.collect(upTo: 1 << 20)
         guard let object = try? JSONDecoder().decode([String: FieldValue].self, from: Data(buffer: body)) else {
-            throw Problem(.badRequest, "the body must be a JSON object of strings or numbers, e.g. {\"amount\": \"4.50\", \"currency\": \"EUR\", \"at\": \"2025-03-01T10:00:00+01:00\"}")
+            throw Problem(.badRequest, "the body must be a JSON object of strings or numbers, e.g. \(example)")
         }
         var fields: [String: String] = [:]
-        var remindAt: String?
         for (key, value) in object {
-            guard let field = bodyFields[key] else {
-                throw Problem(.badRequest, "unknown field \"\(OutputEscaping.visible(key))\"; the fields are \(bodyFields.keys.sorted().joined(separator: ", ")) (the user is the token's)")
+            guard let field = names[key] else {
+                throw Problem(.badRequest, "unknown field \"\(OutputEscaping.visible(key))\"; the fields are \(names.keys.sorted().joined(separator: ", ")) (the user is the token's)")
             }
-            if field == "remind_at" { remindAt = value.text } else { fields[field] = value.text }
+            fields[field] = value.text
         }
-        return (fields, remindAt)
+        return fields
     }
 
     /// A field's value: text, a number (as its shortest decimal text) or null ("": unset).

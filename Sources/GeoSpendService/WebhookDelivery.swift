@@ -140,14 +140,15 @@ public final class WebhookDeliverer: Sendable {
 /// (a minute). One task beside the server, stopped with it; a pass that fails is logged and
 /// tried at the next tick.
 public struct NotificationService: Service {
-    let store: any NotificationStore & ExpenseEditing & UserDataStore
+    let store: any NotificationStore & ExpenseEditing & UserDataStore & RecurringStore & UserSettingsStore
     let settings: WebhookSettings
     let poll: Duration
     let schedule: Duration
     let logger: Logger
 
     public init(
-        store: any NotificationStore & ExpenseEditing & UserDataStore, settings: WebhookSettings, poll: Duration = .milliseconds(250),
+        store: any NotificationStore & ExpenseEditing & UserDataStore & RecurringStore & UserSettingsStore, settings: WebhookSettings,
+        poll: Duration = .milliseconds(250),
         schedule: Duration = .seconds(60), logger: Logger
     ) {
         self.store = store
@@ -169,6 +170,14 @@ public struct NotificationService: Service {
                         _ = try await NotificationRun.raiseDue(in: self.store, asOf: now)
                     } catch is CancellationError { return } catch {
                         self.logger.error("notifications: raising due reminders failed (tried again in \(self.schedule)): \(String(describing: error))")
+                    }
+                    // Recurring rules (issue 38) create their expenses on the day they fall due.
+                    do {
+                        let ran = try await RecurringRun.runDue(store: self.store)
+                        let made = ran.reduce(0) { $0 + $1.created.reduce(0) { $0 + $1.expenseIDs.count } }
+                        if made > 0 { self.logger.info("recurring: \(made) expenses created for \(ran.count) users") }
+                    } catch is CancellationError { return } catch {
+                        self.logger.error("recurring: a run failed (tried again in \(self.schedule)): \(String(describing: error))")
                     }
                 }
                 do {

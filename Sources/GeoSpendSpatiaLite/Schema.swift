@@ -331,6 +331,9 @@ enum Schema {
         Migration(identifier: "v20: notifications outbox, webhooks") { db in
             try NotificationSchema.create(db)
         },
+        Migration(identifier: "v23: recurring rules") { db in
+            try RecurringSchema.create(db)
+        },
     ]
 
     /// The columns of `stores_label` (v16): the id, then what `SpatiaLiteReader.storeLabels` reads.

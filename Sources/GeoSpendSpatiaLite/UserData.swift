@@ -102,6 +102,10 @@ extension SpatiaLiteStore: UserDataStore {
             try NotificationSchema.settings(db, user: user.id)
         }
 
+        func recurringRules() throws -> [RecurringRule] {
+            try RecurringSchema.rules(db, user: user.id)
+        }
+
         func budgets() throws -> [Budget] {
             try SpatiaLiteStore.fetchBudgets(db, where: "b.user_id = ?", [user.id])
         }

@@ -85,6 +85,13 @@ import Testing
                 "--keep-positions", owner == "bob" ? "36000" : "36500", "--db", db,
             ])
             try #require(settings.status == 0, "\(settings.err)")
+            // A recurring rule each (issue 38), filed like the budgets, with the same days.
+            let bobsRule = owner == "bob"
+            let rule = try geospend([
+                "recurring", "add", "--user", user, "--every", "monthly", "--from", "2025-01-31", "--amount", bobsRule ? "700" : "950",
+                "--currency", "EUR", "--title", bobsRule ? "\(IsolationFixture.bobMarker) rent" : "Rent", "--db", db,
+            ])
+            try #require(rule.status == 0, "\(rule.err)")
             if onPostgreSQL { continue }
             // A shopping list each (issue 18), filed like the budgets.
             let bob = owner == "bob", marker = IsolationFixture.bobMarker
@@ -186,6 +193,8 @@ import Testing
             ["geotag"] + user + ["--dry-run", "--format", "json"],
             ["users", "settings"] + user + ["--format", "json"],
             ["users", "settings"] + user,
+            ["recurring", "list"] + user + ["--format", "json"],
+            ["recurring", "list"] + user,
         ]
     }()
 
@@ -327,7 +336,7 @@ import Testing
         let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(deleted.status == 0, "\(deleted.err)")
         let bobBudgets = IsolationFixture.budgets(of: "bob"), bobLimits = bobBudgets.joined().filter { $0 == "--category-limit" }.count
-        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2 + 40 + 1 + 1) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), map_rollups \(bobRollups), notification_events 1, notification_settings 0, period_numbers 1, periods 1, positions 40, price_records 4, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, user_settings 1, visits 0, webhook_deliveries 0, webhooks 0, users 1, products 1)\n")
+        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2 + 40 + 1 + 1 + 2) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), map_rollups \(bobRollups), notification_events 1, notification_settings 0, period_numbers 1, periods 1, positions 40, price_records 4, recurring_numbers 1, recurring_rules 1, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, user_settings 1, visits 0, webhook_deliveries 0, webhooks 0, users 1, products 1)\n")
         #expect(deleted.err.isEmpty, "\(deleted.err)")
         let again = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(again.status == 2 && again.err.contains("no user \"bob\""), "\(again.err)")

@@ -50,6 +50,7 @@ import Testing
         // Without timezone: the user's own zone (their settings), never another's.
         "/api/v1/positions/summary",
         "/api/v1/users/me/settings",
+        "/api/v1/recurring",
     ]
 
     /// bob's prices: hand-written for this test, cheaper than alice's (Data/examples/prices.csv),
@@ -101,6 +102,12 @@ import Testing
                 "--keep-positions", bob ? "36000" : "36500", "--db", db,
             ])
             try #require(settings.status == 0, "\(settings.err)")
+            // A recurring rule each (issue 38), filed like the prices, with the same days.
+            let rule = try f.geospend([
+                "recurring", "add", "--user", rename(owner), "--every", "monthly", "--from", "2026-01-31", "--amount", bob ? "700" : "950",
+                "--currency", "EUR", "--title", bob ? "Bob's rent" : "Rent", "--db", db,
+            ])
+            try #require(rule.status == 0, "\(rule.err)")
         }
         return db
     }
@@ -121,7 +128,7 @@ import Testing
             }
             return out
         }
-        let times = try Regex(#""(generated_at|created_at|timeStamp)": ?"[^"]*""#)
+        let times = try Regex(#""(generated_at|created_at|updated_at|timeStamp)": ?"[^"]*""#)
         return bodies.map { $0.replacing(times, with: "\"time\"") }
     }
 
@@ -153,7 +160,8 @@ import Testing
     @Test func guessedListAndBudgetIdsOfOtherUsersAre404() async throws {
         for args in [["prices", "import", PriceRouteTests.pricesCSV.path, "--user", ServiceFixture.bob],
                      ["lists", "add", "--user", ServiceFixture.bob, "--name", "Bob's", "--budget", "5", "--currency", "EUR", "--item", "Vollmilch=2"],
-                     ["budgets", "add", "--user", ServiceFixture.bob, "--name", "B", "--amount", "5", "--currency", "EUR", "--from", "2025-03-01", "--to", "2025-03-31"]] {
+                     ["budgets", "add", "--user", ServiceFixture.bob, "--name", "B", "--amount", "5", "--currency", "EUR", "--from", "2025-03-01", "--to", "2025-03-31"],
+                     ["recurring", "add", "--user", ServiceFixture.bob, "--every", "weekly", "--from", "2025-03-01", "--amount", "5", "--currency", "EUR"]] {
             let r = try f.geospend(args + ["--db", f.db])
             try #require(r.status == 0, "\(r.err)")
         }
@@ -162,9 +170,12 @@ import Testing
              try await client.call("/api/v1/lists/1/items", token: f.tokens["aliceWrite"], method: .post, body: #"{"items": ["Brot"]}"#),
              try await client.call("/api/v1/lists/1/complete", token: f.tokens["aliceWrite"], method: .post, body: #"{"store": "288130404", "at": "2026-03-20", "prices": ["Vollmilch=1"]}"#),
              try await client.call("/api/v1/budgets/1", token: f.tokens["aliceWrite"], method: .patch, body: #"{"amount": "1"}"#),
-             try await client.call("/api/v1/budgets/1/summary?as-of=2025-03-15", token: f.tokens["alice"])]
+             try await client.call("/api/v1/budgets/1/summary?as-of=2025-03-15", token: f.tokens["alice"]),
+             try await client.call("/api/v1/recurring/1", token: f.tokens["aliceWrite"], method: .patch, body: #"{"amount": "1"}"#),
+             try await client.call("/api/v1/recurring/1", token: f.tokens["aliceWrite"], method: .delete)]
         }
         for a in answers { #expect(a.status == .notFound, "\(a.body)") }
         #expect(try f.cli(["lists", "show", "--user", ServiceFixture.bob, "--format", "json"], db: f.db).contains("\"completed_expense_id\": null"))
+        #expect(try f.cli(["recurring", "list", "--user", ServiceFixture.bob, "--format", "json"], db: f.db).contains("\"amount\": \"5.00\""))
     }
 }

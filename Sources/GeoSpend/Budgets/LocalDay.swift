@@ -1,3 +1,5 @@
+import Foundation
+
 /// A calendar day where the spending happened (`YYYY-MM-DD`), as budgets count them: an
 /// expense's day is the local date of its recorded offset (the store's `local_date`), never
 /// the UTC date, so a purchase at 00:30 in Helsinki is on the Helsinki day.
@@ -23,6 +25,18 @@ public struct LocalDay: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// 0 = Monday … 6 = Sunday (1970-01-01 was a Thursday).
     public var weekdayFromMonday: Int { Int(((dayNumber + 3) % 7 + 7) % 7) }
+
+    /// Today in `zone` (now, or `$SOURCE_DATE_EPOCH` when set, as `MapExport.now()` reads it).
+    public static func today(in zone: TimeZone) -> LocalDay {
+        let env = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap { Int64($0) }
+        return day(of: env.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? Date(), in: zone)
+    }
+
+    /// The day `instant` falls on in `zone`.
+    public static func day(of instant: Date, in zone: TimeZone) -> LocalDay {
+        let seconds = Int64(instant.timeIntervalSince1970.rounded(.down)) + Int64(zone.secondsFromGMT(for: instant))
+        return LocalDay(dayNumber: seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
+    }
 
     public func adding(days: Int64) -> LocalDay { LocalDay(dayNumber: dayNumber + days) }
 

@@ -17,6 +17,7 @@
 /// "periods":[{"id":1,"name":"Lisbon trip","from":"2025-03-01","to":null,"expenses":["e1"]}],
 /// "price_records":[{"product":"Vollmilch 1,5%","brand":"Valio",…,"unit":"l","source":"import"}],
 /// "shopping_lists":[{"id":1,"name":"Week","budget":"40.00","currency":"EUR","items":[{"name":"Milch","quantity":"2"}],"completed_expense_id":null}],
+/// "recurring":[{"id":1,"every":"monthly","from":"2025-01-31","until":null,"next_due":"2025-04-30","kind":"expense","amount":"950.00",…}],
 /// "positions":[{"time":"2026-03-05T08:12:44Z","lat":60.1699,"lon":24.9384,"accuracy_m":12,"source":"google-records"}],
 /// "visits":[{"start":"…","end":"…","lat":60.1699,"lon":24.9384,"radius_m":null,"place_name":"Stockmann",…}],
 /// "counts":{"expenses":1,"categories":13,"stores":1,"budgets":1,"periods":1,"price_records":1,"shopping_lists":1,"positions":1,"visits":1}}
@@ -190,6 +191,14 @@ public enum UserExport {
             ]).serialized(pretty: false))
         }
         sink.ascii(lists.isEmpty ? "],\n" : "\n],\n")
+        // Recurring rules (issue 38), by id; the expenses they created are among the expenses.
+        let rules = try data.recurringRules()
+        sink.ascii("\"recurring\":[")
+        for (n, r) in rules.enumerated() {
+            sink.ascii(n == 0 ? "\n" : ",\n")
+            sink.raw(RecurringJSON.rule(r).serialized(pretty: false))
+        }
+        sink.ascii(rules.isEmpty ? "],\n" : "\n],\n")
         // API tokens (issue 20): that they exist, their scope and expiry; never a hash or a key.
         let tokens = try data.apiTokens()
         sink.ascii("\"api_tokens\":[")

@@ -60,6 +60,9 @@ public protocol UserDataSnapshot {
 
     /// The user's notification settings (`NotificationStore`); defaults when they chose nothing.
     func notificationSettings() throws -> NotificationSettings
+
+    /// The user's recurring rules (`RecurringStore`), by id.
+    func recurringRules() throws -> [RecurringRule]
 }
 
 extension UserDataSnapshot {
