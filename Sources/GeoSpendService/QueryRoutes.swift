@@ -33,7 +33,7 @@ struct QueryRoutes {
         let near = try await TokenCheckedRead.run(request, store: store) { token, reader -> Near in
             let user = token.userID
             let center = try q.center()
-            let radius = try q.distance("radius") ?? { throw Problem(.badRequest, "radius is required: 500m, 1.5km or metres") }()
+            let radius = try q.distance("radius") ?? RadiusResult.defaultRadius
             let (from, to) = try q.window()
             let categories = q.all("category")
             let filter = ExpenseFilter(userID: user, from: from, to: to, kinds: try q.kinds(), categories: Set(categories))

@@ -6,7 +6,7 @@ struct NearCommand: AsyncParsableCommand {
         commandName: "near",
         abstract: "A user's expenses within a geodesic radius of a point, nearest first, with totals per currency.",
         usage: """
-            geospend near --user <user> --lat <lat> --lon <lon> --radius <radius>
+            geospend near --user <user> --lat <lat> --lon <lon> [--radius <radius>]
               [--from <from>] [--to <to>] [--period <period>] [--kind <kind> ...]
               [--category <category> ...] [--format <format>] [--db <db>]
             """,
@@ -30,7 +30,7 @@ struct NearCommand: AsyncParsableCommand {
     @Option(help: "The user whose expenses are searched.") var user: String
     @Option(parsing: .unconditional, help: "Latitude of the centre, degrees (WGS84); south is negative.") var lat: Double
     @Option(parsing: .unconditional, help: "Longitude of the centre, degrees (WGS84); west is negative.") var lon: Double
-    @Option(help: "Radius: 500m, 1.5km, or metres.") var radius: String
+    @Option(help: "Radius: 500m, 1.5km, or metres (default: 1000m).") var radius: String?
     @OptionGroup var window: WindowOptions
     @OptionGroup var period: PeriodOption
     @Option(help: "Only this kind (expense, income, transfer); repeatable.") var kind: [ExpenseKind] = []
@@ -39,7 +39,7 @@ struct NearCommand: AsyncParsableCommand {
 
     func run() async throws {
         let center = try Parse.coordinate(lat: lat, lon: lon)
-        let distance = try Parse.distance(radius, option: "--radius")
+        let distance = try radius.map { try Parse.distance($0, option: "--radius") } ?? RadiusResult.defaultRadius
         let (from, to) = try window.parsed()
         var filter = ExpenseFilter(
             userID: user, from: from, to: to,
@@ -57,8 +57,8 @@ struct NearCommand: AsyncParsableCommand {
         if swappedHasHits {
             // A valid query, so exit 0; but latitude and longitude swapped is the likelier story.
             printErr(
-                "note: no expenses within \(radius) of \(lat),\(lon); did you swap latitude and longitude? "
-                    + "\(lon),\(lat) has expenses within \(radius): try --lat \(lon) --lon \(lat)")
+                "note: no expenses within \(radius ?? "1000m") of \(lat),\(lon); did you swap latitude and longitude? "
+                    + "\(lon),\(lat) has expenses within \(radius ?? "1000m"): try --lat \(lon) --lon \(lat)")
         }
         switch format {
         case .json: printOut(QueryOutput.json(result).serialized() + "\n")

@@ -28,6 +28,15 @@ import Testing
         return db
     }
 
+    /// Without --radius, MONO's 1000 m: the same answer as --radius 1000m, and more than 300 m finds.
+    @Test func nearDefaultsToAKilometre() throws {
+        let db = try demoDatabase()
+        let args = ["near", "--db", db, "--user", "user1", "--lat", "60.1710", "--lon", "24.9414", "--format", "json"]
+        let (bare, km, close) = (try geospend(args), try geospend(args + ["--radius", "1000m"]), try geospend(args + ["--radius", "300m"]))
+        #expect(bare.status == 0 && bare.out == km.out, "\(bare.err)")
+        #expect(bare.out.contains("\"radius_m\": 1000") && bare.out.count > close.out.count)
+    }
+
     @Test func nearPrintsTheDocumentedJSON() throws {
         let db = try demoDatabase()
         let r = try geospend(["near", "--db", db, "--user", "user1", "--lat", "60.1710", "--lon", "24.9414", "--radius", "300m", "--format", "json"])

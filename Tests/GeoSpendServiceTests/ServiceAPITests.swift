@@ -56,6 +56,8 @@ import Testing
     /// Each endpoint's body is the CLI's stdout for the same arguments, byte for byte.
     @Test(arguments: [
         ("/api/v1/near?lat=60.1699&lon=24.9384&radius=1.5km", ["near", "--lat", "60.1699", "--lon", "24.9384", "--radius", "1.5km"]),
+        // No radius: MONO's 1000 m, on both.
+        ("/api/v1/near?lat=60.1699&lon=24.9384", ["near", "--lat", "60.1699", "--lon", "24.9384", "--radius", "1000m"]),
         ("/api/v1/near?lat=60.1699&lon=24.9384&radius=3km&from=2025-03-01&to=2025-06-30&category=Food",
          ["near", "--lat", "60.1699", "--lon", "24.9384", "--radius", "3km", "--from", "2025-03-01", "--to", "2025-06-30", "--category", "Food"]),
         ("/api/v1/nearest-stores?lat=60.1699&lon=24.9384&k=7", ["nearest-stores", "--lat", "60.1699", "--lon", "24.9384", "-k", "7"]),
@@ -78,7 +80,6 @@ import Testing
 
     @Test(arguments: [
         ("/api/v1/near?lat=60.17&lon=24.94&radius=1km&category=Fod", "--category Fod: no such category", "did you mean \\\"Food\\\""),
-        ("/api/v1/near?lat=60.17&lon=24.94", "radius is required", "500m"),
         ("/api/v1/near?lat=95&lon=24.94&radius=1km", "lat/lon:", "latitude"),
         ("/api/v1/near?lat=60.17&lon=24.94&radius=-3m", "radius:", "positive"),
         ("/api/v1/summary?from=2025-05-01&to=2025-04-01", "from 2025-05-01 is later than to 2025-04-01", "swap them"),

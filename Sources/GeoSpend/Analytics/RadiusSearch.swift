@@ -6,6 +6,10 @@ public struct RadiusResult: Sendable, Hashable {
     /// Count, total and average per currency, over `hits`.
     public let totals: [MoneyTotal]
 
+    /// The radius when none is given: 1000 m, MONO's "near" (its plan's L360), for the CLI and
+    /// the service alike.
+    public static let defaultRadius = Distance(meters: 1000)
+
     public init(center: Coordinate, radius: Distance, hits: [ExpenseHit]) {
         self.center = center
         self.radius = radius
