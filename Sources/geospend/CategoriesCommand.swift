@@ -85,7 +85,7 @@ struct CategoriesCommand: AsyncParsableCommand {
         @Option(help: "The name (1-100 characters).") var name: String
         @Option(help: "expense (default) or income.") var kind: GeoSpend.Category.Kind = .expense
         @Option(help: "An icon name or emoji, as the app showing it uses.") var icon: String?
-        @Option(help: "A colour, #RRGGBB.") var color: String?
+        @Option(help: "A colour: #RRGGBB, or a name such as orange.") var color: String?
 
         func run() async throws {
             let name = try CategoryFields.name(name)
@@ -121,7 +121,7 @@ struct CategoriesCommand: AsyncParsableCommand {
         @Option(help: "expense or income, when the name is both.") var kind: GeoSpend.Category.Kind?
         @Option(help: "A new name.") var name: String?
         @Option(help: "An icon name or emoji; empty unsets.") var icon: String?
-        @Option(help: "A colour, #RRGGBB; empty unsets.") var color: String?
+        @Option(help: "A colour: #RRGGBB or a name (orange); empty unsets.") var color: String?
         @Flag(help: "Make a deactivated category active again.") var activate = false
 
         func run() async throws {

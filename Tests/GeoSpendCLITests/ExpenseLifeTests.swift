@@ -190,7 +190,10 @@ import Testing
         let added = try run(["categories", "add", "--user", "user1", "--name", "Coffee", "--icon", "coffee", "--color", "#6f4e37"])
         #expect(try added.status == 0 && json(added.out)["color"] as? String == "#6F4E37", "\(added.err)")
         #expect(try run(["categories", "add", "--user", "user1", "--name", "COFFEE"]).status == 2)
-        #expect(try run(["categories", "add", "--user", "user1", "--name", "Tea", "--color", "red"]).status == 2)
+        #expect(try run(["categories", "add", "--user", "user1", "--name", "Tea", "--color", "rouge"]).status == 2)
+        // MONO's colour names (issue 38), stored as Apple's light-mode values.
+        let named = try run(["categories", "add", "--user", "user1", "--name", "Juice", "--color", "Orange"])
+        #expect(try named.status == 0 && json(named.out)["color"] as? String == "#FF9500", "\(named.err)")
         let e = try add(db, "user1", ["--amount", "3.00", "--at", "2025-03-01", "--category", "Coffee"])
         let id = try #require(e["id"] as? String)
 

@@ -61,7 +61,7 @@ import Testing
 
     @Test(arguments: [
         ("alice", HTTPRequest.Method.post, "/api/v1/categories", #"{"name": "X"}"#, 403, "needs a write token"),
-        ("aliceWrite", .post, "/api/v1/categories", #"{"name": "X", "color": "red"}"#, 400, "--color: \\\"red\\\" is not #RRGGBB"),
+        ("aliceWrite", .post, "/api/v1/categories", #"{"name": "X", "color": "rouge"}"#, 400, "--color: \\\"rouge\\\" is not #RRGGBB"),
         ("aliceWrite", .post, "/api/v1/categories", #"{"name": "Food"}"#, 400, "exists already"),
         ("aliceWrite", .post, "/api/v1/categories", #"{"icon": "x"}"#, 400, "name is required"),
         ("aliceWrite", .post, "/api/v1/categories", #"{"name": "X", "kind": "gift"}"#, 400, "is not expense or income"),

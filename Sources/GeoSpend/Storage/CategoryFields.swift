@@ -25,12 +25,24 @@ public enum CategoryFields {
         return Identity.normalized(icon)
     }
 
-    /// `#RRGGBB`, kept as typed with the letters upper-cased.
+    /// `#RRGGBB`, kept as typed with the letters upper-cased, or one of `namedColors` (any case),
+    /// stored as its `#RRGGBB`.
     public static func color(_ color: String?) throws -> String? {
         guard let color, !color.isEmpty else { return nil }
+        if let named = namedColors[color.lowercased()] { return named }
         guard color.utf8.count == 7, color.hasPrefix("#"), color.dropFirst().allSatisfy(\.isHexDigit) else {
-            throw UsageError("--color: \"\(OutputEscaping.visible(color))\" is not #RRGGBB (e.g. #6F4E37)")
+            throw UsageError(
+                "--color: \"\(OutputEscaping.visible(color))\" is not #RRGGBB (e.g. #6F4E37) nor a colour name (\(namedColors.keys.sorted().joined(separator: ", ")))")
         }
         return color.uppercased()
     }
+
+    /// The colour names MONO's categories use (SwiftUI's system colours, issue 38), as Apple's
+    /// Human Interface Guidelines give them in light mode: what a category coloured `orange` in
+    /// the app looks like, as one fixed value a map legend can use.
+    public static let namedColors: [String: String] = [
+        "red": "#FF3B30", "orange": "#FF9500", "yellow": "#FFCC00", "green": "#34C759", "mint": "#00C7BE", "teal": "#30B0C7",
+        "cyan": "#32ADE6", "blue": "#007AFF", "indigo": "#5856D6", "purple": "#AF52DE", "pink": "#FF2D55", "brown": "#A2845E",
+        "gray": "#8E8E93", "grey": "#8E8E93",
+    ]
 }
