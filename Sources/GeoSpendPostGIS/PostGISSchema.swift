@@ -122,6 +122,8 @@ enum PostGISSchema {
         positionsUnreferenced,
         notifications,
         recurring,
+        // MONO's user has a name (display_name, from v1) and an email (issue 38).
+        Migration(identifier: "v17: user email", sql: "ALTER TABLE users ADD COLUMN email text;"),
     ]
 
     /// Checks, without writing, that a replica's schema is exactly the migrations this GeoSpend

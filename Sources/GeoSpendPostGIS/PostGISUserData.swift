@@ -10,12 +10,24 @@ import PostgresNIO
 /// PostgreSQL keeps the old row versions in its write-ahead log until checkpoints recycle the
 /// segments, in WAL archives and replicas if configured, and in backups taken before — none
 /// of which a client can erase. `deleteUser` says so in its leftovers.
+extension PostGISStore: UserProfileStore {
+    public func setUserProfile(userID: String, name: String?, email: String?) async throws -> UserRecord? {
+        try await editing { r -> UserRecord? in
+            guard !(try r.rows("UPDATE users SET display_name = \(name), email = \(email) WHERE id = \(userID) RETURNING 1")).isEmpty else { return nil }
+            var query = PostgresQuery(unsafeSQL: "\(Self.userSelect) WHERE u.id = $1")
+            query.binds.append(userID)
+            return try r.rows(query).first.map(Self.userRecord)
+        }
+    }
+}
+
 extension PostGISStore: UserDataStore {
     static let userSelect = """
         SELECT u.id, u.display_name, u.created_at,
             (SELECT count(*) FROM expenses WHERE user_id = u.id),
             (SELECT count(*) FROM expenses WHERE user_id = u.id AND lat IS NOT NULL),
-            (SELECT count(*) FROM categories WHERE user_id = u.id)
+            (SELECT count(*) FROM categories WHERE user_id = u.id),
+            u.email
         FROM users AS u
         """
 
@@ -89,10 +101,10 @@ extension PostGISStore: UserDataStore {
         return leftovers
     }
 
-    private static func userRecord(_ row: PostgresRow) throws -> UserRecord {
-        let (id, name, created, expenses, geotagged, categories) = try row.decode((String, String?, String, Int64, Int64, Int64).self)
+    static func userRecord(_ row: PostgresRow) throws -> UserRecord {
+        let (id, name, created, expenses, geotagged, categories, email) = try row.decode((String, String?, String, Int64, Int64, Int64, String?).self)
         return UserRecord(
-            id: id, displayName: name, createdAt: created, expenses: Int(expenses), geotaggedExpenses: Int(geotagged),
+            id: id, displayName: name, email: email, createdAt: created, expenses: Int(expenses), geotaggedExpenses: Int(geotagged),
             categories: Int(categories))
     }
 

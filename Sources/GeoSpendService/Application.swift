@@ -8,7 +8,7 @@ import Prometheus
 /// periods, budgets, tokens, prices, receipts, shopping lists, location histories and user settings.
 /// `SpatiaLiteStore` and `PostGISStore` are all of them.
 public typealias ServiceStore = ExpenseStore & UserDataStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & TokenStore
-    & PriceStore & ReceiptStore & ShoppingListStore & PositionStore & UserSettingsStore & NotificationStore & RecurringStore
+    & PriceStore & ReceiptStore & ShoppingListStore & PositionStore & UserSettingsStore & NotificationStore & RecurringStore & UserProfileStore
 
 /// Where `geospend serve` listens.
 public struct ServiceAddress: Sendable {

@@ -10,6 +10,25 @@ struct UserRoutes {
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("users/me/export", use: export)
         group.delete("users/me", use: delete)
+        group.get("users/me", use: show)
+        group.patch("users/me", use: edit)
+    }
+
+    /// `users edit`'s answer: the name and email (MONO's user, issue 38).
+    @Sendable func show(_ request: Request, context: ServiceContext) async throws -> Response {
+        let user = try context.user()
+        guard let record = try await store.withUserData(user, { $0.user }) else {
+            throw Problem(.notFound, "user \"\(OutputEscaping.visible(user))\" was deleted")
+        }
+        return JSONResponse.make(UserProfile.json(record))
+    }
+
+    /// `{"name": …, "email": …}`: a key left out keeps its value; null or "" unsets.
+    @Sendable func edit(_ request: Request, context: ServiceContext) async throws -> Response {
+        let user = try context.user()
+        let fields = try await ExpenseRoutes.object(request, names: ["name": "name", "email": "email"], example: #"{"name": "Alice Example", "email": "alice@example.org"}"#)
+        if fields.isEmpty { throw Problem(.badRequest, "nothing to change: give name or email") }
+        return JSONResponse.make(UserProfile.json(try await UserProfile.edit(user: user, name: fields["name"], email: fields["email"], store: store)))
     }
 
     @Sendable func export(_ request: Request, context: ServiceContext) async throws -> Response {

@@ -334,6 +334,10 @@ enum Schema {
         Migration(identifier: "v23: recurring rules") { db in
             try RecurringSchema.create(db)
         },
+        Migration(identifier: "v26: user email") { db in
+            // MONO's user has a name (display_name, from v1) and an email (issue 38).
+            try db.execute(sql: "ALTER TABLE users ADD COLUMN email TEXT")
+        },
     ]
 
     /// The columns of `stores_label` (v16): the id, then what `SpatiaLiteReader.storeLabels` reads.

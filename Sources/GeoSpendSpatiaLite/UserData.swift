@@ -2,6 +2,18 @@ import GeoSpend
 import GRDB
 
 /// A user's own data: list, export, delete (`geospend users …`).
+extension SpatiaLiteStore: UserProfileStore {
+    public func setUserProfile(userID: String, name: String?, email: String?) async throws -> UserRecord? {
+        try await offloaded {
+            try self.writeTransaction { db -> UserRecord? in
+                try db.execute(sql: "UPDATE users SET display_name = ?, email = ? WHERE id = ?", arguments: [name, email, userID])
+                guard db.changesCount > 0 else { return nil }
+                return try Row.fetchOne(db, sql: "\(Self.userSelect) WHERE u.id = ?", arguments: [userID]).map(Self.userRecord)
+            }
+        }
+    }
+}
+
 extension SpatiaLiteStore: UserDataStore {
     public func users() throws -> [UserRecord] {
         try readDatabase { db in
@@ -19,16 +31,17 @@ extension SpatiaLiteStore: UserDataStore {
     }
 
     /// A user with their row counts (each count one lookup in a `user_id` index).
-    private static let userSelect = """
+    static let userSelect = """
         SELECT u.id, u.display_name, u.created_at,
             (SELECT count(*) FROM expenses WHERE user_id = u.id),
             (SELECT count(*) FROM expenses WHERE user_id = u.id AND lat IS NOT NULL),
-            (SELECT count(*) FROM categories WHERE user_id = u.id)
+            (SELECT count(*) FROM categories WHERE user_id = u.id),
+            u.email
         FROM users AS u
         """
 
-    private static func userRecord(_ r: Row) -> UserRecord {
-        UserRecord(id: r[0], displayName: r[1], createdAt: r[2], expenses: r[3], geotaggedExpenses: r[4], categories: r[5])
+    static func userRecord(_ r: Row) -> UserRecord {
+        UserRecord(id: r[0], displayName: r[1], email: r[6], createdAt: r[2], expenses: r[3], geotaggedExpenses: r[4], categories: r[5])
     }
 
     private struct Snapshot: UserDataSnapshot {

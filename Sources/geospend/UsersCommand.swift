@@ -15,7 +15,7 @@ struct UsersCommand: AsyncParsableCommand {
               geospend users delete alice --yes
               geospend users settings --user alice --keep-positions 365
             """,
-        subcommands: [List.self, Export.self, Delete.self, Settings.self])
+        subcommands: [List.self, Edit.self, Export.self, Delete.self, Settings.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -36,7 +36,7 @@ struct UsersCommand: AsyncParsableCommand {
             case .json:
                 let items: [JSONOutput] = users.map { u in
                     .object([
-                        ("id", .string(u.id)), ("display_name", u.displayName.map { .string($0) } ?? .null),
+                        ("id", .string(u.id)), ("display_name", u.displayName.map { .string($0) } ?? .null), ("email", .text(u.email)),
                         ("created_at", .string(u.createdAt)), ("expenses", .integer(Int64(u.expenses))),
                         ("geotagged", .integer(Int64(u.geotaggedExpenses))), ("categories", .integer(Int64(u.categories))),
                     ])

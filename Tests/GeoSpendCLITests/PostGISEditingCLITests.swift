@@ -142,6 +142,11 @@ struct PostGISEditingCLITests {
         (["recurring", "list"] + u, 0, .all),
         (["recurring", "list", "--user", "pole"], 0, .all),
         (["expenses", "list"] + u + ["--from", "2025-01-01", "--to", "2025-12-31", "--limit", "40", "--format", "json"], 0, .all),
+        // A user's name and email (issue 38).
+        (["users", "edit"] + u + ["--name", "Fiji Traveller", "--email", "fiji@example.org"], 0, .all),
+        (["users", "edit"] + u + ["--email", "not an address"], 2, .all),
+        (["users", "edit", "--user", "nobody", "--name", "X"], 2, .all),
+        (["users", "edit"] + u + ["--name", ""], 0, .all),
         (["users", "list", "--format", "json"], 0, .all),
         (["users", "export", "fiji"], 0, .all),
         (["users", "export", "Fiji"], 0, .all),

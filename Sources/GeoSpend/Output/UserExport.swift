@@ -3,7 +3,7 @@
 ///
 /// ```json
 /// {"format":"geospend-user-export","version":1,"engine":"geospend 0.1.0","generated_at":"…",
-/// "user":{"id":"alice","display_name":null,"created_at":"2026-03-01T10:00:00Z"},
+/// "user":{"id":"alice","display_name":"Alice Example","email":"alice@example.org","created_at":"2026-03-01T10:00:00Z"},
 /// "settings":{"time_zone":"Europe/Helsinki","position_retention_days":365},
 /// "webhooks":[{"id":"wh_…","url":"https://example.org/hook","events":[],"created_at":"…"}],
 /// "notification_settings":{"events":[],"quiet_hours":"22:00-07:00","reminder_lead_minutes":30},
@@ -79,7 +79,8 @@ public enum UserExport {
         var counts = Counts()
         let user = data.user
         let header = JSONOutput.object([
-            ("id", .string(user.id)), ("display_name", .text(user.displayName)), ("created_at", .string(user.createdAt)),
+            ("id", .string(user.id)), ("display_name", .text(user.displayName)), ("email", .text(user.email)),
+            ("created_at", .string(user.createdAt)),
         ])
         sink.ascii("{\"format\":\"geospend-user-export\",\"version\":1,\"engine\":")
         sink.jsonString("geospend \(GeoSpendInfo.version)")

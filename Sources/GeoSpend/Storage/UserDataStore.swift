@@ -101,15 +101,20 @@ public struct ExpenseTimes: Sendable, Hashable {
 public struct UserRecord: Sendable, Hashable {
     public let id: String
     public let displayName: String?
+    /// Their email address (`UserProfile`), when they gave one.
+    public let email: String?
     /// When the user was created, `YYYY-MM-DDTHH:MM:SSZ`.
     public let createdAt: String
     public let expenses: Int
     public let geotaggedExpenses: Int
     public let categories: Int
 
-    public init(id: String, displayName: String?, createdAt: String, expenses: Int, geotaggedExpenses: Int, categories: Int) {
+    public init(
+        id: String, displayName: String?, email: String? = nil, createdAt: String, expenses: Int, geotaggedExpenses: Int, categories: Int
+    ) {
         self.id = id
         self.displayName = displayName
+        self.email = email
         self.createdAt = createdAt
         self.expenses = expenses
         self.geotaggedExpenses = geotaggedExpenses
