@@ -121,6 +121,7 @@ enum PostGISSchema {
         userSettings,
         positionsUnreferenced,
         notifications,
+        budgetThresholds,
     ]
 
     /// Checks, without writing, that a replica's schema is exactly the migrations this GeoSpend
