@@ -22,15 +22,16 @@ extension PostGISStore: BudgetStore {
             case .polygon(let text)?: geoJSON = text
             case nil: break
             }
+            let thresholds = BudgetThresholds.text(saved.thresholds)
             let pk: Int64
             if saved.id == 0 {
                 saved.id = try Self.nextNumber(r, counter: "budget_numbers", user: saved.userID)
                 pk = try r.rows("""
                     INSERT INTO budgets (user_id, number, name, amount_minor, currency, from_date, to_date, category, every,
-                        zone_lat, zone_lon, zone_radius_m, zone_geojson, is_active, created_at)
+                        zone_lat, zone_lon, zone_radius_m, zone_geojson, is_active, created_at, thresholds)
                     VALUES (\(saved.userID), \(saved.id), \(saved.name), \(saved.amount.minorUnits), \(saved.amount.currency.code),
                         \("\(saved.from)"), \("\(saved.to)"), \(saved.category), \(saved.every?.rawValue),
-                        \(zoneLat), \(zoneLon), \(radius), \(geoJSON), \(saved.isActive), \(saved.createdAt))
+                        \(zoneLat), \(zoneLon), \(radius), \(geoJSON), \(saved.isActive), \(saved.createdAt), \(thresholds))
                     RETURNING pk
                     """)[0].decode(Int64.self)
             } else {
@@ -38,7 +39,8 @@ extension PostGISStore: BudgetStore {
                     UPDATE budgets SET name = \(saved.name), amount_minor = \(saved.amount.minorUnits),
                         currency = \(saved.amount.currency.code), from_date = \("\(saved.from)"), to_date = \("\(saved.to)"),
                         category = \(saved.category), every = \(saved.every?.rawValue), zone_lat = \(zoneLat), zone_lon = \(zoneLon),
-                        zone_radius_m = \(radius), zone_geojson = \(geoJSON), is_active = \(saved.isActive), created_at = \(saved.createdAt)
+                        zone_radius_m = \(radius), zone_geojson = \(geoJSON), is_active = \(saved.isActive), created_at = \(saved.createdAt),
+                        thresholds = \(thresholds)
                     WHERE user_id = \(saved.userID) AND number = \(saved.id)
                     RETURNING pk
                     """)[0].decode(Int64.self)
@@ -99,7 +101,7 @@ extension PostGISStore: BudgetStore {
     static func fetchBudgets(_ r: PostGISReader, userID: String, number: Int64?, activeOnly: Bool) throws -> [Budget] {
         let rows = try r.rows("""
             SELECT b.number, b.user_id, b.name, b.amount_minor, b.currency, b.from_date, b.to_date, b.category, b.every,
-                b.zone_lat, b.zone_lon, b.zone_radius_m, b.zone_geojson, b.is_active, b.created_at, b.pk
+                b.zone_lat, b.zone_lon, b.zone_radius_m, b.zone_geojson, b.is_active, b.created_at, b.pk, b.thresholds
             FROM budgets AS b
             WHERE b.user_id = \(userID) AND (\(number)::bigint IS NULL OR b.number = \(number)) \(unescaped: activeOnly ? "AND b.is_active" : "")
             ORDER BY b.is_active DESC, b.from_date DESC, b.number DESC
@@ -120,12 +122,18 @@ extension PostGISStore: BudgetStore {
             } else if let text = try x[12].decode(String?.self) {
                 zone = .polygon(geoJSON: text)
             }
+            let thresholdText = try x[16].decode(String.self)
+            guard let thresholds = BudgetThresholds.stored(thresholdText) else {
+                // Only a change made outside GeoSpend gets past the writers' check.
+                throw ValueError.invalidValue(thresholdText, reason: "(budget \(try x[0].decode(Int64.self))'s stored thresholds) is not a list like 80,100")
+            }
             return Budget(
                 id: try x[0].decode(Int64.self), userID: try x[1].decode(String.self), name: try x[2].decode(String.self),
                 amount: Money(minorUnits: try x[3].decode(Int64.self), currency: currency),
                 from: try LocalDay(parsing: try x[5].decode(String.self)), to: try LocalDay(parsing: try x[6].decode(String.self)),
                 category: try x[7].decode(String?.self), every: try x[8].decode(String?.self).flatMap(Budget.Recurrence.init(rawValue:)),
-                categoryLimits: limits, zone: zone, isActive: try x[13].decode(Bool.self), createdAt: try x[14].decode(String.self))
+                categoryLimits: limits, zone: zone, isActive: try x[13].decode(Bool.self), createdAt: try x[14].decode(String.self),
+                thresholds: thresholds)
         }
     }
 }

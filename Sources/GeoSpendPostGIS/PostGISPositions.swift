@@ -202,14 +202,17 @@ extension PostGISStore: PositionStore {
     /// One `UPDATE … FROM` over the placements sent with `COPY`. The first placement of an
     /// expense decides it; a later one finds it placed (false), as on the file, which places
     /// them in order.
-    public func place(_ placements: [ExpensePlacement], userID: String) async throws -> [Bool] {
+    public func place(_ placements: [ExpensePlacement], userID: String, events: [NewNotificationEvent]) async throws -> [Bool] {
         let user = Identity.normalized(userID)
         var seen = Set<String>()
         // An id holding a NUL names no stored expense (PostgreSQL's text cannot hold one).
         let firsts = placements.indices.filter {
             !placements[$0].expenseID.utf8.contains(0) && seen.insert(placements[$0].expenseID).inserted
         }
-        guard !firsts.isEmpty else { return placements.map { _ in false } }
+        guard !firsts.isEmpty else {
+            if !events.isEmpty { _ = try await editing { r in try Self.raise(r, events) } }
+            return placements.map { _ in false }
+        }
         let placed = try await editing { r in
             _ = try r.rows("""
                 CREATE TEMPORARY TABLE placements_in (
@@ -242,6 +245,7 @@ extension PostGISStore: PositionStore {
             var touched = TouchedDays()
             for (_, day, isExpense) in rows where isExpense { touched.add(userID: user, localDate: day) }
             try Self.raiseBudgetEvents(r, touched: touched)
+            _ = try Self.raise(r, events)
             return Set(rows.map { Int($0.0) })
         }
         return placements.indices.map { placed.contains($0) }

@@ -27,7 +27,8 @@ public struct ServiceAddress: Sendable {
 /// `MetricsMiddleware` counts and times requests once `MetricsSystem` is bootstrapped with it.
 public func buildRouter(
     store: any ServiceStore, metrics: PrometheusCollectorRegistry? = nil, timeLimit: Duration = .seconds(30), tileCache: TileCache? = nil,
-    settings: ServiceSettings = .init(), ogcLayers: OGCLayerCache? = nil, rewrites: BatchedRewrite? = nil
+    settings: ServiceSettings = .init(), ogcLayers: OGCLayerCache? = nil, rewrites: BatchedRewrite? = nil,
+    webhooks: WebhookSettings = .init()
 ) -> Router<ServiceContext> {
     let router = Router(context: ServiceContext.self)
     router.add(middleware: RequestLogMiddleware())  // the path only: no query, no header
@@ -64,6 +65,7 @@ public func buildRouter(
     BasketRoutes(store: store, settings: settings).add(to: api)
     ReceiptRoutes(store: store).add(to: api)
     NotificationRoutes(store: store).add(to: api)
+    WebhookRoutes(store: store, settings: webhooks).add(to: api)
     TileRoutes(store: store, cache: tileCache, settings: settings).add(to: router.group("tiles").add(middleware: TokenMiddleware(store: store)))
     OGCRoutes(store: store, settings: settings, layers: ogcLayers ?? OGCLayerCache(store: store)).add(to: router.group("ogc").add(middleware: TokenMiddleware(store: store)))
     return router
@@ -82,7 +84,7 @@ public func buildApplication(
     retentionInterval: Duration = .seconds(3600), webhooks: WebhookSettings = .init(), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        router: buildRouter(store: store, metrics: metrics, tileCache: tileCache, settings: settings, rewrites: rewrites),
+        router: buildRouter(store: store, metrics: metrics, tileCache: tileCache, settings: settings, rewrites: rewrites, webhooks: webhooks),
         server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000 + idleTimeout.components.attoseconds / 1_000_000_000))),
         configuration: .init(address: .hostname(address.host, port: address.port), serverName: "geospend"),
         services: [

@@ -5,7 +5,7 @@ import Hummingbird
 /// `/api/v1/budgets`: the token user's budgets as `geospend budgets list|add|edit|delete|summary|
 /// alerts` keep and measure them, answering with their `--format json` output. POST adds
 /// (`{"name", "amount", "currency", "from", "to", "category", "every", "category-limits":
-/// ["Food=200.00"], "zone-around": "60.1699,24.9384", "zone-radius": "400m"}`), PATCH `/{id}`
+/// ["Food=200.00"], "zone-around": "60.1699,24.9384", "zone-radius": "400m", "thresholds": [50, 80, 100]}`), PATCH `/{id}`
 /// edits (`budgets edit`'s options; `once` and `no-category-limits` are booleans), DELETE
 /// `/{id}` deletes, GET `/{id}/summary` and `/alerts` measure on `as-of`. Another user's budget
 /// id is a 404, like a missing one.
@@ -40,12 +40,14 @@ struct BudgetRoutes {
         var categoryLimits: [String]?
         var zoneAround: String?
         var zoneRadius: String?
+        /// Whole percentages 1–1000 (`--thresholds`).
+        var thresholds: [Int64]?
         // PATCH only
         var once: Bool?
         var noCategoryLimits: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case name, amount, currency, from, to, category, every, once
+            case name, amount, currency, from, to, category, every, once, thresholds
             case categoryLimits = "category-limits", zoneAround = "zone-around", zoneRadius = "zone-radius"
             case noCategoryLimits = "no-category-limits"
         }
@@ -53,7 +55,14 @@ struct BudgetRoutes {
         static func decoded(_ request: Request) async throws -> Body {
             let bytes = try await request.body.collect(upTo: 1 << 16)
             do { return try JSONDecoder().decode(Body.self, from: Data(buffer: bytes)) } catch {
-                throw Problem(.badRequest, "the body must be a JSON object of strings: name, amount, currency, from, to (YYYY-MM-DD), category, every, category-limits (a list like [\"Food=200.00\"]), zone-around (LAT,LON), zone-radius; PATCH also takes once and no-category-limits (true or false)")
+                throw Problem(.badRequest, "the body must be a JSON object of strings: name, amount, currency, from, to (YYYY-MM-DD), category, every, category-limits (a list like [\"Food=200.00\"]), zone-around (LAT,LON), zone-radius, thresholds (a list of whole percentages like [50, 80, 100]); PATCH also takes once and no-category-limits (true or false)")
+            }
+        }
+
+        /// `thresholds`, checked as `--thresholds` is (400 with the reason).
+        func checkedThresholds() throws -> [Int64]? {
+            try thresholds.map { values in
+                do { return try BudgetThresholds.checked(values, option: "thresholds") } catch let e as UsageError { throw Problem(.badRequest, e.message) }
             }
         }
 
@@ -85,7 +94,7 @@ struct BudgetRoutes {
         let every = try body.recurrence()
         let budget = try await BudgetFields.new(
             user: user, name: name, amount: amount, currency: currency, from: from, to: to, category: body.category, every: every,
-            limits: body.categoryLimits ?? [], zone: body.zone, store: store)
+            limits: body.categoryLimits ?? [], zone: body.zone, thresholds: try body.checkedThresholds(), store: store)
         guard let saved = try await store.saveBudget(budget) else { throw Problem(.conflict, "the budget could not be saved; retry") }
         var response = JSONResponse.make(BudgetFields.savedJSON(saved))
         response.status = .created
@@ -103,6 +112,7 @@ struct BudgetRoutes {
         var changes = BudgetFields.Changes()
         (changes.name, changes.amount, changes.from, changes.to, changes.every) = (body.name, body.amount, body.from, body.to, try body.recurrence())
         (changes.once, changes.categoryLimits, changes.noCategoryLimits) = (body.once ?? false, body.categoryLimits ?? [], body.noCategoryLimits ?? false)
+        changes.thresholds = try body.checkedThresholds()
         let budget: Budget
         do { budget = try await BudgetFields.edited(id: id, user: user, changes, store: store) } catch let e as UsageError where e == BudgetFields.noBudget(id, user) {
             throw Self.noBudget(id, user)

@@ -27,21 +27,22 @@ extension SpatiaLiteStore: BudgetStore {
             let values: [(any DatabaseValueConvertible)?] = [
                 saved.userID, saved.name, saved.amount.minorUnits, saved.amount.currency.code, "\(saved.from)", "\(saved.to)",
                 saved.category, saved.every?.rawValue, zoneLat, zoneLon, radius, geoJSON, saved.isActive, saved.createdAt,
+                BudgetThresholds.text(saved.thresholds),
             ]
             let pk: Int64
             if saved.id == 0 {
                 saved.id = try UserNumbers.next(db, counter: "budget_numbers", user: saved.userID)
                 try db.execute(sql: """
                     INSERT INTO budgets (user_id, name, amount_minor, currency, from_date, to_date, category, every,
-                        zone_lat, zone_lon, zone_radius_m, zone_geojson, is_active, created_at, number)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        zone_lat, zone_lon, zone_radius_m, zone_geojson, is_active, created_at, thresholds, number)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: StatementArguments(values + [saved.id]))
                 pk = db.lastInsertedRowID
             } else {
                 try db.execute(sql: """
                     UPDATE budgets SET user_id = ?, name = ?, amount_minor = ?, currency = ?, from_date = ?, to_date = ?,
                         category = ?, every = ?, zone_lat = ?, zone_lon = ?, zone_radius_m = ?, zone_geojson = ?,
-                        is_active = ?, created_at = ?
+                        is_active = ?, created_at = ?, thresholds = ?
                     WHERE user_id = ? AND number = ?
                     """, arguments: StatementArguments(values + [saved.userID, saved.id]))
                 pk = try Int64.fetchOne(db, sql: "SELECT pk FROM budgets WHERE user_id = ? AND number = ?", arguments: [saved.userID, saved.id])!
@@ -112,7 +113,7 @@ extension SpatiaLiteStore: BudgetStore {
     static func fetchBudgets(_ db: Database, where condition: String, _ arguments: [any DatabaseValueConvertible]) throws -> [Budget] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT b.number, b.user_id, b.name, b.amount_minor, b.currency, b.from_date, b.to_date, b.category, b.every,
-                b.zone_lat, b.zone_lon, b.zone_radius_m, b.zone_geojson, b.is_active, b.created_at, b.pk
+                b.zone_lat, b.zone_lon, b.zone_radius_m, b.zone_geojson, b.is_active, b.created_at, b.pk, b.thresholds
             FROM budgets AS b WHERE \(condition)
             ORDER BY b.is_active DESC, b.from_date DESC, b.number DESC
             """, arguments: StatementArguments(arguments))
@@ -128,11 +129,16 @@ extension SpatiaLiteStore: BudgetStore {
             } else if let text: String = r[12] {
                 zone = .polygon(geoJSON: text)
             }
+            let thresholdText: String = r[16]
+            guard let thresholds = BudgetThresholds.stored(thresholdText) else {
+                throw StoreError.damaged(
+                    path: (try? String.fetchOne(db, sql: "SELECT file FROM pragma_database_list WHERE name = 'main'")) ?? "the database", reason: "budget \(id) has thresholds \"\(OutputEscaping.visible(thresholdText))\", not a list like 80,100")
+            }
             return Budget(
                 id: id, userID: r[1], name: r[2], amount: Money(minorUnits: r[3], currency: currency),
                 from: try LocalDay(parsing: r[5]), to: try LocalDay(parsing: r[6]), category: r[7],
                 every: (r[8] as String?).flatMap(Budget.Recurrence.init(rawValue:)), categoryLimits: limits, zone: zone,
-                isActive: r[13], createdAt: r[14])
+                isActive: r[13], createdAt: r[14], thresholds: thresholds)
         }
     }
 

@@ -200,7 +200,7 @@ extension SpatiaLiteStore: PositionStore {
         return deleted
     }
 
-    public func place(_ placements: [ExpensePlacement], userID: String) async throws -> [Bool] {
+    public func place(_ placements: [ExpensePlacement], userID: String, events: [NewNotificationEvent]) async throws -> [Bool] {
         let user = Identity.normalized(userID)
         return try await translatingErrors {
             try await pool.write { db in
@@ -236,6 +236,7 @@ extension SpatiaLiteStore: PositionStore {
                 try MapRollupStorage.apply(rollups, db)
                 // An expense placed in a zone budget's area can cross it (issue 39), in this transaction.
                 try NotificationSchema.raiseBudgetEvents(db, path: path, touched: touched)
+                _ = try NotificationSchema.raise(db, events)
                 return placed
             }
         }

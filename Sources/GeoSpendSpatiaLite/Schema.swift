@@ -331,6 +331,11 @@ enum Schema {
         Migration(identifier: "v20: notifications outbox, webhooks") { db in
             try NotificationSchema.create(db)
         },
+        Migration(identifier: "v22: budget thresholds") { db in
+            // Issue 39's per-budget thresholds (`BudgetThresholds`), as `80,100`: every budget
+            // made before keeps the thresholds it raised events at.
+            try db.execute(sql: "ALTER TABLE budgets ADD COLUMN thresholds TEXT NOT NULL DEFAULT '80,100' CHECK (length(thresholds) BETWEEN 1 AND 60)")
+        },
         Migration(identifier: "v23: recurring rules") { db in
             try RecurringSchema.create(db)
         },

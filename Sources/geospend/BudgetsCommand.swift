@@ -34,7 +34,7 @@ struct BudgetsCommand: AsyncParsableCommand {
                   --currency <currency> --from <from> --to <to> [--category <c>]
                   [--every week|month|year] [--category-limit <name=amount> ...]
                   [--zone-around <lat,lon> --zone-radius <r> | --zone-geojson <file>]
-                  [--format <format>] [--db <db>]
+                  [--thresholds <percentages>] [--format <format>] [--db <db>]
                 """,
             discussion: """
                 --amount is the limit of the whole --from…--to, or with --every of each
@@ -47,6 +47,8 @@ struct BudgetsCommand: AsyncParsableCommand {
                 bidi characters); --category and --category-limit name the user's
                 expense categories in any case and are stored as the category is
                 named. Ids count each user's budgets from 1 and are never reused.
+                --thresholds: the percentages of --amount whose crossing raises a
+                notification (default 80,100; whole numbers 1-1000, at most ten).
 
                 Example:
                   geospend budgets add --user alice --name March --amount 500.00 \\
@@ -54,7 +56,7 @@ struct BudgetsCommand: AsyncParsableCommand {
                       --category-limit Food=200.00 --format json
                   geospend budgets add --user alice --name Office --amount 150 \\
                       --currency EUR --from 2025-01-01 --to 2025-12-31 \\
-                      --every month --zone-geojson office.geojson
+                      --every month --zone-geojson office.geojson --thresholds 50,100
                 """)
         @OptionGroup var database: DatabaseOptions
         @Option(help: "The user.") var user: String
@@ -68,7 +70,17 @@ struct BudgetsCommand: AsyncParsableCommand {
         @Option(parsing: .singleValue, help: ArgumentHelp("A limit for one category, e.g. Food=200.00 (repeatable).", valueName: "name=amount"))
         var categoryLimit: [String] = []
         @OptionGroup var zone: ZoneOptions
+        @Option(help: ArgumentHelp("Percentages that notify, e.g. 50,80,100 (default 80,100).", valueName: "percentages"))
+        var thresholds: String?
         @Option(help: "table or json.") var format: Format = .table
+
+        func validate() throws {
+            if let thresholds { _ = try Self.checked(thresholds) }
+        }
+
+        static func checked(_ text: String) throws -> [Int64] {
+            do { return try BudgetThresholds.parse(text, option: "--thresholds") } catch let e as UsageError { throw ValidationError(e.message) }
+        }
 
         func run() async throws {
             let store = try await database.openEditing(writable: true)
@@ -76,7 +88,7 @@ struct BudgetsCommand: AsyncParsableCommand {
             try await NameChecks.user(userID, in: store, database: database.path)
             let budget = try await BudgetFields.new(
                 user: userID, name: name, amount: amount, currency: currency, from: from, to: to, category: category, every: every,
-                limits: categoryLimit, zone: zone.parsed, store: store)
+                limits: categoryLimit, zone: zone.parsed, thresholds: try thresholds.map(Self.checked), store: store)
             guard let saved = try await store.saveBudget(budget) else { throw ValidationError("the budget could not be saved") }
             printSaved(saved, verb: "added", format: format)
         }
@@ -110,11 +122,11 @@ struct BudgetsCommand: AsyncParsableCommand {
             switch format {
             case .json: printOut(JSONOutput.array(budgets.map(BudgetJSON.budget)).serialized() + "\n")
             case .table:
-                let headers = ["id", "name", "amount", "currency", "from", "to", "category", "every", "zone", "active"]
+                let headers = ["id", "name", "amount", "currency", "from", "to", "category", "every", "zone", "thresholds", "active"]
                 let rows = budgets.map { b in
                     // TextTable escapes every cell: escaping here too showed U+202E as \\u{202E}.
                     [String(b.id), b.name, b.amount.decimalString, b.amount.currency.code, "\(b.from)", "\(b.to)",
-                     b.category ?? "", b.every?.rawValue ?? "", zoneText(b.zone), b.isActive ? "yes" : "no"]
+                     b.category ?? "", b.every?.rawValue ?? "", zoneText(b.zone), BudgetThresholds.text(b.thresholds), b.isActive ? "yes" : "no"]
                 }
                 printOut(TextTable(headers: headers, rows: rows, rightAligned: [0, 2]).rendered())
             }
@@ -130,7 +142,7 @@ struct BudgetsCommand: AsyncParsableCommand {
                   [--amount <amount>] [--from <from>] [--to <to>]
                   [--every week|month|year | --once]
                   [--category-limit <name=amount> ... | --no-category-limits]
-                  [--format <format>] [--db <db>]
+                  [--thresholds <percentages>] [--format <format>] [--db <db>]
                 """,
             discussion: """
                 Currency, category and zone make the budget's scope: add a new budget
@@ -143,6 +155,7 @@ struct BudgetsCommand: AsyncParsableCommand {
                   geospend budgets edit --user alice --id 3 --amount 550.00
                   geospend budgets edit --user alice --id 3 --to 2025-04-30 \\
                       --category-limit Food=250.00
+                  geospend budgets edit --user alice --id 3 --thresholds 50,80,100
                 """)
         @OptionGroup var database: DatabaseOptions
         @Option(help: "The user.") var user: String
@@ -156,7 +169,13 @@ struct BudgetsCommand: AsyncParsableCommand {
         @Option(parsing: .singleValue, help: ArgumentHelp("Replaces every category limit (repeatable).", valueName: "name=amount"))
         var categoryLimit: [String] = []
         @Flag(help: "Remove every category limit.") var noCategoryLimits = false
+        @Option(help: ArgumentHelp("Replaces the percentages that notify, e.g. 50,80,100.", valueName: "percentages"))
+        var thresholds: String?
         @Option(help: "table or json.") var format: Format = .table
+
+        func validate() throws {
+            if let thresholds { _ = try Add.checked(thresholds) }
+        }
 
         func run() async throws {
             let store = try await database.openEditing(writable: true)
@@ -165,6 +184,7 @@ struct BudgetsCommand: AsyncParsableCommand {
             var changes = BudgetFields.Changes()
             (changes.name, changes.amount, changes.from, changes.to, changes.every) = (name, amount, from, to, every)
             (changes.once, changes.categoryLimits, changes.noCategoryLimits) = (once, categoryLimit, noCategoryLimits)
+            changes.thresholds = try thresholds.map(Add.checked)
             let b = try await BudgetFields.edited(id: id, user: userID, changes, store: store)
             guard let saved = try await store.saveBudget(b) else { throw BudgetFields.noBudget(id, userID) }
             printSaved(saved, verb: "changed", format: format)
@@ -238,7 +258,7 @@ struct BudgetsCommand: AsyncParsableCommand {
                     ["used", formatDecimal(Double(s.percentageHundredths) / 100, digits: 2) + " %"],
                     ["days passed", "\(s.daysPassed) of \(s.totalDays) (\(s.daysRemaining) left)"],
                     ["daily average", m(s.dailyAverageMinor)], ["projected", m(s.projectedTotalMinor)],
-                    ["on track", s.onTrack ? "yes" : "no"],
+                    ["on track", s.onTrack ? "yes" : "no"], ["thresholds", b.thresholds.map { "\($0) %" }.joined(separator: ", ")],
                 ]
                 for line in s.byCategory {
                     let limit = line.limit.map { " of \($0.decimalString)" } ?? ""

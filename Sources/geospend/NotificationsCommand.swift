@@ -83,15 +83,7 @@ struct NotificationsCommand: AsyncParsableCommand {
         @Flag(help: "Allow webhooks at loopback and private addresses.") var allowPrivateWebhooks = false
 
         func run() async throws {
-            let instant: Timestamp
-            if let asOf {
-                instant = try Parse.timestamp(asOf, option: "--as-of")!
-                guard !instant.isDateOnly else {
-                    throw ValidationError("--as-of: \"\(asOf)\" is a date; give a time and offset: \(asOf)T09:00:00+01:00")
-                }
-            } else {
-                instant = Timestamp(epochSeconds: Int64(Date().timeIntervalSince1970), utcOffsetMinutes: 0)
-            }
+            let instant = try Parse.asOf(asOf)
             let store = try await database.openEditing(writable: true)
             let raised = try await NotificationRun.raiseDue(in: store, asOf: instant)
             let deliverer = WebhookDeliverer(

@@ -36,15 +36,7 @@ struct RemindersCommand: AsyncParsableCommand {
         @Option(help: "text or json.") var format: ExpensesCommand.Format = .text
 
         func run() async throws {
-            let instant: Timestamp
-            if let asOf {
-                instant = try Parse.timestamp(asOf, option: "--as-of")!
-                guard !instant.isDateOnly else {
-                    throw ValidationError("--as-of: \"\(asOf)\" is a date; give a time and offset: \(asOf)T09:00:00+01:00")
-                }
-            } else {
-                instant = Timestamp(epochSeconds: Int64(Date().timeIntervalSince1970), utcOffsetMinutes: 0)
-            }
+            let instant = try Parse.asOf(asOf)
             let store = try await database.openEditing()
             try await NameChecks.user(user, in: store, database: database.path)
             let due = try await store.dueReminders(userID: Identity.normalized(user), asOf: instant)

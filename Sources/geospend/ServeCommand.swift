@@ -24,9 +24,10 @@ struct ServeCommand: AsyncParsableCommand {
             the service or by another process); --tile-cache-mib 0 turns that off.
             Users' location-history retention (`geospend users settings
             --keep-positions`) runs at start and then hourly. Events (budgets
-            crossing 80 %/100 %, reminders due) go to the users' webhooks within a
-            second, signed and retried for --webhook-retry-hours; webhooks at
-            loopback or private addresses are refused unless
+            crossing their thresholds, reminders due, geotag reviews waiting) go to
+            the users' webhooks within a second, signed and retried for
+            --webhook-retry-hours; webhooks at loopback or private addresses are
+            refused (added over HTTP, tested, delivered to) unless
             --allow-private-webhooks.
 
             Example:
@@ -52,7 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
         "Rewrite the file (VACUUM) this many seconds after an expense deletion, once for all deletions meanwhile.",
         discussion: "Files only. Each deleted row is zeroed at once; the rewrite removes stale copies older edits left."))
     var rewriteDelay = 10
-    @Flag(help: "Deliver webhooks to loopback and private addresses (the internal network).")
+    @Flag(help: "Allow webhooks at loopback and private addresses (the internal network).")
     var allowPrivateWebhooks = false
     @Option(help: ArgumentHelp("Retry a failed webhook delivery for this many hours, then mark it failed.", valueName: "hours"))
     var webhookRetryHours: Double = 24

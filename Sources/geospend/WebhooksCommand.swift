@@ -9,7 +9,7 @@ struct WebhooksCommand: AsyncParsableCommand {
         commandName: "webhooks",
         abstract: "Webhooks: a user's events POSTed, signed, to a URL.",
         discussion: """
-            Each event (a budget crossing 80 % or 100 %, a reminder due) is POSTed as
+            Each event (a budget crossing a threshold, a reminder due) is POSTed as
             JSON to the user's webhooks by `geospend serve` (or `geospend
             notifications run`), signed with the webhook's secret in the header
             GeoSpend-Signature: t=<unix time>,v1=<hex HMAC-SHA256 of "t.body">.
@@ -37,7 +37,8 @@ struct WebhooksCommand: AsyncParsableCommand {
             discussion: """
                 --url is http:// or https:// with a host. --events is a comma-separated
                 list of budget.threshold, zone_budget.threshold, expense.reminder_due,
-                import.finished, webhook.test (default: all). The secret signs every
+                import.finished, geotag.review_waiting, webhook.test (default: all).
+                The secret signs every
                 delivery: keep it in the receiver. `--format json` prints
                 {"id", "secret"}.
 

@@ -27,13 +27,15 @@ public struct Budget: Sendable, Hashable {
     public var categoryLimits: [CategoryLimit]
     public var zone: BudgetZone?
     public var isActive: Bool
+    /// Percentages of `amount` whose crossing raises an event (`BudgetThresholds`), sorted.
+    public var thresholds: [Int64]
     /// When it was added, `YYYY-MM-DDTHH:MM:SSZ` (set by the store).
     public var createdAt: String
 
     public init(
         id: Int64 = 0, userID: String, name: String, amount: Money, from: LocalDay, to: LocalDay, category: String? = nil,
         every: Recurrence? = nil, categoryLimits: [CategoryLimit] = [], zone: BudgetZone? = nil, isActive: Bool = true,
-        createdAt: String = ""
+        createdAt: String = "", thresholds: [Int64] = BudgetThresholds.default
     ) {
         self.id = id
         self.userID = userID
@@ -47,6 +49,7 @@ public struct Budget: Sendable, Hashable {
         self.zone = zone
         self.isActive = isActive
         self.createdAt = createdAt
+        self.thresholds = thresholds
     }
 
     /// Whether `day` is one of the budget's days, `from` through `to`: the budgets that

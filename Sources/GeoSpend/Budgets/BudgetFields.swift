@@ -60,7 +60,8 @@ public enum BudgetFields {
     /// A new budget of `user` from the fields given, checked as `budgets add` checks them.
     public static func new(
         user: String, name: String, amount: String, currency: String, from: String, to: String, category typed: String?,
-        every: Budget.Recurrence?, limits texts: [String], zone: () throws -> BudgetZone?, store: some CategoryEditing
+        every: Budget.Recurrence?, limits texts: [String], zone: () throws -> BudgetZone?, thresholds: [Int64]? = nil,
+        store: some CategoryEditing
     ) async throws -> Budget {
         let c = try Self.currency(currency)
         var category: String?
@@ -69,7 +70,7 @@ public enum BudgetFields {
             userID: user, name: name, amount: try Money(parsing: amount, currency: c),
             from: try day(from, "--from"), to: try day(to, "--to"), category: category, every: every,
             categoryLimits: try await limits(texts, currency: c, category: category, user: user, store: store),
-            zone: try zone()))
+            zone: try zone(), thresholds: thresholds ?? BudgetThresholds.default))
     }
 
     /// `--zone-around LAT,LON --zone-radius R`: a circle zone (the service's `zone-around` and
@@ -100,6 +101,8 @@ public enum BudgetFields {
         /// Replaces every category limit when not empty.
         public var categoryLimits: [String] = []
         public var noCategoryLimits = false
+        /// Replaces the thresholds (checked: `BudgetThresholds`).
+        public var thresholds: [Int64]?
 
         public init() {}
     }
@@ -119,6 +122,7 @@ public enum BudgetFields {
         if let to = changes.to { b.to = try day(to, "--to") }
         if let every = changes.every { b.every = every }
         if changes.once { b.every = nil }
+        if let thresholds = changes.thresholds { b.thresholds = thresholds }
         if changes.noCategoryLimits { b.categoryLimits = [] }
         if !changes.categoryLimits.isEmpty {
             b.categoryLimits = try await limits(changes.categoryLimits, currency: c, category: b.category, user: user, store: store)

@@ -2,7 +2,7 @@
 public enum BudgetJSON {
     /// `{"id":1,"user":…,"name":…,"amount":"500.00","currency":"EUR","from":…,"to":…,"category":…,
     /// "every":…,"category_limits":[{"category":"Food","amount":"200.00"}],"zone":…,"active":true,
-    /// "created_at":…}`; `zone` is null, `{"type":"circle","lat":…,"lon":…,"radius_m":…}` or
+    /// "thresholds":[80,100],"created_at":…}`; `zone` is null, `{"type":"circle","lat":…,"lon":…,"radius_m":…}` or
     /// `{"type":"polygon","geometry":{"type":"MultiPolygon","coordinates":…}}`.
     public static func budget(_ b: Budget) -> JSONOutput {
         .object([
@@ -11,7 +11,8 @@ public enum BudgetJSON {
             ("from", .string("\(b.from)")), ("to", .string("\(b.to)")), ("category", .text(b.category)),
             ("every", .text(b.every?.rawValue)),
             ("category_limits", .array(b.categoryLimits.map { .object([("category", .string($0.category)), ("amount", .string($0.amount.decimalString))]) })),
-            ("zone", zone(b.zone)), ("active", .bool(b.isActive)), ("created_at", .string(b.createdAt)),
+            ("zone", zone(b.zone)), ("active", .bool(b.isActive)), ("thresholds", .array(b.thresholds.map { .integer($0) })),
+            ("created_at", .string(b.createdAt)),
         ])
     }
 

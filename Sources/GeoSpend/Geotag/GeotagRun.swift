@@ -39,7 +39,8 @@ public struct GeotagRun: Sendable {
     }
 
     /// Runs it. Placements the store refused because the expense got a position meanwhile are
-    /// left out of the report's `placed`.
+    /// left out of the report's `placed`. A run that writes and leaves expenses ambiguous raises
+    /// `geotag.review_waiting` (`GeotagReviewEvent`) in the placements' transaction.
     public func run(on store: some ExpenseStore & PositionStore) async throws -> GeotagReport {
         // A bare date's instant is its midnight in UTC: a day more on each side covers every zone.
         let input = try await store.geotagInput(
@@ -50,8 +51,10 @@ public struct GeotagRun: Sendable {
         let stores = try await store.read { try $0.allStores(kind: nil) }
         var report = Geotagger(history: input.history, stores: stores, timeZone: timeZone).geotag(candidates)
             .filtered(minimumConfidence: minimumConfidence)
-        guard !dryRun, !report.placed.isEmpty else { return report }
-        let written = try await store.place(report.placed.map(ExpensePlacement.init), userID: userID)
+        // Expenses left ambiguous wait for `geotag review`: their event commits with the placements.
+        let waiting = dryRun ? nil : GeotagReviewEvent.event(report, userID: userID)
+        guard !dryRun, !report.placed.isEmpty || waiting != nil else { return report }
+        let written = try await store.place(report.placed.map(ExpensePlacement.init), userID: userID, events: waiting.map { [$0] } ?? [])
         report.placed = zip(report.placed, written).filter(\.1).map(\.0)
         return report
     }

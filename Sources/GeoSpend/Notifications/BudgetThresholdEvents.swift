@@ -1,5 +1,6 @@
 /// The budget events an expense write raises (issue 39): for each active budget whose window
-/// holds a day the write touched, the thresholds its spending in that window has reached, each
+/// holds a day the write touched, the thresholds its spending in that window has reached (the
+/// budget's own, `BudgetThresholds`; 80 % and 100 % by default), each
 /// once per budget, window and threshold (`key`), so crossing 80 % twice in a month notifies
 /// once. The stores call it inside the write's transaction, with the window's expenses as the
 /// transaction sees them: the event commits with the expense or not at all.
@@ -7,16 +8,13 @@
 /// A zone budget's event is `zone_budget.threshold`; the others `budget.threshold`. Both have the
 /// figures of `budgets summary` for the window, as of its last day, and the seed's message.
 public enum BudgetThresholdEvents {
-    /// Percentages that raise an event (`BudgetAlert`'s levels).
-    public static let defaultThresholds: [Int64] = [80, 100]
-
     /// - Parameters:
     ///   - budgets: the user's budgets (inactive ones are skipped).
     ///   - days: the local days of the expenses the write added or changed (before and after).
     ///   - expenses: the user's expenses of kind `expense` on the days of a window.
     /// - Complexity: one `expenses` call per distinct window touched.
     public static func events(
-        budgets: [Budget], days: Set<LocalDay>, thresholds: [Int64] = defaultThresholds,
+        budgets: [Budget], days: Set<LocalDay>,
         expenses: (ClosedRange<LocalDay>) throws -> [BudgetExpense]
     ) rethrows -> [NewNotificationEvent] {
         var events: [NewNotificationEvent] = []
@@ -26,7 +24,7 @@ public enum BudgetThresholdEvents {
                 let window = budget.window(asOf: day)
                 guard windows.insert(window.lowerBound).inserted else { continue }
                 let summary = BudgetSummary(budget: budget, asOf: window.upperBound, expenses: try expenses(window))
-                for t in thresholds where summary.wholePercentage >= t {
+                for t in budget.thresholds where summary.wholePercentage >= t {
                     events.append(event(summary, threshold: t))
                 }
             }

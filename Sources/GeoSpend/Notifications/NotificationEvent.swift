@@ -82,10 +82,12 @@ public enum NotificationType {
     public static let reminderDue = "expense.reminder_due"
     /// An import wrote expenses for the user (`data.inserted`: how many).
     public static let importFinished = "import.finished"
+    /// A geotag run left expenses for the user to review (`GeotagReviewEvent`; counts and ids only).
+    public static let geotagReviewWaiting = "geotag.review_waiting"
     /// A `webhooks test` delivery.
     public static let test = "webhook.test"
 
-    public static let all = [budgetThreshold, zoneBudgetThreshold, reminderDue, importFinished, test]
+    public static let all = [budgetThreshold, zoneBudgetThreshold, reminderDue, importFinished, geotagReviewWaiting, test]
 }
 
 extension String {

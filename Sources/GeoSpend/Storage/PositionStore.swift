@@ -31,13 +31,21 @@ public protocol PositionStore: Sendable {
 
     /// Gives each placement's expense its position, provenance and, when it has none, the
     /// store; an expense that has a position by now is left alone (false at its index). One
-    /// transaction.
-    func place(_ placements: [ExpensePlacement], userID: String) async throws -> [Bool]
+    /// transaction, which also raises `events` (a geotag run's `geotag.review_waiting`) and
+    /// the budget events the placements cause.
+    func place(_ placements: [ExpensePlacement], userID: String, events: [NewNotificationEvent]) async throws -> [Bool]
 
     /// Takes back the positions geotagging inferred (`PositionSource.isInferred`) of the user's
     /// expenses, or of the one expense `expenseID`, with the store links it made.
     /// - Returns: the ids restored, in id order.
     func unplace(userID: String, expenseID: String?) async throws -> [String]
+}
+
+extension PositionStore {
+    /// `place` raising no event but the budget events the placements cause.
+    public func place(_ placements: [ExpensePlacement], userID: String) async throws -> [Bool] {
+        try await place(placements, userID: userID, events: [])
+    }
 }
 
 /// Where an expense's position came from: shown with every expense (`position_source`) and
