@@ -121,6 +121,7 @@ enum PostGISSchema {
         userSettings,
         positionsUnreferenced,
         notifications,
+        receipts,
     ]
 
     /// Checks, without writing, that a replica's schema is exactly the migrations this GeoSpend

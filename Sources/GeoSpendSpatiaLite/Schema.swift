@@ -331,6 +331,9 @@ enum Schema {
         Migration(identifier: "v20: notifications outbox, webhooks") { db in
             try NotificationSchema.create(db)
         },
+        Migration(identifier: "v21: receipts") { db in
+            try ReceiptSchema.create(db)
+        },
     ]
 
     /// The columns of `stores_label` (v16): the id, then what `SpatiaLiteReader.storeLabels` reads.

@@ -95,6 +95,7 @@ import Testing
             "webhooks",  // the export's `webhooks`, without secrets
             "notification_settings",  // the export's `notification_settings`
             "notification_events", "webhook_deliveries",  // the outbox and its deliveries: deleted, not exported
+            "receipts",  // the export's `receipts`, kept photos as base64
         ])
     }
 
@@ -127,7 +128,7 @@ import Testing
            
             .init(table: "notification_settings", rows: 0), .init(table: "period_numbers", rows: 0),
             .init(table: "periods", rows: 0), .init(table: "positions", rows: 0),
-            .init(table: "price_records", rows: 0), .init(table: "shopping_list_items", rows: 0),
+            .init(table: "price_records", rows: 0), .init(table: "receipts", rows: 0), .init(table: "shopping_list_items", rows: 0),
             .init(table: "shopping_list_numbers", rows: 0), .init(table: "shopping_lists", rows: 0), .init(table: "user_settings", rows: 0),
             .init(table: "visits", rows: 0), .init(table: "webhook_deliveries", rows: 0), .init(table: "webhooks", rows: 0),
             .init(table: "users", rows: 1), .init(table: "products", rows: 0),
