@@ -141,9 +141,10 @@ struct ReceiptsImportCommand: AsyncParsableCommand {
         commandName: "import",
         abstract: "Keep a receipt (photo or text); when it checks out, its expense and prices.",
         usage: """
-            geospend receipts import <file> --user <user> [--store <id>] [--at <instant>]
-              [--keep-image] [--lang deu+eng+fin] [--currency <code>]
-              [--category <name>] [--allow-mismatch] [--format table|json] [--db <db>]
+            geospend receipts import <file> --user <user> [--store <id>]
+              [--at <instant>] [--keep-image] [--lang deu+eng+fin]
+              [--currency <code>] [--category <name>] [--allow-mismatch]
+              [--format table|json] [--db <db>]
             """,
         discussion: """
             A JPEG or PNG photo is read as `receipts scan` reads it (Tesseract);
@@ -281,8 +282,9 @@ struct ReceiptsCorrectCommand: AsyncParsableCommand {
         commandName: "correct",
         abstract: "Put right what was misread: a line's price, the store, date or total.",
         usage: """
-            geospend receipts correct <id> --user <user> [--line <n> --price <amount>]
-              [--store <id>] [--date <day>] [--total <amount>] [--format table|json]
+            geospend receipts correct <id> --user <user>
+              [--line <n> --price <amount>] [--store <id>] [--date <day>]
+              [--total <amount>] [--format table|json]
             """,
         discussion: """
             Changes the receipt and checks it again: the items must add up to
