@@ -39,11 +39,13 @@ import Testing
         let boundary = "geospend-test-boundary"
         let form = Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"IMG_900.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
             + photo + Array("\r\n--\(boundary)--\r\n".utf8)
-        let (made, shownByHTTP, listed, bobSees, waiting, corrected, gone, after) = try await live { client in
+        let (made, shownByHTTP, cli, listed, bobSees, waiting, corrected, gone, after) = try await live { client in
             let made = try await send(client, "/api/v1/receipts?store=288130404&keep-image=true", "aliceWrite", method: .post, body: form,
                                       type: "multipart/form-data; boundary=\(boundary)")
             let id = (try? json(made.body)["receipt_id"] as? String) ?? "none"
             let shown = try await send(client, "/api/v1/receipts/\(id)", "alice", method: .get)
+            // What the CLI shows of the same file, before the receipt is deleted below.
+            let cli = try f.geospend(["receipts", "show", id, "--user", alice, "--format", "json", "--db", f.db])
             let listed = try await send(client, "/api/v1/receipts?limit=1", "alice", method: .get)
             let bob = try await send(client, "/api/v1/receipts/\(id)", "bob", method: .get)
             let text = Array("Kiosk Nowhere\n16.12.2024 15:53\nMilch 1,29\nSUMME 1,29\n".utf8)
@@ -52,7 +54,7 @@ import Testing
             let corrected = try await send(client, "/api/v1/receipts/\(waitingID)/correct?store=288130404", "aliceWrite", method: .post)
             let gone = try await send(client, "/api/v1/receipts/\(id)", "aliceWrite", method: .delete)
             let after = try await send(client, "/api/v1/receipts/\(id)", "alice", method: .get)
-            return (made, shown, listed, bob, waiting, corrected, gone, after)
+            return (made, shown, cli, listed, bob, waiting, corrected, gone, after)
         }
         #expect(made.status == .created, "\(made.body)")
         let m = try json(made.body)
@@ -61,7 +63,6 @@ import Testing
         let id = try #require(m["receipt_id"] as? String)
         #expect(m["expense_id"] as? String == id)
         // What the CLI shows of the same file is what the service answered.
-        let cli = try f.geospend(["receipts", "show", id, "--user", alice, "--format", "json", "--db", f.db])
         #expect(cli.status == 0, "\(cli.err)")
         #expect(shownByHTTP.status == .ok)
         let shown = try json(shownByHTTP.body)
