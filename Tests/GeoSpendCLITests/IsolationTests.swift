@@ -115,7 +115,10 @@ import Testing
         // A receipt each (issue 42 §2), filed like the prices, alice's first; bob's names his
         // marker. On a day no budget covers, so no budget event is raised.
         for (owner, user) in budgets {
-            let file = dir.appendingPathComponent("\(name)-receipt-\(owner).txt").path
+            // The same file name in every database (the expense's notes name it).
+            let folder = dir.appendingPathComponent("\(name)-receipts")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let file = folder.appendingPathComponent("receipt-\(owner).txt").path
             let text = owner == "bob"
                 ? "K-Market\n15.06.2023 10:00\n\(IsolationFixture.bobMarker) bread 2,00\nSUMME 2,00\n"
                 : "K-Market\n14.06.2023 09:00\nMilk 1,10\nSUMME 1,10\n"
