@@ -81,10 +81,15 @@ import Testing
         #expect(try await store.read { try $0.spendingPoints(ExpenseFilter(userID: "ann")).map(\.amountMinor) } == [999])
         #expect(try await Self.records(store, user: "ann").map(\.price.minorUnits) == [129])
 
+        // --allow-mismatch: confirmed at once, its problems kept on record.
+        let allowed = try await ReceiptRecording.importReceipt(
+            .init(text: "Kiosk\nMilk 1,29\nSUMME 9,99\n", name: "m.txt", user: "ann", storeID: "s1", at: "2026-03-06", allowMismatch: true), db: store).receipt
+        #expect(allowed.status == .ok && allowed.expenseID == allowed.id && allowed.problems.contains { $0.hasPrefix("the items add up to") })
+
         let exported = try #require(try await store.withUserData("ann") { try $0.receipts() })
-        #expect(exported.map(\.image) == [photo])
+        #expect(exported.map(\.image) == [photo, nil])
         let deletion = try #require(try await store.deleteUser("ann", rewriteFile: false))
-        #expect(deletion.rowsByTable.contains(.init(table: "receipts", rows: 1)), "\(deletion.rowsByTable)")
+        #expect(deletion.rowsByTable.contains(.init(table: "receipts", rows: 2)), "\(deletion.rowsByTable)")
     }
 
     /// `expenses delete` of a receipt's expense takes the receipt and its price records along.
