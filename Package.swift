@@ -66,7 +66,7 @@ let package = Package(
         .target(
             name: "GeoSpendService",
             dependencies: [
-                "GeoSpend",
+                "GeoSpend", "GeoSpendOCR",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -124,8 +124,11 @@ extension PostGISStore: ExpenseEditing {
     /// reusable; what PostgreSQL keeps beyond that is said in the notes, as for `users delete`.
     public func deleteExpense(id: String, userID: String, rewrite: DeletionRewrite) async throws -> [String]? {
         let deleted = try await editing { r in
-            // The reminder is a column of the row: it goes with it.
-            !(try r.rows("DELETE FROM expenses WHERE id = \(id) AND user_id = \(userID) RETURNING 1")).isEmpty
+            // The reminder is a column of the row: it goes with it. A receipt's expense takes its
+            // receipt and price records along (issue 42 §2: they were left behind before).
+            let gone = !(try r.rows("DELETE FROM expenses WHERE id = \(id) AND user_id = \(userID) RETURNING 1")).isEmpty
+            if gone { try Self.deleteReceiptRows(r, expenseID: id, userID: userID) }
+            return gone
         }
         guard deleted else { return nil }
         if rewrite == .batched { return [Self.walLeftover] }

@@ -1,9 +1,12 @@
+import Foundation
 import GeoSpend
+import PostgresNIO
 
-/// A receipt in one write transaction on PostgreSQL: the expense through the import's writer
-/// (`PostGISWriter`: the same checks as an import — unknown store, duplicate id — into the
-/// partitioned `expenses`), then the price records (`insertPrices`). Any error rolls both back,
-/// as on the file (Sources/GeoSpendSpatiaLite/ReceiptStorage.swift).
+/// Receipts on PostgreSQL (migration v12), as on the file
+/// (Sources/GeoSpendSpatiaLite/ReceiptStorage.swift): the receipt row, its expense through the
+/// import's writer (`PostGISWriter`: the same checks as an import — unknown store, duplicate id —
+/// into the partitioned `expenses`) and its price records (`insertPrices`, each then marked with
+/// the receipt's id) in one write transaction. Any error rolls all back.
 extension PostGISStore: ReceiptStore {
     public func saveReceipt(_ expense: Expense, prices: [PriceEntry]) async throws -> [PriceSaveOutcome] {
         try await editScope { db in try Self.insertReceipt(db, expense, prices: prices) }
@@ -30,5 +33,119 @@ extension PostGISStore: ReceiptStore {
             case nil: throw EditError.unknownStore("")
             }
         }
+    }
+
+    // MARK: Receipt records
+
+    public func addReceipt(_ receipt: Receipt, records: ReceiptRecords?) async throws -> (Receipt, [PriceSaveOutcome]) {
+        try await editScope { db in try Self.writeReceipt(db, receipt, records: records, replacing: false) }
+    }
+
+    public func replaceReceipt(_ receipt: Receipt, records: ReceiptRecords?) async throws -> (Receipt, [PriceSaveOutcome]) {
+        try await editScope { db in try Self.writeReceipt(db, receipt, records: records, replacing: true) }
+    }
+
+    public func receipt(id: String, userID: String) async throws -> Receipt? {
+        try await reading { db in
+            try db.rows("SELECT \(unescaped: Self.receiptColumns(image: true)) FROM receipts WHERE user_id = \(userID) AND id = \(id)")
+                .first.map { try Self.decodeReceipt($0.makeRandomAccess()) }
+        }
+    }
+
+    public func receipts(userID: String, after sequence: Int64?, limit: Int) async throws -> [Receipt] {
+        try await reading { db in
+            try db.rows("""
+                SELECT \(unescaped: Self.receiptColumns(image: false)) FROM receipts
+                WHERE user_id = \(userID) AND pk > \(sequence ?? 0) ORDER BY pk LIMIT \(Int64(limit))
+                """).map { try Self.decodeReceipt($0.makeRandomAccess()) }
+        }
+    }
+
+    public func deleteReceipt(id: String, userID: String) async throws -> Bool {
+        try await editScope { db in
+            guard let row = try db.rows("SELECT expense_id FROM receipts WHERE user_id = \(userID) AND id = \(id)").first else { return false }
+            try Self.deleteReceiptRecords(db, id: id, userID: userID, expenseID: try row.decode(String?.self))
+            _ = try db.rows("DELETE FROM receipts WHERE user_id = \(userID) AND id = \(id)")
+            return true
+        }
+    }
+
+    /// `expenses delete` of a receipt's expense: the receipt and its price records go too, in
+    /// the caller's transaction (docs/RECEIPTS.md § Receipts as records).
+    static func deleteReceiptRows(_ db: PostGISReader, expenseID: String, userID: String) throws {
+        _ = try db.rows("""
+            DELETE FROM price_records WHERE user_id = \(userID)
+                AND receipt_id IN (SELECT id FROM receipts WHERE user_id = \(userID) AND expense_id = \(expenseID))
+            """)
+        _ = try db.rows("DELETE FROM receipts WHERE user_id = \(userID) AND expense_id = \(expenseID)")
+    }
+
+    /// A receipt's price records and expense, inside the caller's transaction.
+    static func deleteReceiptRecords(_ db: PostGISReader, id: String, userID: String, expenseID: String?) throws {
+        _ = try db.rows("DELETE FROM price_records WHERE user_id = \(userID) AND receipt_id = \(id)")
+        if let expenseID { _ = try db.rows("DELETE FROM expenses WHERE id = \(expenseID) AND user_id = \(userID)") }
+    }
+
+    /// The old expense and price records out (`replacing`), the new ones in, then the row.
+    static func writeReceipt(_ db: PostGISReader, _ receipt: Receipt, records: ReceiptRecords?, replacing: Bool) throws -> (Receipt, [PriceSaveOutcome]) {
+        let user = receipt.userID
+        try ensureUser(db, user)
+        let old = try db.rows("SELECT pk, expense_id FROM receipts WHERE user_id = \(user) AND id = \(receipt.id)").first
+            .map { try $0.decode((Int64, String?).self) }
+        if replacing {
+            guard let old else { throw ReceiptRecording.notFound(receipt.id) }
+            try deleteReceiptRecords(db, id: receipt.id, userID: user, expenseID: old.1)
+        } else if old != nil {
+            throw EditError.invalid(field: "id", reason: "\(receipt.id) is taken: this receipt was stored before (`geospend receipts show \(receipt.id)`)")
+        }
+        var stored = receipt
+        var outcomes: [PriceSaveOutcome] = []
+        if let records {
+            outcomes = try insertReceipt(db, records.expense, prices: records.prices.map(\.entry))
+            for (price, outcome) in zip(records.prices, outcomes) {
+                guard case .inserted(let record, _) = outcome else { continue }
+                _ = try db.rows("UPDATE price_records SET receipt_id = \(receipt.id) WHERE user_id = \(user) AND pk = \(record.id)")
+                stored.items[price.item].productID = record.product.id
+            }
+        }
+        let (problems, items, image) = (Receipt.encodeProblems(stored.problems), Receipt.encodeItems(stored.items), stored.image.map { Data($0) })
+        if let old {
+            _ = try db.rows("""
+                UPDATE receipts SET store_id = \(stored.storeID), receipt_date = \(stored.date), receipt_time = \(stored.time),
+                    total_minor = \(stored.totalMinor), currency = \(stored.currency.code), image_sha256 = \(stored.imageHash),
+                    image_name = \(stored.imageName), image = \(image), text = \(stored.text), status = \(stored.status.rawValue),
+                    problems = \(problems), items = \(items), expense_id = \(stored.expenseID)
+                WHERE pk = \(old.0)
+                """)
+        } else {
+            _ = try db.rows("""
+                INSERT INTO receipts (id, user_id, store_id, receipt_date, receipt_time, total_minor, currency, image_sha256, image_name,
+                    image, text, status, problems, items, expense_id, created_at)
+                VALUES (\(stored.id), \(user), \(stored.storeID), \(stored.date), \(stored.time), \(stored.totalMinor), \(stored.currency.code),
+                    \(stored.imageHash), \(stored.imageName), \(image), \(stored.text), \(stored.status.rawValue), \(problems), \(items),
+                    \(stored.expenseID), \(stored.createdAt))
+                """)
+        }
+        let row = try db.rows("SELECT \(unescaped: receiptColumns(image: true)) FROM receipts WHERE user_id = \(user) AND id = \(receipt.id)")[0]
+        return (try decodeReceipt(row.makeRandomAccess()), outcomes)
+    }
+
+    static func receiptColumns(image: Bool) -> String {
+        """
+        pk, id, user_id, store_id, receipt_date, receipt_time, total_minor, currency, image_sha256, image_name, \
+        \(image ? "image" : "NULL::bytea"), text, status, problems, items, expense_id, created_at
+        """
+    }
+
+    static func decodeReceipt(_ r: PostgresRandomAccessRow) throws -> Receipt {
+        let image = try r[10].decode(Data?.self)
+        return Receipt(
+            id: try r[1].decode(String.self), userID: try r[2].decode(String.self), storeID: try r[3].decode(String?.self),
+            date: try r[4].decode(String?.self), time: try r[5].decode(String?.self), totalMinor: try r[6].decode(Int64?.self),
+            currency: try Currency(code: try r[7].decode(String.self)), imageHash: try r[8].decode(String?.self),
+            imageName: try r[9].decode(String?.self), image: image.map { [UInt8]($0) }, text: try r[11].decode(String.self),
+            status: Receipt.Status(rawValue: try r[12].decode(String.self)) ?? .needsReview,
+            problems: try Receipt.decodeProblems(try r[13].decode(String.self)), items: try Receipt.decodeItems(try r[14].decode(String.self)),
+            expenseID: try r[15].decode(String?.self), createdAt: try r[16].decode(String.self), sequence: try r[0].decode(Int64.self))
     }
 }

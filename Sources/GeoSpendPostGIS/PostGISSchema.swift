@@ -121,6 +121,7 @@ enum PostGISSchema {
         userSettings,
         positionsUnreferenced,
         notifications,
+        receipts,
         budgetThresholds,
         recurring,
         // MONO's user has a name (display_name, from v1) and an email (issue 38).

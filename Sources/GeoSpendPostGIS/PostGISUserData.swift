@@ -223,6 +223,11 @@ extension PostGISStore: UserDataStore {
             try reader.rows(PostGISStore.recordsQuery(PriceQuery(userID: user.id))).map(PostGISStore.record)
         }
 
+        func receipts() throws -> [Receipt] {
+            try reader.rows("SELECT \(unescaped: PostGISStore.receiptColumns(image: true)) FROM receipts WHERE user_id = \(user.id) ORDER BY pk")
+                .map { try PostGISStore.decodeReceipt($0.makeRandomAccess()) }
+        }
+
         func shoppingLists() throws -> [ShoppingList] {
             try PostGISStore.fetchLists(reader, user: user.id, number: nil)
         }

@@ -135,6 +135,21 @@ extension SpatiaLiteStore: ExpenseEditing {
         }
     }
 
+    /// One expense's row gone inside the caller's transaction, its map rollups and spatial index
+    /// kept true (also a receipt's expense rewritten by `receipts correct`).
+    static func deleteExpenseRow(_ db: Database, id: String, userID: String) throws {
+        if let old = try Self.storedExpense(db, id: id, userID: userID) {
+            var rollups = MapRollup.Changes()
+            rollups.add(old.expense, sign: -1)
+            try MapRollupStorage.apply(rollups, db)
+        }
+        // The reminder is a column of the row: it goes with it.
+        try db.execute(sql: "DELETE FROM expenses WHERE id = ? AND user_id = ?", arguments: [id, userID])
+        try RTreeScrub.zeroUnusedCells(of: "idx_expenses_geom", in: db)
+        try Self.refreshLayerStatistics(db)
+        try Self.markPendingScrub(db)
+    }
+
     public func deleteExpense(id: String, userID: String, rewrite: DeletionRewrite) throws -> [String]? {
         let what = "expense \"\(id)\" of user \"\(userID)\""
         let deleted: Bool = try translatingErrors {
@@ -146,16 +161,10 @@ extension SpatiaLiteStore: ExpenseEditing {
                         db, sql: "SELECT EXISTS (SELECT 1 FROM expenses WHERE id = ? AND user_id = ?)", arguments: [id, userID]) == true
                     else { return .rollback }
                     if rewrite == .now { try Self.checkSpaceToRewrite(db, path: path, what: what) }
-                    if let old = try Self.storedExpense(db, id: id, userID: userID) {
-                        var rollups = MapRollup.Changes()
-                        rollups.add(old.expense, sign: -1)
-                        try MapRollupStorage.apply(rollups, db)
-                    }
-                    // The reminder is a column of the row: it goes with it.
-                    try db.execute(sql: "DELETE FROM expenses WHERE id = ? AND user_id = ?", arguments: [id, userID])
-                    try RTreeScrub.zeroUnusedCells(of: "idx_expenses_geom", in: db)
-                    try Self.refreshLayerStatistics(db)
-                    try Self.markPendingScrub(db)
+                    try Self.deleteExpenseRow(db, id: id, userID: userID)
+                    // A receipt's expense goes with its receipt and price records (issue 42 §2:
+                    // they were left behind before receipts were kept).
+                    try Self.deleteReceiptRows(db, expenseID: id, userID: userID)
                     deleted = true
                     return .commit
                 }

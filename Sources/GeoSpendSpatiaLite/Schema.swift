@@ -331,6 +331,9 @@ enum Schema {
         Migration(identifier: "v20: notifications outbox, webhooks") { db in
             try NotificationSchema.create(db)
         },
+        Migration(identifier: "v21: receipts") { db in
+            try ReceiptSchema.create(db)
+        },
         Migration(identifier: "v22: budget thresholds") { db in
             // Issue 39's per-budget thresholds (`BudgetThresholds`), as `80,100`: every budget
             // made before keeps the thresholds it raised events at.

@@ -144,6 +144,11 @@ extension SpatiaLiteStore: UserDataStore {
             try SpatiaLiteStore.priceRecords(db, PriceQuery(userID: user.id))
         }
 
+        func receipts() throws -> [Receipt] {
+            try Row.fetchAll(db, sql: "SELECT \(SpatiaLiteStore.receiptColumns(image: true)) FROM receipts WHERE user_id = ? ORDER BY pk", arguments: [user.id])
+                .map(SpatiaLiteStore.decodeReceipt)
+        }
+
         func shoppingLists() throws -> [ShoppingList] {
             try SpatiaLiteStore.fetchLists(db, user: user.id, number: nil)
         }

@@ -2,12 +2,16 @@ import ArgumentParser
 import Foundation
 import GeoSpend
 import GeoSpendOCR
+import GeoSpendService
 
 struct ReceiptsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "receipts",
-        abstract: "Read a receipt's photo or text; store it as an expense with prices.",
-        subcommands: [ReceiptsScanCommand.self, ReceiptsParseCommand.self, ReceiptsImportCommand.self])
+        abstract: "Read a receipt's photo or text; keep it, with its expense and prices.",
+        subcommands: [
+            ReceiptsScanCommand.self, ReceiptsParseCommand.self, ReceiptsImportCommand.self, ReceiptsListCommand.self,
+            ReceiptsShowCommand.self, ReceiptsCorrectCommand.self, ReceiptsConfirmCommand.self, ReceiptsDeleteCommand.self,
+        ])
 
     /// The receipt's text; bad UTF-8 is refused with the file's name, never guessed at.
     static func readText(_ path: String) throws -> String {
@@ -30,6 +34,57 @@ struct ReceiptsCommand: AsyncParsableCommand {
             throw ValidationError("--store \(id): no such store; find its id with `geospend nearest-stores --lat … --lon …`")
         }
         return place
+    }
+
+    /// `import|correct|confirm`'s answer.
+    static func printSaved(_ saved: ReceiptRecording.Saved, format: ReceiptsParseCommand.ReceiptFormat, verb: String) {
+        let r = saved.receipt
+        switch format {
+        case .json: printOut(ReceiptRecording.json(saved).serialized() + "\n")
+        case .table:
+            var out = "\(verb) receipt \(r.id): \(r.status.rawValue)"
+            if let total = r.total { out += ", \(total.decimalString) \(r.currency.code)" }
+            if let s = r.storeID { out += " at \(OutputEscaping.visible(s))" }
+            if let d = r.date { out += " on \(d)" }
+            out += r.status == .ok ? ", expense \(r.expenseID ?? r.id), \(saved.outcomes.count) price records.\n" : "; nothing else stored.\n"
+            for m in saved.matched { out += "  \(OutputEscaping.visible(m.line)) → \(OutputEscaping.visible(m.product))\n" }
+            for n in saved.newProducts { out += "  \(OutputEscaping.visible(n)): no known product matched; added as a new product (category Other)\n" }
+            for p in r.problems { out += "  problem: \(OutputEscaping.visible(p))\n" }
+            if r.status == .needsReview { out += "Fix it with `geospend receipts correct \(r.id) …` or accept it with `geospend receipts confirm \(r.id)`.\n" }
+            printOut(out)
+        }
+    }
+
+    /// A receipt in `receipts list --format json`: no text, items or photo.
+    static func summary(_ r: Receipt) -> JSONOutput {
+        .object([
+            ("sequence", .integer(r.sequence)), ("id", .string(r.id)), ("status", .string(r.status.rawValue)),
+            ("store", r.storeID.map { .string($0) } ?? .null), ("date", r.date.map { .string($0) } ?? .null),
+            ("total", r.total.map { .string($0.decimalString) } ?? .null), ("currency", .string(r.currency.code)),
+            ("items", .integer(Int64(r.items.count))), ("problems", .array(r.problems.map { .string($0) })),
+            ("expense_id", r.expenseID.map { .string($0) } ?? .null),
+        ])
+    }
+
+    /// `receipts show`.
+    static func table(_ r: Receipt) -> String {
+        let digits = r.currency.minorDigits
+        func show(_ m: Int64) -> String { Money.decimalString(m, digits: digits) }
+        var out = "receipt: \(r.id) (\(r.status.rawValue))\n"
+        out += "store: \(r.storeID.map(OutputEscaping.visible) ?? "(none)")\n"
+        out += "date: \(r.date ?? "(none)")\(r.time.map { " " + $0 } ?? "")\n"
+        out += TextTable(
+            headers: ["line", "item", "quantity", "price"],
+            rows: r.items.map {
+                [String($0.line), OutputEscaping.visible($0.name),
+                 $0.unit == "kg" ? Money.decimalString($0.quantity, digits: 3) + " kg" : String($0.quantity), show($0.priceMinor)]
+            },
+            rightAligned: [0, 2, 3]).rendered()
+        out += "total: \(r.totalMinor.map { "\(show($0)) \(r.currency.code)" } ?? "(none)")\n"
+        out += "expense: \(r.expenseID ?? "(none until ok)")\n"
+        if let hash = r.imageHash { out += "photo: \(r.imageName.map(OutputEscaping.visible) ?? "") sha256 \(hash)\(r.image == nil ? "" : ", kept")\n" }
+        for p in r.problems { out += "  problem: \(OutputEscaping.visible(p))\n" }
+        return out
     }
 
     static func table(_ r: ParsedReceipt) -> String {
@@ -84,54 +139,236 @@ struct ReceiptsParseCommand: AsyncParsableCommand {
 struct ReceiptsImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Store a receipt: one expense (its total, at its store) and a price record per line.",
+        abstract: "Keep a receipt (photo or text); when it checks out, its expense and prices.",
         usage: """
-            geospend receipts import <file> --user <user> --store <id> --at <instant>
+            geospend receipts import <file> --user <user> [--store <id>]
+              [--at <instant>] [--keep-image] [--lang deu+eng+fin]
               [--currency <code>] [--category <name>] [--allow-mismatch]
               [--format table|json] [--db <db>]
             """,
         discussion: """
-            Reads the receipt as `receipts parse` does, then in one transaction
-            stores one expense of the total (linked to the store and placed at it,
-            so it shows in insights and maps) and one price record per item line,
-            each matched to a known product by name (similarity above 0.85) or
-            added as a new product. All or nothing. Refused (exit 2, nothing
-            stored): no item lines, no total line, items not adding up to the total
-            (unless --allow-mismatch: the printed total is stored), an unknown
-            store, the same receipt again. Lines not read are listed.
+            A JPEG or PNG photo is read as `receipts scan` reads it (Tesseract);
+            anything else must be the receipt's UTF-8 text. The receipt is kept
+            (list, show, correct, confirm, delete it): store, date and time,
+            total, items, the text, the photo's SHA-256 (its bytes too with
+            --keep-image).
 
-            Example:
+            The store is --store, else the store whose name, street or postcode
+            the header prints; the date is --at, else the receipt's own. When the
+            checks hold (items add up to the total; for a photo also the payment
+            and VAT lines) and store and date are known, the status is ok and
+            one transaction stores the receipt, one expense of its total at the
+            store and one price record per line. Otherwise it is needs_review
+            with its problems, and nothing else is stored until `receipts
+            correct` fixes them or `receipts confirm` accepts it; --allow-mismatch
+            confirms at once. Refused (exit 2, nothing stored): no item line, an
+            unknown store, the same receipt again.
+
+            Examples:
+              geospend receipts import IMG_2041.jpg --user user1 --keep-image
               geospend receipts import r.txt --user user1 --store 4749101654 \\
                   --at 2025-06-01T10:15:00+03:00
             """)
 
     @OptionGroup var database: DatabaseOptions
-    @Argument(help: "The receipt's text, UTF-8.") var file: String
+    @Argument(help: "The receipt: a JPEG or PNG photo, or its UTF-8 text.") var file: String
     @Option(help: "Whose receipt.") var user: String
-    @Option(help: "The store's id (see `geospend nearest-stores`).") var store: String
-    @Option(help: "When it was paid, RFC 3339 with its offset, or a bare date.") var at: String
-    @Option(help: "The receipt's currency (ISO 4217).") var currency: String = "EUR"
+    @Option(help: "The store's id; else the one the header names.") var store: String?
+    @Option(help: "When it was paid (RFC 3339 or a day); else the receipt's date.") var at: String?
+    @Flag(help: "Keep the photo's bytes with the receipt (users export has them).") var keepImage = false
+    @Option(help: "Tesseract's languages for a photo, joined by +.") var lang: String = "deu+eng+fin"
+    @Option(help: "The currency when the receipt names none (ISO 4217).") var currency: String = "EUR"
     @Option(help: "The expense's category (one of the user's expense categories).") var category: String?
-    @Flag(help: "Store the printed total even when the items do not add up to it.") var allowMismatch = false
+    @Flag(help: "Confirm at once even when the checks fail (store and date needed).") var allowMismatch = false
     @Option(help: "table or json.") var format: ReceiptsParseCommand.ReceiptFormat = .table
 
     func run() async throws {
-        let checked = try ReceiptImport.check(
-            text: try ReceiptsCommand.readText(file), name: file, at: at, currency: currency, allowMismatch: allowMismatch)
-        let db = try await database.openPrices(writable: true)
-        let stored = try await ReceiptImport.store(checked, name: file, user: user, storeID: store, category: category, db: db)
-        let receipt = stored.receipt
-        switch format {
-        case .json: printOut(ReceiptImport.json(stored).serialized() + "\n")
-        case .table:
-            let (total, code) = (stored.total, stored.total.currency)
-            var out = "Stored expense \(stored.expenseID): \(total.decimalString) \(code.code) at \(OutputEscaping.visible(stored.store.name ?? store)), \(stored.outcomes.count) price records.\n"
-            for m in stored.matched { out += "  \(OutputEscaping.visible(m.line)) → \(OutputEscaping.visible(m.product))\n" }
-            for n in stored.newProducts { out += "  \(OutputEscaping.visible(n)): no known product matched; added as a new product (category Other)\n" }
-            printOut(out)
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch let error as CocoaError {
+            if error.code == .fileReadNoSuchFile { throw ValidationError("\(file): no such file; check the path") }
+            throw ValidationError(FileErrors.describe(error))
         }
-        for u in receipt.unread { printErr("geospend: \(file), line \(u.line): not read: \(u.text)") }
-        if !receipt.sumMatches { printErr("geospend: \(file): \(receipt.sumCheck)") }
+        let bytes = [UInt8](data)
+        if ReceiptInput.isImage(bytes) { ReceiptScanner.restartSingleThreaded() }
+        let input: ReceiptRecording.Input
+        do {
+            input = try ReceiptInput.input(
+                bytes: bytes, path: file, name: file, keepImage: keepImage, user: user, storeID: store, at: at, currency: currency,
+                category: category, allowMismatch: allowMismatch, languages: lang)
+        } catch let error as UsageError { throw ValidationError(error.message) }
+        let db = try await database.openPrices(writable: true)
+        let saved = try await ReceiptRecording.importReceipt(input, db: db)
+        ReceiptsCommand.printSaved(saved, format: format, verb: "Stored")
+        for u in saved.unread { printErr("geospend: \(file), line \(u.line): not read: \(OutputEscaping.visible(u.text))") }
+    }
+}
+
+struct ReceiptsListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List a user's receipts, oldest first.",
+        usage: """
+            geospend receipts list --user <user> [--after <n>] [--limit <n>]
+              [--format table|json]
+            """,
+        discussion: """
+            One line a receipt: its id, status, date, store, total and number of
+            items. --after takes the last `sequence` of a page (json) for the next.
+
+            Example:
+              geospend receipts list --user user1
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Whose receipts.") var user: String
+    @Option(help: "Only receipts after this sequence number.") var after: Int64?
+    @Option(help: "At most this many (1-1000).") var limit: Int = 100
+    @Option(help: "table or json.") var format: ReceiptsParseCommand.ReceiptFormat = .table
+
+    func validate() throws {
+        guard (1...1000).contains(limit) else { throw ValidationError("--limit \(limit): give 1 to 1000") }
+    }
+
+    func run() async throws {
+        let db = try await database.openPrices()
+        let receipts = try await db.receipts(userID: Identity.normalized(user), after: after, limit: limit)
+        switch format {
+        case .json: printOut(JSONOutput.array(receipts.map(ReceiptsCommand.summary)).serialized() + "\n")
+        case .table:
+            printOut(TextTable(
+                headers: ["sequence", "id", "status", "date", "store", "total", "items"],
+                rows: receipts.map { r in
+                    [String(r.sequence), r.id, r.status.rawValue, r.date ?? "-", r.storeID.map(OutputEscaping.visible) ?? "-",
+                     r.total.map { "\($0.decimalString) \(r.currency.code)" } ?? "-", String(r.items.count)]
+                },
+                rightAligned: [0, 5, 6]).rendered())
+        }
+    }
+}
+
+struct ReceiptsShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show one receipt: what was read, its status and problems.",
+        usage: "geospend receipts show <id> --user <user> [--format table|json]",
+        discussion: """
+            The items with their line numbers (what `receipts correct --line`
+            takes), the total, the status and its problems, and the expense the
+            receipt made.
+
+            Example:
+              geospend receipts show receipt-1f2e3d --user user1 --format json
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Argument(help: "The receipt's id (see `receipts list`).") var id: String
+    @Option(help: "Whose receipt.") var user: String
+    @Option(help: "table or json.") var format: ReceiptsParseCommand.ReceiptFormat = .table
+
+    func run() async throws {
+        let db = try await database.openPrices()
+        guard let r = try await db.receipt(id: id, userID: Identity.normalized(user)) else {
+            throw ValidationError(ReceiptRecording.notFound(id).message)
+        }
+        switch format {
+        case .json: printOut(r.json().serialized() + "\n")
+        case .table: printOut(ReceiptsCommand.table(r))
+        }
+    }
+}
+
+struct ReceiptsCorrectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "correct",
+        abstract: "Put right what was misread: a line's price, the store, date or total.",
+        usage: """
+            geospend receipts correct <id> --user <user>
+              [--line <n> --price <amount>] [--store <id>] [--date <day>]
+              [--total <amount>] [--format table|json]
+            """,
+        discussion: """
+            Changes the receipt and checks it again: the items must add up to
+            the total, and store and date be known. A receipt already ok stays
+            ok and its expense and price records follow the correction; one
+            waiting for review becomes ok (and makes them) when no problem is
+            left. All in one transaction.
+
+            Example:
+              geospend receipts correct receipt-1f2e3d --user user1 \\
+                  --line 6 --price 2,00
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Argument(help: "The receipt's id (see `receipts list`).") var id: String
+    @Option(help: "Whose receipt.") var user: String
+    @Option(help: "The item's line number (see `receipts show`).") var line: Int?
+    @Option(help: "The line's right amount, e.g. 1,29.") var price: String?
+    @Option(help: "The store's id.") var store: String?
+    @Option(help: "The receipt's day, YYYY-MM-DD (or RFC 3339).") var date: String?
+    @Option(help: "The receipt's right total.") var total: String?
+    @Option(help: "table or json.") var format: ReceiptsParseCommand.ReceiptFormat = .table
+
+    func run() async throws {
+        guard line != nil || price != nil || store != nil || date != nil || total != nil else {
+            throw ValidationError("say what to correct: --line N --price P, --store, --date or --total")
+        }
+        let db = try await database.openPrices(writable: true)
+        let saved = try await ReceiptRecording.correct(
+            id: id, user: user, .init(line: line, price: price, storeID: store, date: date, total: total), db: db)
+        ReceiptsCommand.printSaved(saved, format: format, verb: "Corrected")
+    }
+}
+
+struct ReceiptsConfirmCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "confirm",
+        abstract: "Accept a receipt waiting for review; store its expense and prices.",
+        usage: "geospend receipts confirm <id> --user <user> [--format table|json]",
+        discussion: """
+            The receipt's problems are kept on record; it becomes ok and, in one
+            transaction, makes its expense and price records. It needs a store, a
+            date and a total (give them with `receipts correct`).
+
+            Example:
+              geospend receipts confirm receipt-1f2e3d --user user1
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Argument(help: "The receipt's id (see `receipts list`).") var id: String
+    @Option(help: "Whose receipt.") var user: String
+    @Option(help: "table or json.") var format: ReceiptsParseCommand.ReceiptFormat = .table
+
+    func run() async throws {
+        let db = try await database.openPrices(writable: true)
+        let saved = try await ReceiptRecording.confirm(id: id, user: user, db: db)
+        ReceiptsCommand.printSaved(saved, format: format, verb: "Confirmed")
+    }
+}
+
+struct ReceiptsDeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete a receipt with its expense and price records.",
+        usage: "geospend receipts delete <id> --user <user>",
+        discussion: """
+            One transaction deletes the receipt, its photo, the expense it made
+            and its price records. (`expenses delete` of a receipt's expense
+            deletes the receipt and its price records the same way.)
+
+            Example:
+              geospend receipts delete receipt-1f2e3d --user user1
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Argument(help: "The receipt's id (see `receipts list`).") var id: String
+    @Option(help: "Whose receipt.") var user: String
+
+    func run() async throws {
+        let db = try await database.openPrices(writable: true)
+        guard try await db.deleteReceipt(id: id, userID: Identity.normalized(user)) else {
+            throw ValidationError(ReceiptRecording.notFound(id).message)
+        }
+        printOut("Deleted receipt \(id), its expense and its price records.\n")
     }
 }
 

@@ -119,6 +119,20 @@ import Testing
             let r = try geospend(["prices", "import", file, "--user", user, "--db", db])
             try #require(r.status == 0, "\(r.err)")
         }
+        // A receipt each (issue 42 §2), filed like the prices, alice's first; bob's names his
+        // marker. On a day no budget covers, so no budget event is raised.
+        for (owner, user) in budgets {
+            // The same file name in every database (the expense's notes name it).
+            let folder = dir.appendingPathComponent("\(name)-receipts")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let file = folder.appendingPathComponent("receipt-\(owner).txt").path
+            let text = owner == "bob"
+                ? "K-Market\n15.06.2023 10:00\n\(IsolationFixture.bobMarker) bread 2,00\nSUMME 2,00\n"
+                : "K-Market\n14.06.2023 09:00\nMilk 1,10\nSUMME 1,10\n"
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let r = try geospend(["receipts", "import", file, "--user", user, "--store", "s-market", "--db", db])
+            try #require(r.status == 0 && r.out.contains(": ok,"), "\(r.out) \(r.err)")
+        }
         return db
     }
 
@@ -182,6 +196,8 @@ import Testing
             ["products", "search", "cheese"] + user,  // bob's only: nothing for alice
             ["lists", "show"] + user,
             ["lists", "show"] + user + ["--format", "json"],
+            ["receipts", "list"] + user + ["--format", "json"],
+            ["receipts", "list"] + user,
             ["trends"] + user + ["--format", "json"],
             ["trends"] + user + ["--by", "store", "--format", "csv"],
             ["tokens", "list"] + user + ["--format", "json"],
@@ -235,7 +251,7 @@ import Testing
 
     /// The commands checked on PostgreSQL here (prices, products and lists have their own test there).
     static func aliceCommands(onPostgreSQL: Bool) -> [[String]] {
-        onPostgreSQL ? aliceCommands.filter { !["prices", "products", "lists"].contains($0[0]) } : aliceCommands
+        onPostgreSQL ? aliceCommands.filter { !["prices", "products", "lists", "receipts"].contains($0[0]) } : aliceCommands
     }
 
     static func labels(onPostgreSQL: Bool = false) -> [String] {
@@ -336,7 +352,7 @@ import Testing
         let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(deleted.status == 0, "\(deleted.err)")
         let bobBudgets = IsolationFixture.budgets(of: "bob"), bobLimits = bobBudgets.joined().filter { $0 == "--category-limit" }.count
-        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2 + 40 + 1 + 1 + 2) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), map_rollups \(bobRollups), notification_events 1, notification_settings 0, period_numbers 1, periods 1, positions 40, price_records 4, recurring_numbers 1, recurring_rules 1, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, user_settings 1, visits 0, webhook_deliveries 0, webhooks 0, users 1, products 1)\n")
+        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2 + 40 + 1 + 1 + 3 + 2) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), map_rollups \(bobRollups), notification_events 1, notification_settings 0, period_numbers 1, periods 1, positions 40, price_records 5, receipts 1, recurring_numbers 1, recurring_rules 1, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, user_settings 1, visits 0, webhook_deliveries 0, webhooks 0, users 1, products 2)\n")
         #expect(deleted.err.isEmpty, "\(deleted.err)")
         let again = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(again.status == 2 && again.err.contains("no user \"bob\""), "\(again.err)")

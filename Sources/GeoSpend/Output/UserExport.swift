@@ -134,6 +134,8 @@ public enum UserExport {
         sink.ascii(timed == 0 ? "],\n\"stores\":[" : "\n],\n\"stores\":[")
         let prices = try data.priceRecords()
         for r in prices { storeIDs.insert(r.storeID) }
+        let receipts = try data.receipts()
+        for r in receipts { if let s = r.storeID { storeIDs.insert(s) } }
 
         let stores = try data.stores(withIDs: storeIDs)
         counts.stores = stores.count
@@ -192,6 +194,13 @@ public enum UserExport {
             ]).serialized(pretty: false))
         }
         sink.ascii(lists.isEmpty ? "],\n" : "\n],\n")
+        // Receipts (issue 42 §2) in `receipts show --format json`'s shape, a kept photo as base64.
+        sink.ascii("\"receipts\":[")
+        for (n, r) in receipts.enumerated() {
+            sink.ascii(n == 0 ? "\n" : ",\n")
+            sink.raw(r.json(withImage: true).serialized(pretty: false))
+        }
+        sink.ascii(receipts.isEmpty ? "],\n" : "\n],\n")
         // Recurring rules (issue 38), by id; the expenses they created are among the expenses.
         let rules = try data.recurringRules()
         sink.ascii("\"recurring\":[")

@@ -93,6 +93,9 @@ public struct ReceiptScan: Sendable {
         return nil
     }
 
+    /// The problem of a receipt with no payment line (a text import does not need one).
+    public static let noPayment = "no payment line (card, or cash and change) was read to confirm the total"
+
     static let totalWords = ["SUMME", "TOTAL", "GESAMT", "YHTEENSA", "ZU ZAHLEN", "GESAMTBETRAG", "SUMMA", "AMOUNT DUE", "BALANCE DUE"]
     static let cardWords = ["KARTE", "EC-KARTE", "GIROCARD", "KREDITKARTE", "PANKKIKORTTI", "KORTTI", "CARD", "VISA", "MASTERCARD", "DEBIT", "CREDIT CARD", "MAESTRO"]
     static let cashWords = ["BAR", "BARGELD", "GEGEBEN", "KATEINEN", "CASH", "TENDERED"]
@@ -317,7 +320,7 @@ public struct ReceiptScan: Sendable {
                 problems.append("the change \(show(change)) does not fit the cash given \(show(cash))")
             }
         } else {
-            problems.append("no payment line (card, or cash and change) was read to confirm the total")
+            problems.append(Self.noPayment)
         }
         if vatHeaderSeen && vatRows.isEmpty { problems.append("a VAT table is printed but none of its rows was read") }
         guard !vatRows.isEmpty else { return }

@@ -1,9 +1,31 @@
-/// Storing a receipt (`geospend receipts import`): its expense and its price records in one
-/// transaction, so a receipt is wholly stored or not at all.
+/// Storing receipts (`geospend receipts import|list|show|correct|confirm|delete`): the receipt
+/// record, its expense and its price records in one transaction, so a receipt is wholly stored
+/// or not at all (Sources/GeoSpend/Prices/Receipt.swift, docs/RECEIPTS.md § Receipts as records).
 public protocol ReceiptStore: Sendable {
     /// Adds `expense` (the receipt's total, linked to its store) and saves `prices` for the
     /// expense's user as `PriceStore.savePrices` does (matching each line to a product), in one
-    /// transaction: when anything fails, nothing is written.
+    /// transaction: when anything fails, nothing is written (shopping lists' `complete`).
     /// - Returns: one outcome per price entry, in order.
     func saveReceipt(_ expense: Expense, prices: [PriceEntry]) async throws -> [PriceSaveOutcome]
+
+    /// Adds a new receipt and, with `records`, its expense and price records (each carrying the
+    /// receipt's id; each item told its record's product), in one transaction. Refused
+    /// (`EditError.invalid`, "stored before") when the user has a receipt of that id.
+    /// - Returns: the receipt as stored and one outcome per price entry.
+    func addReceipt(_ receipt: Receipt, records: ReceiptRecords?) async throws -> (Receipt, [PriceSaveOutcome])
+
+    /// Replaces a stored receipt's fields; its old expense and price records are deleted and
+    /// `records` stored in their place, in one transaction (`correct`, `confirm`).
+    func replaceReceipt(_ receipt: Receipt, records: ReceiptRecords?) async throws -> (Receipt, [PriceSaveOutcome])
+
+    /// The user's receipt with this id, or nil.
+    func receipt(id: String, userID: String) async throws -> Receipt?
+
+    /// The user's receipts, oldest first, after `sequence` (the keyset cursor), at most `limit`;
+    /// without their kept image (`receipt(id:)` has it).
+    func receipts(userID: String, after sequence: Int64?, limit: Int) async throws -> [Receipt]
+
+    /// Deletes the receipt, its expense and its price records in one transaction.
+    /// - Returns: false when the user has no such receipt.
+    func deleteReceipt(id: String, userID: String) async throws -> Bool
 }

@@ -63,12 +63,17 @@ public protocol UserDataSnapshot {
 
     /// The user's recurring rules (`RecurringStore`), by id.
     func recurringRules() throws -> [RecurringRule]
+
+    /// The user's receipts (`ReceiptStore`), oldest first, kept photos included.
+    func receipts() throws -> [Receipt]
 }
 
 extension UserDataSnapshot {
     /// None: a store that keeps no webhooks (the in-memory test store).
     public func webhooks() throws -> [Webhook] { [] }
     public func notificationSettings() throws -> NotificationSettings { NotificationSettings() }
+    /// None: a store that keeps no receipts (the in-memory test store).
+    public func receipts() throws -> [Receipt] { [] }
 }
 
 /// What an expense's life adds to its row: the reminder, when it was stored and changed, and
