@@ -193,7 +193,7 @@ struct PostGISPricesCLITests {
         for db in [dbs.file, dbs.server] {
             let r = try cli.geospend(["users", "delete", "u1", "--yes", "--db", db])
             #expect(r.status == 0, "\(r.err)")
-            #expect(r.out.contains("price_records 20, receipts 0, shopping_list_items 4, shopping_list_numbers 1, shopping_lists 2"), "\(r.out)")
+            #expect(r.out.contains("price_records 20, receipts 0, recurring_numbers 0, recurring_rules 0, shopping_list_items 4, shopping_list_numbers 1, shopping_lists 2"), "\(r.out)")
         }
         let left = try runProgram("/usr/bin/psql", [dbs.server, "-qAt", "-c", """
             SELECT (SELECT count(*) FROM price_records WHERE user_id = 'u1') + (SELECT count(*) FROM shopping_lists WHERE user_id = 'u1')
