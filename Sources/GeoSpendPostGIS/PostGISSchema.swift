@@ -122,6 +122,7 @@ enum PostGISSchema {
         positionsUnreferenced,
         notifications,
         recurring,
+        pantry,
     ]
 
     /// Checks, without writing, that a replica's schema is exactly the migrations this GeoSpend

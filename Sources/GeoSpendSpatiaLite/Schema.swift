@@ -334,6 +334,10 @@ enum Schema {
         Migration(identifier: "v23: recurring rules") { db in
             try RecurringSchema.create(db)
         },
+        Migration(identifier: "v25: pantry") { db in
+            try PantrySchema.create(db)
+            try ShoppingListSchema.addChecks(db)
+        },
     ]
 
     /// The columns of `stores_label` (v16): the id, then what `SpatiaLiteReader.storeLabels` reads.

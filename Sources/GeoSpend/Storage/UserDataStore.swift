@@ -63,6 +63,9 @@ public protocol UserDataSnapshot {
 
     /// The user's recurring rules (`RecurringStore`), by id.
     func recurringRules() throws -> [RecurringRule]
+
+    /// The user's pantry items (`PantryStore`), by id.
+    func pantryItems() throws -> [PantryItem]
 }
 
 extension UserDataSnapshot {
