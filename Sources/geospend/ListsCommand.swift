@@ -296,6 +296,7 @@ struct ListsEditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
         abstract: "Rename a list or change its budget (in its currency).",
+        usage: "geospend lists edit --user <user> <list> [--name <name>] [--budget <b>]",
         discussion: """
             Example:
               geospend lists edit --user user1 1 --name "Big shop" --budget 60

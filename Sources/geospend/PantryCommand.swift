@@ -30,6 +30,10 @@ struct PantryCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a bought item; prints it with its id.",
+            usage: """
+                geospend pantry add --user <user> --name <name> [--quantity <q>]
+                  [--expires <day>] [--format table|json]
+                """,
             discussion: """
                 --quantity is a count (2) or an amount (1.5kg, 500g, 2l); --expires the
                 last day it is good.
@@ -57,6 +61,7 @@ struct PantryCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "Open items, the soonest expiry first; --all adds used and discarded.",
+            usage: "geospend pantry list --user <user> [--all] [--format table|json]",
             discussion: """
                 Example:
                   geospend pantry list --user user1 --all --format json
@@ -99,6 +104,7 @@ struct PantryCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "predict",
             abstract: "When the user usually buys each product again.",
+            usage: "geospend pantry predict --user <user> [--as-of <day>] [--format table|json]",
             discussion: """
                 From the user's own price records on or before --as-of: a product with
                 3 or more distinct purchase days; the interval is the median of the
