@@ -104,7 +104,7 @@ struct PantryCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "predict",
             abstract: "When the user usually buys each product again.",
-            usage: "geospend pantry predict --user <user> [--as-of <day>] [--format table|json]",
+            usage: "geospend pantry predict --user <user> [--as-of <day>] [--format <f>]",
             discussion: """
                 From the user's own price records on or before --as-of: a product with
                 3 or more distinct purchase days; the interval is the median of the
