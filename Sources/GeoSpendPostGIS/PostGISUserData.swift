@@ -219,6 +219,10 @@ extension PostGISStore: UserDataStore {
             try PostGISStore.recurringRules(reader, user: user.id, number: nil)
         }
 
+        func pantryItems() throws -> [PantryItem] {
+            try PostGISStore.pantryItems(reader, user: user.id, number: nil)
+        }
+
         func priceRecords() throws -> [PriceRecord] {
             try reader.rows(PostGISStore.recordsQuery(PriceQuery(userID: user.id))).map(PostGISStore.record)
         }

@@ -17,6 +17,11 @@ struct ListRoutes {
         group.get("lists/{id}", use: show)
         group.post("lists/{id}/items", use: addItems)
         group.post("lists/{id}/complete", use: complete)
+        group.patch("lists/{id}", use: edit)
+        group.delete("lists/{id}", use: delete)
+        group.post("lists/{id}/check", use: check)
+        group.post("lists/{id}/uncheck", use: uncheck)
+        group.post("lists/{id}/remove", use: remove)
     }
 
     struct Body: Decodable {
@@ -27,6 +32,14 @@ struct ListRoutes {
         var store: String?
         var at: String?
         var prices: [String]?
+        var overBudget: Bool?
+        var item: String?
+        var price: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name, budget, currency, items, store, at, prices, item, price
+            case overBudget = "over_budget"
+        }
     }
 
     static func body(_ request: Request) async throws -> Body {
@@ -36,10 +49,66 @@ struct ListRoutes {
         }
     }
 
-    /// `lists show --user U --format json`.
+    /// `lists show --user U --format json`; with `status=open` (or `all`), `lists list [--all]
+    /// --format json`: open lists (or all), newest first.
     @Sendable func list(_ request: Request, context: ServiceContext) async throws -> Response {
         let user = try await context.checkedUser(in: store)
-        return JSONResponse.make(.array(try await store.lists(userID: user).map { ShoppingListFields.json($0, estimate: nil) }))
+        var lists = try await store.lists(userID: user)
+        switch QueryParameters(request).string("status") {
+        case nil: break
+        case "open": lists = ShoppingListFields.listed(lists, all: false)
+        case "all": lists = ShoppingListFields.listed(lists, all: true)
+        case let other?: throw Problem(.badRequest, "status=\(OutputEscaping.visible(other)): give open or all")
+        }
+        return JSONResponse.make(.array(lists.map { ShoppingListFields.json($0, estimate: nil) }))
+    }
+
+    /// `lists edit ID [--name] [--budget]`: `{"name", "budget"}`.
+    @Sendable func edit(_ request: Request, context: ServiceContext) async throws -> Response {
+        let user = try await context.checkedUser(in: store)
+        let id = try Self.id(context)
+        let body = try await Self.body(request)
+        let list = try await Self.found { try await ShoppingListFields.edit(user: user, id: id, name: body.name, budget: body.budget, store: store) }
+        return JSONResponse.make(ShoppingListFields.json(list, estimate: nil))
+    }
+
+    /// `lists delete ID`: 204.
+    @Sendable func delete(_ request: Request, context: ServiceContext) async throws -> Response {
+        let user = try await context.checkedUser(in: store)
+        let id = try Self.id(context)
+        guard try await store.deleteList(userID: user, id: id) else { throw Problem(.notFound, ShoppingListFields.noList(id, user).message) }
+        return Response(status: .noContent)
+    }
+
+    /// `lists check ID ITEM --price P [--store S] [--at T]`: `{"item", "price", "store", "at"}`;
+    /// the list, with the purchase's `expense_id` and `total`.
+    @Sendable func check(_ request: Request, context: ServiceContext) async throws -> Response {
+        let user = try await context.checkedUser(in: store)
+        let id = try Self.id(context)
+        let body = try await Self.body(request)
+        guard let item = body.item, let price = body.price else { throw Problem(.badRequest, "item and price are required: {\"item\": \"Milch\", \"price\": \"1.29\"}") }
+        let c = try await Self.found {
+            try await ShoppingListFields.check(user: user, id: id, item: item, price: price, storeID: body.store, at: body.at, db: store)
+        }
+        guard case .object(let members) = ShoppingListFields.json(c.list, estimate: nil) else { throw Problem(.internalServerError, "") }
+        return JSONResponse.make(.object(members + [("expense_id", .string(c.expense.id)), ("total", .string(c.expense.amount.decimalString))]))
+    }
+
+    /// `lists uncheck ID ITEM`: `{"item"}`.
+    @Sendable func uncheck(_ request: Request, context: ServiceContext) async throws -> Response {
+        let user = try await context.checkedUser(in: store)
+        let id = try Self.id(context)
+        guard let item = try await Self.body(request).item else { throw Problem(.badRequest, "item is required: {\"item\": \"Milch\"}") }
+        return JSONResponse.make(ShoppingListFields.json(try await Self.found { try await ShoppingListFields.uncheck(user: user, id: id, item: item, db: store) }, estimate: nil))
+    }
+
+    /// `lists remove ID ITEM`: `{"item"}`.
+    @Sendable func remove(_ request: Request, context: ServiceContext) async throws -> Response {
+        let user = try await context.checkedUser(in: store)
+        let id = try Self.id(context)
+        guard let item = try await Self.body(request).item else { throw Problem(.badRequest, "item is required: {\"item\": \"Milch\"}") }
+        return JSONResponse.make(
+            ShoppingListFields.json(try await Self.found { try await ShoppingListFields.removeItem(user: user, id: id, item: item, store: store) }, estimate: nil))
     }
 
     /// `lists show --user U --id ID [--as-of …] [basket's options] --format json`.
@@ -60,7 +129,8 @@ struct ListRoutes {
             throw Problem(.badRequest, "name, budget and currency are required")
         }
         let items = try ShoppingListFields.items(body.items ?? [])
-        let list = try await ShoppingListFields.create(user: user, name: name, budget: budget, currency: currency, items: items, store: store)
+        let list = try await ShoppingListFields.create(
+            user: user, name: name, budget: budget, currency: currency, items: items, overBudget: body.overBudget ?? false, store: store)
         var response = JSONResponse.make(ShoppingListFields.json(list, estimate: nil))
         response.status = .created
         return response
@@ -69,10 +139,13 @@ struct ListRoutes {
     @Sendable func addItems(_ request: Request, context: ServiceContext) async throws -> Response {
         let user = try await context.checkedUser(in: store)
         let id = try Self.id(context)
-        let specs = try await Self.body(request).items ?? []
+        let body = try await Self.body(request)
+        let specs = body.items ?? []
         guard !specs.isEmpty else { throw Problem(.badRequest, "give the items to add: {\"items\": [\"NAME[=QTY]\"]}") }
         let items = try ShoppingListFields.items(specs)
-        let list = try await Self.found { try await ShoppingListFields.addItems(user: user, id: id, items: items, store: store) }
+        let list = try await Self.found {
+            try await ShoppingListFields.addItems(user: user, id: id, items: items, overBudget: body.overBudget ?? false, store: store)
+        }
         return JSONResponse.make(ShoppingListFields.json(list, estimate: nil))
     }
 

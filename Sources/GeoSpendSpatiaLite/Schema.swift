@@ -342,6 +342,10 @@ enum Schema {
         Migration(identifier: "v23: recurring rules") { db in
             try RecurringSchema.create(db)
         },
+        Migration(identifier: "v25: pantry") { db in
+            try PantrySchema.create(db)
+            try ShoppingListSchema.addChecks(db)
+        },
         Migration(identifier: "v26: user email") { db in
             // MONO's user has a name (display_name, from v1) and an email (issue 38).
             try db.execute(sql: "ALTER TABLE users ADD COLUMN email TEXT")

@@ -119,6 +119,10 @@ extension SpatiaLiteStore: UserDataStore {
             try RecurringSchema.rules(db, user: user.id)
         }
 
+        func pantryItems() throws -> [PantryItem] {
+            try PantrySchema.items(db, user: user.id)
+        }
+
         func budgets() throws -> [Budget] {
             try SpatiaLiteStore.fetchBudgets(db, where: "b.user_id = ?", [user.id])
         }

@@ -24,7 +24,7 @@ struct GeoSpendCommand: AsyncParsableCommand {
             SummaryCommand.self, ReportCommand.self, ExportCommand.self, GenerateCommand.self,
             InfoCommand.self, UsersCommand.self, CategoriesCommand.self, PeriodsCommand.self, KindsCommand.self, DoctorCommand.self,
             ExpensesCommand.self, RemindersCommand.self, GeotagCommand.self, PositionsCommand.self,
-            BudgetsCommand.self, RecurringCommand.self, WebhooksCommand.self, NotificationsCommand.self, H3Command.self,
+            BudgetsCommand.self, RecurringCommand.self, PantryCommand.self, WebhooksCommand.self, NotificationsCommand.self, H3Command.self,
             PricesCommand.self, ProductsCommand.self,
             TrendsCommand.self, ReceiptsCommand.self, BasketCommand.self, ListsCommand.self,
             ServeCommand.self, TokensCommand.self, EvaluateCommand.self,

@@ -6,7 +6,10 @@ struct ListsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lists",
         abstract: "Shopping lists: a name, a budget, items; the cheapest store within reach.",
-        subcommands: [ListsAddCommand.self, ListsShowCommand.self, ListsCompleteCommand.self])
+        subcommands: [
+            ListsAddCommand.self, ListsListCommand.self, ListsShowCommand.self, ListsCheckCommand.self, ListsUncheckCommand.self,
+            ListsRemoveCommand.self, ListsEditCommand.self, ListsDeleteCommand.self, ListsCompleteCommand.self,
+        ])
 
 }
 
@@ -16,14 +19,17 @@ struct ListsAddCommand: AsyncParsableCommand {
         abstract: "Create a list (--name, --budget), or add items to one (--id).",
         usage: """
             geospend lists add --user <user> --name <name> --budget <amount>
-              --currency <code> [--item <name[=qty]> ...]
+              --currency <code> [--item <name[=qty]> ...] [--over-budget]
             geospend lists add --user <user> --id <id> --item <name[=qty]> ...
+              [--over-budget]
             """,
         discussion: """
             A list has a name (1–100 characters) and a budget (> 0) in one
             currency. An item is NAME, NAME=N (packs) or NAME=AMOUNT (1.5kg, 500g,
             2l); adding an item already on the list (same name, case and accents
-            aside) adds to its quantity. Ids are numbered per user.
+            aside) adds to its quantity. Ids are numbered per user. Items that take
+            the estimate (`lists show --id`'s, every user's prices, as of today) over
+            the budget are refused ("budget exceeded") unless --over-budget.
 
             Example:
               geospend lists add --user user1 --name "Weekend" --budget 40 --currency EUR \\
@@ -38,6 +44,7 @@ struct ListsAddCommand: AsyncParsableCommand {
     @Option(help: "The budget's currency.") var currency: String?
     @Option(help: "An existing list to add items to.") var id: Int64?
     @Option(parsing: .unconditionalSingleValue, help: "An item, NAME or NAME=QTY; repeatable.") var item: [String] = []
+    @Flag(help: "Add the items even when the estimate goes over the budget.") var overBudget = false
 
     func validate() throws {
         if id == nil && (name == nil || budget == nil || currency == nil) {
@@ -52,9 +59,10 @@ struct ListsAddCommand: AsyncParsableCommand {
         let store = try await database.openPrices(writable: true)
         try await NameChecks.user(user, in: store, database: database.path)
         let list = if let id {
-            try await ShoppingListFields.addItems(user: user, id: id, items: items, store: store)
+            try await ShoppingListFields.addItems(user: user, id: id, items: items, overBudget: overBudget, store: store)
         } else {
-            try await ShoppingListFields.create(user: user, name: name!, budget: budget!, currency: currency!, items: items, store: store)
+            try await ShoppingListFields.create(
+                user: user, name: name!, budget: budget!, currency: currency!, items: items, overBudget: overBudget, store: store)
         }
         printOut("List \(list.id) \"\(OutputEscaping.visible(list.name))\", budget \(list.budget.decimalString) \(list.budget.currency.code): "
             + list.items.map { "\(OutputEscaping.visible($0.name)) × \($0.quantityText)" }.joined(separator: ", ") + "\n")
@@ -160,5 +168,174 @@ struct ListsCompleteCommand: AsyncParsableCommand {
         let (done, expense, place, total, currency) = (c.list, c.expense, c.store, c.expense.amount, c.expense.amount.currency)
         let storeID = store
         printOut("List \(done.id) completed: expense \(expense.id), \(total.decimalString) \(currency.code) at \(OutputEscaping.visible(place.name ?? storeID)), \(c.prices) price records.\n")
+    }
+}
+
+struct ListsListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "A user's open lists, newest first; --all adds completed ones.",
+        discussion: """
+            A list is completed by `lists complete` or when every item is checked
+            off (`lists check`).
+
+            Example:
+              geospend lists list --user user1 --all
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Whose lists.") var user: String
+    @Flag(help: "Completed lists too.") var all = false
+    @Option(help: "table or json.") var format: BasketCommand.BasketFormat = .table
+
+    func run() async throws {
+        let store = try await database.openPrices()
+        try await NameChecks.user(user, in: store, database: database.path)
+        ListsListCommand.show(ShoppingListFields.listed(try await store.lists(userID: user), all: all), format: format)
+    }
+
+    static func show(_ lists: [ShoppingList], format: BasketCommand.BasketFormat) {
+        switch format {
+        case .json: printOut(JSONOutput.array(lists.map { ShoppingListFields.json($0, estimate: nil) }).serialized() + "\n")
+        case .table:
+            printOut(lists.isEmpty ? "no lists\n" : TextTable(
+                headers: ["id", "name", "budget", "items", "checked", "completed"],
+                rows: lists.map {
+                    [String($0.id), OutputEscaping.visible($0.name), "\($0.budget.decimalString) \($0.budget.currency.code)", String($0.items.count),
+                     String($0.items.filter { $0.check != nil }.count), $0.isCompleted ? "yes" : ""]
+                },
+                rightAligned: [0, 3, 4]).rendered())
+        }
+    }
+
+    static func line(_ list: ShoppingList) -> String {
+        "List \(list.id) \"\(OutputEscaping.visible(list.name))\", budget \(list.budget.decimalString) \(list.budget.currency.code): "
+            + list.items.map { "\(OutputEscaping.visible($0.name)) × \($0.quantityText)\($0.check == nil ? "" : " ✓")" }.joined(separator: ", ") + "\n"
+    }
+}
+
+struct ListsCheckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check off one item with what it cost: a purchase and a price record.",
+        usage: """
+            geospend lists check --user <user> <list> <item> --price <amount>
+              [--store <id>] [--at <instant>]
+            """,
+        discussion: """
+            --price is per piece, kg or l (as the item's quantity is counted); the
+            purchase is price × quantity, an amount rounded half to even to the
+            cent (0.5 kg at 2.99: 1.50). In one transaction: the purchase expense
+            and, with --store, a price record of --price. --at defaults to now.
+
+            Example:
+              geospend lists check --user user1 1 Milch --price 1.29 \\
+                  --store 288130404 --at 2025-06-01T18:00:00+03:00
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Whose list.") var user: String
+    @Argument(help: "The list's id.") var list: Int64
+    @Argument(help: "The item's name, as on the list.") var item: String
+    @Option(help: "What it cost per piece, kg or l.") var price: String
+    @Option(help: "Where it was bought (a store id).") var store: String?
+    @Option(help: "When, RFC 3339 with its offset, or a bare date (default: now).") var at: String?
+
+    func run() async throws {
+        let db = try await database.openPrices(writable: true)
+        try await NameChecks.user(user, in: db, database: database.path)
+        let c = try await ShoppingListFields.check(user: user, id: list, item: item, price: price, storeID: store, at: at, db: db)
+        printOut("Checked \(OutputEscaping.visible(c.item.name)) × \(c.item.quantityText): expense \(c.expense.id), "
+            + "\(c.expense.amount.decimalString) \(c.expense.amount.currency.code)\(c.list.isCompleted ? "; list \(list) is complete" : "").\n")
+    }
+}
+
+struct ListsUncheckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "uncheck",
+        abstract: "Undo a check: its purchase and price record go, in one transaction.",
+        discussion: """
+            Example:
+              geospend lists uncheck --user user1 1 Milch
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Whose list.") var user: String
+    @Argument(help: "The list's id.") var list: Int64
+    @Argument(help: "The item's name.") var item: String
+
+    func run() async throws {
+        let db = try await database.openPrices(writable: true)
+        try await NameChecks.user(user, in: db, database: database.path)
+        printOut(ListsListCommand.line(try await ShoppingListFields.uncheck(user: user, id: list, item: item, db: db)))
+    }
+}
+
+struct ListsRemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Remove an item not checked off from a list.",
+        discussion: """
+            Example:
+              geospend lists remove --user user1 1 "Brot Vollkorn"
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Whose list.") var user: String
+    @Argument(help: "The list's id.") var list: Int64
+    @Argument(help: "The item's name.") var item: String
+
+    func run() async throws {
+        let db = try await database.openPrices(writable: true)
+        try await NameChecks.user(user, in: db, database: database.path)
+        printOut(ListsListCommand.line(try await ShoppingListFields.removeItem(user: user, id: list, item: item, store: db)))
+    }
+}
+
+struct ListsEditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Rename a list or change its budget (in its currency).",
+        usage: "geospend lists edit --user <user> <list> [--name <name>] [--budget <b>]",
+        discussion: """
+            Example:
+              geospend lists edit --user user1 1 --name "Big shop" --budget 60
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Whose list.") var user: String
+    @Argument(help: "The list's id.") var list: Int64
+    @Option(help: "A new name.") var name: String?
+    @Option(help: "A new budget (> 0).") var budget: String?
+
+    func validate() throws {
+        if name == nil && budget == nil { throw ValidationError("give --name or --budget to change") }
+    }
+
+    func run() async throws {
+        let db = try await database.openPrices(writable: true)
+        try await NameChecks.user(user, in: db, database: database.path)
+        printOut(ListsListCommand.line(try await ShoppingListFields.edit(user: user, id: list, name: name, budget: budget, store: db)))
+    }
+}
+
+struct ListsDeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete a list; the purchases it stored stay.",
+        discussion: """
+            Example:
+              geospend lists delete --user user1 1
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+    @Option(help: "Whose list.") var user: String
+    @Argument(help: "The list's id.") var list: Int64
+
+    func run() async throws {
+        let db = try await database.openPrices(writable: true)
+        try await NameChecks.user(user, in: db, database: database.path)
+        guard try await db.deleteList(userID: user, id: list) else { throw ShoppingListFields.noList(list, user) }
+        printOut("deleted list \(list); its purchases stay\n")
     }
 }

@@ -28,7 +28,7 @@ struct PostGISServicePricesTests {
             _ = try run(["import", "expenses", "Data/sample-expenses.csv"], db)
         }
         _ = try run(["prices", "import", "Data/examples/prices.csv", "--user", alice], file)
-        _ = try run(["lists", "add", "--user", alice, "--name", "Weekend", "--budget", "5", "--currency", "EUR", "--item", "Vollmilch 1,5%=2"], file)
+        _ = try run(["lists", "add", "--user", alice, "--name", "Weekend", "--budget", "5", "--currency", "EUR", "--item", "Vollmilch 1,5%=2", "--over-budget"], file)
         let token = try #require(try run(["tokens", "create", "--user", alice, "--scope", "write"], server).split(separator: "\n").last.map(String.init))
         let served = try ServedBinary(["serve", "--db", server, "--port", "0"], binary: CLITests.binary, environment: PostGISCLITests.environment, in: cli.dir)
         defer { served.stop() }

@@ -51,6 +51,9 @@ import Testing
         "/api/v1/positions/summary",
         "/api/v1/users/me/settings",
         "/api/v1/recurring",
+        "/api/v1/pantry?all=true",
+        "/api/v1/pantry/predictions?as-of=2026-04-30",
+        "/api/v1/lists?status=all",
     ]
 
     /// bob's prices: hand-written for this test, cheaper than alice's (Data/examples/prices.csv),
@@ -86,7 +89,8 @@ import Testing
         try Self.bobsPrices.write(to: bobsFile, atomically: true, encoding: .utf8)
         for (owner, prices) in [(ServiceFixture.alice, PriceRouteTests.pricesCSV), (ServiceFixture.bob, bobsFile)] where keep(owner) {
             for args in [["prices", "import", prices.path, "--user", rename(owner)],
-                         ["lists", "add", "--user", rename(owner), "--name", "\(owner)'s", "--budget", "5", "--currency", "EUR", "--item", "Vollmilch 1,5%=2", "--item", "Äpfel=1kg"]] {
+                         ["lists", "add", "--user", rename(owner), "--name", "\(owner)'s", "--budget", "5", "--currency", "EUR", "--item", "Vollmilch 1,5%=2", "--item", "Äpfel=1kg",
+                          "--over-budget"]] {
                 let r = try f.geospend(args + ["--db", db])
                 try #require(r.status == 0, "\(r.err)")
             }
@@ -108,6 +112,11 @@ import Testing
                 "--currency", "EUR", "--title", bob ? "Bob's rent" : "Rent", "--db", db,
             ])
             try #require(rule.status == 0, "\(rule.err)")
+            // A pantry item each (issue 38), expiring on the same day.
+            let pantry = try f.geospend([
+                "pantry", "add", "--user", rename(owner), "--name", bob ? "Bob's yoghurt" : "Yoghurt", "--expires", "2026-03-20", "--db", db,
+            ])
+            try #require(pantry.status == 0, "\(pantry.err)")
         }
         return db
     }
@@ -159,7 +168,8 @@ import Testing
     /// change or complete, though she has none of her own.
     @Test func guessedListAndBudgetIdsOfOtherUsersAre404() async throws {
         for args in [["prices", "import", PriceRouteTests.pricesCSV.path, "--user", ServiceFixture.bob],
-                     ["lists", "add", "--user", ServiceFixture.bob, "--name", "Bob's", "--budget", "5", "--currency", "EUR", "--item", "Vollmilch=2"],
+                     ["lists", "add", "--user", ServiceFixture.bob, "--name", "Bob's", "--budget", "5", "--currency", "EUR", "--item", "Vollmilch=2", "--over-budget"],
+                     ["pantry", "add", "--user", ServiceFixture.bob, "--name", "Bob's yoghurt", "--expires", "2026-03-20"],
                      ["budgets", "add", "--user", ServiceFixture.bob, "--name", "B", "--amount", "5", "--currency", "EUR", "--from", "2025-03-01", "--to", "2025-03-31"],
                      ["recurring", "add", "--user", ServiceFixture.bob, "--every", "weekly", "--from", "2025-03-01", "--amount", "5", "--currency", "EUR"]] {
             let r = try f.geospend(args + ["--db", f.db])
@@ -172,10 +182,19 @@ import Testing
              try await client.call("/api/v1/budgets/1", token: f.tokens["aliceWrite"], method: .patch, body: #"{"amount": "1"}"#),
              try await client.call("/api/v1/budgets/1/summary?as-of=2025-03-15", token: f.tokens["alice"]),
              try await client.call("/api/v1/recurring/1", token: f.tokens["aliceWrite"], method: .patch, body: #"{"amount": "1"}"#),
-             try await client.call("/api/v1/recurring/1", token: f.tokens["aliceWrite"], method: .delete)]
+             try await client.call("/api/v1/recurring/1", token: f.tokens["aliceWrite"], method: .delete),
+             try await client.call("/api/v1/lists/1", token: f.tokens["aliceWrite"], method: .patch, body: #"{"name": "Mine"}"#),
+             try await client.call("/api/v1/lists/1/check", token: f.tokens["aliceWrite"], method: .post, body: #"{"item": "Vollmilch", "price": "1"}"#),
+             try await client.call("/api/v1/lists/1/uncheck", token: f.tokens["aliceWrite"], method: .post, body: #"{"item": "Vollmilch"}"#),
+             try await client.call("/api/v1/lists/1/remove", token: f.tokens["aliceWrite"], method: .post, body: #"{"item": "Vollmilch"}"#),
+             try await client.call("/api/v1/lists/1", token: f.tokens["aliceWrite"], method: .delete),
+             try await client.call("/api/v1/pantry/1/use", token: f.tokens["aliceWrite"], method: .post),
+             try await client.call("/api/v1/pantry/1/discard", token: f.tokens["aliceWrite"], method: .post)]
         }
         for a in answers { #expect(a.status == .notFound, "\(a.body)") }
         #expect(try f.cli(["lists", "show", "--user", ServiceFixture.bob, "--format", "json"], db: f.db).contains("\"completed_expense_id\": null"))
         #expect(try f.cli(["recurring", "list", "--user", ServiceFixture.bob, "--format", "json"], db: f.db).contains("\"amount\": \"5.00\""))
+        #expect(try f.cli(["pantry", "list", "--user", ServiceFixture.bob, "--format", "json"], db: f.db).contains("\"status\": \"open\""))
+        #expect(try f.cli(["lists", "list", "--user", ServiceFixture.bob, "--format", "json"], db: f.db).contains("\"name\": \"Bob's\""))
     }
 }

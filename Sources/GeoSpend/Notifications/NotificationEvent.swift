@@ -87,7 +87,12 @@ public enum NotificationType {
     /// A `webhooks test` delivery.
     public static let test = "webhook.test"
 
-    public static let all = [budgetThreshold, zoneBudgetThreshold, reminderDue, importFinished, geotagReviewWaiting, test]
+    /// An open pantry item expires in 2 days (`PantryExpiry`).
+    public static let pantryExpiring = "pantry.expiring"
+    /// A product the user buys regularly is due again (`PurchasePrediction`).
+    public static let purchasePredicted = "purchase.predicted"
+
+    public static let all = [budgetThreshold, zoneBudgetThreshold, reminderDue, importFinished, geotagReviewWaiting, test, pantryExpiring, purchasePredicted]
 }
 
 extension String {

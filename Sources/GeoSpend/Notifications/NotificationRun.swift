@@ -18,6 +18,9 @@ public enum NotificationRun {
                 events.append(reminder(due, at: remindAt))
             }
         }
+        if let pantry = store as? any PantryStore & PriceStore {
+            events += try await PantryReminders.due(in: pantry, asOf: asOf)
+        }
         guard !events.isEmpty else { return [] }
         return try await store.raise(events)
     }

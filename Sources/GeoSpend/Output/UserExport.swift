@@ -17,6 +17,7 @@
 /// "periods":[{"id":1,"name":"Lisbon trip","from":"2025-03-01","to":null,"expenses":["e1"]}],
 /// "price_records":[{"product":"Vollmilch 1,5%","brand":"Valio",…,"unit":"l","source":"import"}],
 /// "shopping_lists":[{"id":1,"name":"Week","budget":"40.00","currency":"EUR","items":[{"name":"Milch","quantity":"2"}],"completed_expense_id":null}],
+/// "pantry":[{"id":1,"user":"ann","name":"Milch","quantity":"2","expires":"2025-06-10","status":"open",…}],
 /// "recurring":[{"id":1,"every":"monthly","from":"2025-01-31","until":null,"next_due":"2025-04-30","kind":"expense","amount":"950.00",…}],
 /// "positions":[{"time":"2026-03-05T08:12:44Z","lat":60.1699,"lon":24.9384,"accuracy_m":12,"source":"google-records"}],
 /// "visits":[{"start":"…","end":"…","lat":60.1699,"lon":24.9384,"radius_m":null,"place_name":"Stockmann",…}],
@@ -189,7 +190,12 @@ public enum UserExport {
             sink.raw(JSONOutput.object([
                 ("id", .integer(l.id)), ("name", .string(l.name)), ("budget", .string(l.budget.decimalString)),
                 ("currency", .string(l.budget.currency.code)),
-                ("items", .array(l.items.map { .object([("name", .string($0.name)), ("quantity", .string($0.quantityText))]) })),
+                // A checked item (`lists check`) also names its purchase and what it cost.
+                ("items", .array(l.items.map { i in
+                    .object([("name", .string(i.name)), ("quantity", .string(i.quantityText))] + (i.check.map { c in
+                        [("expense_id", .string(c.expenseID)), ("paid", .string(Money.decimalString(c.paidMinor, digits: l.budget.currency.minorDigits)))]
+                    } ?? []))
+                })),
                 ("completed_expense_id", .text(l.completedExpenseID)),
             ]).serialized(pretty: false))
         }
@@ -209,6 +215,14 @@ public enum UserExport {
             sink.raw(RecurringJSON.rule(r).serialized(pretty: false))
         }
         sink.ascii(rules.isEmpty ? "],\n" : "\n],\n")
+        // Pantry items (issue 38), by id, open and closed.
+        let pantry = try data.pantryItems()
+        sink.ascii("\"pantry\":[")
+        for (n, i) in pantry.enumerated() {
+            sink.ascii(n == 0 ? "\n" : ",\n")
+            sink.raw(PantryListing.json(i).serialized(pretty: false))
+        }
+        sink.ascii(pantry.isEmpty ? "],\n" : "\n],\n")
         // API tokens (issue 20): that they exist, their scope and expiry; never a hash or a key.
         let tokens = try data.apiTokens()
         sink.ascii("\"api_tokens\":[")

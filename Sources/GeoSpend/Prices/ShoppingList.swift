@@ -31,6 +31,9 @@ public struct ShoppingList: Sendable, Hashable {
             return copy
         }
         let old = items[i]
+        if old.check != nil {
+            throw .invalidValue(item.name, reason: "is checked off already; uncheck it first (`geospend lists uncheck`) or buy more later")
+        }
         switch (old.want, item.want) {
         case (.packs(let a), .packs(let b)):
             let (sum, overflow) = a.addingReportingOverflow(b)
@@ -51,6 +54,15 @@ public struct ShoppingList: Sendable, Hashable {
         .invalidValue(old.name, reason: "is on the list as \(old.quantityText); adding more would pass the largest quantity GeoSpend counts")
     }
 
+    /// Completed by `lists complete`, or with every item checked off (`lists check`).
+    public var isCompleted: Bool { completedExpenseID != nil || (!items.isEmpty && items.allSatisfy { $0.check != nil }) }
+
+    /// The index of the item named `name` (case and accents aside), or nil.
+    public func itemIndex(named name: String) -> Int? {
+        let key = ShoppingListItem(name: name, want: .packs(1)).key
+        return items.firstIndex { $0.key == key }
+    }
+
     /// A list's name, checked as other names are (1–100 characters, one line). The budget needs
     /// no check here: `Money` is never zero or negative.
     public static func checked(name: String) throws(ValueError) -> String {
@@ -61,10 +73,13 @@ public struct ShoppingList: Sendable, Hashable {
 public struct ShoppingListItem: Sendable, Hashable {
     public var name: String
     public var want: BasketItem.Want
+    /// Set when `lists check` bought it: the purchase it stored.
+    public var check: ShoppingListCheck?
 
-    public init(name: String, want: BasketItem.Want) {
+    public init(name: String, want: BasketItem.Want, check: ShoppingListCheck? = nil) {
         self.name = name
         self.want = want
+        self.check = check
     }
 
     /// `Milch=2` or `Äpfel=1.5kg` (as basket items).
@@ -82,6 +97,21 @@ public struct ShoppingListItem: Sendable, Hashable {
         case .packs(let n): String(n)
         case .amount(let a): a.description
         }
+    }
+}
+
+/// What `lists check` stored for one item: the purchase expense, the price record it added
+/// (nil when the user had recorded that exact price before: `PriceSaveOutcome.unchanged`),
+/// and what was paid for the item's whole quantity.
+public struct ShoppingListCheck: Sendable, Hashable {
+    public var expenseID: String
+    public var priceRecordID: Int64?
+    public var paidMinor: Int64
+
+    public init(expenseID: String, priceRecordID: Int64?, paidMinor: Int64) {
+        self.expenseID = expenseID
+        self.priceRecordID = priceRecordID
+        self.paidMinor = paidMinor
     }
 }
 

@@ -21,21 +21,33 @@ public enum ShoppingListFields {
         }
     }
 
-    /// A new list of `user` (`lists add --name --budget --currency [--item …]`).
+    /// A new list of `user` (`lists add --name --budget --currency [--item …] [--over-budget]`):
+    /// refused with "budget exceeded" when its items' estimate is over the budget, unless
+    /// `overBudget` (`checkBudget`).
     public static func create(
-        user: String, name: String, budget: String, currency: String, items: [ShoppingListItem], store: some ShoppingListStore
+        user: String, name: String, budget: String, currency: String, items: [ShoppingListItem], overBudget: Bool = false,
+        store: some ShoppingListStore & PriceStore
     ) async throws -> ShoppingList {
         let checked: String, money: Money
         do { checked = try ShoppingList.checked(name: name) } catch { throw UsageError("--name: \(error)") }
         do { money = try Money(parsing: budget, currency: Currency(code: currency)) } catch { throw UsageError("--budget: \(error)") }
+        var draft = ShoppingList(id: 0, userID: user, name: checked, budget: money, items: [])
+        for i in items { draft = try draft.adding(i) }
+        if !items.isEmpty { try await checkBudget(draft, overBudget: overBudget, store: store) }
         let list = try await store.addList(userID: user, name: checked, budget: money)
         return try await adding(items, to: list, store: store)
     }
 
-    /// `items` added to the user's open list `id` (`lists add --id ID --item …`).
-    public static func addItems(user: String, id: Int64, items: [ShoppingListItem], store: some ShoppingListStore) async throws -> ShoppingList {
+    /// `items` added to the user's open list `id` (`lists add --id ID --item … [--over-budget]`),
+    /// under the same budget rule as `create`.
+    public static func addItems(
+        user: String, id: Int64, items: [ShoppingListItem], overBudget: Bool = false, store: some ShoppingListStore & PriceStore
+    ) async throws -> ShoppingList {
         let found = try list(id, of: user, in: try await store.lists(userID: user))
-        guard found.completedExpenseID == nil else { throw UsageError("--id \(id): the list is completed; start a new one") }
+        guard !found.isCompleted else { throw UsageError("--id \(id): the list is completed; start a new one") }
+        var draft = found
+        for i in items { draft = try draft.adding(i) }
+        try await checkBudget(draft, overBudget: overBudget, store: store)
         return try await adding(items, to: found, store: store)
     }
 
@@ -65,6 +77,9 @@ public enum ShoppingListFields {
         do { when = try Timestamp(parsing: at) } catch { throw UsageError("--at: \(error)") }
         let list = try list(id, of: user, in: try await db.lists(userID: user))
         guard list.completedExpenseID == nil else { throw UsageError("--id \(id): the list is already completed") }
+        guard !list.items.contains(where: { $0.check != nil }) else {
+            throw UsageError("--id \(id): items are checked off one at a time on this list; check off the rest with `geospend lists check`")
+        }
         guard let place = try await db.read({ reader in try reader.stores(withIDs: [storeID]) })[storeID] else {
             throw UsageError("--store \(storeID): no such store; find its id with `geospend nearest-stores --lat … --lon …`")
         }
@@ -105,8 +120,15 @@ public enum ShoppingListFields {
         var fields: [(String, JSONOutput)] = [
             ("id", .integer(l.id)), ("user", .string(l.userID)), ("name", .string(l.name)), ("budget", .string(l.budget.decimalString)),
             ("currency", .string(l.budget.currency.code)),
-            ("items", .array(l.items.map { .object([("name", .string($0.name)), ("quantity", .string($0.quantityText))]) })),
+            ("items", .array(l.items.map { i in
+                .object([
+                    ("name", .string(i.name)), ("quantity", .string(i.quantityText)), ("checked", .bool(i.check != nil)),
+                    ("paid", i.check.map { .string(Money.decimalString($0.paidMinor, digits: l.budget.currency.minorDigits)) } ?? .null),
+                    ("expense_id", i.check.map { .string($0.expenseID) } ?? .null),
+                ])
+            })),
             ("completed_expense_id", l.completedExpenseID.map { .string($0) } ?? .null),
+            ("completed", .bool(l.isCompleted)),
         ]
         if let estimate {
             let c = estimate.currency

@@ -14,4 +14,22 @@ public protocol ShoppingListStore: Sendable {
     /// `ReceiptStore.saveReceipt`) and marks the list done, all in one transaction.
     /// - Returns: nil when the user has no such list.
     func completeList(userID: String, id: Int64, expense: Expense, prices: [PriceEntry]) async throws -> ShoppingList?
+
+    /// A new name and budget for one of the user's lists; nil when the user has no such list.
+    func updateList(userID: String, id: Int64, name: String, budget: Money) async throws -> ShoppingList?
+
+    /// Deletes the list and its items; expenses and price records it stored stay (they happened).
+    /// - Returns: false when the user has no such list.
+    func deleteList(userID: String, id: Int64) async throws -> Bool
+
+    /// Checks off the item at `position` (1-based) of an open list, in one transaction: stores
+    /// `expense` (its id gets `-N` appended, N counting the list's checks, never reused) and, when
+    /// given, the price record `price` (as `ReceiptStore.saveReceipt`), and marks the item with
+    /// both. - Returns: the list and the stored expense; nil when the user has no such list.
+    /// - Throws: when the item is checked already (nothing is stored).
+    func checkItem(userID: String, id: Int64, position: Int, expense: Expense, price: PriceEntry?) async throws -> (ShoppingList, Expense)?
+
+    /// Unchecks the item at `position`: deletes the expense and the price record its check
+    /// stored and clears the mark, in one transaction. - Returns: nil when there is no such list.
+    func uncheckItem(userID: String, id: Int64, position: Int) async throws -> ShoppingList?
 }

@@ -66,6 +66,9 @@ public protocol UserDataSnapshot {
 
     /// The user's receipts (`ReceiptStore`), oldest first, kept photos included.
     func receipts() throws -> [Receipt]
+
+    /// The user's pantry items (`PantryStore`), by id.
+    func pantryItems() throws -> [PantryItem]
 }
 
 extension UserDataSnapshot {

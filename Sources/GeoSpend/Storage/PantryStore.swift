@@ -1,0 +1,43 @@
+/// Pantry items (issue 38): what a user bought and keeps, with an expiry day. Every call is
+/// scoped to one user except `openPantryItems(expiringOnOrBefore:)`, the scheduler's question;
+/// another user's item is "none", like a missing one.
+public protocol PantryStore: Sendable {
+    /// Adds an open item to an existing user. - Returns: nil when there is no such user.
+    func addPantryItem(userID: String, _ fields: PantryFields) async throws -> PantryItem?
+
+    /// The user's items, by id.
+    func pantryItems(userID: String) async throws -> [PantryItem]
+
+    /// Closes an open item as used or discarded, at the store's now.
+    /// - Returns: the item; nil when the user has no such item. A closed item stays as it was.
+    func closePantryItem(userID: String, id: Int64, as status: PantryItem.Status) async throws -> PantryItem?
+
+    /// Every user's open items that expire on or before `day`, by user then id.
+    func openPantryItems(expiringOnOrBefore day: LocalDay) async throws -> [PantryItem]
+}
+
+/// The time-driven pantry events `NotificationRun` raises: expiry reminders and purchase
+/// predictions (each once per key, `NotificationStore.raise`).
+public enum PantryReminders {
+    /// The events due on `asOf`'s local day (its recorded offset's; UTC for the scheduler).
+    public static func due(in store: some PantryStore & PriceStore, asOf: Timestamp) async throws -> [NewNotificationEvent] {
+        let day = try LocalDay(parsing: asOf.localDate)
+        var events: [NewNotificationEvent] = []
+        var users = Set<String>()
+        for item in try await store.openPantryItems(expiringOnOrBefore: day.adding(days: PantryExpiry.leadDays))
+        where PantryExpiry.isDue(item, on: day) {
+            events.append(PantryExpiry.event(item))
+            users.insert(item.userID)
+        }
+        // Predictions: every user's own records, one query (a user's records, the others' none).
+        let records = try await store.priceRecords(PriceQuery(to: day))
+        var byUser: [String: [PriceRecord]] = [:]
+        for r in records { byUser[r.userID, default: []].append(r) }
+        for (user, rs) in byUser.sorted(by: { $0.key < $1.key }) {
+            for p in PurchasePrediction.predictions(rs, asOf: day) where p.isDue(on: day) {
+                events.append(p.event(userID: user))
+            }
+        }
+        return events
+    }
+}

@@ -1,0 +1,61 @@
+import GeoSpend
+import PostgresNIO
+
+/// Pantry items on PostgreSQL (migration v16), with the file's rules
+/// (Sources/GeoSpendSpatiaLite/PantryStorage.swift): ids numbered per user and never reused,
+/// another user's item is "none", a closed item stays as it was.
+extension PostGISStore: PantryStore {
+    public func addPantryItem(userID: String, _ fields: PantryFields) async throws -> PantryItem? {
+        let user = Identity.normalized(userID)
+        return try await editing { r -> PantryItem? in
+            guard !(try r.rows("SELECT 1 FROM users WHERE id = \(user)")).isEmpty else { return nil }
+            let number = try Self.nextNumber(r, counter: "pantry_numbers", user: user)
+            _ = try r.rows("""
+                INSERT INTO pantry_items (user_id, number, name, quantity, expires, status, created_at)
+                VALUES (\(user), \(number), \(fields.name), \(fields.quantity), \(fields.expires?.description), 'open', \(unescaped: Self.nowSQL))
+                """)
+            return try Self.pantryItems(r, user: user, number: number).first
+        }
+    }
+
+    public func pantryItems(userID: String) async throws -> [PantryItem] {
+        try await reading { try Self.pantryItems($0, user: Identity.normalized(userID), number: nil) }
+    }
+
+    public func closePantryItem(userID: String, id: Int64, as status: PantryItem.Status) async throws -> PantryItem? {
+        let user = Identity.normalized(userID)
+        return try await editing { r -> PantryItem? in
+            _ = try r.rows("""
+                UPDATE pantry_items SET status = \(status.rawValue), closed_at = \(unescaped: Self.nowSQL)
+                WHERE user_id = \(user) AND number = \(id) AND status = 'open'
+                """)
+            return try Self.pantryItems(r, user: user, number: id).first
+        }
+    }
+
+    public func openPantryItems(expiringOnOrBefore day: LocalDay) async throws -> [PantryItem] {
+        try await reading { r in
+            try Self.pantryRows(r.rows("""
+                SELECT number, user_id, name, quantity, expires, status, created_at, closed_at FROM pantry_items
+                WHERE status = 'open' AND expires <= \(day.description) ORDER BY user_id, number
+                """))
+        }
+    }
+
+    static func pantryItems(_ r: PostGISReader, user: String, number: Int64?) throws -> [PantryItem] {
+        try pantryRows(r.rows("""
+            SELECT number, user_id, name, quantity, expires, status, created_at, closed_at FROM pantry_items
+            WHERE user_id = \(user) AND (\(number)::bigint IS NULL OR number = \(number)) ORDER BY number
+            """))
+    }
+
+    static func pantryRows(_ rows: [PostgresRow]) throws -> [PantryItem] {
+        try rows.map { row in
+            let (n, user, name, quantity, expires, status, created, closed) = try row.decode(
+                (Int64, String, String, String?, String?, String, String, String?).self)
+            return PantryItem(
+                id: n, userID: user, name: name, quantity: quantity, expires: try expires.map { try LocalDay(parsing: $0) },
+                status: PantryItem.Status(rawValue: status) ?? .open, createdAt: created, closedAt: closed)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import GeoSpend
+import GRDB
+
+/// The tables behind `PantryStore` (migration v25).
+/// - `pantry_items`: `number` is the id users see, unique per user, never reused
+///   (`pantry_numbers`, as `recurring_numbers`); `expires` a `YYYY-MM-DD` day or NULL;
+///   `status` open, used or discarded, `closed_at` set when it left open.
+enum PantrySchema {
+    static func create(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE pantry_items (
+                pk INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                number BIGINT NOT NULL CHECK (number > 0),
+                name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 400),
+                quantity TEXT,
+                expires TEXT CHECK (expires IS NULL OR length(expires) = 10),
+                status TEXT NOT NULL CHECK (status IN ('open', 'used', 'discarded')),
+                created_at TEXT NOT NULL,
+                closed_at TEXT CHECK ((closed_at IS NULL) = (status = 'open')),
+                UNIQUE (user_id, number)
+            );
+            CREATE INDEX pantry_items_open_expires ON pantry_items(expires) WHERE status = 'open';
+            CREATE TABLE pantry_numbers (
+                user_id TEXT PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE ON UPDATE CASCADE,
+                last BIGINT NOT NULL
+            );
+            """)
+    }
+
+    static let columns = "number, user_id, name, quantity, expires, status, created_at, closed_at"
+
+    static func item(_ row: Row) throws -> PantryItem {
+        let expires: String? = row[4]
+        return PantryItem(
+            id: row[0], userID: row[1], name: row[2], quantity: row[3], expires: try expires.map { try LocalDay(parsing: $0) },
+            status: PantryItem.Status(rawValue: row[5]) ?? .open, createdAt: row[6], closedAt: row[7])
+    }
+
+    static func items(_ db: Database, user: String, number: Int64? = nil) throws -> [PantryItem] {
+        try Row.fetchAll(db, sql: """
+            SELECT \(columns) FROM pantry_items WHERE user_id = ?1 AND (?2 IS NULL OR number = ?2) ORDER BY number
+            """, arguments: [user, number]).map(item)
+    }
+}
+
+extension SpatiaLiteStore: PantryStore {
+    public func addPantryItem(userID: String, _ fields: PantryFields) async throws -> PantryItem? {
+        let user = Identity.normalized(userID)
+        return try await offloaded {
+            try self.writeTransaction { db -> PantryItem? in
+                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [user]) == true else { return nil }
+                let number = try UserNumbers.next(db, counter: "pantry_numbers", user: user)
+                try db.execute(sql: """
+                    INSERT INTO pantry_items (user_id, number, name, quantity, expires, status, created_at)
+                    VALUES (?, ?, ?, ?, ?, 'open', \(Self.nowSQL))
+                    """, arguments: [user, number, fields.name, fields.quantity, fields.expires?.description])
+                return try PantrySchema.items(db, user: user, number: number).first
+            }
+        }
+    }
+
+    public func pantryItems(userID: String) async throws -> [PantryItem] {
+        let user = Identity.normalized(userID)
+        return try await offloaded { try self.readDatabase { db in try PantrySchema.items(db, user: user) } }
+    }
+
+    public func closePantryItem(userID: String, id: Int64, as status: PantryItem.Status) async throws -> PantryItem? {
+        let user = Identity.normalized(userID)
+        return try await offloaded {
+            try self.writeTransaction { db -> PantryItem? in
+                try db.execute(sql: """
+                    UPDATE pantry_items SET status = ?, closed_at = \(Self.nowSQL) WHERE user_id = ? AND number = ? AND status = 'open'
+                    """, arguments: [status.rawValue, user, id])
+                return try PantrySchema.items(db, user: user, number: id).first
+            }
+        }
+    }
+
+    public func openPantryItems(expiringOnOrBefore day: LocalDay) async throws -> [PantryItem] {
+        try await offloaded {
+            try self.readDatabase { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT \(PantrySchema.columns) FROM pantry_items WHERE status = 'open' AND expires <= ? ORDER BY user_id, number
+                    """, arguments: [day.description]).map(PantrySchema.item)
+            }
+        }
+    }
+}
