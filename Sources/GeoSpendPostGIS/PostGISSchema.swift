@@ -122,6 +122,7 @@ enum PostGISSchema {
         positionsUnreferenced,
         notifications,
         recurring,
+        community,
     ]
 
     /// Checks, without writing, that a replica's schema is exactly the migrations this GeoSpend

@@ -9,6 +9,7 @@ import Prometheus
 /// `SpatiaLiteStore` and `PostGISStore` are all of them.
 public typealias ServiceStore = ExpenseStore & UserDataStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & TokenStore
     & PriceStore & ReceiptStore & ShoppingListStore & PositionStore & UserSettingsStore & NotificationStore & RecurringStore
+    & CommunityStore
 
 /// Where `geospend serve` listens.
 public struct ServiceAddress: Sendable {
@@ -57,6 +58,7 @@ public func buildRouter(
     CategoryRoutes(store: store).add(to: api)
     PeriodRoutes(store: store).add(to: api)
     RecurringRoutes(store: store).add(to: api)
+    CommunityRoutes(store: store).add(to: api)
     BudgetRoutes(store: store).add(to: api)
     PriceRoutes(store: store).add(to: api)
     TrendRoutes(store: store).add(to: api)

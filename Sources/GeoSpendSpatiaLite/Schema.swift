@@ -334,6 +334,9 @@ enum Schema {
         Migration(identifier: "v23: recurring rules") { db in
             try RecurringSchema.create(db)
         },
+        Migration(identifier: "v24: community") { db in
+            try CommunitySchema.create(db)
+        },
     ]
 
     /// The columns of `stores_label` (v16): the id, then what `SpatiaLiteReader.storeLabels` reads.

@@ -51,6 +51,8 @@ import Testing
         "/api/v1/positions/summary",
         "/api/v1/users/me/settings",
         "/api/v1/recurring",
+        // The feed is shared by design; a member's standing counts their own verified updates.
+        "/api/v1/community/level",
     ]
 
     /// bob's prices: hand-written for this test, cheaper than alice's (Data/examples/prices.csv),
@@ -79,6 +81,12 @@ import Testing
         let db = f.dir.appendingPathComponent("\(name).sqlite").path
         for args in [["import", "stores", "Data/helsinki-places.geojson"], ["import", "expenses", file.path]] {
             let r = try f.geospend(args + ["--db", db])
+            try #require(r.status == 0, "\(r.err)")
+        }
+        // Each kept user joins the community (issue 38) before the prices, which so become their
+        // entries, verified from their own expenses only; filed like the prices.
+        for owner in [ServiceFixture.alice, ServiceFixture.bob] where keep(owner) {
+            let r = try f.geospend(["community", "join", "--user", rename(owner), "--display-name", owner == ServiceFixture.bob ? "Bob B" : "Alice A", "--db", db])
             try #require(r.status == 0, "\(r.err)")
         }
         // Each kept user's prices and a shopping list, alice's first (her list is 1 either way).

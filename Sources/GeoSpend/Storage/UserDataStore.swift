@@ -63,12 +63,17 @@ public protocol UserDataSnapshot {
 
     /// The user's recurring rules (`RecurringStore`), by id.
     func recurringRules() throws -> [RecurringRule]
+
+    /// The user's community membership, entries and comments (`CommunityStore`), by id.
+    func communityActivity() throws -> CommunityActivity
 }
 
 extension UserDataSnapshot {
     /// None: a store that keeps no webhooks (the in-memory test store).
     public func webhooks() throws -> [Webhook] { [] }
     public func notificationSettings() throws -> NotificationSettings { NotificationSettings() }
+    /// None: a store without the community layer (the in-memory test store).
+    public func communityActivity() throws -> CommunityActivity { CommunityActivity(member: nil, posts: [], comments: []) }
 }
 
 /// What an expense's life adds to its row: the reminder, when it was stored and changed, and
