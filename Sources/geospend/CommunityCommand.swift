@@ -30,6 +30,10 @@ struct CommunityCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "join",
             abstract: "Join the community under a display name (again: rename).",
+            usage: """
+                geospend community join --user <user> --display-name <name>
+                  [--db <db>]
+                """,
             discussion: """
                 The display name is what others see (at most 40 characters, unique).
                 Your price records from now on become feed entries.
@@ -208,8 +212,10 @@ struct CommunityCommand: AsyncParsableCommand {
         func run() async throws {
             let db = try await database.openEditing(writable: true)
             try await NameChecks.user(user, in: db, database: database.path)
-            let deleted = comment
-                ? try await db.deleteCommunityComment(userID: user, id: id) : try await db.deleteCommunityPost(userID: user, id: id)
+            let deleted: Bool
+            if comment { deleted = try await db.deleteCommunityComment(userID: user, id: id) } else {
+                deleted = try await db.deleteCommunityPost(userID: user, id: id)
+            }
             guard deleted else {
                 throw ValidationError("user \"\(Identity.normalized(user))\" has no \(comment ? "comment" : "entry") \(id): see `geospend community feed`")
             }

@@ -136,7 +136,7 @@ import Testing
             }
             return out
         }
-        let times = try Regex(#""(generated_at|created_at|updated_at|timeStamp)": ?"[^"]*""#)
+        let times = try Regex(#""(generated_at|created_at|updated_at|joined_at|timeStamp)": ?"[^"]*""#)
         return bodies.map { $0.replacing(times, with: "\"time\"") }
     }
 

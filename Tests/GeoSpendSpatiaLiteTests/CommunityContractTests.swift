@@ -123,7 +123,11 @@ import Testing
         let next = try await CommunityFeed.page(store, CommunityFeedFilter(before: near.nextBefore), near: Self.s1, radius: .meters(1000), limit: 1)
         #expect(next.posts.map(\.id) == [ids[0]])
         let wide = try await CommunityFeed.page(store, CommunityFeedFilter(), near: Self.s1, radius: .kilometers(4), limit: 50)
-        #expect(wide.posts.count == 5, "the two entries without a store are not near anything")
+        #expect(wide.posts.map(\.id) == ids.reversed(), "every entry names s1 or s2, both within 4 km")
+        // An entry without a store is near nothing.
+        let plain = try await store.addCommunityPost(userID: "ann", Self.general("no store"), at: try Self.at(plusMilliseconds: 9))
+        let wideAgain = try await CommunityFeed.page(store, CommunityFeedFilter(), near: Self.s1, radius: .kilometers(4), limit: 50)
+        #expect(!wideAgain.posts.map(\.id).contains(plain.id) && wideAgain.posts.count == 7)
         // The feed's JSON names no user.
         let json = CommunityJSON.feed(all.posts, nextBefore: nil).serialized()
         #expect(!json.contains("\"ann\"") && json.contains("\"Ann\""))

@@ -85,8 +85,8 @@ public enum CommunityJSON {
         return .object([
             ("id", .integer(p.id)), ("type", .string(f.type.rawValue)), ("display_name", .string(p.displayName)),
             ("level", .string(CommunityLevel(updates: p.posterUpdates).rawValue)), ("verified", .bool(p.verified)),
-            ("store_id", .text(f.storeID)), ("product_id", f.productID.map { .integer($0) } ?? .null),
-            ("rating", f.rating.map { .integer(Int64($0)) } ?? .null), ("text", .text(f.text)),
+            ("store_id", .text(f.storeID)), ("product_id", f.productID.map(JSONOutput.integer) ?? .null),
+            ("rating", f.rating.map { JSONOutput.integer(Int64($0)) } ?? .null), ("text", .text(f.text)),
             ("price", .text(f.price?.decimalString)), ("currency", .text(f.price?.currency.code)),
             ("comments", .integer(Int64(p.commentCount))), ("created_at", .string(p.createdAt)),
         ])
@@ -100,7 +100,7 @@ public enum CommunityJSON {
     }
 
     public static func feed(_ posts: [CommunityPost], nextBefore: Int64?) -> JSONOutput {
-        .object([("posts", .array(posts.map(post))), ("next_before", nextBefore.map { .integer($0) } ?? .null)])
+        .object([("posts", .array(posts.map(post))), ("next_before", nextBefore.map(JSONOutput.integer) ?? .null)])
     }
 
     public static func thread(_ p: CommunityPost, _ comments: [CommunityComment]) -> JSONOutput {

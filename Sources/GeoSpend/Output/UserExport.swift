@@ -204,7 +204,7 @@ public enum UserExport {
         let community = try data.communityActivity()
         sink.ascii("\"community\":")
         sink.raw(JSONOutput.object([
-            ("member", community.member.map { .object([("display_name", .string($0.displayName)), ("joined_at", .string($0.joinedAt))]) } ?? .null),
+            ("member", community.member.map { JSONOutput.object([("display_name", .string($0.displayName)), ("joined_at", .string($0.joinedAt))]) } ?? .null),
             ("posts", .array(community.posts.map(CommunityJSON.post))),
             ("comments", .array(community.comments.map(CommunityJSON.comment))),
         ]).serialized(pretty: false))
