@@ -59,6 +59,13 @@ struct CommunityRoutes {
         return id
     }
 
+    /// A JSON number or string that is a whole number (a body's 5 arrives as "5.0").
+    static func whole(_ t: String) -> Int64? {
+        if let v = Int64(t) { return v }
+        guard let d = Double(t), d == d.rounded(.towardZero) else { return nil }
+        return Int64(exactly: d)
+    }
+
     static func body(_ request: Request, _ names: [String: String], example: String) async throws -> [String: String] {
         try await ExpenseRoutes.object(request, names: names, example: example)
     }
@@ -90,12 +97,12 @@ struct CommunityRoutes {
             example: #"{"type": "store_review", "store": "317766538", "rating": 4, "text": "Fresh bread"}"#)
         guard let type = f["type"] else { throw Problem(.badRequest, "type is required: one of \(CommunityPostType.allCases.map(\.rawValue).joined(separator: ", "))") }
         let product = try f["product"].map { t in
-            guard let v = Int64(t) else { throw Problem(.badRequest, "product: \"\(OutputEscaping.visible(t))\" is not a whole number") }
+            guard let v = Self.whole(t) else { throw Problem(.badRequest, "product: \"\(OutputEscaping.visible(t))\" is not a whole number") }
             return v
         }
         let rating = try f["rating"].map { t in
-            guard let v = Int(t) else { throw Problem(.badRequest, "rating: \"\(OutputEscaping.visible(t))\" is not 1 to 5") }
-            return v
+            guard let v = Self.whole(t) else { throw Problem(.badRequest, "rating: \"\(OutputEscaping.visible(t))\" is not 1 to 5") }
+            return Int(clamping: v)
         }
         let fields = try CommunityRules.fields(type: type, storeID: f["store"], productID: product, rating: rating, text: f["text"])
         let at = try await now(user)
