@@ -138,6 +138,8 @@ extension PostGISStore: PriceStore {
             "pk", "user_id", "product_id", "store_id", "price_minor", "currency", "quantity", "unit", "recorded_at", "recorded_ms",
             "utc_offset_min", "local_date", "source", "content_hash",
         ], records)
+        // A member's new records are also feed entries, in this transaction (issue 38).
+        try Self.recordPriceUpdates(db, userID, outcomes)
         return outcomes
     }
 

@@ -124,6 +124,7 @@ enum PostGISSchema {
         receipts,
         budgetThresholds,
         recurring,
+        community,
         pantry,
         // MONO's user has a name (display_name, from v1) and an email (issue 38).
         Migration(identifier: "v17: user email", sql: "ALTER TABLE users ADD COLUMN email text;"),

@@ -223,6 +223,14 @@ extension PostGISStore: UserDataStore {
             try PostGISStore.pantryItems(reader, user: user.id, number: nil)
         }
 
+        func communityActivity() throws -> CommunityActivity {
+            CommunityActivity(
+                member: try PostGISStore.communityMember(reader, user.id),
+                posts: try reader.rows("SELECT \(unescaped: PostGISStore.communityPostColumns) WHERE p.user_id = \(user.id) ORDER BY p.id")
+                    .map(PostGISStore.communityPost),
+                comments: try PostGISStore.communityComments(reader, postID: nil, commentID: nil, user: user.id))
+        }
+
         func priceRecords() throws -> [PriceRecord] {
             try reader.rows(PostGISStore.recordsQuery(PriceQuery(userID: user.id))).map(PostGISStore.record)
         }

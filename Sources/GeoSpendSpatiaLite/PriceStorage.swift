@@ -83,6 +83,8 @@ extension SpatiaLiteStore: PriceStore {
                 // All or nothing: roll the transaction back by throwing, and answer with the outcomes.
                 throw UnknownStores(outcomes: outcomes.map { $0 == .unknownStore ? .unknownStore : .unchanged })
             }
+            // A member's new records are also feed entries, in this transaction (issue 38).
+            try CommunitySchema.recordPriceUpdates(db, userID, outcomes)
             return outcomes
         }
     }

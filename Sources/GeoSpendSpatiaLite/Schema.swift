@@ -342,6 +342,9 @@ enum Schema {
         Migration(identifier: "v23: recurring rules") { db in
             try RecurringSchema.create(db)
         },
+        Migration(identifier: "v24: community") { db in
+            try CommunitySchema.create(db)
+        },
         Migration(identifier: "v25: pantry") { db in
             try PantrySchema.create(db)
             try ShoppingListSchema.addChecks(db)

@@ -123,6 +123,14 @@ extension SpatiaLiteStore: UserDataStore {
             try PantrySchema.items(db, user: user.id)
         }
 
+        func communityActivity() throws -> CommunityActivity {
+            CommunityActivity(
+                member: try CommunitySchema.member(db, user.id),
+                posts: try Row.fetchAll(db, sql: "SELECT \(CommunitySchema.postColumns) WHERE p.user_id = ? ORDER BY p.id", arguments: [user.id])
+                    .map(CommunitySchema.post),
+                comments: try CommunitySchema.comments(db, where: "c.user_id = ?", [user.id]))
+        }
+
         func budgets() throws -> [Budget] {
             try SpatiaLiteStore.fetchBudgets(db, where: "b.user_id = ?", [user.id])
         }

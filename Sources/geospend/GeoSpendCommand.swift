@@ -24,7 +24,7 @@ struct GeoSpendCommand: AsyncParsableCommand {
             SummaryCommand.self, ReportCommand.self, ExportCommand.self, GenerateCommand.self,
             InfoCommand.self, UsersCommand.self, CategoriesCommand.self, PeriodsCommand.self, KindsCommand.self, DoctorCommand.self,
             ExpensesCommand.self, RemindersCommand.self, GeotagCommand.self, PositionsCommand.self,
-            BudgetsCommand.self, RecurringCommand.self, PantryCommand.self, WebhooksCommand.self, NotificationsCommand.self, H3Command.self,
+            BudgetsCommand.self, RecurringCommand.self, PantryCommand.self, CommunityCommand.self, WebhooksCommand.self, NotificationsCommand.self, H3Command.self,
             PricesCommand.self, ProductsCommand.self,
             TrendsCommand.self, ReceiptsCommand.self, BasketCommand.self, ListsCommand.self,
             ServeCommand.self, TokensCommand.self, EvaluateCommand.self,
@@ -71,6 +71,10 @@ struct GeoSpendCommand: AsyncParsableCommand {
         case let error as ValidationError where ObjectIdentifier(command) != ObjectIdentifier(Self.self):
             // Thrown by a subcommand's run(): ArgumentParser would show the root's usage.
             printErr("Error: \(error.message)\n" + usage(of: command))
+            Foundation.exit(2)
+        case let error as CommunityRefusal:
+            printErr("Error: \(error)")
+            if case .rateLimited = error { Foundation.exit(1) }
             Foundation.exit(2)
         case let error as UsageError:
             // The core's usage error (shared with the service): shown as the CLI's own.

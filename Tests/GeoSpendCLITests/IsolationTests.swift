@@ -98,6 +98,12 @@ import Testing
                 "--expires", "2026-03-20", "--db", db,
             ])
             try #require(pantry.status == 0, "\(pantry.err)")
+            // Each joins the community (issue 38) under a name of their own, filed alike: the
+            // price records below become their feed entries, verified from their own data only.
+            let joined = try geospend([
+                "community", "join", "--user", user, "--display-name", bobsRule ? "\(IsolationFixture.bobMarker) B" : "Alice", "--db", db,
+            ])
+            try #require(joined.status == 0, "\(joined.err)")
             if onPostgreSQL { continue }
             // A shopping list each (issue 18), filed like the budgets.
             let bob = owner == "bob", marker = IsolationFixture.bobMarker
@@ -221,6 +227,9 @@ import Testing
             ["pantry", "list"] + user + ["--all", "--format", "json"],
             ["pantry", "list"] + user,
             ["pantry", "predict"] + user + ["--as-of", "2026-04-30", "--format", "json"],
+            // The feed is shared by design; a member's own standing is not.
+            ["community", "level"] + user + ["--format", "json"],
+            ["community", "level"] + user,
         ]
     }()
 
@@ -257,6 +266,7 @@ import Testing
         text.replacingOccurrences(of: db, with: "DB")
             .replacingOccurrences(of: #""created_at": ?"[^"]*""#, with: #""created_at":"…""#, options: .regularExpression)
             .replacingOccurrences(of: #""updated_at": ?"[^"]*""#, with: #""updated_at":"…""#, options: .regularExpression)
+            .replacingOccurrences(of: #""joined_at": ?"[^"]*""#, with: #""joined_at":"…""#, options: .regularExpression)
     }
 
     /// The commands checked on PostgreSQL here (prices, products and lists have their own test there).
@@ -364,7 +374,7 @@ import Testing
         let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(deleted.status == 0, "\(deleted.err)")
         let bobBudgets = IsolationFixture.budgets(of: "bob"), bobLimits = bobBudgets.joined().filter { $0 == "--category-limit" }.count
-        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2 + 40 + 1 + 1 + 3 + 2 + 2) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), map_rollups \(bobRollups), notification_events 1, notification_settings 0, pantry_items 1, pantry_numbers 1, period_numbers 1, periods 1, positions 40, price_records 5, receipts 1, recurring_numbers 1, recurring_rules 1, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, user_settings 1, visits 0, webhook_deliveries 0, webhooks 0, users 1, products 2)\n")
+        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2 + 40 + 1 + 1 + 3 + 2 + 2 + 5) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), community_comments 0, community_members 1, community_posts 4, map_rollups \(bobRollups), notification_events 1, notification_settings 0, pantry_items 1, pantry_numbers 1, period_numbers 1, periods 1, positions 40, price_records 5, receipts 1, recurring_numbers 1, recurring_rules 1, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, user_settings 1, visits 0, webhook_deliveries 0, webhooks 0, users 1, products 2)\n")
         #expect(deleted.err.isEmpty, "\(deleted.err)")
         let again = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(again.status == 2 && again.err.contains("no user \"bob\""), "\(again.err)")

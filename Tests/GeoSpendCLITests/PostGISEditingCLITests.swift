@@ -141,6 +141,24 @@ struct PostGISEditingCLITests {
         (["recurring", "delete", "2"] + u, 2, .all),
         (["recurring", "list"] + u, 0, .all),
         (["recurring", "list", "--user", "pole"], 0, .all),
+        // The community (issue 38): the same entries, refusals and feed on both stores.
+        (["community", "join"] + u + ["--display-name", "Fiji"], 0, .all),
+        (["community", "join", "--user", "pole", "--display-name", "fiji"], 2, .all),  // taken
+        (["community", "post", "--user", "pole", "--type", "general", "--text", "hi"], 2, .all),  // not a member
+        (["community", "post"] + u + ["--type", "general", "--rating", "3", "--text", "x"], 2, .all),
+        (["community", "post"] + u + ["--type", "store_review", "--store", "fj-kava", "--rating", "4", "--text", "Strong kava", "--format", "json"], 0, .all),
+        (["community", "post"] + u + ["--type", "product_review", "--product", "999", "--rating", "2"], 2, .all),
+        (["community", "post"] + u + ["--type", "general", "--text", "Market day", "--format", "json"], 0, .all),
+        (["community", "comment", "1"] + u + ["--text", "Still true"], 0, .all),
+        (["community", "feed", "--format", "json"], 0, .all),
+        (["community", "feed", "--near", "-17.0,-179.99", "--radius", "5km", "--format", "json"], 0, .all),  // across the antimeridian
+        (["community", "feed", "--type", "general", "--format", "json"], 0, .all),
+        (["community", "show", "1", "--format", "json"], 0, .all),
+        (["community", "level"] + u + ["--format", "json"], 0, .all),
+        (["community", "level", "--user", "pole"], 2, .all),
+        (["community", "delete", "2", "--user", "pole"], 2, .all),
+        (["community", "delete", "2"] + u, 0, .all),
+        (["community", "show", "2"], 2, .all),
         (["expenses", "list"] + u + ["--from", "2025-01-01", "--to", "2025-12-31", "--limit", "40", "--format", "json"], 0, .all),
         // A user's name and email (issue 38).
         (["users", "edit"] + u + ["--name", "Fiji Traveller", "--email", "fiji@example.org"], 0, .all),

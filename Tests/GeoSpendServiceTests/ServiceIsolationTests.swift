@@ -54,6 +54,8 @@ import Testing
         "/api/v1/pantry?all=true",
         "/api/v1/pantry/predictions?as-of=2026-04-30",
         "/api/v1/lists?status=all",
+        // The feed is shared by design; a member's standing counts their own verified updates.
+        "/api/v1/community/level",
     ]
 
     /// bob's prices: hand-written for this test, cheaper than alice's (Data/examples/prices.csv),
@@ -82,6 +84,12 @@ import Testing
         let db = f.dir.appendingPathComponent("\(name).sqlite").path
         for args in [["import", "stores", "Data/helsinki-places.geojson"], ["import", "expenses", file.path]] {
             let r = try f.geospend(args + ["--db", db])
+            try #require(r.status == 0, "\(r.err)")
+        }
+        // Each kept user joins the community (issue 38) before the prices, which so become their
+        // entries, verified from their own expenses only; filed like the prices.
+        for owner in [ServiceFixture.alice, ServiceFixture.bob] where keep(owner) {
+            let r = try f.geospend(["community", "join", "--user", rename(owner), "--display-name", owner == ServiceFixture.bob ? "Bob B" : "Alice A", "--db", db])
             try #require(r.status == 0, "\(r.err)")
         }
         // Each kept user's prices and a shopping list, alice's first (her list is 1 either way).
@@ -137,7 +145,7 @@ import Testing
             }
             return out
         }
-        let times = try Regex(#""(generated_at|created_at|updated_at|timeStamp)": ?"[^"]*""#)
+        let times = try Regex(#""(generated_at|created_at|updated_at|joined_at|timeStamp)": ?"[^"]*""#)
         return bodies.map { $0.replacing(times, with: "\"time\"") }
     }
 

@@ -98,6 +98,7 @@ import Testing
             "recurring_rules", "recurring_numbers",  // the export's `recurring`; the last id issued
             "receipts",  // the export's `receipts`, kept photos as base64
             "pantry_items", "pantry_numbers",  // the export's `pantry`; the last id issued
+            "community_members", "community_posts", "community_comments",  // the export's `community`
         ])
     }
 
@@ -109,7 +110,7 @@ import Testing
         let before = try #require(try export(store, "ann")).text
         let lines = before.split(separator: "\n").filter { $0.hasPrefix("{\"id\"") && $0.contains("\"occurred_at\"") }.map { $0.hasSuffix(",") ? $0.dropLast() : $0 }
         let jsonl = scratch.file("ann.jsonl", lines.joined(separator: "\n") + "\n")
-        #expect(try store.deleteUser("ann")?.rowsByTable.map(\.rows) == [5, 0, 0, 0, 0, 0, 14, 24, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0])
+        #expect(try store.deleteUser("ann")?.rowsByTable.map(\.rows) == [5, 0, 0, 0, 0, 0, 14, 0, 0, 0, 24, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0])
         _ = try await Importer.importExpenses(from: jsonl, into: store)
         let after = try #require(try export(store, "ann")).text
         func body(_ s: String) -> String { String(s[s.range(of: "\"categories\"")!.lowerBound...]) }
@@ -126,7 +127,8 @@ import Testing
             .init(table: "expenses", rows: 5), .init(table: "api_token_numbers", rows: 0), .init(table: "api_tokens", rows: 0),
             .init(table: "budget_category_limits", rows: 0), .init(table: "budget_numbers", rows: 0),
             .init(table: "budgets", rows: 0),
-            .init(table: "categories", rows: 14), .init(table: "map_rollups", rows: 24), .init(table: "notification_events", rows: 1),  // the import's import.finished
+            .init(table: "categories", rows: 14), .init(table: "community_comments", rows: 0), .init(table: "community_members", rows: 0),
+            .init(table: "community_posts", rows: 0), .init(table: "map_rollups", rows: 24), .init(table: "notification_events", rows: 1),  // the import's import.finished
            
             .init(table: "notification_settings", rows: 0), .init(table: "pantry_items", rows: 0), .init(table: "pantry_numbers", rows: 0),
             .init(table: "period_numbers", rows: 0),

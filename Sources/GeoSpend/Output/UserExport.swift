@@ -19,6 +19,7 @@
 /// "shopping_lists":[{"id":1,"name":"Week","budget":"40.00","currency":"EUR","items":[{"name":"Milch","quantity":"2"}],"completed_expense_id":null}],
 /// "pantry":[{"id":1,"user":"ann","name":"Milch","quantity":"2","expires":"2025-06-10","status":"open",…}],
 /// "recurring":[{"id":1,"every":"monthly","from":"2025-01-31","until":null,"next_due":"2025-04-30","kind":"expense","amount":"950.00",…}],
+/// "community":{"member":{"display_name":"Alice","joined_at":"…"},"posts":[{"id":3,"type":"store_review",…}],"comments":[]},
 /// "positions":[{"time":"2026-03-05T08:12:44Z","lat":60.1699,"lon":24.9384,"accuracy_m":12,"source":"google-records"}],
 /// "visits":[{"start":"…","end":"…","lat":60.1699,"lon":24.9384,"radius_m":null,"place_name":"Stockmann",…}],
 /// "counts":{"expenses":1,"categories":13,"stores":1,"budgets":1,"periods":1,"price_records":1,"shopping_lists":1,"positions":1,"visits":1}}
@@ -223,6 +224,15 @@ public enum UserExport {
             sink.raw(PantryListing.json(i).serialized(pretty: false))
         }
         sink.ascii(pantry.isEmpty ? "],\n" : "\n],\n")
+        // The community layer (issue 38): membership, own entries and comments, by id.
+        let community = try data.communityActivity()
+        sink.ascii("\"community\":")
+        sink.raw(JSONOutput.object([
+            ("member", community.member.map { JSONOutput.object([("display_name", .string($0.displayName)), ("joined_at", .string($0.joinedAt))]) } ?? .null),
+            ("posts", .array(community.posts.map(CommunityJSON.post))),
+            ("comments", .array(community.comments.map(CommunityJSON.comment))),
+        ]).serialized(pretty: false))
+        sink.ascii(",\n")
         // API tokens (issue 20): that they exist, their scope and expiry; never a hash or a key.
         let tokens = try data.apiTokens()
         sink.ascii("\"api_tokens\":[")

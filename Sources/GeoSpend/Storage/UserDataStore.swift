@@ -69,6 +69,9 @@ public protocol UserDataSnapshot {
 
     /// The user's pantry items (`PantryStore`), by id.
     func pantryItems() throws -> [PantryItem]
+
+    /// The user's community membership, entries and comments (`CommunityStore`), by id.
+    func communityActivity() throws -> CommunityActivity
 }
 
 extension UserDataSnapshot {
@@ -77,6 +80,9 @@ extension UserDataSnapshot {
     public func notificationSettings() throws -> NotificationSettings { NotificationSettings() }
     /// None: a store that keeps no receipts (the in-memory test store).
     public func receipts() throws -> [Receipt] { [] }
+
+    /// None: a store without the community layer (the in-memory test store).
+    public func communityActivity() throws -> CommunityActivity { CommunityActivity(member: nil, posts: [], comments: []) }
 }
 
 /// What an expense's life adds to its row: the reminder, when it was stored and changed, and
