@@ -123,17 +123,14 @@ import Testing
             }
             return db
         }
-        // Price records, each owner's filed under the same users as the budgets (alice's first,
-        // so the shared catalogue numbers her products alike in every database).
+        // A receipt each (issue 42 §2) right after the owner's prices, alice's first; bob's names
+        // his marker. On a day no budget covers, so no budget event is raised. Both make
+        // community entries, whose ids are the shared feed's: alice's come first in every database.
         for (owner, user) in budgets {
-            let file = dir.appendingPathComponent("\(name)-prices-\(owner).csv").path
-            try IsolationFixture.prices(of: owner).write(toFile: file, atomically: true, encoding: .utf8)
-            let r = try geospend(["prices", "import", file, "--user", user, "--db", db])
-            try #require(r.status == 0, "\(r.err)")
-        }
-        // A receipt each (issue 42 §2), filed like the prices, alice's first; bob's names his
-        // marker. On a day no budget covers, so no budget event is raised.
-        for (owner, user) in budgets {
+            let prices = dir.appendingPathComponent("\(name)-prices-\(owner).csv").path
+            try IsolationFixture.prices(of: owner).write(toFile: prices, atomically: true, encoding: .utf8)
+            let imported = try geospend(["prices", "import", prices, "--user", user, "--db", db])
+            try #require(imported.status == 0, "\(imported.err)")
             // The same file name in every database (the expense's notes name it).
             let folder = dir.appendingPathComponent("\(name)-receipts")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -374,7 +371,7 @@ import Testing
         let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(deleted.status == 0, "\(deleted.err)")
         let bobBudgets = IsolationFixture.budgets(of: "bob"), bobLimits = bobBudgets.joined().filter { $0 == "--category-limit" }.count
-        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2 + 40 + 1 + 1 + 3 + 2 + 2 + 5) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), community_comments 0, community_members 1, community_posts 4, map_rollups \(bobRollups), notification_events 1, notification_settings 0, pantry_items 1, pantry_numbers 1, period_numbers 1, periods 1, positions 40, price_records 5, receipts 1, recurring_numbers 1, recurring_rules 1, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, user_settings 1, visits 0, webhook_deliveries 0, webhooks 0, users 1, products 2)\n")
+        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2 + 40 + 1 + 1 + 3 + 2 + 2 + 6) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), community_comments 0, community_members 1, community_posts 5, map_rollups \(bobRollups), notification_events 1, notification_settings 0, pantry_items 1, pantry_numbers 1, period_numbers 1, periods 1, positions 40, price_records 5, receipts 1, recurring_numbers 1, recurring_rules 1, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, user_settings 1, visits 0, webhook_deliveries 0, webhooks 0, users 1, products 2)\n")
         #expect(deleted.err.isEmpty, "\(deleted.err)")
         let again = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(again.status == 2 && again.err.contains("no user \"bob\""), "\(again.err)")

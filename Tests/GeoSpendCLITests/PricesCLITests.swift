@@ -327,7 +327,7 @@ import Testing
             #expect(zero.status == 2 && zero.err.contains("--budget") && zero.err.contains("zero"))
             let add = try geospend(["lists", "add", "--user", "u1", "--name", "Week", "--budget", "5.00", "--currency", "EUR", "--item", "Bread", "--item", "Cheese", "--db", db])
             #expect(add.status == 0, "\(add.err)")
-            let more = try geospend(["lists", "add", "--user", "u1", "--id", "1", "--item", "bread=2", "--db", db])
+            let more = try geospend(["lists", "add", "--user", "u1", "--id", "1", "--item", "bread=2", "--over-budget", "--db", db])
             #expect(more.out.contains("Bread × 3"), "\(more.out) \(more.err)")
             // Bread × 3 + Cheese: c 3.00 + 4.00 = 7.00 > 5.00.
             let show = try json(try geospend(["lists", "show", "--user", "u1", "--id", "1", "--as-of", "2025-06-30", "--db", db, "--format", "json"]).out)
