@@ -46,6 +46,10 @@ start)
   # it added ~0.5 s of compilation to the 100k-row hex-grid query and nothing to short queries.
   # TCP only: a Unix socket's path may not pass 107 bytes, and in a test's scratch folder under
   # make test's TMPDIR it did (the server refused to start, in CI only).
+  # max_locks_per_transaction: a fresh database's migrations run in one transaction and lock
+  # every table and index they create (26 migrations by now); with make test's many fresh
+  # databases at once, the default 64 per connection ran out of shared lock slots ("out of
+  # shared memory", CI of 4a803fd).
   cat >>"$dir/data/postgresql.conf" <<EOF
 listen_addresses = '127.0.0.1'
 port = $port
@@ -55,6 +59,7 @@ work_mem = 64MB
 maintenance_work_mem = 1GB
 max_wal_size = 4GB
 jit = off
+max_locks_per_transaction = 1024
 EOF
   detached "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start >/dev/null
   conninfo="host=127.0.0.1 port=$port user=postgres dbname=postgres"
