@@ -221,6 +221,19 @@ extension PostGISStore: NotificationStore {
         }
     }
 
+    public func remindersDue(asOf: Timestamp) async throws -> [StoredExpense] {
+        let bound = asOf.epochMilliseconds + Int64(NotificationSettings.leadRange.upperBound) * 60_000
+        return try await reading { r in
+            try r.rows("""
+                SELECT \(unescaped: Self.storedColumns) FROM \(unescaped: Self.storedSource)
+                    LEFT JOIN notification_settings AS n ON n.user_id = e.user_id
+                WHERE e.remind_ms IS NOT NULL AND e.remind_ms <= \(bound)
+                    AND e.remind_ms - coalesce(n.reminder_lead_minutes, 0)::bigint * 60000 <= \(asOf.epochMilliseconds)
+                ORDER BY e.user_id, e.remind_ms, e.id
+                """).map(Self.stored)
+        }
+    }
+
     public func deliveries(userID: String, webhookID: String?, limit: Int) async throws -> [WebhookDelivery] {
         try await reading { r in
             try r.rows("""

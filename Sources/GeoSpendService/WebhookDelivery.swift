@@ -136,18 +136,20 @@ public final class WebhookDeliverer: Sendable {
 }
 
 /// The service's side of notifications: delivers what is due every `poll` (250 ms), and raises
-/// the time-driven events (`NotificationRun`: reminders due) at start and every `schedule`
-/// (a minute). One task beside the server, stopped with it; a pass that fails is logged and
-/// tried at the next tick.
+/// the time-driven events (`NotificationRun`: reminders, pantry expiry) at start and every
+/// `schedule` (a minute), purchase predictions at most every `predictionEvery` (an hour: they
+/// read every user's price records). One task beside the server, stopped with it; a pass that
+/// fails is logged and tried at the next tick.
 public struct NotificationService: Service {
-    let store: any NotificationStore & ExpenseEditing & UserDataStore & RecurringStore & UserSettingsStore
+    let store: any NotificationStore & ExpenseEditing & PantryStore & PriceStore & RecurringStore & UserSettingsStore
     let settings: WebhookSettings
     let poll: Duration
     let schedule: Duration
+    let predictionEvery: Duration = .seconds(3600)
     let logger: Logger
 
     public init(
-        store: any NotificationStore & ExpenseEditing & UserDataStore & RecurringStore & UserSettingsStore, settings: WebhookSettings,
+        store: any NotificationStore & ExpenseEditing & PantryStore & PriceStore & RecurringStore & UserSettingsStore, settings: WebhookSettings,
         poll: Duration = .milliseconds(250),
         schedule: Duration = .seconds(60), logger: Logger
     ) {
@@ -162,12 +164,15 @@ public struct NotificationService: Service {
         let deliverer = WebhookDeliverer(store: store, settings: settings, logger: logger)
         await cancelWhenGracefulShutdown {
             var lastRun: ContinuousClock.Instant?
+            var lastPredictions: ContinuousClock.Instant?
             while !Task.isCancelled {
                 if lastRun.map({ ContinuousClock.now - $0 >= self.schedule }) ?? true {
                     lastRun = .now
                     do {
                         let now = Timestamp(epochSeconds: Int64(Date().timeIntervalSince1970), utcOffsetMinutes: 0)
-                        _ = try await NotificationRun.raiseDue(in: self.store, asOf: now)
+                        let predict = lastPredictions.map { ContinuousClock.now - $0 >= self.predictionEvery } ?? true
+                        _ = try await NotificationRun.raiseDue(in: self.store, asOf: now, predictions: predict)
+                        if predict { lastPredictions = .now }
                     } catch is CancellationError { return } catch {
                         self.logger.error("notifications: raising due reminders failed (tried again in \(self.schedule)): \(String(describing: error))")
                     }

@@ -335,6 +335,24 @@ extension SpatiaLiteStore: NotificationStore {
         }
     }
 
+    public func remindersDue(asOf: Timestamp) async throws -> [StoredExpense] {
+        // The bound before the join keeps the scan to reminders within the longest lead time.
+        let sql = """
+            SELECT \(Self.storedColumns) FROM \(Self.storedSource) LEFT JOIN notification_settings AS n ON n.user_id = e.user_id
+            WHERE e.remind_ms IS NOT NULL AND e.remind_ms <= ?1 + ?2
+                AND e.remind_ms - coalesce(n.reminder_lead_minutes, 0) * 60000 <= ?1
+            ORDER BY e.user_id, e.remind_ms, e.id
+            """
+        return try await offloaded {
+            try self.readDatabase { db in
+                try Self.fetchStored(db, sql) { s in
+                    s.bind(1, asOf.epochMilliseconds)
+                    s.bind(2, Int64(NotificationSettings.leadRange.upperBound) * 60_000)
+                }.map(\.0)
+            }
+        }
+    }
+
     public func deliveries(userID: String, webhookID: String?, limit: Int) async throws -> [WebhookDelivery] {
         try await offloaded {
             try self.readDatabase { db in

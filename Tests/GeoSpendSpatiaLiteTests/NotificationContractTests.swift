@@ -13,7 +13,7 @@ import Testing
 /// `users export` lists webhooks without secrets and `users delete` removes every row.
 @Suite struct NotificationContractTests {
     typealias Kind = PositionStoreContractTests.Kind
-    typealias Database = ExpenseStore & ExpenseEditing & BudgetStore & NotificationStore & UserDataStore & PositionStore
+    typealias Database = ExpenseStore & ExpenseEditing & BudgetStore & NotificationStore & UserDataStore & PositionStore & PantryStore & PriceStore
 
     static let eur = try! Currency(code: "EUR")
 
@@ -191,6 +191,13 @@ import Testing
         #expect(try await store.setNotificationSettings(NotificationSettings(reminderLeadMinutes: 60), userID: "ann"))
         #expect(try await NotificationRun.raiseDue(in: store, asOf: try Timestamp(parsing: "2026-03-10T07:59:00Z")).isEmpty)
         #expect(try await NotificationRun.raiseDue(in: store, asOf: try Timestamp(parsing: "2026-03-10T08:00:00Z")).map(\.type) == [NotificationType.reminderDue])
+        // One query for every user, each with their own lead: bob chose none, so his reminder
+        // at the same time is not due an hour early.
+        _ = try await store.addExpense(try Self.expense("s", "1.00", day: "2026-02-02", user: "bob"), remindAt: try Timestamp(parsing: "2026-03-10T09:00:00Z"))
+        let due = { (at: String) in try await store.remindersDue(asOf: try Timestamp(parsing: at)).map { "\($0.expense.userID) \($0.expense.id)" } }
+        #expect(try await due("2026-03-10T07:59:59Z") == [])
+        #expect(try await due("2026-03-10T08:00:00Z") == ["ann r"])
+        #expect(try await due("2026-03-10T09:00:00Z") == ["ann r", "bob s"])
 
         // Quiet hours all day but a minute: a delivery made now waits for their end.
         let now = Int64(Date().timeIntervalSince1970 * 1000)

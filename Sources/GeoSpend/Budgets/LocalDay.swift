@@ -26,11 +26,8 @@ public struct LocalDay: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// 0 = Monday … 6 = Sunday (1970-01-01 was a Thursday).
     public var weekdayFromMonday: Int { Int(((dayNumber + 3) % 7 + 7) % 7) }
 
-    /// Today in `zone` (now, or `$SOURCE_DATE_EPOCH` when set, as `MapExport.now()` reads it).
-    public static func today(in zone: TimeZone) -> LocalDay {
-        let env = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap { Int64($0) }
-        return day(of: env.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? Date(), in: zone)
-    }
+    /// Today in `zone` (`ReproducibleClock`: now, or `$SOURCE_DATE_EPOCH` when set).
+    public static func today(in zone: TimeZone) -> LocalDay { day(of: ReproducibleClock.now(), in: zone) }
 
     /// The day `instant` falls on in `zone`.
     public static func day(of instant: Date, in zone: TimeZone) -> LocalDay {

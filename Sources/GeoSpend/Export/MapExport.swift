@@ -45,8 +45,7 @@ public struct MapExportRequest: Sendable {
 
     /// Now, or `$SOURCE_DATE_EPOCH` when set (reproducible outputs, as reproducible builds do it).
     public static func now() -> String {
-        let env = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"].flatMap { Int64($0) }
-        let seconds = env ?? Int64(Date().timeIntervalSince1970)
+        let seconds = Int64(ReproducibleClock.now().timeIntervalSince1970.rounded(.down))
         return Timestamp.rfc3339(epochMilliseconds: seconds * 1000, utcOffsetMinutes: 0)
     }
 }

@@ -4,23 +4,19 @@
 /// expense and reminder time, so a reminder moved later notifies again; with a lead time
 /// (`notifications settings --reminder-lead-minutes`) that many minutes before it.
 public enum NotificationRun {
-    /// Raises the events due at `asOf` for every user. - Returns: the events raised now.
+    /// Raises the events due at `asOf` for every user. `predictions: false` leaves out the
+    /// purchase predictions, which read every user's price records: the scheduler computes
+    /// them once an hour (`PurchasePrediction.catchUpDays` covers the gap), cron runs each time.
+    /// - Returns: the events raised now.
     public static func raiseDue(
-        in store: some ExpenseEditing & UserDataStore & NotificationStore, asOf: Timestamp
+        in store: some ExpenseEditing & NotificationStore & PantryStore & PriceStore, asOf: Timestamp, predictions: Bool = true
     ) async throws -> [NotificationEvent] {
         var events: [NewNotificationEvent] = []
-        for user in try await store.users() {
-            // A lead time raises the reminder that many minutes before it is due.
-            let lead = Int64(try await store.notificationSettings(userID: user.id)?.reminderLeadMinutes ?? 0)
-            let until = lead == 0 ? asOf : Timestamp(epochSeconds: asOf.epochMilliseconds / 1000 + lead * 60, utcOffsetMinutes: 0)
-            for due in try await store.dueReminders(userID: user.id, asOf: until) {
-                guard let remindAt = due.remindAt else { continue }
-                events.append(reminder(due, at: remindAt))
-            }
+        for due in try await store.remindersDue(asOf: asOf) {
+            guard let remindAt = due.remindAt else { continue }
+            events.append(reminder(due, at: remindAt))
         }
-        if let pantry = store as? any PantryStore & PriceStore {
-            events += try await PantryReminders.due(in: pantry, asOf: asOf)
-        }
+        events += try await PantryReminders.due(in: store, asOf: asOf, predictions: predictions)
         guard !events.isEmpty else { return [] }
         return try await store.raise(events)
     }

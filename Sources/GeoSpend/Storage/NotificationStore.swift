@@ -43,4 +43,9 @@ public protocol NotificationStore: Sendable {
     func notificationSettings(userID: String) async throws -> NotificationSettings?
     /// Replaces them (defaults: the row goes). - Returns: false when there is no such user.
     func setNotificationSettings(_ settings: NotificationSettings, userID: String) async throws -> Bool
+
+    /// Every user's expenses whose reminder, less the user's lead time, is at or before `asOf`:
+    /// the scheduler's one question a minute (not one per user). By user, then earliest
+    /// reminder, then id.
+    func remindersDue(asOf: Timestamp) async throws -> [StoredExpense]
 }

@@ -19,16 +19,16 @@ public protocol PantryStore: Sendable {
 /// The time-driven pantry events `NotificationRun` raises: expiry reminders and purchase
 /// predictions (each once per key, `NotificationStore.raise`).
 public enum PantryReminders {
-    /// The events due on `asOf`'s local day (its recorded offset's; UTC for the scheduler).
-    public static func due(in store: some PantryStore & PriceStore, asOf: Timestamp) async throws -> [NewNotificationEvent] {
+    /// The events due on `asOf`'s local day (its recorded offset's; UTC for the scheduler);
+    /// the purchase predictions only when `predictions`.
+    public static func due(in store: some PantryStore & PriceStore, asOf: Timestamp, predictions: Bool = true) async throws -> [NewNotificationEvent] {
         let day = try LocalDay(parsing: asOf.localDate)
         var events: [NewNotificationEvent] = []
-        var users = Set<String>()
         for item in try await store.openPantryItems(expiringOnOrBefore: day.adding(days: PantryExpiry.leadDays))
         where PantryExpiry.isDue(item, on: day) {
             events.append(PantryExpiry.event(item))
-            users.insert(item.userID)
         }
+        guard predictions else { return events }
         // Predictions: every user's own records, one query (a user's records, the others' none).
         let records = try await store.priceRecords(PriceQuery(to: day))
         var byUser: [String: [PriceRecord]] = [:]
