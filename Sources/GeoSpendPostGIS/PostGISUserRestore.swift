@@ -19,14 +19,19 @@ extension PostGISStore {
             try Self.restorePeriods(r, data.periods, user: user)
             try Self.restorePositions(r, data.positions, user: user)
             try Self.restoreVisits(r, data.visits, user: user)
+            try Self.restoreBudgets(r, data.budgets, user: user)
+            try Self.restoreRecurring(r, data.recurring, user: user)
+            try Self.restorePantry(r, data.pantry, user: user)
         }
     }
 
-    /// Refuses a user with a row in any table keyed by user (`userKeyedTables`) but API tokens.
+    /// Refuses a user with a row in any table keyed by user (`userKeyedTables`) but API tokens
+    /// and untouched default categories (as on the file).
     static func requireEmpty(_ r: PostGISReader, user: String) throws {
         var rows: Int64 = 0
         for table in try userKeyedTables(r) where !UserRestore.credentialTables.contains(table) {
-            var query = PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table) WHERE user_id = $1")
+            let more = table == "categories" ? " AND NOT (\(UserRestore.untouchedDefaultCategory))" : ""
+            var query = PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table) WHERE user_id = $1\(more)")
             query.binds.append(user)
             rows += try r.rows(query)[0].decode(Int64.self)
         }
@@ -61,7 +66,9 @@ extension PostGISStore {
             """)
     }
 
+    /// The exported categories replace the defaults a new user was given.
     static func restoreCategories(_ r: PostGISReader, _ categories: [RestoredCategory], user: String) throws {
+        _ = try r.rows("DELETE FROM categories WHERE user_id = \(user)")
         for c in categories {
             _ = try r.rows("""
                 INSERT INTO categories (user_id, kind, name, icon, color, is_default, is_active)
@@ -103,9 +110,7 @@ extension PostGISStore {
                 """)[0].decode(Int64.self)
             _ = try r.rows("UPDATE expenses SET period_id = \(pk) WHERE user_id = \(user) AND id = ANY(\(p.expenseIDs)::text[])")
         }
-        if let last = periods.map(\.number).max() {
-            _ = try r.rows("INSERT INTO period_numbers (user_id, last) VALUES (\(user), \(last))")
-        }
+        try restoreCounter(r, "period_numbers", periods.map(\.number), user: user)
     }
 
     static func restorePositions(_ r: PostGISReader, _ positions: [Position], user: String) throws {
@@ -132,5 +137,60 @@ extension PostGISStore {
             text.double(v.centre.longitude); text.text(v.source?.rawValue); text.double(v.radiusMeters); text.text(v.placeName)
             text.text(v.placeID); text.double(v.probability)
         }
+    }
+
+    /// Sets a per-user counter to the largest restored id, so the next is new.
+    static func restoreCounter(_ r: PostGISReader, _ counter: String, _ numbers: [Int64], user: String) throws {
+        guard let last = numbers.max() else { return }
+        _ = try r.rows("INSERT INTO \(unescaped: counter) (user_id, last) VALUES (\(user), \(last))")
+    }
+
+    static func restoreBudgets(_ r: PostGISReader, _ budgets: [Budget], user: String) throws {
+        for b in budgets {
+            var zoneLat: Double?, zoneLon: Double?, radius: Double?, geoJSON: String?
+            switch b.zone {
+            case .circle(let c, let m)?: (zoneLat, zoneLon, radius) = (c.latitude, c.longitude, m.meters)
+            case .polygon(let text)?: geoJSON = text
+            case nil: break
+            }
+            let pk = try r.rows("""
+                INSERT INTO budgets (user_id, number, name, amount_minor, currency, from_date, to_date, category, every,
+                    zone_lat, zone_lon, zone_radius_m, zone_geojson, is_active, created_at, thresholds)
+                VALUES (\(user), \(b.id), \(b.name), \(b.amount.minorUnits), \(b.amount.currency.code), \("\(b.from)"), \("\(b.to)"),
+                    \(b.category), \(b.every?.rawValue), \(zoneLat), \(zoneLon), \(radius), \(geoJSON), \(b.isActive), \(b.createdAt),
+                    \(BudgetThresholds.text(b.thresholds)))
+                RETURNING pk
+                """)[0].decode(Int64.self)
+            if !b.categoryLimits.isEmpty {
+                _ = try r.rows("""
+                    INSERT INTO budget_category_limits (budget_id, user_id, category, amount_minor)
+                    SELECT \(pk), \(user), l.c, l.a
+                    FROM unnest(\(b.categoryLimits.map(\.category))::text[], \(b.categoryLimits.map(\.amount.minorUnits))::bigint[]) AS l(c, a)
+                    """)
+            }
+        }
+        try restoreCounter(r, "budget_numbers", budgets.map(\.id), user: user)
+    }
+
+    static func restoreRecurring(_ r: PostGISReader, _ rules: [RestoredRecurringRule], user: String) throws {
+        for x in rules {
+            _ = try r.rows("""
+                INSERT INTO recurring_rules (user_id, number, kind, amount_minor, currency, title, category, merchant, store_id, notes,
+                    every, anchor_date, until_date, next_due, created_at, updated_at)
+                VALUES (\(user), \(x.number), \(x.kind.rawValue), \(x.amount.minorUnits), \(x.amount.currency.code), \(x.title), \(x.category),
+                    \(x.merchant), \(x.storeID), \(x.notes), \(x.every), \(x.from), \(x.until), \(x.nextDue), \(x.createdAt), \(x.updatedAt))
+                """)
+        }
+        try restoreCounter(r, "recurring_numbers", rules.map(\.number), user: user)
+    }
+
+    static func restorePantry(_ r: PostGISReader, _ items: [RestoredPantryItem], user: String) throws {
+        for i in items {
+            _ = try r.rows("""
+                INSERT INTO pantry_items (user_id, number, name, quantity, expires, status, created_at, closed_at)
+                VALUES (\(user), \(i.number), \(i.name), \(i.quantity), \(i.expires), \(i.status), \(i.createdAt), \(i.closedAt))
+                """)
+        }
+        try restoreCounter(r, "pantry_numbers", items.map(\.number), user: user)
     }
 }

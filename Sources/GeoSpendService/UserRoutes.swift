@@ -67,7 +67,8 @@ struct UserRoutes {
         var response = JSONResponse.make(.object([
             ("user", .string(user)), ("expenses", .integer(Int64(data.expenses.count))), ("categories", .integer(Int64(data.categories.count))),
             ("periods", .integer(Int64(data.periods.count))), ("positions", .integer(Int64(data.positions.count))),
-            ("visits", .integer(Int64(data.visits.count))),
+            ("visits", .integer(Int64(data.visits.count))), ("budgets", .integer(Int64(data.budgets.count))),
+            ("recurring", .integer(Int64(data.recurring.count))), ("pantry", .integer(Int64(data.pantry.count))),
         ]))
         response.status = .created
         return response

@@ -26,18 +26,24 @@ extension SpatiaLiteStore {
             try Self.restorePeriods(db, data.periods, user: user)
             try Self.restorePositions(db, data.positions, user: user)
             try Self.restoreVisits(db, data.visits, user: user)
+            try Self.restoreBudgets(db, data.budgets, user: user)
+            try Self.restoreRecurring(db, data.recurring, user: user)
+            try Self.restorePantry(db, data.pantry, user: user)
+            // Restored history is not news: no budget events (PostgreSQL raises none either).
+            writer.touched = TouchedDays()
             return true
         }
     }
 
     /// Refuses a user who has a row in any table keyed by user (`userKeyedTables`, the ones
-    /// `users delete` empties) but API tokens (`UserRestore.credentialTables`). A `users` row
-    /// alone (e.g. made by `users edit`) is empty.
+    /// `users delete` empties) but API tokens (`UserRestore.credentialTables`) and untouched
+    /// default categories (`UserRestore.untouchedDefaultCategory`): what a new user holds.
     static func requireEmpty(_ db: Database, user: String) throws {
         var rows = 0
         for (table, column) in try userKeyedTables(db) where !UserRestore.credentialTables.contains(table) {
+            let more = table == "categories" ? " AND NOT (\(UserRestore.untouchedDefaultCategory))" : ""
             rows += try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ?",
+                db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier) WHERE \(column.quotedDatabaseIdentifier) = ?\(more)",
                 arguments: [user]) ?? 0
         }
         if rows > 0 { throw UserRestoreError.notEmpty(user: user, rows: rows) }
@@ -73,7 +79,9 @@ extension SpatiaLiteStore {
             arguments: [user, s.events.joined(separator: ","), s.quietHours?.startMinute, s.quietHours?.endMinute, s.reminderLeadMinutes])
     }
 
+    /// The exported categories replace the defaults a new user was given.
     static func restoreCategories(_ db: Database, _ categories: [RestoredCategory], user: String) throws {
+        try db.execute(sql: "DELETE FROM categories WHERE user_id = ?", arguments: [user])
         for c in categories {
             try db.execute(
                 sql: "INSERT INTO categories (user_id, kind, name, icon, color, is_default, is_active) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -117,9 +125,7 @@ extension SpatiaLiteStore {
                 try db.execute(sql: "UPDATE expenses SET period_id = ? WHERE user_id = ? AND id = ?", arguments: [pk, user, id])
             }
         }
-        if let last = periods.map(\.number).max() {
-            try db.execute(sql: "INSERT INTO period_numbers (user_id, last) VALUES (?, ?)", arguments: [user, last])
-        }
+        try restoreCounter(db, "period_numbers", periods.map(\.number), user: user)
     }
 
     static func restorePositions(_ db: Database, _ positions: [Position], user: String) throws {
@@ -141,5 +147,65 @@ extension SpatiaLiteStore {
                     v.radiusMeters, v.placeName, v.placeID, v.probability,
                 ])
         }
+    }
+
+    /// Sets a per-user counter (`UserNumbers`) to the largest restored id, so the next is new.
+    /// (A deleted id above it is not in the export: it may be given again.)
+    static func restoreCounter(_ db: Database, _ counter: String, _ numbers: [Int64], user: String) throws {
+        guard let last = numbers.max() else { return }
+        try db.execute(sql: "INSERT INTO \(counter) (user_id, last) VALUES (?, ?)", arguments: [user, last])
+    }
+
+    static func restoreBudgets(_ db: Database, _ budgets: [Budget], user: String) throws {
+        for b in budgets {
+            var zoneLat: Double?, zoneLon: Double?, radius: Double?, geoJSON: String?
+            switch b.zone {
+            case .circle(let c, let r)?: (zoneLat, zoneLon, radius) = (c.latitude, c.longitude, r.meters)
+            case .polygon(let text)?: geoJSON = text
+            case nil: break
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO budgets (user_id, number, name, amount_minor, currency, from_date, to_date, category, every,
+                        zone_lat, zone_lon, zone_radius_m, zone_geojson, is_active, created_at, thresholds)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    user, b.id, b.name, b.amount.minorUnits, b.amount.currency.code, "\(b.from)", "\(b.to)", b.category, b.every?.rawValue,
+                    zoneLat, zoneLon, radius, geoJSON, b.isActive, b.createdAt, BudgetThresholds.text(b.thresholds),
+                ])
+            let pk = db.lastInsertedRowID
+            for limit in b.categoryLimits {
+                try db.execute(
+                    sql: "INSERT INTO budget_category_limits (budget_id, user_id, category, amount_minor) VALUES (?, ?, ?, ?)",
+                    arguments: [pk, user, limit.category, limit.amount.minorUnits])
+            }
+        }
+        try restoreCounter(db, "budget_numbers", budgets.map(\.id), user: user)
+    }
+
+    static func restoreRecurring(_ db: Database, _ rules: [RestoredRecurringRule], user: String) throws {
+        for r in rules {
+            try db.execute(
+                sql: """
+                    INSERT INTO recurring_rules (user_id, number, kind, amount_minor, currency, title, category, merchant, store_id, notes,
+                        every, anchor_date, until_date, next_due, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    user, r.number, r.kind.rawValue, r.amount.minorUnits, r.amount.currency.code, r.title, r.category, r.merchant, r.storeID,
+                    r.notes, r.every, r.from, r.until, r.nextDue, r.createdAt, r.updatedAt,
+                ])
+        }
+        try restoreCounter(db, "recurring_numbers", rules.map(\.number), user: user)
+    }
+
+    static func restorePantry(_ db: Database, _ items: [RestoredPantryItem], user: String) throws {
+        for i in items {
+            try db.execute(
+                sql: "INSERT INTO pantry_items (user_id, number, name, quantity, expires, status, created_at, closed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: [user, i.number, i.name, i.quantity, i.expires, i.status, i.createdAt, i.closedAt])
+        }
+        try restoreCounter(db, "pantry_numbers", items.map(\.number), user: user)
     }
 }

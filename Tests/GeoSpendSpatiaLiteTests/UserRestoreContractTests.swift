@@ -13,7 +13,7 @@ import Testing
 @Suite struct UserRestoreContractTests {
     typealias Kind = PositionStoreContractTests.Kind
     typealias Database = ExpenseStore & ExpenseEditing & CategoryEditing & PeriodStore & PositionStore & UserSettingsStore
-        & NotificationStore & UserProfileStore & UserDataStore
+        & NotificationStore & UserProfileStore & UserDataStore & BudgetStore & RecurringStore & PantryStore
 
     static func make(_ kind: Kind, _ scratch: Scratch) async throws -> any Database {
         switch kind {
@@ -53,6 +53,22 @@ import Testing
         _ = try await store.addLocationHistory(P.annHistory, userID: "ann")
         _ = try await store.addLocationHistory(P.bobHistory, userID: "bob")
         _ = try await store.addPeriod(userID: "bob", try PeriodFields(name: "Bob's", start: try Timestamp(parsing: "2026-03-01"), end: nil))
+        // Budgets: one with a category limit, a circle zone and thresholds of its own, one
+        // inactive over a polygon; a recurring rule that names a store; pantry items open and used.
+        _ = try await store.saveBudget(Budget(
+            userID: "ann", name: "March", amount: Money(minorUnits: 50_000, currency: eur), from: try LocalDay(parsing: "2026-03-01"),
+            to: try LocalDay(parsing: "2026-03-31"), categoryLimits: [Budget.CategoryLimit(category: "Snacks", amount: Money(minorUnits: 2_050, currency: eur))],
+            zone: .circle(center: Coordinate(uncheckedLatitude: 60.1699, longitude: 24.9384), radius: Distance(meters: 1500)), thresholds: [50, 90, 120]))
+        let polygon = #"{"type":"Polygon","coordinates":[[[24.9,60.1],[25.0,60.1],[25.0,60.2],[24.9,60.1]]]}"#
+        _ = try await store.saveBudget(Budget(
+            userID: "ann", name: "Weekly", amount: Money(minorUnits: 10_000, currency: eur), from: try LocalDay(parsing: "2026-01-01"),
+            to: try LocalDay(parsing: "2026-12-31"), every: .week, zone: try BudgetZone.parsing(geoJSON: Array(polygon.utf8), source: "zone"), isActive: false))
+        _ = try await RecurringChanges.add(
+            ["every": "monthly", "from": "2026-01-31", "amount": "950", "currency": "EUR", "title": "Rent", "category": "Bills", "store_id": "s2"],
+            user: "ann", store: store)
+        _ = try await store.addPantryItem(userID: "ann", PantryFields(name: "Milch", quantity: "2 l", expires: try LocalDay(parsing: "2026-03-20")))
+        let used = try #require(try await store.addPantryItem(userID: "ann", PantryFields(name: "Brot", quantity: nil, expires: nil)))
+        _ = try await store.closePantryItem(userID: "ann", id: used.id, as: .used)
         return store
     }
 
@@ -71,11 +87,15 @@ import Testing
         let before = try #require(try await Self.export(store, "ann"))
         let bobBefore = try #require(try await Self.export(store, "bob"))
         // The fixture holds what the test claims: every section restore writes is non-empty.
-        for key in ["\"expense_times\":[\n", "\"periods\":[\n", "\"positions\":[\n", "\"visits\":[\n", "\"time_zone\":\"Europe", "\"quiet_hours\":\"22:00-07:00\"", "\"icon\":\"🍫\""] {
+        for key in [
+            "\"expense_times\":[\n", "\"periods\":[\n", "\"positions\":[\n", "\"visits\":[\n", "\"time_zone\":\"Europe", "\"quiet_hours\":\"22:00-07:00\"",
+            "\"icon\":\"🍫\"", "\"type\":\"circle\"", "\"type\":\"polygon\"", "\"thresholds\":[50,90,120]", "\"recurring\":[\n", "\"status\":\"used\"",
+        ] {
             #expect(before.contains(key), "\(key)")
         }
         let data = try UserRestore.read(Array(before.utf8))
         #expect(data.expenses.count == 4 && data.periods.count == 1 && data.positions.count == 3 && data.visits.count == 2)
+        #expect(data.budgets.count == 2 && data.recurring.count == 1 && data.pantry.count == 2)
         #expect(try await store.deleteUser("ann", rewriteFile: false) != nil)
         #expect(try await Self.export(store, "ann") == nil)
         try await store.restore(data, as: "ann")
@@ -84,6 +104,7 @@ import Testing
         #expect(try await Self.export(store, "bob") == bobBefore, "bob untouched")
         // The period counter resumes after the restored ids: a new period is 3, as before the delete.
         #expect(try await store.addPeriod(userID: "ann", try PeriodFields(name: "Next", start: try Timestamp(parsing: "2026-04-01"), end: nil)).id == 3)
+        #expect(try await store.addPantryItem(userID: "ann", PantryFields(name: "Käse", quantity: nil, expires: nil))?.id == 3)
     }
 
     @Test(arguments: Kind.allCases)
@@ -143,7 +164,9 @@ import Testing
             Issue.record("a latitude of 91 was read"); return
         }
         #expect(latPath == "positions[2]")
-        #expect(refusal(ann.replacingOccurrences(of: "\"budgets\":[]", with: "\"budgets\":[{}]")) == .unsupported(section: "budgets", rows: 1))
+        #expect(refusal(ann.replacingOccurrences(of: "\"receipts\":[]", with: "\"receipts\":[{}]")) == .unsupported(section: "receipts", rows: 1))
+        #expect(refusal(ann.replacingOccurrences(of: "\"thresholds\":[50,90,120]", with: "\"thresholds\":[90,50]"))
+            == .invalid(path: "budgets[0].thresholds", reason: "are not at most 10 distinct percentages in ascending order"))
         #expect(refusal(String(repeating: " ", count: UserRestore.maximumBytes + 1)) == .tooLarge(bytes: UserRestore.maximumBytes + 1, limit: UserRestore.maximumBytes))
     }
 

@@ -9,7 +9,8 @@
 ///
 /// What it reads: the user (name, email, creation time), settings, notification settings,
 /// categories with their icon, colour and flags, expenses with their times (`expense_times`),
-/// periods and the expenses in them, and the location history (`positions`, `visits`). The stores the
+/// periods and the expenses in them, the location history (`positions`, `visits`), budgets
+/// (limits, zones, thresholds), recurring rules and pantry items — ids as exported. The stores the
 /// export names are shared: they must exist in the target database (the export carries their
 /// fields, but a shared store is not ours to create), else `UserRestoreError.unknownStore`.
 /// Left out on purpose: API tokens (a restore never brings back a credential) and webhooks
@@ -25,12 +26,16 @@ public enum UserRestore {
 
     /// Sections whose rows this version does not restore: a non-empty one refuses the document.
     public static let unsupportedSections = [
-        "budgets", "price_records", "shopping_lists", "receipts", "recurring", "pantry",
+        "price_records", "shopping_lists", "receipts",
     ]
 
     /// Tables keyed by user that do not count against "empty": the credentials a restore never
     /// writes (a user signed in over HTTP holds a token, and restores into themselves).
     public static let credentialTables: Set<String> = ["api_tokens", "api_token_numbers"]
+
+    /// The categories that do not count against "empty" either: the defaults as a new user gets
+    /// them (untouched: no icon or colour, active). A restore replaces the user's categories.
+    public static let untouchedDefaultCategory = "is_default AND icon IS NULL AND color IS NULL AND is_active"
 
     /// Parses and checks a whole export.
     /// - Throws: `UserRestoreError` naming the JSON path of the first bad value.
@@ -78,14 +83,16 @@ public enum UserRestore {
         guard NotificationSettings.leadRange.contains(Int(clamping: lead)) else {
             throw .invalid(path: "notification_settings.reminder_lead_minutes", reason: "\(lead) is outside \(NotificationSettings.leadRange)")
         }
-        data.notificationSettings = NotificationSettings(
-            events: try notifications.array("events").map { try $0.stringValue() },
-            quietHours: try quiet.map { q throws(UserRestoreError) in
-                guard let parsed = NotificationSettings.QuietHours(parsing: q) else {
-                    throw .invalid(path: "notification_settings.quiet_hours", reason: "\"\(q)\" is not HH:MM-HH:MM")
-                }
-                return parsed
-            }, reminderLeadMinutes: Int(lead))
+        var quietHours: NotificationSettings.QuietHours?
+        if let quiet {
+            guard let parsed = NotificationSettings.QuietHours(parsing: quiet) else {
+                throw .invalid(path: "notification_settings.quiet_hours", reason: "\"\(quiet)\" is not HH:MM-HH:MM")
+            }
+            quietHours = parsed
+        }
+        var events: [String] = []
+        for e in try notifications.array("events") { events.append(try e.stringValue()) }
+        data.notificationSettings = NotificationSettings(events: events, quietHours: quietHours, reminderLeadMinutes: Int(lead))
         data.webhooksLeftOut = try doc.array("webhooks").count
         data.tokensLeftOut = try doc.optionalArray("api_tokens")?.count ?? 0
 
@@ -113,7 +120,8 @@ public enum UserRestore {
                 }
             }
             let expense: Expense
-            do { expense = try ExpenseRecord.parse(RawRecord(location: e.path) { fields[$0] }) } catch {
+            let record = RawRecord(location: e.path) { fields[$0] }
+            do throws(FieldError) { expense = try ExpenseRecord.parse(record) } catch {
                 throw .invalid(path: "\(e.path).\(error.column)", reason: error.reason)
             }
             guard expense.userID == data.userID else {
@@ -130,11 +138,12 @@ public enum UserRestore {
                 do { _ = try Timestamp(parsing: remind) } catch { throw .invalid(path: t.path + ".remind_at", reason: "\(error)") }
             }
             let source = try t.optionalString("position_source")
-            let positionSource = try source.map { s throws(UserRestoreError) in
-                guard let p = PositionSource(rawValue: s) else {
-                    throw .invalid(path: t.path + ".position_source", reason: "\"\(s)\" is not one of \(PositionSource.allCases.map(\.rawValue).joined(separator: ", "))")
+            var positionSource: PositionSource?
+            if let source {
+                guard let p = PositionSource(rawValue: source) else {
+                    throw .invalid(path: t.path + ".position_source", reason: "\"\(source)\" is not one of \(PositionSource.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
-                return p
+                positionSource = p
             }
             let confidence = try t.optionalDouble("position_confidence")
             if let confidence, !(0...1).contains(confidence) {
@@ -197,8 +206,138 @@ public enum UserRestore {
                 placeName: try v.optionalString("place_name"), placeID: try v.optionalString("place_id"), probability: probability,
                 source: source)
         }
+        data.budgets = try doc.array("budgets").map { b throws(UserRestoreError) in try budget(b, user: data.userID) }
+        try unique(data.budgets.map(\.id), "budgets")
+        data.recurring = try doc.array("recurring").map(recurringRule)
+        try unique(data.recurring.map(\.number), "recurring")
+        data.storeIDs += data.recurring.compactMap(\.storeID).filter { !data.storeIDs.contains($0) }
+        data.pantry = try doc.array("pantry").map(pantryItem)
+        try unique(data.pantry.map(\.number), "pantry")
         return data
     }
+
+    /// Ids (per user, never reused) are positive and each once.
+    private static func unique(_ ids: [Int64], _ section: String) throws(UserRestoreError) {
+        var seen = Set<Int64>()
+        for (n, id) in ids.enumerated() where id <= 0 || !seen.insert(id).inserted {
+            throw .invalid(path: "\(section)[\(n)].id", reason: "\(id) is not a positive id of its own")
+        }
+    }
+
+    private static func money(_ node: Node, _ key: String, currency: Currency) throws(UserRestoreError) -> Money {
+        let text = try node.string(key)
+        let m: Money
+        do { m = try Money(parsing: text, currency: currency) } catch { throw .invalid(path: node.member(key).path, reason: "\(error)") }
+        guard m.minorUnits > 0 else { throw .invalid(path: node.member(key).path, reason: "\(text) is not positive") }
+        return m
+    }
+
+    private static func currency(_ node: Node) throws(UserRestoreError) -> Currency {
+        do { return try Currency(code: try node.string("currency")) } catch { throw .invalid(path: node.member("currency").path, reason: "\(error)") }
+    }
+
+    private static func day(_ node: Node, _ key: String) throws(UserRestoreError) -> LocalDay? {
+        guard let text = try node.optionalString(key) else { return nil }
+        do { return try LocalDay(parsing: text) } catch { throw .invalid(path: node.member(key).path, reason: "\(error)") }
+    }
+
+    /// A budget in `BudgetJSON.budget`'s shape, its id, thresholds and creation time as exported.
+    private static func budget(_ b: Node, user: String) throws(UserRestoreError) -> Budget {
+        let c = try currency(b)
+        guard let from = try day(b, "from") else { throw .invalid(path: b.path + ".from", reason: "is missing") }
+        guard let to = try day(b, "to") else { throw .invalid(path: b.path + ".to", reason: "is missing") }
+        guard from < to else { throw .invalid(path: b.path + ".to", reason: "is not after from") }
+        let every = try b.optionalString("every")
+        var recurrence: Budget.Recurrence?
+        if let every {
+            guard let r = Budget.Recurrence(rawValue: every) else { throw .invalid(path: b.path + ".every", reason: "\"\(every)\" is not week, month or year") }
+            recurrence = r
+        }
+        let limits = try b.array("category_limits").map { l throws(UserRestoreError) in
+            Budget.CategoryLimit(category: try l.string("category"), amount: try money(l, "amount", currency: c))
+        }
+        let zoneNode = b.member("zone")
+        var zone: BudgetZone?
+        if zoneNode.value != .null {
+            switch try zoneNode.string("type") {
+            case "circle":
+                let radius = try zoneNode.optionalDouble("radius_m") ?? 0
+                guard radius > 0 else { throw .invalid(path: zoneNode.path + ".radius_m", reason: "is not a positive radius") }
+                zone = .circle(center: try zoneNode.coordinate(), radius: Distance(meters: radius))
+            case "polygon":
+                let geometry = try zoneNode.child("geometry")
+                do { zone = try BudgetZone.parsing(geoJSON: Array(geometry.value.text.utf8), source: geometry.path) } catch {
+                    throw .invalid(path: geometry.path, reason: "\(error)")
+                }
+            case let other: throw .invalid(path: zoneNode.path + ".type", reason: "\"\(other)\" is not circle or polygon")
+            }
+        }
+        let thresholds = try b.array("thresholds").map { t throws(UserRestoreError) in
+            guard case .number(let text) = t.value, let v = Int64(text), BudgetThresholds.range.contains(v) else {
+                throw .invalid(path: t.path, reason: "is not a whole percentage \(BudgetThresholds.range)")
+            }
+            return v
+        }
+        guard thresholds == thresholds.sorted(), Set(thresholds).count == thresholds.count, thresholds.count <= BudgetThresholds.maxCount else {
+            throw .invalid(path: b.path + ".thresholds", reason: "are not at most \(BudgetThresholds.maxCount) distinct percentages in ascending order")
+        }
+        return Budget(
+            id: try b.integer("id"), userID: user, name: try b.string("name"), amount: try money(b, "amount", currency: c), from: from, to: to,
+            category: try b.optionalString("category"), every: recurrence, categoryLimits: limits, zone: zone, isActive: try b.bool("active"),
+            createdAt: try b.string("created_at"), thresholds: thresholds)
+    }
+
+    /// A rule in `RecurringJSON.rule`'s shape.
+    private static func recurringRule(_ r: Node) throws(UserRestoreError) -> RestoredRecurringRule {
+        let kindText = try r.string("kind")
+        guard let kind = ExpenseKind(rawValue: kindText) else { throw .invalid(path: r.path + ".kind", reason: "\"\(kindText)\" is not expense, income or transfer") }
+        let every = try r.string("every")
+        do { _ = try RecurringSchedule.Every(parsing: every) } catch { throw .invalid(path: r.path + ".every", reason: "\(error)") }
+        guard let from = try day(r, "from") else { throw .invalid(path: r.path + ".from", reason: "is missing") }
+        let until = try day(r, "until")
+        if let until, until < from { throw .invalid(path: r.path + ".until", reason: "is before from") }
+        return RestoredRecurringRule(
+            number: try r.integer("id"), kind: kind, amount: try money(r, "amount", currency: try currency(r)), title: try r.optionalString("title"),
+            category: try r.optionalString("category"), merchant: try r.optionalString("merchant"), storeID: try r.optionalString("store_id"),
+            notes: try r.optionalString("notes"), every: every, from: from.description, until: until?.description,
+            nextDue: try day(r, "next_due")?.description, createdAt: try r.string("created_at"), updatedAt: try r.string("updated_at"))
+    }
+
+    /// An item in `PantryListing.json`'s shape.
+    private static func pantryItem(_ i: Node) throws(UserRestoreError) -> RestoredPantryItem {
+        let status = try i.string("status")
+        guard ["open", "used", "discarded"].contains(status) else { throw .invalid(path: i.path + ".status", reason: "\"\(status)\" is not open, used or discarded") }
+        let closed = try i.optionalString("closed_at")
+        guard (closed == nil) == (status == "open") else { throw .invalid(path: i.path + ".closed_at", reason: "is given exactly when the item is closed") }
+        let name = try i.string("name")
+        guard !name.isEmpty else { throw .invalid(path: i.path + ".name", reason: "is empty") }
+        return RestoredPantryItem(
+            number: try i.integer("id"), name: name, quantity: try i.optionalString("quantity"), expires: try day(i, "expires")?.description,
+            status: status, createdAt: try i.string("created_at"), closedAt: closed)
+    }
+}
+
+/// A recurring rule as exported: its id, schedule, the expense it makes, and its times.
+public struct RestoredRecurringRule: Sendable, Hashable {
+    public let number: Int64
+    public let kind: ExpenseKind
+    public let amount: Money
+    public let title, category, merchant, storeID, notes: String?
+    /// `RecurringSchedule.Every`'s text, the anchor and last days.
+    public let every, from: String
+    public let until, nextDue: String?
+    public let createdAt, updatedAt: String
+}
+
+/// A pantry item as exported.
+public struct RestoredPantryItem: Sendable, Hashable {
+    public let number: Int64
+    public let name: String
+    public let quantity, expires: String?
+    /// open, used or discarded.
+    public let status: String
+    public let createdAt: String
+    public let closedAt: String?
 }
 
 /// A category as exported: name, kind, icon, colour and flags.
@@ -240,6 +379,10 @@ public struct UserRestoreData: Sendable {
     public var positions: [Position] = []
     /// The stays a location history recorded, by start.
     public var visits: [Visit] = []
+    /// Budgets with their ids (`number`), thresholds and creation times.
+    public var budgets: [Budget] = []
+    public var recurring: [RestoredRecurringRule] = []
+    public var pantry: [RestoredPantryItem] = []
     /// How many webhooks and API tokens the export listed: not restored (no secrets are exported).
     public var webhooksLeftOut = 0
     public var tokensLeftOut = 0
@@ -256,12 +399,13 @@ public struct UserRestoreData: Sendable {
         var copy = self
         copy.userID = user
         copy.expenses = expenses.map { var e = $0; e.userID = user; return e }
+        copy.budgets = budgets.map { var b = $0; b.userID = user; return b }
         return copy
     }
 
     /// Rows written, for the CLI's summary.
     public var summary: String {
-        "\(expenses.count) expenses, \(categories.count) categories, \(periods.count) periods, \(positions.count) positions, \(visits.count) visits"
+        "\(expenses.count) expenses, \(categories.count) categories, \(periods.count) periods, \(positions.count) positions, \(visits.count) visits, \(budgets.count) budgets, \(recurring.count) recurring rules, \(pantry.count) pantry items"
     }
 }
 
@@ -289,6 +433,20 @@ public enum UserRestoreError: Error, Sendable, Equatable, CustomStringConvertibl
             return "user \"\(user)\" already has data (\(rows) rows); restore into an empty user: `geospend users delete \(user)` first (export it if still wanted), or restore under another id with --as NEWID"
         case .unknownStore(let id):
             return "the export names store \"\(id)\", which is not in this database; import the stores first (`geospend import stores`), then restore"
+        }
+    }
+}
+
+extension JSONValue {
+    /// Compact JSON text (numbers as their literal text), to hand a part to another reader.
+    var text: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .number(let n): return n
+        case .string(let s): return JSONOutput.string(s).serialized(pretty: false)
+        case .array(let items): return "[" + items.map(\.text).joined(separator: ",") + "]"
+        case .object(let members): return "{" + members.map { JSONOutput.string($0.key).serialized(pretty: false) + ":" + $0.value.text }.joined(separator: ",") + "}"
         }
     }
 }
