@@ -65,7 +65,7 @@ public enum UserRestore {
             let n = try community.array(part).count
             if n > 0 { throw .unsupported(section: "community.\(part)", rows: n) }
         }
-        if try community.child("member").value != .null { throw .unsupported(section: "community.member", rows: 1) }
+        if community.member("member").value != .null { throw .unsupported(section: "community.member", rows: 1) }
 
         let user = try doc.child("user")
         var data = UserRestoreData(
