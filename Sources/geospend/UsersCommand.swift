@@ -171,21 +171,22 @@ struct UsersCommand: AsyncParsableCommand {
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Restore what `users export` wrote into an empty user, in one transaction.",
+            abstract: "Restore a `users export` file into an empty user, all or nothing.",
             usage: """
                 geospend users import <file> [--as <new-id>] [--db <db>]
                 """,
             discussion: """
                 Restores the user, settings, notification settings, categories,
-                expenses (with reminders and times), periods, positions and visits.
+                expenses (with reminders and times), periods, positions, visits,
+                budgets, recurring rules and pantry items, ids as exported.
                 Refused when the user already has data: delete it first
                 (`users delete`) or restore under another id with --as. Stores are
                 shared: the ones the export names must be in the database already.
                 Never restored: API tokens and webhooks (no key or signing secret
                 is ever exported; make new ones). Sections this version cannot
-                restore yet (budgets, price records, shopping lists, receipts,
-                recurring rules, pantry, community) refuse the file when not
-                empty. All or nothing: on any error nothing is written.
+                restore yet (price records, shopping lists, receipts, community)
+                refuse the file when not empty. All or nothing: on any error
+                nothing is written.
 
                 Example:
                   geospend users export alice --out alice.json
@@ -195,7 +196,9 @@ struct UsersCommand: AsyncParsableCommand {
                 """)
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The export file (`geospend users export --out`).") var file: String
-        @Option(name: .customLong("as"), help: "Restore under this user id instead of the exported one.", transform: Identity.normalized)
+        @Option(
+            name: .customLong("as"), help: ArgumentHelp("Restore under this user id instead of the exported one.", valueName: "new-id"),
+            transform: Identity.normalized)
         var newID: String?
 
         func validate() throws {
