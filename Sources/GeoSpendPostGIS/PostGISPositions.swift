@@ -68,7 +68,7 @@ extension PostGISStore: PositionStore {
     /// into a temporary table, then into `table` with one `INSERT … ON CONFLICT DO NOTHING`, whose
     /// returned rows are the added ones. Measured on 1M fixes (docs/POSTGIS.md § Location
     /// history): the straight `COPY` takes about a third of the two steps' time.
-    private static func add<Row>(
+    static func add<Row>(
         _ rows: [Row], to table: String, user: String, _ r: PostGISReader, span: (column: String, range: ClosedRange<Int64>?),
         columns: [(name: String, type: String)], sameKey: (Row, Row) -> Bool, encode: (inout CopyText, Row) -> Void
     ) throws -> Int {
@@ -103,7 +103,7 @@ extension PostGISStore: PositionStore {
     }
 
     /// The smallest and largest of `values`; nil for none.
-    private static func span(_ values: [Int64]) -> ClosedRange<Int64>? {
+    static func span(_ values: [Int64]) -> ClosedRange<Int64>? {
         guard let low = values.min(), let high = values.max() else { return nil }
         return low...high
     }

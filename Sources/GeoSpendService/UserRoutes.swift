@@ -9,6 +9,7 @@ struct UserRoutes {
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("users/me/export", use: export)
+        group.post("users/me/import", use: restore)
         group.delete("users/me", use: delete)
         group.get("users/me", use: show)
         group.patch("users/me", use: edit)
@@ -41,6 +42,36 @@ struct UserRoutes {
             }
             guard written != nil else { throw Gone() }  // deleted since the token was checked
         }
+    }
+
+    /// `users import` for the signed-in user: the body is a `users export` document (at most
+    /// `maxUploadSize`); the user must hold nothing but their tokens. 201 with what was written.
+    @Sendable func restore(_ request: Request, context: ServiceContext) async throws -> Response {
+        let user = try context.user()
+        var bytes: [UInt8] = []
+        for try await chunk in request.body {
+            guard bytes.count + chunk.readableBytes <= context.maxUploadSize else {
+                throw Problem(.contentTooLarge, "the body is larger than \(context.maxUploadSize >> 20) MiB")
+            }
+            bytes += chunk.readableBytesView
+        }
+        let data: UserRestoreData
+        do { data = try UserRestore.read(bytes) } catch { throw Problem(.unprocessableContent, error.description) }
+        do { try await store.restore(data, as: user) } catch let error as UserRestoreError {
+            switch error {
+            case .notEmpty:
+                throw Problem(.conflict, "user \"\(OutputEscaping.visible(user))\" already has data; DELETE /api/v1/users/me first (export it if still wanted)")
+            default: throw Problem(.unprocessableContent, error.description)
+            }
+        }
+        var response = JSONResponse.make(.object([
+            ("user", .string(user)), ("expenses", .integer(Int64(data.expenses.count))), ("categories", .integer(Int64(data.categories.count))),
+            ("periods", .integer(Int64(data.periods.count))), ("positions", .integer(Int64(data.positions.count))),
+            ("visits", .integer(Int64(data.visits.count))), ("budgets", .integer(Int64(data.budgets.count))),
+            ("recurring", .integer(Int64(data.recurring.count))), ("pantry", .integer(Int64(data.pantry.count))),
+        ]))
+        response.status = .created
+        return response
     }
 
     @Sendable func delete(_ request: Request, context: ServiceContext) async throws -> Response {

@@ -58,7 +58,7 @@ final class SpatiaLiteBulkWriter {
     /// Whether any row was inserted, updated or deleted since (the store rolls back when not).
     var wroteRows: Bool { db.totalChangesCount != changesBefore }
     /// The users and days of the expenses inserted: the budget events the scope raises before it commits.
-    private(set) var touched = TouchedDays()
+    var touched = TouchedDays()  // set: `users import` raises no events
     // The caches below stand in for SQL lookups, so they compare as SQL does: bytes
     // (`ExactText`). Category names are keyed as written, not folded: `Food` and `food` are two
     // entries that the lookup (`NOCASE`) resolves to the same row, and no row's name is folded

@@ -60,6 +60,9 @@ struct GeoSpendCommand: AsyncParsableCommand {
             printErr("geospend: \(error)")
             if case .writeFailed = error { Foundation.exit(1) }
             Foundation.exit(2)
+        case let error as UserRestoreError:
+            printErr("geospend: \(error)")
+            Foundation.exit(2)
         case let error as H3Error:
             printErr("geospend: \(error)")
             Foundation.exit(2)

@@ -13,9 +13,10 @@ struct UsersCommand: AsyncParsableCommand {
               geospend users list
               geospend users export alice --out alice.json
               geospend users delete alice --yes
+              geospend users import alice.json
               geospend users settings --user alice --keep-positions 365
             """,
-        subcommands: [List.self, Edit.self, Export.self, Delete.self, Settings.self])
+        subcommands: [List.self, Edit.self, Export.self, Delete.self, Import.self, Settings.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -164,6 +165,58 @@ struct UsersCommand: AsyncParsableCommand {
             // Uploads a killed service left behind hold some user's rows: they go too.
             let uploads = UploadedFile.removeLeftovers()
             if !uploads.isEmpty { printErr("note: removed \(uploads.count) upload(s) a stopped service left in \(FileManager.default.temporaryDirectory.path)") }
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Restore a `users export` file into an empty user, all or nothing.",
+            usage: """
+                geospend users import <file> [--as <new-id>] [--db <db>]
+                """,
+            discussion: """
+                Restores the user, settings, notification settings, categories,
+                expenses (with reminders and times), periods, positions, visits,
+                budgets, recurring rules and pantry items, ids as exported.
+                Refused when the user already has data: delete it first
+                (`users delete`) or restore under another id with --as. Stores are
+                shared: the ones the export names must be in the database already.
+                Never restored: API tokens and webhooks (no key or signing secret
+                is ever exported; make new ones). Sections this version cannot
+                restore yet (price records, shopping lists, receipts, community)
+                refuse the file when not empty. All or nothing: on any error
+                nothing is written.
+
+                Example:
+                  geospend users export alice --out alice.json
+                  geospend users delete alice --yes
+                  geospend users import alice.json
+                  geospend users import alice.json --as alice2
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The export file (`geospend users export --out`).") var file: String
+        @Option(
+            name: .customLong("as"), help: ArgumentHelp("Restore under this user id instead of the exported one.", valueName: "new-id"),
+            transform: Identity.normalized)
+        var newID: String?
+
+        func validate() throws {
+            if let newID, newID.isEmpty || newID.count > 200 { throw ValidationError("--as: \"\(newID)\" is not a user id") }
+        }
+
+        func run() async throws {
+            let url = URL(fileURLWithPath: file)
+            let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
+            guard let size else { throw ValidationError("cannot read \(file): no such file") }
+            guard size <= UserRestore.maximumBytes else { throw UserRestoreError.tooLarge(bytes: size, limit: UserRestore.maximumBytes) }
+            let data = try UserRestore.read([UInt8](try Data(contentsOf: url)))
+            let user = newID ?? data.userID
+            let store = try await database.openUserData(writable: true)
+            try await store.restore(data, as: user)
+            printOut("restored user \(user) from \(file): \(data.summary)\n")
+            if data.tokensLeftOut > 0 { printErr("note: \(data.tokensLeftOut) API token(s) not restored: make new ones (`geospend tokens create`)") }
+            if data.webhooksLeftOut > 0 { printErr("note: \(data.webhooksLeftOut) webhook(s) not restored: their secrets are never exported; add them again") }
         }
     }
 

@@ -16,6 +16,14 @@ public protocol UserDataStore: Sendable {
     /// `UserDeletion.leftovers` what it could not reach (SpatiaLite: docs/RELIABILITY.md).
     /// - Returns: what was removed, or nil when there is no such user.
     func deleteUser(_ userID: String, rewriteFile: Bool) async throws -> UserDeletion?
+
+    /// Writes an export's data (`UserRestore.read`) for `user` (the exported id, or another:
+    /// `users import --as`), all in one transaction: a failure halfway leaves nothing written.
+    /// Each table is restored by a small function of its own; a new per-user table adds one
+    /// (docs/ARCHITECTURE.md, "Adding a per-user table").
+    /// - Throws: `UserRestoreError.notEmpty` when `user` already has rows in any table keyed by
+    ///   user, `.unknownStore` when a store the export names is missing (nothing written).
+    func restore(_ data: UserRestoreData, as user: String) async throws
 }
 
 /// One user's data inside a read transaction (see `UserDataStore.withUserData`).
