@@ -77,8 +77,17 @@ extension SpatiaLiteStore: ReceiptStore {
                         db, sql: "SELECT expense_id FROM receipts WHERE user_id = ? AND id = ?", arguments: [userID, id]) else { return .rollback }
                     if rewrite == .now { try Self.checkSpaceToRewrite(db, path: path, what: what) }
                     found = true
+                    let products = try Int64.fetchAll(
+                        db, sql: "SELECT DISTINCT product_id FROM price_records WHERE user_id = ? AND receipt_id = ?", arguments: [userID, id])
                     try Self.deleteReceiptRecords(db, id: id, userID: userID, expenseID: expenseID[0])
                     try db.execute(sql: "DELETE FROM receipts WHERE user_id = ? AND id = ?", arguments: [userID, id])
+                    // As `users delete`: a product the receipt's lines made goes once no record names
+                    // it, or the catalogue would keep what the receipt said.
+                    for product in products {
+                        try db.execute(
+                            sql: "DELETE FROM products WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM price_records WHERE product_id = ?1)",
+                            arguments: [product])
+                    }
                     try Self.markPendingScrub(db)  // a receipt waiting for review has no expense to flag it
                     return .commit
                 }
