@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(
             name: "GeoSpendServiceTests",
             dependencies: [
-                "GeoSpend", "GeoSpendSpatiaLite", "GeoSpendService", "GeoSpendTestSupport",
+                "GeoSpend", "GeoSpendSpatiaLite", "GeoSpendService", "GeoSpendOCR", "GeoSpendTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,7 @@
 import CTesseract
 import Foundation
 import GeoSpend
+import Synchronization
 
 /// Why a photo could not be read; each message names the file and says what to do.
 public enum ScanError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -10,6 +11,8 @@ public enum ScanError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(String)
     case languages(String)
     case preparation(String)
+    /// The scan was stopped (`ScanCancellation`) or ran past its deadline before Tesseract had read the photo.
+    case stopped(String)
 
     public var description: String {
         switch self {
@@ -21,6 +24,7 @@ public enum ScanError: Error, Sendable, Equatable, CustomStringConvertible {
         case .languages(let l):
             return "--lang \(l): Tesseract has no language data for it; install tesseract-ocr-LANG (scripts/bootstrap.sh installs deu, eng and fin)"
         case .preparation(let step): return "preparing the photo failed at \(step) (Leptonica)"
+        case .stopped(let p): return "\(p): the reading was stopped before it finished (cancelled or out of time); try again"
         }
     }
 }
@@ -52,7 +56,11 @@ public enum ReceiptScanner {
     /// Recognises the text of the photo at `path`, lines as printed.
     /// - Throws: `ScanError` naming the file for a missing, non-image, oversized or damaged file,
     ///   or languages Tesseract has no data for.
-    public static func text(ofPhoto path: String, languages: String, steps: PreparationSteps = .all) throws -> String {
+    /// - Parameter stop: when set, Tesseract's recognition asks it after every word and stops
+    ///   (`ScanError.stopped`) once it is cancelled or its deadline has passed
+    ///   (`TessMonitorSetCancelFunc`, `TessBaseAPIRecognize`); the preparation steps ask it
+    ///   between steps.
+    public static func text(ofPhoto path: String, languages: String, steps: PreparationSteps = .all, stop: ScanCancellation? = nil) throws -> String {
         _ = setMsgSeverity(6)  // L_SEVERITY_NONE: Leptonica's warnings are not the user's business
         guard FileManager.default.fileExists(atPath: path) else { throw ScanError.noSuchFile(path) }
         var format: Int32 = 0
@@ -78,12 +86,16 @@ public enum ReceiptScanner {
             photo = try PhotoOrientation.upright(photo, orientation: PhotoOrientation.exifOrientation(head))
         }
         lap("decode")
+        if stop?.isStopped == true { throw ScanError.stopped(path) }
         let prepared = try PhotoPreparation.prepare(photo, steps: steps, lap: lap)
-        let text = try recognise(prepared, languages: languages, lap: lap)
+        if stop?.isStopped == true { throw ScanError.stopped(path) }
+        let text = try recognise(prepared, languages: languages, stop: stop, lap: lap)
+        guard let text else { throw ScanError.stopped(path) }
         return text
     }
 
-    static func recognise(_ picture: Picture, languages: String, lap: (String) -> Void = { _ in }) throws -> String {
+    /// The text, or nil when `stop` stopped the recognition.
+    static func recognise(_ picture: Picture, languages: String, stop: ScanCancellation? = nil, lap: (String) -> Void = { _ in }) throws -> String? {
         guard let api = TessBaseAPICreate() else { throw ScanError.preparation("TessBaseAPICreate") }
         defer {
             TessBaseAPIEnd(api)
@@ -100,9 +112,41 @@ public enum ReceiptScanner {
         _ = TessBaseAPISetVariable(api, "preserve_interword_spaces", "1")
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
         TessBaseAPISetImage2(api, picture.pix)
+        if let stop {
+            guard let monitor = TessMonitorCreate() else { throw ScanError.preparation("TessMonitorCreate") }
+            defer { TessMonitorDelete(monitor) }
+            let unmanaged = Unmanaged.passRetained(stop)
+            defer { unmanaged.release() }
+            TessMonitorSetCancelThis(monitor, unmanaged.toOpaque())
+            // Asked after each word; a C function pointer captures nothing, so the flag comes as `cancel_this`.
+            TessMonitorSetCancelFunc(monitor) { this, _ in
+                guard let this else { return false }
+                return Unmanaged<ScanCancellation>.fromOpaque(this).takeUnretainedValue().isStopped
+            }
+            let recognised = TessBaseAPIRecognize(api, monitor)
+            if recognised != 0 || stop.isStopped { return nil }
+        }
         guard let text = TessBaseAPIGetUTF8Text(api) else { return "" }
         lap("recognise \(picture.width)x\(picture.height)")
         defer { TessDeleteText(text) }
         return String(cString: text)
+    }
+}
+
+/// Stops a scan in progress (`ReceiptScanner.text(ofPhoto:languages:steps:stop:)`): cancelled
+/// from any thread, or once `deadline` has passed. The service gives each scan one, so a request
+/// that runs out of time or is cancelled stops its OCR within a word instead of reading on.
+public final class ScanCancellation: Sendable {
+    private let cancelled = Atomic<Bool>(false)
+    private let deadline: ContinuousClock.Instant?
+
+    public init(deadline: ContinuousClock.Instant? = nil) { self.deadline = deadline }
+
+    public func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    public var isStopped: Bool {
+        if cancelled.load(ordering: .relaxed) { return true }
+        if let deadline { return ContinuousClock.now >= deadline }
+        return false
     }
 }

@@ -135,9 +135,10 @@ extension PostGISStore: ExpenseEditing {
         return try await vacuum(["expenses"], rewrite == .now)
     }
 
-    /// `VACUUM expenses` (PostgreSQL keeps no record of deletions owing one: it always runs).
+    /// `VACUUM` of `expenses` and a receipt's other tables (PostgreSQL keeps no record of
+    /// deletions owing one: it always runs).
     public func rewriteAfterDeletions() async throws -> [String] {
-        try await vacuum(["expenses"], true)
+        try await vacuum(Self.receiptTables, true)
     }
 
     public func rewriteOwed() async throws -> Bool { false }

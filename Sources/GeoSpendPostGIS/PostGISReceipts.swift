@@ -61,14 +61,29 @@ extension PostGISStore: ReceiptStore {
         }
     }
 
-    public func deleteReceipt(id: String, userID: String) async throws -> Bool {
-        try await editScope { db in
+    /// Deletes in one transaction, then (`.now`) `VACUUM`s the receipt's three tables, as
+    /// `deleteExpense` does `expenses`; the service's batched rewrite (`rewriteAfterDeletions`)
+    /// covers them too.
+    public func deleteReceipt(id: String, userID: String, rewrite: DeletionRewrite) async throws -> [String]? {
+        let found = try await editScope { db in
             guard let row = try db.rows("SELECT expense_id FROM receipts WHERE user_id = \(userID) AND id = \(id)").first else { return false }
+            let products = try db.rows("SELECT DISTINCT product_id FROM price_records WHERE user_id = \(userID) AND receipt_id = \(id)")
+                .map { try $0.decode(Int64.self) }
             try Self.deleteReceiptRecords(db, id: id, userID: userID, expenseID: try row.decode(String?.self))
             _ = try db.rows("DELETE FROM receipts WHERE user_id = \(userID) AND id = \(id)")
+            // As `users delete`: a product the receipt's lines made goes once no record names it.
+            for product in products {
+                _ = try db.rows("DELETE FROM products WHERE id = \(product) AND NOT EXISTS (SELECT 1 FROM price_records WHERE product_id = \(product))")
+            }
             return true
         }
+        guard found else { return nil }
+        if rewrite == .batched { return [Self.walLeftover] }
+        return try await vacuum(Self.receiptTables, rewrite == .now)
     }
+
+    /// What a receipt's deletion frees rows in.
+    static let receiptTables = ["receipts", "price_records", "expenses"]
 
     /// `expenses delete` of a receipt's expense: the receipt and its price records go too, in
     /// the caller's transaction (docs/RECEIPTS.md § Receipts as records).

@@ -235,6 +235,11 @@ extension PostGISStore: UserDataStore {
             try reader.rows(PostGISStore.recordsQuery(PriceQuery(userID: user.id))).map(PostGISStore.record)
         }
 
+        func priceRecordReceipts() throws -> [Int64: String] {
+            let rows = try reader.rows("SELECT pk, receipt_id FROM price_records WHERE user_id = \(user.id) AND receipt_id IS NOT NULL")
+            return Dictionary(uniqueKeysWithValues: try rows.map { try $0.decode((Int64, String).self) })
+        }
+
         func receipts() throws -> [Receipt] {
             try reader.rows("SELECT \(unescaped: PostGISStore.receiptColumns(image: true)) FROM receipts WHERE user_id = \(user.id) ORDER BY pk")
                 .map { try PostGISStore.decodeReceipt($0.makeRandomAccess()) }

@@ -32,6 +32,7 @@ public func buildRouter(
     webhooks: WebhookSettings = .init()
 ) -> Router<ServiceContext> {
     let router = Router(context: ServiceContext.self)
+    let rewrites = rewrites ?? BatchedRewrite(store: store)
     router.add(middleware: RequestLogMiddleware())  // the path only: no query, no header
     if let metrics {
         router.add(middleware: MetricsMiddleware())
@@ -48,7 +49,7 @@ public func buildRouter(
     QueryRoutes(store: store).addCheckingTokens(to: router.group("api/v1"))
     let api = router.group("api/v1").add(middleware: TokenMiddleware(store: store)).add(middleware: UserGateMiddleware(gate: UserGate(), store: store))
     QueryRoutes(store: store).add(to: api)
-    ExpenseRoutes(store: store, settings: settings, rewrites: rewrites ?? BatchedRewrite(store: store)).add(to: api)
+    ExpenseRoutes(store: store, settings: settings, rewrites: rewrites).add(to: api)
     ExportRoutes(store: store).add(to: api)
     UserRoutes(store: store).add(to: api)
     UserSettingsRoutes(store: store).add(to: api)
@@ -66,7 +67,7 @@ public func buildRouter(
     TrendRoutes(store: store).add(to: api)
     ListRoutes(store: store, settings: settings).add(to: api)
     BasketRoutes(store: store, settings: settings).add(to: api)
-    ReceiptRoutes(store: store).add(to: api)
+    ReceiptRoutes(store: store, scans: settings.scans, scanTime: timeLimit, rewrites: rewrites).add(to: api)
     NotificationRoutes(store: store).add(to: api)
     WebhookRoutes(store: store, settings: webhooks).add(to: api)
     TileRoutes(store: store, cache: tileCache, settings: settings).add(to: router.group("tiles").add(middleware: TokenMiddleware(store: store)))

@@ -18,8 +18,11 @@ public enum ReceiptInput {
     }
 
     /// The text of the photo at `path`, as `receipts scan` reads it.
-    public static func ocr(_ path: String, languages: String = "deu+eng+fin") throws -> String {
-        do { return try ReceiptScanner.text(ofPhoto: path, languages: languages) } catch let error as ScanError {
+    /// - Throws: `ScanError.stopped` when `stop` stopped it; `UsageError` for a photo that
+    ///   cannot be read.
+    public static func ocr(_ path: String, languages: String = "deu+eng+fin", stop: ScanCancellation? = nil) throws -> String {
+        do { return try ReceiptScanner.text(ofPhoto: path, languages: languages, stop: stop) } catch let error as ScanError {
+            if case .stopped = error { throw error }
             throw UsageError(error.description)
         }
     }
@@ -28,11 +31,11 @@ public enum ReceiptInput {
     /// photo, UTF-8 text otherwise (a byte-order mark dropped).
     public static func input(
         bytes: [UInt8], path: String, name: String, keepImage: Bool, user: String, storeID: String?, at: String?, currency: String,
-        category: String?, allowMismatch: Bool, languages: String = "deu+eng+fin"
+        category: String?, allowMismatch: Bool, languages: String = "deu+eng+fin", stop: ScanCancellation? = nil
     ) throws -> ReceiptRecording.Input {
         if isImage(bytes) {
             return ReceiptRecording.Input(
-                text: try ocr(path, languages: languages), name: name, isPhoto: true, imageHash: sha256Hex(bytes),
+                text: try ocr(path, languages: languages, stop: stop), name: name, isPhoto: true, imageHash: sha256Hex(bytes),
                 keptImage: keepImage ? bytes : nil, user: user, storeID: storeID, at: at, currency: currency, category: category,
                 allowMismatch: allowMismatch)
         }

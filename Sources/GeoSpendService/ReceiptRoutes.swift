@@ -1,5 +1,6 @@
 import Foundation
 import GeoSpend
+import GeoSpendOCR
 import Hummingbird
 
 /// `/api/v1/receipts`, as `geospend receipts …` (issue 42 §2), for the token user:
@@ -12,8 +13,17 @@ import Hummingbird
 ///   and `/receipts/{id}/confirm`.
 /// - POST `/parse[?currency=EUR]` stores nothing; POST `/import?store=ID&at=WHEN…` (the text
 ///   body) is the same as POST `/receipts` with a text, kept for older clients.
+///
+/// A POST `/receipts` holds one of the service's upload slots (`UploadSlots`, shared with the
+/// file imports) from its first byte to its answer: its body (up to 20 MiB) is in memory that
+/// long. A photo also takes one of `scans` (`ScanSlots`) while it is read, on a thread of its own
+/// at the lowest priority, and its reading stops when the request is cancelled or after
+/// `scanTime` (the service's time limit): 503 with `Retry-After`, nothing stored.
 struct ReceiptRoutes {
     let store: any ServiceStore
+    let scans: ScanSlots
+    let scanTime: Duration
+    let rewrites: BatchedRewrite
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.post("receipts/parse", use: parse)
@@ -50,6 +60,8 @@ struct ReceiptRoutes {
     @Sendable func create(_ request: Request, context: ServiceContext) async throws -> Response {
         let q = QueryParameters(request)
         let user = try await context.checkedUser(in: store)
+        try UploadSlots.shared.takeOrRefuse()
+        defer { UploadSlots.shared.give() }
         var bytes = try await Self.body(request)
         var name = q.string("name") ?? "body"
         if let boundary = Self.multipartBoundary(request) {
@@ -62,6 +74,12 @@ struct ReceiptRoutes {
             self.store, q.string("store"), q.string("at"), q.string("currency") ?? "EUR", q.string("category"), try q.flag("allow-mismatch"))
         let input: ReceiptRecording.Input
         if ReceiptInput.isImage(bytes) {
+            guard scans.take() else {
+                var p = Problem(.serviceUnavailable, "the service is reading \(scans.limit) receipt photos already; retry in a few seconds")
+                p.headers[.retryAfter] = "2"
+                throw p
+            }
+            defer { scans.give() }
             // Tesseract reads from a file; a private one, gone when read.
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(UploadedFile.prefix)\(getpid())-receipt-\(UUID().uuidString)")
             guard FileManager.default.createFile(atPath: url.path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
@@ -69,10 +87,21 @@ struct ReceiptRoutes {
             }
             defer { try? FileManager.default.removeItem(at: url) }
             let (photo, name) = (bytes, name)
-            input = try await offloadedInBackground {
-                try ReceiptInput.input(
-                    bytes: photo, path: url.path, name: name, keepImage: keepImage, user: user, storeID: storeID, at: at, currency: currency,
-                    category: category, allowMismatch: allow)
+            let stop = ScanCancellation(deadline: .now + scanTime)
+            do {
+                input = try await withTaskCancellationHandler {
+                    try await offloadedInBackground {
+                        try ReceiptInput.input(
+                            bytes: photo, path: url.path, name: name, keepImage: keepImage, user: user, storeID: storeID, at: at,
+                            currency: currency, category: category, allowMismatch: allow, stop: stop)
+                    }
+                } onCancel: {
+                    stop.cancel()
+                }
+            } catch ScanError.stopped {
+                var p = Problem(.serviceUnavailable, "reading the photo took longer than the service allows (\(scanTime)); nothing was stored: retry later, or send a smaller photo")
+                p.headers[.retryAfter] = "5"
+                throw p
             }
         } else {
             guard bytes.count <= Self.maxBytes else {
@@ -103,11 +132,13 @@ struct ReceiptRoutes {
         return JSONResponse.make(r.json())
     }
 
-    /// 204; another user's receipt is 404, as one that never was.
+    /// 204; another user's receipt is 404, as one that never was. As DELETE `/expenses/{id}`, the
+    /// file is rewritten (`BatchedRewrite`) within seconds, once for the deletions made meanwhile.
     @Sendable func delete(_ request: Request, context: ServiceContext) async throws -> Response {
         let user = try await context.checkedUser(in: store)
         let id = try context.parameters.require("id")
-        guard try await store.deleteReceipt(id: id, userID: user) else { throw Self.notFound(id) }
+        guard try await store.deleteReceipt(id: id, userID: user, rewrite: .batched) != nil else { throw Self.notFound(id) }
+        await rewrites.deletionCommitted()
         return Response(status: .noContent)
     }
 

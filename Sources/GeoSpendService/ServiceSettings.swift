@@ -19,11 +19,14 @@ public struct ServiceSettings: Sendable {
     /// `/metrics` (request counts by route) is served only when asked for: the counts tell an
     /// unauthenticated caller what the service's users do.
     public var exposeMetrics: Bool
+    /// The receipt photos read at once (`POST /api/v1/receipts`); more are 503 (`ScanSlots`).
+    public let scans: ScanSlots
 
-    public init(publicURL: String = "http://127.0.0.1:8080", minUsersFloor: Int = 3, exposeMetrics: Bool = false) {
+    public init(publicURL: String = "http://127.0.0.1:8080", minUsersFloor: Int = 3, exposeMetrics: Bool = false, concurrentScans: Int = 2) {
         publicAddress = PublicAddress(publicURL)
         self.minUsersFloor = minUsersFloor
         self.exposeMetrics = exposeMetrics
+        scans = ScanSlots(limit: concurrentScans)
     }
 
     /// `text` as a public URL: `http` or `https`, a host, no query, fragment or user part; the

@@ -30,11 +30,7 @@ public struct UploadedFile {
 
     /// `what` and `fileExtension` go into the file's name (`geospend-upload-<pid>-<what>-<uuid>.csv`).
     init(_ request: Request, context: ServiceContext, what: String, fileExtension: String) async throws {
-        guard UploadSlots.shared.take() else {
-            var p = Problem(.serviceUnavailable, "the service is taking \(UploadSlots.limit) uploads already; retry in a few seconds")
-            p.headers[.retryAfter] = "5"
-            throw p
-        }
+        try UploadSlots.shared.takeOrRefuse()
         defer { UploadSlots.shared.give() }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(
             "\(Self.prefix)\(getpid())-\(what)-\(UUID().uuidString).\(fileExtension)")
@@ -96,4 +92,35 @@ final class UploadSlots: Sendable {
     }
 
     func give() { taken.withLock { $0 -= 1 } }
+
+    /// `take()`, or a 503 problem with `Retry-After` when every slot is taken.
+    func takeOrRefuse() throws {
+        guard take() else {
+            var p = Problem(.serviceUnavailable, "the service is taking \(Self.limit) uploads already; retry in a few seconds")
+            p.headers[.retryAfter] = "5"
+            throw p
+        }
+    }
+}
+
+/// The receipt photos being read (OCR) at once, per service: at most `limit`, each on one thread
+/// (`geospend serve` runs with `OMP_THREAD_LIMIT=1`, `ReceiptScanner.restartSingleThreaded`);
+/// more are 503 with `Retry-After`. Two by default (`ServiceSettings.concurrentScans`): a
+/// scan takes about one second of one core and, for a 50-megapixel photo, a few hundred MB.
+public final class ScanSlots: Sendable {
+    public let limit: Int
+    private let taken = Mutex(0)
+
+    public init(limit: Int) { self.limit = max(1, limit) }
+
+    /// Takes a slot; false when all `limit` are taken.
+    public func take() -> Bool {
+        taken.withLock { n in
+            guard n < limit else { return false }
+            n += 1
+            return true
+        }
+    }
+
+    public func give() { taken.withLock { $0 -= 1 } }
 }

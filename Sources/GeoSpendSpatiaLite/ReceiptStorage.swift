@@ -59,24 +59,54 @@ extension SpatiaLiteStore: ReceiptStore {
         }
     }
 
-    public func deleteReceipt(id: String, userID: String) async throws -> Bool {
-        try await offloaded {
-            try self.translatingErrors {
-                try self.pool.writeWithoutTransaction { db in
-                    try db.execute(sql: "PRAGMA secure_delete = ON")  // a kept photo leaves no copy in free pages
-                    var found = false
-                    try db.inTransaction(.immediate) {
-                        guard let expenseID = try Row.fetchOne(
-                            db, sql: "SELECT expense_id FROM receipts WHERE user_id = ? AND id = ?", arguments: [userID, id]) else { return .rollback }
-                        found = true
-                        try Self.deleteReceiptRecords(db, id: id, userID: userID, expenseID: expenseID[0])
-                        try db.execute(sql: "DELETE FROM receipts WHERE user_id = ? AND id = ?", arguments: [userID, id])
-                        return .commit
+    public func deleteReceipt(id: String, userID: String, rewrite: DeletionRewrite) async throws -> [String]? {
+        try await offloaded { try self.deleteReceiptNow(id: id, userID: userID, rewrite: rewrite) }
+    }
+
+    /// As `deleteExpense`: `secure_delete` zeroes what the transaction frees, the pending clean-up
+    /// is flagged in it (`PendingScrub`), and once it commits the write-ahead log is emptied and
+    /// (`.now`) the file rewritten, so neither the photo's bytes nor its text stay readable.
+    func deleteReceiptNow(id: String, userID: String, rewrite: DeletionRewrite) throws -> [String]? {
+        let what = "receipt \"\(id)\" of user \"\(userID)\""
+        let found: Bool = try translatingErrors {
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA secure_delete = ON")  // a kept photo leaves no copy in free pages
+                var found = false
+                try db.inTransaction(.immediate) {
+                    guard let expenseID = try Row.fetchOne(
+                        db, sql: "SELECT expense_id FROM receipts WHERE user_id = ? AND id = ?", arguments: [userID, id]) else { return .rollback }
+                    if rewrite == .now { try Self.checkSpaceToRewrite(db, path: path, what: what) }
+                    found = true
+                    let products = try Int64.fetchAll(
+                        db, sql: "SELECT DISTINCT product_id FROM price_records WHERE user_id = ? AND receipt_id = ?", arguments: [userID, id])
+                    try Self.deleteReceiptRecords(db, id: id, userID: userID, expenseID: expenseID[0])
+                    try db.execute(sql: "DELETE FROM receipts WHERE user_id = ? AND id = ?", arguments: [userID, id])
+                    // As `users delete`: a product the receipt's lines made goes once no record names
+                    // it, or the catalogue would keep what the receipt said.
+                    for product in products {
+                        try db.execute(
+                            sql: "DELETE FROM products WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM price_records WHERE product_id = ?1)",
+                            arguments: [product])
                     }
-                    return found
+                    try Self.markPendingScrub(db)  // a receipt waiting for review has no expense to flag it
+                    return .commit
                 }
+                return found
             }
         }
+        guard found else { return nil }
+        var leftovers: [String] = []
+        do {
+            if rewrite == .skipped {
+                leftovers.append("the file was not rewritten: fragments of the deleted receipt may stay in unused page space until `geospend doctor --repair` rewrites it")
+            }
+            if try !scrubAfterDeletion(rewrite: rewrite == .now) {
+                leftovers.append("another connection was reading: the write-ahead log keeps old pages until its next checkpoint; `geospend doctor --repair` empties it")
+            }
+        } catch let failure as ScrubFailure {
+            throw StoreError.deletedButNotScrubbed(path: path, what: what, rows: 1, reason: failure.reason)
+        }
+        return leftovers
     }
 
     /// `expenses delete` of a receipt's expense: the receipt and its price records go too, in

@@ -156,6 +156,13 @@ extension SpatiaLiteStore: UserDataStore {
             try SpatiaLiteStore.priceRecords(db, PriceQuery(userID: user.id))
         }
 
+        func priceRecordReceipts() throws -> [Int64: String] {
+            guard try db.tableExists("receipts") else { return [:] }  // a file before v21
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT pk, receipt_id FROM price_records WHERE user_id = ? AND receipt_id IS NOT NULL", arguments: [user.id])
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as Int64, $0[1] as String) })
+        }
+
         func receipts() throws -> [Receipt] {
             try Row.fetchAll(db, sql: "SELECT \(SpatiaLiteStore.receiptColumns(image: true)) FROM receipts WHERE user_id = ? ORDER BY pk", arguments: [user.id])
                 .map(SpatiaLiteStore.decodeReceipt)

@@ -349,11 +349,13 @@ struct ReceiptsDeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
         abstract: "Delete a receipt with its expense and price records.",
-        usage: "geospend receipts delete <id> --user <user>",
+        usage: "geospend receipts delete <id> --user <user> [--no-vacuum]",
         discussion: """
             One transaction deletes the receipt, its photo, the expense it made
             and its price records. (`expenses delete` of a receipt's expense
-            deletes the receipt and its price records the same way.)
+            deletes the receipt and its price records the same way.) Then, as
+            `expenses delete`, the file is rewritten (VACUUM) so no copy of the
+            photo or its text stays in unused space.
 
             Example:
               geospend receipts delete receipt-1f2e3d --user user1
@@ -362,13 +364,15 @@ struct ReceiptsDeleteCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @Argument(help: "The receipt's id (see `receipts list`).") var id: String
     @Option(help: "Whose receipt.") var user: String
+    @Flag(help: "Skip rewriting the file (VACUUM) afterwards.") var noVacuum = false
 
     func run() async throws {
         let db = try await database.openPrices(writable: true)
-        guard try await db.deleteReceipt(id: id, userID: Identity.normalized(user)) else {
+        guard let notes = try await db.deleteReceipt(id: id, userID: Identity.normalized(user), rewrite: noVacuum ? .skipped : .now) else {
             throw ValidationError(ReceiptRecording.notFound(id).message)
         }
         printOut("Deleted receipt \(id), its expense and its price records.\n")
+        for note in notes { printErr("note: \(note)") }
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoSpend
+import GeoSpendOCR
 import GeoSpendService
 import Hummingbird
 import Logging
@@ -73,6 +74,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // One thread per receipt photo's OCR (POST /api/v1/receipts), as `receipts scan`: the
+        // service starts itself again with OMP_THREAD_LIMIT=1 before it opens anything.
+        ReceiptScanner.restartSingleThreaded()
         let store = try await database.openEditing(writable: true)
         UploadedFile.removeLeftovers()  // of a service killed during an upload
         signal(SIGPIPE, SIG_IGN)  // a client gone mid-stream is an error to handle, not a reason to die

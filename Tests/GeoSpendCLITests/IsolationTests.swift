@@ -135,14 +135,18 @@ import Testing
             let folder = dir.appendingPathComponent("\(name)-receipts")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let file = folder.appendingPathComponent("receipt-\(owner).txt").path
-            let text = owner == "bob"
-                ? "K-Market\n15.06.2023 10:00\n\(IsolationFixture.bobMarker) bread 2,00\nSUMME 2,00\n"
-                : "K-Market\n14.06.2023 09:00\nMilk 1,10\nSUMME 1,10\n"
-            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            try Self.receiptText(of: owner).write(toFile: file, atomically: true, encoding: .utf8)
             let r = try geospend(["receipts", "import", file, "--user", user, "--store", "s-market", "--db", db])
             try #require(r.status == 0 && r.out.contains(": ok,"), "\(r.out) \(r.err)")
         }
         return db
+    }
+
+    /// The owner's receipt (issue 42 §2), as text: bob's line names his marker.
+    static func receiptText(of owner: String) -> String {
+        owner == "bob"
+            ? "K-Market\n15.06.2023 10:00\n\(IsolationFixture.bobMarker) bread 2,00\nSUMME 2,00\n"
+            : "K-Market\n14.06.2023 09:00\nMilk 1,10\nSUMME 1,10\n"
     }
 
     /// Every command scoped to alice, each run as it is (outputs to stdout; the bundle to a folder).

@@ -72,6 +72,9 @@ import Testing
             let receipts = try #require(try json(export.out)["receipts"] as? [[String: Any]])
             let image = try #require(receipts.first?["image_base64"] as? String)
             #expect(Data(base64Encoded: image) == (try Data(contentsOf: URL(fileURLWithPath: photo))))
+            // Its price records name it (`receipt_id`).
+            let records = try #require(try json(export.out)["price_records"] as? [[String: Any]])
+            #expect(records.count == 5 && records.allSatisfy { $0["receipt_id"] as? String == id }, "\(records)")
 
             let again = try geospend(["receipts", "import", photo, "--user", "ann", "--db", db])
             #expect(again.status == 2 && again.err.contains("stored before"), "\(again.err)")
@@ -82,9 +85,22 @@ import Testing
             let bobs = try geospend(["receipts", "list", "--user", "bob", "--format", "json", "--db", db])
             #expect(bobs.out.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(bobs.out) \(bobs.err)")
 
-            // Deleting the receipt deletes its expense and price records.
+            // Deleting the receipt deletes its expense and price records, and leaves neither the
+            // photo's bytes nor the OCR text in the file or its write-ahead log.
+            let photoBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo)))
+            // 16 pieces of 32 bytes: a longer run may straddle two overflow pages.
+            let pieces = (0..<16).map { n in Array(photoBytes[(1_000 + n * 4_000)..<(1_032 + n * 4_000)]) }
+            func piecesIn(_ bytes: [UInt8]) -> Int { pieces.filter { Self.contains(bytes, $0) }.count }
+            let text = Array(try #require(shown["text"] as? String).utf8)
+            func fileBytes() -> [UInt8] { [db, db + "-wal"].flatMap { (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: $0)))) ?? [] } }
+            let keptBefore = piecesIn(fileBytes()) >= 12 && Self.contains(fileBytes(), text)
+            #expect(keptBefore, "kept in the file before")
             let deleted = try geospend(["receipts", "delete", id, "--user", "ann", "--db", db])
             #expect(deleted.status == 0, "\(deleted.err)")
+            #expect(deleted.err.isEmpty, "nothing left to note: \(deleted.err)")
+            let (photoLeft, textLeft) = (piecesIn(fileBytes()), Self.contains(fileBytes(), text))
+            #expect(photoLeft == 0, "the deleted photo's bytes: \(photoLeft) of 16 pieces")
+            #expect(!textLeft, "the deleted receipt's OCR text")
             #expect(!(try geospend(["expenses", "list", "--user", "ann", "--format", "json", "--db", db]).out.contains(id)))
             let history = try geospend(["prices", "history", "--product", "Butter 250g", "--user", "ann", "--db", db, "--format", "csv"])
             #expect(!history.out.contains("5.65"), "\(history.out)")
@@ -145,5 +161,16 @@ import Testing
             let after = try geospend(["prices", "history", "--product", "Milk", "--user", "ann", "--db", db, "--format", "csv"])
             #expect(!after.out.contains("1.39"), "the price records went with the expense: \(after.out)")
         }
+    }
+
+    /// Whether `needle` occurs in `haystack`.
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
+        var i = 0
+        while i <= haystack.count - needle.count {
+            if haystack[i] == needle[0] && haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
+            i += 1
+        }
+        return false
     }
 }

@@ -19,13 +19,13 @@ import Glibc
         private let errors: FileHandle
         let logFile: URL
 
-        init(db: String, in dir: URL, arguments: [String] = []) throws {
+        init(db: String, in dir: URL, arguments: [String] = [], environment: [String: String] = ServiceFixture.environment) throws {
             logFile = dir.appendingPathComponent("serve-\(UUID().uuidString).log")
             _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
             errors = try FileHandle(forWritingTo: logFile)
             process.executableURL = URL(fileURLWithPath: ServiceFixture.binary)
             process.arguments = ["serve", "--db", db, "--port", "0"] + arguments
-            process.environment = ServiceFixture.environment
+            process.environment = environment
             process.standardError = errors
             process.standardOutput = errors
             try process.run()

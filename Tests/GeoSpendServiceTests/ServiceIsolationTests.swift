@@ -56,7 +56,16 @@ import Testing
         "/api/v1/lists?status=all",
         // The feed is shared by design; a member's standing counts their own verified updates.
         "/api/v1/community/level",
+        // Receipts (issue 42 §2); `answers` adds the show of alice's first.
+        "/api/v1/receipts",
+        "/api/v1/receipts?limit=1",
     ]
+
+    /// The owner's receipt as text, at a store of the sample (bob's names him): `receipts import`
+    /// makes each an `ok` receipt with its expense and price record, on the same day.
+    static func receiptText(bob: Bool) -> String {
+        bob ? "Kiosk\n16.03.2026 11:00\nBob's Kaffee 4,99\nSUMME 4,99\n" : "Kiosk\n16.03.2026 10:00\nRoggenbrot 2,49\nSUMME 2,49\n"
+    }
 
     /// bob's prices: hand-written for this test, cheaper than alice's (Data/examples/prices.csv),
     /// at the same stores, so filed under alice they change her basket, history and inflation.
@@ -102,6 +111,16 @@ import Testing
                 let r = try f.geospend(args + ["--db", db])
                 try #require(r.status == 0, "\(r.err)")
             }
+            // A receipt each (issue 42 §2) right after the owner's prices: its price record is a
+            // community entry, whose ids are the shared feed's, alice's first in every database.
+            // The file's name is the same in every database (the expense's notes name it).
+            let bob = owner == ServiceFixture.bob
+            let folder = f.dir.appendingPathComponent("\(name)-receipts")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let file = folder.appendingPathComponent(bob ? "receipt-b.txt" : "receipt-a.txt").path
+            try Self.receiptText(bob: bob).write(toFile: file, atomically: true, encoding: .utf8)
+            let receipt = try f.geospend(["receipts", "import", file, "--user", rename(owner), "--store", "288130404", "--db", db])
+            try #require(receipt.status == 0 && receipt.out.contains(": ok,"), "\(receipt.out) \(receipt.err)")
         }
         // A location history each (issue 36), filed like the prices.
         for (owner, history) in [(ServiceFixture.alice, "Data/examples/positions/google-records.json"), (ServiceFixture.bob, "Data/examples/demo-person/Timeline.json")] where keep(owner) {
@@ -143,6 +162,12 @@ import Testing
                 let a = try await client.call(uri, token: token)
                 out.append("\(a.status.code) " + a.body)
             }
+            // Alice's first receipt, shown (its id is the same in every database).
+            let listed = try await client.call("/api/v1/receipts?limit=1", token: token)
+            let id = ((try? JSONSerialization.jsonObject(with: Data(listed.body.utf8)) as? [String: Any])?["receipts"] as? [[String: Any]])?
+                .first?["id"] as? String ?? "none"
+            let shown = try await client.call("/api/v1/receipts/\(id)", token: token)
+            out.append("\(shown.status.code) " + shown.body)
             return out
         }
         let times = try Regex(#""(generated_at|created_at|updated_at|joined_at|timeStamp)": ?"[^"]*""#)
@@ -158,6 +183,43 @@ import Testing
             #expect(shared[n] == alone[n], "\(uri)")
             #expect(merged[n] != alone[n], "\(uri): bob's rows under alice's name change nothing, so the comparison proves nothing")
         }
+        // The show of alice's receipt: the same whoever else keeps receipts (bob's under her
+        // name are another receipt, so `merged` shows the same one).
+        let show = Self.endpoints.count
+        #expect(alone[show].hasPrefix("200 ") && alone[show].contains("Roggenbrot"), "\(alone[show].prefix(300))")
+        #expect(shared[show] == alone[show])
+    }
+
+    /// Every receipts endpoint given bob's receipt id with alice's write token: 404, as a
+    /// receipt that never was, and bob's receipt is as it was; alice posting bob's very text
+    /// makes a receipt of her own.
+    @Test func guessedReceiptIdsOfOtherUsersAre404() async throws {
+        let file = f.dir.appendingPathComponent("bob-receipt.txt")
+        // No store given and none named: bob's receipt waits for review, so a confirm would change it.
+        let text = "Nowhere Kiosk\n16.03.2026 11:00\nBob's Kaffee 4,99\nSUMME 4,99\n"
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let imported = try f.cli(["receipts", "import", file.path, "--user", ServiceFixture.bob, "--format", "json"], db: f.db)
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(imported.utf8)) as? [String: Any])?["receipt_id"] as? String)
+        let show = ["receipts", "show", id, "--user", ServiceFixture.bob, "--format", "json"]
+        let before = try f.cli(show, db: f.db)
+        #expect(before.contains("\"status\": \"needs_review\""), "\(before)")
+        let (answers, posted) = try await f.withClient { client in
+            let answers = [
+                try await client.call("/api/v1/receipts/\(id)", token: f.tokens["alice"]),
+                try await client.call("/api/v1/receipts/\(id)", token: f.tokens["aliceWrite"], method: .delete),
+                try await client.call("/api/v1/receipts/\(id)/correct?store=288130404", token: f.tokens["aliceWrite"], method: .post),
+                try await client.call("/api/v1/receipts/\(id)/correct?line=3&price=1.00", token: f.tokens["aliceWrite"], method: .post),
+                try await client.call("/api/v1/receipts/\(id)/confirm", token: f.tokens["aliceWrite"], method: .post),
+            ]
+            let posted = try await client.call("/api/v1/receipts", token: f.tokens["aliceWrite"], method: .post, body: text)
+            return (answers, posted)
+        }
+        for a in answers { expectProblem(a, status: 404, says: "no receipt") }
+        #expect(posted.status == .created, "\(posted.body)")
+        let hers = (try JSONSerialization.jsonObject(with: Data(posted.body.utf8)) as? [String: Any])?["receipt_id"] as? String
+        #expect(hers != nil && hers != id, "alice's receipt of the same text is her own")
+        #expect(try f.cli(show, db: f.db) == before)
+        #expect(try f.cli(["receipts", "list", "--user", ServiceFixture.bob, "--format", "json"], db: f.db).contains(id))
     }
 
     @Test func guessedIdsOfOtherUsersAre404() async throws {

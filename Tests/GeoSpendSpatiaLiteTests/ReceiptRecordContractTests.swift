@@ -39,7 +39,7 @@ import Testing
         // Another user sees and deletes nothing of it.
         #expect(try await store.receipt(id: r.id, userID: "bob") == nil)
         #expect(try await store.receipts(userID: "bob", after: nil, limit: 10).isEmpty)
-        #expect(try await store.deleteReceipt(id: r.id, userID: "bob") == false)
+        #expect(try await store.deleteReceipt(id: r.id, userID: "bob", rewrite: .now) == nil)
 
         // A misread line: its price record follows, the total with --total.
         let fixed = try await ReceiptRecording.correct(id: r.id, user: "ann", .init(line: 3, price: "1,39", total: "3,88"), db: store)
@@ -50,7 +50,7 @@ import Testing
         #expect(listed.map(\.id) == [r.id] && listed[0].image == nil)
         #expect(try await store.receipts(userID: "ann", after: listed[0].sequence, limit: 10).isEmpty, "the next page is empty")
 
-        #expect(try await store.deleteReceipt(id: r.id, userID: "ann"))
+        #expect(try await store.deleteReceipt(id: r.id, userID: "ann", rewrite: .now) != nil)
         #expect(try await store.receipt(id: r.id, userID: "ann") == nil)
         #expect(try await Self.records(store, user: "ann").isEmpty)
         #expect(try await store.read { try $0.spendingPoints(ExpenseFilter(userID: "ann")).count } == 0)
@@ -102,5 +102,88 @@ import Testing
         #expect(try await editing.deleteExpense(id: r.id, userID: "ann", rewrite: .batched) != nil)
         #expect(try await store.receipt(id: r.id, userID: "ann") == nil)
         #expect(try await Self.records(store, user: "ann").isEmpty)
+    }
+
+    /// `users export`'s price records name the receipt each came from (`receipt_id`, the id in
+    /// its `receipts`), null for a record imported on its own; the keys stay `prices import`'s.
+    @Test(arguments: Kind.allCases)
+    func exportedPriceRecordsCarryTheirReceiptID(kind: Kind) async throws {
+        let scratch = Scratch()
+        let store = try await PriceStoreContractTests.make(kind, scratch)
+        let r = try await ReceiptRecording.importReceipt(.init(text: Self.text, name: "r.txt", user: "ann", storeID: "s1", at: nil), db: store).receipt
+        _ = try await store.savePrices(
+            [try PriceStoreContractTests.entry("Butter", "2.49", "2026-03-05T10:00:00+02:00", .id("s1"), nil, nil, 1, .pcs)], userID: "ann")
+        // bob's receipt of the same text is his: its id is never in ann's export.
+        let bobs = try await ReceiptRecording.importReceipt(.init(text: Self.text, name: "r.txt", user: "bob", storeID: "s1", at: nil), db: store).receipt
+        #expect(bobs.id != r.id)
+        let text = try #require(try await store.withUserData("ann") { data in
+            let sink = ByteSink()
+            _ = try UserExport.write(data, generatedAt: "2026-01-01T00:00:00Z", to: sink)
+            return String(decoding: sink.bytes, as: UTF8.self)
+        })
+        let export = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let records = try #require(export["price_records"] as? [[String: Any]])
+        let byProduct = Dictionary(records.map { ($0["product"] as? String ?? "?", $0["receipt_id"]) }, uniquingKeysWith: { a, _ in a })
+        #expect(byProduct.count == 3 && records.count == 3, "\(records)")
+        #expect(byProduct["Milk"] as? String == r.id && byProduct["Brot Vollkorn"] as? String == r.id)
+        #expect(byProduct["Butter"].map { $0 is NSNull } == true, "a record of no receipt: null")
+        #expect(records.allSatisfy { Set($0.keys) == Set(PriceImport.columns) })
+        let receipts = try #require(export["receipts"] as? [[String: Any]])
+        #expect(receipts.map { $0["id"] as? String } == [r.id])
+        #expect(!text.contains(bobs.id))
+    }
+}
+
+/// `receipts delete` on the file leaves nothing of the receipt readable (issue 42 §2, as
+/// `expenses delete`): the kept photo's bytes and the OCR text are in the file (or its
+/// write-ahead log) once stored, and in neither once deleted.
+@Suite struct ReceiptDeletionScrubTests {
+    /// The database file's bytes and its write-ahead log's.
+    static func fileBytes(_ path: String) -> [UInt8] {
+        [path, path + "-wal"].flatMap { p in (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: p)))) ?? [] }
+    }
+
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return false }
+        let first = needle[0]
+        var i = 0
+        while i <= haystack.count - needle.count {
+            if haystack[i] == first && haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
+            i += 1
+        }
+        return false
+    }
+
+    @Test(arguments: [true, false])
+    func aDeletedReceiptLeavesNoPhotoOrTextInTheFile(ok: Bool) async throws {
+        let scratch = Scratch()
+        let store = try await PriceStoreContractTests.make(.spatiaLite, scratch) as! SpatiaLiteStore
+        let path = scratch.path("test.sqlite")
+        // A photo of 40 KB (overflow pages), bytes no other row holds.
+        var generator = SystemRandomNumberGenerator()
+        let photo: [UInt8] = [0xFF, 0xD8, 0xFF] + (0..<40_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let marker = "Zuckerwatte-\(UUID().uuidString)"
+        // ok: with its store, an expense and price records; else waiting for review (no store).
+        let text = "\(ok ? "Kiosk" : "Nowhere Shop")\n16.12.2024 15:53\n\(marker) 1,29\nSUMME 1,29\n"
+        let input = ReceiptRecording.Input(
+            text: text, name: "IMG_2.jpg", isPhoto: true, imageHash: "cd", keptImage: photo, user: "ann", storeID: ok ? "s1" : nil, at: nil,
+            allowMismatch: true)
+        let r = try await ReceiptRecording.importReceipt(input, db: store).receipt
+        #expect((r.status == .ok) == ok, "\(r.problems)")
+        // 16 pieces of 32 bytes: a longer run may straddle two overflow pages.
+        let pieces = (0..<16).map { n in Array(photo[(1_000 + n * 2_400)..<(1_032 + n * 2_400)]) }
+        func piecesIn(_ bytes: [UInt8]) -> Int { pieces.filter { Self.contains(bytes, $0) }.count }
+        let before = Self.fileBytes(path)
+        let (photoIn, textIn) = (piecesIn(before), Self.contains(before, Array(text.utf8)))
+        #expect(photoIn >= 12, "the stored photo is in the file: \(photoIn) of 16 pieces")
+        #expect(textIn, "the stored text is in the file")
+
+        let notes = try #require(try await store.deleteReceipt(id: r.id, userID: "ann", rewrite: .now))
+        #expect(notes.isEmpty, "\(notes)")
+        let after = Self.fileBytes(path)
+        let photoLeft = piecesIn(after), textLeft = Self.contains(after, Array(marker.utf8))
+        #expect(photoLeft == 0, "the deleted photo's bytes: \(photoLeft) of 16 pieces")
+        #expect(!textLeft, "the deleted receipt's text (also its line's product, which no record names now)")
+        #expect(try store.pendingScrubSince() == nil, "the clean-up is done")
     }
 }

@@ -15,7 +15,7 @@
 /// "stores":[{"id":"317766538","name":"Robert's Coffee",…}],
 /// "budgets":[{"id":1,"user":"alice","name":"Groceries","amount":"500.00",…}],
 /// "periods":[{"id":1,"name":"Lisbon trip","from":"2025-03-01","to":null,"expenses":["e1"]}],
-/// "price_records":[{"product":"Vollmilch 1,5%","brand":"Valio",…,"unit":"l","source":"import"}],
+/// "price_records":[{"product":"Vollmilch 1,5%","brand":"Valio",…,"unit":"l","source":"import","receipt_id":null}],
 /// "shopping_lists":[{"id":1,"name":"Week","budget":"40.00","currency":"EUR","items":[{"name":"Milch","quantity":"2"}],"completed_expense_id":null}],
 /// "pantry":[{"id":1,"user":"ann","name":"Milch","quantity":"2","expires":"2025-06-10","status":"open",…}],
 /// "recurring":[{"id":1,"every":"monthly","from":"2025-01-31","until":null,"next_due":"2025-04-30","kind":"expense","amount":"950.00",…}],
@@ -35,7 +35,8 @@
 /// beyond the import format — reminder, creation and change times — is in `expense_times`, by
 /// expense id, so the expense lines stay importable. Price records have the keys of
 /// `geospend prices import` (`PriceImport.columns`), so `jq -c '.price_records[]'` is a file it
-/// takes back; the stores they name are in `stores`.
+/// takes back; the stores they name are in `stores`, and `receipt_id` names the receipt in
+/// `receipts` a record came from (null for one imported or entered by hand).
 public enum UserExport {
     /// What a document held.
     public struct Counts: Sendable, Hashable {
@@ -176,10 +177,11 @@ public enum UserExport {
         sink.ascii(periods.isEmpty ? "],\n" : "\n],\n")
 
         counts.priceRecords = prices.count
+        let receiptOf = try data.priceRecordReceipts()
         sink.ascii("\"price_records\":[")
         for (n, r) in prices.enumerated() {
             sink.ascii(n == 0 ? "\n" : ",\n")
-            writePriceRecord(r, to: sink)
+            writePriceRecord(r, receiptID: receiptOf[r.id], to: sink)
         }
         sink.ascii(prices.isEmpty ? "],\n" : "\n],\n")
         // Shopping lists (issue 18), items in the order added.
@@ -324,7 +326,7 @@ public enum UserExport {
     }
 
     /// A price record with the keys of `PriceImport.columns`, in order.
-    private static func writePriceRecord(_ r: PriceRecord, to sink: ByteSink) {
+    private static func writePriceRecord(_ r: PriceRecord, receiptID: String?, to sink: ByteSink) {
         var w = ObjectWriter(sink: sink)
         w.string("product", r.product.name)
         w.string("brand", r.product.brand)
@@ -337,6 +339,7 @@ public enum UserExport {
         w.exact("quantity", r.quantity)
         w.string("unit", r.unit.rawValue)
         w.string("source", r.source.rawValue)
+        w.string("receipt_id", receiptID)
         sink.byte(UInt8(ascii: "}"))
     }
 

@@ -22,8 +22,11 @@ import Foundation
 /// exports, thousands of rows, not millions.
 public enum PriceImport {
     /// `source` (receipt, manual, import; default import) is what `users export` writes back.
+    /// `receipt_id` too (the receipt a record came from, issue 42 §2): read and not used, since
+    /// a receipt is not imported with its records; the export's lines stay a file this takes.
     public static let columns = [
         "product", "brand", "barcode", "category", "store_id", "price", "currency", "recorded_at", "quantity", "unit", "source",
+        "receipt_id",
     ]
     public static let required = ["store_id", "price", "currency", "recorded_at"]
     static let openPricesRequired = ["location_osm_id", "location_osm_type", "price", "currency", "date"]

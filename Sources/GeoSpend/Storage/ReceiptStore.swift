@@ -25,7 +25,11 @@ public protocol ReceiptStore: Sendable {
     /// without their kept image (`receipt(id:)` has it).
     func receipts(userID: String, after sequence: Int64?, limit: Int) async throws -> [Receipt]
 
-    /// Deletes the receipt, its expense and its price records in one transaction.
-    /// - Returns: false when the user has no such receipt.
-    func deleteReceipt(id: String, userID: String) async throws -> Bool
+    /// Deletes the receipt (its kept photo and OCR text), its expense and its price records in
+    /// one transaction, then leaves no copy of them readable, as `ExpenseEditing.deleteExpense`
+    /// does: the file's freed space zeroed, its write-ahead log emptied and (`rewrite`) the file
+    /// rewritten; PostgreSQL `VACUUM`s the three tables.
+    /// - Returns: nil when the user has no such receipt; else notes on what may remain (empty
+    ///   when nothing does).
+    func deleteReceipt(id: String, userID: String, rewrite: DeletionRewrite) async throws -> [String]?
 }

@@ -47,6 +47,10 @@ public protocol UserDataSnapshot {
     /// The user's price records, ascending by recorded instant then id, with their products.
     func priceRecords() throws -> [PriceRecord]
 
+    /// The receipt each of the user's price records came from, by the record's id
+    /// (`PriceRecord.id`); records not made from a receipt are absent.
+    func priceRecordReceipts() throws -> [Int64: String]
+
     /// The user's shopping lists by id, with their items.
     func shoppingLists() throws -> [ShoppingList]
 
@@ -83,6 +87,8 @@ public protocol UserDataSnapshot {
 }
 
 extension UserDataSnapshot {
+    /// None: a store that keeps no receipts (the in-memory test store).
+    public func priceRecordReceipts() throws -> [Int64: String] { [:] }
     /// None: a store that keeps no webhooks (the in-memory test store).
     public func webhooks() throws -> [Webhook] { [] }
     public func notificationSettings() throws -> NotificationSettings { NotificationSettings() }
