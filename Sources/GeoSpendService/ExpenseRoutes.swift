@@ -147,6 +147,7 @@ struct ExpenseRoutes {
     static let bodyFields: [String: String] = [
         "amount": "amount", "currency": "currency", "at": "occurred_at", "kind": "kind", "title": "title", "category": "category",
         "merchant": "merchant", "lat": "lat", "lon": "lon", "store": "store_id", "notes": "notes", "remind-at": "remind_at",
+        "period": "period",
     ]
 
     /// The request's path and query with `after` replaced.
