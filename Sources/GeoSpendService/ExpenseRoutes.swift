@@ -139,7 +139,16 @@ struct ExpenseRoutes {
         let text: String
         init(from decoder: any Decoder) throws {
             let c = try decoder.singleValueContainer()
-            if c.decodeNil() { text = "" } else if let s = try? c.decode(String.self) { text = s } else { text = "\(try c.decode(Double.self))" }
+            // A whole number as an integer's text: `"period": 3` is period 3, not "3.0".
+            if c.decodeNil() {
+                text = ""
+            } else if let s = try? c.decode(String.self) {
+                text = s
+            } else if let i = try? c.decode(Int64.self) {
+                text = String(i)
+            } else {
+                text = "\(try c.decode(Double.self))"
+            }
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GeoSpend
 @testable import GeoSpendSpatiaLite
+import GeoSpendTestStores
 import Testing
 
 /// Issue 38, MONO's defaults: `import expenses --preset mono` reads MONO's Core Data fields
@@ -77,7 +78,7 @@ import Testing
     @Test(arguments: Kind.allCases)
     func newUsersDefaultCategoriesHaveIconsAndNamedColours(kind: Kind) async throws {
         let scratch = Scratch()
-        let store: any ExpenseStore & ExpenseEditing & CategoryEditing
+        let store: any ExpenseChanges.Store
         switch kind {
         case .spatiaLite: store = try scratch.store()
         case .postGIS: store = try await PostGISTestServer.freshStore()
@@ -86,7 +87,7 @@ import Testing
         let csv = scratch.file("e.csv", "id,user,amount,currency,occurred_at\ne1,ann,1.00,EUR,2025-03-01\n")
         _ = try await Importer.importExpenses(from: csv, into: store)
         _ = try await ExpenseChanges.add(try ExpenseChanges.new(["amount": "1", "currency": "EUR", "occurred_at": "2025-03-01"], user: "bob", remindAt: nil).0,
-                                         remindAt: nil, store: store as! any ExpenseChanges.Store)
+                                         remindAt: nil, store: store)
         let named = Set(CategoryFields.namedColors.values)
         for user in ["ann", "bob"] {
             let defaults = try await store.categoryDetails(userID: user, includeInactive: true).filter(\.isDefault)

@@ -2,6 +2,7 @@ import Foundation
 import GeoSpend
 import GeoSpendPostGIS
 import GeoSpendSpatiaLite
+import GeoSpendTestStores
 import Testing
 
 /// A period given where an expense is written (issue 38: `expenses add --period`, a `period`

@@ -203,7 +203,7 @@ public enum Importer {
                 case .failure(let e): try body(.failure(e))
                 case .success(let r):
                     let records: [[String: String]]
-                    do { records = try preset.records(r, conversions) } catch {
+                    do { records = try preset.records(r, conversions) } catch let error as FieldError {
                         return try body(.failure(RowError(file: path, location: r.location, column: error.column, reason: error.reason)))
                     }
                     if records.isEmpty { return try body(.success(nil)) }

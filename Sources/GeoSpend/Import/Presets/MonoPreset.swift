@@ -38,7 +38,8 @@ struct MonoPreset: DelimitedPreset {
             throw FieldError(column: "type", reason: "\(ValueError.quote(type)) is not a MONO type (expense, income, transfer)")
         }
         fields["kind"] = kind.rawValue
-        do { fields["amount"] = try conversions.amount(try row.required("amount")).magnitude } catch {
+        let amount = try row.required("amount")
+        do { fields["amount"] = try conversions.amount(amount).magnitude } catch {
             throw FieldError(column: "amount", reason: error.description)
         }
         fields["currency"] = try conversions.currencyOption(column: "amount")
