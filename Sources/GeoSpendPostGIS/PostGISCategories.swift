@@ -89,7 +89,7 @@ extension PostGISStore: CategoryEditing {
 
     /// The category named, of `kind` or, without one, of the only kind that has the name.
     private static func findCategory(_ r: PostGISReader, name: String, kind: Category.Kind?, userID: String) throws -> (Int64, Category.Kind) {
-        let kinds: [Category.Kind] = kind.map { [$0] } ?? [.expense, .income]
+        let kinds: [Category.Kind] = kind.map { [$0] } ?? Category.Kind.allCases
         let found = try kinds.compactMap { k in try categoryID(r, name: name, kind: k, userID: userID).map { ($0, k) } }
         if found.count > 1 { throw EditError.ambiguousCategory(name: name) }
         guard let one = found.first else {

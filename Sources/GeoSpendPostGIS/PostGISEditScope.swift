@@ -39,9 +39,11 @@ extension PostGISStore {
         guard !(try r.rows("INSERT INTO users (id) VALUES (\(userID)) ON CONFLICT (id) DO NOTHING RETURNING id")).isEmpty else { return }
         let defaults = Category.defaults
         _ = try r.rows("""
-            INSERT INTO categories (user_id, kind, name, is_default)
-            SELECT \(userID), d.kind, d.name, true
-            FROM unnest(\(defaults.map(\.kind.rawValue))::text[], \(defaults.map(\.name))::text[]) WITH ORDINALITY AS d(kind, name, m)
+            INSERT INTO categories (user_id, kind, name, is_default, icon, color)
+            SELECT \(userID), d.kind, d.name, true, NULLIF(d.icon, ''), NULLIF(d.color, '')
+            FROM unnest(\(defaults.map(\.kind.rawValue))::text[], \(defaults.map(\.name))::text[],
+                \(defaults.map { Category.defaultLooks[$0]?.icon ?? "" })::text[], \(defaults.map { Category.defaultLooks[$0]?.color ?? "" })::text[])
+                WITH ORDINALITY AS d(kind, name, icon, color, m)
             ORDER BY d.m
             """)
     }

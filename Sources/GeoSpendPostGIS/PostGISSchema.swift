@@ -128,7 +128,37 @@ enum PostGISSchema {
         pantry,
         // MONO's user has a name (display_name, from v1) and an email (issue 38).
         Migration(identifier: "v17: user email", sql: "ALTER TABLE users ADD COLUMN email text;"),
+        // MONO's defaults look (issue 38, `Category.defaultLooks`), as the file's v28.
+        Migration(identifier: "v19: MONO's categories: a transfer kind, the defaults' icons and colours", sql: transferKindSQL + defaultLooksSQL),
     ]
+
+    /// The file's v28, first half: the transfer category kind, and each transfer linked to an
+    /// expense category moved to the transfer category of the same name, made for it.
+    static let transferKindSQL = """
+        ALTER TABLE categories DROP CONSTRAINT IF EXISTS categories_kind_check;
+        ALTER TABLE categories ADD CONSTRAINT categories_kind_check CHECK (kind IN ('expense', 'income', 'transfer'));
+        INSERT INTO categories (user_id, kind, name)
+        SELECT DISTINCT ON (e.user_id, c.name_fold) e.user_id, 'transfer', c.name
+        FROM expenses AS e JOIN categories AS c ON c.user_id = e.user_id AND c.id = e.category_id
+        WHERE e.kind = 'transfer' AND c.kind = 'expense'
+        ORDER BY e.user_id, c.name_fold, c.name
+        ON CONFLICT DO NOTHING;
+        UPDATE expenses AS e SET category_id = t.id
+        FROM categories AS c, categories AS t
+        WHERE e.kind = 'transfer' AND c.user_id = e.user_id AND c.id = e.category_id AND c.kind = 'expense'
+            AND t.user_id = e.user_id AND t.kind = 'transfer' AND t.name_fold = c.name_fold;
+
+        """
+
+    /// The file's v28, second half: existing users' default categories get `Category.defaultLooks` unless the
+    /// user gave one an icon or a colour already. The values are the code's own constants.
+    static let defaultLooksSQL: String = Category.defaultLooks
+        .sorted { ($0.key.kind.rawValue, $0.key.name) < ($1.key.kind.rawValue, $1.key.name) }
+        .map { category, look in
+            "UPDATE categories SET icon = '\(look.icon)', color = '\(look.color)' WHERE is_default AND kind = '\(category.kind.rawValue)' "
+                + "AND name = '\(category.name)' AND icon IS NULL AND color IS NULL;"
+        }
+        .joined(separator: "\n")
 
     /// Checks, without writing, that a replica's schema is exactly the migrations this GeoSpend
     /// applies: a replica cannot be migrated, and reading an older or newer schema could answer

@@ -314,10 +314,12 @@ final class PostGISWriter: ExpenseWriter {
         guard !created.isEmpty else { return }
         let defaults = Category.defaults
         _ = try rows("""
-            INSERT INTO categories (user_id, kind, name, is_default)
-            SELECT u, d.kind, d.name, true
+            INSERT INTO categories (user_id, kind, name, is_default, icon, color)
+            SELECT u, d.kind, d.name, true, NULLIF(d.icon, ''), NULLIF(d.color, '')
             FROM unnest(\(created)::text[]) WITH ORDINALITY AS u(u, n)
-            CROSS JOIN unnest(\(defaults.map(\.kind.rawValue))::text[], \(defaults.map(\.name))::text[]) WITH ORDINALITY AS d(kind, name, m)
+            CROSS JOIN unnest(\(defaults.map(\.kind.rawValue))::text[], \(defaults.map(\.name))::text[],
+                \(defaults.map { Category.defaultLooks[$0]?.icon ?? "" })::text[], \(defaults.map { Category.defaultLooks[$0]?.color ?? "" })::text[])
+                WITH ORDINALITY AS d(kind, name, icon, color, m)
             ORDER BY u.n, d.m
             """)
     }
@@ -383,6 +385,32 @@ final class PostGISWriter: ExpenseWriter {
         return links.indices.map {
             firstSet.contains($0) && linked.contains(Self.expenseKey(user: links[$0].userID, id: links[$0].expenseID))
         }
+    }
+
+    func periods(ofUser userID: String) throws -> [Period] {
+        let user = Identity.normalized(userID)
+        return try rows("""
+            SELECT p.number, p.user_id, p.name, p.start_date, p.end_date,
+                (SELECT count(*) FROM expenses AS e WHERE e.user_id = p.user_id AND e.period_id = p.pk)
+            FROM periods AS p WHERE p.user_id = \(user) ORDER BY p.number
+            """).map { row in
+            let (id, userID, name, start, end, n) = try row.decode((Int64, String, String, String, String?, Int64).self)
+            return Period(id: id, userID: userID, name: name, start: start, end: end, expenses: Int(n))
+        }
+    }
+
+    func assignPeriods(_ links: [PeriodLink]) throws {
+        guard !links.isEmpty else { return }
+        // One statement per batch; the last link of an expense wins, as row by row.
+        var last: [[String]: Int] = [:]
+        for (i, link) in links.enumerated() { last[[link.userID, link.expenseID]] = i }
+        let kept = last.values.sorted().map { links[$0] }
+        _ = try rows("""
+            UPDATE expenses AS e SET period_id = p.pk
+            FROM unnest(\(kept.map(\.userID))::text[], \(kept.map(\.expenseID))::text[], \(kept.map(\.period))::bigint[]) AS l(u, x, n)
+            JOIN periods AS p ON p.user_id = l.u AND p.number = l.n
+            WHERE e.user_id = l.u AND e.id = l.x
+            """)
     }
 
     // MARK: Outcomes

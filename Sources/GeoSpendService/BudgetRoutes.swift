@@ -128,19 +128,21 @@ struct BudgetRoutes {
         return JSONResponse.make(.object([("deleted", .integer(id))]))
     }
 
-    /// `budgets summary --id ID --as-of DAY --format json`.
+    /// `budgets summary --id ID [--as-of DAY] --format json`; no `as-of`: today in the user's zone, else UTC.
     @Sendable func summary(_ request: Request, context: ServiceContext) async throws -> Response {
         let user = try await checkedUser(context)
         let id = try Self.id(context)
-        let asOf = try BudgetFields.day(try QueryParameters(request).required("as-of"), "--as-of")
+        let asOf = try await BudgetFields.asOf(
+            QueryParameters(request).string("as-of"), "--as-of", user: user, store: store, else: TimeZone(identifier: "UTC")!)
         guard let b = try await store.budget(id: id, userID: user) else { throw Self.noBudget(id, user) }
         return JSONResponse.make(BudgetJSON.summary(try await BudgetFields.summary(b, asOf: asOf, store: store)))
     }
 
-    /// `budgets alerts --as-of DAY --format json`.
+    /// `budgets alerts [--as-of DAY] --format json`; no `as-of`: today in the user's zone, else UTC.
     @Sendable func alerts(_ request: Request, context: ServiceContext) async throws -> Response {
         let user = try await checkedUser(context)
-        let day = try BudgetFields.day(try QueryParameters(request).required("as-of"), "--as-of")
+        let day = try await BudgetFields.asOf(
+            QueryParameters(request).string("as-of"), "--as-of", user: user, store: store, else: TimeZone(identifier: "UTC")!)
         var summaries: [BudgetSummary] = []
         for b in try await store.budgets(userID: user, includeInactive: false) { summaries.append(try await BudgetFields.summary(b, asOf: day, store: store)) }
         return JSONResponse.make(.array(BudgetAlert.alerts(summaries).map(BudgetJSON.alert)))

@@ -6,7 +6,7 @@ import Hummingbird
 /// deactivate|delete` keep them. GET lists (`all=true`: deactivated ones too), POST adds, PATCH
 /// `/{name}` renames, changes icon or colour, or (de)activates (`"active": false` is
 /// `deactivate`), DELETE `/{name}` deletes (its expenses stay, with no category). `kind` (query)
-/// picks expense or income when a name is both. Answers are the CLI's JSON; a name the user has
+/// picks expense, income or transfer when a name is of several kinds. Answers are the CLI's JSON; a name the user has
 /// no category of is a 404.
 struct CategoryRoutes {
     let store: any ServiceStore
@@ -40,7 +40,7 @@ struct CategoryRoutes {
     static func body(_ request: Request) async throws -> Body {
         let bytes = try await request.body.collect(upTo: 1 << 16)
         do { return try JSONDecoder().decode(Body.self, from: Data(buffer: bytes)) } catch {
-            throw Problem(.badRequest, "the body must be a JSON object: name, kind (expense or income), icon, color (#RRGGBB), active (true or false)")
+            throw Problem(.badRequest, "the body must be a JSON object: name, kind (expense, income or transfer), icon, color (#RRGGBB), active (true or false)")
         }
     }
 
@@ -89,7 +89,7 @@ struct CategoryRoutes {
 
     static func kind(_ text: String?) throws -> GeoSpend.Category.Kind? {
         try text.map { text in
-            guard let k = GeoSpend.Category.Kind(rawValue: text) else { throw Problem(.badRequest, "kind: \"\(OutputEscaping.visible(text))\" is not expense or income") }
+            guard let k = GeoSpend.Category.Kind(rawValue: text) else { throw Problem(.badRequest, "kind: \"\(OutputEscaping.visible(text))\" is not expense, income or transfer") }
             return k
         }
     }

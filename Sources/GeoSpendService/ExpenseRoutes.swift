@@ -139,7 +139,16 @@ struct ExpenseRoutes {
         let text: String
         init(from decoder: any Decoder) throws {
             let c = try decoder.singleValueContainer()
-            if c.decodeNil() { text = "" } else if let s = try? c.decode(String.self) { text = s } else { text = "\(try c.decode(Double.self))" }
+            // A whole number as an integer's text: `"period": 3` is period 3, not "3.0".
+            if c.decodeNil() {
+                text = ""
+            } else if let s = try? c.decode(String.self) {
+                text = s
+            } else if let i = try? c.decode(Int64.self) {
+                text = String(i)
+            } else {
+                text = "\(try c.decode(Double.self))"
+            }
         }
     }
 
@@ -147,6 +156,7 @@ struct ExpenseRoutes {
     static let bodyFields: [String: String] = [
         "amount": "amount", "currency": "currency", "at": "occurred_at", "kind": "kind", "title": "title", "category": "category",
         "merchant": "merchant", "lat": "lat", "lon": "lon", "store": "store_id", "notes": "notes", "remind-at": "remind_at",
+        "period": "period",
     ]
 
     /// The request's path and query with `after` replaced.

@@ -104,4 +104,13 @@ struct OneUserWriter: ExpenseWriter {
     }
 
     func assignStores(_ links: [StoreLink]) throws -> [Bool] { try base.assignStores(links) }
+
+    /// Another user's periods are none: that user's rows are refused anyway.
+    func periods(ofUser userID: String) throws -> [Period] {
+        ExactText(Identity.normalized(userID)) == ExactText(user) ? try base.periods(ofUser: userID) : []
+    }
+
+    func assignPeriods(_ links: [PeriodLink]) throws {
+        try base.assignPeriods(links.filter { ExactText($0.userID) == ExactText(user) })
+    }
 }

@@ -86,7 +86,7 @@ extension SpatiaLiteStore: CategoryEditing {
     private static func findCategory(
         _ db: Database, name: String, kind: GeoSpend.Category.Kind?, userID: String
     ) throws -> (Int64, GeoSpend.Category.Kind) {
-        let kinds: [GeoSpend.Category.Kind] = kind.map { [$0] } ?? [.expense, .income]
+        let kinds: [GeoSpend.Category.Kind] = kind.map { [$0] } ?? GeoSpend.Category.Kind.allCases
         let found = try kinds.compactMap { k in try categoryRow(db, name: name, kind: k, userID: userID).map { ($0, k) } }
         if found.count > 1 { throw EditError.ambiguousCategory(name: name) }
         guard let one = found.first else {
@@ -102,8 +102,8 @@ extension SpatiaLiteStore: CategoryEditing {
         guard db.changesCount == 1 else { return }
         for c in GeoSpend.Category.defaults {
             try db.execute(
-                sql: "INSERT INTO categories (user_id, kind, name, is_default) VALUES (?, ?, ?, 1)",
-                arguments: [userID, c.kind.rawValue, c.name])
+                sql: "INSERT INTO categories (user_id, kind, name, is_default, icon, color) VALUES (?, ?, ?, 1, ?, ?)",
+                arguments: [userID, c.kind.rawValue, c.name, GeoSpend.Category.defaultLooks[c]?.icon, GeoSpend.Category.defaultLooks[c]?.color])
         }
     }
 

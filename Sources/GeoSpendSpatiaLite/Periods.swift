@@ -104,7 +104,7 @@ extension SpatiaLiteStore: PeriodStore {
     }
 
     /// The user's periods (or the one numbered `number`), by id, each with its expense count.
-    private static func fetchPeriods(_ db: Database, user: String, number: Int64?) throws -> [Period] {
+    static func fetchPeriods(_ db: Database, user: String, number: Int64?) throws -> [Period] {
         try Row.fetchAll(db, sql: """
             SELECT p.number, p.user_id, p.name, p.start_date, p.end_date,
                 (SELECT count(*) FROM expenses AS e WHERE e.period_id = p.pk)

@@ -353,6 +353,43 @@ enum Schema {
             // MONO's user has a name (display_name, from v1) and an email (issue 38).
             try db.execute(sql: "ALTER TABLE users ADD COLUMN email TEXT")
         },
+        Migration(identifier: "v28: MONO's categories: a transfer kind, the defaults' icons and colours") { db in
+            // A transfer category kind (issue 38): the CHECK widened by editing the schema text,
+            // as v3 did (every stored row satisfies the wider one), then each transfer linked to
+            // an expense category moves to the transfer category of the same name, made for it.
+            let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
+            try db.execute(sql: "PRAGMA writable_schema = ON")
+            try db.execute(
+                sql: "UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = 'categories'",
+                arguments: ["CHECK (kind IN ('expense', 'income'))", "CHECK (kind IN ('expense', 'income', 'transfer'))"])
+            try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
+            try db.execute(sql: "PRAGMA writable_schema = OFF")
+            let widened = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'categories'") ?? ""
+            guard widened.contains("'transfer'") else {
+                throw StoreError.damaged(path: "", reason: "categories' kind check was not found to widen for the transfer kind: \(widened)")
+            }
+            try db.execute(sql: """
+                INSERT INTO categories (user_id, kind, name)
+                SELECT DISTINCT e.user_id, 'transfer', c.name FROM expenses AS e JOIN categories AS c ON c.id = e.category_id
+                WHERE e.kind = 'transfer' AND c.kind = 'expense'
+                ON CONFLICT DO NOTHING;
+                UPDATE expenses SET category_id = (
+                    SELECT t.id FROM categories AS c JOIN categories AS t
+                        ON t.user_id = c.user_id AND t.kind = 'transfer' AND t.name = c.name COLLATE NOCASE
+                    WHERE c.id = expenses.category_id)
+                WHERE kind = 'transfer' AND category_id IN (SELECT id FROM categories WHERE kind = 'expense');
+                """)
+            // MONO's defaults look (`Category.defaultLooks`): existing users' default categories
+            // get them unless the user gave one an icon or a colour already.
+            for (category, look) in GeoSpend.Category.defaultLooks {
+                try db.execute(
+                    sql: """
+                        UPDATE categories SET icon = ?, color = ?
+                        WHERE is_default = 1 AND kind = ? AND name = ? AND icon IS NULL AND color IS NULL
+                        """,
+                    arguments: [look.icon, look.color, category.kind.rawValue, category.name])
+            }
+        },
     ]
 
     /// The columns of `stores_label` (v16): the id, then what `SpatiaLiteReader.storeLabels` reads.

@@ -194,7 +194,7 @@ final class SpatiaLiteBulkWriter {
         insertCategory = RawStatement(try db.cachedStatement(
             sql: "INSERT INTO categories (user_id, kind, name) VALUES (?, ?, ?)"))
         insertDefaultCategory = RawStatement(try db.cachedStatement(
-            sql: "INSERT INTO categories (user_id, kind, name, is_default) VALUES (?, ?, ?, 1)"))
+            sql: "INSERT INTO categories (user_id, kind, name, is_default, icon, color) VALUES (?, ?, ?, 1, ?, ?)"))
     }
 
     /// Packs the R*Trees that started empty, recreates the indexes and SpatiaLite's triggers
@@ -506,6 +506,7 @@ final class SpatiaLiteBulkWriter {
             for c in Category.defaults {
                 insertDefaultCategory.reset()
                 insertDefaultCategory.bind(1, id); insertDefaultCategory.bind(2, c.kind.rawValue); insertDefaultCategory.bind(3, c.name)
+                insertDefaultCategory.bind(4, Category.defaultLooks[c]?.icon); insertDefaultCategory.bind(5, Category.defaultLooks[c]?.color)
                 _ = try insertDefaultCategory.step(db)
                 categoryIDs[CategoryKey(user: ExactText(id), kind: c.kind, name: ExactText(c.name))] = lastRowID
             }
@@ -546,6 +547,19 @@ extension SpatiaLiteBulkWriter: ExpenseWriter {
 
     func assignStores(_ links: [StoreLink]) throws -> [Bool] {
         try links.map { try assignStore($0.storeID, toExpense: $0.expenseID, of: $0.userID) }
+    }
+
+    func periods(ofUser userID: String) throws -> [Period] {
+        try SpatiaLiteStore.fetchPeriods(db, user: Identity.normalized(userID), number: nil)
+    }
+
+    func assignPeriods(_ links: [PeriodLink]) throws {
+        for link in links {
+            try db.execute(sql: """
+                UPDATE expenses SET period_id = (SELECT pk FROM periods WHERE user_id = ?1 AND number = ?2)
+                WHERE user_id = ?1 AND id = ?3
+                """, arguments: [link.userID, link.period, link.expenseID])
+        }
     }
 
     private func outcome(_ insert: () throws -> InsertOutcome) throws -> RowOutcome {

@@ -219,7 +219,7 @@ struct BudgetsCommand: AsyncParsableCommand {
             commandName: "summary",
             abstract: "A budget's spending on a day: spent, remaining, projection.",
             usage: """
-                geospend budgets summary --user <user> --id <id> --as-of <date>
+                geospend budgets summary --user <user> --id <id> [--as-of <date>]
                   [--format <format>] [--db <db>]
                 """,
             discussion: """
@@ -228,7 +228,8 @@ struct BudgetsCommand: AsyncParsableCommand {
                 inside its zone when it has them. Expenses of other currencies are
                 listed as not counted: nothing is converted. With --every the days are
                 the week (Monday first), month or year holding --as-of. Money is exact,
-                rounded once, half away from zero.
+                rounded once, half away from zero. Without --as-of: today in the
+                user's time zone (users settings --timezone), else the machine's.
 
                 Example:
                   geospend budgets summary --user alice --id 1 --as-of 2025-03-15
@@ -238,7 +239,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Option(help: "The user.") var user: String
         @Option(help: "The budget's id.") var id: Int64
-        @Option(help: "The day to measure on, YYYY-MM-DD.") var asOf: String
+        @Option(help: "The day to measure on, YYYY-MM-DD (default: today).") var asOf: String?
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
@@ -246,7 +247,8 @@ struct BudgetsCommand: AsyncParsableCommand {
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
             guard let b = try await store.budget(id: id, userID: userID) else { throw BudgetFields.noBudget(id, userID) }
-            let s = try await BudgetFields.summary(b, asOf: try BudgetFields.day(asOf, "--as-of"), store: store)
+            let day = try await BudgetFields.asOf(asOf, "--as-of", user: userID, store: store, else: .current)
+            let s = try await BudgetFields.summary(b, asOf: day, store: store)
             switch format {
             case .json: printOut(BudgetJSON.summary(s).serialized() + "\n")
             case .table:
@@ -275,28 +277,28 @@ struct BudgetsCommand: AsyncParsableCommand {
             commandName: "alerts",
             abstract: "Active budgets at or over 80 % on a day.",
             usage: """
-                geospend budgets alerts --user <user> --as-of <date>
+                geospend budgets alerts --user <user> [--as-of <date>]
                   [--format <format>] [--db <db>]
                 """,
             discussion: """
                 Each active budget whose days hold --as-of and whose spending is at
                 least 80 % of its amount: level warning, or exceeded from 100 %.
                 `insights --to DAY` shows zone budgets by the same rule: those whose
-                days hold the day.
+                days hold the day. Without --as-of: today in the user's time zone.
 
                 Example:
                   geospend budgets alerts --user alice --as-of 2025-03-15 --format json
                 """)
         @OptionGroup var database: DatabaseOptions
         @Option(help: "The user.") var user: String
-        @Option(help: "The day to measure on, YYYY-MM-DD.") var asOf: String
+        @Option(help: "The day to measure on, YYYY-MM-DD (default: today).") var asOf: String?
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
             let store = try await database.openEditing()
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
-            let day = try BudgetFields.day(asOf, "--as-of")
+            let day = try await BudgetFields.asOf(asOf, "--as-of", user: userID, store: store, else: .current)
             var summaries: [BudgetSummary] = []
             for b in try await store.budgets(userID: userID, includeInactive: false) { summaries.append(try await BudgetFields.summary(b, asOf: day, store: store)) }
             let alerts = BudgetAlert.alerts(summaries)

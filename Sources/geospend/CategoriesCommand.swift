@@ -11,9 +11,12 @@ struct CategoriesCommand: AsyncParsableCommand {
         discussion: """
             Every user starts with the default categories (expense: Food, Transport,
             Shopping, Bills, Entertainment, Health, Education, Others; income: Salary,
-            Freelance, Investment, Business, Others). Defaults can be deactivated,
-            not deleted. A deactivated category is hidden from lists (unless --all)
-            and refused for new expenses, but stays on the expenses that have it.
+            Freelance, Investment, Business, Others), each with an icon and a
+            colour. Defaults can be deactivated, not deleted. A deactivated category
+            is hidden from lists (unless --all) and refused for new expenses, but
+            stays on the expenses that have it. Transfers (kind transfer) take
+            transfer categories: money moved between one's own accounts, never
+            counted as spending.
 
             Example:
               geospend categories --user user1
@@ -79,11 +82,12 @@ struct CategoriesCommand: AsyncParsableCommand {
                   geospend categories add --user user1 --name Coffee --icon coffee \\
                       --color "#6F4E37"
                   geospend categories add --user user1 --name Rent --kind income
+                  geospend categories add --user user1 --name Savings --kind transfer
                 """)
         @OptionGroup var database: DatabaseOptions
         @Option(help: "The user.") var user: String
         @Option(help: "The name (1-100 characters).") var name: String
-        @Option(help: "expense (default) or income.") var kind: GeoSpend.Category.Kind = .expense
+        @Option(help: "expense (default), income or transfer.") var kind: GeoSpend.Category.Kind = .expense
         @Option(help: "An icon name or emoji, as the app showing it uses.") var icon: String?
         @Option(help: "A colour: #RRGGBB, or a name such as orange.") var color: String?
 
@@ -107,8 +111,8 @@ struct CategoriesCommand: AsyncParsableCommand {
                   [--db <db>]
                 """,
             discussion: """
-                --kind is needed only when the name is both an expense and an income
-                category (Others). An empty --icon or --color unsets it. A rename stays
+                --kind is needed only when the name is a category of more than one
+                kind (Others). An empty --icon or --color unsets it. A rename stays
                 on the category's expenses.
 
                 Example:
@@ -118,7 +122,7 @@ struct CategoriesCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The category's name.") var category: String
         @Option(help: "The user.") var user: String
-        @Option(help: "expense or income, when the name is both.") var kind: GeoSpend.Category.Kind?
+        @Option(help: "expense, income or transfer, when the name has several.") var kind: GeoSpend.Category.Kind?
         @Option(help: "A new name.") var name: String?
         @Option(help: "An icon name or emoji; empty unsets.") var icon: String?
         @Option(help: "A colour: #RRGGBB or a name (orange); empty unsets.") var color: String?
@@ -153,7 +157,7 @@ struct CategoriesCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The category's name.") var category: String
         @Option(help: "The user.") var user: String
-        @Option(help: "expense or income, when the name is both.") var kind: GeoSpend.Category.Kind?
+        @Option(help: "expense, income or transfer, when the name has several.") var kind: GeoSpend.Category.Kind?
 
         func run() async throws {
             let store = try await database.openEditing(writable: true)
@@ -181,7 +185,7 @@ struct CategoriesCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The category's name.") var category: String
         @Option(help: "The user.") var user: String
-        @Option(help: "expense or income, when the name is both.") var kind: GeoSpend.Category.Kind?
+        @Option(help: "expense, income or transfer, when the name has several.") var kind: GeoSpend.Category.Kind?
 
         func run() async throws {
             let store = try await database.openEditing(writable: true)

@@ -36,13 +36,14 @@ struct ExpensesCommand: AsyncParsableCommand {
         @Option(help: "The id of a stored store.") var store: String?
         @Option(help: "Free text.") var notes: String?
         @Option(help: "A reminder: RFC 3339 instant with offset.") var remindAt: String?
+        @Option(help: "A period of the user, its id or name (edit: \"\" for none).") var period: String?
 
         /// What was given, by import field name ("" kept: it unsets).
         var given: [String: String] {
             var f: [String: String] = [:]
             f["amount"] = amount; f["currency"] = currency; f["occurred_at"] = at; f["kind"] = kind
             f["title"] = title; f["category"] = category; f["merchant"] = merchant; f["lat"] = lat; f["lon"] = lon
-            f["store_id"] = store; f["notes"] = notes
+            f["store_id"] = store; f["notes"] = notes; f["period"] = period
             return f
         }
     }
@@ -64,6 +65,8 @@ struct ExpensesCommand: AsyncParsableCommand {
                       --lat 60.1699 --lon 24.9384 --remind-at 2025-03-05T09:00:00+01:00
                   geospend expenses add --user alice --amount 2500 --currency EUR \\
                       --at 2025-03-25 --kind income --category Salary --format json
+                  geospend expenses add --user alice --amount 12.90 --currency EUR \\
+                      --at 2025-03-04 --title Tram --period "Lisbon trip"
                 """)
         @OptionGroup var database: DatabaseOptions
         @Option(help: "The user.") var user: String

@@ -112,10 +112,12 @@ struct ImportCommand: AsyncParsableCommand {
             discussion: """
                 GeoSpend's own columns (CSV header or JSON keys): id, user, kind,
                 amount, currency, occurred_at, title, category, merchant, lat,
-                lon, accuracy_m, store_id, notes; user, amount, currency and
-                occurred_at are required (--user and --currency can stand in for
-                the first and third). Amounts are positive decimals (12.50);
-                occurred_at is RFC 3339 with an offset or a bare date.
+                lon, accuracy_m, store_id, notes, period; user, amount, currency
+                and occurred_at are required (--user and --currency can stand in
+                for the first and third). Amounts are positive decimals (12.50);
+                occurred_at is RFC 3339 with an offset or a bare date; period is
+                one of the user's periods, by id or name (an unknown one refuses
+                the file).
 
                 Presets (--preset NAME):
                   firefly-iii    Firefly III's transactions CSV export
@@ -124,6 +126,8 @@ struct ImportCommand: AsyncParsableCommand {
                   n26, monzo, wise  those banks' CSV exports
                   dkb, ing, sparkasse  German banks' CSV (Sparkasse: CSV-CAMT V2)
                   ynab, actual   YNAB's register, Actual Budget's CSV (need --currency)
+                  mono           MONO's transactions, CSV or JSON (needs --currency;
+                                 latitude 0 with longitude 0 is no position)
                   monzo-api      the Monzo API's transactions JSON (with positions)
                   ofx, qif, camt053, mt940  bank statements
                 Any other delimited file: --map FIELD=COLUMN for each field
@@ -156,6 +160,8 @@ struct ImportCommand: AsyncParsableCommand {
                   geospend import expenses Data/examples/ezbookkeeping.tsv \\
                     --preset ezbookkeeping --user alice
                   geospend import expenses bank.ofx --preset ofx --user alice
+                  geospend import expenses mono.json --preset mono --user alice \\
+                    --currency EUR
                   geospend import expenses Data/examples/revolut.csv \\
                     --preset revolut --user alice --timezone Europe/Helsinki
                   geospend import expenses Data/examples/bank-semicolon.csv \\

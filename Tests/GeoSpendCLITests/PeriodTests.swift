@@ -217,6 +217,44 @@ import Testing
         }
     }
 
+    /// Issue 38: a period given when an expense is written — `expenses add|edit --period ID|NAME`
+    /// and an import's `period` column — by id or name; an unknown one is a usage error naming
+    /// the option, or the file, line and column, and nothing is written.
+    @Test func aPeriodGivenWhenAnExpenseIsWritten() throws {
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try database()
+        let ann = ["--user", "ann"]
+        _ = try ok(["periods", "add"] + ann + ["--name", "Lisbon trip", "--from", "2025-03-01"], db)
+        _ = try ok(["periods", "add", "--user", "ben", "--name", "Skiing", "--from", "2025-02-01"], db)
+        let expense = ["expenses", "add"] + ann + ["--amount", "12.90", "--currency", "EUR", "--at", "2025-03-04"]
+        let added = try Self.json(try ok(expense + ["--period", "lisbon trip", "--format", "json"], db))
+        let id = try #require(added["id"] as? String)
+        func assigned(_ period: String) throws -> [String] {
+            let doc = try Self.json(try ok(["expenses", "list"] + ann + ["--period", period, "--limit", "1000", "--format", "json"], db))
+            return (doc["expenses"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }.sorted()
+        }
+        #expect(try assigned("1") == [id])
+        let before = try ok(["expenses", "list"] + ann + ["--limit", "1000", "--format", "json"], db)
+        let unknown = try fails(expense + ["--period", "Skiing"], db)
+        #expect(unknown.contains("--period: \"Skiing\" is not a period of user \"ann\"") && unknown.contains("geospend periods list --user ann"), "\(unknown)")
+        #expect(try ok(["expenses", "list"] + ann + ["--limit", "1000", "--format", "json"], db) == before, "nothing added")
+        _ = try ok(["expenses", "edit", id] + ann + ["--period", ""], db)
+        #expect(try assigned("1").isEmpty)
+
+        // import: a `period` column; an unknown period refuses the file, naming file, line, column.
+        let good = dir.appendingPathComponent("with-period.csv").path
+        try "id,user,amount,currency,occurred_at,period\np1,ann,3.00,EUR,2025-03-05,Lisbon trip\np2,ann,4.00,EUR,2025-03-06,1\n"
+            .write(toFile: good, atomically: true, encoding: .utf8)
+        _ = try ok(["import", "expenses", good], db)
+        #expect(try assigned("1") == ["p1", "p2"])
+        let bad = dir.appendingPathComponent("bad-period.csv").path
+        try "id,user,amount,currency,occurred_at,period\np3,ann,3.00,EUR,2025-03-05,Lisbon trip\np4,ann,4.00,EUR,2025-03-06,Skiing\n"
+            .write(toFile: bad, atomically: true, encoding: .utf8)
+        let r = try geospend(["import", "expenses", bad, "--db", db])
+        #expect(r.status != 0 && r.err.contains("\(bad):3: period: \"Skiing\" is not a period of user \"ann\""), "\(r.status) \(r.err)")
+        #expect(try assigned("1") == ["p1", "p2"], "all or nothing: p3 is not written")
+    }
+
     static func counts(_ listJSON: String) -> [Int] {
         guard let doc = try? JSONSerialization.jsonObject(with: Data(listJSON.utf8)) as? [String: Any],
             let periods = doc["periods"] as? [[String: Any]]

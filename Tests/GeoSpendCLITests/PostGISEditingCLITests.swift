@@ -70,6 +70,9 @@ struct PostGISEditingCLITests {
         (["periods", "assign"] + u + ["--period", "1", "w1", "w2", "w3", "w6", "w7", "w9"], 0, .all),
         (["periods", "assign"] + u + ["--period", "1", "w81"], 2, .all),  // pole's
         (["periods", "assign"] + u + ["--period", "9", "w1"], 2, .all),
+        (["expenses", "edit", "w4"] + u + ["--period", "wet SEASON"], 0, .all),  // issue 38: a period by name
+        (["expenses", "edit", "w5"] + u + ["--period", "Dry season"], 2, .all),
+        (["categories", "add"] + u + ["--name", "Savings", "--kind", "transfer"], 0, .all),
         (["periods", "list"] + u + ["--format", "json"], 0, .all),
         (["expenses", "list"] + u + ["--period", "1", "--format", "json"], 0, .all),
         (["insights"] + u + ["--period", "1", "--format", "json"], 0, .all),

@@ -64,7 +64,7 @@ import Testing
         ("aliceWrite", .post, "/api/v1/categories", #"{"name": "X", "color": "rouge"}"#, 400, "--color: \\\"rouge\\\" is not #RRGGBB"),
         ("aliceWrite", .post, "/api/v1/categories", #"{"name": "Food"}"#, 400, "exists already"),
         ("aliceWrite", .post, "/api/v1/categories", #"{"icon": "x"}"#, 400, "name is required"),
-        ("aliceWrite", .post, "/api/v1/categories", #"{"name": "X", "kind": "gift"}"#, 400, "is not expense or income"),
+        ("aliceWrite", .post, "/api/v1/categories", #"{"name": "X", "kind": "gift"}"#, 400, "is not expense, income or transfer"),
         ("aliceWrite", .delete, "/api/v1/categories/Food", nil, 400, "default expense categories"),
         ("aliceWrite", .patch, "/api/v1/categories/Fodo", #"{"icon": "x"}"#, 404, "no expense category"),
         ("aliceWrite", .patch, "/api/v1/categories/Food", "[]", 400, "JSON object"),

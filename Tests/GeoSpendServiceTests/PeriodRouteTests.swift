@@ -57,6 +57,39 @@ import Testing
         }
     }
 
+    /// Issue 38: `"period"` in `POST /api/v1/expenses` (an id or a name) assigns the new expense;
+    /// an unknown one is a 400 naming it and adds nothing; PATCH moves it or (null) takes it out.
+    @Test func anExpensePostedWithAPeriod() async throws {
+        let write = try #require(f.tokens["aliceWrite"])
+        let added = try await f.withClient {
+            try await $0.call("/api/v1/periods", token: write, method: .post, body: #"{"name": "Lisbon trip", "from": "2025-03-01"}"#)
+        }
+        try #require(added.status == .created, "\(added.body)")
+        let period = try #require(added.body.firstMatch(of: /"id": (\d+)/).map { String($0.1) })
+        let body = #"{"amount": "12.90", "currency": "EUR", "at": "2025-03-04", "period": "lisbon trip"}"#
+        let byNumber = #"{"amount": "2.50", "currency": "EUR", "at": "2025-03-05", "period": \#(period)}"#
+        let posted = try await f.withClient { try await $0.call("/api/v1/expenses", token: write, method: .post, body: body) }
+        #expect(posted.status == .created, "\(posted.body)")
+        let id = try #require(posted.body.firstMatch(of: /"id": "([^"]+)"/).map { String($0.1) })
+        let inPeriod = { () async throws -> String in
+            try await self.f.withClient { try await $0.call("/api/v1/expenses?period=\(period)&limit=10", token: self.f.tokens["alice"]) }.body
+        }
+        #expect(try await inPeriod().contains(id))
+        let second = try await f.withClient { try await $0.call("/api/v1/expenses", token: write, method: .post, body: byNumber) }
+        #expect(second.status == .created, "a JSON number is the period's id: \(second.body)")
+        let secondID = try #require(second.body.firstMatch(of: /"id": "([^"]+)"/).map { String($0.1) })
+        #expect(try await inPeriod().contains(secondID))
+        let before = try await f.withClient { try await $0.call("/api/v1/expenses?limit=1000", token: self.f.tokens["alice"]) }.body
+        let unknown = try await f.withClient {
+            try await $0.call("/api/v1/expenses", token: write, method: .post, body: #"{"amount": "1", "currency": "EUR", "at": "2025-03-04", "period": 7777}"#)
+        }
+        #expect(unknown.status == .badRequest && unknown.body.contains(#"\"7777\" is not a period of user"#), "\(unknown.body)")
+        #expect(try await f.withClient { try await $0.call("/api/v1/expenses?limit=1000", token: self.f.tokens["alice"]) }.body == before)
+        let cleared = try await f.withClient { try await $0.call("/api/v1/expenses/\(id)", token: write, method: .patch, body: #"{"period": null}"#) }
+        #expect(cleared.status == .ok, "\(cleared.body)")
+        #expect(try await !inPeriod().contains(id))
+    }
+
     @Test func bobFindsNoneOfAlicesPeriods() async throws {
         let made = try await f.withClient {
             try await $0.call("/api/v1/periods", token: f.tokens["aliceWrite"], method: .post, body: #"{"name": "Trip", "from": "2025-01-01"}"#)

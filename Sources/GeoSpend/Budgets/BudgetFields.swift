@@ -1,9 +1,21 @@
+import Foundation
+
 /// A budget's fields as a person gives them (`geospend budgets add|edit`, the service's
 /// `/api/v1/budgets`), checked with the CLI's words: days, currency, the user's categories and
 /// category limits. Also the figures both show: a budget's summary on a day, the saved budget.
 public enum BudgetFields {
     public static func day(_ text: String, _ option: String) throws -> LocalDay {
         do { return try LocalDay(parsing: text) } catch { throw UsageError("\(option): \(error)") }
+    }
+
+    /// `--as-of` when given, else today in the user's time zone (`users settings --timezone`),
+    /// else in `fallback` (the CLI: the machine's zone; the service: UTC), read from the shared
+    /// clock that honours `SOURCE_DATE_EPOCH` (`LocalDay.today(in:)`), as `recurring run` does.
+    public static func asOf(
+        _ text: String?, _ option: String, user: String, store: some UserSettingsStore, else fallback: TimeZone
+    ) async throws -> LocalDay {
+        if let text { return try day(text, option) }
+        return LocalDay.today(in: try await store.timeZone(of: user, else: fallback))
     }
 
     public static func noBudget(_ id: Int64, _ user: String) -> UsageError {

@@ -194,6 +194,26 @@ public enum Importer {
             return (bytes, [], statement.rawValue, nil)
         }
         let format = format ?? ImportFormat.guess(path: path) ?? .csv
+        if source.preset == .mono, format == .jsonl || format == .geojson {
+            // MONO's JSON (`MonoPreset.readJSON`): its objects read as the CSV's rows are.
+            let preset = MonoPreset()
+            let conversions = source.conversions
+            let bytes = try MonoPreset.readJSON(path: path) { row in
+                switch row {
+                case .failure(let e): try body(.failure(e))
+                case .success(let r):
+                    let records: [[String: String]]
+                    do { records = try preset.records(r, conversions) } catch let error as FieldError {
+                        return try body(.failure(RowError(file: path, location: r.location, column: error.column, reason: error.reason)))
+                    }
+                    if records.isEmpty { return try body(.success(nil)) }
+                    for canonical in records {
+                        try handle(RawRecord(location: r.location) { canonical[$0].map { .text($0) } }, column: { preset.fieldColumns[$0] ?? $0 })
+                    }
+                }
+            }
+            return (bytes, [], "MONO JSON", nil)
+        }
         switch format {
         case .geojson, .gpx:
             if source.preset == nil, let known = ImportPreset.recognised(leadingLinesOf: path) {
@@ -205,7 +225,7 @@ public enum Importer {
             guard source.isPlain else {
                 throw ImportError.unreadable(file: path, reason: "--preset, --map and the value options read delimited files, not JSON Lines")
             }
-            let bytes = try RecordReaders.jsonLines(path: path, displayName: path, known: ExpenseRecord.columns) { raw in
+            let bytes = try RecordReaders.jsonLines(path: path, displayName: path, known: ExpenseRecord.fields) { raw in
                 switch raw {
                 case .failure(let e): try body(.failure(e))
                 case .success(let r): try handle(r, column: { $0 })

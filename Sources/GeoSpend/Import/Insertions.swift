@@ -39,7 +39,44 @@ final class ExpenseInsertions: Insertions {
         self.policy = policy
     }
 
-    func insert(_ rows: [HashedRow<Expense>]) throws -> [RowOutcome] { try writer.insert(rows, policy: policy) }
+    /// The periods of the users whose rows named one, read once per import.
+    private var periods: [String: [Period]] = [:]
+
+    /// Rows whose `period` names none of the user's periods are refused (column `period`) before
+    /// anything is written; the others are inserted and then assigned to their period, in the
+    /// same write scope, whether they were new, unchanged or updated (a re-import with another
+    /// period moves the expense, as `periods assign` does). A row left out as a duplicate of a
+    /// stored expense assigns nothing.
+    func insert(_ rows: [HashedRow<Expense>]) throws -> [RowOutcome] {
+        guard rows.contains(where: { $0.record.period != nil }) else { return try writer.insert(rows, policy: policy) }
+        var outcomes = [RowOutcome?](repeating: nil, count: rows.count)
+        var wanted = [Int64?](repeating: nil, count: rows.count)
+        for (i, row) in rows.enumerated() {
+            guard let reference = row.record.period else { continue }
+            let user = Identity.normalized(row.record.userID)
+            if periods[user] == nil { periods[user] = try writer.periods(ofUser: user) }
+            switch PeriodReference.resolve(reference, among: periods[user]!, user: user) {
+            case .success(let period): wanted[i] = period.id
+            case .failure(let error):
+                let reason = String(describing: error)
+                outcomes[i] = .rejected(RowRejection(column: "period", reason: reason))
+            }
+        }
+        let kept = rows.indices.filter { outcomes[$0] == nil }
+        let written = try writer.insert(kept.map { rows[$0] }, policy: policy)
+        var links: [PeriodLink] = []
+        for (k, i) in kept.enumerated() {
+            outcomes[i] = written[k]
+            guard let period = wanted[i] else { continue }
+            switch written[k] {
+            case .inserted, .unchanged, .updated:
+                links.append(PeriodLink(userID: Identity.normalized(rows[i].record.userID), expenseID: rows[i].record.id, period: period))
+            case .duplicate, .rejected: continue
+            }
+        }
+        try writer.assignPeriods(links)
+        return outcomes.map { $0! }
+    }
 
     func id(of row: HashedRow<Expense>) -> String { row.record.id }
 

@@ -117,6 +117,9 @@ enum ExpenseRecord {
         "id", "user", "kind", "amount", "currency", "occurred_at", "title", "category", "merchant", "lat", "lon",
         "accuracy_m", "store_id", "notes",
     ]
+    /// Every column an import reads: `columns` (what `generate` writes) and `period`, the
+    /// user's period to assign each row to (an id or a name; `PeriodReference`).
+    static let fields = columns + ["period"]
     static let required = ["user", "amount", "currency", "occurred_at"]
 
     static func parse(_ r: RawRecord) throws(FieldError) -> Expense {
@@ -162,7 +165,8 @@ enum ExpenseRecord {
             title: try r.freeText("title"), category: try r.freeText("category"),
             merchant: try r.freeText("merchant"), location: location,
             storeID: try r.text("store_id").map { v throws(FieldError) in try checkIdentifier(v, column: "store_id") },
-            notes: try r.freeText("notes"))
+            notes: try r.freeText("notes"),
+            period: try r.freeText("period").map { $0.trimmingSpaces() })
     }
 }
 

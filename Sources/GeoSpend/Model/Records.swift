@@ -28,11 +28,16 @@ public struct Expense: Sendable, Hashable {
     public var location: ExpenseLocation?
     public var storeID: String?
     public var notes: String?
+    /// Input only: the period to assign the expense to when it is written, as the user gave it
+    /// (an id or a name, `PeriodReference`), from an import's `period` column or `expenses add
+    /// --period`. Stores never fill it in on read (the link is `ExpenseFilter.period`'s), and it
+    /// is not part of `contentHash`: assigning a period is not a change of the transaction.
+    public var period: String?
 
     public init(
         id: String, userID: String, kind: ExpenseKind = .expense, amount: Money, occurredAt: Timestamp,
         title: String? = nil, category: String? = nil, merchant: String? = nil,
-        location: ExpenseLocation? = nil, storeID: String? = nil, notes: String? = nil
+        location: ExpenseLocation? = nil, storeID: String? = nil, notes: String? = nil, period: String? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -45,9 +50,10 @@ public struct Expense: Sendable, Hashable {
         self.location = location
         self.storeID = storeID
         self.notes = notes
+        self.period = period
     }
 
-    /// A 64-bit FNV-1a hash of every field, used to tell "the same row again" (re-import, a no-op)
+    /// A 64-bit FNV-1a hash of every field but `period`, used to tell "the same row again" (re-import, a no-op)
     /// from "the same id with other content" (an error).
     public var contentHash: Int64 {
         var h = FNV1a()
@@ -118,7 +124,10 @@ public struct User: Sendable, Hashable {
 /// A user's category; names are unique per user and kind, compared case-insensitively for
 /// ASCII letters (SQLite's `NOCASE`: `Café` and `CAFÉ` are two categories).
 public struct Category: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable { case expense, income }
+    /// `transfer` (issue 38, MONO's Transfer category kind): the categories of money moved
+    /// between one's own accounts, taken by rows of kind `transfer`, so "Savings" on a transfer
+    /// is never an expense category that a budget or a spending total could count.
+    public enum Kind: String, Sendable, Hashable, CaseIterable { case expense, income, transfer }
     public var name: String
     public var kind: Kind
     public init(name: String, kind: Kind) {
@@ -132,6 +141,34 @@ public struct Category: Sendable, Hashable {
         .map { Category(name: $0, kind: .expense) }
         + ["Salary", "Freelance", "Investment", "Business", "Others"].map { Category(name: $0, kind: .income) }
 
-    /// Income rows use income categories; expenses and transfers use expense categories.
-    public static func kind(for expenseKind: ExpenseKind) -> Kind { expenseKind == .income ? .income : .expense }
+    /// The default categories' icon and colour (issue 38, MONO's defaults, seed L326–348): the
+    /// icon an SF Symbols name, as MONO draws its categories, the colour one of MONO's named
+    /// colours as `CategoryFields.namedColors` fixes it (`#RRGGBB`). The seed's own list was not
+    /// available here (docs/DOMAIN.md, "Categories"): these are GeoSpend's choice in its style.
+    /// Stored when a user is created, and by migration v28 (PostgreSQL v19) on the defaults of
+    /// existing users that have neither an icon nor a colour.
+    public static let defaultLooks: [Category: (icon: String, color: String)] = {
+        let looks: [(Kind, String, String, String)] = [
+            (.expense, "Food", "fork.knife", "orange"), (.expense, "Transport", "car.fill", "blue"),
+            (.expense, "Shopping", "bag.fill", "pink"), (.expense, "Bills", "doc.text.fill", "red"),
+            (.expense, "Entertainment", "tv.fill", "purple"), (.expense, "Health", "heart.fill", "mint"),
+            (.expense, "Education", "book.fill", "indigo"), (.expense, "Others", "ellipsis.circle.fill", "gray"),
+            (.income, "Salary", "banknote.fill", "green"), (.income, "Freelance", "laptopcomputer", "teal"),
+            (.income, "Investment", "chart.line.uptrend.xyaxis", "cyan"), (.income, "Business", "briefcase.fill", "brown"),
+            (.income, "Others", "ellipsis.circle.fill", "gray"),
+        ]
+        var table: [Category: (icon: String, color: String)] = [:]
+        for (kind, name, icon, color) in looks { table[Category(name: name, kind: kind)] = (icon, CategoryFields.namedColors[color]!) }
+        return table
+    }()
+
+    /// Each row kind takes categories of its own kind: expenses expense categories, income
+    /// income categories, transfers transfer categories (docs/DOMAIN.md § Categories).
+    public static func kind(for expenseKind: ExpenseKind) -> Kind {
+        switch expenseKind {
+        case .expense: return .expense
+        case .income: return .income
+        case .transfer: return .transfer
+        }
+    }
 }

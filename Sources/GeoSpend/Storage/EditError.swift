@@ -20,7 +20,8 @@ public enum EditError: Error, Sendable, Equatable, CustomStringConvertible {
         case .categoryExists(let name, let kind):
             return "the \(kind.rawValue) category \(ValueError.quote(name)) exists already (names are compared without case)"
         case .ambiguousCategory(let name):
-            return "\(ValueError.quote(name)) is both an expense and an income category: add --kind expense or --kind income"
+            return "\(ValueError.quote(name)) is a category of more than one kind (expense, income, transfer): "
+                + "add --kind expense, --kind income or --kind transfer"
         case .defaultCategory(let name, let kind):
             return "\(ValueError.quote(name)) is one of the default \(kind.rawValue) categories, which stay; "
                 + "`geospend categories deactivate` hides it instead"

@@ -7,7 +7,7 @@
 /// unsets an optional field.
 public enum ExpenseChanges {
     /// What adding and editing need of a store.
-    public typealias Store = ExpenseEditing & CategoryEditing & ExpenseStore & PositionStore
+    public typealias Store = ExpenseEditing & CategoryEditing & ExpenseStore & PositionStore & PeriodStore
 
     /// The option a field comes from, for messages.
     public static func option(_ field: String) -> String {
@@ -57,6 +57,14 @@ public enum ExpenseChanges {
             try await checkCategoryKind(name, kind: expense.kind, given: true, user: expense.userID, in: store)
             try await NameChecks.categories([name], userID: expense.userID, in: store)  // a typo gets a suggestion
         }
+        // The period is checked before anything is written (a new user has none).
+        var period: Period?
+        if let reference = expense.period {
+            switch PeriodReference.resolve(reference, among: isNew ? [] : try await store.periods(userID: user), user: user) {
+            case .success(let p): period = p
+            case .failure(let error): throw UsageError("--period: \(error)")
+            }
+        }
         for attempt in 1...3 {
             expense.id = GeneratedID.expense()
             let stored: StoredExpense
@@ -66,6 +74,14 @@ public enum ExpenseChanges {
                 continue  // a generated id taken: draw again
             } catch let error as EditError {
                 throw named(error, user: expense.userID)
+            }
+            if let period {
+                // Deleted since it was read (another session): the expense goes too, so the
+                // command fails whole instead of leaving it without the period asked for.
+                guard case .done = try await store.assign(userID: user, period: period.id, expenseIDs: [expense.id]) else {
+                    _ = try await store.deleteExpense(id: expense.id, userID: user, rewrite: .skipped)
+                    throw UsageError("--period: period \(period.id) of user \"\(OutputEscaping.visible(Identity.normalized(user)))\" was deleted meanwhile; nothing was added")
+                }
             }
             let placed = try await placedAtStore(stored, storeGiven: expense.storeID != nil, store: store)
             var note: String?
@@ -114,10 +130,26 @@ public enum ExpenseChanges {
             try await checkCategoryKind(name, kind: expense.kind, given: given["category"] != nil, user: user, in: store)
         }
         if let name = given["category"], !name.isEmpty { try await NameChecks.categories([name], userID: user, in: store) }
+        // --period ID|NAME moves the expense to that period, --period "" takes it out of its
+        // period: checked before anything is written.
+        var period: Int64??
+        if let reference = given["period"] {
+            if reference.trimmingSpaces().isEmpty {
+                period = .some(nil)
+            } else {
+                switch PeriodReference.resolve(reference, among: try await store.periods(userID: user), user: user) {
+                case .success(let p): period = p.id
+                case .failure(let error): throw UsageError("--period: \(error)")
+                }
+            }
+        }
         let remind = remindAt == nil ? old.remindAt : try reminder(remindAt)
         let updated: StoredExpense?
         do { updated = try await store.updateExpense(expense, remindAt: remind) } catch let error as EditError { throw named(error, user: user) }
         guard let stored = updated else { throw noExpense(id, user) }
+        if let period {
+            _ = try await store.assign(userID: user, period: period, expenseIDs: [old.expense.id]).outcome(period: period, user: user)
+        }
         return try await placedAtStore(stored, storeGiven: given["store_id"].map { !$0.isEmpty } ?? false, store: store)
     }
 
@@ -138,14 +170,15 @@ public enum ExpenseChanges {
         let u = OutputEscaping.visible(Identity.normalized(user))
         let n = OutputEscaping.visible(other.category.name)
         let list = "`geospend categories --user \(u)` lists them"
+        func a(_ k: Category.Kind) -> String { (k == .transfer ? "a " : "an ") + k.rawValue }
         if given {
             throw UsageError(
-                "--category \(n): \"\(n)\" is an \(other.category.kind.rawValue) category, not an \(wanted.rawValue) one; "
-                    + "give an \(wanted.rawValue) category (\(list)) or --kind \(other.category.kind.rawValue)")
+                "--category \(n): \"\(n)\" is \(a(other.category.kind)) category, not \(a(wanted)) one; "
+                    + "give \(a(wanted)) category (\(list)) or --kind \(other.category.kind.rawValue)")
         }
         throw UsageError(
-            "--kind \(kind.rawValue): the expense's category \"\(n)\" is an \(other.category.kind.rawValue) category; "
-                + "add --category with an \(wanted.rawValue) category (\(list)), or --category \"\" to clear it")
+            "--kind \(kind.rawValue): the expense's category \"\(n)\" is \(a(other.category.kind)) category; "
+                + "add --category with \(a(wanted)) category (\(list)), or --category \"\" to clear it")
     }
 
     /// The store's category messages say `--user U`: here the user is known.

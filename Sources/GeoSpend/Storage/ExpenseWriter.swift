@@ -14,6 +14,27 @@ public protocol ExpenseWriter {
     /// Links expenses to stores; for each link, whether the expense changed (false when it
     /// already had a store).
     func assignStores(_ links: [StoreLink]) throws -> [Bool]
+
+    /// The user's periods as this scope sees them (an import's `period` column resolves
+    /// against them with `PeriodReference`).
+    func periods(ofUser userID: String) throws -> [Period]
+
+    /// Assigns stored expenses to periods of their users (`PeriodLink.period`: the user's
+    /// period id, which the caller has checked in this scope), replacing any period they had.
+    func assignPeriods(_ links: [PeriodLink]) throws
+}
+
+/// One expense to assign to one of its user's periods inside a write scope.
+public struct PeriodLink: Sendable, Hashable {
+    public let userID: String
+    public let expenseID: String
+    /// The period's id as the user sees it (`Period.id`).
+    public let period: Int64
+    public init(userID: String, expenseID: String, period: Int64) {
+        self.userID = userID
+        self.expenseID = expenseID
+        self.period = period
+    }
 }
 
 extension ExpenseWriter {

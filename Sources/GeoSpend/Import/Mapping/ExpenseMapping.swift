@@ -84,7 +84,7 @@ struct ExpenseMapping {
         let resolved: Resolved
         switch layout {
         case .canonical:
-            let known = ExpenseRecord.columns
+            let known = ExpenseRecord.fields
             for name in names where !name.isEmpty && !known.contains(name) {
                 if let guess = ColumnSuggestion.field(for: name, among: known) {
                     fail(RowError.columnName(name), "unknown column — did you mean \"\(guess)\"?")
@@ -115,7 +115,7 @@ struct ExpenseMapping {
                 direct: conversions.isIdentity)
         case .mapped(let mapping):
             var effective: [String: String] = [:]  // field → column
-            for field in ExpenseRecord.columns where index[field] != nil { effective[field] = field }
+            for field in ExpenseRecord.fields where index[field] != nil { effective[field] = field }
             var joined: [String: [String]] = [:]  // column spec → its parts
             for (field, column) in mapping.sorted(by: { $0.key < $1.key }) {
                 let parts = Self.parts(of: column, among: Set(index.keys))

@@ -22,7 +22,7 @@ public struct ExpenseSource: Sendable {
 
     /// The fields `--map` may name: the canonical ones, and two amount columns of which
     /// `outflow` makes an expense and `inflow` an income.
-    public static let fields = ExpenseRecord.columns + ["outflow", "inflow"]
+    public static let fields = ExpenseRecord.fields + ["outflow", "inflow"]
 
     /// The field `name` probably means (`lng` → `lon`), for a usage error.
     public static func suggestedField(for name: String) -> String? {

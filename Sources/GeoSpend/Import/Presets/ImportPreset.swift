@@ -7,6 +7,8 @@ public enum ImportPreset: String, Sendable, CaseIterable {
     case fireflyIII = "firefly-iii"
     case ezbookkeeping
     case revolut, n26, monzo, wise, dkb, ing, sparkasse, ynab, actual
+    /// MONO's Core Data transactions (the budget seed), CSV or JSON.
+    case mono
     case ofx, qif, camt053, mt940
     case monzoAPI = "monzo-api"
 
@@ -18,7 +20,7 @@ public enum ImportPreset: String, Sendable, CaseIterable {
         case .camt053: return .camt053
         case .mt940: return .mt940
         case .monzoAPI: return .monzoAPI
-        case .fireflyIII, .ezbookkeeping, .revolut, .n26, .monzo, .wise, .dkb, .ing, .sparkasse, .ynab, .actual: return nil
+        case .fireflyIII, .ezbookkeeping, .revolut, .n26, .monzo, .wise, .dkb, .ing, .sparkasse, .ynab, .actual, .mono: return nil
         }
     }
 
@@ -36,12 +38,13 @@ public enum ImportPreset: String, Sendable, CaseIterable {
         case .sparkasse: return SparkassePreset()
         case .ynab: return YNABPreset()
         case .actual: return ActualPreset()
+        case .mono: return MonoPreset()
         case .ofx, .qif, .camt053, .mt940, .monzoAPI: return nil
         }
     }
 
     /// The file names no currency: `--currency` is required.
-    public var needsCurrency: Bool { [.qif, .ynab, .actual].contains(self) }
+    public var needsCurrency: Bool { [.qif, .ynab, .actual, .mono].contains(self) }
 
     /// The columns only this app's or bank's export has together, to recognise it by.
     var signature: Set<String> {
@@ -57,6 +60,7 @@ public enum ImportPreset: String, Sendable, CaseIterable {
         case .sparkasse: return ["Auftragskonto", "Beguenstigter/Zahlungspflichtiger", "Betrag"]
         case .ynab: return ["Flag", "Payee", "Category Group/Category", "Outflow", "Inflow"]
         case .actual: return ["Account", "Date", "Payee", "Notes", "Category", "Amount"]
+        case .mono: return ["name", "amount", "type", "date", "latitude", "longitude", "reminderDate"]
         case .ofx, .qif, .camt053, .mt940, .monzoAPI: return []
         }
     }
@@ -112,6 +116,7 @@ public enum ImportPreset: String, Sendable, CaseIterable {
         case .sparkasse: "a Sparkasse CSV-CAMT export"
         case .ynab: "a YNAB register export"
         case .actual: "an Actual Budget export"
+        case .mono: "a MONO export"
         case .ofx: "an OFX bank statement"
         case .qif: "a QIF file"
         case .camt053: "a camt.053 bank statement (XML)"
