@@ -128,6 +128,7 @@ enum PostGISSchema {
         pantry,
         // MONO's user has a name (display_name, from v1) and an email (issue 38).
         Migration(identifier: "v17: user email", sql: "ALTER TABLE users ADD COLUMN email text;"),
+        productsAndStores,
     ]
 
     /// Checks, without writing, that a replica's schema is exactly the migrations this GeoSpend

@@ -353,6 +353,9 @@ enum Schema {
             // MONO's user has a name (display_name, from v1) and an email (issue 38).
             try db.execute(sql: "ALTER TABLE users ADD COLUMN email TEXT")
         },
+        Migration(identifier: "v27: products and stores") { db in
+            try ProductStoreSchema.create(db)
+        },
     ]
 
     /// The columns of `stores_label` (v16): the id, then what `SpatiaLiteReader.storeLabels` reads.
