@@ -9,7 +9,7 @@ import GRDB
 ///   `updated_at` as it was gets a new one (a cascaded user rename counts: the row changed).
 ///   A restore that writes the times itself keeps them. Rows older than the migration keep
 ///   NULL: no time was kept for them, and the migration's time would be a guess that looks
-///   like a fact (docs/DOMAIN.md § Products, stores and corrections).
+///   like a fact (docs/DOMAIN.md § Products and corrections).
 /// - A user's view of the shared catalogue: `product_tags` (name, colour; unique per user by the
 ///   ASCII-folded name), `product_tag_links` (which of the user's products carry a tag) and
 ///   `product_marks` (favourite, on sale). Each row has its user, so `users delete` and `users

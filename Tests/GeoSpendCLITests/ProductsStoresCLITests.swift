@@ -81,7 +81,7 @@ import Testing
             (["prices", "delete", "99", "--user", "alice"], "no price record 99 of user \"alice\""),
             (["prices", "edit", "1", "--user", "alice"], "nothing to change"),
             (["prices", "edit", "1", "--user", "alice", "--price", "1.295"], "--price: "),
-            (["prices", "edit", "1", "--user", "alice", "--quantity", "-1"], "--quantity: \"-1\" is not above 0"),
+            (["prices", "edit", "1", "--user", "alice", "--quantity=-1"], "--quantity: \"-1\" is not above 0"),
             (["prices", "edit", "1", "--user", "alice", "--unit", "lb"], "--unit: "),
             (["prices", "edit", "1", "--user", "alice", "--store", "nowhere"], "--store \"nowhere\": no such store"),
             (["prices", "edit", "1", "--user", "alice", "--at", "March"], "--at: "),

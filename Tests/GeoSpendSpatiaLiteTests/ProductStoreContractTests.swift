@@ -54,7 +54,8 @@ import Testing
             ProductTag(name: "Dairy", color: "#007AFF", products: 2), ProductTag(name: "breakfast", color: "#00FF00", products: 1),
         ])
         // bob shares the milk but none of ann's marks; ann's butter is not his to tag.
-        #expect(try await store.productMarks(userID: "bob").isEmpty && (try await store.productTags(userID: "bob")).isEmpty)
+        let bobsMarks = try await store.productMarks(userID: "bob"), bobsTags = try await store.productTags(userID: "bob")
+        #expect(bobsMarks.isEmpty && bobsTags.isEmpty)
         #expect(Self.names(try await ProductCatalogue.list(userID: "bob", .init(tag: "Dairy"), store: store)).isEmpty)
         await #expect(throws: UsageError.self) { _ = try await ProductCatalogue.tag("x", product: "Butter", color: nil, userID: "bob", store: store) }
         let butterID = butter.product.id

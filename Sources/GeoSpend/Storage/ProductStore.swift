@@ -2,8 +2,8 @@
 /// and an on-sale flag, and the edits a user may make — `products tag|untag|favourite|
 /// unfavourite|sale|edit|merge|delete`. Products are shared (one row per product, no user
 /// column), so everything here is keyed by user: another user's tags and marks are never read,
-/// and an edit never changes what another user's records say (docs/DOMAIN.md § Products, stores
-/// and corrections). A user's products are those they have a price record of; any other id is
+/// and an edit never changes what another user's records say (docs/DOMAIN.md § Products and
+/// corrections). A user's products are those they have a price record of; any other id is
 /// "no such product". Every call is one transaction.
 public protocol ProductStore: Sendable {
     /// The user's marks, by product id: only products the user marked or tagged.
