@@ -5,18 +5,12 @@
 ///   text of the server's clock (`nowSQL`: the transaction's start, to the millisecond). The
 ///   columns are added without a default and the default set afterwards, so rows older than
 ///   the migration keep NULL (as on the file) while every later insert, `COPY` included, gets
-///   the time; a trigger stamps `updated_at` on an update that leaves it as it was.
+///   the time; a trigger stamps `updated_at` on an update that leaves it as it was. The
+///   trigger function is one line: `simple` splits a migration at `;` + newline.
 /// - `product_tags`, `product_tag_links`, `product_marks`: the file's tables, each keyed by user.
 extension PostGISSchema {
     static let productsAndStores = Migration(identifier: "v18: products and stores", sql: """
-        CREATE FUNCTION geospend_stamp_updated() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-            IF NEW.updated_at IS NOT DISTINCT FROM OLD.updated_at THEN
-                NEW.updated_at := \(PostGISStore.nowSQL);
-            END IF;
-            RETURN NEW;
-        END
-        $$;
+        CREATE FUNCTION geospend_stamp_updated() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.updated_at IS NOT DISTINCT FROM OLD.updated_at THEN NEW.updated_at := \(PostGISStore.nowSQL); END IF; RETURN NEW; END $$;
         \(["products", "price_records", "periods", "categories"].map { table in """
             ALTER TABLE \(table) ADD COLUMN created_at text COLLATE "C", ADD COLUMN updated_at text COLLATE "C";
             ALTER TABLE \(table) ALTER COLUMN created_at SET DEFAULT \(PostGISStore.nowSQL),
