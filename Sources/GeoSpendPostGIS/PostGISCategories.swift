@@ -7,15 +7,16 @@ import PostgresNIO
 extension PostGISStore: CategoryEditing {
     private static let detailSelect = #"""
         SELECT c.name, c.kind, c.icon, c.color, c.is_default, c.is_active,
-            (SELECT count(*) FROM expenses AS e WHERE e.user_id = c.user_id AND e.category_id = c.id)
+            (SELECT count(*) FROM expenses AS e WHERE e.user_id = c.user_id AND e.category_id = c.id), c.created_at, c.updated_at
         FROM categories AS c
         """#
 
     private static func detail(_ row: PostgresRow) throws -> CategoryDetail {
-        let (name, kind, icon, color, isDefault, isActive, n) = try row.decode((String, String, String?, String?, Bool, Bool, Int64).self)
+        let (name, kind, icon, color, isDefault, isActive, n, created, updated) = try row.decode(
+            (String, String, String?, String?, Bool, Bool, Int64, String?, String?).self)
         return CategoryDetail(
             category: Category(name: name, kind: Category.Kind(rawValue: kind) ?? .expense), icon: icon, color: color,
-            isDefault: isDefault, isActive: isActive, expenses: Int(n))
+            isDefault: isDefault, isActive: isActive, expenses: Int(n), createdAt: created, updatedAt: updated)
     }
 
     private static func detail(_ r: PostGISReader, id: Int64) throws -> CategoryDetail {

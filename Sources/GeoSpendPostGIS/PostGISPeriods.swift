@@ -79,11 +79,11 @@ extension PostGISStore: PeriodStore {
     private static func fetchPeriods(_ r: PostGISReader, user: String, number: Int64?) throws -> [Period] {
         try r.rows("""
             SELECT p.number, p.user_id, p.name, p.start_date, p.end_date,
-                (SELECT count(*) FROM expenses AS e WHERE e.user_id = p.user_id AND e.period_id = p.pk)
+                (SELECT count(*) FROM expenses AS e WHERE e.user_id = p.user_id AND e.period_id = p.pk), p.created_at, p.updated_at
             FROM periods AS p WHERE p.user_id = \(user) AND (\(number)::bigint IS NULL OR p.number = \(number)) ORDER BY p.number
             """).map { row in
-            let (id, userID, name, start, end, n) = try row.decode((Int64, String, String, String, String?, Int64).self)
-            return Period(id: id, userID: userID, name: name, start: start, end: end, expenses: Int(n))
+            let (id, userID, name, start, end, n, created, updated) = try row.decode((Int64, String, String, String, String?, Int64, String?, String?).self)
+            return Period(id: id, userID: userID, name: name, start: start, end: end, expenses: Int(n), createdAt: created, updatedAt: updated)
         }
     }
 }

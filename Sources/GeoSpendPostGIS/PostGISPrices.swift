@@ -49,6 +49,36 @@ extension PostGISStore: PriceStore {
         return try await read(rows: query).map { try PostGISRows.store($0.makeRandomAccess()) }
     }
 
+    public func updatePriceRecord(userID: String, id: Int64, _ f: PriceCorrection.Fields) async throws -> PriceRecord? {
+        try await editScope { db in
+            let at = f.recordedAt
+            let changed = try db.rows("""
+                UPDATE price_records SET price_minor = \(f.price.minorUnits), currency = \(f.price.currency.code), store_id = \(f.storeID),
+                    recorded_at = \(at.text), recorded_ms = \(at.epochMilliseconds), utc_offset_min = \(at.utcOffsetMinutes.map(Int32.init)),
+                    local_date = \(at.localDate), quantity = \(f.quantity), unit = \(f.unit.rawValue), updated_at = \(unescaped: Self.nowSQL)
+                WHERE pk = \(id) AND user_id = \(userID) RETURNING pk
+                """)
+            guard !changed.isEmpty else { return nil }
+            var query = PriceQuery(userID: userID)
+            query.recordID = id
+            return try db.rows(Self.recordsQuery(query)).map(Self.record).first
+        }
+    }
+
+    public func deletePriceRecord(userID: String, id: Int64) async throws -> Bool {
+        try await editScope { db in
+            let gone = try db.rows("DELETE FROM price_records WHERE pk = \(id) AND user_id = \(userID) RETURNING product_id")
+            guard let product = try gone.first?.decode(Int64.self) else { return false }
+            // As `users delete`: the catalogue keeps a product while a record names it.
+            _ = try db.rows("""
+                DELETE FROM products WHERE id = \(product) AND NOT EXISTS (SELECT 1 FROM price_records AS r WHERE r.product_id = products.id)
+                """)
+            // No foreign key on the partitioned side: the feed entry loses its link as on the file.
+            _ = try db.rows("UPDATE community_posts SET price_record_pk = NULL WHERE price_record_pk = \(id)")
+            return true
+        }
+    }
+
     // MARK: Writing
 
     /// A transaction that edits: the writers' lock first (one writer at a time, as on the file),
@@ -100,7 +130,8 @@ extension PostGISStore: PriceStore {
                 }
             } else {
                 product = Product(
-                    id: nextProductID, name: entry.productName, brand: entry.brand, category: entry.category,
+                    id: nextProductID, name: entry.productName, brand: entry.brand ?? ProductBrand.brand(in: entry.productName),
+                    category: entry.category,
                     barcode: entry.barcode, defaultUnit: entry.unit)
                 catalogue.append(product)
                 nextProductID += 1
@@ -175,11 +206,13 @@ extension PostGISStore: PriceStore {
 
     // MARK: Reading
 
-    static let productsQuery: PostgresQuery = "SELECT id, name, normalized_name, brand, category, barcode, default_unit FROM products ORDER BY id"
+    static let productsQuery: PostgresQuery = "SELECT \(unescaped: productColumns) FROM products AS p ORDER BY p.id"
+    static let productColumns = "p.id, p.name, p.normalized_name, p.brand, p.category, p.barcode, p.default_unit, p.created_at, p.updated_at"
 
     static let recordColumns = """
         r.pk, r.user_id, r.store_id, r.price_minor, r.currency, r.quantity, r.unit, r.recorded_at, r.recorded_ms,
-        r.utc_offset_min, r.local_date, r.source, p.id, p.name, p.normalized_name, p.brand, p.category, p.barcode, p.default_unit
+        r.utc_offset_min, r.local_date, r.source, p.id, p.name, p.normalized_name, p.brand, p.category, p.barcode, p.default_unit,
+        p.created_at, p.updated_at, r.created_at, r.updated_at
         """
 
     /// Records matching `query`, ascending by recorded instant, then id.
@@ -200,6 +233,7 @@ extension PostGISStore: PriceStore {
         if let from = q.from { w.add("r.local_date >= \(w.bind("\(from)"))") }
         if let to = q.to { w.add("r.local_date <= \(w.bind("\(to)"))") }
         if let currency = q.currency { w.add("r.currency = \(w.bind(currency.code))") }
+        if let id = q.recordID { w.add("r.pk = \(w.bind(id))") }
         return w
     }
 
@@ -212,16 +246,20 @@ extension PostGISStore: PriceStore {
             id: try r[0].decode(Int64.self), product: try product(r, from: 12), storeID: try r[2].decode(String.self),
             price: Money(minorUnits: try r[3].decode(Int64.self), currency: try Currency(code: try r[4].decode(String.self))),
             quantity: try r[5].decode(Double.self), unit: PriceUnit(rawValue: try r[6].decode(String.self)) ?? .pcs,
-            recordedAt: at, userID: try r[1].decode(String.self), source: PriceSource(rawValue: try r[11].decode(String.self)) ?? .import)
+            recordedAt: at, userID: try r[1].decode(String.self), source: PriceSource(rawValue: try r[11].decode(String.self)) ?? .import,
+            createdAt: try r[21].decode(String?.self), updatedAt: try r[22].decode(String?.self))
     }
 
-    /// A product from seven columns starting at `i`: id, name, normalized_name, brand, category, barcode, default_unit.
+    /// A product from nine columns starting at `i` (`productColumns`): id, name, normalized_name,
+    /// brand, category, barcode, default_unit, created_at, updated_at.
     static func product(_ r: PostgresRandomAccessRow, from i: Int) throws -> Product {
         var p = Product(
             id: try r[i].decode(Int64.self), name: try r[i + 1].decode(String.self), brand: try r[i + 3].decode(String?.self),
             category: try r[i + 4].decode(String.self), barcode: try r[i + 5].decode(String?.self).map { try Barcode(parsing: $0) },
             defaultUnit: PriceUnit(rawValue: try r[i + 6].decode(String.self)) ?? .pcs)
         p.normalizedName = try r[i + 2].decode(String.self)  // as stored: matching compares what was stored
+        p.createdAt = try r[i + 7].decode(String?.self)
+        p.updatedAt = try r[i + 8].decode(String?.self)
         return p
     }
 }

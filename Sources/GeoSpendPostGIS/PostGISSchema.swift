@@ -128,6 +128,7 @@ enum PostGISSchema {
         pantry,
         // MONO's user has a name (display_name, from v1) and an email (issue 38).
         Migration(identifier: "v17: user email", sql: "ALTER TABLE users ADD COLUMN email text;"),
+        productsAndStores,
         // MONO's defaults look (issue 38, `Category.defaultLooks`), as the file's v28.
         Migration(identifier: "v19: MONO's categories: a transfer kind, the defaults' icons and colours", sql: transferKindSQL + defaultLooksSQL),
     ]

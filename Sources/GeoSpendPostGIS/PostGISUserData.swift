@@ -142,13 +142,14 @@ extension PostGISStore: UserDataStore {
         func categoryDetails() throws -> [CategoryDetail] {
             try rows("""
                 SELECT c.name, c.kind, c.icon, c.color, c.is_default, c.is_active,
-                    (SELECT count(*) FROM expenses AS e WHERE e.category_id = c.id)
+                    (SELECT count(*) FROM expenses AS e WHERE e.category_id = c.id), c.created_at, c.updated_at
                 FROM categories AS c WHERE c.user_id = $1 ORDER BY c.kind COLLATE "C", c.name COLLATE "C"
                 """).map { row in
-                let (name, kind, icon, color, isDefault, isActive, n) = try row.decode((String, String, String?, String?, Bool, Bool, Int64).self)
+                let (name, kind, icon, color, isDefault, isActive, n, created, updated) = try row.decode(
+                    (String, String, String?, String?, Bool, Bool, Int64, String?, String?).self)
                 return CategoryDetail(
                     category: Category(name: name, kind: Category.Kind(rawValue: kind) ?? .expense), icon: icon, color: color,
-                    isDefault: isDefault, isActive: isActive, expenses: Int(n))
+                    isDefault: isDefault, isActive: isActive, expenses: Int(n), createdAt: created, updatedAt: updated)
             }
         }
 
@@ -180,10 +181,12 @@ extension PostGISStore: UserDataStore {
                 let (number, id) = try row.decode((Int64, String).self)
                 ids[number, default: []].append(id)
             }
-            return try rows("SELECT number, name, start_date, end_date FROM periods WHERE user_id = $1 ORDER BY number").map { row in
-                let (number, name, start, end) = try row.decode((Int64, String, String, String?).self)
+            return try rows("SELECT number, name, start_date, end_date, created_at, updated_at FROM periods WHERE user_id = $1 ORDER BY number").map { row in
+                let (number, name, start, end, created, updated) = try row.decode((Int64, String, String, String?, String?, String?).self)
                 let expenseIDs = ids[number] ?? []
-                return (Period(id: number, userID: user.id, name: name, start: start, end: end, expenses: expenseIDs.count), expenseIDs)
+                return (Period(
+                    id: number, userID: user.id, name: name, start: start, end: end, expenses: expenseIDs.count, createdAt: created,
+                    updatedAt: updated), expenseIDs)
             }
         }
 
@@ -221,6 +224,17 @@ extension PostGISStore: UserDataStore {
 
         func pantryItems() throws -> [PantryItem] {
             try PostGISStore.pantryItems(reader, user: user.id, number: nil)
+        }
+
+        func productTags() throws -> [ProductTag] {
+            try PostGISStore.productTags(reader, userID: user.id)
+        }
+
+        func productMarks() throws -> [(product: Product, marks: ProductMarks)] {
+            let marks = try PostGISStore.productMarks(reader, userID: user.id)
+            guard !marks.isEmpty else { return [] }
+            return try reader.rows("SELECT \(unescaped: PostGISStore.productColumns) FROM products AS p WHERE p.id = ANY(\(Array(marks.keys))) ORDER BY p.id")
+                .map { try PostGISStore.product($0.makeRandomAccess(), from: 0) }.map { (product: $0, marks: marks[$0.id]!) }
         }
 
         func communityActivity() throws -> CommunityActivity {

@@ -9,7 +9,7 @@ import Prometheus
 /// `SpatiaLiteStore` and `PostGISStore` are all of them.
 public typealias ServiceStore = ExpenseStore & UserDataStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & TokenStore
     & PriceStore & ReceiptStore & ShoppingListStore & PositionStore & UserSettingsStore & NotificationStore & RecurringStore & UserProfileStore
-    & PantryStore & CommunityStore
+    & PantryStore & CommunityStore & ProductStore
 
 /// Where `geospend serve` listens.
 public struct ServiceAddress: Sendable {
@@ -64,6 +64,7 @@ public func buildRouter(
     CommunityRoutes(store: store).add(to: api)
     BudgetRoutes(store: store).add(to: api)
     PriceRoutes(store: store).add(to: api)
+    ProductRoutes(store: store).add(to: api)
     TrendRoutes(store: store).add(to: api)
     ListRoutes(store: store, settings: settings).add(to: api)
     BasketRoutes(store: store, settings: settings).add(to: api)

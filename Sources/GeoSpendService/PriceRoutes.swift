@@ -18,6 +18,47 @@ struct PriceRoutes {
         group.get("prices/history", use: history)
         group.get("prices/inflation", use: inflation)
         group.get("products/search", use: search)
+        group.get("prices", use: list)
+        group.patch("prices/{id}", use: edit)
+        group.delete("prices/{id}", use: delete)
+    }
+
+    /// `prices list --user U [--product P] --format json`.
+    @Sendable func list(_ request: Request, context: ServiceContext) async throws -> Response {
+        let user = try await context.checkedUser(in: store)
+        let records = try await PriceRecordJSON.list(userID: user, product: QueryParameters(request).string("product"), in: store)
+        return JSONResponse.make(.array(records.map(PriceRecordJSON.record)))
+    }
+
+    /// `prices edit ID … --format json`, the record alone.
+    @Sendable func edit(_ request: Request, context: ServiceContext) async throws -> Response {
+        let user = try await context.checkedUser(in: store)
+        let id = try Self.recordID(context)
+        let fields = try await ExpenseRoutes.object(
+            request, names: Dictionary(uniqueKeysWithValues: PriceCorrection.keys.map { ($0, $0) }), example: #"{"price": "1.29"}"#)
+        do {
+            return JSONResponse.make(PriceRecordJSON.record(try await PriceCorrection.edit(id: id, fields, user: user, store: store)))
+        } catch let e as UsageError where e == PriceCorrection.noRecord(id, user: user) {
+            throw Problem(.notFound, e.message)
+        }
+    }
+
+    /// `prices delete ID`: `{"deleted": ID}`.
+    @Sendable func delete(_ request: Request, context: ServiceContext) async throws -> Response {
+        let user = try await context.checkedUser(in: store)
+        let id = try Self.recordID(context)
+        do { try await PriceCorrection.delete(id: id, user: user, store: store) } catch let e as UsageError where e == PriceCorrection.noRecord(id, user: user) {
+            throw Problem(.notFound, e.message)
+        }
+        return JSONResponse.make(.object([("deleted", .integer(id))]))
+    }
+
+    static func recordID(_ context: ServiceContext) throws -> Int64 {
+        let text = try context.parameters.require("id")
+        guard let id = Int64(text) else {
+            throw Problem(.notFound, "no price record \"\(OutputEscaping.visible(text))\": record ids are whole numbers; GET /api/v1/prices lists them")
+        }
+        return id
     }
 
     @Sendable func importPrices(_ request: Request, context: ServiceContext) async throws -> Response {

@@ -5,14 +5,14 @@ import GRDB
 extension SpatiaLiteStore: CategoryEditing {
     private static let detailSelect = """
         SELECT c.name, c.kind, c.icon, c.color, c.is_default, c.is_active,
-            (SELECT count(*) FROM expenses AS e WHERE e.category_id = c.id)
+            (SELECT count(*) FROM expenses AS e WHERE e.category_id = c.id), c.created_at, c.updated_at
         FROM categories AS c
         """
 
     private static func detail(_ r: Row) -> CategoryDetail {
         CategoryDetail(
             category: GeoSpend.Category(name: r[0], kind: GeoSpend.Category.Kind(rawValue: r[1]) ?? .expense),
-            icon: r[2], color: r[3], isDefault: r[4], isActive: r[5], expenses: r[6])
+            icon: r[2], color: r[3], isDefault: r[4], isActive: r[5], expenses: r[6], createdAt: r[7], updatedAt: r[8])
     }
 
     public func categoryDetails(userID: String, includeInactive: Bool) throws -> [CategoryDetail] {

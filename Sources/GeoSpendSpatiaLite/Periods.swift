@@ -107,10 +107,10 @@ extension SpatiaLiteStore: PeriodStore {
     static func fetchPeriods(_ db: Database, user: String, number: Int64?) throws -> [Period] {
         try Row.fetchAll(db, sql: """
             SELECT p.number, p.user_id, p.name, p.start_date, p.end_date,
-                (SELECT count(*) FROM expenses AS e WHERE e.period_id = p.pk)
+                (SELECT count(*) FROM expenses AS e WHERE e.period_id = p.pk), p.created_at, p.updated_at
             FROM periods AS p WHERE p.user_id = ?1 AND (?2 IS NULL OR p.number = ?2) ORDER BY p.number
             """, arguments: [user, number]
-        ).map { Period(id: $0[0], userID: $0[1], name: $0[2], start: $0[3], end: $0[4], expenses: $0[5]) }
+        ).map { Period(id: $0[0], userID: $0[1], name: $0[2], start: $0[3], end: $0[4], expenses: $0[5], createdAt: $0[6], updatedAt: $0[7]) }
     }
 }
 

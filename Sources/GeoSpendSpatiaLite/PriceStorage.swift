@@ -56,7 +56,8 @@ extension SpatiaLiteStore: PriceStore {
                     }
                 } else {
                     product = Product(
-                        name: entry.productName, brand: entry.brand, category: entry.category, barcode: entry.barcode,
+                        name: entry.productName, brand: entry.brand ?? ProductBrand.brand(in: entry.productName), category: entry.category,
+                        barcode: entry.barcode,
                         defaultUnit: entry.unit)
                     try db.execute(sql: """
                         INSERT INTO products (name, normalized_name, brand, category, barcode, default_unit) VALUES (?, ?, ?, ?, ?, ?)
@@ -137,6 +138,35 @@ extension SpatiaLiteStore: PriceStore {
         }
     }
 
+    public func updatePriceRecord(userID: String, id: Int64, _ f: PriceCorrection.Fields) throws -> PriceRecord? {
+        try writeTransaction { db in
+            let at = f.recordedAt
+            try db.execute(sql: """
+                UPDATE price_records SET price_minor = ?, currency = ?, store_id = ?, recorded_at = ?, recorded_ms = ?,
+                    utc_offset_min = ?, local_date = ?, quantity = ?, unit = ?, updated_at = \(Self.nowSQL)
+                WHERE pk = ? AND user_id = ?
+                """, arguments: [f.price.minorUnits, f.price.currency.code, f.storeID, at.text, at.epochMilliseconds, at.utcOffsetMinutes,
+                                 at.localDate, f.quantity, f.unit.rawValue, id, userID])
+            guard db.changesCount > 0 else { return nil }
+            var query = PriceQuery(userID: userID)
+            query.recordID = id
+            return try Self.priceRecords(db, query).first
+        }
+    }
+
+    public func deletePriceRecord(userID: String, id: Int64) throws -> Bool {
+        try writeTransaction { db in
+            guard let product = try Int64.fetchOne(
+                db, sql: "SELECT product_id FROM price_records WHERE pk = ? AND user_id = ?", arguments: [id, userID]) else { return false }
+            try db.execute(sql: "DELETE FROM price_records WHERE pk = ? AND user_id = ?", arguments: [id, userID])
+            // As `users delete`: the catalogue keeps a product while a record names it.
+            try db.execute(sql: """
+                DELETE FROM products WHERE id = ? AND NOT EXISTS (SELECT 1 FROM price_records AS r WHERE r.product_id = products.id)
+                """, arguments: [product])
+            return true
+        }
+    }
+
     /// The failure that rolls `savePrices` back, carrying its answer out of the transaction.
     struct UnknownStores: Error { let outcomes: [PriceSaveOutcome] }
 
@@ -155,7 +185,8 @@ extension SpatiaLiteStore: PriceStore {
 
     static let recordColumns = """
         r.pk, r.user_id, r.store_id, r.price_minor, r.currency, r.quantity, r.unit, r.recorded_at, r.recorded_ms,
-        r.utc_offset_min, r.local_date, r.source, p.id, p.name, p.normalized_name, p.brand, p.category, p.barcode, p.default_unit
+        r.utc_offset_min, r.local_date, r.source, p.id, p.name, p.normalized_name, p.brand, p.category, p.barcode, p.default_unit,
+        p.created_at, p.updated_at, r.created_at, r.updated_at
         """
 
     static func conditions(_ q: PriceQuery) -> (String, [any DatabaseValueConvertible]) {
@@ -189,6 +220,10 @@ extension SpatiaLiteStore: PriceStore {
             sql.append("r.currency = ?")
             arguments.append(currency.code)
         }
+        if let id = q.recordID {
+            sql.append("r.pk = ?")
+            arguments.append(id)
+        }
         return (sql.joined(separator: " AND "), arguments)
     }
 
@@ -200,24 +235,29 @@ extension SpatiaLiteStore: PriceStore {
                 id: r[0], product: product, storeID: r[2], price: Money(minorUnits: r[3], currency: currency), quantity: r[5],
                 unit: PriceUnit(rawValue: r[6]) ?? .pcs,
                 recordedAt: Timestamp(text: r[7], epochMilliseconds: r[8], utcOffsetMinutes: r[9], localDate: r[10]),
-                userID: r[1], source: PriceSource(rawValue: r[11]) ?? .import)
+                userID: r[1], source: PriceSource(rawValue: r[11]) ?? .import, createdAt: r[21], updatedAt: r[22])
         }
     }
 
     static func fetchProducts(_ db: Database, where condition: String, _ arguments: [any DatabaseValueConvertible]) throws -> [Product] {
         try Row.fetchAll(db, sql: """
-            SELECT p.id, p.name, p.normalized_name, p.brand, p.category, p.barcode, p.default_unit
+            SELECT \(productColumns)
             FROM products AS p WHERE \(condition) ORDER BY p.id
             """, arguments: StatementArguments(arguments)).map { try decodeProduct($0, from: 0) }
     }
 
-    /// A product from seven columns starting at `i`: id, name, normalized_name, brand, category, barcode, default_unit.
+    static let productColumns = "p.id, p.name, p.normalized_name, p.brand, p.category, p.barcode, p.default_unit, p.created_at, p.updated_at"
+
+    /// A product from nine columns starting at `i`: id, name, normalized_name, brand, category,
+    /// barcode, default_unit, created_at, updated_at.
     static func decodeProduct(_ r: Row, from i: Int) throws -> Product {
         var p = Product(
             id: r[i], name: r[i + 1], brand: r[i + 3], category: r[i + 4],
             barcode: try (r[i + 5] as String?).map { try Barcode(parsing: $0) },
             defaultUnit: PriceUnit(rawValue: r[i + 6]) ?? .pcs)
         p.normalizedName = r[i + 2]  // as stored: matching compares what was stored
+        p.createdAt = r[i + 7]
+        p.updatedAt = r[i + 8]
         return p
     }
 }
@@ -242,5 +282,13 @@ extension SpatiaLiteStore {
 
     public func storesWithPrices(userID: String?) async throws -> [Store] {
         try await offloaded { try self.storesWithPrices(userID: userID) }
+    }
+
+    public func updatePriceRecord(userID: String, id: Int64, _ fields: PriceCorrection.Fields) async throws -> PriceRecord? {
+        try await offloaded { try self.updatePriceRecord(userID: userID, id: id, fields) }
+    }
+
+    public func deletePriceRecord(userID: String, id: Int64) async throws -> Bool {
+        try await offloaded { try self.deletePriceRecord(userID: userID, id: id) }
     }
 }

@@ -353,6 +353,8 @@ enum Schema {
             // MONO's user has a name (display_name, from v1) and an email (issue 38).
             try db.execute(sql: "ALTER TABLE users ADD COLUMN email TEXT")
         },
+        Migration(identifier: "v27: products and stores") { db in
+            try ProductStoreSchema.create(db)
         Migration(identifier: "v28: MONO's categories: a transfer kind, the defaults' icons and colours") { db in
             // A transfer category kind (issue 38): the CHECK widened by editing the schema text,
             // as v3 did (every stored row satisfies the wider one), then each transfer linked to

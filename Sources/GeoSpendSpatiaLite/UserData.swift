@@ -123,6 +123,18 @@ extension SpatiaLiteStore: UserDataStore {
             try PantrySchema.items(db, user: user.id)
         }
 
+        func productTags() throws -> [ProductTag] {
+            try SpatiaLiteStore.productTags(db, userID: user.id)
+        }
+
+        func productMarks() throws -> [(product: Product, marks: ProductMarks)] {
+            let marks = try SpatiaLiteStore.productMarks(db, userID: user.id)
+            guard !marks.isEmpty else { return [] }
+            return try SpatiaLiteStore.fetchProducts(db, where: "p.id IN (SELECT value FROM json_each(?))", [
+                JSONOutput.array(marks.keys.sorted().map { .integer($0) }).serialized(pretty: false),
+            ]).map { (product: $0, marks: marks[$0.id]!) }
+        }
+
         func communityActivity() throws -> CommunityActivity {
             CommunityActivity(
                 member: try CommunitySchema.member(db, user.id),
@@ -144,11 +156,13 @@ extension SpatiaLiteStore: UserDataStore {
                 ids[row[0], default: []].append(row[1])
             }
             return try Row.fetchAll(db, sql: """
-                SELECT number, name, start_date, end_date FROM periods WHERE user_id = ? ORDER BY number
+                SELECT number, name, start_date, end_date, created_at, updated_at FROM periods WHERE user_id = ? ORDER BY number
                 """, arguments: [user.id]
             ).map { row in
                 let expenseIDs = ids[row[0]] ?? []
-                return (Period(id: row[0], userID: user.id, name: row[1], start: row[2], end: row[3], expenses: expenseIDs.count), expenseIDs)
+                return (Period(
+                    id: row[0], userID: user.id, name: row[1], start: row[2], end: row[3], expenses: expenseIDs.count, createdAt: row[4],
+                    updatedAt: row[5]), expenseIDs)
             }
         }
 

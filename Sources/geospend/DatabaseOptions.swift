@@ -14,7 +14,7 @@ struct ReadReplicaOption: ParsableArguments {
 }
 
 /// What the editing commands and `serve` need of a store; the file and the server have it all.
-typealias EditingStore = ExpenseStore & UserDataStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & TokenStore
+typealias EditingStore = ExpenseStore & UserDataStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & TokenStore & ProductStore
     & PriceStore & ReceiptStore & ShoppingListStore & PositionStore & UserSettingsStore & NotificationStore & RecurringStore & UserProfileStore
     & PantryStore & CommunityStore
 
@@ -91,7 +91,7 @@ struct DatabaseOptions: ParsableArguments {
 
     /// The store for prices, products, baskets, receipts and shopping lists: the server, or the
     /// existing file (read-only unless `writable`).
-    func openPrices(writable: Bool = false) async throws -> any ExpenseStore & PriceStore & ReceiptStore & ShoppingListStore {
+    func openPrices(writable: Bool = false) async throws -> any ExpenseStore & PriceStore & ReceiptStore & ShoppingListStore & ProductStore {
         if isPostgreSQL { return try await PostGISStore(PostGISAddress(path)) }
         return try openExisting(writable: writable)
     }

@@ -14,8 +14,131 @@ struct PricesCommand: AsyncParsableCommand {
             Example:
               geospend prices import prices.csv --user alice
               geospend prices history --product "Vollmilch 1,5%" --user alice
+              geospend prices list --user alice
+              geospend prices edit 12 --price 1.29 --user alice
             """,
-        subcommands: [Import.self, History.self, PricesInflationCommand.self])
+        subcommands: [Import.self, History.self, List.self, Edit.self, Delete.self, PricesInflationCommand.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "A user's price records with their ids, oldest first.",
+            usage: """
+                geospend prices list [--db <db>] --user <ID> [--product <P>]
+                  [--format <format>]
+                """,
+            discussion: """
+                The ids are what prices edit and prices delete take. --product is a
+                product id, a barcode or a name, looked up among the user's products.
+                created_at and updated_at are when the database added and last
+                changed the record (UTC); empty for records stored before GeoSpend
+                kept them.
+
+                Examples:
+                  geospend prices list --user alice
+                  geospend prices list --user alice --product milch --format json
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: ArgumentHelp("Whose records.", valueName: "ID"), transform: Identity.normalized) var user: String
+        @Option(help: ArgumentHelp("Only this product's (id, barcode or name).", valueName: "P")) var product: String?
+        @Option(help: "table, json or csv.") var format: OutputFormat = .table
+
+        func run() async throws {
+            let db = try await database.openPrices()
+            try await NameChecks.user(user, in: db, database: database.path)
+            let records = try await PriceRecordJSON.list(userID: user, product: product, in: db)
+            Edit.write(records, format: format)
+        }
+    }
+
+    struct Edit: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "edit",
+            abstract: "Correct one of a user's price records.",
+            usage: """
+                geospend prices edit [--db <db>] <id> --user <ID> [--price <P>]
+                  [--currency <C>] [--store <ID>] [--at <time>] [--quantity <Q>]
+                  [--unit <U>] [--format <format>]
+                """,
+            discussion: """
+                Changes what is given; the product, the source and the rest stay.
+                --price is in the record's currency unless --currency is given too.
+                Values are checked as prices import checks them. Another user's id is
+                "no such record". Outliers are flagged when prices history reads, so
+                a corrected price counts at once. Importing the original file again
+                adds nothing: the correction stays.
+
+                Examples:
+                  geospend prices edit 12 --price 1.29 --user alice
+                  geospend prices edit 12 --quantity 500 --unit g --user alice
+                  geospend prices edit 12 --at 2026-03-05T10:00:00+02:00 \\
+                      --store s1 --user alice --format json
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The record's id (prices list shows it).") var id: Int64
+        @Option(help: ArgumentHelp("Whose record.", valueName: "ID"), transform: Identity.normalized) var user: String
+        @Option(help: ArgumentHelp("The price paid, a positive decimal.", valueName: "P")) var price: String?
+        @Option(help: ArgumentHelp("The price's currency (with --price).", valueName: "C")) var currency: String?
+        @Option(help: ArgumentHelp("A known store's id.", valueName: "ID")) var store: String?
+        @Option(help: ArgumentHelp("When: RFC 3339 with an offset, or a date.", valueName: "time")) var at: String?
+        @Option(help: ArgumentHelp("How much the price is for, above 0.", valueName: "Q")) var quantity: String?
+        @Option(help: ArgumentHelp("pcs, kg, g, l or ml.", valueName: "U")) var unit: String?
+        @Option(help: "table, json or csv.") var format: OutputFormat = .table
+
+        func validate() throws {
+            guard [price, currency, store, at, quantity, unit].contains(where: { $0 != nil }) else {
+                throw ValidationError("nothing to change: give --price, --store, --at, --quantity or --unit")
+            }
+        }
+
+        func run() async throws {
+            let db = try await database.openPrices(writable: true)
+            try await NameChecks.user(user, in: db, database: database.path)
+            var given: [String: String] = [:]
+            given["price"] = price; given["currency"] = currency; given["store"] = store
+            given["at"] = at; given["quantity"] = quantity; given["unit"] = unit
+            let record = try await PriceCorrection.edit(id: id, given, user: user, store: db)
+            Self.write([record], format: format)
+        }
+
+        static func write(_ records: [PriceRecord], format: OutputFormat) {
+            let headers = ["id", "recorded_at", "product", "store_id", "price", "currency", "quantity", "unit", "source", "created_at", "updated_at"]
+            let rows = records.map { r in
+                [String(r.id), r.recordedAt.text, r.product.name, r.storeID, r.price.decimalString, r.price.currency.code,
+                 History.number(r.quantity), r.unit.rawValue, r.source.rawValue, r.createdAt ?? "", r.updatedAt ?? ""]
+            }
+            switch format {
+            case .table: printOut(TextTable(headers: headers, rows: rows, rightAligned: [0, 4, 6]).rendered())
+            case .csv: printOut(CSVTable(headers: headers, rows: rows, textColumns: [2, 3]).rendered())
+            case .json: printOut(JSONOutput.array(records.map(PriceRecordJSON.record)).serialized() + "\n")
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete",
+            abstract: "Delete one of a user's price records.",
+            usage: "geospend prices delete [--db <db>] <id> --user <ID>",
+            discussion: """
+                Another user's id is "no such record". A product no record names any
+                more leaves the shared catalogue (as with users delete); a community
+                feed entry made from the record stays, without its link.
+
+                Example:
+                  geospend prices delete 12 --user alice
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The record's id (prices list shows it).") var id: Int64
+        @Option(help: ArgumentHelp("Whose record.", valueName: "ID"), transform: Identity.normalized) var user: String
+
+        func run() async throws {
+            let db = try await database.openPrices(writable: true)
+            try await NameChecks.user(user, in: db, database: database.path)
+            try await PriceCorrection.delete(id: id, user: user, store: db)
+            printErr("deleted price record \(id) of \(OutputEscaping.visible(user)) (\(database.path))")
+        }
+    }
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -139,6 +139,13 @@ import Testing
             let r = try geospend(["receipts", "import", file, "--user", user, "--store", "s-market", "--db", db])
             try #require(r.status == 0 && r.out.contains(": ok,"), "\(r.out) \(r.err)")
         }
+        // Tags, favourites and the on-sale flag each (issue 38), on the shared milk among others.
+        for (owner, user) in budgets {
+            for args in IsolationFixture.productMarks(of: owner, user: user) {
+                let r = try geospend(args + ["--db", db])
+                try #require(r.status == 0, "\(args): \(r.err)")
+            }
+        }
         return db
     }
 
@@ -207,6 +214,10 @@ import Testing
             ["prices", "history", "--product", "milk", "--store", "s-market"] + user,
             ["products", "search", "", "--format", "json"] + user,
             ["products", "search", "cheese"] + user,  // bob's only: nothing for alice
+            ["products", "list"] + user + ["--format", "json"],
+            ["products", "list"] + user + ["--tag", "breakfast"],
+            ["products", "tags"] + user + ["--format", "json"],
+            ["prices", "list"] + user + ["--format", "json"],
             ["lists", "show"] + user,
             ["lists", "show"] + user + ["--format", "json"],
             ["receipts", "list"] + user + ["--format", "json"],
@@ -261,13 +272,15 @@ import Testing
         return outputs
     }
 
-    /// Creation times (of the user, of budgets) and an edited expense's `updated_at` are the only
-    /// stored values that depend on when a database was made.
+    /// Creation times (of the user, of budgets, of products, records, periods and categories) and
+    /// `updated_at`s are the only stored values that depend on when a database was made.
     static func normalised(_ text: String, db: String) -> String {
         text.replacingOccurrences(of: db, with: "DB")
             .replacingOccurrences(of: #""created_at": ?"[^"]*""#, with: #""created_at":"…""#, options: .regularExpression)
             .replacingOccurrences(of: #""updated_at": ?"[^"]*""#, with: #""updated_at":"…""#, options: .regularExpression)
             .replacingOccurrences(of: #""joined_at": ?"[^"]*""#, with: #""joined_at":"…""#, options: .regularExpression)
+            // The store's clock in tables and CSV (issue 38's created_at/updated_at columns).
+            .replacingOccurrences(of: #"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"#, with: "…", options: .regularExpression)
     }
 
     /// The commands checked on PostgreSQL here (prices, products and lists have their own test there).
@@ -375,7 +388,7 @@ import Testing
         let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(deleted.status == 0, "\(deleted.err)")
         let bobBudgets = IsolationFixture.budgets(of: "bob"), bobLimits = bobBudgets.joined().filter { $0 == "--category-limit" }.count
-        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2 + 40 + 1 + 1 + 3 + 2 + 2 + 6) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), community_comments 0, community_members 1, community_posts 5, map_rollups \(bobRollups), notification_events 1, notification_settings 0, pantry_items 1, pantry_numbers 1, period_numbers 1, periods 1, positions 40, price_records 5, receipts 1, recurring_numbers 1, recurring_rules 1, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, user_settings 1, visits 0, webhook_deliveries 0, webhooks 0, users 1, products 2)\n")
+        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2 + 40 + 1 + 1 + 3 + 2 + 2 + 6 + 1 + 2 + 1) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), community_comments 0, community_members 1, community_posts 5, map_rollups \(bobRollups), notification_events 1, notification_settings 0, pantry_items 1, pantry_numbers 1, period_numbers 1, periods 1, positions 40, price_records 5, product_marks 1, product_tag_links 2, product_tags 1, receipts 1, recurring_numbers 1, recurring_rules 1, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, user_settings 1, visits 0, webhook_deliveries 0, webhooks 0, users 1, products 2)\n")
         #expect(deleted.err.isEmpty, "\(deleted.err)")
         let again = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(again.status == 2 && again.err.contains("no user \"bob\""), "\(again.err)")
@@ -645,6 +658,18 @@ enum IsolationFixture {
     /// Price records (GeoSpend's price CSV): both buy milk and rye bread at the same stores;
     /// bob also buys a product only he names, with his marker in its name, which `users
     /// delete bob` must take out of the shared catalogue.
+    static func productMarks(of owner: String, user: String) -> [[String]] {
+        let u = ["--user", user]
+        if owner == "alice" {
+            return [["products", "tag", "Milk", "--tag", "Breakfast", "--color", "orange"] + u, ["products", "favourite", "Rye bread"] + u]
+        }
+        return [
+            ["products", "tag", "Milk", "--tag", "\(bobMarker) tag", "--color", "red"] + u,
+            ["products", "tag", "\(bobMarker) cheese", "--tag", "\(bobMarker) tag"] + u,
+            ["products", "favourite", "Milk"] + u, ["products", "sale", "Milk"] + u,
+        ]
+    }
+
     static func prices(of owner: String) -> String {
         let header = "product,brand,barcode,category,store_id,price,currency,recorded_at,quantity,unit\n"
         if owner == "alice" {

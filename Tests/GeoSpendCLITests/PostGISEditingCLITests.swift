@@ -171,11 +171,53 @@ struct PostGISEditingCLITests {
         (["users", "list", "--format", "json"], 0, .all),
         (["users", "export", "fiji"], 0, .all),
         (["users", "export", "Fiji"], 0, .all),
+        // Products, stores and corrections (issue 38), on `pricesCSV`: fiji's records 1–3, pole's 4.
+        (["prices", "list"] + u + ["--format", "json"], 0, .all),
+        (["prices", "edit", "2"] + u + ["--price", "4.10", "--quantity", "500", "--unit", "g", "--format", "json"], 0, .all),
+        (["prices", "edit", "4"] + u + ["--price", "1"], 2, .all),  // pole's record
+        (["prices", "edit", "1"] + u + ["--store", "nowhere"], 2, .all),
+        (["prices", "delete", "3"] + u, 0, .all),
+        (["prices", "delete", "3"] + u, 2, .all),
+        (["prices", "history", "--product", "Kava root"] + u + ["--format", "json"], 0, .all),
+        (["products", "tag", "Kava root", "--tag", "Drinks", "--color", "teal"] + u, 0, .all),
+        (["products", "tag", "Taro", "--tag", "drinks"] + u, 0, .all),
+        (["products", "favourite", "Taro"] + u, 0, .all),
+        (["products", "sale", "Kava root"] + u, 0, .all),
+        (["products", "favourite", "Taro", "--user", "pole"], 2, .all),  // not pole's product
+        (["products", "list"] + u + ["--format", "json"], 0, .all),
+        (["products", "list"] + u + ["--tag", "DRINKS", "--format", "csv"], 0, .all),
+        (["products", "tags"] + u + ["--format", "json"], 0, .all),
+        (["products", "edit", "Kava root"] + u + ["--name", "Kava"], 2, .all),  // pole has it too
+        (["products", "edit", "Taro"] + u + ["--brand", "Fiji Farms", "--format", "json"], 0, .all),
+        (["products", "untag", "Taro", "--tag", "Drinks"] + u, 0, .all),
+        (["products", "merge", "Taro", "--into", "Kava root"] + u, 0, .all),
+        (["products", "delete", "Kava root", "--user", "pole"], 0, .all),
+        (["products", "list", "--user", "pole", "--format", "json"], 0, .all),
+        (["products", "search", "", "--format", "json"], 0, .all),
+        (["users", "export", "fiji"], 0, .all),
     ]
+
+    /// Price records for the steps: fiji's kava root, taro and a third, pole's kava root.
+    static let pricesCSV = """
+        product,store_id,price,currency,recorded_at,quantity,unit
+        Kava root,fj-kava,12.00,FJD,2025-03-01T10:00:00+12:00,1,kg
+        Taro,fj-market,3.50,FJD,2025-03-02T10:00:00+12:00,1,kg
+        Coconut,fj-market,1.20,FJD,2025-03-03,1,pcs
+
+        """
 
     @Test func editingCommandsAnswerAsTheFile() throws {
         defer { try? FileManager.default.removeItem(at: cli.dir) }  // no scratch left in /tmp
         let dbs = try cli.databases()
+        let prices = cli.dir.appendingPathComponent("prices-fiji.csv").path, poles = cli.dir.appendingPathComponent("prices-pole.csv").path
+        try Self.pricesCSV.write(toFile: prices, atomically: true, encoding: .utf8)
+        try "product,store_id,price,currency,recorded_at\nKava root,fj-kava,13.00,FJD,2025-03-04\n".write(toFile: poles, atomically: true, encoding: .utf8)
+        for db in [dbs.file, dbs.server] {
+            for args in [["prices", "import", prices, "--user", "fiji"], ["prices", "import", poles, "--user", "pole"]] {
+                let r = try cli.geospend(args + ["--db", db])
+                try #require(r.status == 0, "\(args): \(r.err)")
+            }
+        }
         var compared = 0
         for (args, status, compare) in Self.steps {
             let a = try cli.geospend(args + ["--db", dbs.file]), b = try cli.geospend(args + ["--db", dbs.server])

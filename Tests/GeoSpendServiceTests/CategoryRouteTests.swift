@@ -33,8 +33,9 @@ import Testing
             let a = try await f.withClient { try await $0.call(uri, token: write, method: method, body: body) }
             let out = try f.cli(args, db: copy)
             #expect(Int(a.status.code) == status, "\(uri): \(a.body)")
-            if out.hasPrefix("{") { #expect(a.body == out, "\(uri)") }  // deactivate and delete print text
-            #expect(try listAll(f.db) == listAll(copy), "\(uri)")
+            if out.hasPrefix("{") { #expect(RecurringRouteTests.masked(a.body) == RecurringRouteTests.masked(out), "\(uri)") }  // deactivate and delete print text
+            // The times each database stamps itself aside (issue 38's created_at/updated_at).
+            #expect(try RecurringRouteTests.masked(listAll(f.db)) == RecurringRouteTests.masked(listAll(copy)), "\(uri)")
             let listed = try await f.withClient { try await $0.call("/api/v1/categories?all=true", token: f.tokens["alice"]) }
             #expect(listed.body == (try listAll(f.db)), "\(uri)")
         }

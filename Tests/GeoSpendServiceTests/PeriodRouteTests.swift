@@ -42,8 +42,9 @@ import Testing
             let a = try await f.withClient { try await $0.call(uri, token: write, method: method, body: body) }
             let out = try f.cli(args, db: copy)
             #expect(Int(a.status.code) == status, "\(uri): \(a.body)")
-            #expect(a.body == (answer ?? out), "\(uri)")
-            #expect(try listed(f.db) == listed(copy), "\(uri)")
+            // The times each database stamps itself aside (issue 38's created_at/updated_at).
+            #expect(RecurringRouteTests.masked(a.body) == RecurringRouteTests.masked(answer ?? out), "\(uri)")
+            #expect(try RecurringRouteTests.masked(listed(f.db)) == RecurringRouteTests.masked(listed(copy)), "\(uri)")
             let served = try await f.withClient { try await $0.call("/api/v1/periods", token: f.tokens["alice"]) }
             #expect(served.body == (try listed(f.db)), "\(uri)")
             // The expenses a period holds, as `expenses list --period 1` lists them.

@@ -59,6 +59,11 @@ import Testing
         // Receipts (issue 42 §2); `answers` adds the show of alice's first.
         "/api/v1/receipts",
         "/api/v1/receipts?limit=1",
+        // Issue 38: the user's records with their ids, products with their own tags and flags.
+        "/api/v1/prices",
+        "/api/v1/products",
+        "/api/v1/products?favourites=true",
+        "/api/v1/products/tags",
     ]
 
     /// The owner's receipt as text, at a store of the sample (bob's names him): `receipts import`
@@ -121,6 +126,14 @@ import Testing
             try Self.receiptText(bob: bob).write(toFile: file, atomically: true, encoding: .utf8)
             let receipt = try f.geospend(["receipts", "import", file, "--user", rename(owner), "--store", "288130404", "--db", db])
             try #require(receipt.status == 0 && receipt.out.contains(": ok,"), "\(receipt.out) \(receipt.err)")
+            // Tags and flags each (issue 38), filed like the prices.
+            let marks = owner == ServiceFixture.bob
+                ? [["products", "tag", "Äpfel", "--tag", "Bob's", "--color", "red"], ["products", "favourite", "Äpfel"]]
+                : [["products", "tag", "Vollmilch 1,5%", "--tag", "breakfast", "--color", "orange"], ["products", "favourite", "Vollmilch 1,5%"]]
+            for args in marks {
+                let r = try f.geospend(args + ["--user", rename(owner), "--db", db])
+                try #require(r.status == 0, "\(args): \(r.err)")
+            }
         }
         // A location history each (issue 36), filed like the prices.
         for (owner, history) in [(ServiceFixture.alice, "Data/examples/positions/google-records.json"), (ServiceFixture.bob, "Data/examples/demo-person/Timeline.json")] where keep(owner) {
@@ -259,9 +272,17 @@ import Testing
              try await client.call("/api/v1/lists/1/remove", token: f.tokens["aliceWrite"], method: .post, body: #"{"item": "Vollmilch"}"#),
              try await client.call("/api/v1/lists/1", token: f.tokens["aliceWrite"], method: .delete),
              try await client.call("/api/v1/pantry/1/use", token: f.tokens["aliceWrite"], method: .post),
-             try await client.call("/api/v1/pantry/1/discard", token: f.tokens["aliceWrite"], method: .post)]
+             try await client.call("/api/v1/pantry/1/discard", token: f.tokens["aliceWrite"], method: .post),
+             // Issue 38: bob's price record 1 and his products are not alice's.
+             try await client.call("/api/v1/prices/1", token: f.tokens["aliceWrite"], method: .patch, body: #"{"price": "0.01"}"#),
+             try await client.call("/api/v1/prices/1", token: f.tokens["aliceWrite"], method: .delete),
+             try await client.call("/api/v1/products/1", token: f.tokens["aliceWrite"], method: .patch, body: #"{"favourite": true}"#),
+             try await client.call("/api/v1/products/1/tags", token: f.tokens["aliceWrite"], method: .post, body: #"{"tag": "mine"}"#),
+             try await client.call("/api/v1/products/1/merge", token: f.tokens["aliceWrite"], method: .post, body: #"{"into": "2"}"#),
+             try await client.call("/api/v1/products/1", token: f.tokens["aliceWrite"], method: .delete)]
         }
         for a in answers { #expect(a.status == .notFound, "\(a.body)") }
+        #expect(try f.cli(["prices", "list", "--user", ServiceFixture.bob, "--format", "json"], db: f.db).contains("\"price\": \"1.29\""))
         #expect(try f.cli(["lists", "show", "--user", ServiceFixture.bob, "--format", "json"], db: f.db).contains("\"completed_expense_id\": null"))
         #expect(try f.cli(["recurring", "list", "--user", ServiceFixture.bob, "--format", "json"], db: f.db).contains("\"amount\": \"5.00\""))
         #expect(try f.cli(["pantry", "list", "--user", ServiceFixture.bob, "--format", "json"], db: f.db).contains("\"status\": \"open\""))

@@ -6,7 +6,8 @@ public enum CategoryJSON {
         [
             ("name", .string(c.category.name)), ("kind", .string(c.category.kind.rawValue)), ("expenses", .integer(Int64(c.expenses))),
             ("icon", c.icon.map { .string($0) } ?? .null), ("color", c.color.map { .string($0) } ?? .null),
-            ("is_default", .bool(c.isDefault)), ("is_active", .bool(c.isActive)),
+            ("is_default", .bool(c.isDefault)), ("is_active", .bool(c.isActive)), ("created_at", .text(c.createdAt)),
+            ("updated_at", .text(c.updatedAt)),
         ]
     }
 }

@@ -3,7 +3,8 @@ public enum PeriodJSON {
     public static func json(_ p: Period) -> JSONOutput {
         .object([
             ("id", .integer(p.id)), ("user", .string(p.userID)), ("name", .string(p.name)), ("from", .string(p.start)),
-            ("to", p.end.map { .string($0) } ?? .null), ("expenses", .integer(Int64(p.expenses))),
+            ("to", p.end.map { .string($0) } ?? .null), ("expenses", .integer(Int64(p.expenses))), ("created_at", .text(p.createdAt)),
+            ("updated_at", .text(p.updatedAt)),
         ])
     }
 

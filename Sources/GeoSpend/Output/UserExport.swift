@@ -7,18 +7,21 @@
 /// "settings":{"time_zone":"Europe/Helsinki","position_retention_days":365},
 /// "webhooks":[{"id":"wh_…","url":"https://example.org/hook","events":[],"created_at":"…"}],
 /// "notification_settings":{"events":[],"quiet_hours":"22:00-07:00","reminder_lead_minutes":30},
-/// "categories":[{"kind":"expense","name":"Food","icon":null,"color":null,"is_default":true,"is_active":true},…],
+/// "categories":[{"kind":"expense","name":"Food","icon":null,"color":null,"is_default":true,"is_active":true,"created_at":"…","updated_at":"…"},…],
 /// "expenses":[
 /// {"id":"e1","user":"alice","kind":"expense","amount":"4.50","currency":"EUR",…,"lat":60.1712,"lon":24.9413,…},
 /// …],
 /// "expense_times":[{"id":"x01…","remind_at":"2025-03-05T09:00:00+01:00","created_at":"…","updated_at":"…"}],
 /// "stores":[{"id":"317766538","name":"Robert's Coffee",…}],
 /// "budgets":[{"id":1,"user":"alice","name":"Groceries","amount":"500.00",…}],
-/// "periods":[{"id":1,"name":"Lisbon trip","from":"2025-03-01","to":null,"expenses":["e1"]}],
+/// "periods":[{"id":1,"name":"Lisbon trip","from":"2025-03-01","to":null,"expenses":["e1"],"created_at":"…","updated_at":"…"}],
 /// "price_records":[{"product":"Vollmilch 1,5%","brand":"Valio",…,"unit":"l","source":"import","receipt_id":null}],
+/// "price_record_times":[{"created_at":"2026-03-05T08:00:00.000Z","updated_at":"2026-03-06T09:30:00.000Z"}],
 /// "shopping_lists":[{"id":1,"name":"Week","budget":"40.00","currency":"EUR","items":[{"name":"Milch","quantity":"2"}],"completed_expense_id":null}],
 /// "pantry":[{"id":1,"user":"ann","name":"Milch","quantity":"2","expires":"2025-06-10","status":"open",…}],
 /// "recurring":[{"id":1,"every":"monthly","from":"2025-01-31","until":null,"next_due":"2025-04-30","kind":"expense","amount":"950.00",…}],
+/// "product_tags":[{"name":"dairy","color":"#007AFF","products":1}],
+/// "product_marks":[{"product_id":1,"product":"Vollmilch 1,5%","barcode":null,"favourite":true,"on_sale":false,"tags":["dairy"]}],
 /// "community":{"member":{"display_name":"Alice","joined_at":"…"},"posts":[{"id":3,"type":"store_review",…}],"comments":[]},
 /// "positions":[{"time":"2026-03-05T08:12:44Z","lat":60.1699,"lon":24.9384,"accuracy_m":12,"source":"google-records"}],
 /// "visits":[{"start":"…","end":"…","lat":60.1699,"lon":24.9384,"radius_m":null,"place_name":"Stockmann",…}],
@@ -36,7 +39,9 @@
 /// expense id, so the expense lines stay importable. Price records have the keys of
 /// `geospend prices import` (`PriceImport.columns`), so `jq -c '.price_records[]'` is a file it
 /// takes back; the stores they name are in `stores`, and `receipt_id` names the receipt in
-/// `receipts` a record came from (null for one imported or entered by hand).
+/// `receipts` a record came from (null for one imported or entered by hand). Their creation and
+/// change times are in `price_record_times`, one object per record in the same order (null
+/// where a record is older than the times: migration v27 on the file, v18 on PostgreSQL).
 public enum UserExport {
     /// What a document held.
     public struct Counts: Sendable, Hashable {
@@ -107,6 +112,7 @@ public enum UserExport {
             .object([
                 ("kind", .string(c.category.kind.rawValue)), ("name", .string(c.category.name)), ("icon", .text(c.icon)),
                 ("color", .text(c.color)), ("is_default", .bool(c.isDefault)), ("is_active", .bool(c.isActive)),
+                ("created_at", .text(c.createdAt)), ("updated_at", .text(c.updatedAt)),
             ])
         }).serialized(pretty: false))
 
@@ -171,7 +177,7 @@ public enum UserExport {
             sink.ascii(n == 0 ? "\n" : ",\n")
             sink.raw(JSONOutput.object([
                 ("id", .integer(p.id)), ("name", .string(p.name)), ("from", .string(p.start)), ("to", .text(p.end)),
-                ("expenses", .array(ids.map { .string($0) })),
+                ("expenses", .array(ids.map { .string($0) })), ("created_at", .text(p.createdAt)), ("updated_at", .text(p.updatedAt)),
             ]).serialized(pretty: false))
         }
         sink.ascii(periods.isEmpty ? "],\n" : "\n],\n")
@@ -182,6 +188,13 @@ public enum UserExport {
         for (n, r) in prices.enumerated() {
             sink.ascii(n == 0 ? "\n" : ",\n")
             writePriceRecord(r, receiptID: receiptOf[r.id], to: sink)
+        }
+        sink.ascii(prices.isEmpty ? "],\n" : "\n],\n")
+        // The records' times, in the same order (the record lines keep the import's keys).
+        sink.ascii("\"price_record_times\":[")
+        for (n, r) in prices.enumerated() {
+            sink.ascii(n == 0 ? "\n" : ",\n")
+            sink.raw(JSONOutput.object([("created_at", .text(r.createdAt)), ("updated_at", .text(r.updatedAt))]).serialized(pretty: false))
         }
         sink.ascii(prices.isEmpty ? "],\n" : "\n],\n")
         // Shopping lists (issue 18), items in the order added.
@@ -219,6 +232,21 @@ public enum UserExport {
         }
         sink.ascii(rules.isEmpty ? "],\n" : "\n],\n")
         // Pantry items (issue 38), by id, open and closed.
+        // The user's view of the shared catalogue (issue 38): tags, and per product the flags and
+        // tag names, the product named as its records name it (the catalogue is not the user's).
+        sink.ascii("\"product_tags\":")
+        sink.raw(JSONOutput.array(try data.productTags().map(ProductCatalogue.json)).serialized(pretty: false))
+        sink.ascii(",\n\"product_marks\":[")
+        let marks = try data.productMarks()
+        for (n, (p, m)) in marks.enumerated() {
+            sink.ascii(n == 0 ? "\n" : ",\n")
+            sink.raw(JSONOutput.object([
+                ("product_id", .integer(p.id)), ("product", .string(p.name)), ("barcode", .text(p.barcode?.digits)),
+                ("favourite", .bool(m.favourite)), ("on_sale", .bool(m.onSale)), ("tags", .array(m.tags.map { .string($0) })),
+            ]).serialized(pretty: false))
+        }
+        sink.ascii(marks.isEmpty ? "],\n" : "\n],\n")
+
         let pantry = try data.pantryItems()
         sink.ascii("\"pantry\":[")
         for (n, i) in pantry.enumerated() {

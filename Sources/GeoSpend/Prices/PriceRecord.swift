@@ -16,10 +16,15 @@ public struct PriceRecord: Sendable, Hashable {
     public var recordedAt: Timestamp
     public var userID: String
     public var source: PriceSource
+    /// When the store added and last changed the row (`2026-03-05T10:00:00.000Z`, UTC, the
+    /// store's clock); nil for a record stored before migration v27 (SpatiaLite) / v18
+    /// (PostgreSQL), which kept no such time, and for one not stored yet.
+    public var createdAt: String?
+    public var updatedAt: String?
 
     public init(
         id: Int64 = 0, product: Product, storeID: String, price: Money, quantity: Double = 1, unit: PriceUnit = .pcs,
-        recordedAt: Timestamp, userID: String, source: PriceSource
+        recordedAt: Timestamp, userID: String, source: PriceSource, createdAt: String? = nil, updatedAt: String? = nil
     ) {
         self.id = id
         self.product = product
@@ -30,6 +35,8 @@ public struct PriceRecord: Sendable, Hashable {
         self.recordedAt = recordedAt
         self.userID = userID
         self.source = source
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 
     /// Price per kilogram, litre or piece (`unit.base`), in major units of `price.currency`:

@@ -16,6 +16,11 @@ public struct Product: Sendable, Hashable {
     public var barcode: Barcode?
     /// The unit it is usually sold in; prices of it compare per `defaultUnit.base`.
     public var defaultUnit: PriceUnit
+    /// When the store added and last changed the row (UTC, the store's clock); nil for a
+    /// product stored before migration v27 (SpatiaLite) / v18 (PostgreSQL), and for one not
+    /// stored yet. Not part of what `completed(by:)` compares.
+    public var createdAt: String?
+    public var updatedAt: String?
 
     public static let defaultCategory = "Other"
 

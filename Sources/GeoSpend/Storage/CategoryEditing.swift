@@ -30,14 +30,23 @@ public struct CategoryDetail: Sendable, Hashable {
     public let isDefault: Bool
     public let isActive: Bool
     public let expenses: Int
+    /// When the store added and last changed it (UTC, the store's clock); nil for a category
+    /// made before migration v27 (SpatiaLite) / v18 (PostgreSQL).
+    public var createdAt: String?
+    public var updatedAt: String?
 
-    public init(category: Category, icon: String?, color: String?, isDefault: Bool, isActive: Bool, expenses: Int) {
+    public init(
+        category: Category, icon: String?, color: String?, isDefault: Bool, isActive: Bool, expenses: Int, createdAt: String? = nil,
+        updatedAt: String? = nil
+    ) {
         self.category = category
         self.icon = icon
         self.color = color
         self.isDefault = isDefault
         self.isActive = isActive
         self.expenses = expenses
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 }
 

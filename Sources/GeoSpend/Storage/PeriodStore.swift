@@ -75,14 +75,22 @@ public struct Period: Sendable, Hashable {
     public let end: String?
     /// How many expenses are assigned to it.
     public let expenses: Int
+    /// When the store added and last changed it (UTC, the store's clock); nil for a period made
+    /// before migration v27 (SpatiaLite) / v18 (PostgreSQL).
+    public var createdAt: String?
+    public var updatedAt: String?
 
-    public init(id: Int64, userID: String, name: String, start: String, end: String?, expenses: Int) {
+    public init(
+        id: Int64, userID: String, name: String, start: String, end: String?, expenses: Int, createdAt: String? = nil, updatedAt: String? = nil
+    ) {
         self.id = id
         self.userID = userID
         self.name = name
         self.start = start
         self.end = end
         self.expenses = expenses
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
     }
 }
 

@@ -25,6 +25,16 @@ public protocol PriceStore: Sendable {
 
     /// The stores that have at least one price record (of `userID`'s, when given), by id.
     func storesWithPrices(userID: String?) async throws -> [Store]
+
+    /// Replaces the price, store, time, quantity and unit of `userID`'s record `id` (its product,
+    /// source and content hash stay) and stamps its `updated_at`, in one transaction.
+    /// - Returns: the record as stored, or nil when the user has no record `id` (another user's
+    ///   is none).
+    func updatePriceRecord(userID: String, id: Int64, _ fields: PriceCorrection.Fields) async throws -> PriceRecord?
+
+    /// Deletes `userID`'s record `id` (a community feed entry made from it loses its link, as
+    /// when a store goes). - Returns: false when the user has no record `id`.
+    func deletePriceRecord(userID: String, id: Int64) async throws -> Bool
 }
 
 /// Which records a price query reads; nil fields do not narrow.
@@ -39,6 +49,8 @@ public struct PriceQuery: Sendable, Hashable {
     public var from: LocalDay?
     public var to: LocalDay?
     public var currency: Currency?
+    /// Only the record with this id.
+    public var recordID: Int64?
 
     public init(
         productIDs: Set<Int64>? = nil, storeIDs: Set<String>? = nil, category: String? = nil, userID: String? = nil,

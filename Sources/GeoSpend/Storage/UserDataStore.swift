@@ -84,6 +84,12 @@ public protocol UserDataSnapshot {
 
     /// The user's community membership, entries and comments (`CommunityStore`), by id.
     func communityActivity() throws -> CommunityActivity
+
+    /// The user's tags (`ProductStore`), by name.
+    func productTags() throws -> [ProductTag]
+
+    /// The user's marks and tags of products (`ProductStore`), by product id, with the products.
+    func productMarks() throws -> [(product: Product, marks: ProductMarks)]
 }
 
 extension UserDataSnapshot {
