@@ -71,8 +71,9 @@ extension PostGISStore {
         _ = try r.rows("DELETE FROM categories WHERE user_id = \(user)")
         for c in categories {
             _ = try r.rows("""
-                INSERT INTO categories (user_id, kind, name, icon, color, is_default, is_active)
-                VALUES (\(user), \(c.category.kind.rawValue), \(c.category.name), \(c.icon), \(c.color), \(c.isDefault), \(c.isActive))
+                INSERT INTO categories (user_id, kind, name, icon, color, is_default, is_active, created_at, updated_at)
+                VALUES (\(user), \(c.category.kind.rawValue), \(c.category.name), \(c.icon), \(c.color), \(c.isDefault), \(c.isActive),
+                    \(c.createdAt), \(c.updatedAt))
                 """)
         }
     }
@@ -105,7 +106,8 @@ extension PostGISStore {
     static func restorePeriods(_ r: PostGISReader, _ periods: [RestoredPeriod], user: String) throws {
         for p in periods {
             let pk = try r.rows("""
-                INSERT INTO periods (user_id, number, name, start_date, end_date) VALUES (\(user), \(p.number), \(p.name), \(p.start), \(p.end))
+                INSERT INTO periods (user_id, number, name, start_date, end_date, created_at, updated_at)
+                VALUES (\(user), \(p.number), \(p.name), \(p.start), \(p.end), \(p.createdAt), \(p.updatedAt))
                 RETURNING pk
                 """)[0].decode(Int64.self)
             _ = try r.rows("UPDATE expenses SET period_id = \(pk) WHERE user_id = \(user) AND id = ANY(\(p.expenseIDs)::text[])")

@@ -355,6 +355,7 @@ enum Schema {
         },
         Migration(identifier: "v27: products and stores") { db in
             try ProductStoreSchema.create(db)
+        },
         Migration(identifier: "v28: MONO's categories: a transfer kind, the defaults' icons and colours") { db in
             // A transfer category kind (issue 38): the CHECK widened by editing the schema text,
             // as v3 did (every stored row satisfies the wider one), then each transfer linked to

@@ -84,8 +84,11 @@ extension SpatiaLiteStore {
         try db.execute(sql: "DELETE FROM categories WHERE user_id = ?", arguments: [user])
         for c in categories {
             try db.execute(
-                sql: "INSERT INTO categories (user_id, kind, name, icon, color, is_default, is_active) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                arguments: [user, c.category.kind.rawValue, c.category.name, c.icon, c.color, c.isDefault, c.isActive])
+                sql: """
+                    INSERT INTO categories (user_id, kind, name, icon, color, is_default, is_active, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [user, c.category.kind.rawValue, c.category.name, c.icon, c.color, c.isDefault, c.isActive, c.createdAt, c.updatedAt])
         }
     }
 
@@ -118,8 +121,8 @@ extension SpatiaLiteStore {
     static func restorePeriods(_ db: Database, _ periods: [RestoredPeriod], user: String) throws {
         for p in periods {
             try db.execute(
-                sql: "INSERT INTO periods (user_id, number, name, start_date, end_date) VALUES (?, ?, ?, ?, ?)",
-                arguments: [user, p.number, p.name, p.start, p.end])
+                sql: "INSERT INTO periods (user_id, number, name, start_date, end_date, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [user, p.number, p.name, p.start, p.end, p.createdAt, p.updatedAt])
             let pk = db.lastInsertedRowID
             for id in p.expenseIDs {
                 try db.execute(sql: "UPDATE expenses SET period_id = ? WHERE user_id = ? AND id = ?", arguments: [pk, user, id])

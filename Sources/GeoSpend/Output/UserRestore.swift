@@ -28,14 +28,23 @@ public enum UserRestore {
     public static let unsupportedSections = [
         "price_records", "shopping_lists", "receipts",
     ]
+    /// Sections later exports added (product tags and marks, issue 38): refused when not empty,
+    /// and an export written before them may lack them.
+    public static let unsupportedLaterSections = ["product_tags", "product_marks"]
 
     /// Tables keyed by user that do not count against "empty": the credentials a restore never
     /// writes (a user signed in over HTTP holds a token, and restores into themselves).
     public static let credentialTables: Set<String> = ["api_tokens", "api_token_numbers"]
 
     /// The categories that do not count against "empty" either: the defaults as a new user gets
-    /// them (untouched: no icon or colour, active). A restore replaces the user's categories.
-    public static let untouchedDefaultCategory = "is_default AND icon IS NULL AND color IS NULL AND is_active"
+    /// them (untouched: active, with `Category.defaultLooks`' icon and colour). A restore
+    /// replaces the user's categories.
+    public static let untouchedDefaultCategory: String = {
+        let looks = Category.defaultLooks
+            .sorted { ($0.key.kind.rawValue, $0.key.name) < ($1.key.kind.rawValue, $1.key.name) }
+            .map { c, look in "(kind = '\(c.kind.rawValue)' AND name = '\(c.name)' AND icon = '\(look.icon)' AND color = '\(look.color)')" }
+        return "is_default AND is_active AND (\(looks.joined(separator: " OR ")))"
+    }()
 
     /// Parses and checks a whole export.
     /// - Throws: `UserRestoreError` naming the JSON path of the first bad value.
@@ -58,6 +67,10 @@ public enum UserRestore {
         }
         for section in unsupportedSections {
             let n = try doc.array(section).count
+            if n > 0 { throw .unsupported(section: section, rows: n) }
+        }
+        for section in unsupportedLaterSections {
+            let n = try doc.optionalArray(section)?.count ?? 0
             if n > 0 { throw .unsupported(section: section, rows: n) }
         }
         let community = try doc.child("community")
@@ -99,11 +112,12 @@ public enum UserRestore {
         data.categories = try doc.array("categories").map { c throws(UserRestoreError) in
             let kindText = try c.string("kind")
             guard let kind = Category.Kind(rawValue: kindText) else {
-                throw .invalid(path: c.path + ".kind", reason: "\"\(kindText)\" is not expense or income")
+                throw .invalid(path: c.path + ".kind", reason: "\"\(kindText)\" is not expense, income or transfer")
             }
             return RestoredCategory(
                 category: Category(name: try c.string("name"), kind: kind), icon: try c.optionalString("icon"),
-                color: try c.optionalString("color"), isDefault: try c.bool("is_default"), isActive: try c.bool("is_active"))
+                color: try c.optionalString("color"), isDefault: try c.bool("is_default"), isActive: try c.bool("is_active"),
+                createdAt: try c.optionalString("created_at"), updatedAt: try c.optionalString("updated_at"))
         }
 
         var ids = Set<String>()
@@ -174,7 +188,9 @@ public enum UserRestore {
                 guard inPeriod.insert(id).inserted else { throw .invalid(path: e.path, reason: "\"\(id)\" is in another period too") }
                 return id
             }
-            return RestoredPeriod(number: number, name: name, start: from, end: to, expenseIDs: expenseIDs)
+            return RestoredPeriod(
+                number: number, name: name, start: from, end: to, expenseIDs: expenseIDs,
+                createdAt: try p.optionalString("created_at"), updatedAt: try p.optionalString("updated_at"))
         }
 
         data.positions = try doc.array("positions").map { p throws(UserRestoreError) in
@@ -347,6 +363,8 @@ public struct RestoredCategory: Sendable, Hashable {
     public let color: String?
     public let isDefault: Bool
     public let isActive: Bool
+    /// As exported (null for a row older than the times, migration v27 / PostgreSQL v18).
+    public let createdAt, updatedAt: String?
 }
 
 /// A period as exported, with the ids of its expenses.
@@ -357,6 +375,7 @@ public struct RestoredPeriod: Sendable, Hashable {
     public let start: String
     public let end: String?
     public let expenseIDs: [String]
+    public let createdAt, updatedAt: String?
 }
 
 /// One user's data read from an export, checked, for `UserDataStore.restore`.
