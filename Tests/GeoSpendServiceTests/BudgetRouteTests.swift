@@ -67,7 +67,7 @@ import Testing
         ("aliceWrite", .post, "/api/v1/budgets", #"{"name": "X", "amount": "5", "currency": "EUR", "from": "2025-03-01", "to": "2025-03-31", "category": "Fod"}"#, 400, "did you mean \\\"Food\\\""),
         ("aliceWrite", .post, "/api/v1/budgets", #"{"name": "X", "amount": "5", "currency": "EUR", "from": "2025-03-01", "to": "2025-03-31", "every": "day"}"#, 400, "not week, month or year"),
         ("aliceWrite", .post, "/api/v1/budgets", #"{"name": "X"}"#, 400, "are required"),
-        ("alice", .get, "/api/v1/budgets/alerts", nil, 400, "as-of is required"),
+        ("alice", .get, "/api/v1/budgets/alerts?as-of=2026-13-01", nil, 400, "--as-of"),
         ("alice", .get, "/api/v1/budgets/1/summary?as-of=2025-03-15", nil, 404, "no budget 1 of user"),
         ("alice", .get, "/api/v1/budgets/x/summary?as-of=2025-03-15", nil, 404, "budget ids are whole numbers"),
     ] as [(String, HTTPRequest.Method, String, String?, Int, String)])

@@ -29,7 +29,9 @@ import Testing
         #expect(health.checks.first { $0.name == "secondary indexes" }?.detail == "\(Schema.secondaryIndexSQL.count) present")
 
         let trip = try store.addPeriod(userID: "ann", PeriodFields(name: "Trip", start: Timestamp(parsing: "2100-01-01"), end: nil))
-        #expect(trip == Period(id: 1, userID: "ann", name: "Trip", start: "2100-01-01", end: nil, expenses: 0))
+        #expect(trip.createdAt != nil, "stamped by the store (issue 38)")
+        #expect(Period(id: trip.id, userID: trip.userID, name: trip.name, start: trip.start, end: trip.end, expenses: trip.expenses)
+            == Period(id: 1, userID: "ann", name: "Trip", start: "2100-01-01", end: nil, expenses: 0))
         #expect(try store.assign(userID: "ann", period: 1, expenseIDs: ["big"]) == .done(changed: 1, moved: 0))
         #expect(try store.readHere { try $0.spendingPoints(ExpenseFilter(userID: "ann", period: 1)) }.map(\.id) == ["big"])
         #expect(try store.deletePeriod(userID: "ann", id: 1) == 1)
