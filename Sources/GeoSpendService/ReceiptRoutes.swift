@@ -16,12 +16,12 @@ import Hummingbird
 ///
 /// A POST `/receipts` holds one of the service's upload slots (`UploadSlots`, shared with the
 /// file imports) from its first byte to its answer: its body (up to 20 MiB) is in memory that
-/// long. A photo also takes one of `scans` (`ScanSlots`) while it is read, on a thread of its own
+/// long. A photo also takes one of `scans` (`ServiceSettings.scans`) while it is read, on a thread of its own
 /// at the lowest priority, and its reading stops when the request is cancelled or after
 /// `scanTime` (the service's time limit): 503 with `Retry-After`, nothing stored.
 struct ReceiptRoutes {
     let store: any ServiceStore
-    let scans: ScanSlots
+    let scans: Slots
     let scanTime: Duration
     let rewrites: BatchedRewrite
 
@@ -74,11 +74,7 @@ struct ReceiptRoutes {
             self.store, q.string("store"), q.string("at"), q.string("currency") ?? "EUR", q.string("category"), try q.flag("allow-mismatch"))
         let input: ReceiptRecording.Input
         if ReceiptInput.isImage(bytes) {
-            guard scans.take() else {
-                var p = Problem(.serviceUnavailable, "the service is reading \(scans.limit) receipt photos already; retry in a few seconds")
-                p.headers[.retryAfter] = "2"
-                throw p
-            }
+            try scans.takeOrRefuse()
             defer { scans.give() }
             // Tesseract reads from a file; a private one, gone when read.
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(UploadedFile.prefix)\(getpid())-receipt-\(UUID().uuidString)")

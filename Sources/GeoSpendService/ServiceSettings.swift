@@ -19,14 +19,17 @@ public struct ServiceSettings: Sendable {
     /// `/metrics` (request counts by route) is served only when asked for: the counts tell an
     /// unauthenticated caller what the service's users do.
     public var exposeMetrics: Bool
-    /// The receipt photos read at once (`POST /api/v1/receipts`); more are 503 (`ScanSlots`).
-    public let scans: ScanSlots
+    /// The receipt photos read (OCR) at once (`POST /api/v1/receipts`), each on one thread
+    /// (`geospend serve` runs with `OMP_THREAD_LIMIT=1`, `ReceiptScanner.restartSingleThreaded`);
+    /// more are 503 with `Retry-After`. Two by default: a scan takes about one second of one core
+    /// and, for a 50-megapixel photo, a few hundred MB.
+    public let scans: Slots
 
     public init(publicURL: String = "http://127.0.0.1:8080", minUsersFloor: Int = 3, exposeMetrics: Bool = false, concurrentScans: Int = 2) {
         publicAddress = PublicAddress(publicURL)
         self.minUsersFloor = minUsersFloor
         self.exposeMetrics = exposeMetrics
-        scans = ScanSlots(limit: concurrentScans)
+        scans = Slots(limit: concurrentScans, busy: { "the service is reading \($0) receipt photos already; retry in a few seconds" }, retryAfter: 2)
     }
 
     /// `text` as a public URL: `http` or `https`, a host, no query, fragment or user part; the

@@ -8,7 +8,7 @@ import Hummingbird
 ///
 /// The body goes to the file as it arrives, a chunk at a time: memory holds a chunk and the
 /// file's first line, not the whole upload (collecting 64 MiB and copying it to write it took
-/// about 9× the upload). At most `UploadSlots.limit` uploads are taken at once; more are 503
+/// about 9× the upload). At most `UploadSlots.shared.limit` uploads are taken at once; more are 503
 /// with `Retry-After`. The file's name carries this process's id
 /// (`geospend-upload-PID-…`), so an upload a killed service left is found and removed by the
 /// next `serve` and by `users delete` (`UploadedFile.removeLeftovers`).
@@ -75,43 +75,27 @@ public struct UploadedFile {
     }
 }
 
-/// A count of uploads in progress, shared by the routes that take files.
-final class UploadSlots: Sendable {
-    static let shared = UploadSlots()
-    /// Two at a time, each up to 64 MiB on disk and a chunk in memory: the imports behind them
-    /// write one at a time anyway (one writer per database).
-    static let limit = 2
-    private let taken = Mutex(0)
-
-    func take() -> Bool {
-        taken.withLock { n in
-            guard n < Self.limit else { return false }
-            n += 1
-            return true
-        }
-    }
-
-    func give() { taken.withLock { $0 -= 1 } }
-
-    /// `take()`, or a 503 problem with `Retry-After` when every slot is taken.
-    func takeOrRefuse() throws {
-        guard take() else {
-            var p = Problem(.serviceUnavailable, "the service is taking \(Self.limit) uploads already; retry in a few seconds")
-            p.headers[.retryAfter] = "5"
-            throw p
-        }
-    }
+/// The uploads in progress, shared by the routes that take files (and receipts): two at a time,
+/// each up to 64 MiB on disk and a chunk in memory; the imports behind them write one at a time
+/// anyway (one writer per database).
+enum UploadSlots {
+    static let shared = Slots(limit: 2, busy: { "the service is taking \($0) uploads already; retry in a few seconds" }, retryAfter: 5)
 }
 
-/// The receipt photos being read (OCR) at once, per service: at most `limit`, each on one thread
-/// (`geospend serve` runs with `OMP_THREAD_LIMIT=1`, `ReceiptScanner.restartSingleThreaded`);
-/// more are 503 with `Retry-After`. Two by default (`ServiceSettings.concurrentScans`): a
-/// scan takes about one second of one core and, for a 50-megapixel photo, a few hundred MB.
-public final class ScanSlots: Sendable {
+/// A bounded count of work in progress (uploads, receipt scans): `take` a slot before the work
+/// and `give` it back after; with all `limit` taken, `takeOrRefuse` answers 503 with
+/// `Retry-After`.
+public final class Slots: Sendable {
     public let limit: Int
+    private let busy: @Sendable (Int) -> String
+    private let retryAfter: Int
     private let taken = Mutex(0)
 
-    public init(limit: Int) { self.limit = max(1, limit) }
+    init(limit: Int, busy: @escaping @Sendable (Int) -> String, retryAfter: Int) {
+        self.limit = max(1, limit)
+        self.busy = busy
+        self.retryAfter = retryAfter
+    }
 
     /// Takes a slot; false when all `limit` are taken.
     public func take() -> Bool {
@@ -123,4 +107,13 @@ public final class ScanSlots: Sendable {
     }
 
     public func give() { taken.withLock { $0 -= 1 } }
+
+    /// `take()`, or a 503 problem with `Retry-After` when every slot is taken.
+    func takeOrRefuse() throws {
+        guard take() else {
+            var p = Problem(.serviceUnavailable, busy(limit))
+            p.headers[.retryAfter] = "\(retryAfter)"
+            throw p
+        }
+    }
 }

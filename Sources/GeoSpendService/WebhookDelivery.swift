@@ -141,7 +141,7 @@ public final class WebhookDeliverer: Sendable {
 /// read every user's price records). One task beside the server, stopped with it; a pass that
 /// fails is logged and tried at the next tick.
 public struct NotificationService: Service {
-    let store: any NotificationStore & ExpenseEditing & PantryStore & PriceStore & RecurringStore & UserSettingsStore
+    let store: any NotificationStore & PantryStore & PriceStore & RecurringStore & UserSettingsStore
     let settings: WebhookSettings
     let poll: Duration
     let schedule: Duration
@@ -149,7 +149,7 @@ public struct NotificationService: Service {
     let logger: Logger
 
     public init(
-        store: any NotificationStore & ExpenseEditing & PantryStore & PriceStore & RecurringStore & UserSettingsStore, settings: WebhookSettings,
+        store: any NotificationStore & PantryStore & PriceStore & RecurringStore & UserSettingsStore, settings: WebhookSettings,
         poll: Duration = .milliseconds(250),
         schedule: Duration = .seconds(60), logger: Logger
     ) {

@@ -233,7 +233,7 @@ import Glibc
     }
 }
 
-/// The bounds on a photo's reading in the service, in process: the scan slots (`ScanSlots`) and
+/// The bounds on a photo's reading in the service, in process: the scan slots (`ServiceSettings.scans`) and
 /// the time a scan may take (the router's time limit), and `ScanCancellation` on the scanner.
 @Suite struct ReceiptScanBoundsTests {
     let f: ServiceFixture
