@@ -77,9 +77,10 @@ public func runProgram(
     // The wait runs on a thread of its own, so the timeout can end it.
     let ended = DispatchSemaphore(value: 0)
     let status = Mutex<Int32>(0)
+    let child = pid
     Thread.detachNewThread {
         var s: Int32 = 0
-        while waitpid(pid, &s, 0) == -1 && errno == EINTR {}
+        while waitpid(child, &s, 0) == -1 && errno == EINTR {}
         status.withLock { $0 = s }
         ended.signal()
     }
@@ -88,7 +89,7 @@ public func runProgram(
     var gone = !timedOut
     if timedOut {
         // Kill the group, or a grandchild (a shell's `sleep`) would keep running.
-        kill(-pid, SIGKILL)
+        kill(-child, SIGKILL)
         gone = ended.wait(timeout: .now() + 10) == .success
     }
     // The exit code, or the signal number when a signal ended it (as `Process.terminationStatus`).
