@@ -117,10 +117,7 @@ import Testing
         let fifo = dir.appendingPathComponent("fifo").path
         try #require(mkfifo(fifo, 0o600) == 0)
         let received = dir.appendingPathComponent("received.json").path
-        let reader = Process()
-        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
-        reader.arguments = ["-c", "cat \"$0\" > \"$1\"", fifo, received]
-        try reader.run()
+        let reader = try RunningProgram("/bin/sh", ["-c", "cat \"$0\" > \"$1\"", fifo, received])
         let r = try geospend(["export", "points", "--db", db, "--user", "user1", "--out", fifo])
         // Had geospend failed before opening the FIFO, `cat` would wait in open() for a writer
         // forever: a writer that opens and closes lets it see the end. Then a bounded wait.
@@ -155,9 +152,7 @@ import Testing
         let victim = dir.appendingPathComponent("victim.txt").path
         try "precious\n".write(toFile: victim, atomically: false, encoding: .utf8)
         let out = dir.appendingPathComponent("out.geojson").path
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/true")
-        try p.run()
+        let p = try RunningProgram("/bin/true", [])
         p.waitUntilExit()
         let next = p.processIdentifier
         for pid in next..<next + 400 {
@@ -185,18 +180,13 @@ import Testing
         try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
         for signo in [SIGTERM, SIGINT] {
             let out = outputs.appendingPathComponent("all-\(signo).geojson").path
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: CLITests.binary)
-            p.arguments = ["export", "points", "--db", db, "--all-users", "--allow-raw-positions", "--out", out]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
+            let p = try RunningProgram(CLITests.binary, ["export", "points", "--db", db, "--all-users", "--allow-raw-positions", "--out", out])
             let deadline = Date().addingTimeInterval(20)
             while try temporaries(outputs).isEmpty && p.isRunning && Date() < deadline { usleep(2_000) }
             try #require(p.isRunning && !(try temporaries(outputs)).isEmpty, "the export ended before its temporary file was seen")
             kill(p.processIdentifier, signo)
             p.waitUntilExit()
-            #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == signo)
+            #expect(p.wasSignalled && p.terminationStatus == signo)
             let left = try temporaries(outputs)
             #expect(left.isEmpty, "left behind: \(left)")
             #expect(fileType(out) == nil)
@@ -207,9 +197,7 @@ import Testing
     /// write of the same target; a live export's file, a symlink and its target stay.
     @Test func staleTemporaryFilesAreRemoved() throws {
         let db = try demoDatabase()
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/true")
-        try p.run()
+        let p = try RunningProgram("/bin/true", [])
         p.waitUntilExit()
         let dead = p.processIdentifier, alive = getpid()
         let victim = dir.appendingPathComponent("victim.txt").path

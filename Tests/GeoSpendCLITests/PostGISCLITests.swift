@@ -223,20 +223,12 @@ final class PostGISCLITests {
         }
         var crashes = 0
         for delay in [0.3, 1.0, 2.0] {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: CLITests.binary)
-            p.arguments = ["import", "expenses", file, "--db", server]
-            p.currentDirectoryURL = CLITests.repo
-            p.environment = Self.environment
-            let errors = Pipe()
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = errors
-            try p.run()
+            let p = try RunningProgram(CLITests.binary, ["import", "expenses", file, "--db", server], directory: CLITests.repo, environment: Self.environment)
             usleep(useconds_t(delay * 1_000_000))
             let crash = try runProgram("scripts/postgis.sh", ["crash", folder], directory: CLITests.repo)
             try #require(crash.status == 0, "\(crash.err)")
-            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             p.waitUntilExit()
+            let said = p.standardError
             let restarted = try runProgram("scripts/postgis.sh", ["restart", folder], directory: CLITests.repo)
             try #require(restarted.status == 0, "\(restarted.err)")
             let n = try stored()

@@ -263,17 +263,10 @@ struct PostGISEditingCLITests {
         let token = try #require(made.out.split(separator: "\n").last.map(String.init))
         let log = cli.dir.appendingPathComponent("serve.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let logHandle = try FileHandle(forWritingTo: log)
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: CLITests.binary)
-        server.arguments = ["serve", "--db", dbs.server, "--port", "0"]
-        server.environment = PostGISCLITests.environment
-        server.standardError = logHandle
-        server.standardOutput = logHandle
-        try server.run()
+        let server = try RunningProgram(
+            CLITests.binary, ["serve", "--db", dbs.server, "--port", "0"], environment: PostGISCLITests.environment, output: log)
         defer {
             if server.isRunning { server.terminate(); server.waitUntilExit() }
-            try? logHandle.close()
         }
         var port: Int?
         let deadline = Date().addingTimeInterval(60)

@@ -54,20 +54,14 @@ struct PostGISServicePricesTests {
 /// `geospend ARGS` running in the background (e.g. `serve --port 0`), its stderr and stdout in a
 /// log; the port is read from its "listening on http://127.0.0.1:PORT" line.
 final class ServedBinary {
-    let process = Process()
+    let process: RunningProgram
     let log: URL
     let port: Int
 
     init(_ args: [String], binary: String, environment: [String: String], in dir: URL) throws {
         log = dir.appendingPathComponent("serve-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = args
-        process.environment = environment
-        process.standardError = handle
-        process.standardOutput = handle
-        try process.run()
+        process = try RunningProgram(binary, args, environment: environment, output: log)
         var found: Int?
         let deadline = Date().addingTimeInterval(60)
         while found == nil && Date() < deadline && process.isRunning {

@@ -95,14 +95,8 @@ enum Reliability {
     /// Runs `geospend ARGS` with its output discarded, sends SIGKILL after `killAfter` seconds
     /// (unless nil), and returns how long it ran and whether it exited by itself.
     static func launch(_ args: [String], killAfter: Double?) throws -> (seconds: Double, exited: Bool) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: CLITests.binary)
-        p.arguments = args
-        p.currentDirectoryURL = CLITests.repo
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
         let start = ContinuousClock.now
-        try p.run()
+        let p = try RunningProgram(CLITests.binary, args, directory: CLITests.repo)
         if let killAfter {
             usleep(useconds_t(killAfter * 1_000_000))
             kill(p.processIdentifier, SIGKILL)
@@ -110,7 +104,7 @@ enum Reliability {
         p.waitUntilExit()
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return (seconds, p.terminationReason == .exit && p.terminationStatus == 0)
+        return (seconds, !p.wasSignalled && p.terminationStatus == 0)
     }
 
     /// A fresh scratch directory.
@@ -138,23 +132,40 @@ enum Reliability {
 }
 
 /// A `sqlite3` shell holding `BEGIN IMMEDIATE` on `db` until `release()`.
-final class SQLiteLockHolder: @unchecked Sendable {
-    let process = Process()
-    let input = Pipe()
+///
+/// The shell's script is a file: inside the transaction, its `.shell` line marks the lock held
+/// (a file `locked`) and waits for a file `release` before the COMMIT.
+final class SQLiteLockHolder: Sendable {
+    let process: RunningProgram
+    private let folder: URL
+
+    struct NotLocked: Error, CustomStringConvertible { let description: String }
+
     init(_ db: String) throws {
-        process.executableURL = URL(fileURLWithPath: Reliability.sqlite3)
-        process.arguments = [db]
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE; UPDATE users SET display_name = 'x'; SELECT 'locked';\n".utf8))
-        var said = Data()
-        while !String(decoding: said, as: UTF8.self).contains("locked") { said += output.fileHandleForReading.availableData }
+        folder = Reliability.scratch("lock")
+        let locked = folder.appendingPathComponent("locked").path, release = folder.appendingPathComponent("release").path
+        let script = folder.appendingPathComponent("hold.sql")
+        try """
+            BEGIN IMMEDIATE;
+            UPDATE users SET display_name = 'x';
+            .shell touch '\(locked)' && while [ ! -e '\(release)' ]; do sleep 0.01; done
+            COMMIT;
+
+            """.write(to: script, atomically: true, encoding: .utf8)
+        process = try RunningProgram(Reliability.sqlite3, [db], input: script)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !FileManager.default.fileExists(atPath: locked) {
+            guard process.isRunning, ContinuousClock.now < deadline else {
+                process.killGroup()
+                throw NotLocked(description: "sqlite3 did not take the lock: \(process.standardError)")
+            }
+            usleep(5_000)
+        }
     }
+
     func release() throws {
-        input.fileHandleForWriting.write(Data("COMMIT;\n".utf8))
-        try input.fileHandleForWriting.close()
+        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("release").path, contents: nil)
         process.waitUntilExit()
+        try? FileManager.default.removeItem(at: folder)
     }
 }

@@ -14,21 +14,15 @@ import Glibc
 
     /// A running `geospend serve --port 0` and the port it took.
     final class Server {
-        let process = Process()
+        let process: RunningProgram
         let port: Int
-        private let errors: FileHandle
         let logFile: URL
 
         init(db: String, in dir: URL, arguments: [String] = [], environment: [String: String] = ServiceFixture.environment) throws {
             logFile = dir.appendingPathComponent("serve-\(UUID().uuidString).log")
             _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-            errors = try FileHandle(forWritingTo: logFile)
-            process.executableURL = URL(fileURLWithPath: ServiceFixture.binary)
-            process.arguments = ["serve", "--db", db, "--port", "0"] + arguments
-            process.environment = environment
-            process.standardError = errors
-            process.standardOutput = errors
-            try process.run()
+            process = try RunningProgram(
+                ServiceFixture.binary, ["serve", "--db", db, "--port", "0"] + arguments, environment: environment, output: logFile)
             let deadline = Date().addingTimeInterval(60)
             var found: Int?
             while found == nil && Date() < deadline && process.isRunning {
@@ -50,14 +44,11 @@ import Glibc
 
         /// SIGTERM, then the exit status (nil when it did not stop within 20 s).
         func stop() -> Int32? {
-            kill(process.processIdentifier, SIGTERM)
-            let deadline = Date().addingTimeInterval(20)
-            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            guard !process.isRunning else {
+            process.terminate()
+            guard process.waitUntilExit(timeout: .seconds(20)) else {
                 process.interrupt()
                 return nil
             }
-            try? errors.close()
             return process.terminationStatus
         }
 

@@ -23,22 +23,17 @@ import Glibc
 
     /// `curl` asking again and again until stopped: one misbehaving client.
     final class Loop {
-        let process = Process()
+        let process: RunningProgram
 
         init(_ curlArguments: [String]) throws {
             let quoted = curlArguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "while :; do curl -s -o /dev/null -m 20 \(quoted); done"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            process = try RunningProgram("/bin/sh", ["-c", "while :; do curl -s -o /dev/null -m 20 \(quoted); done"])
         }
 
+        /// The shell and the curl it is running: they are one process group.
         func stop() {
-            _ = try? runProgram("/usr/bin/pkill", ["-TERM", "-P", "\(process.processIdentifier)"])
-            process.terminate()
+            process.killGroup()
             process.waitUntilExit()
-            _ = try? runProgram("/usr/bin/pkill", ["-TERM", "-P", "\(process.processIdentifier)"])
         }
     }
 
@@ -116,10 +111,7 @@ import Glibc
 
         // Expense deletions of the attacker, each answered before its batched rewrite.
         let ids = try runProgram("/usr/bin/sqlite3", [db, "SELECT id FROM expenses WHERE user_id = 'user1' LIMIT 60"]).out.split(separator: "\n")
-        let deleter = Process()
-        deleter.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        deleter.arguments = ["-s", "-o", "/dev/null", "-m", "60", "-X", "DELETE"] + auth + ids.map { base + "/api/v1/expenses/\($0)" }
-        try deleter.run()
+        let deleter = try RunningProgram("/usr/bin/curl", ["-s", "-o", "/dev/null", "-m", "60", "-X", "DELETE"] + auth + ids.map { base + "/api/v1/expenses/\($0)" })
         try measure("\(ids.count) expense DELETEs of one token in a row")
         deleter.waitUntilExit()
         ReliabilityFigures.report(lines)
@@ -141,19 +133,15 @@ import Glibc
         _ = try runProgram("/usr/bin/curl", ["-s", "-o", "/dev/null", "http://127.0.0.1:\(server.port)/health"])
         let resting = Self.memory(pid)
         let uploads = try (0..<2).map { _ in
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            p.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-m", "300", "-X", "POST", "-H", "Authorization: Bearer \(attacker)",
-                           "-H", "Content-Type: text/csv", "--data-binary", "@\(body)", "http://127.0.0.1:\(server.port)/api/v1/import/expenses?format=csv"]
-            let out = Pipe()
-            p.standardOutput = out
-            try p.run()
-            return (p, out)
+            try RunningProgram("/usr/bin/curl", [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-m", "300", "-X", "POST", "-H", "Authorization: Bearer \(attacker)",
+                "-H", "Content-Type: text/csv", "--data-binary", "@\(body)", "http://127.0.0.1:\(server.port)/api/v1/import/expenses?format=csv",
+            ])
         }
         var statuses: [String] = []
-        for (p, out) in uploads {
+        for p in uploads {
             p.waitUntilExit()
-            statuses.append(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            statuses.append(p.standardOutput)
         }
         let after = Self.memory(pid)
         #expect(statuses.allSatisfy { $0 == "400" }, "\(statuses)")

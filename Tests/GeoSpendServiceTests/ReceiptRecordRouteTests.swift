@@ -158,15 +158,10 @@ import Glibc
         defer { _ = server.stop() }
         let pid = server.process.processIdentifier
         let photo = ServiceFixture.repo.appendingPathComponent("Tests/Fixtures/receipts/phone-901-fi.jpg").path
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = [
+        let curl = try RunningProgram("/usr/bin/curl", [
             "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "600", "-X", "POST", "-H", "Authorization: Bearer \(f.tokens["aliceWrite"]!)",
             "--data-binary", "@\(photo)", "http://127.0.0.1:\(server.port)/api/v1/receipts?store=288130404",
-        ]
-        let out = Pipe()
-        curl.standardOutput = out
-        try curl.run()
+        ])
         var most = 0, samples = 0
         while curl.isRunning {
             let n = Self.backgroundThreads(pid)
@@ -175,7 +170,7 @@ import Glibc
             Thread.sleep(forTimeInterval: 0.005)
         }
         curl.waitUntilExit()
-        let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let status = curl.standardOutput
         #expect(status == "201", "\(server.log.suffix(2000))")
         #expect(samples > 0, "the scan's thread was seen")
         if threadLimit == nil {

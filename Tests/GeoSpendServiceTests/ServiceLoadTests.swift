@@ -114,18 +114,15 @@ import Glibc
         _ = bytes[..<half].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         Thread.sleep(forTimeInterval: 0.5)
 
-        let deletion = Process()
-        deletion.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        let out = Pipe()
-        deletion.standardOutput = out
-        deletion.arguments = ["-s", "-m", "60", "-X", "DELETE", "-w", "\n%{http_code}", "-H", "Authorization: Bearer \(heavy)",
-                              "http://127.0.0.1:\(server.port)/api/v1/users/me"]
-        try deletion.run()
+        let deletion = try RunningProgram("/usr/bin/curl", [
+            "-s", "-m", "60", "-X", "DELETE", "-w", "\n%{http_code}", "-H", "Authorization: Bearer \(heavy)",
+            "http://127.0.0.1:\(server.port)/api/v1/users/me",
+        ])
         Thread.sleep(forTimeInterval: 1)
         #expect(deletion.isRunning, "the deletion did not wait for the import in flight")
         _ = bytes[half...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         deletion.waitUntilExit()
-        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = deletion.standardOutput
         #expect(said.hasSuffix("\n200"), "\(said)")
         #expect(server.stop() == 0)
         let left = try runProgram("/usr/bin/sqlite3", [db, "SELECT count(*) FROM expenses WHERE user_id = 'user1'; SELECT count(*) FROM users WHERE id = 'user1';"])

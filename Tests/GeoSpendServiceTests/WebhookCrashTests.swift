@@ -47,13 +47,8 @@ struct WebhookCrashTests {
             }
             let file = f.dir.appendingPathComponent("batch\(batch).csv")
             try csv.write(to: file, atomically: true, encoding: .utf8)
-            let importer = Process()
-            importer.executableURL = URL(fileURLWithPath: ServiceFixture.binary)
-            importer.arguments = ["import", "expenses", file.path, "--db", f.db]
-            importer.environment = ServiceFixture.environment
-            importer.standardOutput = FileHandle.nullDevice
-            importer.standardError = FileHandle.nullDevice
-            try importer.run()
+            let importer = try RunningProgram(
+                ServiceFixture.binary, ["import", "expenses", file.path, "--db", f.db], environment: ServiceFixture.environment)
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...500, using: &rng)))
             kill(server.process.processIdentifier, SIGKILL)
             server.process.waitUntilExit()

@@ -18,7 +18,7 @@ import Glibc
 
     /// A running harness receiver and what it has printed.
     final class Receiver {
-        let process = Process()
+        let process: RunningProgram
         let port: Int
         let out: URL
         let secretFile: URL
@@ -28,14 +28,11 @@ import Glibc
             secretFile = dir.appendingPathComponent("secret-\(UUID().uuidString)")
             _ = FileManager.default.createFile(atPath: out.path, contents: nil)
             _ = FileManager.default.createFile(atPath: secretFile.path, contents: Data())
-            let handle = try FileHandle(forWritingTo: out)
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = [ServiceFixture.repo.appendingPathComponent("scripts/webhook-receiver-harness.py").path,
-                                 ServiceFixture.repo.appendingPathComponent("docs/examples").path]
-            process.environment = ["SECRET_FILE": secretFile.path, "FAIL_FIRST": String(failFirst), "PATH": "/usr/bin:/bin"]
-            process.standardOutput = handle
-            process.standardError = handle
-            try process.run()
+            process = try RunningProgram(
+                "/usr/bin/python3",
+                [ServiceFixture.repo.appendingPathComponent("scripts/webhook-receiver-harness.py").path,
+                 ServiceFixture.repo.appendingPathComponent("docs/examples").path],
+                environment: ["SECRET_FILE": secretFile.path, "FAIL_FIRST": String(failFirst), "PATH": "/usr/bin:/bin"], output: out)
             let deadline = Date().addingTimeInterval(30)
             var found: Int?
             while found == nil && Date() < deadline && process.isRunning {

@@ -1,6 +1,7 @@
 import Foundation
 import GeoSpend
 import GeoSpendSpatiaLite
+import GeoSpendTestSupport
 import Testing
 
 /// A first open killed half-way leaves its hidden `.NAME.creating-PID-RANDOM` files: the next
@@ -9,9 +10,7 @@ import Testing
 @Suite struct LeftoverFilesTests {
     /// The id of a process that has exited.
     static func deadPID() throws -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/true")
-        try p.run()
+        let p = try RunningProgram("/bin/true", [])
         p.waitUntilExit()
         return p.processIdentifier
     }
