@@ -5,7 +5,7 @@ import Foundation
 /// and kept photos) and the community layer (membership, entries, comments). One small reader
 /// per section; the stores write each in the restore's one transaction.
 ///
-/// Shared rows and ids (docs/DOMAIN.md § Restoring a user):
+/// Shared rows and ids (docs/DOMAIN.md § Restore):
 /// - Products are the catalogue's, keyed by `id` (the barcode is unique too). A restored product
 ///   is the catalogue's product with its barcode, else the exported id when that product still
 ///   has the same name, brand and category, else a product with exactly that name, brand and
