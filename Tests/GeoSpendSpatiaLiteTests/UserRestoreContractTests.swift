@@ -165,6 +165,25 @@ import Testing
         #expect(try await store.addPantryItem(userID: "ann", PantryFields(name: "Käse", quantity: nil, expires: nil))?.id == 3)
     }
 
+    /// The one documented exception to byte identity (docs/DOMAIN.md § Restore): bob's comment
+    /// on ann's entry went with the entry at `users delete`, so the entry's count comes back one
+    /// lower; everything else reads as before.
+    @Test(arguments: Kind.allCases)
+    func anotherMembersCommentIsTheOneDifference(kind: Kind) async throws {
+        let scratch = Scratch()
+        let store = try await Self.loaded(kind, scratch)
+        let review = try #require(try await store.communityFeed(CommunityFeedFilter(), limit: 100).first { $0.fields.type == .storeReview })
+        _ = try await store.addCommunityComment(userID: "bob", postID: review.id, text: "Agreed", at: try Timestamp(parsing: "2026-03-06T10:00:00Z"))
+        let before = try #require(try await Self.export(store, "ann"))
+        #expect(before.contains("\"comments\":2,"))
+        let data = try UserRestore.read(Array(before.utf8))
+        #expect(try await store.deleteUser("ann", rewriteFile: false) != nil)
+        try await store.restore(data, as: "ann")
+        let after = try #require(try await Self.export(store, "ann"))
+        #expect(after == before.replacingOccurrences(of: "\"comments\":2,", with: "\"comments\":1,"))
+        #expect(after != before)
+    }
+
     @Test(arguments: Kind.allCases)
     func aUserWithDataIsRefusedAndNothingIsWritten(kind: Kind) async throws {
         let scratch = Scratch()
