@@ -22,6 +22,7 @@ extension PostGISStore {
             try Self.restoreBudgets(r, data.budgets, user: user)
             try Self.restoreRecurring(r, data.recurring, user: user)
             try Self.restorePantry(r, data.pantry, user: user)
+            try Self.restoreShared(r, data, user: user)  // products … community: PostGISUserRestore+Shared.swift
         }
     }
 

@@ -29,6 +29,7 @@ extension SpatiaLiteStore {
             try Self.restoreBudgets(db, data.budgets, user: user)
             try Self.restoreRecurring(db, data.recurring, user: user)
             try Self.restorePantry(db, data.pantry, user: user)
+            try Self.restoreShared(db, data, user: user)  // products … community: UserRestoreStorage+Shared.swift
             // Restored history is not news: no budget events (PostgreSQL raises none either).
             writer.touched = TouchedDays()
             return true

@@ -178,15 +178,16 @@ struct UsersCommand: AsyncParsableCommand {
             discussion: """
                 Restores the user, settings, notification settings, categories,
                 expenses (with reminders and times), periods, positions, visits,
-                budgets, recurring rules and pantry items, ids as exported.
-                Refused when the user already has data: delete it first
-                (`users delete`) or restore under another id with --as. Stores are
-                shared: the ones the export names must be in the database already.
-                Never restored: API tokens and webhooks (no key or signing secret
-                is ever exported; make new ones). Sections this version cannot
-                restore yet (price records, shopping lists, receipts, community)
-                refuse the file when not empty. All or nothing: on any error
-                nothing is written.
+                budgets, recurring rules, pantry items, price records with their
+                products, product tags and marks, shopping lists, receipts (lines
+                and kept photos) and the community membership, entries and
+                comments, ids as exported (a receipt's or feed id another row took
+                since is renumbered). Refused when the user already has data:
+                delete it first (`users delete`) or restore under another id with
+                --as. Stores are shared: the ones the export names must be in the
+                database already. Never restored: API tokens and webhooks (no key
+                or signing secret is ever exported; make new ones). All or
+                nothing: on any error nothing is written.
 
                 Example:
                   geospend users export alice --out alice.json

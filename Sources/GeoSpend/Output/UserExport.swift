@@ -16,7 +16,7 @@
 /// "budgets":[{"id":1,"user":"alice","name":"Groceries","amount":"500.00",…}],
 /// "periods":[{"id":1,"name":"Lisbon trip","from":"2025-03-01","to":null,"expenses":["e1"],"created_at":"…","updated_at":"…"}],
 /// "price_records":[{"product":"Vollmilch 1,5%","brand":"Valio",…,"unit":"l","source":"import","receipt_id":null}],
-/// "price_record_times":[{"created_at":"2026-03-05T08:00:00.000Z","updated_at":"2026-03-06T09:30:00.000Z"}],
+/// "price_record_times":[{"product_id":1,"created_at":"2026-03-05T08:00:00.000Z","updated_at":"2026-03-06T09:30:00.000Z"}],
 /// "shopping_lists":[{"id":1,"name":"Week","budget":"40.00","currency":"EUR","items":[{"name":"Milch","quantity":"2"}],"completed_expense_id":null}],
 /// "pantry":[{"id":1,"user":"ann","name":"Milch","quantity":"2","expires":"2025-06-10","status":"open",…}],
 /// "recurring":[{"id":1,"every":"monthly","from":"2025-01-31","until":null,"next_due":"2025-04-30","kind":"expense","amount":"950.00",…}],
@@ -39,9 +39,10 @@
 /// expense id, so the expense lines stay importable. Price records have the keys of
 /// `geospend prices import` (`PriceImport.columns`), so `jq -c '.price_records[]'` is a file it
 /// takes back; the stores they name are in `stores`, and `receipt_id` names the receipt in
-/// `receipts` a record came from (null for one imported or entered by hand). Their creation and
-/// change times are in `price_record_times`, one object per record in the same order (null
-/// where a record is older than the times: migration v27 on the file, v18 on PostgreSQL).
+/// `receipts` a record came from (null for one imported or entered by hand). Their product's
+/// catalogue id and their creation and change times are in `price_record_times`, one object per
+/// record in the same order (times null where a record is older than them: migration v27 on
+/// the file, v18 on PostgreSQL); `users import` keeps a product's id by it.
 public enum UserExport {
     /// What a document held.
     public struct Counts: Sendable, Hashable {
@@ -194,7 +195,9 @@ public enum UserExport {
         sink.ascii("\"price_record_times\":[")
         for (n, r) in prices.enumerated() {
             sink.ascii(n == 0 ? "\n" : ",\n")
-            sink.raw(JSONOutput.object([("created_at", .text(r.createdAt)), ("updated_at", .text(r.updatedAt))]).serialized(pretty: false))
+            sink.raw(JSONOutput.object([
+                ("product_id", .integer(r.product.id)), ("created_at", .text(r.createdAt)), ("updated_at", .text(r.updatedAt)),
+            ]).serialized(pretty: false))
         }
         sink.ascii(prices.isEmpty ? "],\n" : "\n],\n")
         // Shopping lists (issue 18), items in the order added.

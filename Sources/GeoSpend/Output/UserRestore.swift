@@ -10,12 +10,14 @@
 /// What it reads: the user (name, email, creation time), settings, notification settings,
 /// categories with their icon, colour and flags, expenses with their times (`expense_times`),
 /// periods and the expenses in them, the location history (`positions`, `visits`), budgets
-/// (limits, zones, thresholds), recurring rules and pantry items — ids as exported. The stores the
+/// (limits, zones, thresholds), recurring rules and pantry items — ids as exported — and, in
+/// UserRestore+Shared.swift, price records with their products, product tags and marks,
+/// shopping lists, receipts and the community layer. The stores the
 /// export names are shared: they must exist in the target database (the export carries their
 /// fields, but a shared store is not ours to create), else `UserRestoreError.unknownStore`.
 /// Left out on purpose: API tokens (a restore never brings back a credential) and webhooks
-/// (their signing secrets are never exported). Sections this version cannot write yet are
-/// refused when not empty (`UserRestoreError.unsupported`), never dropped silently.
+/// (their signing secrets are never exported). Sections a version cannot write are refused
+/// when not empty (`UserRestoreError.unsupported`), never dropped silently.
 public enum UserRestore {
     /// The `format` value of an export.
     public static let format = "geospend-user-export"
@@ -25,12 +27,12 @@ public enum UserRestore {
     public static let maximumBytes = 256 << 20
 
     /// Sections whose rows this version does not restore: a non-empty one refuses the document.
-    public static let unsupportedSections = [
-        "price_records", "shopping_lists", "receipts",
-    ]
-    /// Sections later exports added (product tags and marks, issue 38): refused when not empty,
-    /// and an export written before them may lack them.
-    public static let unsupportedLaterSections = ["product_tags", "product_marks"]
+    /// (None since price records, product tags and marks, shopping lists, receipts and the
+    /// community layer are restored: UserRestore+Shared.swift.)
+    public static let unsupportedSections: [String] = []
+    /// Sections later exports added that this version does not restore: refused when not
+    /// empty, and an export written before them may lack them.
+    public static let unsupportedLaterSections: [String] = []
 
     /// Tables keyed by user that do not count against "empty": the credentials a restore never
     /// writes (a user signed in over HTTP holds a token, and restores into themselves).
@@ -73,12 +75,6 @@ public enum UserRestore {
             let n = try doc.optionalArray(section)?.count ?? 0
             if n > 0 { throw .unsupported(section: section, rows: n) }
         }
-        let community = try doc.child("community")
-        for part in ["posts", "comments"] {
-            let n = try community.array(part).count
-            if n > 0 { throw .unsupported(section: "community.\(part)", rows: n) }
-        }
-        if community.member("member").value != .null { throw .unsupported(section: "community.member", rows: 1) }
 
         let user = try doc.child("user")
         var data = UserRestoreData(
@@ -229,18 +225,19 @@ public enum UserRestore {
         data.storeIDs += data.recurring.compactMap(\.storeID).filter { !data.storeIDs.contains($0) }
         data.pantry = try doc.array("pantry").map(pantryItem)
         try unique(data.pantry.map(\.number), "pantry")
+        try readShared(doc, into: &data)
         return data
     }
 
     /// Ids (per user, never reused) are positive and each once.
-    private static func unique(_ ids: [Int64], _ section: String) throws(UserRestoreError) {
+    static func unique(_ ids: [Int64], _ section: String) throws(UserRestoreError) {
         var seen = Set<Int64>()
         for (n, id) in ids.enumerated() where id <= 0 || !seen.insert(id).inserted {
             throw .invalid(path: "\(section)[\(n)].id", reason: "\(id) is not a positive id of its own")
         }
     }
 
-    private static func money(_ node: Node, _ key: String, currency: Currency) throws(UserRestoreError) -> Money {
+    static func money(_ node: Node, _ key: String, currency: Currency) throws(UserRestoreError) -> Money {
         let text = try node.string(key)
         let m: Money
         do { m = try Money(parsing: text, currency: currency) } catch { throw .invalid(path: node.member(key).path, reason: "\(error)") }
@@ -248,11 +245,11 @@ public enum UserRestore {
         return m
     }
 
-    private static func currency(_ node: Node) throws(UserRestoreError) -> Currency {
+    static func currency(_ node: Node) throws(UserRestoreError) -> Currency {
         do { return try Currency(code: try node.string("currency")) } catch { throw .invalid(path: node.member("currency").path, reason: "\(error)") }
     }
 
-    private static func day(_ node: Node, _ key: String) throws(UserRestoreError) -> LocalDay? {
+    static func day(_ node: Node, _ key: String) throws(UserRestoreError) -> LocalDay? {
         guard let text = try node.optionalString(key) else { return nil }
         do { return try LocalDay(parsing: text) } catch { throw .invalid(path: node.member(key).path, reason: "\(error)") }
     }
@@ -402,6 +399,16 @@ public struct UserRestoreData: Sendable {
     public var budgets: [Budget] = []
     public var recurring: [RestoredRecurringRule] = []
     public var pantry: [RestoredPantryItem] = []
+    /// The products the price records and marks name (UserRestore+Shared.swift).
+    public var products: [RestoredProduct] = []
+    /// In the export's order (recorded instant, then id).
+    public var priceRecords: [RestoredPriceRecord] = []
+    public var productTags: [RestoredProductTag] = []
+    public var productMarks: [RestoredProductMark] = []
+    public var shoppingLists: [RestoredShoppingList] = []
+    /// Oldest first, kept photos included; `sequence` as exported.
+    public var receipts: [Receipt] = []
+    public var community = RestoredCommunity()
     /// How many webhooks and API tokens the export listed: not restored (no secrets are exported).
     public var webhooksLeftOut = 0
     public var tokensLeftOut = 0
@@ -419,12 +426,13 @@ public struct UserRestoreData: Sendable {
         copy.userID = user
         copy.expenses = expenses.map { var e = $0; e.userID = user; return e }
         copy.budgets = budgets.map { var b = $0; b.userID = user; return b }
+        copy.receipts = receipts.map { var r = $0; r.userID = user; return r }
         return copy
     }
 
     /// Rows written, for the CLI's summary.
     public var summary: String {
-        "\(expenses.count) expenses, \(categories.count) categories, \(periods.count) periods, \(positions.count) positions, \(visits.count) visits, \(budgets.count) budgets, \(recurring.count) recurring rules, \(pantry.count) pantry items"
+        "\(expenses.count) expenses, \(categories.count) categories, \(periods.count) periods, \(positions.count) positions, \(visits.count) visits, \(budgets.count) budgets, \(recurring.count) recurring rules, \(pantry.count) pantry items, \(priceRecords.count) price records, \(productTags.count) product tags, \(productMarks.count) product marks, \(shoppingLists.count) shopping lists, \(receipts.count) receipts, \(community.posts.count) community entries, \(community.comments.count) comments"
     }
 }
 
@@ -471,7 +479,7 @@ extension JSONValue {
 }
 
 /// A value in the document with its JSON path, for errors that say where.
-private struct Node {
+struct Node {
     let value: JSONValue
     let path: String
 
