@@ -180,6 +180,8 @@ struct PostGISEditingCLITests {
         (["stores", "default"] + u + ["fj-kava"], 0, .all),
         (["stores", "list"] + u, 0, .all),
         (["stores", "list", "--user", "pole", "--format", "json"], 0, .all),
+        (["nearest-stores", "--lat", "-17.0", "--lon", "179.99", "-k", "3"] + u + ["--format", "json"], 0, .all),  // Nadi Market merged in
+        (["nearest-stores", "--lat", "-17.0", "--lon", "179.99", "-k", "3", "--format", "json"], 0, .all),  // the registry's alone
         // A user's name and email (issue 38).
         (["users", "edit"] + u + ["--name", "Fiji Traveller", "--email", "fiji@example.org"], 0, .all),
         (["users", "edit"] + u + ["--email", "not an address"], 2, .all),

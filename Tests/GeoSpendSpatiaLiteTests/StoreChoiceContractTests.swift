@@ -56,6 +56,17 @@ import Testing
         let nearest = try await store.nearestStores(to: Coordinate(uncheckedLatitude: 60.1841, longitude: 24.95), limit: 10, maxDistance: nil, kind: nil)
         #expect(nearest.stores.map(\.store.id) == ["s2", "s1"])
         #expect(try await store.read { try $0.storeKindCounts() }.compactMap(\.kind).sorted() == ["amenity:cafe", "shop:kiosk"])
+        // `nearest-stores --user ann`: her own merged in under the same limits, nearest first.
+        let added = try await store.storeChoices(userID: "ann").added
+        let merged = StoreChoiceListing.nearest(nearest, added: added, limit: 2, maxDistance: nil, kind: nil)
+        #expect(merged.stores.map(\.store.id) == ["mine-1", "s2"] && merged.stores[0].distanceMeters == 0)
+        // The registry's answer under the same limits, then hers merged in (s1 is 1.6 km off, mine-2 2.9 km).
+        let center = nearest.center
+        let cafes = try await store.nearestStores(to: center, limit: 10, maxDistance: nil, kind: "amenity:cafe")
+        #expect(StoreChoiceListing.nearest(cafes, added: added, limit: 10, maxDistance: nil, kind: "amenity:cafe").stores.map(\.store.id) == ["s2", "mine-2"])
+        let close = try await store.nearestStores(to: center, limit: 10, maxDistance: .meters(1000), kind: nil)
+        #expect(StoreChoiceListing.nearest(close, added: added, limit: 10, maxDistance: .meters(1000), kind: nil).stores.map(\.store.id) == ["mine-1", "s2"])
+        #expect(StoreChoiceListing.nearest(nearest, added: [], limit: 10, maxDistance: nil, kind: nil) == nearest)
 
         // Favourites and the default: shared or own; another user's store is refused, nothing written.
         #expect(try await store.setFavouriteStore(userID: "ann", storeID: "s2", true))

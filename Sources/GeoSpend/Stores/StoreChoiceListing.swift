@@ -180,6 +180,23 @@ public enum StoreChoiceListing {
         return try await show(user: user, id: id, store: store)
     }
 
+    /// The registry's nearest stores (`shared`) with the user's own added stores merged in,
+    /// under the same limits: geodesic metres (Karney), nearest first, ties by id, at most
+    /// `limit`, none past `maxDistance`, only `kind` when given.
+    /// - Complexity: O((k + a) log(k + a)) for k shared and a added stores.
+    public static func nearest(
+        _ shared: NearestStoresResult, added: [StoreEntry], limit: Int, maxDistance: Distance?, kind: String?
+    ) -> NearestStoresResult {
+        let own = added.compactMap { e -> StoreHit? in
+            if let kind, e.store.kind != kind { return nil }
+            let d = Geodesic.distance(shared.center, e.store.coordinate)
+            if let maxDistance, d > maxDistance.meters { return nil }
+            return StoreHit(store: e.store, distanceMeters: d)
+        }
+        guard !own.isEmpty else { return shared }
+        return NearestStoresResult(center: shared.center, stores: Array((shared.stores + own).sorted(by: Ranking.byDistance).prefix(limit)))
+    }
+
     /// The usage error for a store the user cannot see.
     public static func noStore(_ id: String, _ user: String) -> UsageError {
         let u = OutputEscaping.visible(Identity.normalized(user))
