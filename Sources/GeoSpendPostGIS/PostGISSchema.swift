@@ -131,6 +131,7 @@ enum PostGISSchema {
         productsAndStores,
         // MONO's defaults look (issue 38, `Category.defaultLooks`), as the file's v28.
         Migration(identifier: "v19: MONO's categories: a transfer kind, the defaults' icons and colours", sql: transferKindSQL + defaultLooksSQL),
+        storeChoices,
     ]
 
     /// The file's v28, first half: the transfer category kind, and each transfer linked to an

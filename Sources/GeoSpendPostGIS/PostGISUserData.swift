@@ -226,6 +226,13 @@ extension PostGISStore: UserDataStore {
             try PostGISStore.pantryItems(reader, user: user.id, number: nil)
         }
 
+        func storeChoiceRecord() throws -> StoreChoiceRecord {
+            let chosen = try PostGISStore.chosenStoreIDs(reader, user: user.id)
+            return StoreChoiceRecord(
+                added: try PostGISStore.addedStores(reader, user: user.id, number: nil), favouriteIDs: chosen.favourites,
+                defaultID: chosen.defaultID)
+        }
+
         func productTags() throws -> [ProductTag] {
             try PostGISStore.productTags(reader, userID: user.id)
         }

@@ -23,6 +23,7 @@ extension PostGISStore {
             try Self.restoreRecurring(r, data.recurring, user: user)
             try Self.restorePantry(r, data.pantry, user: user)
             try Self.restoreShared(r, data, user: user)  // products … community: PostGISUserRestore+Shared.swift
+            try Self.restoreStoreChoices(r, data.storeChoices, user: user)
         }
     }
 
@@ -195,5 +196,23 @@ extension PostGISStore {
                 """)
         }
         try restoreCounter(r, "pantry_numbers", items.map(\.number), user: user)
+    }
+
+    /// Added stores with their numbers and times, then the favourite and default ids as chosen.
+    static func restoreStoreChoices(_ r: PostGISReader, _ c: StoreChoiceRecord, user: String) throws {
+        for e in c.added {
+            _ = try r.rows("""
+                INSERT INTO user_stores (user_id, number, name, kind, region, lat, lon, created_at)
+                VALUES (\(user), \(AddedStoreID.number(e.id)), \(e.store.name), \(e.store.kind), \(e.region), \(e.store.coordinate.latitude),
+                        \(e.store.coordinate.longitude), \(e.createdAt))
+                """)
+        }
+        try restoreCounter(r, "user_store_numbers", c.added.compactMap { AddedStoreID.number($0.id) }, user: user)
+        for id in c.favouriteIDs {
+            _ = try r.rows("INSERT INTO store_favourites (user_id, store_id) VALUES (\(user), \(id))")
+        }
+        if let id = c.defaultID {
+            _ = try r.rows("INSERT INTO default_stores (user_id, store_id) VALUES (\(user), \(id))")
+        }
     }
 }

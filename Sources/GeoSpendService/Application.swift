@@ -9,7 +9,7 @@ import Prometheus
 /// `SpatiaLiteStore` and `PostGISStore` are all of them.
 public typealias ServiceStore = ExpenseStore & UserDataStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & TokenStore
     & PriceStore & ReceiptStore & ShoppingListStore & PositionStore & UserSettingsStore & NotificationStore & RecurringStore & UserProfileStore
-    & PantryStore & CommunityStore & ProductStore
+    & PantryStore & CommunityStore & ProductStore & StoreChoiceStore
 
 /// Where `geospend serve` listens.
 public struct ServiceAddress: Sendable {
@@ -61,6 +61,7 @@ public func buildRouter(
     PeriodRoutes(store: store).add(to: api)
     RecurringRoutes(store: store).add(to: api)
     PantryRoutes(store: store).add(to: api)
+    StoreChoiceRoutes(store: store).add(to: api)
     CommunityRoutes(store: store).add(to: api)
     BudgetRoutes(store: store).add(to: api)
     PriceRoutes(store: store).add(to: api)

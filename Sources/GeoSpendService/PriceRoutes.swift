@@ -19,6 +19,7 @@ struct PriceRoutes {
         group.get("prices/inflation", use: inflation)
         group.get("products/search", use: search)
         group.get("prices", use: list)
+        group.get("prices/top", use: top)
         group.patch("prices/{id}", use: edit)
         group.delete("prices/{id}", use: delete)
     }
@@ -28,6 +29,17 @@ struct PriceRoutes {
         let user = try await context.checkedUser(in: store)
         let records = try await PriceRecordJSON.list(userID: user, product: QueryParameters(request).string("product"), in: store)
         return JSONResponse.make(.array(records.map(PriceRecordJSON.record)))
+    }
+
+    /// `prices top --user U [--from D] [--to D] [--limit N] --format json`.
+    @Sendable func top(_ request: Request, context: ServiceContext) async throws -> Response {
+        let user = try await context.checkedUser(in: store)
+        let q = QueryParameters(request)
+        let limit = try q.int("limit", in: 1...1000) ?? 10
+        let rows = try await PriceSpending.top(
+            userID: user, from: try PriceSpending.day(q.string("from"), option: "from"), to: try PriceSpending.day(q.string("to"), option: "to"),
+            limit: limit, store: store)
+        return JSONResponse.make(PriceSpending.json(rows))
     }
 
     /// `prices edit ID … --format json`, the record alone.

@@ -393,6 +393,9 @@ enum Schema {
                     arguments: [look.icon, look.color, category.kind.rawValue, category.name])
             }
         },
+        Migration(identifier: "v29: per-user stores: favourites, a default, added stores") { db in
+            try StoreChoiceSchema.create(db)
+        },
     ]
 
     /// The columns of `stores_label` (v16): the id, then what `SpatiaLiteReader.storeLabels` reads.

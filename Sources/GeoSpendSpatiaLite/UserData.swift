@@ -123,6 +123,12 @@ extension SpatiaLiteStore: UserDataStore {
             try PantrySchema.items(db, user: user.id)
         }
 
+        func storeChoiceRecord() throws -> StoreChoiceRecord {
+            let chosen = try StoreChoiceSchema.chosenIDs(db, user: user.id)
+            return StoreChoiceRecord(
+                added: try StoreChoiceSchema.added(db, user: user.id), favouriteIDs: chosen.favourites, defaultID: chosen.defaultID)
+        }
+
         func productTags() throws -> [ProductTag] {
             try SpatiaLiteStore.productTags(db, userID: user.id)
         }

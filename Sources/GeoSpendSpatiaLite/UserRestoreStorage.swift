@@ -30,6 +30,7 @@ extension SpatiaLiteStore {
             try Self.restoreRecurring(db, data.recurring, user: user)
             try Self.restorePantry(db, data.pantry, user: user)
             try Self.restoreShared(db, data, user: user)  // products … community: UserRestoreStorage+Shared.swift
+            try Self.restoreStoreChoices(db, data.storeChoices, user: user)
             // Restored history is not news: no budget events (PostgreSQL raises none either).
             writer.touched = TouchedDays()
             return true
@@ -211,5 +212,24 @@ extension SpatiaLiteStore {
                 arguments: [user, i.number, i.name, i.quantity, i.expires, i.status, i.createdAt, i.closedAt])
         }
         try restoreCounter(db, "pantry_numbers", items.map(\.number), user: user)
+    }
+
+    /// Added stores with their numbers and times, then the favourite and default ids as chosen.
+    static func restoreStoreChoices(_ db: Database, _ c: StoreChoiceRecord, user: String) throws {
+        for e in c.added {
+            try db.execute(
+                sql: "INSERT INTO user_stores (user_id, number, name, kind, region, lat, lon, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    user, AddedStoreID.number(e.id), e.store.name, e.store.kind, e.region, e.store.coordinate.latitude,
+                    e.store.coordinate.longitude, e.createdAt,
+                ])
+        }
+        try restoreCounter(db, "user_store_numbers", c.added.compactMap { AddedStoreID.number($0.id) }, user: user)
+        for id in c.favouriteIDs {
+            try db.execute(sql: "INSERT INTO store_favourites (user_id, store_id) VALUES (?, ?)", arguments: [user, id])
+        }
+        if let id = c.defaultID {
+            try db.execute(sql: "INSERT INTO default_stores (user_id, store_id) VALUES (?, ?)", arguments: [user, id])
+        }
     }
 }

@@ -16,7 +16,7 @@ struct ReadReplicaOption: ParsableArguments {
 /// What the editing commands and `serve` need of a store; the file and the server have it all.
 typealias EditingStore = ExpenseStore & UserDataStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & TokenStore & ProductStore
     & PriceStore & ReceiptStore & ShoppingListStore & PositionStore & UserSettingsStore & NotificationStore & RecurringStore & UserProfileStore
-    & PantryStore & CommunityStore
+    & PantryStore & CommunityStore & StoreChoiceStore
 
 /// `--db`, shared by every command that touches the database: a SpatiaLite file, or a
 /// PostgreSQL server with PostGIS (`postgresql://USER@HOST:PORT/DBNAME`) for every command but

@@ -25,7 +25,7 @@ struct GeoSpendCommand: AsyncParsableCommand {
             InfoCommand.self, UsersCommand.self, CategoriesCommand.self, PeriodsCommand.self, KindsCommand.self, DoctorCommand.self,
             ExpensesCommand.self, RemindersCommand.self, GeotagCommand.self, PositionsCommand.self,
             BudgetsCommand.self, RecurringCommand.self, PantryCommand.self, CommunityCommand.self, WebhooksCommand.self, NotificationsCommand.self, H3Command.self,
-            PricesCommand.self, ProductsCommand.self,
+            PricesCommand.self, ProductsCommand.self, StoresCommand.self,
             TrendsCommand.self, ReceiptsCommand.self, BasketCommand.self, ListsCommand.self,
             ServeCommand.self, TokensCommand.self, EvaluateCommand.self,
         ])

@@ -17,7 +17,53 @@ struct PricesCommand: AsyncParsableCommand {
               geospend prices list --user alice
               geospend prices edit 12 --price 1.29 --user alice
             """,
-        subcommands: [Import.self, History.self, List.self, Edit.self, Delete.self, PricesInflationCommand.self])
+        subcommands: [Import.self, History.self, List.self, Edit.self, Delete.self, Top.self, PricesInflationCommand.self])
+
+    struct Top: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "top",
+            abstract: "A user's products by what they spent on them, largest first.",
+            usage: """
+                geospend prices top [--db <db>] --user <ID> [--from <date>]
+                  [--to <date>] [--limit <n>] [--format <format>]
+                """,
+            discussion: """
+                Spending on a product is the exact sum of the prices of the user's
+                records of it (a record's price is what was paid for its quantity),
+                in local days --from to --to. Currencies are never added together:
+                each ranks its own products, the one with the most records first.
+
+                Examples:
+                  geospend prices top --user alice
+                  geospend prices top --user alice --from 2026-03-01 --limit 3 \\
+                      --format json
+                """)
+        @OptionGroup var database: DatabaseOptions
+        @Option(help: ArgumentHelp("Whose records.", valueName: "ID"), transform: Identity.normalized) var user: String
+        @Option(help: ArgumentHelp("First local day (YYYY-MM-DD).", valueName: "date")) var from: String?
+        @Option(help: ArgumentHelp("Last local day (YYYY-MM-DD).", valueName: "date")) var to: String?
+        @Option(help: "Products per currency (1 to 1000).") var limit: Int = 10
+        @Option(help: "table, json or csv.") var format: OutputFormat = .table
+
+        func validate() throws {
+            guard (1...1000).contains(limit) else { throw ValidationError("--limit \(limit): give 1 to 1000") }
+        }
+
+        func run() async throws {
+            let db = try await database.openPrices()
+            try await NameChecks.user(user, in: db, database: database.path)
+            let rows = try await PriceSpending.top(
+                userID: user, from: try PriceSpending.day(from, option: "--from"), to: try PriceSpending.day(to, option: "--to"), limit: limit,
+                store: db)
+            let headers = ["product_id", "product", "currency", "total", "records"]
+            let table = rows.map { [String($0.product.id), $0.product.name, $0.total.currency.code, $0.total.decimalString, String($0.records)] }
+            switch format {
+            case .table: printOut(TextTable(headers: headers, rows: table, rightAligned: [0, 3, 4]).rendered())
+            case .csv: printOut(CSVTable(headers: headers, rows: table, textColumns: [1]).rendered())
+            case .json: printOut(PriceSpending.json(rows).serialized() + "\n")
+            }
+        }
+    }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -5,9 +5,9 @@ import GeoSpend
 struct PricesInflationCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inflation",
-        abstract: "How fast a product's or a category's prices rose, at one place or all.",
+        abstract: "How fast prices rose: a product's, a category's or all, anywhere.",
         usage: """
-            geospend prices inflation (--product <name> | --category <name>)
+            geospend prices inflation [--product <name> | --category <name>]
               [--days 365] [--as-of <date>]
               [--store <id> | --near <lat,lon> --radius <r>]
               [--currency <code>] [--user <ID>] [--format table|json] [--db <db>]
@@ -23,7 +23,8 @@ struct PricesInflationCommand: AsyncParsableCommand {
             A category's rate is each product's own rate weighted by its number of
             records (products with fewer than 2 have none), not the seed's average
             of raw prices across products, which reads a change in what was bought
-            as a change in price.
+            as a change in price. Neither --product nor --category: the overall rate,
+            every product weighted alike by its number of records.
 
             --store limits to one store, --near/--radius to the stores within a
             geodesic radius. One currency (--currency, else the most common).
@@ -33,6 +34,7 @@ struct PricesInflationCommand: AsyncParsableCommand {
               geospend prices inflation --product "Milch 1,5%" --as-of 2025-12-31
               geospend prices inflation --category Dairy --near 60.1699,24.9384 \\
                   --radius 2km --format json
+              geospend prices inflation --user alice --as-of 2026-03-31
             """)
 
     @OptionGroup var database: DatabaseOptions

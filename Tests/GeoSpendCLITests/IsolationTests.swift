@@ -98,6 +98,18 @@ import Testing
                 "--expires", "2026-03-20", "--db", db,
             ])
             try #require(pantry.status == 0, "\(pantry.err)")
+            // A store each adds (issue 38), a favourite and a default, filed alike: each user's
+            // mine-1 is their own; bob's name and position are his alone.
+            for args in [
+                ["stores", "add", "--user", user, "--name", bobsRule ? "\(IsolationFixture.bobMarker) shop" : "K-Market Kallio", "--lat",
+                 bobsRule ? "60.2013" : "60.1841", "--lon", bobsRule ? "24.9021" : "24.9500", "--kind", "supermarket", "--region", "Uusimaa"],
+                // bob's favourite is his own store: filed under alice it marks her mine-1.
+                ["stores", "favourite", "--user", user, bobsRule ? "mine-1" : "s-cafe"],
+                ["stores", "default", "--user", user, "mine-1"],
+            ] {
+                let r = try geospend(args + ["--db", db])
+                try #require(r.status == 0, "\(r.err)")
+            }
             // Each joins the community (issue 38) under a name of their own, filed alike: the
             // price records below become their feed entries, verified from their own data only.
             let joined = try geospend([
@@ -239,6 +251,9 @@ import Testing
             ["pantry", "list"] + user + ["--all", "--format", "json"],
             ["pantry", "list"] + user,
             ["pantry", "predict"] + user + ["--as-of", "2026-04-30", "--format", "json"],
+            ["stores", "list"] + user + ["--format", "json"],
+            ["stores", "list"] + user,
+            ["stores", "show"] + user + ["mine-1", "--format", "json"],
             // The feed is shared by design; a member's own standing is not.
             ["community", "level"] + user + ["--format", "json"],
             ["community", "level"] + user,
@@ -388,7 +403,7 @@ import Testing
         let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(deleted.status == 0, "\(deleted.err)")
         let bobBudgets = IsolationFixture.budgets(of: "bob"), bobLimits = bobBudgets.joined().filter { $0 == "--category-limit" }.count
-        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2 + 40 + 1 + 1 + 3 + 2 + 2 + 6 + 1 + 2 + 1) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), community_comments 0, community_members 1, community_posts 5, map_rollups \(bobRollups), notification_events 1, notification_settings 0, pantry_items 1, pantry_numbers 1, period_numbers 1, periods 1, positions 40, price_records 5, product_marks 1, product_tag_links 2, product_tags 1, receipts 1, recurring_numbers 1, recurring_rules 1, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, user_settings 1, visits 0, webhook_deliveries 0, webhooks 0, users 1, products 2)\n")
+        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2 + 40 + 1 + 1 + 3 + 2 + 2 + 6 + 1 + 2 + 1 + 4) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), community_comments 0, community_members 1, community_posts 5, default_stores 1, map_rollups \(bobRollups), notification_events 1, notification_settings 0, pantry_items 1, pantry_numbers 1, period_numbers 1, periods 1, positions 40, price_records 5, product_marks 1, product_tag_links 2, product_tags 1, receipts 1, recurring_numbers 1, recurring_rules 1, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, store_favourites 1, user_settings 1, user_store_numbers 1, user_stores 1, visits 0, webhook_deliveries 0, webhooks 0, users 1, products 2)\n")
         #expect(deleted.err.isEmpty, "\(deleted.err)")
         let again = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(again.status == 2 && again.err.contains("no user \"bob\""), "\(again.err)")

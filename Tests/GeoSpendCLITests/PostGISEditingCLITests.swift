@@ -163,6 +163,25 @@ struct PostGISEditingCLITests {
         (["community", "delete", "2"] + u, 0, .all),
         (["community", "show", "2"], 2, .all),
         (["expenses", "list"] + u + ["--from", "2025-01-01", "--to", "2025-12-31", "--limit", "40", "--format", "json"], 0, .all),
+        // A user's stores (issue 38): added ones numbered per user, favourites, the default.
+        (["stores", "add"] + u + ["--name", "Nadi Market", "--lat", "-17.01", "--lon", "179.99", "--kind", "marketplace", "--region", "Western",
+                                  "--format", "json"], 0, .all),
+        (["stores", "add", "--user", "pole", "--name", "X", "--lat", "91", "--lon", "0", "--kind", "supermarket"], 2, .all),
+        (["stores", "add", "--user", "pole", "--name", "Pole shop", "--lat", "-89.9", "--lon", "0", "--kind", "supermarket"], 0, .all),
+        (["stores", "favourite"] + u + ["fj-kava"], 0, .all),
+        (["stores", "favourite"] + u + ["mine-2"], 2, .all),
+        (["stores", "favourite", "--user", "pole", "mine-1"], 0, .all),
+        (["stores", "default"] + u + ["mine-1"], 0, .all),
+        (["stores", "list"] + u + ["--format", "json"], 0, .all),
+        (["stores", "list"] + u, 0, .all),
+        (["stores", "show"] + u + ["mine-1", "--format", "json"], 0, .all),
+        (["stores", "unfavourite"] + u + ["fj-kava"], 0, .all),
+        (["stores", "default"] + u + ["--clear"], 0, .all),
+        (["stores", "default"] + u + ["fj-kava"], 0, .all),
+        (["stores", "list"] + u, 0, .all),
+        (["stores", "list", "--user", "pole", "--format", "json"], 0, .all),
+        (["nearest-stores", "--lat", "-17.0", "--lon", "179.99", "-k", "3"] + u + ["--format", "json"], 0, .all),  // Nadi Market merged in
+        (["nearest-stores", "--lat", "-17.0", "--lon", "179.99", "-k", "3", "--format", "json"], 0, .all),  // the registry's alone
         // A user's name and email (issue 38).
         (["users", "edit"] + u + ["--name", "Fiji Traveller", "--email", "fiji@example.org"], 0, .all),
         (["users", "edit"] + u + ["--email", "not an address"], 2, .all),

@@ -36,6 +36,10 @@ import Testing
             ("/api/v1/products/search?text=&all-users=true", ["products", "search", ""], "admin"),
             ("/api/v1/prices/inflation?product=Vollmilch%201%2C5%25&as-of=\(asOf)", ["prices", "inflation", "--product", "Vollmilch 1,5%", "--as-of", asOf, "--user", alice], "alice"),
             ("/api/v1/prices/inflation?category=Dairy&as-of=\(asOf)&all-users=true", ["prices", "inflation", "--category", "Dairy", "--as-of", asOf], "admin"),
+            // Issue 38: the overall rate (neither product nor category) and top products by spending.
+            ("/api/v1/prices/inflation?as-of=\(asOf)", ["prices", "inflation", "--as-of", asOf, "--user", alice], "alice"),
+            ("/api/v1/prices/top", ["prices", "top", "--user", alice], "alice"),
+            ("/api/v1/prices/top?from=2026-03-01&to=2026-03-31&limit=2", ["prices", "top", "--user", alice, "--from", "2026-03-01", "--to", "2026-03-31", "--limit", "2"], "alice"),
             ("/api/v1/basket?item=Vollmilch%201%2C5%25=2&item=%C3%84pfel=1kg&as-of=\(asOf)&min-availability=0.5",
              ["basket", "--item", "Vollmilch 1,5%=2", "--item", "Äpfel=1kg", "--as-of", asOf, "--min-availability", "0.5", "--user", alice], "alice"),
             ("/api/v1/basket?item=Vollmilch%201%2C5%25=2&item=%C3%84pfel=1kg&as-of=\(asOf)&near=60.1699,24.9384&radius=5km&cost-per-km=0.30&all-users=true",
@@ -51,6 +55,8 @@ import Testing
         // The comparisons compared figures: alice's basket prices something, her history has records.
         let basket = try await f.withClient { try await $0.call("/api/v1/basket?item=Vollmilch%201%2C5%25=2&as-of=\(asOf)", token: f.tokens["alice"]) }
         #expect(basket.body.contains("\"best_store\": \"4867546225\""), "\(basket.body)")
+        let top = try await f.withClient { try await $0.call("/api/v1/prices/top", token: f.tokens["alice"]) }
+        #expect(top.body.contains("\"currency\": \"EUR\"") && top.body.contains("\"records\": "), "\(top.body)")
         // bob recorded no prices: his basket is empty, and alice's products (what she bought) are
         // not his to find, not even as "did you mean".
         let bobs = try await f.withClient { client in
@@ -90,7 +96,7 @@ import Testing
         ("alice", .get, "/api/v1/prices/history", nil, 400, "product is required"),
         ("alice", .get, "/api/v1/prices/history?product=Zzzz", nil, 400, "no product"),
         ("alice", .get, "/api/v1/prices/history?product=Milch&all-users=true", nil, 403, "needs an admin token"),
-        ("alice", .get, "/api/v1/prices/inflation?as-of=2026-03-31", nil, 400, "give --product NAME or --category NAME"),
+        ("alice", .get, "/api/v1/prices/inflation?as-of=2026-03-31&product=Milch&category=Dairy", nil, 400, "give --product NAME or --category NAME, not both"),
         ("alice", .get, "/api/v1/prices/inflation?category=Dairy&days=0", nil, 400, "days must be a whole number"),
         ("alice", .get, "/api/v1/basket", nil, 400, "give the list as item"),
         ("alice", .get, "/api/v1/basket?item=Milch&radius=2km", nil, 400, "--radius needs --near"),

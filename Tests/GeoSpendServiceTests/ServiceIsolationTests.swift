@@ -64,6 +64,9 @@ import Testing
         "/api/v1/products",
         "/api/v1/products?favourites=true",
         "/api/v1/products/tags",
+        // Issue 38: the user's default, favourite and added stores; their own mine-1.
+        "/api/v1/stores",
+        "/api/v1/stores/mine-1",
     ]
 
     /// The owner's receipt as text, at a store of the sample (bob's names him): `receipts import`
@@ -157,6 +160,17 @@ import Testing
                 "pantry", "add", "--user", rename(owner), "--name", bob ? "Bob's yoghurt" : "Yoghurt", "--expires", "2026-03-20", "--db", db,
             ])
             try #require(pantry.status == 0, "\(pantry.err)")
+            // A store each adds, a favourite and a default (issue 38), filed alike.
+            for args in [
+                ["stores", "add", "--user", rename(owner), "--name", bob ? "Bob's shop" : "K-Market Kallio", "--lat", bob ? "60.2013" : "60.1841",
+                 "--lon", bob ? "24.9021" : "24.95", "--kind", "supermarket", "--region", "Uusimaa"],
+                // bob's favourite is his own store: filed under alice it marks her mine-1.
+                ["stores", "favourite", "--user", rename(owner), bob ? "mine-1" : "288130404"],
+                ["stores", "default", "--user", rename(owner), "mine-1"],
+            ] {
+                let r = try f.geospend(args + ["--db", db])
+                try #require(r.status == 0, "\(r.err)")
+            }
         }
         return db
     }
@@ -253,6 +267,7 @@ import Testing
         for args in [["prices", "import", PriceRouteTests.pricesCSV.path, "--user", ServiceFixture.bob],
                      ["lists", "add", "--user", ServiceFixture.bob, "--name", "Bob's", "--budget", "5", "--currency", "EUR", "--item", "Vollmilch=2", "--over-budget"],
                      ["pantry", "add", "--user", ServiceFixture.bob, "--name", "Bob's yoghurt", "--expires", "2026-03-20"],
+                     ["stores", "add", "--user", ServiceFixture.bob, "--name", "Bob's shop", "--lat", "60.2", "--lon", "24.9", "--kind", "kiosk"],
                      ["budgets", "add", "--user", ServiceFixture.bob, "--name", "B", "--amount", "5", "--currency", "EUR", "--from", "2025-03-01", "--to", "2025-03-31"],
                      ["recurring", "add", "--user", ServiceFixture.bob, "--every", "weekly", "--from", "2025-03-01", "--amount", "5", "--currency", "EUR"]] {
             let r = try f.geospend(args + ["--db", f.db])
@@ -279,7 +294,12 @@ import Testing
              try await client.call("/api/v1/products/1", token: f.tokens["aliceWrite"], method: .patch, body: #"{"favourite": true}"#),
              try await client.call("/api/v1/products/1/tags", token: f.tokens["aliceWrite"], method: .post, body: #"{"tag": "mine"}"#),
              try await client.call("/api/v1/products/1/merge", token: f.tokens["aliceWrite"], method: .post, body: #"{"into": "2"}"#),
-             try await client.call("/api/v1/products/1", token: f.tokens["aliceWrite"], method: .delete)]
+             try await client.call("/api/v1/products/1", token: f.tokens["aliceWrite"], method: .delete),
+             // Issue 38: bob's added store mine-1 is no store to alice.
+             try await client.call("/api/v1/stores/mine-1", token: f.tokens["alice"]),
+             try await client.call("/api/v1/stores/mine-1/favourite", token: f.tokens["aliceWrite"], method: .put),
+             try await client.call("/api/v1/stores/mine-1/favourite", token: f.tokens["aliceWrite"], method: .delete),
+             try await client.call("/api/v1/users/me/default-store", token: f.tokens["aliceWrite"], method: .put, body: #"{"store": "mine-1"}"#)]
         }
         for a in answers { #expect(a.status == .notFound, "\(a.body)") }
         #expect(try f.cli(["prices", "list", "--user", ServiceFixture.bob, "--format", "json"], db: f.db).contains("\"price\": \"1.29\""))
@@ -287,5 +307,7 @@ import Testing
         #expect(try f.cli(["recurring", "list", "--user", ServiceFixture.bob, "--format", "json"], db: f.db).contains("\"amount\": \"5.00\""))
         #expect(try f.cli(["pantry", "list", "--user", ServiceFixture.bob, "--format", "json"], db: f.db).contains("\"status\": \"open\""))
         #expect(try f.cli(["lists", "list", "--user", ServiceFixture.bob, "--format", "json"], db: f.db).contains("\"name\": \"Bob's\""))
+        #expect(try f.cli(["stores", "list", "--user", ServiceFixture.bob, "--format", "json"], db: f.db).contains("\"name\": \"Bob's shop\""))
+        #expect(try f.cli(["stores", "list", "--user", ServiceFixture.alice, "--format", "json"], db: f.db) == "[]\n")
     }
 }

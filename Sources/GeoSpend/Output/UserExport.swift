@@ -22,6 +22,7 @@
 /// "recurring":[{"id":1,"every":"monthly","from":"2025-01-31","until":null,"next_due":"2025-04-30","kind":"expense","amount":"950.00",…}],
 /// "product_tags":[{"name":"dairy","color":"#007AFF","products":1}],
 /// "product_marks":[{"product_id":1,"product":"Vollmilch 1,5%","barcode":null,"favourite":true,"on_sale":false,"tags":["dairy"]}],
+/// "user_stores":{"added":[{"id":"mine-1","name":"K-Market Kallio","kind":"shop:supermarket","region":"Uusimaa",…}],"favourites":["317766538"],"default":"mine-1"},
 /// "community":{"member":{"display_name":"Alice","joined_at":"…"},"posts":[{"id":3,"type":"store_review",…}],"comments":[]},
 /// "positions":[{"time":"2026-03-05T08:12:44Z","lat":60.1699,"lon":24.9384,"accuracy_m":12,"source":"google-records"}],
 /// "visits":[{"start":"…","end":"…","lat":60.1699,"lon":24.9384,"radius_m":null,"place_name":"Stockmann",…}],
@@ -257,6 +258,11 @@ public enum UserExport {
             sink.raw(PantryListing.json(i).serialized(pretty: false))
         }
         sink.ascii(pantry.isEmpty ? "],\n" : "\n],\n")
+        // Per-user stores (issue 38): added stores by id, favourite and default ids as chosen.
+        let choices = try data.storeChoiceRecord()
+        sink.ascii("\"user_stores\":")
+        sink.raw(StoreChoiceListing.exportJSON(choices).serialized(pretty: false))
+        sink.ascii(",\n")
         // The community layer (issue 38): membership, own entries and comments, by id.
         let community = try data.communityActivity()
         sink.ascii("\"community\":")

@@ -226,6 +226,7 @@ public enum UserRestore {
         data.pantry = try doc.array("pantry").map(pantryItem)
         try unique(data.pantry.map(\.number), "pantry")
         try readShared(doc, into: &data)
+        data.storeChoices = try storeChoices(doc)
         return data
     }
 
@@ -314,6 +315,30 @@ public enum UserRestore {
             category: try r.optionalString("category"), merchant: try r.optionalString("merchant"), storeID: try r.optionalString("store_id"),
             notes: try r.optionalString("notes"), every: every, from: from.description, until: until?.description,
             nextDue: try day(r, "next_due")?.description, createdAt: try r.string("created_at"), updatedAt: try r.string("updated_at"))
+    }
+
+    /// `user_stores` (`StoreChoiceListing.exportJSON`), which exports before it lack.
+    private static func storeChoices(_ doc: Node) throws(UserRestoreError) -> StoreChoiceRecord {
+        guard doc.member("user_stores").value != .null else { return StoreChoiceRecord() }
+        let section = try doc.child("user_stores")
+        let added = try section.array("added").map { s throws(UserRestoreError) -> StoreEntry in
+            let id = try s.string("id")
+            guard AddedStoreID.number(id) != nil else { throw .invalid(path: s.path + ".id", reason: "\"\(id)\" is not an added store's id (mine-N)") }
+            let fields: AddedStoreFields
+            do {
+                fields = try AddedStoreFields.checked(
+                    name: try s.string("name"), lat: try s.coordinate().latitude, lon: try s.coordinate().longitude, kind: try s.string("kind"),
+                    region: try s.optionalString("region"))
+            } catch let e as UsageError { throw .invalid(path: s.path, reason: e.message) } catch let e as UserRestoreError { throw e } catch {
+                throw .invalid(path: s.path, reason: "\(error)")
+            }
+            return StoreEntry(
+                store: Store(id: id, name: fields.name, kind: fields.kind, coordinate: fields.coordinate), region: fields.region,
+                createdAt: try s.string("created_at"))
+        }
+        try unique(added.map { AddedStoreID.number($0.id) ?? 0 }, "user_stores.added")
+        let favourites = try section.array("favourites").map { f throws(UserRestoreError) in try f.stringValue() }
+        return StoreChoiceRecord(added: added, favouriteIDs: favourites, defaultID: try section.optionalString("default"))
     }
 
     /// An item in `PantryListing.json`'s shape.
@@ -409,6 +434,8 @@ public struct UserRestoreData: Sendable {
     /// Oldest first, kept photos included; `sequence` as exported.
     public var receipts: [Receipt] = []
     public var community = RestoredCommunity()
+    /// Added stores (`mine-N`, kept as exported) and the favourite and default ids.
+    public var storeChoices = StoreChoiceRecord()
     /// How many webhooks and API tokens the export listed: not restored (no secrets are exported).
     public var webhooksLeftOut = 0
     public var tokensLeftOut = 0

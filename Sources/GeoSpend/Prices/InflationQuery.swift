@@ -1,5 +1,7 @@
 /// `prices inflation`'s question (the CLI's options, the service's `/api/v1/prices/inflation`
-/// parameters), checked and answered here so both say the same.
+/// parameters), checked and answered here so both say the same. Neither a product nor a
+/// category: the overall rate (seed 003 L1056), every product's own rate weighted by its number
+/// of records in the window, the category rule applied to all products (`Inflation.compute`).
 public struct InflationQuery: Sendable {
     public var product: String?
     public var category: String?
@@ -16,7 +18,9 @@ public struct InflationQuery: Sendable {
     public init() {}
 
     public func validate() throws {
-        if (product == nil) == (category == nil) { throw UsageError("give --product NAME or --category NAME") }
+        if product != nil && category != nil {
+            throw UsageError("give --product NAME or --category NAME, not both (neither: the overall rate over every product)")
+        }
         if (near == nil) != (radius == nil) { throw UsageError("--near and --radius go together: the stores within R of LAT,LON") }
         if store != nil && near != nil { throw UsageError("give --store ID or --near/--radius, not both") }
         if days < 1 { throw UsageError("--days \(days): give 1 or more") }

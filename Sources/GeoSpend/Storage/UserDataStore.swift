@@ -90,6 +90,10 @@ public protocol UserDataSnapshot {
 
     /// The user's marks and tags of products (`ProductStore`), by product id, with the products.
     func productMarks() throws -> [(product: Product, marks: ProductMarks)]
+
+    /// The user's added stores by number, and their favourite and default store ids as chosen
+    /// (`StoreChoiceStore`).
+    func storeChoiceRecord() throws -> StoreChoiceRecord
 }
 
 extension UserDataSnapshot {
@@ -100,6 +104,9 @@ extension UserDataSnapshot {
     public func notificationSettings() throws -> NotificationSettings { NotificationSettings() }
     /// None: a store that keeps no receipts (the in-memory test store).
     public func receipts() throws -> [Receipt] { [] }
+
+    /// None: a store without per-user stores (the in-memory test store).
+    public func storeChoiceRecord() throws -> StoreChoiceRecord { StoreChoiceRecord() }
 
     /// None: a store without the community layer (the in-memory test store).
     public func communityActivity() throws -> CommunityActivity { CommunityActivity(member: nil, posts: [], comments: []) }

@@ -1,0 +1,81 @@
+/// A user's own side of the store registry (issue 38, "per-user stores"): favourite stores, one
+/// default store, and stores the user added. The registry's OpenStreetMap stores stay shared;
+/// a store a user adds is theirs alone: it has an id of its own kind (`mine-1`, numbered per
+/// user, never reused) and no other user's call ever finds it. Every call is scoped to one user;
+/// a store the user cannot see is "none", like a missing one.
+public protocol StoreChoiceStore: Sendable {
+    /// Adds a store only `userID` sees. - Returns: nil when there is no such user.
+    func addStore(userID: String, _ fields: AddedStoreFields) async throws -> StoreEntry?
+
+    /// The store `id` as the user sees it: their own added store (`mine-N`), else a shared one;
+    /// nil when neither exists (another user's added store included).
+    func store(userID: String, id: String) async throws -> StoreEntry?
+
+    /// The user's added stores by number, their favourites by id and their default store, read
+    /// in one snapshot. A favourite or default whose shared store has left the registry is left
+    /// out.
+    func storeChoices(userID: String) async throws -> StoreChoices
+
+    /// Marks (`favourite`) or unmarks the store as one of the user's favourites.
+    /// - Returns: false when the user cannot see such a store (nothing written).
+    func setFavouriteStore(userID: String, storeID: String, _ favourite: Bool) async throws -> Bool
+
+    /// Makes the store the user's one default store, or clears it (`storeID` nil).
+    /// - Returns: false when the user cannot see such a store (nothing written).
+    func setDefaultStore(userID: String, storeID: String?) async throws -> Bool
+}
+
+/// A store as one user sees it: a shared registry store, or one they added (`addedBy`).
+public struct StoreEntry: Sendable, Hashable {
+    public var store: Store
+    /// A state or region (`--region "Uusimaa"`); nil for the registry's stores, which carry none.
+    public var region: String?
+    /// The user who added it; nil for a shared store.
+    public var addedBy: String?
+    /// When it was added, `YYYY-MM-DDTHH:MM:SS.sssZ`; nil for a shared store.
+    public var createdAt: String?
+
+    public init(store: Store, region: String? = nil, addedBy: String? = nil, createdAt: String? = nil) {
+        self.store = store
+        self.region = region
+        self.addedBy = addedBy
+        self.createdAt = createdAt
+    }
+
+    public var id: String { store.id }
+}
+
+/// What `StoreChoiceStore.storeChoices` reads.
+public struct StoreChoices: Sendable, Hashable {
+    /// The user's added stores, by number.
+    public var added: [StoreEntry]
+    /// The user's favourites, by id (byte order).
+    public var favourites: [StoreEntry]
+    public var defaultStore: StoreEntry?
+
+    public init(added: [StoreEntry] = [], favourites: [StoreEntry] = [], defaultStore: StoreEntry? = nil) {
+        self.added = added
+        self.favourites = favourites
+        self.defaultStore = defaultStore
+    }
+
+    public var isEmpty: Bool { added.isEmpty && favourites.isEmpty && defaultStore == nil }
+}
+
+/// A user's store choices as kept (`users export|import`): the ids as chosen, whether or not
+/// they still resolve.
+public struct StoreChoiceRecord: Sendable, Hashable {
+    /// By number (`mine-N`).
+    public var added: [StoreEntry]
+    /// By id (byte order).
+    public var favouriteIDs: [String]
+    public var defaultID: String?
+
+    public init(added: [StoreEntry] = [], favouriteIDs: [String] = [], defaultID: String? = nil) {
+        self.added = added
+        self.favouriteIDs = favouriteIDs
+        self.defaultID = defaultID
+    }
+
+    public var isEmpty: Bool { added.isEmpty && favouriteIDs.isEmpty && defaultID == nil }
+}
