@@ -157,4 +157,31 @@ import Testing
         let raw = try runProgram("/usr/bin/curl", ["-s", "http://127.0.0.1:\(server.port)/app/basemap.geojson"])
         #expect(Data(raw.out.utf8) == plain)
     }
+
+    /// `--basemap-tiles` replaces the offline basemap: the config names the tiles and their
+    /// credit, the page may load images from their origin and nowhere else new; refused without
+    /// a credit, without {z}/{x}/{y}, or beside --basemap (exit 2, naming the option).
+    @Test func operatorTilesReplaceTheOfflineBasemap() throws {
+        let template = "https://tiles.example.org/osm/{z}/{x}/{y}.png"
+        for (args, says) in [
+            (["--basemap-tiles", template], "--basemap-tiles needs --basemap-attribution"),
+            (["--basemap-tiles", "https://tiles.example.org/osm.png", "--basemap-attribution", "x"], "with {z}, {x} and {y}"),
+            (["--basemap-tiles", "https://a.example/{z}/{x}/{y}.png; script-src *", "--basemap-attribution", "x"], "--basemap-tiles"),
+            (["--basemap-attribution", "x"], "--basemap-attribution goes with --basemap-tiles"),
+            (["--basemap", "/nonexistent/basemap.geojson"], "no such readable file"),
+        ] {
+            let r = try f.geospend(["serve", "--db", f.db, "--port", "0"] + args)
+            #expect(r.status == 2 && r.err.contains(says), "\(args): \(r.status) \(r.err)")
+        }
+        let server = try LiveServerTests.Server(
+            db: f.db, in: f.dir, arguments: ["--basemap-tiles", template, "--basemap-attribution", "© OpenStreetMap contributors"])
+        defer { _ = server.stop() }
+        let config = try runProgram("/usr/bin/curl", ["-s", "http://127.0.0.1:\(server.port)/app/config.json"]).out
+        let basemap = try #require((try JSONSerialization.jsonObject(with: Data(config.utf8)) as? [String: Any])?["basemap"] as? [String: String])
+        #expect(basemap == ["type": "tiles", "url": template, "attribution": "© OpenStreetMap contributors"])
+        let head = try runProgram("/usr/bin/curl", ["-s", "-D", "-", "-o", "/dev/null", "http://127.0.0.1:\(server.port)/"]).out
+        #expect(head.contains("img-src 'self' data: https://tiles.example.org; connect-src 'self';"), "\(head)")
+        let gone = try runProgram("/usr/bin/curl", ["-s", "-w", "\n%{http_code}", "http://127.0.0.1:\(server.port)/app/basemap.geojson"]).out
+        #expect(gone.hasSuffix("\n404") && gone.contains("--basemap-tiles"), "\(gone)")
+    }
 }
