@@ -363,7 +363,8 @@ async function drawReview() {
       try {
         const near = await api("/api/v1/nearest-stores?lat=" + c.lat + "&lon=" + c.lon + "&k=1");
         const first = (near.stores || [])[0];
-        if (first && String(first.id) === String(c.store_id)) name = first.name || name;
+        // Chains share names ("Alko" twice): the street tells a person which one.
+        if (first && String(first.id) === String(c.store_id)) name = (first.name || name) + (first.street ? " (" + first.street + ")" : "");
       } catch { /* the id will do */ }
       choices.append(el("button", {
         type: "button", class: "confirm", "data-store": c.store_id,
