@@ -53,7 +53,8 @@ rows = []
 for l in loads:
     nav = l["navigation"] or {}
     rows.append({"response_end_ms": nav.get("responseEnd"), "dom_content_loaded_ms": nav.get("domContentLoadedEventEnd"),
-                 "ready_ms": (l["ready_marks"] or [None])[0], "points_drawn": l.get("drawn_points"), "error": l.get("error")})
+                 "ready_ms": (l["ready_marks"] or [None])[0], "points_drawn": l.get("drawn_points"), "error": l.get("error"),
+                 "requests": l.get("requests")})
 measured = rows[1:] if len(rows) > 1 else rows
 ready = [r["ready_ms"] for r in measured if r["ready_ms"] is not None]
 summary = {"expenses": n, "month": month, "points_in_month": rows[0]["points_drawn"], "loads": rows,

@@ -93,6 +93,9 @@ def main():
             WebDriverWait(driver, 600, poll_frequency=0.2).until(
                 lambda d: d.execute_script("return document.body.dataset.settled === 'true' || !!document.body.dataset.error"))
             seen["settled_after_s"] = round(time.time() - seen.pop("ready_at"), 2)
+            # Where the time went: each request's Resource Timing (ms from navigation start).
+            seen["requests"] = driver.execute_script(
+                "return performance.getEntriesByType('resource').map(r => [new URL(r.name).pathname, Math.round(r.startTime), Math.round(r.responseEnd)])")
             seen["drawn_points"] = driver.execute_script("return Number(document.querySelector('[data-figure=\"map\"]').dataset.features)")
             seen["month_spent"] = driver.execute_script(
                 "return [...document.querySelectorAll('[data-figure=\"month-spent\"]')].map(e => [e.dataset.currency, e.textContent])")

@@ -185,7 +185,7 @@ function legend(hexCurrency, bounds, cell) {
 
 /// The month's layers from the rollup and export endpoints /map uses: hexagons (money per cell),
 /// expenses (device and inferred positions apart) and places.
-async function drawMonth(month, summary) {
+async function drawMonth(month) {
   const map = state.map;
   for (const l of state.layers) map.removeLayer(l);
   state.layers = [];
@@ -403,11 +403,11 @@ async function load(month) {
   state.month = month;
   status.textContent = "Loading " + month + "…";
   $("month-heading").textContent = month === thisMonth() ? "This month" : month;
-  const [summary, previous] = await Promise.all([
-    api("/api/v1/summary?month=" + month), api("/api/v1/summary?month=" + previousMonth(month)),
+  // The figures and the map's layers are asked at once: no request waits for another.
+  const [summary, previous, counts] = await Promise.all([
+    api("/api/v1/summary?month=" + month), api("/api/v1/summary?month=" + previousMonth(month)), drawMonth(month),
   ]);
   figures(summary, previous);
-  const counts = await drawMonth(month, summary);
   status.textContent = counts.points + " expenses on the map, " + counts.places + " places.";
   // Budgets, alerts and the review count follow the first screen's figures and map; `settled`
   // (on <body>) says when they are in too.
@@ -421,8 +421,7 @@ async function load(month) {
 }
 
 async function start() {
-  const config = await (await fetch("/app/config.json")).json();
-  state.config = config;
+  const asked = fetch("/app/config.json").then((r) => r.json());
   let me;
   try {
     me = await api("/api/v1/users/me");
@@ -436,6 +435,8 @@ async function start() {
   $("who").textContent = "Signed in as " + state.who;
   $("signin").hidden = true;
   $("screen-month").hidden = false;
+  const config = await asked;
+  state.config = config;
   state.map = makeMap(config);
   const month = validMonth(askedMonth) ? askedMonth : thisMonth();
   $("month").value = month;
