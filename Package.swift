@@ -76,7 +76,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
-            resources: [.copy("openapi.json")]),
+            // The web app's page, script and style are files served as they are (no build step), so
+            // they can be read, linted and diffed as what they are; `make install` copies the
+            // resource bundle next to the binary, where Bundle.module looks first.
+            resources: [.copy("openapi.json"), .copy("WebApp")]),
         // The command-line tool: argument parsing and output formats only.
         .executableTarget(
             name: "geospend",

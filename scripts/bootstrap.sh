@@ -16,7 +16,8 @@ packages=(
   fonts-dejavu-core               # DejaVu Sans Mono: the receipt generator's till font
   gdal-bin                        # ogrinfo: outside reader of our SpatiaLite file and exports
   libjs-leaflet                   # Leaflet, copied into `geospend export bundle` folders
-  chromium                        # headless browser test of the bundle page
+  chromium                        # headless browser test of the bundle page and the web app
+  chromium-driver                 # WebDriver for the web app's Selenium end-to-end test
   python3-venv                    # project-local virtual environment for fixture oracles
   pkg-config
   bc                              # arithmetic in scripts/bench.sh

@@ -29,3 +29,22 @@ shoot "file://$work/store.html" "$root/docs/store-report.png" 860,1150
 "$geospend" geotag --user maija --timezone Europe/Helsinki --db "$work/demo.sqlite" > /dev/null
 "$geospend" export bundle --db "$work/demo.sqlite" --user maija --out "$work/maija"
 shoot "file://$work/maija/index.html" "$root/docs/geotagged-statement.png" 1200,800
+
+# The web app (issue 41, docs/WEBAPP.md) from a real `geospend serve` in headless Chromium
+# (Selenium), at desktop and phone size: Maija's March 2026 (geotagged: inferred positions), and
+# the review screen of user1, whose expenses without a position geotag cannot all decide.
+token=$("$geospend" tokens create --user maija --scope read --expires 1d --db "$work/demo.sqlite" | tail -n 1)
+reviewer=$("$geospend" tokens create --user user1 --scope read --expires 1d --db "$work/demo.sqlite" | tail -n 1)
+"$geospend" serve --db "$work/demo.sqlite" --port 0 2> "$work/serve.log" &
+serve=$!
+trap 'kill "$serve" 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 600); do grep -q "listening on" "$work/serve.log" && break; sleep 0.1; done
+port=$(sed -n 's/.*listening on http:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$work/serve.log" | head -1)
+for size in 1280x900 390x844; do
+    name=$([ "$size" = 1280x900 ] && echo desktop || echo phone)
+    "$root/.venv/bin/python" "$root/Tests/validators/webapp_e2e.py" --url "http://127.0.0.1:$port" --token "$token" \
+        --month 2026-03 --size "$size" --screenshot "$root/docs/webapp-month-$name.png" > /dev/null
+    "$root/.venv/bin/python" "$root/Tests/validators/webapp_e2e.py" --url "http://127.0.0.1:$port" --token "$reviewer" \
+        --month 2026-03 --size "$size" --screenshot-review "$root/docs/webapp-review-$name.png" > /dev/null
+    echo "wrote docs/webapp-month-$name.png, docs/webapp-review-$name.png"
+done

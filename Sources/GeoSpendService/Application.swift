@@ -46,6 +46,7 @@ public func buildRouter(
     router.get("health") { _, _ in JSONResponse.make(.object([("status", .string("ok"))])) }
     router.get("openapi.json") { _, _ in JSONResponse.text(OpenAPIDocument.text, contentType: "application/vnd.oai.openapi+json;version=3.1") }
     MapRoutes().add(to: router)
+    WebAppRoutes(basemap: settings.basemap).add(to: router)
     QueryRoutes(store: store).addCheckingTokens(to: router.group("api/v1"))
     let api = router.group("api/v1").add(middleware: TokenMiddleware(store: store)).add(middleware: UserGateMiddleware(gate: UserGate(), store: store))
     QueryRoutes(store: store).add(to: api)

@@ -24,6 +24,9 @@ public struct ServiceSettings: Sendable {
     /// more are 503 with `Retry-After`. Two by default: a scan takes about one second of one core
     /// and, for a 50-megapixel photo, a few hundred MB.
     public let scans: Slots
+    /// The web app's basemap (`/`): the offline OpenStreetMap GeoJSON by default, or the
+    /// operator's tiles (`geospend serve --basemap-tiles`).
+    public var basemap: Basemap = .offline(file: nil)
 
     public init(publicURL: String = "http://127.0.0.1:8080", minUsersFloor: Int = 3, exposeMetrics: Bool = false, concurrentScans: Int = 2) {
         publicAddress = PublicAddress(publicURL)

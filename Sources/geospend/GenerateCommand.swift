@@ -108,19 +108,33 @@ struct GenerateCommand: AsyncParsableCommand {
     /// the checkout's), else share/geospend/ beside an installed bin/ folder.
     static func defaultPlaces() throws -> String {
         if let path = ProcessInfo.processInfo.environment["GEOSPEND_PLACES"], !path.isEmpty { return path }
-        var candidates = ["Data/" + placesFile]
-        if let executable = OutputFile.realPath("/proc/self/exe") {
-            var folder = (executable as NSString).deletingLastPathComponent
-            candidates.append((folder as NSString).deletingLastPathComponent + "/share/geospend/" + placesFile)
-            while folder != "/" && !folder.isEmpty {
-                folder = (folder as NSString).deletingLastPathComponent
-                candidates.append((folder == "/" ? "" : folder) + "/Data/" + placesFile)
-            }
-        }
+        let candidates = dataFileCandidates(placesFile)
         if let found = candidates.first(where: { FileManager.default.isReadableFile(atPath: $0) }) { return found }
         throw ValidationError(
             "no places file found: give one with --places FILE (GeoJSON or CSV) or $GEOSPEND_PLACES; looked for "
                 + candidates.joined(separator: ", "))
+    }
+}
+
+extension GenerateCommand {
+    /// Where a file of Data/ is looked for: the working folder's Data/, share/geospend/ beside an
+    /// installed bin/ folder, then Data/ in each folder above the executable.
+    static func dataFileCandidates(_ name: String) -> [String] {
+        var candidates = ["Data/" + name]
+        if let executable = OutputFile.realPath("/proc/self/exe") {
+            var folder = (executable as NSString).deletingLastPathComponent
+            candidates.append((folder as NSString).deletingLastPathComponent + "/share/geospend/" + name)
+            while folder != "/" && !folder.isEmpty {
+                folder = (folder as NSString).deletingLastPathComponent
+                candidates.append((folder == "/" ? "" : folder) + "/Data/" + name)
+            }
+        }
+        return candidates
+    }
+
+    /// The first readable of `dataFileCandidates(name)`, or nil.
+    static func dataFile(_ name: String) -> String? {
+        dataFileCandidates(name).first { FileManager.default.isReadableFile(atPath: $0) }
     }
 }
 

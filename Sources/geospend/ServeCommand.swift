@@ -29,7 +29,10 @@ struct ServeCommand: AsyncParsableCommand {
             the users' webhooks within a second, signed and retried for
             --webhook-retry-hours; webhooks at loopback or private addresses are
             refused (added over HTTP, tested, delivered to) unless
-            --allow-private-webhooks.
+            --allow-private-webhooks. The web app is at / (open
+            http://127.0.0.1:8080/#token=TOKEN); its map's basemap is
+            Data/helsinki-basemap.geojson (OpenStreetMap, found as `generate` finds
+            its places), or --basemap FILE, or the tiles of --basemap-tiles.
 
             Example:
               geospend serve --db demo.sqlite --port 8080
@@ -58,6 +61,15 @@ struct ServeCommand: AsyncParsableCommand {
     var allowPrivateWebhooks = false
     @Option(help: ArgumentHelp("Retry a failed webhook delivery for this many hours, then mark it failed.", valueName: "hours"))
     var webhookRetryHours: Double = 24
+    @Option(help: ArgumentHelp("The web app's offline basemap: GeoJSON with kind and name.", valueName: "file"))
+    var basemap: String?
+    @Option(help: ArgumentHelp(
+        "Raster tiles for the web app's map instead, e.g. https://tile.example.org/{z}/{x}/{y}.png",
+        discussion: "The page may then load images from that origin; give their credit with --basemap-attribution.",
+        valueName: "url"))
+    var basemapTiles: String?
+    @Option(help: ArgumentHelp("The credit the tiles' licence asks for, shown on the map.", valueName: "text"))
+    var basemapAttribution: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
@@ -68,10 +80,26 @@ struct ServeCommand: AsyncParsableCommand {
         guard webhookRetryHours.isFinite, (0...720).contains(webhookRetryHours) else {
             throw ValidationError("--webhook-retry-hours must be between 0 and 720 (30 days), e.g. 24")
         }
+        if let basemapTiles {
+            guard Basemap.origin(of: basemapTiles) != nil else {
+                throw ValidationError("--basemap-tiles \"\(basemapTiles)\": give an http:// or https:// URL with {z}, {x} and {y}, e.g. https://tile.example.org/{z}/{x}/{y}.png")
+            }
+            guard let basemapAttribution, !basemapAttribution.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ValidationError("--basemap-tiles needs --basemap-attribution, the credit its tiles' licence asks for, e.g. \"© OpenStreetMap contributors\"")
+            }
+            guard basemap == nil else { throw ValidationError("give --basemap FILE or --basemap-tiles URL, not both") }
+        } else if basemapAttribution != nil {
+            throw ValidationError("--basemap-attribution goes with --basemap-tiles URL")
+        }
+        if let basemap, !FileManager.default.isReadableFile(atPath: basemap) {
+            throw ValidationError("--basemap \"\(basemap)\": no such readable file; build one with scripts/basemap/build_basemap.sh")
+        }
         if let publicUrl, ServiceSettings.publicURL(publicUrl) == nil {
             throw ValidationError("--public-url \"\(publicUrl)\": give http:// or https:// and a host, no query, e.g. https://maps.example.org")
         }
     }
+
+    static let basemapFile = "helsinki-basemap.geojson"
 
     func run() async throws {
         // One thread per receipt photo's OCR (POST /api/v1/receipts), as `receipts scan`: the
@@ -86,7 +114,12 @@ struct ServeCommand: AsyncParsableCommand {
         ServiceMetrics.bootstrap(registry)
         let tiles = try TileCache(store: store, maxBytes: tileCacheMib << 20)
         let given = publicUrl.flatMap(ServiceSettings.publicURL)
-        let settings = ServiceSettings(publicURL: given ?? "http://\(host):\(port)", minUsersFloor: minUsers, exposeMetrics: metrics)
+        var settings = ServiceSettings(publicURL: given ?? "http://\(host):\(port)", minUsersFloor: minUsers, exposeMetrics: metrics)
+        if let basemapTiles, let basemapAttribution {
+            settings.basemap = .tiles(template: basemapTiles, attribution: basemapAttribution)
+        } else {
+            settings.basemap = .offline(file: basemap ?? GenerateCommand.dataFile(Self.basemapFile))
+        }
         let rewrites = BatchedRewrite(store: store, delay: .seconds(rewriteDelay), logger: logger)
         await rewrites.start()
         let app = buildApplication(
@@ -94,7 +127,7 @@ struct ServeCommand: AsyncParsableCommand {
             settings: settings, idleTimeout: .seconds(idleTimeout), rewrites: rewrites,
             webhooks: WebhookSettings(
                 allowPrivate: allowPrivateWebhooks, retry: RetrySchedule(windowMilliseconds: Int64(webhookRetryHours * 3_600_000)))
-        ) { [host] port in
+        ) { [host, settings] port in
             if given == nil { settings.publicAddress.set("http://\(host):\(port)") }
             printErr("listening on http://\(host):\(port)")
         }

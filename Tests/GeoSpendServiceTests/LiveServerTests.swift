@@ -194,6 +194,16 @@ import Glibc
             "--dump-dom", "http://127.0.0.1:\(server.port)/map#token=\(token)",
         ])
         #expect(dom.out.contains("<p id=\"status\">\(expected)</p>"), "\(dom.out.suffix(500)) \(dom.err.suffix(500))")
+        // Issue 41: the web app's offline basemap under the layers, with every feature of the
+        // file; a title, a legend in money, a metric scale bar, the ODbL credit.
+        let basemap = try String(contentsOf: ServiceFixture.repo.appendingPathComponent("Data/helsinki-basemap.geojson"), encoding: .utf8)
+        let features = basemap.components(separatedBy: "{\"type\":\"Feature\"").count - 1
+        #expect(features > 1000)
+        #expect(dom.out.range(of: #"data-layer="basemap"[^>]*data-features="\#(features)""#, options: .regularExpression) != nil, "no basemap pane with \(features) features")
+        #expect(dom.out.contains(">GeoSpend live map — EUR<"))
+        #expect(dom.out.contains("EUR per 250 m cell") && dom.out.contains("€0 – "))
+        #expect(dom.out.range(of: #"class="leaflet-control-scale-line"[^>]*>[0-9]+ k?m<"#, options: .regularExpression) != nil, "no metric scale bar")
+        #expect(dom.out.contains("Basemap and places © <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap contributors</a>, ODbL"))
         #expect(server.stop() == 0)
         #expect(server.log.contains("/api/v1/export/points"))
         #expect(!server.log.contains(token))

@@ -249,6 +249,30 @@ import Testing
         #expect(try f.cli(["receipts", "list", "--user", ServiceFixture.bob, "--format", "json"], db: f.db).contains(id))
     }
 
+    /// The web app's own routes (issue 41) answer no user's data: the page, its files, its
+    /// config and the basemap are the same bytes from a database of alice's alone and of
+    /// alice's and bob's rows under her name, with alice's token, bob's or none. The data the
+    /// app shows comes from the endpoints above, with the token.
+    @Test func webAppRoutesCarryNoUserData() async throws {
+        let paths = ["/", "/app/app.js", "/app/app.css", "/app/config.json", "/app/basemap.geojson"]
+        var settings = ServiceSettings()
+        settings.basemap = .offline(file: ServiceFixture.repo.appendingPathComponent("Data/helsinki-basemap.geojson").path)
+        func bodies(_ db: String, token: String?) async throws -> [String] {
+            let app = Application(router: buildRouter(store: try SpatiaLiteStore(path: db), timeLimit: ServiceFixture.patient, settings: settings), logger: ServiceFixture.quiet)
+            return try await app.test(.router) { client in
+                var out: [String] = []
+                for path in paths { let a = try await client.call(path, token: token); out.append("\(a.status.code) \(a.body)") }
+                return out
+            }
+        }
+        let alone = try await bodies(try database("alone", keep: { $0 == ServiceFixture.alice }), token: f.tokens["alice"])
+        let merged = try database("merged", keep: { [ServiceFixture.alice, ServiceFixture.bob].contains($0) }, rename: { _ in ServiceFixture.alice })
+        for token in [f.tokens["alice"], f.tokens["bob"], nil] {
+            #expect(try await bodies(merged, token: token) == alone)
+        }
+        for (n, path) in paths.enumerated() { #expect(alone[n].hasPrefix("200 ") && alone[n].count > 100, "\(path): \(alone[n].prefix(200))") }
+    }
+
     @Test func guessedIdsOfOtherUsersAre404() async throws {
         let bobs = try f.geospend(["expenses", "list", "--user", ServiceFixture.bob, "--limit", "1000", "--format", "json", "--db", f.db])
         let ids = bobs.out.split(separator: "\n").filter { $0.hasPrefix("      \"id\": ") }.map { String($0.split(separator: "\"")[3]) }
