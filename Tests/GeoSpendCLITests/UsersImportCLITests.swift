@@ -136,10 +136,12 @@ import Testing
         #expect(!(try geospend(["users", "list", "--db", db]).out.contains("dave")))
         let missing = try geospend(["users", "import", dir.appendingPathComponent("nope.json").path, "--db", db])
         #expect(missing.status == 2 && missing.err.contains("no such file"), "\(missing.err)")
-        // A section this version cannot restore refuses the whole file.
-        let community = dir.appendingPathComponent("community.json").path
-        try before.replacingOccurrences(of: "\"receipts\":[]", with: "\"receipts\":[{}]").write(toFile: community, atomically: true, encoding: .utf8)
-        let refused = try geospend(["users", "import", community, "--as", "dave", "--db", db])
-        #expect(refused.status == 2 && refused.err.contains("the export's receipts holds 1 row(s)"), "\(refused.err)")
+        // A receipt with no fields, in a file whose other sections are good, refuses the whole
+        // file with its path; dave is still not there.
+        let emptyReceipt = dir.appendingPathComponent("empty-receipt.json").path
+        try before.replacingOccurrences(of: "\"receipts\":[]", with: "\"receipts\":[{}]").write(toFile: emptyReceipt, atomically: true, encoding: .utf8)
+        let refused = try geospend(["users", "import", emptyReceipt, "--as", "dave", "--db", db])
+        #expect(refused.status == 2 && refused.err.hasPrefix("geospend: receipts[0].id: "), "\(refused.err)")
+        #expect(!(try geospend(["users", "list", "--db", db]).out.contains("dave")))
     }
 }
