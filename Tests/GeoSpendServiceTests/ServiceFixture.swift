@@ -38,37 +38,29 @@ final class ServiceFixture: @unchecked Sendable {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         db = dir.appendingPathComponent("service.sqlite").path
         let template = try Self.template.get()
-        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: template.dir.path + "/service.sqlite" + suffix) {
-            try FileManager.default.copyItem(atPath: template.dir.path + "/service.sqlite" + suffix, toPath: db + suffix)
-        }
+        try FileManager.default.copyItem(atPath: template.db, toPath: db)
         tokens = template.tokens
     }
 
     /// Built once per test process, by the real binary; left in the tests' temporary folder
-    /// (make test empties it).
-    private static let template: Result<(dir: URL, tokens: [String: String]), any Error> = Result {
+    /// (make test empties it). A closed file: the last connection's close checkpoints and
+    /// removes the write-ahead log.
+    private static let template: Result<(db: String, tokens: [String: String]), any Error> = Result {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-service-template-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let db = dir.appendingPathComponent("service.sqlite").path
-        func geospend(_ args: [String]) throws -> String {
+        for args in [["import", "stores", "Data/helsinki-places.geojson"], ["import", "expenses", "Data/sample-expenses.csv"]] {
             let r = try runProgram(binary, args + ["--db", db], directory: repo, environment: environment)
             guard r.status == 0 else { throw FixtureError(message: "\(args): \(r.err)") }
-            return r.out
         }
-        _ = try geospend(["import", "stores", "Data/helsinki-places.geojson"])
-        _ = try geospend(["import", "expenses", "Data/sample-expenses.csv"])
-        // `tokens create`'s last line of stdout.
-        func token(user: String, scope: String) throws -> String {
-            let out = try geospend(["tokens", "create", "--user", user, "--scope", scope])
-            guard let line = out.split(separator: "\n").last else { throw FixtureError(message: "tokens create said nothing") }
-            return String(line)
-        }
-        return (dir, [
-            "alice": try token(user: alice, scope: "read"),
-            "aliceWrite": try token(user: alice, scope: "write"),
-            "bob": try token(user: bob, scope: "read"),
-            "admin": try token(user: alice, scope: "admin"),
-        ])
+        let tokens = [
+            "alice": try token(user: alice, scope: "read", db: db),
+            "aliceWrite": try token(user: alice, scope: "write", db: db),
+            "bob": try token(user: bob, scope: "read", db: db),
+            "admin": try token(user: alice, scope: "admin", db: db),
+        ]
+        guard !FileManager.default.fileExists(atPath: db + "-wal") else { throw FixtureError(message: "\(db)-wal left behind") }
+        return (db, tokens)
     }
 
     deinit { try? FileManager.default.removeItem(at: dir) }
@@ -79,9 +71,12 @@ final class ServiceFixture: @unchecked Sendable {
         try runProgram(Self.binary, args, directory: Self.repo, environment: Self.environment)
     }
 
+    /// A new token of this fixture's database.
+    func token(user: String, scope: String) throws -> String { try Self.token(user: user, scope: scope, db: db) }
+
     /// `tokens create`'s last line of stdout.
-    func token(user: String, scope: String) throws -> String {
-        let r = try geospend(["tokens", "create", "--user", user, "--scope", scope, "--db", db])
+    static func token(user: String, scope: String, db: String) throws -> String {
+        let r = try runProgram(binary, ["tokens", "create", "--user", user, "--scope", scope, "--db", db], directory: repo, environment: environment)
         guard r.status == 0, let line = r.out.split(separator: "\n").last else { throw FixtureError(message: r.err) }
         return String(line)
     }
