@@ -112,12 +112,9 @@ import Testing
         #expect(AddedStoreID.number("317766538") == nil)
     }
 
+    /// The user's `users export` document (UserRestoreContractTests writes it).
     static func export(_ store: any Database, _ user: String) async throws -> String? {
-        try await store.withUserData(user) { data in
-            let sink = ByteSink()
-            _ = try UserExport.write(data, generatedAt: "2026-01-01T00:00:00Z", to: sink)
-            return String(decoding: sink.bytes, as: UTF8.self)
-        }
+        try await UserRestoreContractTests.export(store, user)
     }
 
     @Test(arguments: Kind.allCases)

@@ -121,7 +121,7 @@ import Testing
         _ = try await store.addCommunityComment(userID: "ann", postID: bobs.id, text: "Hi Bob", at: at)
     }
 
-    static func export(_ store: any Database, _ user: String) async throws -> String? {
+    static func export(_ store: any UserDataStore, _ user: String) async throws -> String? {
         try await store.withUserData(user) { data in
             let sink = ByteSink()
             _ = try UserExport.write(data, generatedAt: "2026-01-01T00:00:00Z", to: sink)
