@@ -61,6 +61,14 @@ max_wal_size = 4GB
 jit = off
 max_locks_per_transaction = 1024
 EOF
+  # POSTGIS_DURABILITY=off (make test's server, thrown away afterwards): no fsync, no full-page
+  # images. What is lost is what an operating-system crash would lose; a killed server loses
+  # nothing (committed WAL is in the kernel's page cache), which is what the tests do to it.
+  # Measured on a loaded 2-core machine: CREATE DATABASE from a PostGIS template 0.70 → 0.21 s,
+  # DROP DATABASE 1.8 → 0.19 s. Benchmarks keep the defaults.
+  if [ "${POSTGIS_DURABILITY:-on}" = off ]; then
+    printf 'fsync = off\nfull_page_writes = off\n' >>"$dir/data/postgresql.conf"
+  fi
   detached "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start >/dev/null
   conninfo="host=127.0.0.1 port=$port user=postgres dbname=postgres"
   psql "$conninfo" -qAt -c "CREATE EXTENSION postgis" >/dev/null

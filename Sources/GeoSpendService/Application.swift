@@ -88,10 +88,13 @@ public func buildRouter(
 public func buildApplication(
     store: any ServiceStore, address: ServiceAddress, logger: Logger, metrics: PrometheusCollectorRegistry? = nil,
     tileCache: TileCache? = nil, settings: ServiceSettings = .init(), idleTimeout: Duration = .seconds(10), rewrites: BatchedRewrite? = nil,
-    retentionInterval: Duration = .seconds(3600), webhooks: WebhookSettings = .init(), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    retentionInterval: Duration = .seconds(3600), webhooks: WebhookSettings = .init(), timeLimit: Duration = .seconds(30),
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        router: buildRouter(store: store, metrics: metrics, tileCache: tileCache, settings: settings, rewrites: rewrites, webhooks: webhooks),
+        router: buildRouter(
+            store: store, metrics: metrics, timeLimit: timeLimit, tileCache: tileCache, settings: settings, rewrites: rewrites,
+            webhooks: webhooks),
         server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(idleTimeout.components.seconds) * 1_000_000_000 + idleTimeout.components.attoseconds / 1_000_000_000))),
         configuration: .init(address: .hostname(address.host, port: address.port), serverName: "geospend"),
         services: [

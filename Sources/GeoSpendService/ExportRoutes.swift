@@ -61,13 +61,13 @@ struct ExportRoutes {
                 guard let m = GridMetric(rawValue: text) else { throw Problem(.badRequest, "metric: \"\(OutputEscaping.visible(text))\" is not total, count or average") }
                 return m
             } ?? .total
-            return .grid(shape, cellMeters: try cell("250m"), metric: metric)
+            return .grid(shape, cellMeters: try cell(MapLayer.defaultGridCell), metric: metric)
         case "density":
-            let size = try cell("50m")
-            let h = (try q.distance("bandwidth") ?? Distance(parsing: "300m")).meters
-            guard h >= size else { throw Problem(.badRequest, "bandwidth must be at least the cell size") }
-            guard h / size <= 200 else { throw Problem(.badRequest, "bandwidth is more than 200 cells wide; use a larger cell") }
-            return .density(bandwidthMeters: h, cellMeters: size)
+            let size = try cell(MapLayer.defaultDensityCell)
+            let h = (try q.distance("bandwidth") ?? Distance(parsing: MapLayer.defaultDensityBandwidth)).meters
+            do {
+                return try MapLayer.density(bandwidthMeters: h, cellMeters: size, options: ("bandwidth", "cell"))
+            } catch let e as UsageError { throw Problem(.badRequest, e.message) }
         default:
             throw Problem(.notFound, "no layer \"\(OutputEscaping.visible(name))\"; the layers are points, grid, density and places")
         }

@@ -55,20 +55,21 @@ struct ImportRoutes {
         return header.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces.union(["\"", "\r"])).lowercased() == "user" }
     }
 
+    /// An import refusal over HTTP: the input is the request's body, the good rows are asked
+    /// for by a query parameter.
+    static let wording = ImportWording(
+        input: "body", nothingWritten: "nothing was imported", skipInvalid: "add skip-invalid=true to the query to import the good rows")
+
     /// The import's refusal as a problem, naming the body instead of the temporary file.
     static func problem(_ error: ImportError, file: String) -> Problem {
         let errors: [RowError]
+        var detail = error.message(wording)
         switch error {
-        case .rejected(let e, _), .badHeader(let e): errors = e
-        case .badFile(let e): errors = [e]
-        case .unreadable: errors = []
+        case .rejected(let e, _): errors = e  // the message says nothing was imported
+        case .badHeader(let e): errors = e; detail += "; nothing was imported"
+        case .badFile(let e): errors = [e]; detail += "; nothing was imported"
+        case .unreadable: errors = []; detail += "; nothing was imported"
         }
-        // The CLI's words for an all-or-nothing refusal name its option; over HTTP it is a parameter.
-        let said = error.description.replacingOccurrences(of: file, with: "body")
-        let cliEnding = "nothing was written (use --skip-invalid to import the good rows)"
-        let detail = said.contains(cliEnding)
-            ? said.replacingOccurrences(of: cliEnding, with: "nothing was imported (add skip-invalid=true to the query to import the good rows)")
-            : said + "; nothing was imported"
         var p = Problem(.badRequest, detail)
         if let first = errors.first { p.extensions = [("line", .string(first.location)), ("column", .string(first.column))] }
         p.extensions.append(("errors", .array(errors.map { json($0, file: file) })))

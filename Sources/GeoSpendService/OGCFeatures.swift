@@ -2,7 +2,7 @@ import Foundation
 import GeoSpend
 
 /// The features of the OGC API collections, each kept as the exact JSON text the export layer
-/// wrote (one feature per line) with the box it covers, so a page is those texts in order.
+/// wrote with the box it covers (`FeatureIndex`), so a page is those texts in order.
 /// `expenses`, `places`, `hex` and `density` are the token user's export layers (one currency:
 /// the most common, as `geospend export` picks it); `stores` is the shared store registry.
 enum OGCCollection: String, CaseIterable {
@@ -51,20 +51,22 @@ enum OGCFeatures {
         case .stores: return try await stores(store)
         case .expenses: layer = .points
         case .places: layer = .places
-        case .hex: layer = .grid(.hex, cellMeters: 250, metric: .total)
+        case .hex: layer = .grid(.hex, cellMeters: try Distance(parsing: MapLayer.defaultGridCell).meters, metric: .total)
         case .density:
             let filter = ExpenseFilter(userID: user, from: window.from, to: window.to, kinds: [.expense])
             let extents = try await store.read { try $0.geotaggedExtent(filter) }
-            let scale = DensityScale.fitting(extents, bandwidthMeters: 300, cellMeters: 50, maximumCells: densityCells)
+            let scale = DensityScale.fitting(
+                extents, bandwidthMeters: try Distance(parsing: MapLayer.defaultDensityBandwidth).meters,
+                cellMeters: try Distance(parsing: MapLayer.defaultDensityCell).meters, maximumCells: densityCells)
             layer = .density(bandwidthMeters: scale.bandwidthMeters, cellMeters: scale.cellMeters)
         }
-        let request = MapExportRequest(filter: ExpenseFilter(userID: user, from: window.from, to: window.to, kinds: [.expense]))
-        let sink = ByteSink()
+        var request = MapExportRequest(filter: ExpenseFilter(userID: user, from: window.from, to: window.to, kinds: [.expense]))
+        let index = FeatureIndex(), sink = ByteSink()
+        request.featureIndex = index
         _ = try await MapExport.geoJSON(layer, request, store: store, to: sink)
         try sink.flush()
-        return String(decoding: sink.bytes, as: UTF8.self).split(separator: "\n").compactMap { line in
-            guard line.hasPrefix("{\"type\":\"Feature\"") else { return nil }
-            return feature(String(line.hasSuffix(",") ? line.dropLast() : line))
+        return index.features(in: sink.bytes).map { f in
+            OGCFeature(id: f.id, json: f.json, box: (f.box.west, f.box.south, f.box.east, f.box.north))
         }
     }
 
@@ -83,24 +85,6 @@ enum OGCFeatures {
             let (lon, lat) = (s.coordinate.longitude, s.coordinate.latitude)
             return OGCFeature(id: s.id, json: json, box: (lon, lat, lon, lat))
         }
-    }
-
-    /// A feature line of an export, its id and the box of its coordinates read back.
-    private static func feature(_ json: String) -> OGCFeature? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
-              let geometry = object["geometry"] as? [String: Any], let coordinates = geometry["coordinates"]
-        else { return nil }
-        var box = (w: Double.infinity, s: Double.infinity, e: -Double.infinity, n: -Double.infinity)
-        func visit(_ value: Any) {
-            if let pair = value as? [Double], pair.count >= 2 {
-                box = (min(box.w, pair[0]), min(box.s, pair[1]), max(box.e, pair[0]), max(box.n, pair[1]))
-            } else if let list = value as? [Any] {
-                list.forEach(visit)
-            }
-        }
-        visit(coordinates)
-        guard box.w.isFinite else { return nil }
-        return OGCFeature(id: object["id"] as? String, json: json, box: box)
     }
 
     /// Whether the feature's box meets `bbox` (west, south, east, north); west > east is a box

@@ -3,7 +3,8 @@ import GRDB
 
 /// The queries of one read scope on the SpatiaLite file (`SpatiaLiteStore.read`): one pooled
 /// connection inside one read transaction, which in WAL mode is one snapshot. The queries
-/// themselves live in AnalyticsQueries.swift, SpatialQueries.swift and NearestStores.swift.
+/// themselves live in SpendingRows.swift (and its decoders), LocatedAmounts.swift,
+/// IDLookups.swift, SpatialQueries.swift and NearestStores.swift.
 public struct SpatiaLiteReader: ExpenseReader {
     let db: Database
     /// The store's labels already read (`StoreLabelCache`); nil reads them from the file each time.

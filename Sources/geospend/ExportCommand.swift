@@ -151,7 +151,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "grid --shape h3: H3 resolution, 0 (~1,100 km cells) to 15 (~1 m); 9 ≈ 350 m across.") var resolution: Int?
     @Option(help: "grid and density: cell size, e.g. 250m (grid default 250m, density default 50m).") var cell: String?
     @Option(help: "grid: what weight follows: total, count or average.") var metric: GridMetric = .total
-    @Option(help: "density: kernel radius, e.g. 300m.") var bandwidth: String = "300m"
+    @Option(help: "density: kernel radius, e.g. 300m.") var bandwidth: String = MapLayer.defaultDensityBandwidth
     @Option(help: "Leave out cells and places with fewer expenses than this.") var minCount: Int = 1
     @Option(help: "Leave out cells and places with fewer distinct users (default 3 with --all-users).") var minUsers: Int?
     @Option(parsing: .unconditional, help: "Projection origin of grids, LAT,LON (default: data centre rounded to whole degrees).") var origin: String?
@@ -333,11 +333,13 @@ struct ExportCommand: AsyncParsableCommand {
             let size = try gridSize()
             return try await MapExport.geoJSON(.grid(shape, cellMeters: size, metric: metric), request, store: store, to: sink, progress: progress)
         case .density:
-            let size = try cellSize(default: "50m")
+            let size = try cellSize(default: MapLayer.defaultDensityCell)
             let h = try Parse.distance(bandwidth, option: "--bandwidth").meters
-            guard h >= size else { throw ValidationError("--bandwidth must be at least the --cell size") }
-            guard h / size <= 200 else { throw ValidationError("--bandwidth is more than 200 cells wide; use a larger --cell") }
-            return try await MapExport.geoJSON(.density(bandwidthMeters: h, cellMeters: size), request, store: store, to: sink, progress: progress)
+            let density: MapLayer
+            do { density = try MapLayer.density(bandwidthMeters: h, cellMeters: size, options: ("--bandwidth", "--cell")) } catch let e as UsageError {
+                throw ValidationError(e.message)
+            }
+            return try await MapExport.geoJSON(density, request, store: store, to: sink, progress: progress)
         case .places:
             return try await MapExport.geoJSON(.places, request, store: store, to: sink)
         case .leafletHeat:
@@ -370,7 +372,7 @@ struct ExportCommand: AsyncParsableCommand {
         var zones: [BudgetSummary] = []
         if let user = request.filter.userID { zones = try await ZoneBudgets.summaries(store, user: user, asOf: request.filter.to?.localDate) }
         let bundle = try await MapBundle.contents(
-            request, store: store, cellMeters: try cellSize(default: "250m"), tiles: tiles, budgetZones: zones)
+            request, store: store, cellMeters: try cellSize(default: MapLayer.defaultGridCell), tiles: tiles, budgetZones: zones)
         let folders = Set(bundle.files.map { ($0.path as NSString).deletingLastPathComponent }).filter { !$0.isEmpty }.sorted()
         for folder in [""] + folders {
             let path = folder.isEmpty ? out : out + "/" + folder
@@ -406,7 +408,7 @@ struct ExportCommand: AsyncParsableCommand {
     private func gridSize() throws -> Double {
         guard shape == .h3 else {
             if resolution != nil { throw ValidationError("--resolution is for --shape h3; hex and square grids take --cell") }
-            return try cellSize(default: "250m")
+            return try cellSize(default: MapLayer.defaultGridCell)
         }
         guard cell == nil else { throw ValidationError("--shape h3 takes --resolution (0–15), not --cell") }
         guard let resolution else { throw ValidationError("--shape h3 needs --resolution, 0 (~1,100 km cells) to 15 (~1 m), e.g. --resolution 9") }

@@ -54,6 +54,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Close a connection that sends nothing for this many seconds (also one whose request head is still arriving).")
     var idleTimeout = 10
     @Option(help: ArgumentHelp(
+        "Answer a read (or a receipt photo's reading) that takes longer than this many seconds with 503.",
+        discussion: "Writes (imports, deletions) are never cut short: they commit whole or not at all.", valueName: "seconds"))
+    var timeLimit = 30
+    @Option(help: ArgumentHelp(
         "Rewrite the file (VACUUM) this many seconds after an expense deletion, once for all deletions meanwhile.",
         discussion: "Files only. Each deleted row is zeroed at once; the rewrite removes stale copies older edits left."))
     var rewriteDelay = 10
@@ -76,6 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65536).contains(tileCacheMib) else { throw ValidationError("--tile-cache-mib must be between 0 and 65536") }
         guard minUsers >= 1 else { throw ValidationError("--min-users must be at least 1") }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be between 1 and 3600 seconds") }
+        guard (1...3600).contains(timeLimit) else { throw ValidationError("--time-limit must be between 1 and 3600 seconds") }
         guard (0...3600).contains(rewriteDelay) else { throw ValidationError("--rewrite-delay must be between 0 and 3600 seconds") }
         guard webhookRetryHours.isFinite, (0...720).contains(webhookRetryHours) else {
             throw ValidationError("--webhook-retry-hours must be between 0 and 720 (30 days), e.g. 24")
@@ -126,7 +131,8 @@ struct ServeCommand: AsyncParsableCommand {
             store: store, address: ServiceAddress(host: host, port: port), logger: logger, metrics: registry, tileCache: tiles,
             settings: settings, idleTimeout: .seconds(idleTimeout), rewrites: rewrites,
             webhooks: WebhookSettings(
-                allowPrivate: allowPrivateWebhooks, retry: RetrySchedule(windowMilliseconds: Int64(webhookRetryHours * 3_600_000)))
+                allowPrivate: allowPrivateWebhooks, retry: RetrySchedule(windowMilliseconds: Int64(webhookRetryHours * 3_600_000))),
+            timeLimit: .seconds(timeLimit)
         ) { [host, settings] port in
             if given == nil { settings.publicAddress.set("http://\(host):\(port)") }
             printErr("listening on http://\(host):\(port)")

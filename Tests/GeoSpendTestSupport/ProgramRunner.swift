@@ -124,12 +124,31 @@ public final class RunningProgram: Sendable {
 
         // The wait runs on a thread of its own, so a caller can wait with a timeout or poll.
         let child = pid, exit = self.exit
+        let command = argv.joined(separator: " ")
         Thread.detachNewThread {
             var s: Int32 = 0
-            while waitpid(child, &s, 0) == -1 && errno == EINTR {}
+            var usage = rusage()
+            while wait4(child, &s, 0, &usage) == -1 && errno == EINTR {}
+            Self.logCPU(usage, command)
             exit.status.withLock { $0 = s }
             exit.ended.signal()
         }
+    }
+
+    /// With `GEOSPEND_TEST_CPU_LOG=FILE`, each program's CPU seconds (user + system, its own and
+    /// its waited-for children's) and command line are appended to FILE: where a test run's CPU
+    /// goes outside the test process (`scripts/test-cpu-profile.sh` sums it by program).
+    private static let cpuLog: Int32? = ProcessInfo.processInfo.environment["GEOSPEND_TEST_CPU_LOG"].map {
+        open($0, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    }
+
+    private static func logCPU(_ usage: rusage, _ command: String) {
+        guard let fd = cpuLog, fd >= 0 else { return }
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        // One write of a line under PIPE_BUF: O_APPEND keeps concurrent lines whole.
+        let cpu = String(format: "%.3f", seconds(usage.ru_utime) + seconds(usage.ru_stime))
+        let line = cpu + "\t" + String(command.prefix(300)).replacingOccurrences(of: "\n", with: " ") + "\n"
+        _ = line.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
     }
 
     deinit {

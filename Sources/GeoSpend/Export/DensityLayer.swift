@@ -53,7 +53,7 @@ enum DensityLayer {
             layer: "density", request: request, currency: choice, features: slots.count,
             expenses: whole ? extent?.count ?? 0 : nil, totalMinor: whole ? extent?.totalMinor ?? 0 : nil, suppression: suppression,
             extra: [("grid", .object(description)), ("weight", .string("density / largest published density"))])
-        var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
+        var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance, index: request.featureIndex)
         let cellID = grid.cellIDs()
         for k in slots {
             writer.beginCell(sums.cells[k], of: grid, id: cellID(sums.cells[k]))

@@ -11,12 +11,15 @@
 struct FeatureWriter {
     let sink: ByteSink
     let precision: Int
+    /// Told of each feature and its positions, when the caller asked for the features as values.
+    let index: FeatureIndex?
     private var features = 0
     private var firstProperty = true
 
-    init(sink: ByteSink, precision: Int, provenance: JSONOutput) {
+    init(sink: ByteSink, precision: Int, provenance: JSONOutput, index: FeatureIndex? = nil) {
         self.sink = sink
         self.precision = precision
+        self.index = index
         sink.ascii("{\"type\":\"FeatureCollection\",\"geospend\":")
         sink.raw(provenance.serialized(pretty: false))
         sink.ascii(",\"features\":[")
@@ -25,6 +28,7 @@ struct FeatureWriter {
     mutating func beginFeature(id: String) {
         sink.ascii(features == 0 ? "\n" : ",\n")
         features += 1
+        index?.begin(id: id, at: sink.count)
         sink.ascii("{\"type\":\"Feature\",\"id\":")
         sink.jsonString(id)
         sink.ascii(",\"geometry\":")
@@ -32,6 +36,11 @@ struct FeatureWriter {
 
     func position(longitude: Double, latitude: Double) {
         sink.byte(UInt8(ascii: "["))
+        if let index {
+            // The box of what the text says: the positions as rounded for it.
+            index.position(
+                longitude: ByteSink.asWritten(longitude, decimals: precision), latitude: ByteSink.asWritten(latitude, decimals: precision))
+        }
         sink.fixed(longitude, decimals: precision)
         sink.byte(UInt8(ascii: ","))
         sink.fixed(latitude, decimals: precision)
@@ -101,7 +110,10 @@ struct FeatureWriter {
         sink.fixed(value, decimals: decimals)
     }
 
-    func endFeature() { sink.ascii("}}") }
+    func endFeature() {
+        sink.ascii("}}")
+        index?.end(at: sink.count)
+    }
 
     var count: Int { features }
 

@@ -189,7 +189,7 @@ enum GridLayer {
             suppression: suppression,
             extra: [("grid", .object(gridDescription(grid) + [("metric", .string(metric.rawValue))])),
                     ("weight", .string("\(metric.rawValue) / largest published cell \(metric.rawValue)"))])
-        var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
+        var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance, index: request.featureIndex)
         let cellID = grid.cellIDs()
         for k in slots {
             writer.beginCell(sums.cells[k], of: grid, id: cellID(sums.cells[k]))
@@ -214,7 +214,7 @@ enum GridLayer {
         let provenance = Provenance.object(
             layer: layer, request: request, currency: LayerCurrency(counts: []), features: 0, expenses: 0, totalMinor: 0, suppression: nil,
             extra: [("grid", .object(extra))])
-        FeatureWriter(sink: sink, precision: request.precision, provenance: provenance).finish()
+        FeatureWriter(sink: sink, precision: request.precision, provenance: provenance, index: request.featureIndex).finish()
         return MapExportSummary(features: 0, suppressed: 0, currency: nil, totalMinor: 0, leftOutCurrencies: [])
     }
 }

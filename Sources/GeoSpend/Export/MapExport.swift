@@ -18,6 +18,9 @@ public struct MapExportRequest: Sendable {
     public var generatedAt: String
     /// Masks, rounding and noise (see `ExportPrivacy`).
     public var privacy: ExportPrivacy
+    /// When set, told of each feature written (the OGC API's pages); the sink must then collect
+    /// in memory.
+    public var featureIndex: FeatureIndex?
 
     public init(
         filter: ExpenseFilter, precision: Int = 6, minCount: Int = 1, minUsers: Int = 1, origin: Coordinate? = nil,
@@ -60,6 +63,28 @@ public enum MapLayer: Sendable, Hashable {
     case density(bandwidthMeters: Double, cellMeters: Double)
     /// One Point per place (store or cluster) with its insight figures and simplestyle markers.
     case places
+}
+
+extension MapLayer {
+    /// The cell of a hexagon or square grid when none is given: `geospend export grid`,
+    /// `/api/v1/export/grid` and the OGC `hex` collection.
+    public static let defaultGridCell = "250m"
+    /// The cell and kernel radius of a density surface when none are given.
+    public static let defaultDensityCell = "50m"
+    public static let defaultDensityBandwidth = "300m"
+    /// A kernel wider than this many cells is refused: each expense would touch (2·200+2)² cells.
+    public static let maximumDensityBandwidthCells = 200.0
+
+    /// A density layer whose kernel covers at least one cell and at most
+    /// `maximumDensityBandwidthCells`; `options` name the two sizes in the refusal
+    /// (`--bandwidth`/`--cell` on the command line, `bandwidth`/`cell` over HTTP).
+    public static func density(bandwidthMeters h: Double, cellMeters size: Double, options: (bandwidth: String, cell: String)) throws -> MapLayer {
+        guard h >= size else { throw UsageError("\(options.bandwidth) must be at least the \(options.cell) size") }
+        guard h / size <= maximumDensityBandwidthCells else {
+            throw UsageError("\(options.bandwidth) is more than \(Int(maximumDensityBandwidthCells)) cells wide; use a larger \(options.cell)")
+        }
+        return .density(bandwidthMeters: h, cellMeters: size)
+    }
 }
 
 /// What a grid cell's `weight` follows.

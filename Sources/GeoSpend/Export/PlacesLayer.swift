@@ -81,7 +81,7 @@ enum PlacesLayer {
                 ("weight", .string("total / largest published total")),
                 ("share", .string(partial ? "of the published places' total" : "of the total of every place in the selection")),
             ] + (fromOSM ? [("attribution", Provenance.openStreetMap)] : []))
-        var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
+        var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance, index: request.featureIndex)
         let largest = Double(max(rows.first?.total ?? 1, 1))
         for r in rows {
             guard let currency else { break }

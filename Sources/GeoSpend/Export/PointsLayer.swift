@@ -93,7 +93,7 @@ enum PointsLayer {
             layer: "points", request: request, currency: selection.choice, features: selection.expected,
             expenses: selection.expected, totalMinor: selection.totalMinor, suppression: nil,
             extra: [("weight", .string("amount / largest amount in the layer"))])
-        var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance)
+        var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance, index: request.featureIndex)
         let sources = try Selection.positionSources(request, reader: reader)
         let n = try selection.forEach(reader: reader, progress: progress) { p, c in
             writer.beginFeature(id: p.id)

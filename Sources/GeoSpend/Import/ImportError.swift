@@ -46,20 +46,46 @@ public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `badRows == errors.count` and the message says it stopped.
     case rejected(errors: [RowError], badRows: Int)
 
-    public var description: String {
+    public var description: String { message(.commandLine) }
+
+    /// The refusal in a caller's words: which name the input goes by and how the good rows
+    /// are asked for (`--skip-invalid`, or the service's query parameter).
+    public func message(_ wording: ImportWording) -> String {
+        func line(_ e: RowError) -> String {
+            guard let name = wording.input else { return e.description }
+            return "\(name):\(e.location): \(e.column): \(e.reason)"
+        }
         switch self {
-        case .unreadable(let file, let reason): return "\(file): cannot read: \(reason)"
-        case .badFile(let e): return e.description
-        case .badHeader(let errors): return errors.map(\.description).joined(separator: "\n")
+        case .unreadable(let file, let reason): return "\(wording.input ?? file): cannot read: \(reason)"
+        case .badFile(let e): return line(e)
+        case .badHeader(let errors): return errors.map(line).joined(separator: "\n")
         case .rejected(let errors, let badRows):
-            var lines = errors.map(\.description)
+            var lines = errors.map(line)
             if badRows > errors.count { lines.append("… and \(badRows - errors.count) more bad rows") }
             if badRows >= ImportOptions.maximumListedErrors && badRows == errors.count {
                 lines.append("stopped after \(badRows) bad rows; fix these and run again")
             }
-            lines.append(
-                "import rejected: \(badRows) bad row\(badRows == 1 ? "" : "s"), nothing was written (use --skip-invalid to import the good rows)")
+            lines.append("import rejected: \(badRows) bad row\(badRows == 1 ? "" : "s"), \(wording.nothingWritten) (\(wording.skipInvalid))")
             return lines.joined(separator: "\n")
         }
     }
+}
+
+/// The words an import refusal is given in where it is read.
+public struct ImportWording: Sendable {
+    /// The input's name in place of each error's file (nil: the file's own path).
+    public var input: String?
+    public var nothingWritten: String
+    /// How to import the good rows only.
+    public var skipInvalid: String
+
+    public init(input: String?, nothingWritten: String, skipInvalid: String) {
+        self.input = input
+        self.nothingWritten = nothingWritten
+        self.skipInvalid = skipInvalid
+    }
+
+    /// `geospend import`'s words.
+    public static let commandLine = ImportWording(
+        input: nil, nothingWritten: "nothing was written", skipInvalid: "use --skip-invalid to import the good rows")
 }

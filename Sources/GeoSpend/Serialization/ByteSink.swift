@@ -39,6 +39,9 @@ public final class ByteSink: @unchecked Sendable {  // one writer at a time: who
     /// What was written, when collecting into memory.
     public var bytes: [UInt8] { collected + UnsafeBufferPointer(start: storage, count: used) }
 
+    /// How many bytes were written, when collecting into memory: the offset of the next one.
+    var count: Int { collected.count + used }
+
     @inline(__always)
     private func append(_ b: UInt8) {
         storage[used] = b
@@ -166,6 +169,15 @@ public final class ByteSink: @unchecked Sendable {  // one writer at a time: who
     /// A number with at most `decimals` decimals (0–15), trailing zeros dropped: `24.937737`, `3`.
     /// The digits of the rounded, scaled integer are formed once, the point set in among them:
     /// three of these per exported point made it the export's costliest call.
+    /// The number `fixed(value, decimals:)` writes, as a reader parses it back: the decimal is
+    /// an integer over a power of ten, both exact in a Double, so one division rounds it as
+    /// parsing does.
+    static func asWritten(_ value: Double, decimals: Int) -> Double {
+        let scaled = (value * powers[decimals]).rounded()
+        guard scaled.magnitude < 9e15 else { return Double(formatDecimal(value, digits: decimals)) ?? value }
+        return scaled / powers[decimals]
+    }
+
     public func fixed(_ value: Double, decimals: Int) {
         precondition(value.isFinite, "non-finite number in output")
         precondition((0...15).contains(decimals), "at most 15 decimals")
