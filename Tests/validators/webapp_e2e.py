@@ -317,6 +317,7 @@ def main():
         wait_for(driver, "return document.getElementById('review').dataset.loaded === 'true'", "the review list")
         seen["review_items"] = driver.execute_script(
             "return [...document.querySelectorAll('#review li.review-item')].map(e => e.dataset.expense)")
+        wait_for(driver, "return [...document.querySelectorAll('#receipts img.receipt-photo')].every(i => i.complete)", "the receipts' photos")
         # The chosen expense's candidate stores as markers on the review map.
         seen["review_map"] = driver.execute_script("""
             const map = document.getElementById('review-map');

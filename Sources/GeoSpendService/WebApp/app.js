@@ -396,12 +396,15 @@ function chooseReviewItem(entry) {
     const name = names.get(c.store_id) || c.store_id;
     const icon = L.divIcon({ className: "candidate-icon", iconSize: null, iconAnchor: [8, 8], html: el("span", { class: "candidate-label" }, name) });
     const marker = L.marker([c.lat, c.lon], { icon, keyboard: true, title: "It was " + name + ": confirm" });
-    marker.on("click", () => {
+    const choose = () => {
       const node = marker.getElement();
       if (node.dataset.busy) return;
       node.dataset.busy = "true";
       confirmCandidate(item, c, name, row).catch((err) => { delete node.dataset.busy; status.textContent = "Could not confirm: " + err.message; });
-    });
+    };
+    marker.on("click", choose);
+    // Leaflet 1.7 makes a marker focusable but turns no key into a click: Enter or Space does here.
+    marker.on("keypress", (e) => { if (e.originalEvent.key === "Enter" || e.originalEvent.key === " ") choose(); });
     marker.addTo(state.reviewLayer);
     const node = marker.getElement();
     node.dataset.store = c.store_id;
@@ -459,8 +462,12 @@ async function drawReview() {
     state.reviewRows.push(entry);
     if (state.reviewRows.length === 1) chooseReviewItem(entry);
   }
-  list.dataset.loaded = "true";
-  await drawReceipts();
+  try {
+    await drawReceipts();
+  } catch (e) {
+    $("receipts").replaceChildren(el("li", {}, "Receipts: " + e.message));
+  }
+  list.dataset.loaded = "true";  // tests wait for this: the receipts are in too
 }
 
 // ---- receipts to review -----------------------------------------------------------------------
@@ -645,7 +652,8 @@ async function findBasket() {
   if (!items.length) { result.textContent = "Everything on the list is checked off."; return; }
   const c = state.shopCircle.getLatLng();
   const q = new URLSearchParams();
-  for (const i of items) q.append("item", i.quantity && i.quantity !== "1" ? i.name + "=" + i.quantity : i.name);
+  // A list says "1 kg"; the basket takes NAME=1kg.
+  for (const i of items) { const qty = String(i.quantity || "").replace(/\s+/g, ""); q.append("item", qty && qty !== "1" ? i.name + "=" + qty : i.name); }
   q.set("near", c.lat.toFixed(6) + "," + c.lng.toFixed(6));
   q.set("radius", $("shop-radius").value + "m");
   q.set("top", "8");
