@@ -262,7 +262,9 @@ import Testing
         #expect(st2.status != 0, "the refused statement's good row was imported: \(st2.out)")
         #expect((add["axe"] as? [Any])?.isEmpty == true, "\(add["axe"] ?? "")")
         #expect((add["overflow"] as? Int ?? 1) <= 0)
-        #expect((seen["console"] as? [Any])?.isEmpty == true, "\(seen["console"] ?? "")")
+        // The refused statement's 400 is the one console line (Chromium logs a failed request).
+        let console = try #require(seen["console"] as? [[String: Any]])
+        #expect(console.count == 1 && (console.first?["message"] as? String ?? "").contains("/api/v1/import/expenses?format=csv - Failed to load resource: the server responded with a status of 400"), "\(console)")
     }
 
     /// Shop: alice's list's items priced within the circle (5 km around its centre), the stores
