@@ -291,6 +291,8 @@ import Testing
         #expect(!expected.isEmpty)
         #expect(ranked.map { [$0[0], $0[1]] } == expected, "\(ranked) vs \(expected)")
         #expect(shop["markers"] as? [String] == expected.map { $0[0] })
+        // Item names reach the service as written (a space is not a plus): each price is named so.
+        #expect(ranked.allSatisfy { !$0[2].contains("+") } && ranked.first?[2].contains("Vollmilch 1,5% ") == true, "\(ranked)")
         for (line, store) in zip(ranked, stores) where !((store["unavailable_items"] as? [String]) ?? []).isEmpty {
             #expect(line[2].contains("lacks"), "\(line)")
         }

@@ -30,6 +30,14 @@ function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+/// A query string with every name and value percent-encoded (`encodeURIComponent`): the
+/// service reads `+` as a plus, so URLSearchParams' form encoding (a space as `+`) would turn
+/// "Vollmilch 1,5%" into "Vollmilch+1,5%".
+function query(params) {
+  const pairs = params instanceof URLSearchParams ? [...params.entries()] : Object.entries(params);
+  return pairs.map(([k, v]) => encodeURIComponent(k) + "=" + encodeURIComponent(v)).join("&");
+}
+
 class Refused extends Error {
   constructor(status, detail) { super(detail); this.status = status; }
 }
@@ -549,7 +557,7 @@ async function drawReceipt(row, r) {
       for (const input of row.querySelectorAll("input[data-field]")) {
         if (input.value.trim() !== input.dataset.was) q.set(input.dataset.field, input.value.trim());
       }
-      if ([...q.keys()].length) await api(base + "/correct?" + q.toString(), { method: "POST" });
+      if ([...q.keys()].length) await api(base + "/correct?" + query(q), { method: "POST" });
       await drawReceipt(row, await api(base));
       row.querySelector(".receipt-message").textContent =
         row.dataset.status === "ok" ? "Saved: the receipt is an expense now." : "Saved; it still waits: see why above.";
@@ -659,7 +667,7 @@ async function findBasket() {
   q.set("top", "8");
   result.textContent = "Comparing stores…";
   try {
-    const b = await api("/api/v1/basket?" + q.toString());
+    const b = await api("/api/v1/basket?" + query(q));
     const stores = b.stores || [];
     result.textContent = stores.length
       ? "Cheapest: " + (stores[0].store.name || stores[0].store.id) + ", " + stores[0].total_price + " " + stores[0].currency + " for " + stores[0].available_items + " of " + b.total_items + " items."
@@ -801,7 +809,7 @@ function setupAdd() {
     if ($("receipt-store").value.trim()) q.set("store", $("receipt-store").value.trim());
     result.textContent = "Uploading and reading " + file.name + "…";
     try {
-      const { status: code, doc } = await upload("/api/v1/receipts?" + q.toString(), file, file.type || "application/octet-stream", $("receipt-progress"));
+      const { status: code, doc } = await upload("/api/v1/receipts?" + query(q), file, file.type || "application/octet-stream", $("receipt-progress"));
       if (code !== 201) { result.textContent = "Not stored: " + problemText(doc, code); return; }
       result.textContent = doc.status === "ok"
         ? "Stored: a receipt of " + doc.total + " " + doc.currency + ", and its expense."
