@@ -209,7 +209,8 @@ import Testing
     /// DevTools protocol), one placed by a click on the map, a receipt photo uploaded, a statement
     /// refused with its line and reason and one imported with its counts — each checked through
     /// the CLI.
-    @Test func addScreenStoresWhatItSays() throws {
+    @Test(arguments: ["1280x900", "390x844"])
+    func addScreenStoresWhatItSays(size: String) throws {
         let bad = f.dir.appendingPathComponent("statement-bad.csv"), good = f.dir.appendingPathComponent("statement.csv")
         let header = "id,kind,amount,currency,occurred_at,title,category,merchant,lat,lon,accuracy_m,store_id,notes\n"
         try (header + "st1,expense,3.20,EUR,2025-03-21T08:00:00+02:00,,Food,Statement Bakery,,,,,\nst2,expense,twelve,EUR,2025-03-21T09:00:00+02:00,,Food,Statement Kiosk,,,,,\n")
@@ -219,7 +220,7 @@ import Testing
         let photo = ServiceFixture.repo.appendingPathComponent("Tests/Fixtures/receipts/phone-900-de.jpg").path
         let server = try LiveServerTests.Server(db: f.db, in: f.dir)
         defer { _ = server.stop() }
-        let seen = try browse(server, token: try #require(f.tokens["aliceWrite"]), size: "1280x900", extra: [
+        let seen = try browse(server, token: try #require(f.tokens["aliceWrite"]), size: size, extra: [
             "--add", "--axe", "--geolocation", "60.16862,24.94125", "--photo", photo, "--photo-store", "288130404",
             "--import-bad", bad.path, "--import-good", good.path,
         ])
@@ -271,14 +272,15 @@ import Testing
     /// ranked as `geospend basket` ranks them for the same items, place and radius, each drawn;
     /// an item checked off in the browser at 1.19 a litre shows in `geospend lists show` as
     /// paid 2 × 1.19.
-    @Test func shopRanksTheBasketAndChecksOffAnItem() throws {
+    @Test(arguments: ["1280x900", "390x844"])
+    func shopRanksTheBasketAndChecksOffAnItem(size: String) throws {
         let imported = try f.geospend(["prices", "import", ServiceFixture.repo.appendingPathComponent("Data/examples/prices.csv").path, "--user", ServiceFixture.alice, "--db", f.db])
         try #require(imported.status == 0, "\(imported.err)")
         _ = try f.cli(["lists", "add", "--user", ServiceFixture.alice, "--name", "Weekly", "--budget", "20", "--currency", "EUR",
                        "--item", "Vollmilch 1,5%=2", "--item", "Äpfel=1kg"], db: f.db)
         let server = try LiveServerTests.Server(db: f.db, in: f.dir)
         defer { _ = server.stop() }
-        let seen = try browse(server, token: try #require(f.tokens["aliceWrite"]), size: "1280x900",
+        let seen = try browse(server, token: try #require(f.tokens["aliceWrite"]), size: size,
                               extra: ["--shop", "--shop-radius", "5000", "--shop-price", "1.19", "--axe"])
         let shop = try #require(seen["shop"] as? [String: Any])
         #expect(shop["circle"] as? Int == 1)
@@ -302,6 +304,7 @@ import Testing
         #expect(shown.contains("\"paid\": \"2.38\""), "\(shown)")
         #expect(Self.cents("1.19") * 2 == Self.cents("2.38"))
         #expect((shop["axe"] as? [Any])?.isEmpty == true, "\(shop["axe"] ?? "")")
+        #expect((shop["overflow"] as? Int ?? 1) <= 0, "\(shop["overflow"] ?? "")")
         #expect((seen["console"] as? [Any])?.isEmpty == true, "\(seen["console"] ?? "")")
     }
 

@@ -187,6 +187,7 @@ def add_screen(driver, args):
     def from_map():
         driver.find_element(By.ID, "add-unplace").click()
         m = driver.find_element(By.ID, "add-map")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", m)
         ActionChains(driver).move_to_element_with_offset(m, 40, -30).click().perform()
         wait_for(driver, "return !!document.getElementById('add-position').dataset.lat", "the map click's position")
 
