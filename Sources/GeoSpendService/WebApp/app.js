@@ -595,9 +595,18 @@ function shopMap() {
   state.shopStores = L.layerGroup().addTo(map);
   map.on("click", (e) => { state.shopCircle.setLatLng(e.latlng); $("shop-map").dataset.centre = e.latlng.lat.toFixed(6) + "," + e.latlng.lng.toFixed(6); });
   $("shop-map").dataset.centre = "60.169900,24.938400";
-  map.fitBounds(state.shopCircle.getBounds());
   state.shopMap = map;
+  fitShopCircle();
   return map;
+}
+
+/// The circle in view, after the browser has laid the screen out (a map made in the same task
+/// as its container was shown measures a stale size on a phone).
+function fitShopCircle() {
+  requestAnimationFrame(() => {
+    state.shopMap.invalidateSize();
+    state.shopMap.fitBounds(state.shopCircle.getBounds());
+  });
 }
 
 let shopLists = [];
@@ -694,7 +703,11 @@ async function findBasket() {
   }
 }
 
-$("shop-radius").addEventListener("change", () => { if (state.shopCircle) { state.shopCircle.setRadius(Number($("shop-radius").value)); state.shopMap.fitBounds(state.shopCircle.getBounds()); } });
+$("shop-radius").addEventListener("change", () => {
+  if (!state.shopCircle) return;
+  state.shopCircle.setRadius(Number($("shop-radius").value));
+  fitShopCircle();
+});
 $("shop-list").addEventListener("change", () => { state.shopStore = null; drawShopItems().catch((e) => { status.textContent = "Shop: " + e.message; }); });
 $("shop-find").addEventListener("click", () => findBasket());
 
