@@ -33,6 +33,13 @@ shoot "file://$work/maija/index.html" "$root/docs/geotagged-statement.png" 1200,
 # The web app (issue 41, docs/WEBAPP.md) from a real `geospend serve` in headless Chromium
 # (Selenium), at desktop and phone size: Maija's March 2026 (geotagged: inferred positions), and
 # the review screen of user1, whose expenses without a position geotag cannot all decide.
+# Shop: the hand-written prices (Data/examples/prices.csv) and a list of Maija's; Review: a
+# receipt photo of user1's that does not add up (Tests/Fixtures/receipts/README.md), kept.
+"$geospend" prices import "$root/Data/examples/prices.csv" --user maija --db "$work/demo.sqlite" > /dev/null
+"$geospend" lists add --user maija --name "Weekly shop" --budget 20 --currency EUR --item "Vollmilch 1,5%=2" --item "Äpfel=1kg" \
+    --item "Stabilo Boss Textmarker" --db "$work/demo.sqlite" > /dev/null
+"$geospend" receipts import "$root/Tests/Fixtures/receipts/tampered-phone-903-de.jpg" --user user1 --store 288130404 --keep-image \
+    --db "$work/demo.sqlite" > /dev/null
 token=$("$geospend" tokens create --user maija --scope read --expires 1d --db "$work/demo.sqlite" | tail -n 1)
 reviewer=$("$geospend" tokens create --user user1 --scope read --expires 1d --db "$work/demo.sqlite" | tail -n 1)
 "$geospend" serve --db "$work/demo.sqlite" --port 0 2> "$work/serve.log" &
@@ -43,8 +50,9 @@ port=$(sed -n 's/.*listening on http:\/\/127.0.0.1:\([0-9]*\).*/\1/p' "$work/ser
 for size in 1280x900 390x844; do
     name=$([ "$size" = 1280x900 ] && echo desktop || echo phone)
     "$root/.venv/bin/python" "$root/Tests/validators/webapp_e2e.py" --url "http://127.0.0.1:$port" --token "$token" \
-        --month 2026-03 --size "$size" --screenshot "$root/docs/webapp-month-$name.png" > /dev/null
+        --month 2026-03 --size "$size" --screenshot "$root/docs/webapp-month-$name.png" \
+        --screenshot-shop "$root/docs/webapp-shop-$name.png" --screenshot-add "$root/docs/webapp-add-$name.png" > /dev/null
     "$root/.venv/bin/python" "$root/Tests/validators/webapp_e2e.py" --url "http://127.0.0.1:$port" --token "$reviewer" \
         --month 2026-03 --size "$size" --screenshot-review "$root/docs/webapp-review-$name.png" > /dev/null
-    echo "wrote docs/webapp-month-$name.png, docs/webapp-review-$name.png"
+    echo "wrote docs/webapp-{month,review,shop,add}-$name.png"
 done

@@ -44,7 +44,10 @@ public func buildRouter(
     router.add(middleware: QueryCheckMiddleware())
     router.add(middleware: TimeLimitMiddleware(limit: timeLimit))
     router.get("health") { _, _ in JSONResponse.make(.object([("status", .string("ok"))])) }
-    router.get("openapi.json") { _, _ in JSONResponse.text(OpenAPIDocument.text, contentType: "application/vnd.oai.openapi+json;version=3.1") }
+    router.get("openapi.json") { _, _ in
+        guard let text = ServiceResources.text("openapi.json") else { throw ServiceResources.missing("the OpenAPI document") }
+        return JSONResponse.text(text, contentType: "application/vnd.oai.openapi+json;version=3.1")
+    }
     MapRoutes().add(to: router)
     WebAppRoutes(basemap: settings.basemap).add(to: router)
     QueryRoutes(store: store).addCheckingTokens(to: router.group("api/v1"))
@@ -103,14 +106,4 @@ public func buildApplication(
         ],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? address.port) },
         logger: logger)
-}
-
-/// The checked-in OpenAPI document (Sources/GeoSpendService/openapi.json).
-enum OpenAPIDocument {
-    static let text: String = {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"),
-              let text = try? String(contentsOf: url, encoding: .utf8)
-        else { return "{}" }
-        return text
-    }()
 }

@@ -2,6 +2,7 @@ import Foundation
 import GeoSpend
 import GeoSpendOCR
 import Hummingbird
+import HTTPTypes
 
 /// `/api/v1/receipts`, as `geospend receipts …` (issue 42 §2), for the token user:
 /// - POST `/receipts[?store=ID&at=WHEN&currency=EUR&category=C&allow-mismatch=true&keep-image=true&name=r.jpg]`:
@@ -9,7 +10,8 @@ import Hummingbird
 ///   as it is or as the one file of a `multipart/form-data` form; 201 with
 ///   `receipts import --format json`.
 /// - GET `/receipts[?after=SEQ&limit=N]`: `receipts list --format json` as `{"receipts", "next"}`.
-/// - GET / DELETE `/receipts/{id}`; POST `/receipts/{id}/correct?line=N&price=P&store=&date=&total=`
+/// - GET / DELETE `/receipts/{id}`; GET `/receipts/{id}/image`: the kept photo's bytes (the web
+///   app's review shows it; 404 when the receipt kept none); POST `/receipts/{id}/correct?line=N&price=P&store=&date=&total=`
 ///   and `/receipts/{id}/confirm`.
 /// - POST `/parse[?currency=EUR]` stores nothing; POST `/import?store=ID&at=WHEN…` (the text
 ///   body) is the same as POST `/receipts` with a text, kept for older clients.
@@ -31,6 +33,7 @@ struct ReceiptRoutes {
         group.post("receipts", use: create)
         group.get("receipts", use: list)
         group.get("receipts/{id}", use: show)
+        group.get("receipts/{id}/image", use: image)
         group.delete("receipts/{id}", use: delete)
         group.post("receipts/{id}/correct", use: correct)
         group.post("receipts/{id}/confirm", use: confirm)
@@ -126,6 +129,22 @@ struct ReceiptRoutes {
         let id = try context.parameters.require("id")
         guard let r = try await store.receipt(id: id, userID: user) else { throw Self.notFound(id) }
         return JSONResponse.make(r.json())
+    }
+
+    /// The kept photo (`keep-image=true`) as `image/jpeg` or `image/png`, never cached by a shared
+    /// cache; 404 for a receipt that kept none, as for another user's.
+    @Sendable func image(_ request: Request, context: ServiceContext) async throws -> Response {
+        let user = try await context.checkedUser(in: store)
+        let id = try context.parameters.require("id")
+        guard let r = try await store.receipt(id: id, userID: user) else { throw Self.notFound(id) }
+        guard let bytes = r.image, ReceiptInput.isImage(bytes) else {
+            throw Problem(.notFound, "receipt \(OutputEscaping.visible(id)) kept no photo (it was a text, or imported without keep-image=true)")
+        }
+        let type = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "image/png" : "image/jpeg"
+        var response = Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        response.headers[.cacheControl] = "private, no-store"
+        response.headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        return response
     }
 
     /// 204; another user's receipt is 404, as one that never was. As DELETE `/expenses/{id}`, the

@@ -9,9 +9,9 @@ import Synchronization
 /// server, taken out of the address bar at once, kept in a closure of the app's module only.
 ///
 /// The page, script and style are files in `WebApp/`, shipped as SwiftPM resources and read
-/// through `Bundle.module`: they stay real files a person can read, diff and lint (no Swift
-/// string escaping, no build step), and `make install` copies the resource bundle next to the
-/// binary, where `Bundle.module` looks first. The app reads the service's JSON endpoints only;
+/// through `ServiceResources` (never `Bundle.module`, which crashes when the bundle is missing):
+/// they stay real files a person can read, diff and lint (no Swift string escaping, no build
+/// step), and `make install` copies the resource bundle next to the binary, where it looks first. The app reads the service's JSON endpoints only;
 /// everything from the database reaches the page as text nodes (`textContent`), never HTML.
 ///
 /// The basemap: by default the offline GeoJSON built from OpenStreetMap by
@@ -53,11 +53,14 @@ struct WebAppRoutes {
         }
     }
 
-    /// `/map`'s policy (scripts, styles, requests from this service only, none inline), with the
-    /// operator's tile origin allowed for images when tiles replace the offline basemap.
+    /// `/map`'s policy (scripts, styles, requests from this service only, none inline), with
+    /// `blob:` images (a receipt's photo is fetched with the token and shown from an object URL:
+    /// an `<img src>` to the API would carry no Authorization header) and the operator's tile
+    /// origin when tiles replace the offline basemap.
     static func contentSecurityPolicy(_ basemap: Basemap) -> String {
-        guard case .tiles(let template, _) = basemap, let origin = Basemap.origin(of: template) else { return MapRoutes.contentSecurityPolicy }
-        return MapRoutes.contentSecurityPolicy.replacingOccurrences(of: "img-src 'self' data:", with: "img-src 'self' data: \(origin)")
+        var images = "img-src 'self' data: blob:"
+        if case .tiles(let template, _) = basemap, let origin = Basemap.origin(of: template) { images += " " + origin }
+        return MapRoutes.contentSecurityPolicy.replacingOccurrences(of: "img-src 'self' data:", with: images)
     }
 
     /// What the app asks first: where its basemap comes from and whose data it is.
@@ -77,31 +80,12 @@ struct WebAppRoutes {
 
     /// A file of `WebApp/`, with `/map`'s headers (CSP, nosniff, no referrer).
     static func asset(_ name: String, contentType: String, policy: String) throws -> Response {
-        guard let text = WebAppFiles.text(name) else {
-            throw Problem(.notFound, "the web app's \(name) is missing: the GeoSpend_GeoSpendService.resources bundle must sit next to the geospend binary (make install copies it)")
-        }
+        guard let text = ServiceResources.text("WebApp/" + name) else { throw ServiceResources.missing("the web app's \(name)") }
         var response = MapRoutes.file(text, contentType: contentType)
         response.headers[.contentSecurityPolicy] = policy
         response.headers[.cacheControl] = "no-cache"
         return response
     }
-}
-
-/// The app's files, read once from the resource bundle.
-enum WebAppFiles {
-    static let files: [String: String] = {
-        var files: [String: String] = [:]
-        for name in ["index.html", "app.js", "app.css"] {
-            let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
-            if let url = Bundle.module.url(forResource: parts[0], withExtension: parts[1], subdirectory: "WebApp"),
-               let text = try? String(contentsOf: url, encoding: .utf8) {
-                files[name] = text
-            }
-        }
-        return files
-    }()
-
-    static func text(_ name: String) -> String? { files[name] }
 }
 
 /// Where the web app's basemap comes from (`geospend serve --basemap FILE | --basemap-tiles URL`).

@@ -18,11 +18,14 @@ import Glibc
         let port: Int
         let logFile: URL
 
-        init(db: String, in dir: URL, arguments: [String] = [], environment: [String: String] = ServiceFixture.environment) throws {
+        init(
+            db: String, in dir: URL, arguments: [String] = [], environment: [String: String] = ServiceFixture.environment,
+            binary: String = ServiceFixture.binary
+        ) throws {
             logFile = dir.appendingPathComponent("serve-\(UUID().uuidString).log")
             _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
             process = try RunningProgram(
-                ServiceFixture.binary, ["serve", "--db", db, "--port", "0"] + arguments, environment: environment, output: logFile)
+                binary, ["serve", "--db", db, "--port", "0"] + arguments, environment: environment, output: logFile)
             let deadline = Date().addingTimeInterval(60)
             var found: Int?
             while found == nil && Date() < deadline && process.isRunning {

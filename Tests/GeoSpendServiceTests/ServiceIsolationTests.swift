@@ -233,6 +233,7 @@ import Testing
         let (answers, posted) = try await f.withClient { client in
             let answers = [
                 try await client.call("/api/v1/receipts/\(id)", token: f.tokens["alice"]),
+                try await client.call("/api/v1/receipts/\(id)/image", token: f.tokens["alice"]),
                 try await client.call("/api/v1/receipts/\(id)", token: f.tokens["aliceWrite"], method: .delete),
                 try await client.call("/api/v1/receipts/\(id)/correct?store=288130404", token: f.tokens["aliceWrite"], method: .post),
                 try await client.call("/api/v1/receipts/\(id)/correct?line=3&price=1.00", token: f.tokens["aliceWrite"], method: .post),

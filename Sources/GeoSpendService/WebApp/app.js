@@ -30,6 +30,14 @@ function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+/// A query string with every name and value percent-encoded (`encodeURIComponent`): the
+/// service reads `+` as a plus, so URLSearchParams' form encoding (a space as `+`) would turn
+/// "Vollmilch 1,5%" into "Vollmilch+1,5%".
+function query(params) {
+  const pairs = params instanceof URLSearchParams ? [...params.entries()] : Object.entries(params);
+  return pairs.map(([k, v]) => encodeURIComponent(k) + "=" + encodeURIComponent(v)).join("&");
+}
+
 class Refused extends Error {
   constructor(status, detail) { super(detail); this.status = status; }
 }
@@ -87,7 +95,7 @@ function decimal(units) {
 
 // ---- the map ---------------------------------------------------------------------------------
 
-const state = { map: null, layers: [], basemap: null, config: null, month: null };
+const state = { addMap: null, addMarker: null, addPosition: null, points: null, map: null, layers: [], basemap: null, config: null, month: null, reviewMap: null, reviewLayer: null, reviewRows: [], objectURLs: [] };
 
 /// Leaflet map with a bottom pane for the basemap (`data-layer="basemap"`), its own credit,
 /// title and a metric scale. Made once; layers change with the month.
@@ -190,10 +198,11 @@ async function drawMonth(month) {
   for (const l of state.layers) map.removeLayer(l);
   state.layers = [];
   const range = "from=" + month + "-01&to=" + lastDay(month);
-  const [hex, points, places] = await Promise.all([
+  // Places (clustered from every expense of the month) are the slowest layer: they are drawn
+  // after the ready mark (drawPlaces), the first screen does not wait for them.
+  const [hex, points] = await Promise.all([
     api("/api/v1/export/grid?cell=250m&" + range),
     api("/api/v1/export/points?" + range),
-    api("/api/v1/export/places?" + range),
   ]);
   const currency = hex.geospend?.currency || points.geospend?.currency || "EUR";
   const cellMax = Math.max(0, ...hex.features.map((f) => f.properties.total || 0));
@@ -215,22 +224,32 @@ async function drawMonth(month) {
         .bindPopup(() => expensePopup(f));
     },
   });
+  for (const l of [hexes, dots]) { l.addTo(map); state.layers.push(l); }
+  if (points.features.length) map.fitBounds(dots.getBounds().pad(0.1), { maxZoom: 16 });
+  legend(currency, bounds, "250 m");
+  $("map-title").textContent = "GeoSpend — " + (state.who || "") + ", " + month + ", " + currency;
+  $("map").dataset.features = String(points.features.length);
+  $("map").dataset.hexagons = String(hex.features.length);
+  delete $("map").dataset.places;
+  state.points = points;
+  return { points: points.features.length, hexagons: hex.features.length };
+}
+
+/// The month's places (`/api/v1/export/places`), over the other layers and in the top list.
+async function drawPlaces(month) {
+  const places = await api("/api/v1/export/places?from=" + month + "-01&to=" + lastDay(month));
+  if (state.month !== month) return;  // another month was asked meanwhile
+  const points = state.points;
   const placeMax = Math.max(1, ...places.features.map((f) => f.properties.total || 0));
   const spots = L.geoJSON(places, {
     pointToLayer: (f, ll) => L.circleMarker(ll, {
       radius: 6 + 10 * Math.sqrt((f.properties.total || 0) / placeMax), color: "#1b7837", weight: 2, fillColor: "#5aae61", fillOpacity: 0.35, className: "place",
     }).on("click", () => showPlace(f, points)),
   });
-  for (const l of [hexes, dots, spots]) { l.addTo(map); state.layers.push(l); }
-  const all = L.featureGroup([dots, spots]);
-  if (points.features.length) map.fitBounds(all.getBounds().pad(0.1), { maxZoom: 16 });
-  legend(currency, bounds, "250 m");
-  $("map-title").textContent = "GeoSpend — " + (state.who || "") + ", " + month + ", " + currency;
+  spots.addTo(state.map);
+  state.layers.push(spots);
   topPlaces(places, points);
-  $("map").dataset.features = String(points.features.length);
-  $("map").dataset.hexagons = String(hex.features.length);
   $("map").dataset.places = String(places.features.length);
-  return { points: points.features.length, hexagons: hex.features.length, places: places.features.length };
 }
 
 function expensePopup(f) {
@@ -345,16 +364,84 @@ async function reviewCount() {
   return reviewItems.length;
 }
 
+/// The review screen's own map, made when the screen is first shown (Leaflet needs a visible
+/// container), with the same basemap as the month's.
+function reviewMap() {
+  if (state.reviewMap) { state.reviewMap.invalidateSize(); return state.reviewMap; }
+  const map = L.map("review-map", { attributionControl: false, zoomSnap: 0.25 }).setView([60.1715, 24.944], 15);
+  const pane = map.createPane("basemap");
+  pane.style.zIndex = 150;
+  pane.dataset.layer = "basemap";
+  L.control.scale({ imperial: false, position: "bottomleft" }).addTo(map);
+  if (state.config) drawBasemap(map, state.config).catch(() => 0);
+  state.reviewMap = map;
+  state.reviewLayer = L.layerGroup().addTo(map);
+  return map;
+}
+
+/// Confirms `item` at candidate `c`, from its button or its marker: one click.
+async function confirmCandidate(item, c, name, row) {
+  await api("/api/v1/geotag/confirm?id=" + encodeURIComponent(item.id) + "&store=" + encodeURIComponent(c.store_id), { method: "POST" });
+  row.replaceChildren(el("span", { class: "done" }, "Confirmed: " + name));
+  await reviewCount();
+  row.dataset.confirmed = c.store_id;  // after the count: tests wait for this
+  const next = state.reviewRows.find((r) => !r.row.dataset.confirmed);
+  if (next) chooseReviewItem(next); else { state.reviewLayer.clearLayers(); $("review-map-caption").textContent = "Nothing left to review."; }
+}
+
+/// Draws one review item's candidate stores on the review map: a labelled marker each (a
+/// button for the keyboard: Tab to it, Enter confirms), and the recorded position if any.
+function chooseReviewItem(entry) {
+  const map = reviewMap();
+  const { item, row, names, expense } = entry;
+  state.reviewLayer.clearLayers();
+  for (const r of state.reviewRows) r.row.classList.toggle("chosen", r === entry);
+  const label = expense ? money(Number(expense.amount), expense.currency) + " " + (expense.merchant || expense.title || "") : item.id;
+  $("review-map-caption").textContent = "Candidate stores for " + label + ": click one to confirm it.";
+  $("review-map").dataset.expense = item.id;
+  const points = [];
+  for (const c of item.candidates || []) {
+    const name = names.get(c.store_id) || c.store_id;
+    const icon = L.divIcon({ className: "candidate-icon", iconSize: null, iconAnchor: [8, 8], html: el("span", { class: "candidate-label" }, name) });
+    const marker = L.marker([c.lat, c.lon], { icon, keyboard: true, title: "It was " + name + ": confirm" });
+    const choose = () => {
+      const node = marker.getElement();
+      if (node.dataset.busy) return;
+      node.dataset.busy = "true";
+      confirmCandidate(item, c, name, row).catch((err) => { delete node.dataset.busy; status.textContent = "Could not confirm: " + err.message; });
+    };
+    marker.on("click", choose);
+    // Leaflet 1.7 makes a marker focusable but turns no key into a click: Enter or Space does here.
+    marker.on("keypress", (e) => { if (e.originalEvent.key === "Enter" || e.originalEvent.key === " ") choose(); });
+    marker.addTo(state.reviewLayer);
+    const node = marker.getElement();
+    node.dataset.store = c.store_id;
+    node.setAttribute("role", "button");
+    node.setAttribute("aria-label", "It was " + name + ": confirm");
+    node.classList.add("candidate");
+    points.push([c.lat, c.lon]);
+  }
+  if (expense && expense.lat != null && expense.lon != null) {
+    L.circleMarker([Number(expense.lat), Number(expense.lon)], { radius: 7, color: "#542788", weight: 2, dashArray: "3 3", fill: false, className: "recorded", interactive: false })
+      .addTo(state.reviewLayer);
+    points.push([Number(expense.lat), Number(expense.lon)]);
+  }
+  if (points.length) map.fitBounds(L.latLngBounds(points).pad(0.4), { maxZoom: 18 });
+}
+
 async function drawReview() {
   const list = $("review");
   delete list.dataset.loaded;
   list.replaceChildren();
-  if (!reviewItems.length) list.append(el("li", {}, "Nothing to review."));
+  reviewMap();
+  state.reviewRows = [];
+  if (!reviewItems.length) { list.append(el("li", {}, "Nothing to review.")); state.reviewLayer.clearLayers(); }
   for (const item of reviewItems.slice(0, 30)) {
     const row = el("li", { class: "review-item", "data-expense": item.id });
     list.append(row);
     let expense = null;
     try { expense = await api("/api/v1/expenses/" + encodeURIComponent(item.id)); } catch { /* shown by id */ }
+    const entry = { item, row, expense, names: new Map() };
     row.append(el("div", {}, el("strong", {}, expense ? money(Number(expense.amount), expense.currency) : item.id), " ",
       expense ? (expense.merchant || expense.title || "") + " · " + String(expense.occurred_at || "").slice(0, 16).replace("T", " ") : ""));
     const choices = el("div", { class: "choices" });
@@ -366,37 +453,429 @@ async function drawReview() {
         // Chains share names ("Alko" twice): the street tells a person which one.
         if (first && String(first.id) === String(c.store_id)) name = (first.name || name) + (first.street ? " (" + first.street + ")" : "");
       } catch { /* the id will do */ }
+      entry.names.set(c.store_id, name);
       choices.append(el("button", {
         type: "button", class: "confirm", "data-store": c.store_id,
         onclick: async (e) => {
           e.target.disabled = true;
-          try {
-            await api("/api/v1/geotag/confirm?id=" + encodeURIComponent(item.id) + "&store=" + encodeURIComponent(c.store_id), { method: "POST" });
-            row.replaceChildren(el("span", { class: "done" }, "Confirmed: " + name));
-            await reviewCount();
-            row.dataset.confirmed = c.store_id;  // after the count: tests wait for this
-          } catch (err) {
+          try { await confirmCandidate(item, c, name, row); } catch (err) {
             e.target.disabled = false;
             status.textContent = "Could not confirm: " + err.message;
           }
         },
       }, "It was " + name));
     }
+    choices.append(el("button", { type: "button", class: "secondary", onclick: () => chooseReviewItem(entry) }, "Show on the map"));
     row.append(choices);
+    state.reviewRows.push(entry);
+    if (state.reviewRows.length === 1) chooseReviewItem(entry);
+  }
+  try {
+    await drawReceipts();
+  } catch (e) {
+    $("receipts").replaceChildren(el("li", {}, "Receipts: " + e.message));
+  }
+  list.dataset.loaded = "true";  // tests wait for this: the receipts are in too
+}
+
+// ---- receipts to review -----------------------------------------------------------------------
+
+/// A receipt's kept photo: fetched with the token (an `<img src>` to the API would carry none),
+/// shown from an object URL (the policy allows `img-src blob:`), revoked when replaced.
+async function receiptPhoto(r) {
+  if (!r.image_kept) return el("p", { class: "figure-note" }, "No photo kept (imported as text, or without keep-image).");
+  const resp = await fetch("/api/v1/receipts/" + encodeURIComponent(r.id) + "/image", { headers: { Authorization: "Bearer " + token } });
+  if (!resp.ok) return el("p", { class: "figure-note" }, "The photo could not be read (" + resp.status + ").");
+  const url = URL.createObjectURL(await resp.blob());
+  state.objectURLs.push(url);
+  return el("img", { class: "receipt-photo", src: url, alt: "Photo of receipt " + (r.image_name || r.id) });
+}
+
+async function drawReceipts() {
+  const list = $("receipts");
+  delete list.dataset.loaded;
+  for (const url of state.objectURLs.splice(0)) URL.revokeObjectURL(url);
+  list.replaceChildren();
+  const all = [];
+  let after = null;
+  do {
+    const page = await api("/api/v1/receipts?limit=1000" + (after ? "&after=" + after : ""));
+    all.push(...page.receipts);
+    after = page.next;
+  } while (after);
+  const waiting = all.filter((r) => r.status === "needs_review");
+  $("receipt-review-count").textContent = "(" + waiting.length + ")";
+  if (!waiting.length) list.append(el("li", {}, "No receipt waits for review."));
+  for (const summary of waiting.slice(0, 20)) {
+    const row = el("li", { class: "receipt", "data-receipt": summary.id, "data-status": summary.status });
+    list.append(row);
+    await drawReceipt(row, await api("/api/v1/receipts/" + encodeURIComponent(summary.id)));
   }
   list.dataset.loaded = "true";
+}
+
+/// One receipt: photo, problems, the lines as read with their prices editable in place, store,
+/// date and total; Save sends each change to the correction endpoint, Accept confirms as is.
+async function drawReceipt(row, r) {
+  row.dataset.status = r.status;
+  const idBase = "rc-" + r.sequence;
+  const problems = el("ul", { class: "problems" }, ...(r.problems || []).map((p) => el("li", {}, p)));
+  const lines = el("tbody");
+  for (const item of r.items || []) {
+    lines.append(el("tr", {},
+      el("td", {}, String(item.line)),
+      el("td", { class: "as-read" }, item.text),
+      el("td", {}, el("input", { type: "text", inputmode: "decimal", class: "price", size: "7", value: item.price || "",
+        "data-line": String(item.line), "data-was": item.price || "", "aria-label": "Price of line " + item.line + ", " + item.name }))));
+  }
+  const field = (key, label, value, type = "text") => el("label", { class: "field" }, label + " ",
+    el("input", { type, id: idBase + "-" + key, "data-field": key, "data-was": value || "", value: value || "" }));
+  const message = el("p", { class: "receipt-message", role: "status" });
+  const save = el("button", { type: "button", class: "confirm", "data-action": "save" }, "Save corrections");
+  const accept = el("button", { type: "button", class: "secondary", "data-action": "accept" }, "Accept as it is");
+  const photo = await receiptPhoto(r);
+  row.replaceChildren(
+    el("div", { class: "receipt-photo-box" }, photo),
+    el("div", { class: "receipt-body" },
+      el("h3", {}, (r.image_name || "Receipt") + " · " + (r.date || "no date") + " · " + (r.total ? r.total + " " + r.currency : "no total")),
+      r.status === "needs_review" ? el("div", {}, el("strong", {}, "Why it waits:"), problems) : el("p", { class: "done" }, "Saved: an expense of " + r.total + " " + r.currency),
+      el("table", { class: "lines" }, el("caption", {}, "Lines as read"),
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Line"), el("th", { scope: "col" }, "Read as"), el("th", { scope: "col" }, "Price"))), lines),
+      el("div", { class: "fields" }, field("store", "Store id", r.store), field("date", "Date", r.date, "date"), field("total", "Total", r.total)),
+      r.status === "needs_review" ? el("div", { class: "choices" }, save, accept) : null,
+      message));
+  save.addEventListener("click", async () => {
+    save.disabled = true;
+    try {
+      const base = "/api/v1/receipts/" + encodeURIComponent(r.id);
+      for (const input of row.querySelectorAll("input.price")) {
+        if (input.value.trim() !== input.dataset.was) {
+          await api(base + "/correct?line=" + input.dataset.line + "&price=" + encodeURIComponent(input.value.trim()), { method: "POST" });
+        }
+      }
+      const q = new URLSearchParams();
+      for (const input of row.querySelectorAll("input[data-field]")) {
+        if (input.value.trim() !== input.dataset.was) q.set(input.dataset.field, input.value.trim());
+      }
+      if ([...q.keys()].length) await api(base + "/correct?" + query(q), { method: "POST" });
+      await drawReceipt(row, await api(base));
+      row.querySelector(".receipt-message").textContent =
+        row.dataset.status === "ok" ? "Saved: the receipt is an expense now." : "Saved; it still waits: see why above.";
+    } catch (err) {
+      save.disabled = false;
+      message.textContent = "Not saved: " + err.message;
+    }
+  });
+  accept.addEventListener("click", async () => {
+    accept.disabled = true;
+    try {
+      await api("/api/v1/receipts/" + encodeURIComponent(r.id) + "/confirm", { method: "POST" });
+      await drawReceipt(row, await api("/api/v1/receipts/" + encodeURIComponent(r.id)));
+      row.querySelector(".receipt-message").textContent = "Accepted: the receipt is an expense now.";
+    } catch (err) {
+      accept.disabled = false;
+      message.textContent = "Not accepted: " + err.message;
+    }
+  });
+}
+
+// ---- shop ---------------------------------------------------------------------------------------
+
+/// The shop screen's map, its search circle (centre: a click; radius: the select) and the
+/// ranked stores' markers.
+function shopMap() {
+  if (state.shopMap) { state.shopMap.invalidateSize(); return state.shopMap; }
+  const map = L.map("shop-map", { attributionControl: false, zoomSnap: 0.25 }).setView([60.1699, 24.9384], 14);
+  const pane = map.createPane("basemap");
+  pane.style.zIndex = 150;
+  pane.dataset.layer = "basemap";
+  L.control.scale({ imperial: false, position: "bottomleft" }).addTo(map);
+  if (state.config) drawBasemap(map, state.config).catch(() => 0);
+  state.shopCircle = L.circle([60.1699, 24.9384], { radius: Number($("shop-radius").value), color: "#0b5cad", weight: 2, fillOpacity: 0.06, className: "shop-circle", interactive: false }).addTo(map);
+  state.shopStores = L.layerGroup().addTo(map);
+  map.on("click", (e) => { state.shopCircle.setLatLng(e.latlng); $("shop-map").dataset.centre = e.latlng.lat.toFixed(6) + "," + e.latlng.lng.toFixed(6); });
+  $("shop-map").dataset.centre = "60.169900,24.938400";
+  state.shopMap = map;
+  fitShopCircle();
+  return map;
+}
+
+/// The circle in view, after the browser has laid the screen out (a map made in the same task
+/// as its container was shown measures a stale size on a phone).
+function fitShopCircle() {
+  requestAnimationFrame(() => {
+    state.shopMap.invalidateSize();
+    state.shopMap.fitBounds(state.shopCircle.getBounds());
+  });
+}
+
+let shopLists = [];
+async function drawShop() {
+  shopMap();
+  const select = $("shop-list");
+  const answer = await api("/api/v1/lists?status=open");
+  shopLists = Array.isArray(answer) ? answer : (answer.lists || []);
+  const chosen = select.value;
+  select.replaceChildren(...shopLists.map((l) => el("option", { value: String(l.id) }, l.name + " (" + (l.items || []).length + " items)")));
+  if (!shopLists.length) select.append(el("option", { value: "" }, "No open list (geospend lists add)"));
+  if (chosen && shopLists.some((l) => String(l.id) === chosen)) select.value = chosen;
+  await drawShopItems();
+  $("shop-items").dataset.loaded = "true";
+}
+
+function currentList() { return shopLists.find((l) => String(l.id) === $("shop-list").value); }
+
+async function drawShopItems() {
+  const list = $("shop-items");
+  list.replaceChildren();
+  const chosen = currentList();
+  if (!chosen) { list.append(el("li", {}, "No list chosen.")); return; }
+  const full = await api("/api/v1/lists/" + chosen.id);
+  Object.assign(chosen, full);
+  for (const item of full.items || []) {
+    const row = el("li", { class: "shop-item", "data-item": item.name, "data-checked": String(!!item.checked) });
+    if (item.checked) {
+      row.append(el("span", { class: "done" }, "✓ " + item.name + " × " + item.quantity + ": paid " + item.paid + " " + full.currency));
+    } else {
+      const price = el("input", { type: "text", inputmode: "decimal", class: "price", size: "6", "aria-label": "Price of " + item.name + " per piece, kg or l" });
+      const button = el("button", { type: "button", class: "secondary" }, "Check off");
+      const said = el("span", { class: "figure-note", role: "status" });
+      button.addEventListener("click", async () => {
+        const p = price.value.trim().replace(",", ".");
+        if (!/^\d+(\.\d{1,2})?$/.test(p)) { said.textContent = "Price: write it as 1.29."; price.focus(); return; }
+        button.disabled = true;
+        const body = { item: item.name, price: p };
+        if (state.shopStore) body.store = state.shopStore;
+        try {
+          await api("/api/v1/lists/" + full.id + "/check", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+          await drawShopItems();
+        } catch (err) { button.disabled = false; said.textContent = "Not checked: " + err.message; }
+      });
+      row.append(el("span", {}, item.name + " × " + item.quantity + " "), price, " ", button, " ", said);
+    }
+    list.append(row);
+  }
+}
+
+/// `/api/v1/basket` for the list's unchecked items within the circle: the stores ranked, each
+/// with what the basket costs there and what it lacks, drawn numbered on the map.
+async function findBasket() {
+  const chosen = currentList(), result = $("shop-result"), ranked = $("shop-stores");
+  ranked.replaceChildren();
+  delete ranked.dataset.loaded;
+  state.shopStores.clearLayers();
+  if (!chosen) { result.textContent = "Choose a list first."; return; }
+  const items = (chosen.items || []).filter((i) => !i.checked);
+  if (!items.length) { result.textContent = "Everything on the list is checked off."; return; }
+  const c = state.shopCircle.getLatLng();
+  const q = new URLSearchParams();
+  // A list says "1 kg"; the basket takes NAME=1kg.
+  for (const i of items) { const qty = String(i.quantity || "").replace(/\s+/g, ""); q.append("item", qty && qty !== "1" ? i.name + "=" + qty : i.name); }
+  q.set("near", c.lat.toFixed(6) + "," + c.lng.toFixed(6));
+  q.set("radius", $("shop-radius").value + "m");
+  q.set("top", "8");
+  result.textContent = "Comparing stores…";
+  try {
+    const b = await api("/api/v1/basket?" + query(q));
+    const stores = b.stores || [];
+    result.textContent = stores.length
+      ? "Cheapest: " + (stores[0].store.name || stores[0].store.id) + ", " + stores[0].total_price + " " + stores[0].currency + " for " + stores[0].available_items + " of " + b.total_items + " items."
+      : "No store within " + $("shop-radius").selectedOptions[0].textContent + " has prices for these items.";
+    stores.forEach((s, n) => {
+      const name = s.store.name || s.store.id;
+      const lacks = s.unavailable_items || [];
+      const why = s.total_price + " " + s.currency + " for " + s.available_items + " of " + b.total_items
+        + (s.distance_m !== null && s.distance_m !== undefined ? " · " + Math.round(s.distance_m) + " m away" : "")
+        + (lacks.length ? " · lacks " + lacks.join(", ") : " · has everything");
+      const prices = Object.entries(s.item_prices || {}).map(([k, v]) => k + " " + v).join(", ");
+      const use = el("button", { type: "button", class: "secondary", onclick: () => { state.shopStore = s.store.id; result.textContent = "Shopping at " + name + ": checks are priced there."; } }, "Shop here");
+      ranked.append(el("li", { "data-store": s.store.id, "data-total": s.total_price },
+        el("strong", {}, name), " — ", why, prices ? el("div", { class: "figure-note" }, prices) : null, use));
+      const icon = L.divIcon({ className: "candidate-icon", iconSize: null, iconAnchor: [8, 8], html: el("span", { class: "candidate-label" }, (n + 1) + ". " + s.total_price) });
+      const marker = L.marker([s.store.lat, s.store.lon], { icon, keyboard: false, title: (n + 1) + ". " + name + ": " + why }).addTo(state.shopStores);
+      marker.getElement().dataset.store = s.store.id;
+      marker.getElement().classList.add("ranked-store");
+    });
+    ranked.dataset.loaded = "true";
+  } catch (err) {
+    result.textContent = "No comparison: " + err.message;
+    ranked.dataset.loaded = "true";
+  }
+}
+
+$("shop-radius").addEventListener("change", () => {
+  if (!state.shopCircle) return;
+  state.shopCircle.setRadius(Number($("shop-radius").value));
+  fitShopCircle();
+});
+$("shop-list").addEventListener("change", () => { state.shopStore = null; drawShopItems().catch((e) => { status.textContent = "Shop: " + e.message; }); });
+$("shop-find").addEventListener("click", () => findBasket());
+
+// ---- add ----------------------------------------------------------------------------------------
+
+/// The add screen's map (made when first shown): a click sets where the expense was paid.
+function addMap() {
+  if (state.addMap) { state.addMap.invalidateSize(); return state.addMap; }
+  const map = L.map("add-map", { attributionControl: false, zoomSnap: 0.25 }).setView([60.1699, 24.9384], 14);
+  const pane = map.createPane("basemap");
+  pane.style.zIndex = 150;
+  pane.dataset.layer = "basemap";
+  L.control.scale({ imperial: false, position: "bottomleft" }).addTo(map);
+  if (state.config) drawBasemap(map, state.config).catch(() => 0);
+  map.on("click", (e) => setAddPosition(e.latlng.lat, e.latlng.lng, "the map"));
+  state.addMap = map;
+  return map;
+}
+
+/// The new expense's position (null: none), drawn as a marker and said in words.
+function setAddPosition(lat, lon, from) {
+  if (state.addMarker) { state.addMarker.remove(); state.addMarker = null; }
+  const shown = $("add-position");
+  if (lat === null) { state.addPosition = null; shown.textContent = "no position"; delete shown.dataset.lat; delete shown.dataset.lon; return; }
+  state.addPosition = { lat: Number(lat.toFixed(6)), lon: Number(lon.toFixed(6)) };
+  shown.textContent = state.addPosition.lat + ", " + state.addPosition.lon + " (from " + from + ")";
+  shown.dataset.lat = String(state.addPosition.lat);
+  shown.dataset.lon = String(state.addPosition.lon);
+  if (state.addMap) state.addMarker = L.circleMarker([lat, lon], { radius: 8, color: "#0b5cad", weight: 3, fillOpacity: 0.4, className: "new-position" }).addTo(state.addMap);
+}
+
+/// `YYYY-MM-DDTHH:MM:00±HH:MM` in the browser's own offset on that day.
+function localTimestamp(date, time) {
+  const d = new Date(date + "T" + time + ":00");
+  const off = -d.getTimezoneOffset(), sign = off < 0 ? "-" : "+", a = Math.abs(off);
+  return date + "T" + time + ":00" + sign + pad(Math.floor(a / 60)) + ":" + pad(a % 60);
+}
+
+/// A problem document in words: its detail, and an import's rows (line, column, reason).
+function problemText(doc, status) {
+  if (!doc) return "the service answered " + status;
+  return doc.detail || doc.title || ("the service answered " + status);
+}
+
+/// POST with upload progress (XMLHttpRequest: fetch reports none) on `bar`.
+function upload(path, body, contentType, bar) {
+  return new Promise((resolve, reject) => {
+    const x = new XMLHttpRequest();
+    x.open("POST", path);
+    x.setRequestHeader("Authorization", "Bearer " + token);
+    if (contentType) x.setRequestHeader("Content-Type", contentType);
+    bar.hidden = false;
+    bar.value = 0;
+    delete bar.dataset.done;
+    x.upload.onprogress = (e) => { if (e.lengthComputable) bar.value = Math.round((100 * e.loaded) / e.total); };
+    x.upload.onload = () => { bar.value = 100; bar.dataset.done = "true"; };
+    x.onload = () => {
+      let doc = null;
+      try { doc = JSON.parse(x.responseText); } catch { /* not JSON */ }
+      resolve({ status: x.status, doc });
+    };
+    x.onerror = () => reject(new Error("the upload did not reach the service"));
+    x.send(body);
+  });
+}
+
+function setupAdd() {
+  const now = new Date();
+  $("add-date").value = today();
+  $("add-time").value = pad(now.getHours()) + ":" + pad(now.getMinutes());
+  $("add-locate").addEventListener("click", () => {
+    const shown = $("add-position");
+    if (!navigator.geolocation) { shown.textContent = "this browser gives no position: click the map"; return; }
+    shown.textContent = "asking the browser…";
+    navigator.geolocation.getCurrentPosition(
+      (p) => { setAddPosition(p.coords.latitude, p.coords.longitude, "this device"); if (state.addMap) state.addMap.setView([p.coords.latitude, p.coords.longitude], 16); },
+      (e) => { shown.textContent = "no position (" + e.message + "): click the map instead"; },
+      { timeout: 20000, maximumAge: 60000 });
+  });
+  $("add-unplace").addEventListener("click", () => setAddPosition(null));
+
+  $("add-expense").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const result = $("add-result");
+    delete result.dataset.expense;
+    const amount = $("add-amount").value.trim().replace(",", ".");
+    if (!/^\d+(\.\d{1,2})?$/.test(amount)) { result.textContent = "Amount: write it as 4.50 (at most two decimals)."; $("add-amount").focus(); return; }
+    const currency = $("add-currency").value.trim().toUpperCase();
+    if (!/^[A-Z]{3}$/.test(currency)) { result.textContent = "Currency: a three-letter code such as EUR."; $("add-currency").focus(); return; }
+    if (!$("add-date").value || !$("add-time").value) { result.textContent = "Date and time: both are needed."; return; }
+    const body = { amount, currency, at: localTimestamp($("add-date").value, $("add-time").value) };
+    if ($("add-category").value.trim()) body.category = $("add-category").value.trim();
+    if ($("add-note").value.trim()) body.notes = $("add-note").value.trim();
+    if (state.addPosition) { body.lat = state.addPosition.lat; body.lon = state.addPosition.lon; }
+    try {
+      const saved = await api("/api/v1/expenses", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      result.textContent = "Added: " + saved.amount + " " + saved.currency + " on " + String(saved.occurred_at || body.at).slice(0, 16).replace("T", " ") + " (" + saved.id + ").";
+      result.dataset.expense = saved.id;
+      $("add-amount").value = "";
+      $("add-note").value = "";
+    } catch (err) {
+      result.textContent = "Not added: " + err.message;
+    }
+  });
+
+  $("add-receipt").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const result = $("receipt-result"), file = $("receipt-file").files[0];
+    delete result.dataset.receipt;
+    if (!file) { result.textContent = "Choose a photo first."; return; }
+    const q = new URLSearchParams({ "keep-image": "true", name: file.name });
+    if ($("receipt-store").value.trim()) q.set("store", $("receipt-store").value.trim());
+    result.textContent = "Uploading and reading " + file.name + "…";
+    try {
+      const { status: code, doc } = await upload("/api/v1/receipts?" + query(q), file, file.type || "application/octet-stream", $("receipt-progress"));
+      if (code !== 201) { result.textContent = "Not stored: " + problemText(doc, code); return; }
+      result.textContent = doc.status === "ok"
+        ? "Stored: a receipt of " + doc.total + " " + doc.currency + ", and its expense."
+        : "Stored, waiting for review (" + (doc.problems || []).join("; ") + "): see Review.";
+      result.dataset.receipt = doc.receipt_id;
+      result.dataset.status = doc.status;
+    } catch (err) {
+      result.textContent = "Not stored: " + err.message;
+    }
+  });
+
+  $("add-import").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const result = $("import-result"), errors = $("import-errors"), file = $("import-file").files[0];
+    errors.replaceChildren();
+    delete result.dataset.outcome;
+    if (!file) { result.textContent = "Choose a file first."; return; }
+    const kind = $("import-kind").value;
+    const [path, type] = kind === "positions"
+      ? ["/api/v1/positions", "application/octet-stream"]
+      : ["/api/v1/import/expenses?format=" + kind, kind === "csv" ? "text/csv" : "application/x-ndjson"];
+    result.textContent = "Uploading " + file.name + "…";
+    try {
+      const { status: code, doc } = await upload(path, file, type, $("import-progress"));
+      const rows = (doc && doc.errors) || [];
+      for (const r of rows.slice(0, 50)) errors.append(el("li", {}, file.name + ", line " + r.line + (r.column ? ", " + r.column : "") + ": " + r.reason));
+      if (code !== 200) {
+        result.textContent = "Not imported: " + problemText(doc, code);
+        result.dataset.outcome = "refused";
+        return;
+      }
+      const counts = Object.entries(doc || {}).filter(([, v]) => typeof v === "number").map(([k, v]) => k.replace(/_/g, " ") + " " + v);
+      result.textContent = "Imported " + file.name + ": " + counts.join(" · ") + ".";
+      result.dataset.outcome = "imported";
+    } catch (err) {
+      result.textContent = "Not imported: " + err.message;
+      result.dataset.outcome = "failed";
+    }
+  });
 }
 
 // ---- screens and start -----------------------------------------------------------------------
 
 function show(screen) {
-  for (const s of ["month", "review"]) {
+  for (const s of ["month", "review", "shop", "add"]) {
     $("screen-" + s).hidden = s !== screen;
     const tab = $("tab-" + s);
     if (s === screen) tab.setAttribute("aria-current", "page"); else tab.removeAttribute("aria-current");
   }
   if (screen === "month" && state.map) state.map.invalidateSize();
   if (screen === "review") drawReview().catch((e) => { status.textContent = "Review: " + e.message; });
+  if (screen === "add") addMap();
+  if (screen === "shop") drawShop().catch((e) => { status.textContent = "Shop: " + e.message; });
 }
 
 async function load(month) {
@@ -408,11 +887,12 @@ async function load(month) {
     api("/api/v1/summary?month=" + month), api("/api/v1/summary?month=" + previousMonth(month)), drawMonth(month),
   ]);
   figures(summary, previous);
-  status.textContent = counts.points + " expenses on the map, " + counts.places + " places.";
+  status.textContent = counts.points + " expenses on the map.";
   // Budgets, alerts and the review count follow the first screen's figures and map; `settled`
   // (on <body>) says when they are in too.
   delete document.body.dataset.settled;
   const rest = Promise.all([
+    drawPlaces(month).catch((e) => { $("places").replaceChildren(el("li", {}, "Places: " + e.message)); }),
     budgets(month).catch((e) => { $("budgets").replaceChildren(el("li", {}, "Budgets: " + e.message)); }),
     alerts().catch((e) => { $("alerts").replaceChildren(el("li", {}, "Alerts: " + e.message)); }),
     reviewCount().catch((e) => { document.querySelector('[data-figure="review-count"]').textContent = "?"; status.textContent = "Review: " + e.message; }),
@@ -447,6 +927,7 @@ async function start() {
   await rest;
 }
 
+setupAdd();
 $("signin").addEventListener("submit", (e) => {
   e.preventDefault();
   token = $("token-input").value.trim();
