@@ -156,7 +156,9 @@ struct ReceiptRoutes {
         let user = try await context.checkedUser(in: store)
         let id = try context.parameters.require("id")
         guard try await store.receipt(id: id, userID: user) != nil else { throw Self.notFound(id) }
-        return JSONResponse.make(ReceiptRecording.json(try await ReceiptRecording.confirm(id: id, user: user, db: store)))
+        // `?expires=3=2025-06-30`, repeatable: the lines that become pantry items (`--expires`).
+        let expires = QueryParameters(request).all("expires")
+        return JSONResponse.make(ReceiptRecording.json(try await ReceiptRecording.confirm(id: id, user: user, expires: expires, db: store)))
     }
 
     static func notFound(_ id: String) -> Problem {

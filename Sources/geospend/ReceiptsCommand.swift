@@ -323,24 +323,31 @@ struct ReceiptsConfirmCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "confirm",
         abstract: "Accept a receipt waiting for review; store its expense and prices.",
-        usage: "geospend receipts confirm <id> --user <user> [--format table|json]",
+        usage: """
+            geospend receipts confirm <id> --user <user> [--expires <line>=<day> …]
+              [--format table|json]
+            """,
         discussion: """
             The receipt's problems are kept on record; it becomes ok and, in one
             transaction, makes its expense and price records. It needs a store, a
-            date and a total (give them with `receipts correct`).
+            date and a total (give them with `receipts correct`). --expires
+            LINE=DAY (repeatable; lines as `receipts show` numbers them) keeps
+            that line's item in the pantry until DAY, in the same transaction.
 
             Example:
-              geospend receipts confirm receipt-1f2e3d --user user1
+              geospend receipts confirm receipt-1f2e3d --user user1 \\
+                  --expires 3=2025-06-10 --expires 5=2025-06-14
             """)
 
     @OptionGroup var database: DatabaseOptions
     @Argument(help: "The receipt's id (see `receipts list`).") var id: String
     @Option(help: "Whose receipt.") var user: String
+    @Option(help: "A line's item to keep in the pantry: LINE=YYYY-MM-DD.") var expires: [String] = []
     @Option(help: "table or json.") var format: ReceiptsParseCommand.ReceiptFormat = .table
 
     func run() async throws {
         let db = try await database.openPrices(writable: true)
-        let saved = try await ReceiptRecording.confirm(id: id, user: user, db: db)
+        let saved = try await ReceiptRecording.confirm(id: id, user: user, expires: expires, db: db)
         ReceiptsCommand.printSaved(saved, format: format, verb: "Confirmed")
     }
 }
