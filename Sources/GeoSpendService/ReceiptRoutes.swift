@@ -54,7 +54,9 @@ struct ReceiptRoutes {
         let input = ReceiptRecording.Input(
             text: text, name: name, user: user, storeID: storeID, at: at, currency: currency, category: q.string("category"),
             allowMismatch: allow)
-        return Self.created(try await ReceiptRecording.importReceipt(input, db: store))
+        var bought = input
+        bought.expires = q.all("expires")  // `?expires=3=2025-06-30`, repeatable (`--expires`)
+        return Self.created(try await ReceiptRecording.importReceipt(bought, db: store))
     }
 
     @Sendable func create(_ request: Request, context: ServiceContext) async throws -> Response {
@@ -107,7 +109,9 @@ struct ReceiptRoutes {
                 bytes: bytes, path: name, name: name, keepImage: keepImage, user: user, storeID: storeID, at: at, currency: currency,
                 category: category, allowMismatch: allow)
         }
-        return Self.created(try await ReceiptRecording.importReceipt(input, db: store))
+        var bought = input
+        bought.expires = q.all("expires")  // `?expires=3=2025-06-30`, repeatable (`--expires`)
+        return Self.created(try await ReceiptRecording.importReceipt(bought, db: store))
     }
 
     /// `{"receipts": [receipts list's objects], "next": "SEQ" | null}`, oldest first.

@@ -144,7 +144,7 @@ struct ReceiptsImportCommand: AsyncParsableCommand {
             geospend receipts import <file> --user <user> [--store <id>]
               [--at <instant>] [--keep-image] [--lang deu+eng+fin]
               [--currency <code>] [--category <name>] [--allow-mismatch]
-              [--format table|json] [--db <db>]
+              [--expires <line>=<day> …] [--format table|json] [--db <db>]
             """,
         discussion: """
             A JPEG or PNG photo is read as `receipts scan` reads it (Tesseract);
@@ -161,8 +161,10 @@ struct ReceiptsImportCommand: AsyncParsableCommand {
             store and one price record per line. Otherwise it is needs_review
             with its problems, and nothing else is stored until `receipts
             correct` fixes them or `receipts confirm` accepts it; --allow-mismatch
-            confirms at once. Refused (exit 2, nothing stored): no item line, an
-            unknown store, the same receipt again.
+            confirms at once. --expires LINE=DAY (repeatable) keeps that line's
+            item in the pantry, in the same transaction, when the receipt is ok.
+            Refused (exit 2, nothing stored): no item line, an unknown store,
+            the same receipt again, --expires on a receipt that waits for review.
 
             Examples:
               geospend receipts import IMG_2041.jpg --user user1 --keep-image
@@ -180,6 +182,7 @@ struct ReceiptsImportCommand: AsyncParsableCommand {
     @Option(help: "The currency when the receipt names none (ISO 4217).") var currency: String = "EUR"
     @Option(help: "The expense's category (one of the user's expense categories).") var category: String?
     @Flag(help: "Confirm at once even when the checks fail (store and date needed).") var allowMismatch = false
+    @Option(help: "A line's item to keep in the pantry: LINE=YYYY-MM-DD.") var expires: [String] = []
     @Option(help: "table or json.") var format: ReceiptsParseCommand.ReceiptFormat = .table
 
     func run() async throws {
@@ -190,12 +193,13 @@ struct ReceiptsImportCommand: AsyncParsableCommand {
         }
         let bytes = [UInt8](data)
         if ReceiptInput.isImage(bytes) { ReceiptScanner.restartSingleThreaded() }
-        let input: ReceiptRecording.Input
+        var input: ReceiptRecording.Input
         do {
             input = try ReceiptInput.input(
                 bytes: bytes, path: file, name: file, keepImage: keepImage, user: user, storeID: store, at: at, currency: currency,
                 category: category, allowMismatch: allowMismatch, languages: lang)
         } catch let error as UsageError { throw ValidationError(error.message) }
+        input.expires = expires
         let db = try await database.openPrices(writable: true)
         let saved = try await ReceiptRecording.importReceipt(input, db: db)
         ReceiptsCommand.printSaved(saved, format: format, verb: "Stored")

@@ -102,6 +102,12 @@ import Testing
         let pantry = try await call("/api/v1/pantry")
         #expect(pantry.body.firstMatch(of: /"name": "(\w+)"/).map { String($0.1) } == "Brot", "soonest expiry first")
         #expect(pantry.body.contains(#""source": "receipt""#) && pantry.body.contains(#""purchase": "\#(id)""#), "\(pantry.body)")
+        // An import that is ok at once takes them too (`?expires=`, as `receipts import --expires`).
+        let ok = try await call(
+            "/api/v1/receipts?store=288130404&at=2026-03-21&expires=2=2026-03-30", "aliceWrite", method: .post, body: "REWE Markt\nJoghurt 0,99\nSUMME 0,99\n")
+        #expect(ok.status == .created, "\(ok.body)")
+        #expect((try await call("/api/v1/pantry")).body.contains(#""name": "Joghurt""#))
+        _ = try await call("/api/v1/pantry/3/use", "aliceWrite", method: .post)
         let cliPantry = try cli(["pantry", "list", "--user", alice])
         #expect(
             try Self.blankTimes(pantry.body).replacing(id, with: "R") == Self.blankTimes(cliPantry).replacing(cliID, with: "R"))

@@ -127,6 +127,19 @@ import Testing
         #expect(try await store.pantryItems(userID: "ann").count == 2)
         #expect(try await store.deleteReceipt(id: r.id, userID: "ann", rewrite: .now) != nil)
         #expect(try await store.pantryItems(userID: "ann").isEmpty)
+
+        // `receipts import --expires`: with a receipt that is ok at once, in its transaction; one
+        // that would wait for review is refused whole (nothing bought yet).
+        var waiting = ReceiptRecording.Input(text: text, name: "w.txt", user: "ann", storeID: "s1", at: "2026-03-06")
+        waiting.expires = ["\(milk)=2026-03-12"]
+        let refused = await #expect(throws: UsageError.self) { try await ReceiptRecording.importReceipt(waiting, db: store) }
+        #expect(refused?.message.contains("would wait for review") == true, "\(String(describing: refused))")
+        #expect(try await store.receipts(userID: "ann", after: nil, limit: 10).isEmpty)
+        var ok = ReceiptRecording.Input(text: "Kiosk\nMilk 1,29\nSUMME 1,29\n", name: "ok.txt", user: "ann", storeID: "s1", at: "2026-03-07")
+        ok.expires = ["2=2026-03-14"]
+        let imported = try await ReceiptRecording.importReceipt(ok, db: store).receipt
+        #expect(imported.status == .ok)
+        #expect(Self.shown(try await store.pantryItems(userID: "ann")) == ["3 Milk 1 2026-03-14 receipt \(imported.id)"])
     }
 
     /// Export → delete → import gives the same export, sources and purchases included.

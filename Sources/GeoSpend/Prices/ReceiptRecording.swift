@@ -32,6 +32,9 @@ public enum ReceiptRecording {
         public var currency: String
         public var category: String?
         public var allowMismatch: Bool
+        /// `LINE=YYYY-MM-DD` (`--expires`): lines that become pantry items when the receipt is
+        /// stored ok; refused for one that waits for review (give them to `confirm`).
+        public var expires: [String] = []
 
         public init(
             text: String, name: String, isPhoto: Bool = false, imageHash: String? = nil, keptImage: [UInt8]? = nil, user: String,
@@ -103,6 +106,14 @@ public enum ReceiptRecording {
             receipt.status = .ok
             receipt.expenseID = receipt.id
             records = try Self.records(receipt, place: place, at: when, category: input.category, name: input.name)
+        }
+        if !input.expires.isEmpty {
+            guard records != nil else {
+                throw UsageError(
+                    "--expires: \(input.name) would wait for review (\(problems.joined(separator: "; "))), so nothing is bought yet; "
+                        + "nothing stored. Import it without --expires and give them to `receipts confirm`")
+            }
+            records?.pantry = try pantryItems(receipt, expires: input.expires)
         }
         let known = try await ProductLookup.productIDs(userID: input.user, in: db)
         let (stored, outcomes) = try await db.addReceipt(receipt, records: records)
