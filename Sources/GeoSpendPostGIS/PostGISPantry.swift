@@ -9,11 +9,7 @@ extension PostGISStore: PantryStore {
         let user = Identity.normalized(userID)
         return try await editing { r -> PantryItem? in
             guard !(try r.rows("SELECT 1 FROM users WHERE id = \(user)")).isEmpty else { return nil }
-            let number = try Self.nextNumber(r, counter: "pantry_numbers", user: user)
-            _ = try r.rows("""
-                INSERT INTO pantry_items (user_id, number, name, quantity, expires, status, created_at)
-                VALUES (\(user), \(number), \(fields.name), \(fields.quantity), \(fields.expires?.description), 'open', \(unescaped: Self.nowSQL))
-                """)
+            let number = try Self.insertPantryItem(r, user: user, fields, source: .hand, purchase: nil)
             return try Self.pantryItems(r, user: user, number: number).first
         }
     }
@@ -36,26 +32,48 @@ extension PostGISStore: PantryStore {
     public func openPantryItems(expiringOnOrBefore day: LocalDay) async throws -> [PantryItem] {
         try await reading { r in
             try Self.pantryRows(r.rows("""
-                SELECT number, user_id, name, quantity, expires, status, created_at, closed_at FROM pantry_items
+                SELECT \(unescaped: Self.pantryColumns) FROM pantry_items
                 WHERE status = 'open' AND expires <= \(day.description) ORDER BY user_id, number
                 """))
         }
     }
 
+    /// Adds an open item inside the caller's transaction (the user exists). - Returns: its id.
+    @discardableResult
+    static func insertPantryItem(_ r: PostGISReader, user: String, _ fields: PantryFields, source: PantryItem.Source, purchase: String?) throws -> Int64 {
+        let number = try nextNumber(r, counter: "pantry_numbers", user: user)
+        _ = try r.rows("""
+            INSERT INTO pantry_items (user_id, number, name, quantity, expires, status, created_at, source, purchase_id)
+            VALUES (\(user), \(number), \(fields.name), \(fields.quantity), \(fields.expires?.description), 'open', \(unescaped: nowSQL),
+                \(source.rawValue), \(purchase))
+            """)
+        return number
+    }
+
+    /// Deletes the items a purchase added, inside the caller's transaction (`lists uncheck`).
+    static func deletePantryItems(_ r: PostGISReader, user: String, purchase: String, source: PantryItem.Source) throws {
+        _ = try r.rows("DELETE FROM pantry_items WHERE user_id = \(user) AND purchase_id = \(purchase) AND source = \(source.rawValue)")
+    }
+
     static func pantryItems(_ r: PostGISReader, user: String, number: Int64?) throws -> [PantryItem] {
         try pantryRows(r.rows("""
-            SELECT number, user_id, name, quantity, expires, status, created_at, closed_at FROM pantry_items
+            SELECT \(unescaped: Self.pantryColumns) FROM pantry_items
             WHERE user_id = \(user) AND (\(number)::bigint IS NULL OR number = \(number)) ORDER BY number
             """))
     }
+
+    static let pantryColumns = "number, user_id, name, quantity, expires, status, created_at, closed_at, source, purchase_id"
 
     static func pantryRows(_ rows: [PostgresRow]) throws -> [PantryItem] {
         try rows.map { row in
             let (n, user, name, quantity, expires, status, created, closed) = try row.decode(
                 (Int64, String, String, String?, String?, String, String, String?).self)
+            let x = row.makeRandomAccess()
+            let (source, purchase) = (try x[8].decode(String.self), try x[9].decode(String?.self))
             return PantryItem(
                 id: n, userID: user, name: name, quantity: quantity, expires: try expires.map { try LocalDay(parsing: $0) },
-                status: PantryItem.Status(rawValue: status) ?? .open, createdAt: created, closedAt: closed)
+                status: PantryItem.Status(rawValue: status) ?? .open, createdAt: created, closedAt: closed,
+                source: PantryItem.Source(rawValue: source) ?? .hand, purchaseID: purchase)
         }
     }
 }

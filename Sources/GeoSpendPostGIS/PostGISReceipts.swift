@@ -69,7 +69,9 @@ extension PostGISStore: ReceiptStore {
             guard let row = try db.rows("SELECT expense_id FROM receipts WHERE user_id = \(userID) AND id = \(id)").first else { return false }
             let products = try db.rows("SELECT DISTINCT product_id FROM price_records WHERE user_id = \(userID) AND receipt_id = \(id)")
                 .map { try $0.decode(Int64.self) }
-            try Self.deleteReceiptRecords(db, id: id, userID: userID, expenseID: try row.decode(String?.self))
+            let purchase = try row.decode(String?.self)
+            try Self.deleteReceiptRecords(db, id: id, userID: userID, expenseID: purchase)
+            if let purchase { try Self.deletePantryItems(db, user: userID, purchase: purchase, source: .receipt) }
             _ = try db.rows("DELETE FROM receipts WHERE user_id = \(userID) AND id = \(id)")
             // As `users delete`: a product the receipt's lines made goes once no record names it.
             for product in products {
@@ -93,6 +95,7 @@ extension PostGISStore: ReceiptStore {
                 AND receipt_id IN (SELECT id FROM receipts WHERE user_id = \(userID) AND expense_id = \(expenseID))
             """)
         _ = try db.rows("DELETE FROM receipts WHERE user_id = \(userID) AND expense_id = \(expenseID)")
+        try deletePantryItems(db, user: userID, purchase: expenseID, source: .receipt)
     }
 
     /// A receipt's price records and expense, inside the caller's transaction.
@@ -122,6 +125,7 @@ extension PostGISStore: ReceiptStore {
                 _ = try db.rows("UPDATE price_records SET receipt_id = \(receipt.id) WHERE user_id = \(user) AND pk = \(record.id)")
                 stored.items[price.item].productID = record.product.id
             }
+            for item in records.pantry { try insertPantryItem(db, user: user, item, source: .receipt, purchase: records.expense.id) }
         }
         let (problems, items, image) = (Receipt.encodeProblems(stored.problems), Receipt.encodeItems(stored.items), stored.image.map { Data($0) })
         if let old {

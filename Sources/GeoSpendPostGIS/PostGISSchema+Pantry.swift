@@ -24,4 +24,13 @@ extension PostGISSchema {
         ALTER TABLE shopping_list_items ADD COLUMN checked_paid_minor bigint CHECK (checked_paid_minor > 0);
         ALTER TABLE shopping_lists ADD COLUMN checks bigint NOT NULL DEFAULT 0;
         """)
+
+    /// Migration v21: where a pantry item came from and the purchase that made it (as the file's
+    /// v30, Sources/GeoSpendSpatiaLite/PantryStorage.swift `addSources`).
+    static let pantrySources = Migration(identifier: "v21: pantry items from purchases: a source and the purchase", sql: """
+        ALTER TABLE pantry_items ADD COLUMN source text COLLATE "C" NOT NULL DEFAULT 'hand' CHECK (source IN ('hand', 'list', 'receipt'));
+        ALTER TABLE pantry_items ADD COLUMN purchase_id text COLLATE "C";
+        ALTER TABLE pantry_items ADD CONSTRAINT pantry_items_purchase_check CHECK ((purchase_id IS NULL) = (source = 'hand'));
+        CREATE INDEX pantry_items_purchase ON pantry_items (user_id, purchase_id) WHERE purchase_id IS NOT NULL;
+        """)
 }

@@ -132,6 +132,7 @@ enum PostGISSchema {
         // MONO's defaults look (issue 38, `Category.defaultLooks`), as the file's v28.
         Migration(identifier: "v19: MONO's categories: a transfer kind, the defaults' icons and colours", sql: transferKindSQL + defaultLooksSQL),
         storeChoices,
+        pantrySources,
     ]
 
     /// The file's v28, first half: the transfer category kind, and each transfer linked to an

@@ -86,7 +86,9 @@ extension PostGISStore: ShoppingListStore {
         }
     }
 
-    public func checkItem(userID: String, id: Int64, position: Int, expense: Expense, price: PriceEntry?) async throws -> (ShoppingList, Expense)? {
+    public func checkItem(
+        userID: String, id: Int64, position: Int, expense: Expense, price: PriceEntry?, pantry: PantryFields?
+    ) async throws -> (ShoppingList, Expense)? {
         let user = Identity.normalized(userID)
         return try await editScope { db -> (ShoppingList, Expense)? in
             let counted = try db.rows("UPDATE shopping_lists SET checks = checks + 1 WHERE user_id = \(user) AND number = \(id) RETURNING checks")
@@ -102,6 +104,7 @@ extension PostGISStore: ShoppingListStore {
                 WHERE user_id = \(user) AND list_number = \(id) AND position = \(Int64(position)) AND checked_expense_id IS NULL RETURNING 1
                 """)
             guard marked.count == 1 else { throw EditError.invalid(field: "item", reason: "is checked off already, or no longer on the list") }
+            if let pantry { try Self.insertPantryItem(db, user: user, pantry, source: .list, purchase: stored.id) }
             return (try Self.fetchLists(db, user: user, number: id)[0], stored)
         }
     }
@@ -121,6 +124,7 @@ extension PostGISStore: ShoppingListStore {
             let (expenseID, priceID) = try row.decode((String, Int64?).self)
             _ = try db.rows("DELETE FROM expenses WHERE id = \(expenseID) AND user_id = \(user)")
             if let priceID { _ = try db.rows("DELETE FROM price_records WHERE pk = \(priceID) AND user_id = \(user)") }
+            try Self.deletePantryItems(db, user: user, purchase: expenseID, source: .list)
             return try Self.fetchLists(db, user: user, number: id).first
         }
     }

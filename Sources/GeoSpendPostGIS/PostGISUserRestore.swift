@@ -191,8 +191,9 @@ extension PostGISStore {
     static func restorePantry(_ r: PostGISReader, _ items: [RestoredPantryItem], user: String) throws {
         for i in items {
             _ = try r.rows("""
-                INSERT INTO pantry_items (user_id, number, name, quantity, expires, status, created_at, closed_at)
-                VALUES (\(user), \(i.number), \(i.name), \(i.quantity), \(i.expires), \(i.status), \(i.createdAt), \(i.closedAt))
+                INSERT INTO pantry_items (user_id, number, name, quantity, expires, status, created_at, closed_at, source, purchase_id)
+                VALUES (\(user), \(i.number), \(i.name), \(i.quantity), \(i.expires), \(i.status), \(i.createdAt), \(i.closedAt), \(i.source),
+                    \(i.purchase))
                 """)
         }
         try restoreCounter(r, "pantry_numbers", items.map(\.number), user: user)

@@ -35,9 +35,10 @@ struct ListRoutes {
         var overBudget: Bool?
         var item: String?
         var price: String?
+        var expires: String?
 
         enum CodingKeys: String, CodingKey {
-            case name, budget, currency, items, store, at, prices, item, price
+            case name, budget, currency, items, store, at, prices, item, price, expires
             case overBudget = "over_budget"
         }
     }
@@ -80,15 +81,16 @@ struct ListRoutes {
         return Response(status: .noContent)
     }
 
-    /// `lists check ID ITEM --price P [--store S] [--at T]`: `{"item", "price", "store", "at"}`;
-    /// the list, with the purchase's `expense_id` and `total`.
+    /// `lists check ID ITEM --price P [--store S] [--at T] [--expires D]`: `{"item", "price",
+    /// "store", "at", "expires"}`; the list, with the purchase's `expense_id` and `total`.
     @Sendable func check(_ request: Request, context: ServiceContext) async throws -> Response {
         let user = try await context.checkedUser(in: store)
         let id = try Self.id(context)
         let body = try await Self.body(request)
         guard let item = body.item, let price = body.price else { throw Problem(.badRequest, "item and price are required: {\"item\": \"Milch\", \"price\": \"1.29\"}") }
         let c = try await Self.found {
-            try await ShoppingListFields.check(user: user, id: id, item: item, price: price, storeID: body.store, at: body.at, db: store)
+            try await ShoppingListFields.check(
+                user: user, id: id, item: item, price: price, storeID: body.store, at: body.at, expires: body.expires, db: store)
         }
         guard case .object(let members) = ShoppingListFields.json(c.list, estimate: nil) else { throw Problem(.internalServerError, "") }
         return JSONResponse.make(.object(members + [("expense_id", .string(c.expense.id)), ("total", .string(c.expense.amount.decimalString))]))

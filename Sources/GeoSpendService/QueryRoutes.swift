@@ -52,17 +52,21 @@ struct QueryRoutes {
         }
     }
 
+    /// The shared stores and the token user's own added ones (`nearest-stores --user`), never
+    /// another user's.
     @Sendable func nearestStores(_ request: Request, context: ServiceContext) async throws -> Response {
         let q = QueryParameters(request)
-        let result = try await TokenCheckedRead.run(request, store: store) { _, reader in
+        let (shared, user, count, limit, kind) = try await TokenCheckedRead.run(request, store: store) { token, reader in
             let center = try q.center()
             let count = try q.int("k", in: 1...10_000) ?? 5
             let kind = q.string("kind")
             let limit = try q.distance("max-distance")
             try NameChecks.storeKind(kind, in: reader)
-            return NearestStoresResult(center: center, stores: try reader.nearestStores(to: center, limit: count, maxDistance: limit, kind: kind))
+            let shared = NearestStoresResult(center: center, stores: try reader.nearestStores(to: center, limit: count, maxDistance: limit, kind: kind))
+            return (shared, token.userID, count, limit, kind)
         }
-        return JSONResponse.make(QueryOutput.json(result))
+        let added = try await store.storeChoices(userID: user).added
+        return JSONResponse.make(QueryOutput.json(StoreChoiceListing.nearest(shared, added: added, limit: count, maxDistance: limit, kind: kind)))
     }
 
     @Sendable func insights(_ request: Request, context: ServiceContext) async throws -> Response {

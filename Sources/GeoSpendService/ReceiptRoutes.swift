@@ -57,7 +57,9 @@ struct ReceiptRoutes {
         let input = ReceiptRecording.Input(
             text: text, name: name, user: user, storeID: storeID, at: at, currency: currency, category: q.string("category"),
             allowMismatch: allow)
-        return Self.created(try await ReceiptRecording.importReceipt(input, db: store))
+        var bought = input
+        bought.expires = q.all("expires")  // `?expires=3=2025-06-30`, repeatable (`--expires`)
+        return Self.created(try await ReceiptRecording.importReceipt(bought, db: store))
     }
 
     @Sendable func create(_ request: Request, context: ServiceContext) async throws -> Response {
@@ -110,7 +112,9 @@ struct ReceiptRoutes {
                 bytes: bytes, path: name, name: name, keepImage: keepImage, user: user, storeID: storeID, at: at, currency: currency,
                 category: category, allowMismatch: allow)
         }
-        return Self.created(try await ReceiptRecording.importReceipt(input, db: store))
+        var bought = input
+        bought.expires = q.all("expires")  // `?expires=3=2025-06-30`, repeatable (`--expires`)
+        return Self.created(try await ReceiptRecording.importReceipt(bought, db: store))
     }
 
     /// `{"receipts": [receipts list's objects], "next": "SEQ" | null}`, oldest first.
@@ -175,7 +179,9 @@ struct ReceiptRoutes {
         let user = try await context.checkedUser(in: store)
         let id = try context.parameters.require("id")
         guard try await store.receipt(id: id, userID: user) != nil else { throw Self.notFound(id) }
-        return JSONResponse.make(ReceiptRecording.json(try await ReceiptRecording.confirm(id: id, user: user, db: store)))
+        // `?expires=3=2025-06-30`, repeatable: the lines that become pantry items (`--expires`).
+        let expires = QueryParameters(request).all("expires")
+        return JSONResponse.make(ReceiptRecording.json(try await ReceiptRecording.confirm(id: id, user: user, expires: expires, db: store)))
     }
 
     static func notFound(_ id: String) -> Problem {

@@ -28,13 +28,41 @@ enum PantrySchema {
             """)
     }
 
-    static let columns = "number, user_id, name, quantity, expires, status, created_at, closed_at"
+    /// Migration v30: where an item came from (`PantryItem.Source`) and the purchase (expense
+    /// id) a list check or a receipt made it with; items before it were added by hand.
+    static func addSources(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE pantry_items ADD COLUMN source TEXT NOT NULL DEFAULT 'hand' CHECK (source IN ('hand', 'list', 'receipt'));
+            ALTER TABLE pantry_items ADD COLUMN purchase_id TEXT CHECK ((purchase_id IS NULL) = (source = 'hand'));
+            CREATE INDEX pantry_items_purchase ON pantry_items(user_id, purchase_id) WHERE purchase_id IS NOT NULL;
+            """)
+    }
+
+    static let columns = "number, user_id, name, quantity, expires, status, created_at, closed_at, source, purchase_id"
 
     static func item(_ row: Row) throws -> PantryItem {
         let expires: String? = row[4]
         return PantryItem(
             id: row[0], userID: row[1], name: row[2], quantity: row[3], expires: try expires.map { try LocalDay(parsing: $0) },
-            status: PantryItem.Status(rawValue: row[5]) ?? .open, createdAt: row[6], closedAt: row[7])
+            status: PantryItem.Status(rawValue: row[5]) ?? .open, createdAt: row[6], closedAt: row[7],
+            source: PantryItem.Source(rawValue: row[8]) ?? .hand, purchaseID: row[9])
+    }
+
+    /// Adds an open item inside the caller's transaction (the user exists). - Returns: its id.
+    @discardableResult
+    static func insert(_ db: Database, user: String, _ fields: PantryFields, source: PantryItem.Source, purchase: String?) throws -> Int64 {
+        let number = try UserNumbers.next(db, counter: "pantry_numbers", user: user)
+        try db.execute(sql: """
+            INSERT INTO pantry_items (user_id, number, name, quantity, expires, status, created_at, source, purchase_id)
+            VALUES (?, ?, ?, ?, ?, 'open', \(SpatiaLiteStore.nowSQL), ?, ?)
+            """, arguments: [user, number, fields.name, fields.quantity, fields.expires?.description, source.rawValue, purchase])
+        return number
+    }
+
+    /// Deletes the items a purchase added, inside the caller's transaction (`lists uncheck`).
+    static func deleteItems(_ db: Database, user: String, purchase: String, source: PantryItem.Source) throws {
+        try db.execute(
+            sql: "DELETE FROM pantry_items WHERE user_id = ? AND purchase_id = ? AND source = ?", arguments: [user, purchase, source.rawValue])
     }
 
     static func items(_ db: Database, user: String, number: Int64? = nil) throws -> [PantryItem] {
@@ -50,11 +78,7 @@ extension SpatiaLiteStore: PantryStore {
         return try await offloaded {
             try self.writeTransaction { db -> PantryItem? in
                 guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [user]) == true else { return nil }
-                let number = try UserNumbers.next(db, counter: "pantry_numbers", user: user)
-                try db.execute(sql: """
-                    INSERT INTO pantry_items (user_id, number, name, quantity, expires, status, created_at)
-                    VALUES (?, ?, ?, ?, ?, 'open', \(Self.nowSQL))
-                    """, arguments: [user, number, fields.name, fields.quantity, fields.expires?.description])
+                let number = try PantrySchema.insert(db, user: user, fields, source: .hand, purchase: nil)
                 return try PantrySchema.items(db, user: user, number: number).first
             }
         }

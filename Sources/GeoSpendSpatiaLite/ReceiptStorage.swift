@@ -80,6 +80,7 @@ extension SpatiaLiteStore: ReceiptStore {
                     let products = try Int64.fetchAll(
                         db, sql: "SELECT DISTINCT product_id FROM price_records WHERE user_id = ? AND receipt_id = ?", arguments: [userID, id])
                     try Self.deleteReceiptRecords(db, id: id, userID: userID, expenseID: expenseID[0])
+                    if let purchase: String = expenseID[0] { try PantrySchema.deleteItems(db, user: userID, purchase: purchase, source: .receipt) }
                     try db.execute(sql: "DELETE FROM receipts WHERE user_id = ? AND id = ?", arguments: [userID, id])
                     // As `users delete`: a product the receipt's lines made goes once no record names
                     // it, or the catalogue would keep what the receipt said.
@@ -118,6 +119,7 @@ extension SpatiaLiteStore: ReceiptStore {
                 AND receipt_id IN (SELECT id FROM receipts WHERE user_id = ?1 AND expense_id = ?2)
             """, arguments: [userID, expenseID])
         try db.execute(sql: "DELETE FROM receipts WHERE user_id = ? AND expense_id = ?", arguments: [userID, expenseID])
+        try PantrySchema.deleteItems(db, user: userID, purchase: expenseID, source: .receipt)
     }
 
     /// A receipt's price records and expense, inside the caller's transaction.
@@ -163,6 +165,7 @@ extension SpatiaLiteStore: ReceiptStore {
                 try db.execute(sql: "UPDATE price_records SET receipt_id = ? WHERE pk = ?", arguments: [receipt.id, record.id])
                 stored.items[price.item].productID = record.product.id
             }
+            for item in records.pantry { try PantrySchema.insert(db, user: user, item, source: .receipt, purchase: records.expense.id) }
         }
         let values: [DatabaseValue] = [
             stored.storeID.databaseValue, stored.date.databaseValue, stored.time.databaseValue, stored.totalMinor.databaseValue,

@@ -396,6 +396,9 @@ enum Schema {
         Migration(identifier: "v29: per-user stores: favourites, a default, added stores") { db in
             try StoreChoiceSchema.create(db)
         },
+        Migration(identifier: "v30: pantry items from purchases: a source and the purchase") { db in
+            try PantrySchema.addSources(db)
+        },
     ]
 
     /// The columns of `stores_label` (v16): the id, then what `SpatiaLiteReader.storeLabels` reads.

@@ -76,7 +76,9 @@ extension SpatiaLiteStore: ShoppingListStore {
         }
     }
 
-    public func checkItem(userID: String, id: Int64, position: Int, expense: Expense, price: PriceEntry?) throws -> (ShoppingList, Expense)? {
+    public func checkItem(
+        userID: String, id: Int64, position: Int, expense: Expense, price: PriceEntry?, pantry: PantryFields?
+    ) throws -> (ShoppingList, Expense)? {
         let user = Identity.normalized(userID)
         return try bulkWrite { writer, db -> (ShoppingList, Expense)? in
             guard let pk = try Int64.fetchOne(db, sql: "SELECT pk FROM shopping_lists WHERE user_id = ? AND number = ?", arguments: [user, id])
@@ -92,6 +94,7 @@ extension SpatiaLiteStore: ShoppingListStore {
                 WHERE list_pk = ? AND position = ? AND checked_expense_id IS NULL
                 """, arguments: [stored.id, recordID, stored.amount.minorUnits, pk, position])
             guard db.changesCount == 1 else { throw EditError.invalid(field: "item", reason: "is checked off already, or no longer on the list") }
+            if let pantry { try PantrySchema.insert(db, user: user, pantry, source: .list, purchase: stored.id) }
             return (try Self.fetchLists(db, user: user, number: id)[0], stored)
         }
     }
@@ -118,6 +121,7 @@ extension SpatiaLiteStore: ShoppingListStore {
             if let priceID: Int64 = row[1] {
                 try db.execute(sql: "DELETE FROM price_records WHERE pk = ? AND user_id = ?", arguments: [priceID, user])
             }
+            try PantrySchema.deleteItems(db, user: user, purchase: expenseID, source: .list)
             try db.execute(sql: """
                 UPDATE shopping_list_items SET checked_expense_id = NULL, checked_price_id = NULL, checked_paid_minor = NULL
                 WHERE list_pk = ? AND position = ?
@@ -234,8 +238,10 @@ extension SpatiaLiteStore {
         try await offloaded { try self.deleteList(userID: userID, id: id) }
     }
 
-    public func checkItem(userID: String, id: Int64, position: Int, expense: Expense, price: PriceEntry?) async throws -> (ShoppingList, Expense)? {
-        try await offloaded { try self.checkItem(userID: userID, id: id, position: position, expense: expense, price: price) }
+    public func checkItem(
+        userID: String, id: Int64, position: Int, expense: Expense, price: PriceEntry?, pantry: PantryFields?
+    ) async throws -> (ShoppingList, Expense)? {
+        try await offloaded { try self.checkItem(userID: userID, id: id, position: position, expense: expense, price: price, pantry: pantry) }
     }
 
     public func uncheckItem(userID: String, id: Int64, position: Int) async throws -> ShoppingList? {

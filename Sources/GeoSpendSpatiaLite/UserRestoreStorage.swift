@@ -208,8 +208,11 @@ extension SpatiaLiteStore {
     static func restorePantry(_ db: Database, _ items: [RestoredPantryItem], user: String) throws {
         for i in items {
             try db.execute(
-                sql: "INSERT INTO pantry_items (user_id, number, name, quantity, expires, status, created_at, closed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                arguments: [user, i.number, i.name, i.quantity, i.expires, i.status, i.createdAt, i.closedAt])
+                sql: """
+                    INSERT INTO pantry_items (user_id, number, name, quantity, expires, status, created_at, closed_at, source, purchase_id)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [user, i.number, i.name, i.quantity, i.expires, i.status, i.createdAt, i.closedAt, i.source, i.purchase])
         }
         try restoreCounter(db, "pantry_numbers", items.map(\.number), user: user)
     }

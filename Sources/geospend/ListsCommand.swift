@@ -220,17 +220,19 @@ struct ListsCheckCommand: AsyncParsableCommand {
         abstract: "Check off one item with what it cost: a purchase and a price record.",
         usage: """
             geospend lists check --user <user> <list> <item> --price <amount>
-              [--store <id>] [--at <instant>]
+              [--store <id>] [--at <instant>] [--expires <day>]
             """,
         discussion: """
             --price is per piece, kg or l (as the item's quantity is counted); the
             purchase is price × quantity, an amount rounded half to even to the
-            cent (0.5 kg at 2.99: 1.50). In one transaction: the purchase expense
-            and, with --store, a price record of --price. --at defaults to now.
+            cent (0.5 kg at 2.99: 1.50). In one transaction: the purchase expense,
+            with --store a price record of --price, and with --expires a pantry
+            item (`pantry list` shows it, from "list"). --at defaults to now.
 
             Example:
               geospend lists check --user user1 1 Milch --price 1.29 \\
-                  --store 288130404 --at 2025-06-01T18:00:00+03:00
+                  --store 288130404 --at 2025-06-01T18:00:00+03:00 \\
+                  --expires 2025-06-10
             """)
 
     @OptionGroup var database: DatabaseOptions
@@ -240,11 +242,13 @@ struct ListsCheckCommand: AsyncParsableCommand {
     @Option(help: "What it cost per piece, kg or l.") var price: String
     @Option(help: "Where it was bought (a store id).") var store: String?
     @Option(help: "When, RFC 3339 with its offset, or a bare date (default: now).") var at: String?
+    @Option(help: "Keep it in the pantry until this day, YYYY-MM-DD.") var expires: String?
 
     func run() async throws {
         let db = try await database.openPrices(writable: true)
         try await NameChecks.user(user, in: db, database: database.path)
-        let c = try await ShoppingListFields.check(user: user, id: list, item: item, price: price, storeID: store, at: at, db: db)
+        let c = try await ShoppingListFields.check(
+            user: user, id: list, item: item, price: price, storeID: store, at: at, expires: expires, db: db)
         printOut("Checked \(OutputEscaping.visible(c.item.name)) × \(c.item.quantityText): expense \(c.expense.id), "
             + "\(c.expense.amount.decimalString) \(c.expense.amount.currency.code)\(c.list.isCompleted ? "; list \(list) is complete" : "").\n")
     }
@@ -255,6 +259,9 @@ struct ListsUncheckCommand: AsyncParsableCommand {
         commandName: "uncheck",
         abstract: "Undo a check: its purchase and price record go, in one transaction.",
         discussion: """
+            The pantry item the check added (--expires) goes too, even when used:
+            the purchase did not happen.
+
             Example:
               geospend lists uncheck --user user1 1 Milch
             """)

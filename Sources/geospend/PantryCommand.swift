@@ -158,8 +158,11 @@ struct PantryCommand: AsyncParsableCommand {
             printOut(!single && items.isEmpty
                 ? "no pantry items\n"
                 : TextTable(
-                    headers: ["id", "name", "quantity", "expires", "status"],
-                    rows: items.map { [String($0.id), OutputEscaping.visible($0.name), $0.quantity ?? "", $0.expires?.description ?? "", $0.status.rawValue] },
+                    headers: ["id", "name", "quantity", "expires", "status", "from"],
+                    rows: items.map {
+                        [String($0.id), OutputEscaping.visible($0.name), $0.quantity ?? "", $0.expires?.description ?? "", $0.status.rawValue,
+                         $0.source == .hand ? "by hand" : $0.source.rawValue]
+                    },
                     rightAligned: [0]).rendered())
         }
     }

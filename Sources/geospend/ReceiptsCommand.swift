@@ -144,7 +144,7 @@ struct ReceiptsImportCommand: AsyncParsableCommand {
             geospend receipts import <file> --user <user> [--store <id>]
               [--at <instant>] [--keep-image] [--lang deu+eng+fin]
               [--currency <code>] [--category <name>] [--allow-mismatch]
-              [--format table|json] [--db <db>]
+              [--expires <line>=<day> …] [--format table|json] [--db <db>]
             """,
         discussion: """
             A JPEG or PNG photo is read as `receipts scan` reads it (Tesseract);
@@ -161,8 +161,10 @@ struct ReceiptsImportCommand: AsyncParsableCommand {
             store and one price record per line. Otherwise it is needs_review
             with its problems, and nothing else is stored until `receipts
             correct` fixes them or `receipts confirm` accepts it; --allow-mismatch
-            confirms at once. Refused (exit 2, nothing stored): no item line, an
-            unknown store, the same receipt again.
+            confirms at once. --expires LINE=DAY (repeatable) keeps that line's
+            item in the pantry, in the same transaction, when the receipt is ok.
+            Refused (exit 2, nothing stored): no item line, an unknown store,
+            the same receipt again, --expires on a receipt that waits for review.
 
             Examples:
               geospend receipts import IMG_2041.jpg --user user1 --keep-image
@@ -180,6 +182,7 @@ struct ReceiptsImportCommand: AsyncParsableCommand {
     @Option(help: "The currency when the receipt names none (ISO 4217).") var currency: String = "EUR"
     @Option(help: "The expense's category (one of the user's expense categories).") var category: String?
     @Flag(help: "Confirm at once even when the checks fail (store and date needed).") var allowMismatch = false
+    @Option(help: "A line's item to keep in the pantry: LINE=YYYY-MM-DD.") var expires: [String] = []
     @Option(help: "table or json.") var format: ReceiptsParseCommand.ReceiptFormat = .table
 
     func run() async throws {
@@ -190,12 +193,13 @@ struct ReceiptsImportCommand: AsyncParsableCommand {
         }
         let bytes = [UInt8](data)
         if ReceiptInput.isImage(bytes) { ReceiptScanner.restartSingleThreaded() }
-        let input: ReceiptRecording.Input
+        var input: ReceiptRecording.Input
         do {
             input = try ReceiptInput.input(
                 bytes: bytes, path: file, name: file, keepImage: keepImage, user: user, storeID: store, at: at, currency: currency,
                 category: category, allowMismatch: allowMismatch, languages: lang)
         } catch let error as UsageError { throw ValidationError(error.message) }
+        input.expires = expires
         let db = try await database.openPrices(writable: true)
         let saved = try await ReceiptRecording.importReceipt(input, db: db)
         ReceiptsCommand.printSaved(saved, format: format, verb: "Stored")
@@ -323,24 +327,31 @@ struct ReceiptsConfirmCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "confirm",
         abstract: "Accept a receipt waiting for review; store its expense and prices.",
-        usage: "geospend receipts confirm <id> --user <user> [--format table|json]",
+        usage: """
+            geospend receipts confirm <id> --user <user> [--expires <line>=<day> …]
+              [--format table|json]
+            """,
         discussion: """
             The receipt's problems are kept on record; it becomes ok and, in one
             transaction, makes its expense and price records. It needs a store, a
-            date and a total (give them with `receipts correct`).
+            date and a total (give them with `receipts correct`). --expires
+            LINE=DAY (repeatable; lines as `receipts show` numbers them) keeps
+            that line's item in the pantry until DAY, in the same transaction.
 
             Example:
-              geospend receipts confirm receipt-1f2e3d --user user1
+              geospend receipts confirm receipt-1f2e3d --user user1 \\
+                  --expires 3=2025-06-10 --expires 5=2025-06-14
             """)
 
     @OptionGroup var database: DatabaseOptions
     @Argument(help: "The receipt's id (see `receipts list`).") var id: String
     @Option(help: "Whose receipt.") var user: String
+    @Option(help: "A line's item to keep in the pantry: LINE=YYYY-MM-DD.") var expires: [String] = []
     @Option(help: "table or json.") var format: ReceiptsParseCommand.ReceiptFormat = .table
 
     func run() async throws {
         let db = try await database.openPrices(writable: true)
-        let saved = try await ReceiptRecording.confirm(id: id, user: user, db: db)
+        let saved = try await ReceiptRecording.confirm(id: id, user: user, expires: expires, db: db)
         ReceiptsCommand.printSaved(saved, format: format, verb: "Confirmed")
     }
 }

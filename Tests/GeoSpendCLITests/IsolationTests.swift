@@ -124,6 +124,15 @@ import Testing
                 "--currency", "EUR", "--item", bob ? "\(marker) milk=2" : "Milk=1", "--db", db,
             ])
             try #require(list.status == 0, "\(list.err)")
+            // Its item checked off into the pantry (issue 38): a purchase and a pantry item each,
+            // a year after the budgets (whose threshold events a March 2025 purchase would raise)
+            // (the list's id as `lists add` printed it: bob's filed under alice is her list 2).
+            let listID = try #require(list.out.firstMatch(of: /List (\d+)/).map { String($0.1) }, "\(list.out)")
+            let check = try geospend([
+                "lists", "check", "--user", user, listID, bob ? "\(marker) milk" : "Milk", "--price", bob ? "0.99" : "1.29",
+                "--at", "2026-03-12T12:00:00+02:00", "--expires", bob ? "2026-03-21" : "2026-03-22", "--db", db,
+            ])
+            try #require(check.status == 0, "\(check.err)")
             // An API token each (issue 20), filed like the budgets.
             let token = try geospend(["tokens", "create", "--user", user, "--scope", bob ? "write" : "read", "--db", db])
             try #require(token.status == 0, "\(token.err)")
@@ -254,6 +263,8 @@ import Testing
             ["stores", "list"] + user + ["--format", "json"],
             ["stores", "list"] + user,
             ["stores", "show"] + user + ["mine-1", "--format", "json"],
+            // Issue 38: next to bob's added store, the shared ones and alice's own only.
+            ["nearest-stores", "--lat", "60.2013", "--lon", "24.9021", "-k", "3", "--format", "json"] + user,
             // The feed is shared by design; a member's own standing is not.
             ["community", "level"] + user + ["--format", "json"],
             ["community", "level"] + user,
@@ -403,7 +414,7 @@ import Testing
         let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(deleted.status == 0, "\(deleted.err)")
         let bobBudgets = IsolationFixture.budgets(of: "bob"), bobLimits = bobBudgets.joined().filter { $0 == "--category-limit" }.count
-        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2 + 40 + 1 + 1 + 3 + 2 + 2 + 6 + 1 + 2 + 1 + 4) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), community_comments 0, community_members 1, community_posts 5, default_stores 1, map_rollups \(bobRollups), notification_events 1, notification_settings 0, pantry_items 1, pantry_numbers 1, period_numbers 1, periods 1, positions 40, price_records 5, product_marks 1, product_tag_links 2, product_tags 1, receipts 1, recurring_numbers 1, recurring_rules 1, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, store_favourites 1, user_settings 1, user_store_numbers 1, user_stores 1, visits 0, webhook_deliveries 0, webhooks 0, users 1, products 2)\n")
+        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2 + 40 + 1 + 1 + 3 + 2 + 2 + 6 + 1 + 2 + 1 + 4 + 1) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), community_comments 0, community_members 1, community_posts 5, default_stores 1, map_rollups \(bobRollups), notification_events 1, notification_settings 0, pantry_items 2, pantry_numbers 1, period_numbers 1, periods 1, positions 40, price_records 5, product_marks 1, product_tag_links 2, product_tags 1, receipts 1, recurring_numbers 1, recurring_rules 1, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, store_favourites 1, user_settings 1, user_store_numbers 1, user_stores 1, visits 0, webhook_deliveries 0, webhooks 0, users 1, products 2)\n")
         #expect(deleted.err.isEmpty, "\(deleted.err)")
         let again = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(again.status == 2 && again.err.contains("no user \"bob\""), "\(again.err)")

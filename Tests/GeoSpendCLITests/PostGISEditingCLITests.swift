@@ -213,6 +213,17 @@ struct PostGISEditingCLITests {
         (["products", "delete", "Kava root", "--user", "pole"], 0, .all),
         (["products", "list", "--user", "pole", "--format", "json"], 0, .all),
         (["products", "search", "", "--format", "json"], 0, .all),
+        // Pantry items from a list's checks (issue 38): in the check's transaction, gone with its uncheck.
+        (["lists", "add"] + u + ["--name", "Market", "--budget", "50", "--currency", "FJD", "--item", "Taro=2", "--item", "Kava root=0.5kg",
+                                 "--over-budget"], 0, .all),
+        (["lists", "check", "1", "Taro"] + u + ["--price", "3.50", "--at", "2025-06-01T10:00:00+12:00", "--expires", "2025-06-10"], 0, .all),
+        (["lists", "check", "1", "Kava root"] + u + ["--price", "20", "--at", "2025-06-01T10:00:00+12:00", "--expires", "2025-13-01"], 2, .all),
+        (["lists", "check", "1", "Kava root"] + u + ["--price", "20", "--at", "2025-06-01T10:00:00+12:00", "--expires", "2025-07-01"], 0, .all),
+        (["pantry", "list"] + u + ["--format", "json"], 0, .all),
+        (["pantry", "list"] + u, 0, .all),
+        (["lists", "uncheck", "1", "Taro"] + u, 0, .all),
+        (["pantry", "list"] + u + ["--all"], 0, .all),
+        (["pantry", "list", "--user", "pole", "--format", "json"], 0, .all),
         (["users", "export", "fiji"], 0, .all),
     ]
 

@@ -67,6 +67,8 @@ import Testing
         // Issue 38: the user's default, favourite and added stores; their own mine-1.
         "/api/v1/stores",
         "/api/v1/stores/mine-1",
+        // Issue 38: the shared stores near bob's added one, and the token user's own added ones.
+        "/api/v1/nearest-stores?lat=60.2013&lon=24.9021&k=3",
     ]
 
     /// The owner's receipt as text, at a store of the sample (bob's names him): `receipts import`

@@ -349,9 +349,18 @@ public enum UserRestore {
         guard (closed == nil) == (status == "open") else { throw .invalid(path: i.path + ".closed_at", reason: "is given exactly when the item is closed") }
         let name = try i.string("name")
         guard !name.isEmpty else { throw .invalid(path: i.path + ".name", reason: "is empty") }
+        // Exports before pantry items came from purchases have neither: added by hand.
+        let source = try i.optionalString("source") ?? PantryItem.Source.hand.rawValue
+        guard PantryItem.Source(rawValue: source) != nil else {
+            throw .invalid(path: i.path + ".source", reason: "\"\(source)\" is not hand, list or receipt")
+        }
+        let purchase = try i.optionalString("purchase")
+        guard (purchase == nil) == (source == "hand") else {
+            throw .invalid(path: i.path + ".purchase", reason: "is given exactly when the item came from a list or a receipt")
+        }
         return RestoredPantryItem(
             number: try i.integer("id"), name: name, quantity: try i.optionalString("quantity"), expires: try day(i, "expires")?.description,
-            status: status, createdAt: try i.string("created_at"), closedAt: closed)
+            status: status, createdAt: try i.string("created_at"), closedAt: closed, source: source, purchase: purchase)
     }
 }
 
@@ -376,6 +385,9 @@ public struct RestoredPantryItem: Sendable, Hashable {
     public let status: String
     public let createdAt: String
     public let closedAt: String?
+    /// hand, list or receipt; the purchase's expense id for the latter two.
+    public var source: String = "hand"
+    public var purchase: String?
 }
 
 /// A category as exported: name, kind, icon, colour and flags.

@@ -8,6 +8,12 @@ public struct PantryItem: Sendable, Hashable {
         case open, used, discarded
     }
 
+    /// Where it came from: added by hand (`pantry add`), with a shopping-list item checked off
+    /// (`lists check --expires`) or with a receipt confirmed (`receipts confirm --expires`).
+    public enum Source: String, Sendable, Hashable, CaseIterable {
+        case hand, list, receipt
+    }
+
     /// The id users see, numbered per user (1, 2, 3 …, never reused).
     public var id: Int64
     public var userID: String
@@ -21,11 +27,16 @@ public struct PantryItem: Sendable, Hashable {
     public var createdAt: String
     /// When `use` or `discard` closed it; nil while open.
     public var closedAt: String?
+    public var source: Source
+    /// The id of the purchase (expense) it came with; nil for one added by hand.
+    public var purchaseID: String?
 
     public init(
         id: Int64, userID: String, name: String, quantity: String?, expires: LocalDay?, status: Status, createdAt: String,
-        closedAt: String?
+        closedAt: String?, source: Source = .hand, purchaseID: String? = nil
     ) {
+        self.source = source
+        self.purchaseID = purchaseID
         self.id = id
         self.userID = userID
         self.name = name
@@ -78,6 +89,23 @@ public struct PantryFields: Sendable, Hashable {
     }
 }
 
+extension PantryFields {
+    /// The pantry item a purchase makes (`lists check --expires`, `receipts confirm --expires`):
+    /// the item's name and quantity (as `pantry add` writes them), expiring on `expires`.
+    /// - Parameter option: the option that gave the day, named in the error.
+    /// - Throws: `UsageError` when `expires` is not a day.
+    public static func purchase(name: String, want: BasketItem.Want?, expires: String, option: String) throws -> PantryFields {
+        let day: LocalDay
+        do { day = try LocalDay(parsing: expires) } catch { throw UsageError("\(option) \(expires): \(error); give a day like 2025-06-30") }
+        let quantity: String? = switch want {
+        case .packs(let p)?: String(p)
+        case .amount(let a)?: a.description
+        case nil: nil
+        }
+        return PantryFields(name: String(name.prefix(400)), quantity: quantity, expires: day)
+    }
+}
+
 /// `pantry list`'s order and JSON, shared by the CLI and the service.
 public enum PantryListing {
     /// Open items, the soonest expiry first (those without one last, then by id); with `all`,
@@ -100,7 +128,8 @@ public enum PantryListing {
             ("id", .integer(i.id)), ("user", .string(i.userID)), ("name", .string(i.name)),
             ("quantity", i.quantity.map(JSONOutput.string) ?? .null), ("expires", i.expires.map { .string($0.description) } ?? .null),
             ("status", .string(i.status.rawValue)), ("created_at", .string(i.createdAt)),
-            ("closed_at", i.closedAt.map(JSONOutput.string) ?? .null),
+            ("closed_at", i.closedAt.map(JSONOutput.string) ?? .null), ("source", .string(i.source.rawValue)),
+            ("purchase", i.purchaseID.map(JSONOutput.string) ?? .null),
         ])
     }
 

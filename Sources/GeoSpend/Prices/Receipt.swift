@@ -125,9 +125,13 @@ public struct Receipt: Sendable, Hashable {
 public struct ReceiptRecords: Sendable {
     public let expense: Expense
     public let prices: [(item: Int, entry: PriceEntry)]
+    /// Pantry items the purchase adds (`receipts confirm --expires`), stored in the same
+    /// transaction with source `receipt` and the expense as their purchase.
+    public var pantry: [PantryFields]
 
-    public init(expense: Expense, prices: [(item: Int, entry: PriceEntry)]) {
+    public init(expense: Expense, prices: [(item: Int, entry: PriceEntry)], pantry: [PantryFields] = []) {
         self.expense = expense
         self.prices = prices
+        self.pantry = pantry
     }
 }

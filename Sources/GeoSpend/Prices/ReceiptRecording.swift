@@ -32,6 +32,9 @@ public enum ReceiptRecording {
         public var currency: String
         public var category: String?
         public var allowMismatch: Bool
+        /// `LINE=YYYY-MM-DD` (`--expires`): lines that become pantry items when the receipt is
+        /// stored ok; refused for one that waits for review (give them to `confirm`).
+        public var expires: [String] = []
 
         public init(
             text: String, name: String, isPhoto: Bool = false, imageHash: String? = nil, keptImage: [UInt8]? = nil, user: String,
@@ -104,6 +107,14 @@ public enum ReceiptRecording {
             receipt.expenseID = receipt.id
             records = try Self.records(receipt, place: place, at: when, category: input.category, name: input.name)
         }
+        if !input.expires.isEmpty {
+            guard records != nil else {
+                throw UsageError(
+                    "--expires: \(input.name) would wait for review (\(problems.joined(separator: "; "))), so nothing is bought yet; "
+                        + "nothing stored. Import it without --expires and give them to `receipts confirm`")
+            }
+            records?.pantry = try pantryItems(receipt, expires: input.expires)
+        }
         let known = try await ProductLookup.productIDs(userID: input.user, in: db)
         let (stored, outcomes) = try await db.addReceipt(receipt, records: records)
         return saved(stored, outcomes: outcomes, records: records, known: known, unread: scan.unread)
@@ -168,20 +179,55 @@ public enum ReceiptRecording {
 
     /// `receipts confirm`: a receipt waiting for review accepted as it is (its problems kept on
     /// record); it makes its expense and price records. It needs a store, a date and a total.
-    public static func confirm(id: String, user given: String, db: some ExpenseStore & ReceiptStore & PriceStore) async throws -> Saved {
+    /// With `expires` (`LINE=YYYY-MM-DD`, `--expires`), the lines named become pantry items
+    /// expiring that day, in the same transaction (source `receipt`, the receipt's expense their
+    /// purchase).
+    public static func confirm(
+        id: String, user given: String, expires: [String] = [], db: some ExpenseStore & ReceiptStore & PriceStore
+    ) async throws -> Saved {
         let user = Identity.normalized(given)
         guard var receipt = try await db.receipt(id: id, userID: user) else { throw notFound(id) }
         guard receipt.status == .needsReview else { throw UsageError("\(id) is ok already: its expense and price records are stored") }
         if let missing = confirmable(receipt) { throw UsageError("\(id): \(missing); nothing stored") }
+        let pantry = try pantryItems(receipt, expires: expires)
         guard let storeID = receipt.storeID, let place = try await db.read({ reader in try reader.stores(withIDs: [storeID]) })[storeID] else {
             throw UsageError("\(id): its store \(receipt.storeID ?? "") is gone; give another with `receipts correct \(id) --store S`")
         }
         receipt.status = .ok
         receipt.expenseID = receipt.id
-        let records = try Self.records(receipt, place: place, at: nil, category: nil, name: receipt.imageName ?? "text")
+        var records = try Self.records(receipt, place: place, at: nil, category: nil, name: receipt.imageName ?? "text")
+        records.pantry = pantry
         let known = try await ProductLookup.productIDs(userID: user, in: db)
         let (stored, outcomes) = try await db.replaceReceipt(receipt, records: records)
         return saved(stored, outcomes: outcomes, records: records, known: known, unread: [])
+    }
+
+    /// The pantry items `--expires LINE=YYYY-MM-DD` (repeatable) names: each line's item, its
+    /// quantity (pieces, or the kilograms weighed), expiring that day.
+    /// - Throws: `UsageError` naming the value: not `LINE=DAY`, no item on that line, a line given
+    ///   twice, a day that is not one.
+    public static func pantryItems(_ r: Receipt, expires: [String]) throws -> [PantryFields] {
+        var seen: Set<Int> = []
+        return try expires.map { spec in
+            let parts = spec.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, let line = Int(parts[0].trimmingCharacters(in: .whitespaces)) else {
+                throw UsageError("--expires \(spec): give the item's line and the day it expires, e.g. --expires 3=2025-06-30 (lines: `receipts show \(r.id)`)")
+            }
+            guard let item = r.items.first(where: { $0.line == line }) else {
+                let lines = r.items.map { String($0.line) }.joined(separator: ", ")
+                throw UsageError("--expires \(spec): no item on line \(line) of \(r.id); its items are on lines \(lines) (see `receipts show \(r.id)`)")
+            }
+            guard seen.insert(line).inserted else { throw UsageError("--expires \(spec): line \(line) is given twice; give each line once") }
+            // Receipts weigh in grams (`unit` kg); PackSize counts thousandths of a gram.
+            var want: BasketItem.Want?
+            if item.unit == "kg" {
+                let (grams, overflow) = item.quantity.multipliedReportingOverflow(by: 1000)
+                if !overflow && item.quantity > 0 { want = .amount(PackSize(dimension: .mass, thousandths: grams)) }
+            } else if item.quantity > 0 {
+                want = .packs(item.quantity)
+            }
+            return try PantryFields.purchase(name: item.name, want: want, expires: String(parts[1]), option: "--expires \(line)=…")
+        }
     }
 
     /// Why the receipt cannot make an expense yet, or nil.

@@ -48,11 +48,12 @@ extension ShoppingListFields {
         public let expense: Expense
     }
 
-    /// `lists check LIST ITEM --price P [--store ID] [--at WHEN]`: in one transaction, a purchase
-    /// expense of `P × quantity` (P per piece, kg or l: `total(priceMinor:for:)`) and, with a
-    /// store, a price record of P for 1 piece, kg or l; the item marked checked.
+    /// `lists check LIST ITEM --price P [--store ID] [--at WHEN] [--expires DAY]`: in one
+    /// transaction, a purchase expense of `P × quantity` (P per piece, kg or l:
+    /// `total(priceMinor:for:)`), with a store a price record of P for 1 piece, kg or l, with
+    /// `expires` a pantry item (the item's name and quantity, source `list`); the item marked checked.
     public static func check(
-        user: String, id: Int64, item name: String, price: String, storeID: String?, at: String?,
+        user: String, id: Int64, item name: String, price: String, storeID: String?, at: String?, expires: String? = nil,
         db: some ExpenseStore & ShoppingListStore
     ) async throws -> Check {
         let list = try list(id, of: user, in: try await db.lists(userID: user))
@@ -90,14 +91,17 @@ extension ShoppingListFields {
         let entry = storeID.map {
             PriceEntry(productName: item.name, store: .id($0), price: paid, quantity: 1, unit: unit, recordedAt: when, source: .manual)
         }
-        guard let (done, stored) = try await db.checkItem(userID: user, id: id, position: index + 1, expense: expense, price: entry) else {
+        let pantry = try expires.map { try PantryFields.purchase(name: item.name, want: item.want, expires: $0, option: "--expires") }
+        guard let (done, stored) = try await db.checkItem(
+            userID: user, id: id, position: index + 1, expense: expense, price: entry, pantry: pantry)
+        else {
             throw noList(id, user)
         }
         return Check(list: done, item: done.items[index], expense: stored)
     }
 
-    /// `lists uncheck LIST ITEM`: the purchase and the price record `check` stored go, in one
-    /// transaction, and the item is open again.
+    /// `lists uncheck LIST ITEM`: the purchase, the price record and the pantry item `check`
+    /// stored go, in one transaction, and the item is open again.
     public static func uncheck(user: String, id: Int64, item name: String, db: some ShoppingListStore) async throws -> ShoppingList {
         let list = try list(id, of: user, in: try await db.lists(userID: user))
         let index = try item(name, of: list)

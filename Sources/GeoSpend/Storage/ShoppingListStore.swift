@@ -23,13 +23,24 @@ public protocol ShoppingListStore: Sendable {
     func deleteList(userID: String, id: Int64) async throws -> Bool
 
     /// Checks off the item at `position` (1-based) of an open list, in one transaction: stores
-    /// `expense` (its id gets `-N` appended, N counting the list's checks, never reused) and, when
-    /// given, the price record `price` (as `ReceiptStore.saveReceipt`), and marks the item with
-    /// both. - Returns: the list and the stored expense; nil when the user has no such list.
+    /// `expense` (its id gets `-N` appended, N counting the list's checks, never reused), when
+    /// given the price record `price` (as `ReceiptStore.saveReceipt`) and the pantry item
+    /// `pantry` (source `list`, the stored expense its purchase), and marks the item with them.
+    /// - Returns: the list and the stored expense; nil when the user has no such list.
     /// - Throws: when the item is checked already (nothing is stored).
-    func checkItem(userID: String, id: Int64, position: Int, expense: Expense, price: PriceEntry?) async throws -> (ShoppingList, Expense)?
+    func checkItem(
+        userID: String, id: Int64, position: Int, expense: Expense, price: PriceEntry?, pantry: PantryFields?
+    ) async throws -> (ShoppingList, Expense)?
 
-    /// Unchecks the item at `position`: deletes the expense and the price record its check
-    /// stored and clears the mark, in one transaction. - Returns: nil when there is no such list.
+    /// Unchecks the item at `position`: deletes the expense, the price record and the pantry
+    /// item its check stored (open or closed: the purchase did not happen) and clears the mark,
+    /// in one transaction. - Returns: nil when there is no such list.
     func uncheckItem(userID: String, id: Int64, position: Int) async throws -> ShoppingList?
+}
+
+extension ShoppingListStore {
+    /// `checkItem` with no pantry item.
+    public func checkItem(userID: String, id: Int64, position: Int, expense: Expense, price: PriceEntry?) async throws -> (ShoppingList, Expense)? {
+        try await checkItem(userID: userID, id: id, position: position, expense: expense, price: price, pantry: nil)
+    }
 }
