@@ -74,9 +74,11 @@ import Glibc
         // (before the fix these requests waited until the client gave up).
         let bound = ReliabilityFigures.isLong ? 1.0 : 5.0
         #expect(p99 < bound, "another user's p99 was \(p99) s with 6 unread downloads open")
-        // The downloads past two were refused: their answer is short and readable.
+        // Three of the six were refused: their answer is short and readable. Which three is the
+        // order the server took them in, not the order they were sent: on a loaded machine the
+        // fourth was once taken before the first (2 of the last three refused, CI of 8a84f41).
         var refused = 0
-        for fd in sockets.dropFirst(3) {
+        for fd in sockets {
             var buffer = [UInt8](repeating: 0, count: 4096)
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             if poll(&pfd, 1, 2000) > 0, recv(fd, &buffer, buffer.count, 0) > 0, String(decoding: buffer, as: UTF8.self).hasPrefix("HTTP/1.1 503") {
