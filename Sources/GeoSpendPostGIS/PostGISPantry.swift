@@ -66,10 +66,8 @@ extension PostGISStore: PantryStore {
 
     static func pantryRows(_ rows: [PostgresRow]) throws -> [PantryItem] {
         try rows.map { row in
-            let (n, user, name, quantity, expires, status, created, closed) = try row.decode(
-                (Int64, String, String, String?, String?, String, String, String?).self)
-            let x = row.makeRandomAccess()
-            let (source, purchase) = (try x[8].decode(String.self), try x[9].decode(String?.self))
+            let (n, user, name, quantity, expires, status, created, closed, source, purchase) = try row.decode(
+                (Int64, String, String, String?, String?, String, String, String?, String, String?).self)
             return PantryItem(
                 id: n, userID: user, name: name, quantity: quantity, expires: try expires.map { try LocalDay(parsing: $0) },
                 status: PantryItem.Status(rawValue: status) ?? .open, createdAt: created, closedAt: closed,

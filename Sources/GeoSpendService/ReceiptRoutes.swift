@@ -57,9 +57,7 @@ struct ReceiptRoutes {
         let input = ReceiptRecording.Input(
             text: text, name: name, user: user, storeID: storeID, at: at, currency: currency, category: q.string("category"),
             allowMismatch: allow)
-        var bought = input
-        bought.expires = q.all("expires")  // `?expires=3=2025-06-30`, repeatable (`--expires`)
-        return Self.created(try await ReceiptRecording.importReceipt(bought, db: store))
+        return try await imported(input, q)
     }
 
     @Sendable func create(_ request: Request, context: ServiceContext) async throws -> Response {
@@ -75,8 +73,8 @@ struct ReceiptRoutes {
             if q.string("name") == nil, let filename = part.filename { name = filename }
         }
         let keepImage = try q.flag("keep-image")
-        let (store, storeID, at, currency, category, allow) = (
-            self.store, q.string("store"), q.string("at"), q.string("currency") ?? "EUR", q.string("category"), try q.flag("allow-mismatch"))
+        let (storeID, at, currency, category, allow) = (
+            q.string("store"), q.string("at"), q.string("currency") ?? "EUR", q.string("category"), try q.flag("allow-mismatch"))
         let input: ReceiptRecording.Input
         if ReceiptInput.isImage(bytes) {
             try scans.takeOrRefuse()
@@ -112,9 +110,15 @@ struct ReceiptRoutes {
                 bytes: bytes, path: name, name: name, keepImage: keepImage, user: user, storeID: storeID, at: at, currency: currency,
                 category: category, allowMismatch: allow)
         }
-        var bought = input
-        bought.expires = q.all("expires")  // `?expires=3=2025-06-30`, repeatable (`--expires`)
-        return Self.created(try await ReceiptRecording.importReceipt(bought, db: store))
+        return try await imported(input, q)
+    }
+
+    /// The receipt stored, 201, with the lines `?expires=3=2025-06-30` (repeatable, `--expires`)
+    /// names kept in the pantry.
+    private func imported(_ input: ReceiptRecording.Input, _ q: QueryParameters) async throws -> Response {
+        var input = input
+        input.expires = q.all("expires")
+        return Self.created(try await ReceiptRecording.importReceipt(input, db: store))
     }
 
     /// `{"receipts": [receipts list's objects], "next": "SEQ" | null}`, oldest first.

@@ -23,8 +23,6 @@ enum ServiceResources {
             return [URL(fileURLWithPath: own).appendingPathComponent(bundleName), URL(fileURLWithPath: own)]
         }
         var folders: [URL] = []
-        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        if exe.path != "/proc/self/exe" { folders.append(exe.deletingLastPathComponent()) }
         if let main = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() { folders.append(main) }
         // Sources/GeoSpendService/ServiceResources.swift → the checkout's .build/<configuration>.
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

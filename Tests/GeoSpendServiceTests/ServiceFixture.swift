@@ -97,6 +97,11 @@ final class ServiceFixture: @unchecked Sendable {
         return copy
     }
 
+    /// One request to the router with the fixture's token named `token` ("alice", "aliceWrite", …).
+    func call(_ uri: String, _ token: String = "alice", method: HTTPRequest.Method = .get, body: String? = nil) async throws -> Answer {
+        try await withClient { [tokens] in try await $0.call(uri, token: tokens[token], method: method, body: body) }
+    }
+
     /// Runs `body` with a client of the router (no network: HummingbirdTesting's `.router`).
     func withClient<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
         let app = Application(router: buildRouter(store: try store(), timeLimit: Self.patient), logger: Self.quiet)

@@ -19,12 +19,7 @@ import Testing
         case .postGIS: try await PostGISTestServer.freshStore()
         }
         _ = try await Importer.importStores(from: scratch.file("stores.csv", "id,name,lat,lon\ns1,Kiosk,60.17,24.94\n"), into: store)
-        let eur = try Currency(code: "EUR")
-        for user in ["ann", "bob"] {
-            _ = try await store.addExpense(
-                Expense(id: "first", userID: user, amount: Money(minorUnits: 100, currency: eur), occurredAt: try Timestamp(parsing: "2025-01-01")),
-                remindAt: nil)
-        }
+        try await addUsers(["ann", "bob"], to: store)
         return store
     }
 

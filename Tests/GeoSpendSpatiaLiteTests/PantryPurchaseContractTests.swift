@@ -17,12 +17,7 @@ import Testing
 
     static func fresh(_ kind: Kind, _ scratch: Scratch) async throws -> any Database {
         let store = try #require(try await PriceStoreContractTests.make(kind, scratch) as? any Database)
-        let eur = try Currency(code: "EUR")
-        for user in ["ann", "bob"] {
-            _ = try await store.addExpense(
-                Expense(id: "first", userID: user, amount: Money(minorUnits: 100, currency: eur), occurredAt: try Timestamp(parsing: "2025-01-01")),
-                remindAt: nil)
-        }
+        try await addUsers(["ann", "bob"], to: store)
         return store
     }
 

@@ -19,12 +19,7 @@ import Testing
         case .spatiaLite: store = try scratch.store()
         case .postGIS: store = try await PostGISTestServer.freshStore()
         }
-        let eur = try Currency(code: "EUR")
-        for user in ["ann", "bob"] {
-            _ = try await store.addExpense(
-                Expense(id: "first", userID: user, amount: Money(minorUnits: 100, currency: eur), occurredAt: try Timestamp(parsing: "2025-01-01")),
-                remindAt: nil)
-        }
+        try await addUsers(["ann", "bob"], to: store)
         // ann: 1 Lisbon trip, 2 Renovation; bob: 1 Skiing, 2 Lisbon trip (his own).
         _ = try await store.addPeriod(userID: "ann", try PeriodFields(name: "Lisbon trip", start: try Timestamp(parsing: "2025-03-01"), end: nil))
         _ = try await store.addPeriod(userID: "ann", try PeriodFields(name: "Renovation", start: try Timestamp(parsing: "2025-04-01"), end: nil))

@@ -19,12 +19,7 @@ import Testing
         case .spatiaLite: store = try scratch.store()
         case .postGIS: store = try await PostGISTestServer.freshStore()
         }
-        let eur = try Currency(code: "EUR")
-        for user in ["ann", "bob"] {
-            _ = try await store.addExpense(
-                Expense(id: "first", userID: user, amount: Money(minorUnits: 100, currency: eur), occurredAt: try Timestamp(parsing: "2025-01-01")),
-                remindAt: nil)
-        }
+        try await addUsers(["ann", "bob"], to: store)
         return store
     }
 

@@ -28,6 +28,17 @@ final class Scratch {
     func store(_ name: String = "test.sqlite") throws -> SpatiaLiteStore { try SpatiaLiteStore(path: path(name)) }
 }
 
+/// Makes each of `users` a user of `store` (a user is whoever has data): one expense, "first",
+/// of 1.00 EUR on 2025-01-01. The contract suites start from this.
+func addUsers(_ users: [String], to store: some ExpenseEditing) async throws {
+    let eur = try Currency(code: "EUR")
+    for user in users {
+        _ = try await store.addExpense(
+            Expense(id: "first", userID: user, amount: Money(minorUnits: 100, currency: eur), occurredAt: try Timestamp(parsing: "2025-01-01")),
+            remindAt: nil)
+    }
+}
+
 enum Repo {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

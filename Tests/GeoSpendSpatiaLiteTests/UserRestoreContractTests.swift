@@ -113,7 +113,8 @@ import Testing
         _ = try #require(try await store.checkItem(
             userID: "ann", id: list.id, position: 1,
             expense: Expense(id: "list-\(list.id)", userID: "ann", amount: Money(minorUnits: 258, currency: eur), occurredAt: at, storeID: "s1"),
-            price: PriceEntry(productName: "Milch", store: .id("s1"), price: Money(minorUnits: 129, currency: eur), recordedAt: at, source: .manual)))
+            price: PriceEntry(productName: "Milch", store: .id("s1"), price: Money(minorUnits: 129, currency: eur), recordedAt: at, source: .manual),
+            pantry: nil))
         let bobs = try await store.addCommunityPost(userID: "bob", CommunityPostFields(type: .general, text: "Hello"), at: at)
         let review = try await store.addCommunityPost(
             userID: "ann", CommunityPostFields(type: .storeReview, storeID: "s1", rating: 4, text: "Friendly \"kiosk\""), at: at)

@@ -50,6 +50,16 @@ def wait_for(driver, script, what):
                          + str(driver.execute_script("return document.getElementById('status')?.textContent")))
 
 
+def await_confirmation(driver, seen, expense, store, what):
+    """Waits until the review list marks `expense` confirmed at `store`; records it and the
+    review count then in `seen`."""
+    wait_for(driver, f"return document.querySelector('#review li[data-expense=\"{expense}\"]')?.dataset.confirmed === {json.dumps(store)}",
+             what)
+    seen["confirmed"] = {"expense": expense, "store": store}
+    seen["review_count_after"] = driver.execute_script(
+        "return document.querySelector('[data-figure=\"review-count\"]').textContent")
+
+
 def axe(driver):
     """axe-core's serious and critical violations on the page as it is (axe-selenium-python)."""
     from axe_selenium_python import Axe
@@ -339,21 +349,13 @@ def main():
             expense = driver.execute_script("return arguments[0].closest('li').dataset.expense", button)
             store = button.get_attribute("data-store")
             button.click()
-            wait_for(driver, f"return document.querySelector('#review li[data-expense=\"{expense}\"]')?.dataset.confirmed === {json.dumps(store)}",
-                     "the confirmation")
-            seen["confirmed"] = {"expense": expense, "store": store}
-            seen["review_count_after"] = driver.execute_script(
-                "return document.querySelector('[data-figure=\"review-count\"]').textContent")
+            await_confirmation(driver, seen, expense, store, "the confirmation")
         if args.confirm_on_map:
             marker = driver.find_element(By.CSS_SELECTOR, "#review-map .candidate[data-store]")
             expense = driver.execute_script("return document.getElementById('review-map').dataset.expense")
             store = marker.get_attribute("data-store")
             marker.click()
-            wait_for(driver, f"return document.querySelector('#review li[data-expense=\"{expense}\"]')?.dataset.confirmed === {json.dumps(store)}",
-                     "the confirmation on the map")
-            seen["confirmed"] = {"expense": expense, "store": store}
-            seen["review_count_after"] = driver.execute_script(
-                "return document.querySelector('[data-figure=\"review-count\"]').textContent")
+            await_confirmation(driver, seen, expense, store, "the confirmation on the map")
         if args.receipt:
             row = f"#receipts li[data-receipt=\"{args.receipt}\"]"
             total = driver.find_element(By.CSS_SELECTOR, row + " input[data-field=total]")

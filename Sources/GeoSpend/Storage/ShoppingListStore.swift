@@ -37,10 +37,3 @@ public protocol ShoppingListStore: Sendable {
     /// in one transaction. - Returns: nil when there is no such list.
     func uncheckItem(userID: String, id: Int64, position: Int) async throws -> ShoppingList?
 }
-
-extension ShoppingListStore {
-    /// `checkItem` with no pantry item.
-    public func checkItem(userID: String, id: Int64, position: Int, expense: Expense, price: PriceEntry?) async throws -> (ShoppingList, Expense)? {
-        try await checkItem(userID: userID, id: id, position: position, expense: expense, price: price, pantry: nil)
-    }
-}

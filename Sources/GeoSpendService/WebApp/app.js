@@ -97,14 +97,21 @@ function decimal(units) {
 
 const state = { addMap: null, addMarker: null, addPosition: null, points: null, map: null, layers: [], basemap: null, config: null, month: null, reviewMap: null, reviewLayer: null, reviewRows: [], objectURLs: [] };
 
-/// Leaflet map with a bottom pane for the basemap (`data-layer="basemap"`), its own credit,
-/// title and a metric scale. Made once; layers change with the month.
-function makeMap(config) {
-  const map = L.map("map", { attributionControl: false, zoomSnap: 0.25 }).setView([60.1715, 24.944], 15);
+/// A Leaflet map in the element `id`: the pane the basemap is drawn in (under everything,
+/// marked `data-layer="basemap"`) and a metric scale; every screen's map starts so.
+function baseMap(id, centre, zoom) {
+  const map = L.map(id, { attributionControl: false, zoomSnap: 0.25 }).setView(centre, zoom);
   const pane = map.createPane("basemap");
   pane.style.zIndex = 150;
   pane.dataset.layer = "basemap";
   L.control.scale({ imperial: false, position: "bottomleft" }).addTo(map);
+  return map;
+}
+
+/// Leaflet map with a bottom pane for the basemap (`data-layer="basemap"`), its own credit,
+/// title and a metric scale. Made once; layers change with the month.
+function makeMap(config) {
+  const map = baseMap("map", [60.1715, 24.944], 15);
 
   const Title = L.Control.extend({
     onAdd() { return el("div", { class: "map-title", id: "map-title" }, "GeoSpend"); },
@@ -368,11 +375,7 @@ async function reviewCount() {
 /// container), with the same basemap as the month's.
 function reviewMap() {
   if (state.reviewMap) { state.reviewMap.invalidateSize(); return state.reviewMap; }
-  const map = L.map("review-map", { attributionControl: false, zoomSnap: 0.25 }).setView([60.1715, 24.944], 15);
-  const pane = map.createPane("basemap");
-  pane.style.zIndex = 150;
-  pane.dataset.layer = "basemap";
-  L.control.scale({ imperial: false, position: "bottomleft" }).addTo(map);
+  const map = baseMap("review-map", [60.1715, 24.944], 15);
   if (state.config) drawBasemap(map, state.config).catch(() => 0);
   state.reviewMap = map;
   state.reviewLayer = L.layerGroup().addTo(map);
@@ -585,11 +588,7 @@ async function drawReceipt(row, r) {
 /// ranked stores' markers.
 function shopMap() {
   if (state.shopMap) { state.shopMap.invalidateSize(); return state.shopMap; }
-  const map = L.map("shop-map", { attributionControl: false, zoomSnap: 0.25 }).setView([60.1699, 24.9384], 14);
-  const pane = map.createPane("basemap");
-  pane.style.zIndex = 150;
-  pane.dataset.layer = "basemap";
-  L.control.scale({ imperial: false, position: "bottomleft" }).addTo(map);
+  const map = baseMap("shop-map", [60.1699, 24.9384], 14);
   if (state.config) drawBasemap(map, state.config).catch(() => 0);
   state.shopCircle = L.circle([60.1699, 24.9384], { radius: Number($("shop-radius").value), color: "#0b5cad", weight: 2, fillOpacity: 0.06, className: "shop-circle", interactive: false }).addTo(map);
   state.shopStores = L.layerGroup().addTo(map);
@@ -716,11 +715,7 @@ $("shop-find").addEventListener("click", () => findBasket());
 /// The add screen's map (made when first shown): a click sets where the expense was paid.
 function addMap() {
   if (state.addMap) { state.addMap.invalidateSize(); return state.addMap; }
-  const map = L.map("add-map", { attributionControl: false, zoomSnap: 0.25 }).setView([60.1699, 24.9384], 14);
-  const pane = map.createPane("basemap");
-  pane.style.zIndex = 150;
-  pane.dataset.layer = "basemap";
-  L.control.scale({ imperial: false, position: "bottomleft" }).addTo(map);
+  const map = baseMap("add-map", [60.1699, 24.9384], 14);
   if (state.config) drawBasemap(map, state.config).catch(() => 0);
   map.on("click", (e) => setAddPosition(e.latlng.lat, e.latlng.lng, "the map"));
   state.addMap = map;
@@ -746,7 +741,7 @@ function localTimestamp(date, time) {
   return date + "T" + time + ":00" + sign + pad(Math.floor(a / 60)) + ":" + pad(a % 60);
 }
 
-/// A problem document in words: its detail, and an import's rows (line, column, reason).
+/// A problem document in words: its detail (an import lists its rows itself, from `errors`).
 function problemText(doc, status) {
   if (!doc) return "the service answered " + status;
   return doc.detail || doc.title || ("the service answered " + status);
