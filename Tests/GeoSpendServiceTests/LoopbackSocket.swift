@@ -30,4 +30,10 @@ enum LoopbackSocket {
     static func send(_ fd: Int32, _ text: String) {
         _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
     }
+
+    /// Whether the server has answered on `fd` or closed it (something to read, at once).
+    static func answered(_ fd: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 0) > 0
+    }
 }
