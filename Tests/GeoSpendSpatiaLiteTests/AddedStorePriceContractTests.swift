@@ -13,7 +13,7 @@ import Testing
 /// crowd's prices, the community feed) does; export → delete → restore gives the same bytes.
 @Suite struct AddedStorePriceContractTests {
     typealias Kind = PriceStoreContractTests.Kind
-    typealias Database = ExpenseStore & ExpenseEditing & PriceStore & StoreChoiceStore & UserDataStore & CommunityStore
+    typealias Database = ExpenseStore & ExpenseEditing & ReceiptStore & PriceStore & StoreChoiceStore & UserDataStore & CommunityStore
 
     /// Registry s1 (a kiosk); ann's mine-1 (K-Market) and mine-2, bob's mine-1 (his Lidl).
     static func fresh(_ kind: Kind, _ scratch: Scratch) async throws -> any Database {
@@ -73,7 +73,7 @@ import Testing
     func anEditMovesARecordBetweenTheIDSpaces(kind: Kind) async throws {
         let scratch = Scratch()
         let store = try await Self.fresh(kind, scratch)
-        guard let db = store as? any PriceCorrection.Store else { Issue.record("not a PriceCorrection.Store"); return }
+        let db: any PriceCorrection.Store = store
         _ = try await store.savePrices([try Self.milk("1.19", at: "s1")], userID: "ann")
         _ = try await store.savePrices([try Self.milk("1.09", at: "s1")], userID: "bob")
         let annsID = try #require(try await store.priceRecords(PriceQuery(userID: "ann")).first?.id)
@@ -123,12 +123,39 @@ import Testing
         #expect(!export.contains("\"store_id\":\"mine-1\",\"product_id\""), "no entry names her store")
     }
 
+    /// A receipt at the user's own store: its price records there, its expense at the store's
+    /// position with no store id (expenses name the registry's); bob's `mine-2` is refused.
+    @Test(arguments: Kind.allCases)
+    func aReceiptAtTheUsersOwnStore(kind: Kind) async throws {
+        let scratch = Scratch()
+        let store = try await Self.fresh(kind, scratch)
+        let saved = try await ReceiptRecording.importReceipt(
+            .init(text: Self.receiptText, name: "r.txt", user: "ann", storeID: "mine-1", at: "2024-12-16T15:53:00+02:00"), db: store)
+        #expect(saved.receipt.storeID == "mine-1" && saved.receipt.status == .ok)
+        #expect(try await store.receipt(id: saved.receipt.id, userID: "ann")?.storeID == "mine-1")
+        #expect(try await store.priceRecords(PriceQuery(userID: "ann")).map(\.storeID) == ["mine-1", "mine-1"])
+        let export = try #require(try await UserRestoreContractTests.export(store, "ann"))
+        #expect(export.contains("\"merchant\":\"K-Market Kallio\",\"lat\":60.1841,\"lon\":24.95,\"accuracy_m\":null,\"store_id\":null"))
+        await #expect(throws: UsageError.self) {
+            try await ReceiptRecording.importReceipt(.init(text: Self.receiptText, name: "r.txt", user: "bob", storeID: "mine-2", at: nil), db: store)
+        }
+        #expect(try await store.receipts(userID: "bob", after: nil, limit: 10).isEmpty)
+        // Corrected to the registry's store and back: the records follow.
+        _ = try await ReceiptRecording.correct(id: saved.receipt.id, user: "ann", .init(storeID: "s1"), db: store)
+        #expect(try await store.priceRecords(PriceQuery(userID: "ann")).map(\.storeID) == ["s1", "s1"])
+        _ = try await ReceiptRecording.correct(id: saved.receipt.id, user: "ann", .init(storeID: "mine-2"), db: store)
+        #expect(try await store.priceRecords(PriceQuery(userID: "ann")).map(\.storeID) == ["mine-2", "mine-2"])
+    }
+
+    static let receiptText = "K-Market\n16.12.2024 15:53\nMilk 1,29\nBrot Vollkorn 2,49\nSUMME 3,78\n"
+
     @Test(arguments: Kind.allCases)
     func exportDeleteRestoreExportIsByteIdentical(kind: Kind) async throws {
         let scratch = Scratch()
         let store = try await Self.fresh(kind, scratch)
         _ = try await store.savePrices([try Self.milk("1.19", at: "mine-1"), try Self.milk("1.25", at: "mine-2"), try Self.milk("1.39", at: "s1")], userID: "ann")
         _ = try await store.savePrices([try Self.milk("1.09", at: "mine-1")], userID: "bob")
+        _ = try await ReceiptRecording.importReceipt(.init(text: Self.receiptText, name: "r.txt", user: "ann", storeID: "mine-2", at: nil), db: store)
         let before = try #require(try await UserRestoreContractTests.export(store, "ann"))
         let bobBefore = try #require(try await UserRestoreContractTests.export(store, "bob"))
         #expect(before.contains("\"store_id\":\"mine-1\",\"price\":\"1.19\"") && before.contains("\"store_id\":\"mine-2\""))
