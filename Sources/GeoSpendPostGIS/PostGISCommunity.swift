@@ -92,7 +92,12 @@ extension PostGISStore: CommunityStore {
     /// A member's new price records as `price_update` entries, in the transaction that stores them.
     static func recordPriceUpdates(_ r: PostGISReader, _ user: String, _ outcomes: [PriceSaveOutcome]) throws {
         guard try communityMember(r, user) != nil else { return }
-        for case .inserted(let p, _) in outcomes {
+        let ids = outcomes.compactMap { if case .inserted(let p, _) = $0 { p.id } else { nil } }
+        // A record at the user's own added store stays theirs: the feed is everyone's.
+        let atRegistry = Set(try r.rows("""
+            SELECT pk FROM price_records WHERE user_id = \(user) AND pk = ANY(\(ids)) AND store_id IS NOT NULL
+            """).map { try $0.decode(Int64.self) })
+        for case .inserted(let p, _) in outcomes where atRegistry.contains(p.id) {
             let verified = try communityVerified(r, user, storeID: p.storeID, at: p.recordedAt)
             _ = try r.rows("""
                 INSERT INTO community_posts (user_id, type, store_id, product_id, price_minor, currency, price_record_pk, automatic,

@@ -31,11 +31,11 @@ extension PostGISStore: PriceStore {
         // the inner query (between `select` and `suffix`).
         let query = Self.conditions(narrowed).query("""
             SELECT \(Self.recordColumns) FROM (
-                SELECT r.*, ROW_NUMBER() OVER (PARTITION BY r.store_id, r.product_id ORDER BY r.recorded_ms DESC, r.pk DESC) AS rank
+                SELECT r.*, ROW_NUMBER() OVER (PARTITION BY \(Self.storeKey), r.product_id ORDER BY r.recorded_ms DESC, r.pk DESC) AS rank
                 FROM price_records AS r JOIN products AS p ON p.id = r.product_id
             """, suffix: """
             ) AS r JOIN products AS p ON p.id = r.product_id
-            WHERE r.rank = 1 ORDER BY r.store_id, r.product_id
+            WHERE r.rank = 1 ORDER BY \(Self.storeKey), r.product_id
             """)
         return try await read(rows: query).map(Self.record)
     }
@@ -46,14 +46,23 @@ extension PostGISStore: PriceStore {
             WHERE EXISTS (SELECT 1 FROM price_records AS r WHERE r.store_id = s.id AND (\(userID)::text IS NULL OR r.user_id = \(userID)))
             ORDER BY s.id
             """
-        return try await read(rows: query).map { try PostGISRows.store($0.makeRandomAccess()) }
+        let stores = try await read(rows: query).map { try PostGISRows.store($0.makeRandomAccess()) }
+        guard let userID else { return stores }
+        let own = try await read(rows: """
+            SELECT \(unescaped: Self.addedStoreColumns) FROM user_stores AS u WHERE u.user_id = \(userID)
+            AND EXISTS (SELECT 1 FROM price_records AS r WHERE r.user_id = \(userID) AND r.user_store_number = u.number)
+            """).map { try Self.addedStore($0).store }
+        return RecordStore.merged(registry: stores, own: own)
     }
 
     public func updatePriceRecord(userID: String, id: Int64, _ f: PriceCorrection.Fields) async throws -> PriceRecord? {
         try await editScope { db in
             let at = f.recordedAt
+            // The store as the user sees it; an unknown one stays for the foreign key to refuse.
+            let place = try Self.recordStores(db, [.id(f.storeID)], user: userID)[.id(f.storeID)] ?? .shared(f.storeID)
             let changed = try db.rows("""
-                UPDATE price_records SET price_minor = \(f.price.minorUnits), currency = \(f.price.currency.code), store_id = \(f.storeID),
+                UPDATE price_records SET price_minor = \(f.price.minorUnits), currency = \(f.price.currency.code),
+                    store_id = \(place.sharedID), user_store_number = \(place.addedNumber),
                     recorded_at = \(at.text), recorded_ms = \(at.epochMilliseconds), utc_offset_min = \(at.utcOffsetMinutes.map(Int32.init)),
                     local_date = \(at.localDate), quantity = \(f.quantity), unit = \(f.unit.rawValue), updated_at = \(unescaped: Self.nowSQL)
                 WHERE pk = \(id) AND user_id = \(userID) RETURNING pk
@@ -96,7 +105,7 @@ extension PostGISStore: PriceStore {
     /// `savePrices` inside the caller's write transaction (a receipt stores its expense in the
     /// same one). Nothing is written before every entry's store is known.
     static func insertPrices(_ db: PostGISReader, _ entries: [PriceEntry], userID: String) throws -> [PriceSaveOutcome] {
-        let storeIDs = try Self.storeIDs(db, Set(entries.map(\.store)))
+        let storeIDs = try Self.recordStores(db, Set(entries.map(\.store)), user: userID)
         guard entries.allSatisfy({ storeIDs[$0.store] != nil }) else {
             throw UnknownStores(outcomes: entries.map { storeIDs[$0.store] == nil ? .unknownStore : .unchanged })
         }
@@ -114,7 +123,7 @@ extension PostGISStore: PriceStore {
         var records = CopyText()
         var outcomes: [PriceSaveOutcome] = []
         for (entry, hash) in zip(entries, hashes) {
-            let storeID = storeIDs[entry.store]!
+            let place = storeIDs[entry.store]!
             guard stored.insert(hash).inserted else {
                 outcomes.append(.unchanged)
                 continue
@@ -138,7 +147,7 @@ extension PostGISStore: PriceStore {
                 isNew = true
             }
             let at = entry.recordedAt
-            records.integer(nextPK); records.text(userID); records.integer(product.id); records.text(storeID)
+            records.integer(nextPK); records.text(userID); records.integer(product.id); records.text(place.sharedID); records.integer(place.addedNumber)
             records.integer(entry.price.minorUnits); records.text(entry.price.currency.code); records.double(entry.quantity)
             records.text(entry.unit.rawValue); records.text(at.text); records.integer(at.epochMilliseconds)
             records.integer(at.utcOffsetMinutes.map(Int64.init)); records.text(at.localDate); records.text(entry.source.rawValue)
@@ -146,7 +155,7 @@ extension PostGISStore: PriceStore {
             records.endRow()
             outcomes.append(.inserted(
                 PriceRecord(
-                    id: nextPK, product: product, storeID: storeID, price: entry.price, quantity: entry.quantity, unit: entry.unit,
+                    id: nextPK, product: product, storeID: place.id, price: entry.price, quantity: entry.quantity, unit: entry.unit,
                     recordedAt: at, userID: userID, source: entry.source),
                 newProduct: isNew))
             nextPK += 1
@@ -166,12 +175,27 @@ extension PostGISStore: PriceStore {
         }
         try db.copy("products", ["id", "name", "normalized_name", "brand", "category", "barcode", "default_unit"], products)
         try db.copy("price_records", [
-            "pk", "user_id", "product_id", "store_id", "price_minor", "currency", "quantity", "unit", "recorded_at", "recorded_ms",
+            "pk", "user_id", "product_id", "store_id", "user_store_number", "price_minor", "currency", "quantity", "unit", "recorded_at", "recorded_ms",
             "utc_offset_min", "local_date", "source", "content_hash",
         ], records)
         // A member's new records are also feed entries, in this transaction (issue 38).
         try Self.recordPriceUpdates(db, userID, outcomes)
         return outcomes
+    }
+
+    /// The store each of `user`'s entries names (their own `mine-N` first, then the registry;
+    /// another user's `mine-N` is no store); the ones named but not stored are missing.
+    static func recordStores(
+        _ db: PostGISReader, _ references: Set<PriceEntry.StoreReference>, user: String
+    ) throws -> [PriceEntry.StoreReference: RecordStore] {
+        var found = try storeIDs(db, references).mapValues(RecordStore.shared)
+        let numbers = references.compactMap { if case .id(let id) = $0 { AddedStoreID.number(id) } else { nil } }
+        guard !numbers.isEmpty else { return found }
+        for row in try db.rows("SELECT number FROM user_stores WHERE user_id = \(user) AND number = ANY(\(numbers))") {
+            let n = try row.decode(Int64.self)
+            found[.id(AddedStoreID.id(n))] = .added(number: n)
+        }
+        return found
     }
 
     /// The stored id of each store the entries name; the ones named but not stored are missing.
@@ -209,8 +233,11 @@ extension PostGISStore: PriceStore {
     static let productsQuery: PostgresQuery = "SELECT \(unescaped: productColumns) FROM products AS p ORDER BY p.id"
     static let productColumns = "p.id, p.name, p.normalized_name, p.brand, p.category, p.barcode, p.default_unit, p.created_at, p.updated_at"
 
+    /// A record's store id as readers see it: the registry's, or `mine-N` for its user's own.
+    static let storeKey = "coalesce(r.store_id, '\(AddedStoreID.prefix)' || r.user_store_number)"
+
     static let recordColumns = """
-        r.pk, r.user_id, r.store_id, r.price_minor, r.currency, r.quantity, r.unit, r.recorded_at, r.recorded_ms,
+        r.pk, r.user_id, \(storeKey), r.price_minor, r.currency, r.quantity, r.unit, r.recorded_at, r.recorded_ms,
         r.utc_offset_min, r.local_date, r.source, p.id, p.name, p.normalized_name, p.brand, p.category, p.barcode, p.default_unit,
         p.created_at, p.updated_at, r.created_at, r.updated_at
         """
@@ -226,10 +253,14 @@ extension PostGISStore: PriceStore {
     static func conditions(_ q: PriceQuery) -> PostGISFilter {
         var w = PostGISFilter()
         if let ids = q.productIDs { w.add("r.product_id = ANY(\(w.bind(ids.sorted())))") }
-        if let ids = q.storeIDs { w.add("r.store_id = ANY(\(w.bind(ids.sorted())))") }
+        if let ids = q.storeIDs { w.add("\(storeKey) = ANY(\(w.bind(ids.sorted())))") }
         // NOCASE as SQLite has it: ASCII letters only.
         if let category = q.category { w.add("\(PostGISSchema.asciiFold("p.category")) = \(w.bind(PostGISRows.asciiFolded(category)))") }
-        if let user = q.userID { w.add("r.user_id = \(w.bind(user))") }
+        if let user = q.userID {
+            w.add("r.user_id = \(w.bind(user))")
+        } else if !q.eachUsersAddedStores {
+            w.add("r.store_id IS NOT NULL")  // several users' records: no one's private places
+        }
         if let from = q.from { w.add("r.local_date >= \(w.bind("\(from)"))") }
         if let to = q.to { w.add("r.local_date <= \(w.bind("\(to)"))") }
         if let currency = q.currency { w.add("r.currency = \(w.bind(currency.code))") }

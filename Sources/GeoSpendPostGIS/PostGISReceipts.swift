@@ -128,9 +128,12 @@ extension PostGISStore: ReceiptStore {
             for item in records.pantry { try insertPantryItem(db, user: user, item, source: .receipt, purchase: records.expense.id) }
         }
         let (problems, items, image) = (Receipt.encodeProblems(stored.problems), Receipt.encodeItems(stored.items), stored.image.map { Data($0) })
+        // The store as the user sees it; an unknown one stays for the foreign key to refuse.
+        let place = try stored.storeID.map { id in try recordStores(db, [.id(id)], user: user)[.id(id)] ?? .shared(id) }
+        let (storeID, number) = (place?.sharedID, place?.addedNumber)
         if let old {
             _ = try db.rows("""
-                UPDATE receipts SET store_id = \(stored.storeID), receipt_date = \(stored.date), receipt_time = \(stored.time),
+                UPDATE receipts SET store_id = \(storeID), user_store_number = \(number), receipt_date = \(stored.date), receipt_time = \(stored.time),
                     total_minor = \(stored.totalMinor), currency = \(stored.currency.code), image_sha256 = \(stored.imageHash),
                     image_name = \(stored.imageName), image = \(image), text = \(stored.text), status = \(stored.status.rawValue),
                     problems = \(problems), items = \(items), expense_id = \(stored.expenseID)
@@ -138,9 +141,9 @@ extension PostGISStore: ReceiptStore {
                 """)
         } else {
             _ = try db.rows("""
-                INSERT INTO receipts (id, user_id, store_id, receipt_date, receipt_time, total_minor, currency, image_sha256, image_name,
-                    image, text, status, problems, items, expense_id, created_at)
-                VALUES (\(stored.id), \(user), \(stored.storeID), \(stored.date), \(stored.time), \(stored.totalMinor), \(stored.currency.code),
+                INSERT INTO receipts (id, user_id, store_id, user_store_number, receipt_date, receipt_time, total_minor, currency, image_sha256,
+                    image_name, image, text, status, problems, items, expense_id, created_at)
+                VALUES (\(stored.id), \(user), \(storeID), \(number), \(stored.date), \(stored.time), \(stored.totalMinor), \(stored.currency.code),
                     \(stored.imageHash), \(stored.imageName), \(image), \(stored.text), \(stored.status.rawValue), \(problems), \(items),
                     \(stored.expenseID), \(stored.createdAt))
                 """)
@@ -151,8 +154,8 @@ extension PostGISStore: ReceiptStore {
 
     static func receiptColumns(image: Bool) -> String {
         """
-        pk, id, user_id, store_id, receipt_date, receipt_time, total_minor, currency, image_sha256, image_name, \
-        \(image ? "image" : "NULL::bytea"), text, status, problems, items, expense_id, created_at
+        pk, id, user_id, coalesce(store_id, '\(AddedStoreID.prefix)' || user_store_number), receipt_date, receipt_time, total_minor, \
+        currency, image_sha256, image_name, \(image ? "image" : "NULL::bytea"), text, status, problems, items, expense_id, created_at
         """
     }
 

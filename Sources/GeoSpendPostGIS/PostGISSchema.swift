@@ -133,6 +133,8 @@ enum PostGISSchema {
         Migration(identifier: "v19: MONO's categories: a transfer kind, the defaults' icons and colours", sql: transferKindSQL + defaultLooksSQL),
         storeChoices,
         pantrySources,
+        addedStorePrices,
+        addedStoreReceipts,
     ]
 
     /// The file's v28, first half: the transfer category kind, and each transfer linked to an

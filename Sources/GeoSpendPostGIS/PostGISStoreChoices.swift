@@ -68,15 +68,20 @@ extension PostGISStore: StoreChoiceStore {
 
     static func addedStores(_ r: PostGISReader, user: String, number: Int64?) throws -> [StoreEntry] {
         try r.rows("""
-            SELECT number, user_id, name, kind, region, lat, lon, created_at FROM user_stores
+            SELECT \(unescaped: addedStoreColumns) FROM user_stores
             WHERE user_id = \(user) AND (\(number)::bigint IS NULL OR number = \(number)) ORDER BY number
-            """).map { row in
-            let (n, owner, name, kind, region, lat, lon, created) = try row.decode(
-                (Int64, String, String, String, String?, Double, Double, String).self)
-            return StoreEntry(
-                store: Store(id: AddedStoreID.id(n), name: name, kind: kind, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon)),
-                region: region, addedBy: owner, createdAt: created)
-        }
+            """).map(addedStore)
+    }
+
+    static let addedStoreColumns = "number, user_id, name, kind, region, lat, lon, created_at"
+
+    /// An added store from `addedStoreColumns`.
+    static func addedStore(_ row: PostgresRow) throws -> StoreEntry {
+        let (n, owner, name, kind, region, lat, lon, created) = try row.decode(
+            (Int64, String, String, String, String?, Double, Double, String).self)
+        return StoreEntry(
+            store: Store(id: AddedStoreID.id(n), name: name, kind: kind, coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon)),
+            region: region, addedBy: owner, createdAt: created)
     }
 
     static func resolveStore(_ r: PostGISReader, user: String, id: String) throws -> StoreEntry? {

@@ -12,10 +12,10 @@ extension PostGISStore {
         let productIDs = try restoreProducts(r, data.products)
         var exported: [Int64: Int64] = [:]
         for (p, id) in zip(data.products, productIDs) { if let e = p.exportedID { exported[e] = id } }
-        try restorePriceRecords(r, data.priceRecords, productIDs: productIDs, user: user)
+        try restorePriceRecords(r, data.priceRecords, productIDs: productIDs, stores: data.storeChoices, user: user)
         try restoreProductMarks(r, data.productTags, data.productMarks, productIDs: productIDs, user: user)
         try restoreShoppingLists(r, data.shoppingLists, user: user)
-        try restoreReceipts(r, data.receipts, products: exported, user: user)
+        try restoreReceipts(r, data.receipts, products: exported, stores: data.storeChoices, user: user)
         try restoreCommunity(r, data.community, products: exported, user: user)
     }
 
@@ -51,16 +51,19 @@ extension PostGISStore {
         }
     }
 
-    static func restorePriceRecords(_ r: PostGISReader, _ records: [RestoredPriceRecord], productIDs: [Int64], user: String) throws {
+    static func restorePriceRecords(
+        _ r: PostGISReader, _ records: [RestoredPriceRecord], productIDs: [Int64], stores: StoreChoiceRecord, user: String
+    ) throws {
         guard !records.isEmpty else { return }
         var pk = try r.rows("SELECT coalesce(max(pk), 0) + 1 FROM price_records")[0].decode(Int64.self)
         for x in records {
             let e = x.entry, at = x.entry.recordedAt
             let offset = at.utcOffsetMinutes.map(Int64.init)
+            let place = stores.recordStore(e.storeID)
             _ = try r.rows("""
-                INSERT INTO price_records (pk, user_id, product_id, store_id, price_minor, currency, quantity, unit, recorded_at, recorded_ms,
-                    utc_offset_min, local_date, source, content_hash, receipt_id, created_at, updated_at)
-                VALUES (\(pk), \(user), \(productIDs[x.product]), \(e.storeID), \(e.price.minorUnits), \(e.price.currency.code), \(e.quantity),
+                INSERT INTO price_records (pk, user_id, product_id, store_id, user_store_number, price_minor, currency, quantity, unit,
+                    recorded_at, recorded_ms, utc_offset_min, local_date, source, content_hash, receipt_id, created_at, updated_at)
+                VALUES (\(pk), \(user), \(productIDs[x.product]), \(place.sharedID), \(place.addedNumber), \(e.price.minorUnits), \(e.price.currency.code), \(e.quantity),
                     \(e.unit.rawValue), \(at.text), \(at.epochMilliseconds), \(offset), \(at.localDate), \(e.source.rawValue),
                     \(e.contentHash(userID: user)), \(x.receiptID), \(x.createdAt), \(x.updatedAt))
                 """)
@@ -114,7 +117,9 @@ extension PostGISStore {
         try restoreCounter(r, "shopping_list_numbers", lists.map(\.number), user: user)
     }
 
-    static func restoreReceipts(_ r: PostGISReader, _ receipts: [Receipt], products: [Int64: Int64], user: String) throws {
+    static func restoreReceipts(
+        _ r: PostGISReader, _ receipts: [Receipt], products: [Int64: Int64], stores: StoreChoiceRecord, user: String
+    ) throws {
         guard !receipts.isEmpty else { return }
         for x in receipts {
             var items = x.items
@@ -122,9 +127,10 @@ extension PostGISStore {
             let taken = try exists(r, "SELECT EXISTS (SELECT 1 FROM receipts WHERE pk = \(x.sequence))")
             let pk = taken ? try r.rows("SELECT nextval(pg_get_serial_sequence('receipts', 'pk'))")[0].decode(Int64.self) : x.sequence
             _ = try r.rows("""
-                INSERT INTO receipts (pk, id, user_id, store_id, receipt_date, receipt_time, total_minor, currency, image_sha256, image_name,
-                    image, text, status, problems, items, expense_id, created_at)
-                VALUES (\(pk), \(x.id), \(user), \(x.storeID), \(x.date), \(x.time), \(x.totalMinor), \(x.currency.code), \(x.imageHash),
+                INSERT INTO receipts (pk, id, user_id, store_id, user_store_number, receipt_date, receipt_time, total_minor, currency,
+                    image_sha256, image_name, image, text, status, problems, items, expense_id, created_at)
+                VALUES (\(pk), \(x.id), \(user), \(x.storeID.flatMap { stores.recordStore($0).sharedID }),
+                    \(x.storeID.flatMap { stores.recordStore($0).addedNumber }), \(x.date), \(x.time), \(x.totalMinor), \(x.currency.code), \(x.imageHash),
                     \(x.imageName), \(x.image.map { Data($0) }), \(x.text), \(x.status.rawValue), \(Receipt.encodeProblems(x.problems)),
                     \(Receipt.encodeItems(items)), \(x.expenseID), \(x.createdAt))
                 """)

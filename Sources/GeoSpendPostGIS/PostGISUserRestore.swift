@@ -22,8 +22,8 @@ extension PostGISStore {
             try Self.restoreBudgets(r, data.budgets, user: user)
             try Self.restoreRecurring(r, data.recurring, user: user)
             try Self.restorePantry(r, data.pantry, user: user)
+            try Self.restoreStoreChoices(r, data.storeChoices, user: user)  // before the price records that name them
             try Self.restoreShared(r, data, user: user)  // products … community: PostGISUserRestore+Shared.swift
-            try Self.restoreStoreChoices(r, data.storeChoices, user: user)
         }
     }
 

@@ -131,10 +131,13 @@ enum CommunitySchema {
     }
 
     /// The `price_update` entries of newly stored price records, for a member only (a
-    /// non-member's prices stay private); call in the transaction that stores the records.
+    /// non-member's prices stay private) and at registry stores only (an added store is its
+    /// user's alone); call in the transaction that stores the records.
     static func recordPriceUpdates(_ db: Database, _ user: String, _ outcomes: [PriceSaveOutcome]) throws {
         guard try member(db, user) != nil else { return }
         for case .inserted(let r, _) in outcomes {
+            // A record at the user's own added store stays theirs: the feed is everyone's.
+            guard try String.fetchOne(db, sql: "SELECT store_id FROM price_records WHERE pk = ?", arguments: [r.id]) != nil else { continue }
             try db.execute(sql: """
                 INSERT INTO community_posts (user_id, type, store_id, product_id, price_minor, currency, price_record_pk, automatic,
                     verified, created_at, created_ms)

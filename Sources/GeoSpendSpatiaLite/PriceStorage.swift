@@ -21,16 +21,16 @@ extension SpatiaLiteStore: PriceStore {
             var catalogue = try Self.fetchProducts(db, where: "1", [])
             var outcomes: [PriceSaveOutcome] = []
             var unknownStore = false
-            var storeIDs: [PriceEntry.StoreReference: String?] = [:]
+            var stores: [PriceEntry.StoreReference: RecordStore?] = [:]
             for entry in entries {
-                let storeID: String?
-                if let known = storeIDs[entry.store] {
-                    storeID = known
+                let place: RecordStore?
+                if let known = stores[entry.store] {
+                    place = known
                 } else {
-                    storeID = try Self.storeID(db, entry.store)
-                    storeIDs[entry.store] = storeID
+                    place = try Self.recordStore(db, entry.store, user: userID)
+                    stores[entry.store] = place
                 }
-                guard let storeID else {
+                guard let place else {
                     unknownStore = true
                     outcomes.append(.unknownStore)
                     continue
@@ -69,14 +69,14 @@ extension SpatiaLiteStore: PriceStore {
                 }
                 let at = entry.recordedAt
                 try db.execute(sql: """
-                    INSERT INTO price_records (user_id, product_id, store_id, price_minor, currency, quantity, unit,
+                    INSERT INTO price_records (user_id, product_id, store_id, user_store_number, price_minor, currency, quantity, unit,
                         recorded_at, recorded_ms, utc_offset_min, local_date, source, content_hash)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [userID, product.id, storeID, entry.price.minorUnits, entry.price.currency.code,
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [userID, product.id, place.sharedID, place.addedNumber, entry.price.minorUnits, entry.price.currency.code,
                                      entry.quantity, entry.unit.rawValue, at.text, at.epochMilliseconds, at.utcOffsetMinutes,
                                      at.localDate, entry.source.rawValue, hash])
                 let record = PriceRecord(
-                    id: db.lastInsertedRowID, product: product, storeID: storeID, price: entry.price, quantity: entry.quantity,
+                    id: db.lastInsertedRowID, product: product, storeID: place.id, price: entry.price, quantity: entry.quantity,
                     unit: entry.unit, recordedAt: at, userID: userID, source: entry.source)
                 outcomes.append(.inserted(record, newProduct: isNew))
             }
@@ -114,10 +114,10 @@ extension SpatiaLiteStore: PriceStore {
             // ROW_NUMBER over (store, product), latest first: one row each.
             return try Self.fetchRecords(db, sql: """
                 SELECT \(Self.recordColumns) FROM (
-                    SELECT r.*, ROW_NUMBER() OVER (PARTITION BY r.store_id, r.product_id ORDER BY r.recorded_ms DESC, r.pk DESC) AS rank
+                    SELECT r.*, ROW_NUMBER() OVER (PARTITION BY \(Self.storeKey), r.product_id ORDER BY r.recorded_ms DESC, r.pk DESC) AS rank
                     FROM price_records AS r JOIN products AS p ON p.id = r.product_id WHERE \(conditions)
                 ) AS r JOIN products AS p ON p.id = r.product_id
-                WHERE r.rank = 1 ORDER BY r.store_id, r.product_id
+                WHERE r.rank = 1 ORDER BY \(Self.storeKey), r.product_id
                 """, arguments)
         }
     }
@@ -134,19 +134,26 @@ extension SpatiaLiteStore: PriceStore {
             s.bind(1, userID)
             var stores: [Store] = []
             while try s.step(db) { stores.append(StoredRows.decodeStore(s)) }
-            return stores
+            guard let userID else { return stores }
+            let own = try Row.fetchAll(db, sql: """
+                SELECT \(StoreChoiceSchema.addedColumns) FROM user_stores AS u WHERE u.user_id = ?1
+                AND EXISTS (SELECT 1 FROM price_records AS r WHERE r.user_id = ?1 AND r.user_store_number = u.number)
+                """, arguments: [userID]).map { StoreChoiceSchema.added($0).store }
+            return RecordStore.merged(registry: stores, own: own)
         }
     }
 
     public func updatePriceRecord(userID: String, id: Int64, _ f: PriceCorrection.Fields) throws -> PriceRecord? {
         try writeTransaction { db in
             let at = f.recordedAt
+            // The store as the user sees it; an unknown one stays for the foreign key to refuse.
+            let place = try Self.recordStore(db, .id(f.storeID), user: userID) ?? .shared(f.storeID)
             try db.execute(sql: """
-                UPDATE price_records SET price_minor = ?, currency = ?, store_id = ?, recorded_at = ?, recorded_ms = ?,
+                UPDATE price_records SET price_minor = ?, currency = ?, store_id = ?, user_store_number = ?, recorded_at = ?, recorded_ms = ?,
                     utc_offset_min = ?, local_date = ?, quantity = ?, unit = ?, updated_at = \(Self.nowSQL)
                 WHERE pk = ? AND user_id = ?
-                """, arguments: [f.price.minorUnits, f.price.currency.code, f.storeID, at.text, at.epochMilliseconds, at.utcOffsetMinutes,
-                                 at.localDate, f.quantity, f.unit.rawValue, id, userID])
+                """, arguments: [f.price.minorUnits, f.price.currency.code, place.sharedID, place.addedNumber, at.text, at.epochMilliseconds,
+                                 at.utcOffsetMinutes, at.localDate, f.quantity, f.unit.rawValue, id, userID])
             guard db.changesCount > 0 else { return nil }
             var query = PriceQuery(userID: userID)
             query.recordID = id
@@ -170,7 +177,17 @@ extension SpatiaLiteStore: PriceStore {
     /// The failure that rolls `savePrices` back, carrying its answer out of the transaction.
     struct UnknownStores: Error { let outcomes: [PriceSaveOutcome] }
 
-    /// The stored id of the store an entry names, or nil when there is none.
+    /// The store an entry of `user`'s names, or nil when there is none: their own `mine-N`
+    /// first, then the registry (another user's `mine-N` is no store).
+    static func recordStore(_ db: Database, _ reference: PriceEntry.StoreReference, user: String) throws -> RecordStore? {
+        if case .id(let id) = reference, let n = AddedStoreID.number(id), try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM user_stores WHERE user_id = ? AND number = ?)", arguments: [user, n]) == true {
+            return .added(number: n)
+        }
+        return try storeID(db, reference).map(RecordStore.shared)
+    }
+
+    /// The registry's id of the store an entry names, or nil when there is none.
     static func storeID(_ db: Database, _ reference: PriceEntry.StoreReference) throws -> String? {
         switch reference {
         case .id(let id):
@@ -183,8 +200,11 @@ extension SpatiaLiteStore: PriceStore {
         }
     }
 
+    /// A record's store id as readers see it: the registry's, or `mine-N` for its user's own.
+    static let storeKey = "coalesce(r.store_id, '\(AddedStoreID.prefix)' || r.user_store_number)"
+
     static let recordColumns = """
-        r.pk, r.user_id, r.store_id, r.price_minor, r.currency, r.quantity, r.unit, r.recorded_at, r.recorded_ms,
+        r.pk, r.user_id, \(storeKey), r.price_minor, r.currency, r.quantity, r.unit, r.recorded_at, r.recorded_ms,
         r.utc_offset_min, r.local_date, r.source, p.id, p.name, p.normalized_name, p.brand, p.category, p.barcode, p.default_unit,
         p.created_at, p.updated_at, r.created_at, r.updated_at
         """
@@ -197,7 +217,7 @@ extension SpatiaLiteStore: PriceStore {
             arguments.append(JSONOutput.array(ids.sorted().map { .integer($0) }).serialized(pretty: false))
         }
         if let ids = q.storeIDs {
-            sql.append("r.store_id IN (SELECT value FROM json_each(?))")
+            sql.append("\(storeKey) IN (SELECT value FROM json_each(?))")
             arguments.append(StoredRows.jsonArray(ids.sorted()))
         }
         if let category = q.category {
@@ -207,6 +227,8 @@ extension SpatiaLiteStore: PriceStore {
         if let user = q.userID {
             sql.append("r.user_id = ?")
             arguments.append(user)
+        } else if !q.eachUsersAddedStores {
+            sql.append("r.store_id IS NOT NULL")  // several users' records: no one's private places
         }
         if let from = q.from {
             sql.append("r.local_date >= ?")

@@ -17,20 +17,27 @@ import GRDB
 enum ProductStoreSchema {
     static let timedTables = ["products", "price_records", "periods", "categories"]
 
-    static func create(_ db: Database) throws {
+    /// The triggers that stamp `table`'s `created_at`/`updated_at` (a rebuilt table makes them again).
+    static func timeTriggers(_ table: String) -> String {
         let now = SpatiaLiteStore.nowSQL
+        return """
+            CREATE TRIGGER \(table)_created AFTER INSERT ON \(table) WHEN NEW.created_at IS NULL BEGIN
+                UPDATE \(table) SET created_at = \(now), updated_at = coalesce(NEW.updated_at, \(now)) WHERE rowid = NEW.rowid;
+            END;
+            CREATE TRIGGER \(table)_updated AFTER UPDATE ON \(table) WHEN NEW.updated_at IS OLD.updated_at BEGIN
+                UPDATE \(table) SET updated_at = \(now) WHERE rowid = NEW.rowid;
+            END;
+            """
+    }
+
+    static func create(_ db: Database) throws {
         for table in timedTables {
             // With recursive triggers off (SQLite's default) neither UPDATE fires its own trigger
             // again; the insert's sets updated_at, so the update trigger's WHEN is false for it.
             try db.execute(sql: """
                 ALTER TABLE \(table) ADD COLUMN created_at TEXT;
                 ALTER TABLE \(table) ADD COLUMN updated_at TEXT;
-                CREATE TRIGGER \(table)_created AFTER INSERT ON \(table) WHEN NEW.created_at IS NULL BEGIN
-                    UPDATE \(table) SET created_at = \(now), updated_at = coalesce(NEW.updated_at, \(now)) WHERE rowid = NEW.rowid;
-                END;
-                CREATE TRIGGER \(table)_updated AFTER UPDATE ON \(table) WHEN NEW.updated_at IS OLD.updated_at BEGIN
-                    UPDATE \(table) SET updated_at = \(now) WHERE rowid = NEW.rowid;
-                END;
+                \(timeTriggers(table))
                 """)
         }
         try db.execute(sql: """

@@ -167,8 +167,10 @@ extension SpatiaLiteStore: ReceiptStore {
             }
             for item in records.pantry { try PantrySchema.insert(db, user: user, item, source: .receipt, purchase: records.expense.id) }
         }
+        // The store as the user sees it; an unknown one stays for the foreign key to refuse.
+        let place = try stored.storeID.map { id in try Self.recordStore(db, .id(id), user: user) ?? .shared(id) }
         let values: [DatabaseValue] = [
-            stored.storeID.databaseValue, stored.date.databaseValue, stored.time.databaseValue, stored.totalMinor.databaseValue,
+            place?.sharedID.databaseValue ?? .null, place?.addedNumber.databaseValue ?? .null, stored.date.databaseValue, stored.time.databaseValue, stored.totalMinor.databaseValue,
             stored.currency.code.databaseValue, stored.imageHash.databaseValue, stored.imageName.databaseValue,
             stored.image.map { Data($0) }.databaseValue, stored.text.databaseValue, stored.status.rawValue.databaseValue,
             Receipt.encodeProblems(stored.problems).databaseValue, Receipt.encodeItems(stored.items).databaseValue,
@@ -176,14 +178,14 @@ extension SpatiaLiteStore: ReceiptStore {
         ]
         if let old {
             try db.execute(sql: """
-                UPDATE receipts SET store_id = ?, receipt_date = ?, receipt_time = ?, total_minor = ?, currency = ?, image_sha256 = ?,
+                UPDATE receipts SET store_id = ?, user_store_number = ?, receipt_date = ?, receipt_time = ?, total_minor = ?, currency = ?, image_sha256 = ?,
                     image_name = ?, image = ?, text = ?, status = ?, problems = ?, items = ?, expense_id = ? WHERE pk = ?
                 """, arguments: StatementArguments(values + [(old[0] as Int64).databaseValue]))
         } else {
             try db.execute(sql: """
-                INSERT INTO receipts (store_id, receipt_date, receipt_time, total_minor, currency, image_sha256, image_name, image, text,
-                    status, problems, items, expense_id, id, user_id, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO receipts (store_id, user_store_number, receipt_date, receipt_time, total_minor, currency, image_sha256, image_name,
+                    image, text, status, problems, items, expense_id, id, user_id, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: StatementArguments(values + [receipt.id.databaseValue, user.databaseValue, receipt.createdAt.databaseValue]))
         }
         let row = try Row.fetchOne(db, sql: "SELECT \(receiptColumns(image: true)) FROM receipts WHERE user_id = ? AND id = ?", arguments: [user, receipt.id])!
@@ -192,8 +194,8 @@ extension SpatiaLiteStore: ReceiptStore {
 
     static func receiptColumns(image: Bool) -> String {
         """
-        pk, id, user_id, store_id, receipt_date, receipt_time, total_minor, currency, image_sha256, image_name, \
-        \(image ? "image" : "NULL"), text, status, problems, items, expense_id, created_at
+        pk, id, user_id, coalesce(store_id, '\(AddedStoreID.prefix)' || user_store_number), receipt_date, receipt_time, total_minor, \
+        currency, image_sha256, image_name, \(image ? "image" : "NULL"), text, status, problems, items, expense_id, created_at
         """
     }
 

@@ -399,6 +399,12 @@ enum Schema {
         Migration(identifier: "v30: pantry items from purchases: a source and the purchase") { db in
             try PantrySchema.addSources(db)
         },
+        Migration(identifier: "v31: price records at a user's added stores") { db in
+            try AddedStorePriceSchema.migrate(db)
+        },
+        Migration(identifier: "v32: receipts at a user's added stores") { db in
+            try AddedStoreReceiptSchema.migrate(db)
+        },
     ]
 
     /// The columns of `stores_label` (v16): the id, then what `SpatiaLiteReader.storeLabels` reads.

@@ -10,10 +10,10 @@ extension SpatiaLiteStore {
         let productIDs = try restoreProducts(db, data.products)
         var exported: [Int64: Int64] = [:]
         for (p, id) in zip(data.products, productIDs) { if let e = p.exportedID { exported[e] = id } }
-        try restorePriceRecords(db, data.priceRecords, productIDs: productIDs, user: user)
+        try restorePriceRecords(db, data.priceRecords, productIDs: productIDs, stores: data.storeChoices, user: user)
         try restoreProductMarks(db, data.productTags, data.productMarks, productIDs: productIDs, user: user)
         try restoreShoppingLists(db, data.shoppingLists, user: user)
-        try restoreReceipts(db, data.receipts, products: exported, user: user)
+        try restoreReceipts(db, data.receipts, products: exported, stores: data.storeChoices, user: user)
         try restoreCommunity(db, data.community, products: exported, user: user)
     }
 
@@ -45,16 +45,19 @@ extension SpatiaLiteStore {
     }
 
     /// With their times, receipt and content hash; no feed entries (the community's are restored as exported).
-    static func restorePriceRecords(_ db: Database, _ records: [RestoredPriceRecord], productIDs: [Int64], user: String) throws {
+    static func restorePriceRecords(
+        _ db: Database, _ records: [RestoredPriceRecord], productIDs: [Int64], stores: StoreChoiceRecord, user: String
+    ) throws {
         let s = try db.cachedStatement(sql: """
-            INSERT INTO price_records (user_id, product_id, store_id, price_minor, currency, quantity, unit, recorded_at, recorded_ms,
-                utc_offset_min, local_date, source, content_hash, receipt_id, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO price_records (user_id, product_id, store_id, user_store_number, price_minor, currency, quantity, unit, recorded_at,
+                recorded_ms, utc_offset_min, local_date, source, content_hash, receipt_id, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for r in records {
             let e = r.entry, at = r.entry.recordedAt
+            let place = stores.recordStore(e.storeID)
             try s.execute(arguments: [
-                user, productIDs[r.product], e.storeID, e.price.minorUnits, e.price.currency.code, e.quantity, e.unit.rawValue, at.text,
+                user, productIDs[r.product], place.sharedID, place.addedNumber, e.price.minorUnits, e.price.currency.code, e.quantity, e.unit.rawValue, at.text,
                 at.epochMilliseconds, at.utcOffsetMinutes, at.localDate, e.source.rawValue, e.contentHash(userID: user), r.receiptID,
                 r.createdAt, r.updatedAt,
             ])
@@ -101,7 +104,9 @@ extension SpatiaLiteStore {
     }
 
     /// Receipts keep their row number (`sequence`) when free; a line's product follows it.
-    static func restoreReceipts(_ db: Database, _ receipts: [Receipt], products: [Int64: Int64], user: String) throws {
+    static func restoreReceipts(
+        _ db: Database, _ receipts: [Receipt], products: [Int64: Int64], stores: StoreChoiceRecord, user: String
+    ) throws {
         for r in receipts {
             var items = r.items
             for i in items.indices {
@@ -110,12 +115,13 @@ extension SpatiaLiteStore {
             let free = try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM receipts WHERE pk = ?)", arguments: [r.sequence]) == true
             try db.execute(
                 sql: """
-                    INSERT INTO receipts (pk, id, user_id, store_id, receipt_date, receipt_time, total_minor, currency, image_sha256, image_name,
-                        image, text, status, problems, items, expense_id, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO receipts (pk, id, user_id, store_id, user_store_number, receipt_date, receipt_time, total_minor, currency,
+                        image_sha256, image_name, image, text, status, problems, items, expense_id, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    free ? r.sequence : nil, r.id, user, r.storeID, r.date, r.time, r.totalMinor, r.currency.code, r.imageHash, r.imageName,
+                    free ? r.sequence : nil, r.id, user, r.storeID.flatMap { stores.recordStore($0).sharedID },
+                    r.storeID.flatMap { stores.recordStore($0).addedNumber }, r.date, r.time, r.totalMinor, r.currency.code, r.imageHash, r.imageName,
                     r.image.map { Data($0) }, r.text, r.status.rawValue, Receipt.encodeProblems(r.problems), Receipt.encodeItems(items),
                     r.expenseID, r.createdAt,
                 ])

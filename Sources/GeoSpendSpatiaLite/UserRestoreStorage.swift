@@ -29,8 +29,8 @@ extension SpatiaLiteStore {
             try Self.restoreBudgets(db, data.budgets, user: user)
             try Self.restoreRecurring(db, data.recurring, user: user)
             try Self.restorePantry(db, data.pantry, user: user)
+            try Self.restoreStoreChoices(db, data.storeChoices, user: user)  // before the price records that name them
             try Self.restoreShared(db, data, user: user)  // products … community: UserRestoreStorage+Shared.swift
-            try Self.restoreStoreChoices(db, data.storeChoices, user: user)
             // Restored history is not news: no budget events (PostgreSQL raises none either).
             writer.touched = TouchedDays()
             return true

@@ -91,7 +91,7 @@ struct DatabaseOptions: ParsableArguments {
 
     /// The store for prices, products, baskets, receipts and shopping lists: the server, or the
     /// existing file (read-only unless `writable`).
-    func openPrices(writable: Bool = false) async throws -> any ExpenseStore & PriceStore & ReceiptStore & ShoppingListStore & ProductStore {
+    func openPrices(writable: Bool = false) async throws -> any ExpenseStore & PriceStore & ReceiptStore & ShoppingListStore & ProductStore & StoreChoiceStore {
         if isPostgreSQL { return try await PostGISStore(PostGISAddress(path)) }
         return try openExisting(writable: writable)
     }

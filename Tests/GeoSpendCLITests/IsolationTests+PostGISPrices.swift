@@ -34,6 +34,11 @@ extension IsolationTests {
         for (owner, user) in owners {
             let file = dir.appendingPathComponent("pg-prices-\(owner)-\(UUID()).csv").path
             try IsolationFixture.prices(of: owner).write(toFile: file, atomically: true, encoding: .utf8)
+            // Each owner's own store first: the prices' last row names it (mine-1).
+            steps.append([
+                "stores", "add", "--user", user, "--name", owner == "bob" ? "\(IsolationFixture.bobMarker) shop" : "K-Market Kallio",
+                "--lat", owner == "bob" ? "60.2013" : "60.1841", "--lon", owner == "bob" ? "24.9021" : "24.9500", "--kind", "supermarket",
+            ])
             steps.append(["prices", "import", file, "--user", user])
             let receipt = receipts.appendingPathComponent("receipt-\(owner).txt").path
             try Self.receiptText(of: owner).write(toFile: receipt, atomically: true, encoding: .utf8)
@@ -81,10 +86,10 @@ extension IsolationTests {
                 """])
             return r.out.trimmingCharacters(in: .whitespacesAndNewlines) + r.err
         }
-        #expect(try bobLeft() == "5 1 1 1 2 1", "the scan finds bob before the deletion")
+        #expect(try bobLeft() == "6 1 1 1 2 1", "the scan finds bob before the deletion")
         let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(deleted.status == 0, "\(deleted.err)")
-        #expect(deleted.out.contains("positions 0, price_records 5, product_marks 1, product_tag_links 2, product_tags 1, receipts 1, recurring_numbers 0, recurring_rules 0, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, store_favourites 0, user_settings 0, user_store_numbers 0, user_stores 0, visits 0, webhook_deliveries 0, webhooks 0, users 1, products 2)"), "\(deleted.out)")
+        #expect(deleted.out.contains("positions 0, price_records 6, product_marks 1, product_tag_links 2, product_tags 1, receipts 1, recurring_numbers 0, recurring_rules 0, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, store_favourites 0, user_settings 0, user_store_numbers 1, user_stores 1, visits 0, webhook_deliveries 0, webhooks 0, users 1, products 2)"), "\(deleted.out)")
         #expect(try bobLeft() == "0 0 0 0 0 0")
         for (label, (a, s)) in zip(labels, zip(reference, try alicePriceOutputs(shared))) { #expect(a == s, "after users delete bob: \(label)") }
     }

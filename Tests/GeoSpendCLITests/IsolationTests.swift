@@ -414,7 +414,8 @@ import Testing
         let deleted = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(deleted.status == 0, "\(deleted.err)")
         let bobBudgets = IsolationFixture.budgets(of: "bob"), bobLimits = bobBudgets.joined().filter { $0 == "--category-limit" }.count
-        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2 + 40 + 1 + 1 + 3 + 2 + 2 + 6 + 1 + 2 + 1 + 4 + 1) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), community_comments 0, community_members 1, community_posts 5, default_stores 1, map_rollups \(bobRollups), notification_events 1, notification_settings 0, pantry_items 2, pantry_numbers 1, period_numbers 1, periods 1, positions 40, price_records 5, product_marks 1, product_tag_links 2, product_tags 1, receipts 1, recurring_numbers 1, recurring_rules 1, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, store_favourites 1, user_settings 1, user_store_numbers 1, user_stores 1, visits 0, webhook_deliveries 0, webhooks 0, users 1, products 2)\n")
+        // `+ 1`: bob's price record at his own store (issue 38), which makes no feed entry.
+        #expect(deleted.out == "deleted user bob: \(bobCounts.expenses + bobCounts.categories + bobBudgets.count + bobLimits + bobRollups + 4 + 5 + 3 + 2 + 40 + 1 + 1 + 3 + 2 + 2 + 6 + 1 + 2 + 1 + 4 + 1 + 1) rows (expenses \(bobCounts.expenses), api_token_numbers 1, api_tokens 1, budget_category_limits \(bobLimits), budget_numbers 1, budgets \(bobBudgets.count), categories \(bobCounts.categories), community_comments 0, community_members 1, community_posts 5, default_stores 1, map_rollups \(bobRollups), notification_events 1, notification_settings 0, pantry_items 2, pantry_numbers 1, period_numbers 1, periods 1, positions 40, price_records 6, product_marks 1, product_tag_links 2, product_tags 1, receipts 1, recurring_numbers 1, recurring_rules 1, shopping_list_items 1, shopping_list_numbers 1, shopping_lists 1, store_favourites 1, user_settings 1, user_store_numbers 1, user_stores 1, visits 0, webhook_deliveries 0, webhooks 0, users 1, products 2)\n")
         #expect(deleted.err.isEmpty, "\(deleted.err)")
         let again = try geospend(["users", "delete", "bob", "--yes", "--db", shared])
         #expect(again.status == 2 && again.err.contains("no user \"bob\""), "\(again.err)")
@@ -696,6 +697,8 @@ enum IsolationFixture {
         ]
     }
 
+    /// The last row each is at the owner's own added store, `mine-1` (issue 38): bob's, filed
+    /// under alice, is at hers.
     static func prices(of owner: String) -> String {
         let header = "product,brand,barcode,category,store_id,price,currency,recorded_at,quantity,unit\n"
         if owner == "alice" {
@@ -705,6 +708,7 @@ enum IsolationFixture {
                 Milk,Valio,,Dairy,s-market,1.35,EUR,2025-03-09T09:00:00+02:00,1,l
                 Milk,Valio,,Dairy,s-market,12.90,EUR,2025-03-16T09:00:00+02:00,1,l
                 Rye bread,,,Bakery,s-market,2.49,EUR,2025-03-02T09:00:00+02:00,1,pcs
+                Milk,Valio,,Dairy,mine-1,1.19,EUR,2025-03-12T09:00:00+02:00,1,l
 
                 """
         }
@@ -713,6 +717,7 @@ enum IsolationFixture {
             milk 1 l,Valio,,Dairy,s-kiosk,1.61,EUR,2025-03-06T10:00:00+02:00,1,l
             \(bobMarker) cheese,,,Dairy,s-cafe,5.00,EUR,2025-03-07T10:00:00+02:00,250,g
             Rye bread,,,Bakery,s-kiosk,2.59,EUR,2025-03-08T10:00:00+02:00,1,pcs
+            Milk,Valio,,Dairy,mine-1,1.05,EUR,2025-03-13T10:00:00+02:00,1,l
 
             """
     }

@@ -10,7 +10,7 @@ import Testing
 /// test goes through the protocols alone; the data are PriceStorageTests' (hand-written: a
 /// CSV store `s1` and S-Market Sokos as OpenStreetMap node 288130404).
 @Suite struct PriceStoreContractTests {
-    typealias PriceDatabase = ExpenseStore & PriceStore & ReceiptStore & ShoppingListStore & UserDataStore
+    typealias PriceDatabase = ExpenseStore & PriceStore & ReceiptStore & ShoppingListStore & UserDataStore & StoreChoiceStore
 
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
         case spatiaLite, postGIS

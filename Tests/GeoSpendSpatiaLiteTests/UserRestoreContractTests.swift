@@ -14,7 +14,7 @@ import Testing
     typealias Kind = PositionStoreContractTests.Kind
     typealias Database = ExpenseStore & ExpenseEditing & CategoryEditing & PeriodStore & PositionStore & UserSettingsStore
         & NotificationStore & UserProfileStore & UserDataStore & BudgetStore & RecurringStore & PantryStore & PriceStore & ReceiptStore
-        & ShoppingListStore & ProductStore & CommunityStore
+        & ShoppingListStore & ProductStore & CommunityStore & StoreChoiceStore
 
     static func make(_ kind: Kind, _ scratch: Scratch) async throws -> any Database {
         switch kind {

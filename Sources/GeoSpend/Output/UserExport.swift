@@ -144,9 +144,11 @@ public enum UserExport {
         }
         sink.ascii(timed == 0 ? "],\n\"stores\":[" : "\n],\n\"stores\":[")
         let prices = try data.priceRecords()
-        for r in prices { storeIDs.insert(r.storeID) }
+        // A record at the user's own added store names it in `user_stores`, not among the registry's.
+        let own = Set(try data.storeChoiceRecord().added.map(\.id))
+        for r in prices where !own.contains(r.storeID) { storeIDs.insert(r.storeID) }
         let receipts = try data.receipts()
-        for r in receipts { if let s = r.storeID { storeIDs.insert(s) } }
+        for r in receipts { if let s = r.storeID, !own.contains(s) { storeIDs.insert(s) } }
 
         let stores = try data.stores(withIDs: storeIDs)
         counts.stores = stores.count

@@ -227,6 +227,9 @@ public enum UserRestore {
         try unique(data.pantry.map(\.number), "pantry")
         try readShared(doc, into: &data)
         data.storeChoices = try storeChoices(doc)
+        // The user's own added stores come with them: only the registry's must be there already.
+        let own = Set(data.storeChoices.added.map(\.id))
+        data.storeIDs.removeAll { own.contains($0) }
         return data
     }
 

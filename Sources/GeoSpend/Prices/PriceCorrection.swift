@@ -8,7 +8,7 @@
 /// undone by a re-import. Outliers are not stored: `prices history` flags them when it reads
 /// (`PriceHistory`), so a corrected or deleted price moves the median and MAD at once.
 public enum PriceCorrection {
-    public typealias Store = PriceStore & ExpenseStore
+    public typealias Store = PriceStore & ExpenseStore & StoreChoiceStore
 
     /// What a record keeps after an edit, all given (the edit merges the old record first).
     public struct Fields: Sendable, Hashable {
@@ -55,8 +55,10 @@ public enum PriceCorrection {
         guard !given.isEmpty else { throw UsageError("nothing to change: give --price, --store, --at, --quantity or --unit") }
         guard let old = try await record(id: id, user: user, store: store) else { throw noRecord(id, user: user) }
         let fields = try merged(old, given)
-        if fields.storeID != old.storeID, try await store.read({ try $0.stores(withIDs: [fields.storeID]) })[fields.storeID] == nil {
-            throw UsageError("--store \(ValueError.quote(fields.storeID)): no such store; find its id with `geospend nearest-stores --lat … --lon …`")
+        // The store as the user sees it: their own `mine-N` or the registry's (another user's is none).
+        if fields.storeID != old.storeID, try await store.store(userID: user, id: fields.storeID) == nil {
+            throw UsageError(
+                "--store \(ValueError.quote(fields.storeID)): no such store; find its id with `geospend nearest-stores --lat … --lon …` or `geospend stores list`")
         }
         guard let updated = try await store.updatePriceRecord(userID: user, id: id, fields) else { throw noRecord(id, user: user) }
         return updated

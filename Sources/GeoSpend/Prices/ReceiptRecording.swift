@@ -58,7 +58,7 @@ public enum ReceiptRecording {
     public static let noDate = "no date was read; give it with `receipts correct ID --date YYYY-MM-DD`"
 
     /// Reads, checks and stores `input` (see the type's rules).
-    public static func importReceipt(_ given: Input, db: some ExpenseStore & ReceiptStore & PriceStore) async throws -> Saved {
+    public static func importReceipt(_ given: Input, db: some ExpenseStore & ReceiptStore & PriceStore & StoreChoiceStore) async throws -> Saved {
         var input = given
         input.user = Identity.normalized(given.user)
         let code = try Currency(code: input.currency)
@@ -73,15 +73,12 @@ public enum ReceiptRecording {
         if let long = scan.items.first(where: { $0.name.count > 4096 }) {
             throw UsageError("\(input.name), line \(long.line): the name is \(long.name.count) characters long; a product name has at most 4,096 (is the file a receipt?)")
         }
-        var place: Store?
+        var place: StoreEntry?
         if let id = input.storeID {
-            guard let found = try await db.read({ reader in try reader.stores(withIDs: [id]) })[id] else {
-                throw UsageError("--store \(id): no such store; find its id with `geospend nearest-stores --lat … --lon …`")
-            }
-            place = found
+            place = try await Self.store(id, user: input.user, db: db)
         } else {
             let registry = try await db.read { reader in try reader.allStores(kind: nil) }
-            place = StoreMatch.best(for: scan.header, among: registry)?.store
+            place = StoreMatch.best(for: scan.header, among: registry).map { StoreEntry(store: $0.store) }
         }
         let lines = input.text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
         let items = scan.items.map { i in
@@ -137,7 +134,7 @@ public enum ReceiptRecording {
     /// read; the correction is the review of them). A receipt already `ok` stays `ok` and its
     /// expense and price records follow; one waiting for review becomes `ok` (and makes them)
     /// when no problem is left.
-    public static func correct(id: String, user given: String, _ c: Correction, db: some ExpenseStore & ReceiptStore & PriceStore) async throws -> Saved {
+    public static func correct(id: String, user given: String, _ c: Correction, db: some ExpenseStore & ReceiptStore & PriceStore & StoreChoiceStore) async throws -> Saved {
         let user = Identity.normalized(given)
         guard var receipt = try await db.receipt(id: id, userID: user) else { throw notFound(id) }
         if let line = c.line {
@@ -157,12 +154,9 @@ public enum ReceiptRecording {
             receipt.date = t.localDate
             receipt.time = t.isDateOnly ? receipt.time : Self.clock(t)
         }
-        var place: Store?
+        var place: StoreEntry?
         if let storeID = c.storeID ?? receipt.storeID {
-            guard let found = try await db.read({ reader in try reader.stores(withIDs: [storeID]) })[storeID] else {
-                throw UsageError("--store \(storeID): no such store; find its id with `geospend nearest-stores --lat … --lon …`")
-            }
-            place = found
+            place = try await Self.store(storeID, user: user, db: db)
             receipt.storeID = storeID
         }
         receipt.problems = recheck(receipt)
@@ -183,14 +177,14 @@ public enum ReceiptRecording {
     /// expiring that day, in the same transaction (source `receipt`, the receipt's expense their
     /// purchase).
     public static func confirm(
-        id: String, user given: String, expires: [String] = [], db: some ExpenseStore & ReceiptStore & PriceStore
+        id: String, user given: String, expires: [String] = [], db: some ExpenseStore & ReceiptStore & PriceStore & StoreChoiceStore
     ) async throws -> Saved {
         let user = Identity.normalized(given)
         guard var receipt = try await db.receipt(id: id, userID: user) else { throw notFound(id) }
         guard receipt.status == .needsReview else { throw UsageError("\(id) is ok already: its expense and price records are stored") }
         if let missing = confirmable(receipt) { throw UsageError("\(id): \(missing); nothing stored") }
         let pantry = try pantryItems(receipt, expires: expires)
-        guard let storeID = receipt.storeID, let place = try await db.read({ reader in try reader.stores(withIDs: [storeID]) })[storeID] else {
+        guard let storeID = receipt.storeID, let place = try await db.store(userID: user, id: storeID) else {
             throw UsageError("\(id): its store \(receipt.storeID ?? "") is gone; give another with `receipts correct \(id) --store S`")
         }
         receipt.status = .ok
@@ -261,7 +255,19 @@ public enum ReceiptRecording {
 
     /// The expense (the total at the store, on the receipt's day or `at`) and one price record
     /// per item with a positive amount (a deposit's refund or a discount is no price).
-    static func records(_ r: Receipt, place: Store, at: Timestamp?, category: String?, name: String) throws -> ReceiptRecords {
+    /// The store `id` as `user` sees it: their own `mine-N`, else the registry's (another user's
+    /// `mine-N` is none). - Throws: `UsageError` for none.
+    static func store(_ id: String, user: String, db: some StoreChoiceStore) async throws -> StoreEntry {
+        guard let found = try await db.store(userID: user, id: id) else {
+            throw UsageError("--store \(id): no such store; find its id with `geospend nearest-stores --lat … --lon …` or `geospend stores list`")
+        }
+        return found
+    }
+
+    /// The expense and price records of a receipt at `place`. An expense names the registry's
+    /// stores only: at the user's own added store it keeps the store's position, not its id.
+    static func records(_ r: Receipt, place entry: StoreEntry, at: Timestamp?, category: String?, name: String) throws -> ReceiptRecords {
+        let place = entry.store
         guard let total = r.total, let day = r.date else { throw UsageError("\(r.id): \(confirmable(r) ?? "no total or date")") }
         let when: Timestamp
         if let at { when = at } else {
@@ -270,7 +276,7 @@ public enum ReceiptRecording {
         let title = place.name ?? place.id
         let expense = Expense(
             id: r.id, userID: r.userID, amount: total, occurredAt: when, title: title, category: category, merchant: title,
-            location: ExpenseLocation(coordinate: place.coordinate), storeID: place.id,
+            location: ExpenseLocation(coordinate: place.coordinate), storeID: entry.addedBy == nil ? place.id : nil,
             notes: "receipt \(URL(fileURLWithPath: name).lastPathComponent), \(r.items.count) lines")
         var prices: [(item: Int, entry: PriceEntry)] = []
         for (index, item) in r.items.enumerated() where item.priceMinor > 0 {

@@ -30,7 +30,9 @@ public enum PantryReminders {
         }
         guard predictions else { return events }
         // Predictions: every user's own records, one query (a user's records, the others' none).
-        let records = try await store.priceRecords(PriceQuery(to: day))
+        var query = PriceQuery(to: day)
+        query.eachUsersAddedStores = true  // each user's predictions from their own records alone
+        let records = try await store.priceRecords(query)
         var byUser: [String: [PriceRecord]] = [:]
         for r in records { byUser[r.userID, default: []].append(r) }
         for (user, rs) in byUser.sorted(by: { $0.key < $1.key }) {

@@ -23,7 +23,9 @@ public protocol PriceStore: Sendable {
     /// product id: "a store's price for an item" in the basket rule.
     func latestPrices(onOrBefore day: LocalDay, _ query: PriceQuery) async throws -> [PriceRecord]
 
-    /// The stores that have at least one price record (of `userID`'s, when given), by id.
+    /// The stores that have at least one price record (of `userID`'s, when given), by id: the
+    /// registry's, and with `userID` that user's own added stores (`mine-N`) with records, which
+    /// win over a registry store of the same id.
     func storesWithPrices(userID: String?) async throws -> [Store]
 
     /// Replaces the price, store, time, quantity and unit of `userID`'s record `id` (its product,
@@ -51,6 +53,10 @@ public struct PriceQuery: Sendable, Hashable {
     public var currency: Currency?
     /// Only the record with this id.
     public var recordID: Int64?
+    /// With no `userID`, records at a user's added store (`mine-N`) are left out: an answer over
+    /// several users' records must not show one user's private places to another. True only for
+    /// a caller that answers each user from their own records alone (pantry predictions).
+    public var eachUsersAddedStores = false
 
     public init(
         productIDs: Set<Int64>? = nil, storeIDs: Set<String>? = nil, category: String? = nil, userID: String? = nil,
@@ -70,7 +76,8 @@ public struct PriceQuery: Sendable, Hashable {
 public struct PriceEntry: Sendable, Hashable {
     /// How the entry names its store.
     public enum StoreReference: Sendable, Hashable {
-        /// A store id of the stores table.
+        /// A store id of the stores table, or the recording user's own added store (`mine-N`,
+        /// theirs first when both have the id; another user's `mine-N` is no store).
         case id(String)
         /// An OpenStreetMap element (`node`, `way`, `relation`) and its number, as Open Prices
         /// names locations: the store whose source id is `osm:<type>/<number>`.

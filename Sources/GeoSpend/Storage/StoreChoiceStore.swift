@@ -71,6 +71,13 @@ public struct StoreChoiceRecord: Sendable, Hashable {
     public var favouriteIDs: [String]
     public var defaultID: String?
 
+    /// Where a price record of this user's naming `id` is: their own added store when they have
+    /// one of that id, else the registry's (as `PriceEntry.StoreReference.id` resolves).
+    public func recordStore(_ id: String) -> RecordStore {
+        if let n = AddedStoreID.number(id), added.contains(where: { $0.id == id }) { return .added(number: n) }
+        return .shared(id)
+    }
+
     public init(added: [StoreEntry] = [], favouriteIDs: [String] = [], defaultID: String? = nil) {
         self.added = added
         self.favouriteIDs = favouriteIDs
