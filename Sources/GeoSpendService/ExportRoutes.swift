@@ -4,7 +4,7 @@ import Hummingbird
 /// `/api/v1/export/{layer}`: the token user's `points`, `grid`, `density` and `places` layers as
 /// `geospend export LAYER --user U` writes them (GeoJSON), streamed as they are produced.
 /// Parameters are the CLI's options: from, to, period, kind, category, currency, precision,
-/// shape (hex or square), cell, metric, bandwidth, min-count.
+/// shape (hex or square), cell, metric, bandwidth, min-count, properties (points).
 struct ExportRoutes {
     let store: any ServiceStore
 
@@ -22,7 +22,9 @@ struct ExportRoutes {
         let minCount = try q.int("min-count", in: 1...Int.max) ?? 1
         let kind = try Self.layer(layer, q, precision: precision)
         filter.period = try await q.checkedNames(user: user, categories: categories, in: store)?.id
-        let exportRequest = MapExportRequest(filter: filter, precision: precision, minCount: minCount)
+        var asked = MapExportRequest(filter: filter, precision: precision, minCount: minCount)
+        asked.pointProperties = try Self.pointProperties(q, layer: kind)
+        let exportRequest = asked
         let store = self.store
         return try await StreamedBody.response(contentType: "application/geo+json", owner: user) { sink in
             _ = try await MapExport.geoJSON(kind, exportRequest, store: store, to: sink)
@@ -39,6 +41,14 @@ struct ExportRoutes {
             do { filter.currency = try Currency(code: currency.uppercased()) } catch { throw Problem(.badRequest, "currency: \(error)") }
         }
         return filter
+    }
+
+    /// `properties=amount,position_source`: the points layer's features with only those
+    /// (`geospend export points --properties`); nil, all of them.
+    static func pointProperties(_ q: QueryParameters, layer: MapLayer) throws -> Set<PointProperty>? {
+        guard let text = q.string("properties") else { return nil }
+        guard layer == .points else { throw Problem(.badRequest, "properties: only the points layer takes a choice of properties") }
+        do { return try PointProperty.selection(text, option: "properties") } catch let e as UsageError { throw Problem(.badRequest, e.message) }
     }
 
     /// The layer and its own parameters, checked as `geospend export` checks them.

@@ -99,6 +99,8 @@ struct ExportCommand: AsyncParsableCommand {
             Examples:
               geospend export points --user user1 --out user1-points.geojson
               geospend export points --user user1 --format csv --out user1-points.csv
+              geospend export points --user user1 --from 2025-05-01 --to 2025-05-31 \\
+                  --properties amount,position_source --out dots.geojson
               geospend export grid --shape hex --cell 250m --all-users \\
                   --min-users 3 --out hex.geojson
               geospend export density --user user1 --bandwidth 300m --cell 50m \\
@@ -147,6 +149,8 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Output file, or - for stdout (default).") var out: String = "-"
     @Option(help: "Decimals of coordinates (0–15; 6 ≈ 0.11 m).") var precision: Int = 6
     @Option(help: "geojson, or csv for points (latitude/longitude columns kepler.gl detects).") var format: Format = .geojson
+    @Option(help: "points (GeoJSON): only these properties, comma-separated, of amount, currency, kind, occurred_at, category, merchant, store_id, position_source, weight (default all).")
+    var properties: String?
     @Option(help: "grid: hex, square or h3 (H3 cells at --resolution).") var shape: MetricGrid.Shape = .hex
     @Option(help: "grid --shape h3: H3 resolution, 0 (~1,100 km cells) to 15 (~1 m); 9 ≈ 350 m across.") var resolution: Int?
     @Option(help: "grid and density: cell size, e.g. 250m (grid default 250m, density default 50m).") var cell: String?
@@ -175,6 +179,10 @@ struct ExportCommand: AsyncParsableCommand {
         guard minCount >= 1 else { throw ValidationError("--min-count must be at least 1") }
         if let minUsers, minUsers < 1 { throw ValidationError("--min-users must be at least 1") }
         if format == .csv && layer != .points { throw ValidationError("--format csv is for the points layer") }
+        if properties != nil && (layer != .points || format != .geojson) {
+            throw ValidationError("--properties is for the points layer as GeoJSON, not \(layer == .points ? "--format csv" : layer.rawValue)")
+        }
+        _ = try pointProperties()
         if layer == .bundle && out == "-" { throw ValidationError("bundle writes a folder: give it with --out DIR") }
         if tiles != nil && layer != .bundle { throw ValidationError("--tiles is for the bundle") }
         if let tiles, let problem = MapBundle.tileTemplateProblem(tiles) { throw ValidationError("--tiles \(tiles): \(problem)") }
@@ -202,6 +210,13 @@ struct ExportCommand: AsyncParsableCommand {
             positions and leave out cells of fewer than --min-users users (default 3); to write the raw \
             positions anyway, add --allow-raw-positions
             """)
+    }
+
+    /// `--properties`, parsed; nil writes every property.
+    private func pointProperties() throws -> Set<PointProperty>? {
+        do { return try properties.map { try PointProperty.selection($0, option: "--properties") } } catch let e as UsageError {
+            throw ValidationError(e.message)
+        }
     }
 
     private func validateTiles() throws {
@@ -285,9 +300,10 @@ struct ExportCommand: AsyncParsableCommand {
         let privacy = ExportPrivacy(
             masks: masks, maskKey: masks.isEmpty ? MaskKey(k0: 0, k1: 0) : try maskKey(), roundDecimals: roundDecimals,
             geoNoiseEpsilon: geoNoise, seed: seed)
-        let request = MapExportRequest(
+        var request = MapExportRequest(
             filter: filter, precision: precision, minCount: minCount, minUsers: minUsers ?? (allUsers ? 3 : 1),
             origin: try origin.map(Self.parseOrigin), privacy: privacy)
+        request.pointProperties = try pointProperties()
         if let tilesTarget { return try await writeTiles(try tileRequest(request), store: store, target: tilesTarget) }
         guard let target else {
             let summaries = try await writeBundle(request, store: store, protecting: protected)

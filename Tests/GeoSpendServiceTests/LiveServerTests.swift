@@ -79,6 +79,9 @@ import Glibc
         // Streamed layers and the user's export: the CLI's files, byte for byte.
         for (path, args) in [
             ("/api/v1/export/points", ["export", "points"]),
+            // The web app's lean layer (issue 41): a choice of properties, asked out of order.
+            ("/api/v1/export/points?properties=position_source,amount,store_id&from=2025-03-01",
+             ["export", "points", "--properties", "position_source,amount,store_id", "--from", "2025-03-01"]),
             ("/api/v1/export/grid?cell=500m", ["export", "grid", "--cell", "500m"]),
             ("/api/v1/export/density?cell=100m&bandwidth=400m", ["export", "density", "--cell", "100m", "--bandwidth", "400m"]),
             ("/api/v1/export/places", ["export", "places"]),

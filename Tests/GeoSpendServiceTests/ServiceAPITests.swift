@@ -89,6 +89,8 @@ import Testing
         ("/api/v1/near?lat=60.17&lon=24.94&radius=1km&period=9", "no period 9 of user", "periods list"),
         ("/api/v1/near?lat=60.17&lon=24.94&radius=1km&period=x", "period: \\\"x\\\" is not a whole number", "period"),
         ("/api/v1/export/roads", "no layer \\\"roads\\\"", "points, grid"),
+        ("/api/v1/export/points?properties=amount,price", "properties: \\\"price\\\" is not a property of points", "choose from amount, currency"),
+        ("/api/v1/export/grid?properties=amount", "properties: only the points layer", "choice of properties"),
     ])
     func badInputIsA4xxProblemWithTheCLIsMessage(uri: String, message: String, hint: String) async throws {
         let a = try await f.withClient { try await $0.call(uri, token: f.tokens["alice"]) }

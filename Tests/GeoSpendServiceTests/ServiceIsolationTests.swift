@@ -24,6 +24,7 @@ import Testing
         "/api/v1/summary",
         "/api/v1/expenses?limit=1000",
         "/api/v1/export/points",
+        "/api/v1/export/points?properties=amount,occurred_at,merchant,store_id,position_source",
         "/api/v1/export/grid",
         "/api/v1/export/density?cell=200m",
         "/api/v1/export/places",

@@ -21,6 +21,8 @@ public struct MapExportRequest: Sendable {
     /// When set, told of each feature written (the OGC API's pages); the sink must then collect
     /// in memory.
     public var featureIndex: FeatureIndex?
+    /// The points layer's properties when only some are wanted (`PointProperty`); nil writes all.
+    public var pointProperties: Set<PointProperty>?
 
     public init(
         filter: ExpenseFilter, precision: Int = 6, minCount: Int = 1, minUsers: Int = 1, origin: Coordinate? = nil,

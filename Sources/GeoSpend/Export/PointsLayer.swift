@@ -16,7 +16,8 @@ enum PointsLayer {
         let totalMinor: Int64
         private let largest: Double
 
-        init(_ request: MapExportRequest, reader: some ExpenseReader) throws {
+        /// `readsMerchant` false leaves the merchant unread (a points selection without it).
+        init(_ request: MapExportRequest, reader: some ExpenseReader, readsMerchant: Bool = true) throws {
             let (extent, found) = try MapExport.extent(request.filter, reader: reader)
             var choice = found
             if extent == nil, request.filter.currency != nil {
@@ -32,7 +33,7 @@ enum PointsLayer {
             // With no extent nothing is read (`forEach`); the asked currency stays in the filter.
             var filter = request.filter
             filter.currency = extent?.currency ?? request.filter.currency
-            filter.readsMerchant = true
+            filter.readsMerchant = readsMerchant
             self.filter = filter
             let privacy = PositionPrivacy(request.privacy)
             self.privacy = privacy
@@ -88,29 +89,37 @@ enum PointsLayer {
     }
 
     static func write(_ request: MapExportRequest, reader: some ExpenseReader, to sink: ByteSink, progress: ExportProgress?) throws -> MapExportSummary {
-        let selection = try Selection(request, reader: reader)
+        let wanted = request.pointProperties ?? Set(PointProperty.allCases)
+        let selection = try Selection(request, reader: reader, readsMerchant: wanted.contains(.merchant))
+        var extra: [(String, JSONOutput)] = []
+        if wanted.contains(.weight) { extra.append(("weight", .string("amount / largest amount in the layer"))) }
+        if let chosen = request.pointProperties { extra.append(("properties", .array(chosen.sorted().map { .string($0.rawValue) }))) }
         let provenance = Provenance.object(
             layer: "points", request: request, currency: selection.choice, features: selection.expected,
-            expenses: selection.expected, totalMinor: selection.totalMinor, suppression: nil,
-            extra: [("weight", .string("amount / largest amount in the layer"))])
+            expenses: selection.expected, totalMinor: selection.totalMinor, suppression: nil, extra: extra)
         var writer = FeatureWriter(sink: sink, precision: request.precision, provenance: provenance, index: request.featureIndex)
-        let sources = try Selection.positionSources(request, reader: reader)
+        // Asked once, not per feature: ten million points would ask nine sets each.
+        let (amount, currency, kind, occurredAt) = (wanted.contains(.amount), wanted.contains(.currency), wanted.contains(.kind), wanted.contains(.occurredAt))
+        let (category, merchant, storeID, weight) = (wanted.contains(.category), wanted.contains(.merchant), wanted.contains(.storeID), wanted.contains(.weight))
+        let sources = wanted.contains(.positionSource) ? try Selection.positionSources(request, reader: reader) : nil
         let n = try selection.forEach(reader: reader, progress: progress) { p, c in
             writer.beginFeature(id: p.id)
             writer.point(longitude: c.longitude, latitude: c.latitude)
             writer.beginProperties()
-            writer.money("amount", p.amountMinor, p.currency)
-            writer.string("currency", p.currency.code)
-            writer.string("kind", p.kind.rawValue)
-            writer.key("occurred_at")
-            sink.byte(UInt8(ascii: "\""))
-            sink.rfc3339(epochMilliseconds: p.occurredMilliseconds, utcOffsetMinutes: p.utcOffsetMinutes)
-            sink.byte(UInt8(ascii: "\""))
-            writer.string("category", p.category)
-            writer.string("merchant", p.merchant)
-            writer.string("store_id", p.storeID)
+            if amount { writer.money("amount", p.amountMinor, p.currency) }
+            if currency { writer.string("currency", p.currency.code) }
+            if kind { writer.string("kind", p.kind.rawValue) }
+            if occurredAt {
+                writer.key("occurred_at")
+                sink.byte(UInt8(ascii: "\""))
+                sink.rfc3339(epochMilliseconds: p.occurredMilliseconds, utcOffsetMinutes: p.utcOffsetMinutes)
+                sink.byte(UInt8(ascii: "\""))
+            }
+            if category { writer.string("category", p.category) }
+            if merchant { writer.string("merchant", p.merchant) }
+            if storeID { writer.string("store_id", p.storeID) }
             if let sources { writer.string("position_source", (sources[p.id] ?? .device).rawValue) }
-            writer.number("weight", selection.weight(p), decimals: 6)
+            if weight { writer.number("weight", selection.weight(p), decimals: 6) }
             writer.endFeature()
         }
         writer.finish()

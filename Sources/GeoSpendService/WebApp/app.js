@@ -198,6 +198,12 @@ function legend(hexCurrency, bounds, cell) {
         el("li", {}, el("span", { class: "dot place" }), "place (size: money spent)"))));
 }
 
+/// What the month's map reads of each point: the dot (inferred or not), its popup and a place's
+/// list (amount, time, merchant, store). The currency is the layer's (a layer holds one), the
+/// kind always an expense; category and weight are never read. Asking for these only keeps the
+/// first screen's largest download small (issue 41).
+const pointProperties = "amount,occurred_at,merchant,store_id,position_source";
+
 /// The month's layers from the rollup and export endpoints /map uses: hexagons (money per cell),
 /// expenses (device and inferred positions apart) and places.
 async function drawMonth(month) {
@@ -209,7 +215,7 @@ async function drawMonth(month) {
   // after the ready mark (drawPlaces), the first screen does not wait for them.
   const [hex, points] = await Promise.all([
     api("/api/v1/export/grid?cell=250m&" + range),
-    api("/api/v1/export/points?" + range),
+    api("/api/v1/export/points?properties=" + pointProperties + "&" + range),
   ]);
   const currency = hex.geospend?.currency || points.geospend?.currency || "EUR";
   const cellMax = Math.max(0, ...hex.features.map((f) => f.properties.total || 0));
@@ -220,17 +226,18 @@ async function drawMonth(month) {
     interactive: false,
   });
   // Thousands of dots draw on one canvas (an SVG element each costs too much at 100k a year).
+  // Made straight from the features with one popup for the whole layer: L.geoJSON and a popup
+  // bound to each dot cost more than drawing them.
   const renderer = points.features.length > 2000 ? L.canvas({ padding: 0.2 }) : undefined;
-  const dots = L.geoJSON(points, {
-    renderer,
-    pointToLayer: (f, ll) => {
-      const inferred = f.properties.position_source && f.properties.position_source !== "device";
-      return L.circleMarker(ll, inferred
-        ? { renderer, radius: 4, color: "#542788", weight: 1.5, dashArray: "2 2", fill: false, className: "expense inferred" }
-        : { renderer, radius: 3.5, color: "#542788", weight: 1, fillColor: "#542788", fillOpacity: 0.8, className: "expense device" })
-        .bindPopup(() => expensePopup(f));
-    },
-  });
+  const pointsCurrency = points.geospend?.currency || currency;
+  const inferredStyle = { renderer, radius: 4, color: "#542788", weight: 1.5, dashArray: "2 2", fill: false, className: "expense inferred" };
+  const deviceStyle = { renderer, radius: 3.5, color: "#542788", weight: 1, fillColor: "#542788", fillOpacity: 0.8, className: "expense device" };
+  const dots = L.featureGroup(points.features.map((f) => {
+    const [lon, lat] = f.geometry.coordinates, source = f.properties.position_source;
+    const dot = L.circleMarker([lat, lon], source && source !== "device" ? inferredStyle : deviceStyle);
+    dot.feature = f;
+    return dot;
+  })).bindPopup((dot) => expensePopup(dot.feature, pointsCurrency));
   for (const l of [hexes, dots]) { l.addTo(map); state.layers.push(l); }
   if (points.features.length) map.fitBounds(dots.getBounds().pad(0.1), { maxZoom: 16 });
   legend(currency, bounds, "250 m");
@@ -259,10 +266,11 @@ async function drawPlaces(month) {
   $("map").dataset.places = String(places.features.length);
 }
 
-function expensePopup(f) {
+/// An expense's popup; `currency` is its layer's.
+function expensePopup(f, currency) {
   const p = f.properties;
   return el("div", { class: "popup" },
-    el("strong", {}, money(p.amount, p.currency)), " at ", el("span", { class: "merchant" }, p.merchant || p.store_name || "—"),
+    el("strong", {}, money(p.amount, p.currency || currency)), " at ", el("span", { class: "merchant" }, p.merchant || p.store_name || "—"),
     el("br"), p.occurred_at || "",
     p.position_source && p.position_source !== "device" ? el("div", { class: "note" }, "position inferred (" + p.position_source + ")") : null);
 }
@@ -291,7 +299,7 @@ function metres(a, b) {
 /// A place's expenses: those paid at its store, or for a cluster of storeless positions those
 /// without a store within 75 m of its centre (the clustering's distance).
 function showPlace(f, points) {
-  const p = f.properties;
+  const p = f.properties, currency = points.geospend?.currency || p.currency;
   const mine = points.features.filter((x) => p.kind === "store"
     ? x.properties.store_id === p.place_id
     : !x.properties.store_id && metres(x.geometry.coordinates, f.geometry.coordinates) <= 75);
@@ -299,7 +307,7 @@ function showPlace(f, points) {
   $("place-hint").textContent = mine.length + " expenses, " + money(p.total, p.currency) + " in all.";
   const list = $("place-expenses");
   list.replaceChildren(...mine.sort((a, b) => String(b.properties.occurred_at).localeCompare(String(a.properties.occurred_at)))
-    .map((x) => el("li", {}, el("strong", {}, money(x.properties.amount, x.properties.currency)), " ",
+    .map((x) => el("li", {}, el("strong", {}, money(x.properties.amount, x.properties.currency || currency)), " ",
       x.properties.merchant || "", " · ", String(x.properties.occurred_at || "").slice(0, 16).replace("T", " "))));
 }
 
