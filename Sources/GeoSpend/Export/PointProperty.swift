@@ -21,9 +21,9 @@ public enum PointProperty: String, CaseIterable, Sendable, Comparable {
     /// A comma-separated list ("amount,position_source"); empty is no property at all. `option`
     /// names the list in the refusal (`--properties` on the command line, `properties` over HTTP).
     public static func selection(_ text: String, option: String) throws -> Set<PointProperty> {
+        guard !text.isEmpty else { return [] }
         var chosen = Set<PointProperty>()
         for name in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            if name.isEmpty && text.isEmpty { break }
             guard let p = PointProperty(rawValue: name) else {
                 throw UsageError(
                     "\(option): \"\(OutputEscaping.visible(name))\" is not a property of points; choose from \(allCases.map(\.rawValue).joined(separator: ", "))")
