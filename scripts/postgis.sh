@@ -50,6 +50,9 @@ start)
   # every table and index they create (26 migrations by now); with make test's many fresh
   # databases at once, the default 64 per connection ran out of shared lock slots ("out of
   # shared memory", CI of 4a803fd).
+  # max_connections: make test opens stores, psql runs and geospend processes from many tests at
+  # once; the default 100 ran out ("sorry, too many clients already", CI of 59c729b, 7 PostGIS
+  # cases). A hot standby needs at least its primary's value; pg_basebackup copies this file.
   cat >>"$dir/data/postgresql.conf" <<EOF
 listen_addresses = '127.0.0.1'
 port = $port
@@ -60,6 +63,7 @@ maintenance_work_mem = 1GB
 max_wal_size = 4GB
 jit = off
 max_locks_per_transaction = 1024
+max_connections = 400
 EOF
   # POSTGIS_DURABILITY=off (make test's server, thrown away afterwards): no fsync, no full-page
   # images. What is lost is what an operating-system crash would lose; a killed server loses

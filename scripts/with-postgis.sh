@@ -15,4 +15,18 @@ GEOSPEND_TEST_POSTGRES=$(url "$("$here/postgis.sh" start "$dir/server")")
 GEOSPEND_TEST_POSTGRES_REPLICA=$(url "$("$here/postgis.sh" replica "$dir/server" "$dir/replica")")
 export GEOSPEND_TEST_POSTGRES GEOSPEND_TEST_POSTGRES_REPLICA
 echo "PostGIS for the tests: $GEOSPEND_TEST_POSTGRES (replica: $GEOSPEND_TEST_POSTGRES_REPLICA)" >&2
-"$@"
+# The most client connections seen at once (sampled every 2 s), printed at the end: the server
+# allows max_connections (scripts/postgis.sh), and a run that comes near it says so here first.
+peak() {
+  local most=0 n
+  while sleep 2; do
+    n=$(psql "$GEOSPEND_TEST_POSTGRES" -qAt -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'" 2>/dev/null) || continue
+    if [ "$n" -gt "$most" ]; then most=$n; echo "$most" >"$dir/peak"; fi
+  done
+}
+peak & sampler=$!
+status=0
+"$@" || status=$?
+kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null || true
+echo "PostgreSQL for the tests: at most $(cat "$dir/peak" 2>/dev/null || echo 0) client connections at once (of $(psql "$GEOSPEND_TEST_POSTGRES" -qAt -c 'SHOW max_connections'))" >&2
+exit "$status"
