@@ -169,9 +169,9 @@ struct PostGISReader: ExpenseReader {
             }
     }
 
-    func positionSources(userID: String) throws -> [String: PositionSource] {
-        var w = PostGISFilter()
-        w.add("e.user_id = \(w.bind(userID))")
+    func positionSources(_ filter: ExpenseFilter) throws -> [String: PositionSource] {
+        guard let userID = filter.userID else { return [:] }
+        var w = try PostGISFilter(ExpenseFilter(userID: userID, from: filter.from, to: filter.to))
         w.add("e.position_source IS NOT NULL")
         w.add("e.position_source <> 'device'")
         var sources: [String: PositionSource] = [:]

@@ -18,11 +18,17 @@ public struct SpatiaLiteReader: ExpenseReader {
     /// The scope's connection (the queries' bodies are written against it).
     func read<T>(_ body: (Database) throws -> T) throws -> T { try body(db) }
 
-    public func positionSources(userID: String) throws -> [String: PositionSource] {
+    public func positionSources(_ filter: ExpenseFilter) throws -> [String: PositionSource] {
+        guard let userID = filter.userID else { return [:] }
         var sources: [String: PositionSource] = [:]
-        let rows = try Row.fetchCursor(
-            db, sql: "SELECT id, position_source FROM expenses WHERE user_id = ? AND position_source IS NOT NULL AND position_source <> 'device'",
-            arguments: [userID])
+        // The window's occurred_ms superset (a bare date widened by a day each side) lets
+        // expenses_user_time seek the month a map shows, not read all the user's rows.
+        var sql = "SELECT id, position_source FROM expenses WHERE user_id = ? AND position_source IS NOT NULL AND position_source <> 'device'"
+        var arguments: StatementArguments = [userID]
+        let window = OccurredWindow(filter)
+        if let from = window.from { sql += " AND occurred_ms >= ?"; arguments += [from] }
+        if let to = window.to { sql += " AND occurred_ms < ?"; arguments += [to] }
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try rows.next() {
             if let source = PositionSource(rawValue: row[1]) { sources[row[0]] = source }
         }

@@ -71,6 +71,13 @@ import Testing
         return try #require(doc["features"] as? [Any]).count
     }
 
+    /// The properties of the CLI's points layer for alice in the month.
+    func pointFeatures() throws -> [[String: Any]] {
+        let out = try f.cli(["export", "points", "--user", ServiceFixture.alice, "--from", Self.month + "-01", "--to", Self.month + "-31"], db: f.db)
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+        return try #require(doc["features"] as? [[String: Any]]).compactMap { $0["properties"] as? [String: Any] }
+    }
+
     @Test(arguments: ["1280x900", "390x844"])
     func monthScreenShowsTheCLIsFiguresAndTheMap(size: String) throws {
         let server = try LiveServerTests.Server(db: f.db, in: f.dir)
@@ -135,6 +142,17 @@ import Testing
         #expect(drawn["points"] == points && drawn["hexagons"] == hexagons && drawn["places"] == places, "\(drawn) vs \(points) \(hexagons) \(places)")
         #expect((drawn["device"] ?? 0) + (drawn["inferred"] ?? 0) == points, "\(drawn)")
         #expect(drawn["hexPaths"] == hexagons && drawn["placePaths"] == places, "\(drawn)")
+        // A dot's popup: the expense of the CLI's layer at that time, its merchant, and whether
+        // its position was inferred (an inferred dot is clicked where there is one).
+        let popup = try #require(seen["dot_popup"] as? [String: Any], "no dot to click")
+        let popupText = try #require(popup["text"] as? String, "a click on a dot opened no popup")
+        let sameTime = try pointFeatures().filter { popupText.contains($0["occurred_at"] as? String ?? "\u{0}") }
+        #expect(!sameTime.isEmpty, "no expense of the layer at the popup's time: \(popupText)")
+        #expect(sameTime.contains { f in
+            let source = f["position_source"] as? String ?? "device"
+            return popupText.contains(f["merchant"] as? String ?? "—") && (popup["inferred"] as? Bool) == (source != "device")
+                && popupText.contains("position inferred (\(source))") == (source != "device")
+        }, "\(popup) vs \(sameTime)")
 
         // Readable as a map: title, legend in money, scale bar, the ODbL credit.
         let title = seen["title"] as? String ?? ""

@@ -130,7 +130,7 @@ import Testing
         }
         func geotaggedCenterHint() throws -> Coordinate? { try base.geotaggedCenterHint() }
         func stores(withIDs ids: Set<String>) throws -> [String: Store] { try base.stores(withIDs: ids) }
-        func positionSources(userID: String) throws -> [String: PositionSource] { try base.positionSources(userID: userID) }
+        func positionSources(_ filter: ExpenseFilter) throws -> [String: PositionSource] { try base.positionSources(filter) }
         func timestamps(ofExpenses ids: Set<String>, userID: String) throws -> [String: Timestamp] {
             try base.timestamps(ofExpenses: ids.subtracting(deletedMeanwhile), userID: userID)
         }

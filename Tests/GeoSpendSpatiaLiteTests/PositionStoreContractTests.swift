@@ -191,6 +191,19 @@ import Testing
         let a3 = try #require(try await store.expense(id: "a3", userID: "ann"))
         #expect(a3.expense.location?.coordinate == Coordinate(uncheckedLatitude: 60.18, longitude: 24.95) && a3.expense.storeID == nil)
         #expect(a3.positionSource == .device && a3.positionConfidence == nil, "imported with a position: the device's, never moved")
+        // What a points layer reads: the placed ones of the filter's user, in its time window
+        // (an instant's bound exact, a bare date's a superset by a day).
+        func sources(_ user: String?, from: String? = nil, to: String? = nil) async throws -> [String: PositionSource] {
+            let filter = ExpenseFilter(userID: user, from: try from.map(Timestamp.init(parsing:)), to: try to.map(Timestamp.init(parsing:)))
+            return try await store.read { try $0.positionSources(filter) }
+        }
+        #expect(try await sources("ann") == ["a1": .history, "a2": .history])
+        #expect(try await sources("ann", from: "2026-03-05", to: "2026-03-05") == ["a1": .history, "a2": .history])
+        #expect(try await sources("ann", from: "2026-03-05T11:00:00+02:00") == ["a2": .history])
+        #expect(try await sources("ann", to: "2026-03-05T10:00:00+02:00").isEmpty, "an instant's upper bound is exclusive")
+        #expect(try await sources("ann", from: "2026-03-07").isEmpty)
+        #expect(try await sources(nil).isEmpty)
+        #expect(try await sources("bob").isEmpty)
         let bob = try #require(try await store.expense(id: "a1", userID: "bob"))
         #expect(bob.expense.location == nil && bob.positionSource == nil, "another user's a1 is not placed")
         #expect(try await store.place([Self.placement("a1")], userID: "carol") == [false])

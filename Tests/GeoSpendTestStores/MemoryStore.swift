@@ -157,7 +157,7 @@ struct MemoryReader: ExpenseReader {
     }
 
     /// Every position here came with its expense: the memory store does not geotag.
-    func positionSources(userID: String) throws -> [String: PositionSource] { [:] }
+    func positionSources(_ filter: ExpenseFilter) throws -> [String: PositionSource] { [:] }
 
     func stores(withIDs ids: Set<String>) throws -> [String: Store] {
         Dictionary(ids.compactMap { state.stores[ExactText($0)].map { ($0.store.id, $0.store) } }, uniquingKeysWith: { a, _ in a })

@@ -301,6 +301,16 @@ def main():
             return { points: Number(map.dataset.features), hexagons: Number(map.dataset.hexagons), places: Number(map.dataset.places),
                      device: map.querySelectorAll('path.expense.device').length, inferred: map.querySelectorAll('path.expense.inferred').length,
                      hexPaths: map.querySelectorAll('path.hex').length, placePaths: map.querySelectorAll('path.place').length }""")
+        # A click on a dot (an inferred one where there is one) opens its popup. A dispatched
+        # click: Leaflet finds the dot from the event's target, and no other layer is in the way.
+        seen["dot_popup"] = driver.execute_script("""
+            const dots = document.querySelectorAll('[data-figure="map"] path.expense');
+            const dot = document.querySelector('[data-figure="map"] path.expense.inferred') || dots[0];
+            if (!dot) return null;
+            const box = dot.getBoundingClientRect();
+            dot.dispatchEvent(new MouseEvent('click', { bubbles: true, clientX: box.x + box.width / 2, clientY: box.y + box.height / 2 }));
+            const popup = document.querySelector('.leaflet-popup-content .popup');
+            return popup ? { text: popup.innerText, inferred: dot.classList.contains('inferred') } : { text: null };""")
         seen["title"] = driver.execute_script("return document.getElementById('map-title')?.textContent")
         seen["legend"] = driver.execute_script("return document.getElementById('legend').innerText")
         seen["scale"] = driver.execute_script("return document.querySelector('.leaflet-control-scale-line')?.textContent || null")

@@ -58,7 +58,7 @@ enum PointsLayer {
         /// one user's layer only: a layer across users never says it, as it would tell who has a
         /// location history. Nil across users.
         static func positionSources(_ request: MapExportRequest, reader: some ExpenseReader) throws -> [String: PositionSource]? {
-            try request.filter.userID.map { try reader.positionSources(userID: $0) }
+            request.filter.userID == nil ? nil : try reader.positionSources(request.filter)
         }
 
         /// Streams the selection's points with their positions, in the reader's batches (memory

@@ -119,10 +119,12 @@ public protocol ExpenseReader {
     /// their offset). Ids are unique per user: another user's expense of the same id is not read.
     func timestamps(ofExpenses ids: Set<String>, userID: String) throws -> [String: Timestamp]
 
-    /// Where the positions of user `userID`'s expenses came from, for those not imported with
-    /// them (`PositionSource` other than `device`), by expense id: one user's points layer shows
-    /// it (`position_source`), so a map can show or hide inferred positions.
-    func positionSources(userID: String) throws -> [String: PositionSource]
+    /// Where the positions of the filter's user's expenses came from, for those not imported
+    /// with them (`PositionSource` other than `device`), by expense id: one user's points layer
+    /// shows it (`position_source`), so a map can show or hide inferred positions. At least the
+    /// expenses in the filter's time window (a store may answer a superset; only the user and
+    /// the window narrow it: the map is looked up by id); none when the filter has no user.
+    func positionSources(_ filter: ExpenseFilter) throws -> [String: PositionSource]
 
     /// Geotagged expenses that have no store yet (of one user, or all), in id order.
     func expensesWithoutStore(userID: String?) throws -> [UnsnappedExpense]
