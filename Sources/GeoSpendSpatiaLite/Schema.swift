@@ -34,7 +34,10 @@ enum Schema {
             // 0: no transaction of its own (1 would BEGIN one, which fails inside ours). SpatiaLite
             // prints its SQL errors to stderr; ours say the same in one line. A full disk aborts
             // the transaction under it, which the caller sees (`FirstOpen`: disk full).
-            let done = try SpatiaLiteExtension.quietly { try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(0)") }
+            // 'WGS84': spatial_ref_sys gets the WGS 84 systems (129 rows) instead of all 6,215;
+            // GeoSpend stores SRID 4326 only. In the sqlite3 shell a new file then took ~40 ms
+            // less CPU and 6.3 MB less written, and the tests make thousands of new files.
+            let done = try SpatiaLiteExtension.quietly { try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(0, 'WGS84')") }
             guard done == 1, db.isInsideTransaction else {
                 throw StoreError.cannotOpen(path: db.description, reason: "SpatiaLite's InitSpatialMetadata failed")
             }
