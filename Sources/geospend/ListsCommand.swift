@@ -157,7 +157,7 @@ struct ListsCompleteCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @Option(help: "Whose list.") var user: String
     @Option(help: "The list.") var id: Int64
-    @Option(help: "Where it was bought.") var store: String
+    @Option(help: "Where it was bought: a store id, or the user's own mine-N.") var store: String
     @Option(help: "When, RFC 3339 with its offset, or a bare date.") var at: String
     @Option(parsing: .unconditionalSingleValue, help: "NAME=AMOUNT paid for an item; repeatable.") var price: [String] = []
 
@@ -240,7 +240,7 @@ struct ListsCheckCommand: AsyncParsableCommand {
     @Argument(help: "The list's id.") var list: Int64
     @Argument(help: "The item's name, as on the list.") var item: String
     @Option(help: "What it cost per piece, kg or l.") var price: String
-    @Option(help: "Where it was bought (a store id).") var store: String?
+    @Option(help: "Where it was bought: a store id, or the user's own mine-N.") var store: String?
     @Option(help: "When, RFC 3339 with its offset, or a bare date (default: now).") var at: String?
     @Option(help: "Keep it in the pantry until this day, YYYY-MM-DD.") var expires: String?
 

@@ -28,7 +28,8 @@ struct PricesInflationCommand: AsyncParsableCommand {
 
             --store limits to one store, --near/--radius to the stores within a
             geodesic radius. One currency (--currency, else the most common).
-            --user counts that user's own price records only.
+            --user counts that user's own price records only, at the registry's
+            stores and their own (mine-N, also within --near/--radius).
 
             Example:
               geospend prices inflation --product "Milch 1,5%" --as-of 2025-12-31

@@ -49,6 +49,36 @@ import Testing
             && listed.body.contains("\"kind\": \"shop:supermarket\"") && listed.body.contains("\"default\": false"), "\(listed.body)")
     }
 
+    /// A store alice added takes her receipts over HTTP (`POST /receipts?store=mine-1`): their
+    /// price records are there, her inflation at `store=mine-1` and within 300 m of it counts
+    /// them, and everyone's inflation (admin, `all-users`) does not; bob has no `mine-1`.
+    @Test func anAddedStoreTakesReceiptsAndCountsInInflation() async throws {
+        let (write, tokens) = (try #require(f.tokens["aliceWrite"]), f.tokens)
+        let answers = try await f.withClient { client in
+            var out = [try await client.call("/api/v1/stores", token: write, method: .post,
+                                             body: #"{"name": "Oma Kauppa", "lat": 60.1841, "lon": 24.95, "kind": "supermarket"}"#)]
+            for (day, price) in [("2025-03-01", "1,19"), ("2025-09-01", "1,31")] {
+                out.append(try await client.call("/api/v1/receipts?store=mine-1&at=\(day)T10:00:00Z", token: write, method: .post,
+                                                 body: "Oma Kauppa\nMilch \(price)\nSUMME \(price)\n"))
+            }
+            for query in ["store=mine-1", "near=60.1841,24.95&radius=300m"] {
+                out.append(try await client.call("/api/v1/prices/inflation?\(query)&as-of=2025-12-31", token: tokens["alice"]))
+            }
+            out.append(try await client.call("/api/v1/prices/inflation?near=60.1841,24.95&radius=300m&as-of=2025-12-31&all-users=true", token: tokens["admin"]))
+            out.append(try await client.call("/api/v1/stores/mine-1", token: tokens["bob"]))
+            return out
+        }
+        #expect(answers[0].status.code == 201, "\(answers[0].body)")
+        for receipt in answers[1...2] {
+            #expect(receipt.status.code == 201 && receipt.body.contains(#""status": "ok""#) && receipt.body.contains(#""price_records": 1"#), "\(receipt.body)")
+        }
+        for inflation in answers[3...4] {
+            #expect(inflation.status.code == 200 && inflation.body.contains(#""records": 2,"#), "\(inflation.body)")
+        }
+        #expect(answers[5].body.contains(#""records": 0,"#), "nobody else's view counts alice's own store: \(answers[5].body)")
+        expectProblem(answers[6], status: 404, says: #"no store \"mine-1\""#)
+    }
+
     @Test func refusalsAreProblems() async throws {
         let write = try #require(f.tokens["aliceWrite"])
         let answers = try await f.withClient { client in

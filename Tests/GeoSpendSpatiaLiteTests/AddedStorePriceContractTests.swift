@@ -14,6 +14,7 @@ import Testing
 @Suite struct AddedStorePriceContractTests {
     typealias Kind = PriceStoreContractTests.Kind
     typealias Database = ExpenseStore & ExpenseEditing & ReceiptStore & PriceStore & StoreChoiceStore & UserDataStore & CommunityStore
+        & ShoppingListStore
 
     /// Registry s1 (a kiosk); ann's mine-1 (K-Market) and mine-2, bob's mine-1 (his Lidl).
     static func fresh(_ kind: Kind, _ scratch: Scratch) async throws -> any Database {
@@ -148,6 +149,80 @@ import Testing
     }
 
     static let receiptText = "K-Market\n16.12.2024 15:53\nMilk 1,29\nBrot Vollkorn 2,49\nSUMME 3,78\n"
+
+    /// A receipt with no `--store` is matched by its header among the user's own added stores
+    /// first: ann's "K-Market Kallio" (mine-1) wins over the registry's store of the same name,
+    /// which bob, who added none, gets; a header that names neither stays without a store.
+    @Test(arguments: Kind.allCases)
+    func aReceiptsHeaderFindsTheUsersOwnStoreFirst(kind: Kind) async throws {
+        let scratch = Scratch()
+        let store = try await Self.fresh(kind, scratch)
+        _ = try await Importer.importStores(
+            from: scratch.file("more.csv", "id,name,kind,lat,lon\ns2,K-Market Kallio,shop:supermarket,60.19,24.96\n"), into: store)
+        let text = "K-Market Kallio\n16.12.2024 15:53\nMilk 1,29\nSUMME 1,29\n"
+        let ann = try await ReceiptRecording.importReceipt(.init(text: text, name: "r.txt", user: "ann", storeID: nil, at: nil), db: store)
+        #expect(ann.receipt.storeID == "mine-1" && ann.receipt.status == .ok, "\(ann.receipt.problems)")
+        #expect(try await store.priceRecords(PriceQuery(userID: "ann")).map(\.storeID) == ["mine-1"])
+        let bob = try await ReceiptRecording.importReceipt(.init(text: text, name: "r.txt", user: "bob", storeID: nil, at: nil), db: store)
+        #expect(bob.receipt.storeID == "s2")
+        let none = try await ReceiptRecording.importReceipt(
+            .init(text: "Elsewhere Oy\n16.12.2024 15:53\nMilk 1,29\nSUMME 1,29\n", name: "r.txt", user: "ann", storeID: nil, at: nil), db: store)
+        #expect(none.receipt.storeID == nil && none.receipt.problems.contains(ReceiptRecording.noStore))
+    }
+
+    /// `lists check` and `lists complete` at the user's own store: the price records name
+    /// `mine-N`, the purchase is at its position and name with no store id; a `mine-N` the user
+    /// does not have is refused and nothing is written.
+    @Test(arguments: Kind.allCases)
+    func aListIsCheckedAndCompletedAtTheUsersOwnStore(kind: Kind) async throws {
+        let scratch = Scratch()
+        let store = try await Self.fresh(kind, scratch)
+        let weekly = try await ShoppingListFields.create(
+            user: "ann", name: "Weekly", budget: "30", currency: "EUR", items: try ShoppingListFields.items(["Milch", "Brot"]), store: store)
+        let checked = try await ShoppingListFields.check(
+            user: "ann", id: weekly.id, item: "Milch", price: "1.19", storeID: "mine-1", at: "2026-03-05T10:00:00+02:00", db: store)
+        #expect(checked.expense.storeID == nil && checked.expense.merchant == "K-Market Kallio")
+        #expect(checked.expense.location?.coordinate == Coordinate(uncheckedLatitude: 60.1841, longitude: 24.95))
+        await #expect(throws: UsageError.self) {
+            try await ShoppingListFields.check(user: "ann", id: weekly.id, item: "Brot", price: "2.49", storeID: "mine-3", at: nil, db: store)
+        }
+        let party = try await ShoppingListFields.create(
+            user: "ann", name: "Party", budget: "30", currency: "EUR", items: try ShoppingListFields.items(["Kaffee"]), store: store)
+        let done = try await ShoppingListFields.complete(
+            user: "ann", id: party.id, storeID: "mine-2", at: "2026-03-06T10:00:00+02:00", prices: ["Kaffee=5.99"], db: store)
+        #expect(done.expense.storeID == nil && done.store.name == "Kauppa")
+        #expect(try await store.priceRecords(PriceQuery(userID: "ann")).map(\.storeID).sorted() == ["mine-1", "mine-2"])
+        // bob has only a mine-1: his list at mine-2 is refused, and stays open.
+        let bobs = try await ShoppingListFields.create(
+            user: "bob", name: "Bob's", budget: "10", currency: "EUR", items: try ShoppingListFields.items(["Milch"]), store: store)
+        await #expect(throws: UsageError.self) {
+            try await ShoppingListFields.complete(user: "bob", id: bobs.id, storeID: "mine-2", at: "2026-03-06T10:00:00+02:00", prices: ["Milch=1"], db: store)
+        }
+        #expect(try await store.lists(userID: "bob").map(\.isCompleted) == [false])
+        #expect(try await store.priceRecords(PriceQuery(userID: "bob")).isEmpty)
+    }
+
+    /// One user's inflation at `--store mine-1`, and `--near --radius` around it, counts their
+    /// records there; the circle leaves their mine-2 (3.3 km away) out, and everyone's rate
+    /// counts no one's added store.
+    @Test(arguments: Kind.allCases)
+    func inflationCountsTheUsersOwnStoresByIDAndInACircle(kind: Kind) async throws {
+        let scratch = Scratch()
+        let store = try await Self.fresh(kind, scratch)
+        _ = try await store.savePrices(
+            [try Self.milk("1.00", at: "mine-1", day: 1), try Self.milk("1.20", at: "mine-1", day: 9), try Self.milk("5.00", at: "mine-2", day: 9),
+             try Self.milk("1.10", at: "s1", day: 2)], userID: "ann")
+        func records(store id: String? = nil, near: String? = nil, radius: String? = nil, user: String? = "ann") async throws -> Int {
+            var q = InflationQuery()
+            (q.userID, q.asOf, q.store, q.near, q.radius) = (user, "2026-03-31", id, near, radius)
+            return try await q.compute(in: store).result.records
+        }
+        #expect(try await records(store: "mine-1") == 2)
+        #expect(try await records(near: "60.1841,24.95", radius: "500m") == 2)
+        #expect(try await records(near: "60.1841,24.95", radius: "2km") == 3, "mine-1 and the registry's s1, 1.7 km away")
+        #expect(try await records(near: "60.1841,24.95", radius: "2km", user: nil) == 1, "everyone's: s1 alone")
+        #expect(try await records(near: "60.1841,24.95", radius: "500m", user: "bob") == 0)
+    }
 
     @Test(arguments: Kind.allCases)
     func exportDeleteRestoreExportIsByteIdentical(kind: Kind) async throws {

@@ -72,6 +72,45 @@ import Testing
         #expect(try store.repair().allSatisfy { !$0.contains("NFC") })  // a second repair has nothing to rewrite
     }
 
+    /// A user with added stores (issue 38) whose id a file holds in NFD: the repair carries the
+    /// new id into `user_stores` and the `(user, mine-N)` references of their price records and
+    /// receipts, and the file is healthy afterwards (foreign keys included).
+    @Test func aRepairedUserKeepsTheirAddedStoresAndWhatNamesThem() async throws {
+        let scratch = Scratch()
+        let store = try scratch.store()
+        let user = "Jos\u{E9}"
+        try await addUsers([user], to: store)
+        _ = try await store.addStore(userID: user, try StoreChoiceContractTests.fields("K-Market Kallio", 60.1841, 24.95))
+        _ = try await store.savePrices([try AddedStorePriceContractTests.milk("1.19", at: "mine-1")], userID: user)
+        let receipt = try await ReceiptRecording.importReceipt(
+            .init(text: AddedStorePriceContractTests.receiptText, name: "r.txt", user: user, storeID: "mine-1", at: "2024-12-16T15:53:00+02:00"),
+            db: store)
+        #expect(receipt.receipt.storeID == "mine-1")
+        // The user id as a file written before the identity rule holds it; the references follow
+        // (what an earlier GeoSpend wrote named the user the same way everywhere).
+        try store.writeTransaction { db in
+            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+            for table in try String.fetchAll(db, sql: """
+                SELECT DISTINCT m.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c
+                WHERE m.type = 'table' AND c.name = 'user_id'
+                """) {
+                try db.execute(sql: "UPDATE \(table) SET user_id = ? WHERE user_id = ?", arguments: [Self.nfd.user, user])
+            }
+            try db.execute(sql: "UPDATE users SET id = ? WHERE id = ?", arguments: [Self.nfd.user, user])
+        }
+        #expect(try store.scalar("SELECT count(*) FROM user_stores WHERE user_id = 'Jose\u{301}'") == 1)
+        #expect(!(try Self.check(store).ok))
+
+        let done = try store.repair()
+        #expect(done.contains { $0.hasPrefix("rewrote in Unicode NFC: 1 user id") }, "\(done)")
+        let report = try store.checkHealth()
+        #expect(report.isHealthy, "\(report.checks.filter { !$0.ok })")
+        #expect(try await store.storeChoices(userID: user).added.map(\.id) == ["mine-1"])
+        #expect(try await store.priceRecords(PriceQuery(userID: user)).map(\.storeID).sorted() == ["mine-1", "mine-1", "mine-1"],
+                "the record saved and the receipt's two lines")
+        #expect(try await store.receipts(userID: user, after: nil, limit: 10).map(\.storeID) == ["mine-1"])
+    }
+
     @Test func bothFormsStoredAreReportedAndLeftAlone() throws {
         let scratch = Scratch()
         let store = try scratch.store()

@@ -27,7 +27,7 @@ public struct InflationQuery: Sendable {
     }
 
     /// The rate, and each product's name by id.
-    public func compute(in db: some PriceStore & ExpenseStore) async throws -> (result: InflationResult, names: [Int64: String]) {
+    public func compute(in db: some PriceStore & ExpenseStore & StoreChoiceStore) async throws -> (result: InflationResult, names: [Int64: String]) {
         try validate()
         let asOfDay = try BasketReach.day(asOf)
         let asked = try currency.map { try Currency(code: $0) }
@@ -51,6 +51,14 @@ public struct InflationQuery: Sendable {
             let r: Distance
             do { r = try Distance(parsing: radius) } catch { throw UsageError("--radius: \(error)") }
             query.storeIDs = Set(try await db.read { reader in try reader.stores(within: r, of: center, kind: nil) }.map(\.store.id))
+            // One user's rate also counts their own added stores in the circle (`mine-N`, the
+            // same test as the registry's: the geodesic distance at most R); every user's never.
+            if let userID {
+                for own in try await db.storeChoices(userID: userID).added
+                where Geodesic.distance(own.store.coordinate, center) <= r.meters {
+                    query.storeIDs!.insert(own.id)
+                }
+            }
         }
         let records = try await db.priceRecords(query)
         for r in records { names[r.product.id] = r.product.name }

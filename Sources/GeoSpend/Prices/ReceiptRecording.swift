@@ -5,8 +5,8 @@ import Foundation
 ///
 /// - Read with `ReceiptScan` (a photo's OCR text or the text as given): items, total, the date
 ///   and time the receipt prints, the store's header.
-/// - The store: `--store`, else the registry's store the header names (`StoreMatch` over every
-///   store in the database). None: `needs_review`, "no store".
+/// - The store: `--store`, else the store the header names (`StoreMatch` over the user's own
+///   added stores first, then every store of the registry). None: `needs_review`, "no store".
 /// - The date: `--at`, else the receipt's (a bare day: a till prints local time without an
 ///   offset, and guessing one would move purchases across days). None: `needs_review`.
 /// - Problems: the scan's self-checks, except that a *text* needs no payment line (the
@@ -54,7 +54,7 @@ public enum ReceiptRecording {
         public let unread: [ReceiptLine]
     }
 
-    public static let noStore = "no store: the header matched no store of the registry; give it with `receipts correct ID --store S`"
+    public static let noStore = "no store: the header matched no store of the registry or of the user's own; give it with `receipts correct ID --store S`"
     public static let noDate = "no date was read; give it with `receipts correct ID --date YYYY-MM-DD`"
 
     /// Reads, checks and stores `input` (see the type's rules).
@@ -77,8 +77,15 @@ public enum ReceiptRecording {
         if let id = input.storeID {
             place = try await Self.store(id, user: input.user, db: db)
         } else {
-            let registry = try await db.read { reader in try reader.allStores(kind: nil) }
-            place = StoreMatch.best(for: scan.header, among: registry).map { StoreEntry(store: $0.store) }
+            // The user's own added stores first: one they added is the one they shop at, and a
+            // chain's name there would often tie with the registry's branches (a tie is no match).
+            let own = try await db.storeChoices(userID: input.user).added
+            if let hit = StoreMatch.best(for: scan.header, among: own.map(\.store)) {
+                place = own.first { $0.id == hit.store.id }
+            } else {
+                let registry = try await db.read { reader in try reader.allStores(kind: nil) }
+                place = StoreMatch.best(for: scan.header, among: registry).map { StoreEntry(store: $0.store) }
+            }
         }
         let lines = input.text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
         let items = scan.items.map { i in
@@ -276,7 +283,7 @@ public enum ReceiptRecording {
         let title = place.name ?? place.id
         let expense = Expense(
             id: r.id, userID: r.userID, amount: total, occurredAt: when, title: title, category: category, merchant: title,
-            location: ExpenseLocation(coordinate: place.coordinate), storeID: entry.addedBy == nil ? place.id : nil,
+            location: ExpenseLocation(coordinate: place.coordinate), storeID: entry.expenseStoreID,
             notes: "receipt \(URL(fileURLWithPath: name).lastPathComponent), \(r.items.count) lines")
         var prices: [(item: Int, entry: PriceEntry)] = []
         for (index, item) in r.items.enumerated() where item.priceMinor > 0 {

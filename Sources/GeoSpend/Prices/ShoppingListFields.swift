@@ -67,10 +67,10 @@ public enum ShoppingListFields {
     }
 
     /// `lists complete --id ID --store S --at WHEN --price NAME=AMOUNT …`: one expense of the
-    /// prices' sum at the store, a price record per item, the list marked completed, in one
-    /// transaction.
+    /// prices' sum at the store (the registry's or the user's own `mine-N`), a price record per
+    /// item, the list marked completed, in one transaction.
     public static func complete(
-        user: String, id: Int64, storeID: String, at: String, prices: [String], db: some ExpenseStore & ShoppingListStore
+        user: String, id: Int64, storeID: String, at: String, prices: [String], db: some ExpenseStore & ShoppingListStore & StoreChoiceStore
     ) async throws -> Completion {
         guard !prices.isEmpty else { throw UsageError("give what was paid: --price NAME=AMOUNT for each item bought") }
         let when: Timestamp
@@ -80,9 +80,8 @@ public enum ShoppingListFields {
         guard !list.items.contains(where: { $0.check != nil }) else {
             throw UsageError("--id \(id): items are checked off one at a time on this list; check off the rest with `geospend lists check`")
         }
-        guard let place = try await db.read({ reader in try reader.stores(withIDs: [storeID]) })[storeID] else {
-            throw UsageError("--store \(storeID): no such store; find its id with `geospend nearest-stores --lat … --lon …`")
-        }
+        let entry = try await ReceiptRecording.store(storeID, user: user, db: db)
+        let place = entry.store
         let currency = list.budget.currency
         var entries: [PriceEntry] = []
         var total = Money(minorUnits: 0, currency: currency)
@@ -110,7 +109,7 @@ public enum ShoppingListFields {
         }
         let expense = Expense(
             id: "list-\(Identity.normalized(user))-\(id)", userID: user, amount: total, occurredAt: when, title: list.name,
-            merchant: place.name, location: ExpenseLocation(coordinate: place.coordinate), storeID: storeID, notes: "shopping list \(id)")
+            merchant: place.name, location: ExpenseLocation(coordinate: place.coordinate), storeID: entry.expenseStoreID, notes: "shopping list \(id)")
         guard let done = try await db.completeList(userID: user, id: id, expense: expense, prices: entries) else { throw noList(id, user) }
         return Completion(list: done, expense: expense, store: place, prices: entries.count)
     }

@@ -50,11 +50,12 @@ extension ShoppingListFields {
 
     /// `lists check LIST ITEM --price P [--store ID] [--at WHEN] [--expires DAY]`: in one
     /// transaction, a purchase expense of `P × quantity` (P per piece, kg or l:
-    /// `total(priceMinor:for:)`), with a store a price record of P for 1 piece, kg or l, with
+    /// `total(priceMinor:for:)`), with a store (the registry's or the user's own `mine-N`) a
+    /// price record of P for 1 piece, kg or l, with
     /// `expires` a pantry item (the item's name and quantity, source `list`); the item marked checked.
     public static func check(
         user: String, id: Int64, item name: String, price: String, storeID: String?, at: String?, expires: String? = nil,
-        db: some ExpenseStore & ShoppingListStore
+        db: some ExpenseStore & ShoppingListStore & StoreChoiceStore
     ) async throws -> Check {
         let list = try list(id, of: user, in: try await db.lists(userID: user))
         guard list.completedExpenseID == nil else { throw UsageError("list \(id) was completed with `lists complete`; start a new one") }
@@ -73,21 +74,16 @@ extension ShoppingListFields {
         } else {
             when = Timestamp(epochSeconds: Int64(Date().timeIntervalSince1970), utcOffsetMinutes: 0)
         }
-        var place: Store?
-        if let storeID {
-            guard let p = try await db.read({ reader in try reader.stores(withIDs: [storeID]) })[storeID] else {
-                throw UsageError("--store \(storeID): no such store; find its id with `geospend nearest-stores --lat … --lon …`")
-            }
-            place = p
-        }
+        var place: StoreEntry?
+        if let storeID { place = try await ReceiptRecording.store(storeID, user: user, db: db) }
         let unit: PriceUnit = switch item.want {
         case .packs: .pcs
         case .amount(let a): a.dimension == .mass ? .kg : a.dimension == .volume ? .l : .pcs
         }
         let expense = Expense(
             id: "list-\(Identity.normalized(user))-\(id)-check", userID: user, amount: Money(minorUnits: totalMinor, currency: currency),
-            occurredAt: when, title: item.name, merchant: place?.name, location: place.map { ExpenseLocation(coordinate: $0.coordinate) },
-            storeID: storeID, notes: "shopping list \(id): \(item.name) × \(item.quantityText)")
+            occurredAt: when, title: item.name, merchant: place?.store.name, location: place.map { ExpenseLocation(coordinate: $0.store.coordinate) },
+            storeID: place?.expenseStoreID, notes: "shopping list \(id): \(item.name) × \(item.quantityText)")
         let entry = storeID.map {
             PriceEntry(productName: item.name, store: .id($0), price: paid, quantity: 1, unit: unit, recordedAt: when, source: .manual)
         }

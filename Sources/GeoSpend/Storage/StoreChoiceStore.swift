@@ -43,6 +43,11 @@ public struct StoreEntry: Sendable, Hashable {
     }
 
     public var id: String { store.id }
+
+    /// The store id an expense there carries: an expense names the registry's stores only (its
+    /// store reports and nearest-store links are shared), so at a user's own added store it
+    /// keeps the place's position and no id.
+    public var expenseStoreID: String? { addedBy == nil ? store.id : nil }
 }
 
 /// What `StoreChoiceStore.storeChoices` reads.
