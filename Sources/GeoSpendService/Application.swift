@@ -4,13 +4,6 @@ import Hummingbird
 import Logging
 import Prometheus
 
-/// What the service needs of a store: the seam, a user's own data, expense editing, categories,
-/// periods, budgets, tokens, prices, receipts, shopping lists, location histories and user settings.
-/// `SpatiaLiteStore` and `PostGISStore` are all of them.
-public typealias ServiceStore = ExpenseStore & UserDataStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & TokenStore
-    & PriceStore & ReceiptStore & ShoppingListStore & PositionStore & UserSettingsStore & NotificationStore & RecurringStore & UserProfileStore
-    & PantryStore & CommunityStore & ProductStore & StoreChoiceStore
-
 /// Where `geospend serve` listens.
 public struct ServiceAddress: Sendable {
     public var host: String
@@ -27,7 +20,7 @@ public struct ServiceAddress: Sendable {
 /// so an unknown path or a refused token is a problem too). `metrics` is where Hummingbird's
 /// `MetricsMiddleware` counts and times requests once `MetricsSystem` is bootstrapped with it.
 public func buildRouter(
-    store: any ServiceStore, metrics: PrometheusCollectorRegistry? = nil, timeLimit: Duration = .seconds(30), tileCache: TileCache? = nil,
+    store: any Backend, metrics: PrometheusCollectorRegistry? = nil, timeLimit: Duration = .seconds(30), tileCache: TileCache? = nil,
     settings: ServiceSettings = .init(), ogcLayers: OGCLayerCache? = nil, rewrites: BatchedRewrite? = nil,
     webhooks: WebhookSettings = .init()
 ) -> Router<ServiceContext> {
@@ -89,7 +82,7 @@ public func buildRouter(
 /// location-history retention at start and every `retentionInterval`, and `NotificationService`
 /// delivers the outbox's events to webhooks (`webhooks`) and raises reminders when due.
 public func buildApplication(
-    store: any ServiceStore, address: ServiceAddress, logger: Logger, metrics: PrometheusCollectorRegistry? = nil,
+    store: any Backend, address: ServiceAddress, logger: Logger, metrics: PrometheusCollectorRegistry? = nil,
     tileCache: TileCache? = nil, settings: ServiceSettings = .init(), idleTimeout: Duration = .seconds(10), rewrites: BatchedRewrite? = nil,
     retentionInterval: Duration = .seconds(3600), webhooks: WebhookSettings = .init(), timeLimit: Duration = .seconds(30),
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }

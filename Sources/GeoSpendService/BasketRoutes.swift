@@ -7,7 +7,7 @@ import Hummingbird
 /// without `--user`): admin tokens only, `min-users` keeping a price back until that many users
 /// recorded it (the service's floor, `serve --min-users`, or more).
 struct BasketRoutes {
-    let store: any ServiceStore
+    let store: any Backend
     let settings: ServiceSettings
 
     func add(to group: RouterGroup<ServiceContext>) {
@@ -30,7 +30,7 @@ struct BasketRoutes {
     /// The comparison's reach from `near`, `radius`, `cost-per-km`, `currency`, `min-availability`,
     /// `min-users` and `top` (`basket`'s and `lists show`'s options), on the token user's prices
     /// unless `all-users=true` (an admin token's).
-    static func reach(_ q: QueryParameters, context: ServiceContext, store: any ServiceStore, settings: ServiceSettings) async throws -> BasketReach {
+    static func reach(_ q: QueryParameters, context: ServiceContext, store: any Backend, settings: ServiceSettings) async throws -> BasketReach {
         var r = BasketReach()
         r.userID = try await context.checkedUser(in: store)
         if try q.flag("all-users") {

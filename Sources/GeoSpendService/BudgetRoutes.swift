@@ -10,7 +10,7 @@ import Hummingbird
 /// `/{id}` deletes, GET `/{id}/summary` and `/alerts` measure on `as-of`. Another user's budget
 /// id is a 404, like a missing one.
 struct BudgetRoutes {
-    let store: any ServiceStore
+    let store: any Backend
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("budgets", use: list)

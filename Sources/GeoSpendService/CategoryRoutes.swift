@@ -9,7 +9,7 @@ import Hummingbird
 /// picks expense, income or transfer when a name is of several kinds. Answers are the CLI's JSON; a name the user has
 /// no category of is a 404.
 struct CategoryRoutes {
-    let store: any ServiceStore
+    let store: any Backend
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("categories", use: list)

@@ -12,7 +12,7 @@ import Hummingbird
 ///   DELETE `comments/{id}`
 /// - GET `feed?store=&product=&type=&near=LAT,LON&radius=&before=&limit=`
 struct CommunityRoutes {
-    let store: any ServiceStore
+    let store: any Backend
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.post("community/join", use: join)

@@ -9,7 +9,7 @@ import Hummingbird
 /// searches. Another user's id is a 404, exactly like an id that does not exist: the answer
 /// says nothing about other users.
 struct ExpenseRoutes {
-    let store: any ServiceStore
+    let store: any Backend
     let settings: ServiceSettings
     let rewrites: BatchedRewrite
 

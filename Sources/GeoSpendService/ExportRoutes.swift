@@ -6,7 +6,7 @@ import Hummingbird
 /// Parameters are the CLI's options: from, to, period, kind, category, currency, precision,
 /// shape (hex or square), cell, metric, bandwidth, min-count, properties (points).
 struct ExportRoutes {
-    let store: any ServiceStore
+    let store: any Backend
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("export/{layer}", use: export)

@@ -16,7 +16,7 @@ import Hummingbird
 /// (`PositionRetention`). Only the token's user's history is ever read: no route reads another's
 /// or all users'.
 struct GeotagRoutes {
-    let store: any ServiceStore
+    let store: any Backend
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.post("positions", use: importPositions)

@@ -8,7 +8,7 @@ import Hummingbird
 /// without a user column are the token user's (JSON Lines rows name their user, as in a file). Bad rows come back as a 400 problem with each
 /// row's `line`, `column` and `reason` (`errors`), the first one also at the top.
 struct ImportRoutes {
-    let store: any ServiceStore
+    let store: any Backend
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.post("import/expenses", use: importExpenses)

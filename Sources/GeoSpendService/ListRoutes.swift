@@ -8,7 +8,7 @@ import Hummingbird
 /// POST `/{id}/items` adds items (`{"items": […]}`), POST `/{id}/complete` marks it bought
 /// (`{"store", "at", "prices": ["Milch=2.58"]}`). Another user's list id is a 404.
 struct ListRoutes {
-    let store: any ServiceStore
+    let store: any Backend
     let settings: ServiceSettings
 
     func add(to group: RouterGroup<ServiceContext>) {

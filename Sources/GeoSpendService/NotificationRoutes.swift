@@ -8,7 +8,7 @@ import Hummingbird
 /// `/notifications/read?through=SEQ` marks them read up to SEQ. `/api/v1/reminders?as-of=…`:
 /// `reminders due --format json`.
 struct NotificationRoutes {
-    let store: any ServiceStore
+    let store: any Backend
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("notifications", use: list)

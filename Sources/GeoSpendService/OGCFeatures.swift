@@ -45,7 +45,7 @@ enum OGCFeatures {
 
     /// The collection's features for `user`, in the layer's order, within `window` (ignored by
     /// stores, which have no time).
-    static func all(_ collection: OGCCollection, user: String, window: (from: Timestamp?, to: Timestamp?), store: any ServiceStore) async throws -> [OGCFeature] {
+    static func all(_ collection: OGCCollection, user: String, window: (from: Timestamp?, to: Timestamp?), store: any Backend) async throws -> [OGCFeature] {
         let layer: MapLayer
         switch collection {
         case .stores: return try await stores(store)
@@ -70,7 +70,7 @@ enum OGCFeatures {
         }
     }
 
-    private static func stores(_ store: any ServiceStore) async throws -> [OGCFeature] {
+    private static func stores(_ store: any Backend) async throws -> [OGCFeature] {
         try await store.read { try $0.allStores(kind: nil) }.map { s in
             let json = JSONOutput.object([
                 ("type", .string("Feature")), ("id", .string(s.id)),

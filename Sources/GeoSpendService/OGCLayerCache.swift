@@ -33,7 +33,7 @@ public final class OGCLayerCache: Sendable {
     private let counts = Mutex((started: 0, finished: 0))
     static let maxLayers = 16
 
-    public init(store: any ServiceStore) {
+    public init(store: any Backend) {
         watcher = try? (store as? any ChangeWatching)?.changeWatcher()
     }
 

@@ -7,7 +7,7 @@ import Hummingbird
 /// driver read. Items pages carry `numberMatched` and `numberReturned` and a `next` link, so a
 /// client loads a whole layer a page at a time; `bbox` may cross the antimeridian (west > east).
 struct OGCRoutes {
-    let store: any ServiceStore
+    let store: any Backend
     let settings: ServiceSettings
     let layers: OGCLayerCache
 

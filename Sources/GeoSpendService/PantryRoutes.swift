@@ -9,7 +9,7 @@ import Hummingbird
 /// default today in the user's zone, else UTC) lists purchase predictions. Another user's item
 /// id is a 404, like a missing one.
 struct PantryRoutes {
-    let store: any ServiceStore
+    let store: any Backend
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("pantry", use: list)

@@ -8,7 +8,7 @@ import Hummingbird
 /// day), DELETE `/{id}` deletes (its expenses stay), POST `/{id}/assign` and `/unassign` take
 /// `{"expenses": [ids]}`, all or nothing. Another user's period id is a 404, like a missing one.
 struct PeriodRoutes {
-    let store: any ServiceStore
+    let store: any Backend
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("periods", use: list)

@@ -11,7 +11,7 @@ import Hummingbird
 /// inflation --user U --format json` (`all-users=true`: everyone's records, admin only); GET
 /// `/products/search?text=T` is `products search T --format json` on the shared catalogue.
 struct PriceRoutes {
-    let store: any ServiceStore
+    let store: any Backend
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.post("prices/import", use: importPrices)
@@ -145,7 +145,7 @@ extension ServiceContext {
     }
 
     /// The token's user, checked to exist as the CLI checks `--user`.
-    func checkedUser(in store: any ServiceStore) async throws -> String {
+    func checkedUser(in store: any Backend) async throws -> String {
         let user = Identity.normalized(try user())
         try await NameChecks.user(user, in: store, database: QueryRoutes.database)
         return user

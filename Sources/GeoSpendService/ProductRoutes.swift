@@ -11,7 +11,7 @@ import Hummingbird
 /// `/products/{product}/merge` (`{"into": "P"}`); DELETE `/products/{product}`. `{product}` is an
 /// id, a barcode or a name among the user's products; another user's is a 404.
 struct ProductRoutes {
-    let store: any ServiceStore
+    let store: any Backend
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("products", use: list)

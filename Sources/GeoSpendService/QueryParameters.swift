@@ -81,7 +81,7 @@ struct QueryParameters {
 extension QueryParameters {
     /// The token's user, the `category` names and the `period` id checked as the CLI checks them
     /// (an unknown one is a 4xx with the CLI's message and suggestion): the period, if asked for.
-    func checkedNames(user: String, categories: [String], in store: any ServiceStore) async throws -> Period? {
+    func checkedNames(user: String, categories: [String], in store: any Backend) async throws -> Period? {
         try await NameChecks.user(user, in: store, database: QueryRoutes.database)
         try await NameChecks.categories(categories, userID: user, in: store)
         return try await NameChecks.period(try int64("period"), user: user, in: store, option: "period")

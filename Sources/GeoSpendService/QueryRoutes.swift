@@ -4,7 +4,7 @@ import Hummingbird
 /// `/api/v1/near`, `nearest-stores`, `insights`, `summary`: the CLI commands of the same names,
 /// for the token's user, answering with their `--format json` output byte for byte.
 struct QueryRoutes {
-    let store: any ServiceStore
+    let store: any Backend
     /// How the database is named in messages (the CLI names its path; a client never sees it).
     static let database = "the service's database"
 

@@ -22,7 +22,7 @@ import HTTPTypes
 /// at the lowest priority, and its reading stops when the request is cancelled or after
 /// `scanTime` (the service's time limit): 503 with `Retry-After`, nothing stored.
 struct ReceiptRoutes {
-    let store: any ServiceStore
+    let store: any Backend
     let scans: Slots
     let scanTime: Duration
     let rewrites: BatchedRewrite

@@ -9,7 +9,7 @@ import Hummingbird
 /// (`{"as_of": "YYYY-MM-DD"}`, default today in the user's zone, else UTC). Another user's rule
 /// id is a 404, like a missing one.
 struct RecurringRoutes {
-    let store: any ServiceStore
+    let store: any Backend
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("recurring", use: list)

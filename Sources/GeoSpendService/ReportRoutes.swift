@@ -7,7 +7,7 @@ import Hummingbird
 /// `min-users` distinct users is published: the service's floor (`serve --min-users`, default 3) or
 /// more, never fewer.
 struct ReportRoutes {
-    let store: any ServiceStore
+    let store: any Backend
     let settings: ServiceSettings
 
     func add(to group: RouterGroup<ServiceContext>) {

@@ -6,7 +6,7 @@ import Hummingbird
 /// options, in the query: tolerance (default 50m), ambiguity (3m), kind. The answer is the
 /// CLI's JSON byte for byte.
 struct SnapRoutes {
-    let store: any ServiceStore
+    let store: any Backend
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("snap") { request, context in try await snap(request, context: context, dryRun: true) }

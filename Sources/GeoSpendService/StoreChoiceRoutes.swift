@@ -9,7 +9,7 @@ import Hummingbird
 /// unmark it; PUT `/api/v1/users/me/default-store` (`{"store": "mine-1"}`) sets the default,
 /// DELETE clears it. Another user's added store is a 404, like a missing one.
 struct StoreChoiceRoutes {
-    let store: any ServiceStore
+    let store: any Backend
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("stores", use: list)

@@ -15,7 +15,7 @@ import Hummingbird
 /// Making a tile reads the whole selection (O(expenses) per tile); `cache` (TileCache.swift)
 /// keeps the answers until the data changes.
 struct TileRoutes {
-    let store: any ServiceStore
+    let store: any Backend
     let cache: TileCache?
     let settings: ServiceSettings
 
@@ -81,7 +81,7 @@ struct TileRoutes {
     }
 
     /// The tile set a request asks for, checked as `geospend export tiles` checks its options.
-    static func request(_ request: Request, context: ServiceContext, store: any ServiceStore, settings: ServiceSettings) async throws -> VectorTileRequest {
+    static func request(_ request: Request, context: ServiceContext, store: any Backend, settings: ServiceSettings) async throws -> VectorTileRequest {
         let q = QueryParameters(request)
         let name = try context.parameters.require("layer")
         guard let layer = TileLayerKind(rawValue: name) else {

@@ -4,7 +4,7 @@ import Hummingbird
 /// GET `/api/v1/trends[?from=…&to=…&by=category|store]`: `geospend trends --user U --format
 /// json` for the token's user.
 struct TrendRoutes {
-    let store: any ServiceStore
+    let store: any Backend
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("trends", use: trends)

@@ -5,7 +5,7 @@ import Hummingbird
 /// `geospend users export` writes it (streamed), and its deletion as `users delete` does it
 /// (the file rewritten so no copy stays; the user's tokens go with it).
 struct UserRoutes {
-    let store: any ServiceStore
+    let store: any Backend
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("users/me/export", use: export)

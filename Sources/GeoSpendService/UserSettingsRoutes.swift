@@ -8,7 +8,7 @@ import Hummingbird
 /// left out keeps its value, null unsets — and answers with the settings as stored. A shorter
 /// retention is applied before the answer, as the CLI applies it.
 struct UserSettingsRoutes {
-    let store: any ServiceStore
+    let store: any Backend
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("users/me/settings", use: show)

@@ -13,7 +13,7 @@ import Logging
 /// started the service with `--allow-private-webhooks` (`WebhookAddressPolicy`): a user must
 /// not aim the service at its own network.
 struct WebhookRoutes {
-    let store: any ServiceStore
+    let store: any Backend
     let settings: WebhookSettings
 
     func add(to group: RouterGroup<ServiceContext>) {

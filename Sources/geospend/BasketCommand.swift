@@ -63,7 +63,7 @@ struct BasketCommand: AsyncParsableCommand {
             }
         }
         let asOfDay = try Self.day(asOf)
-        let store = try await database.openPrices()
+        let store = try await database.openBackend()
         if let user { try await NameChecks.user(user, in: store, database: database.path) }
         let result = try await reach.compare(wanted, asOf: asOfDay, in: store, userID: user)
         // An item read as a product of another name says which (the JSON has every item's).

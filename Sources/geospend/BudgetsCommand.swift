@@ -83,7 +83,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
             let budget = try await BudgetFields.new(
@@ -116,7 +116,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try await database.openEditing()
+            let store = try await database.openBackend()
             try await NameChecks.user(user, in: store, database: database.path)
             let budgets = try await store.budgets(userID: Identity.normalized(user), includeInactive: all)
             switch format {
@@ -178,7 +178,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
             var changes = BudgetFields.Changes()
@@ -206,7 +206,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         @Option(help: "The budget's id.") var id: Int64
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
             guard try await store.deleteBudget(id: id, userID: userID) else { throw BudgetFields.noBudget(id, userID) }
@@ -243,7 +243,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try await database.openEditing()
+            let store = try await database.openBackend()
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
             guard let b = try await store.budget(id: id, userID: userID) else { throw BudgetFields.noBudget(id, userID) }
@@ -295,7 +295,7 @@ struct BudgetsCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try await database.openEditing()
+            let store = try await database.openBackend()
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
             let day = try await BudgetFields.asOf(asOf, "--as-of", user: userID, store: store, else: .current)

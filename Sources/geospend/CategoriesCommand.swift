@@ -49,7 +49,7 @@ struct CategoriesCommand: AsyncParsableCommand {
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
         func run() async throws {
-            let store = try await database.openEditing()
+            let store = try await database.openBackend()
             try await NameChecks.user(user, in: store, database: database.path)
             let categories = try await store.categoryDetails(userID: Identity.normalized(user), includeInactive: all)
             switch format {
@@ -93,7 +93,7 @@ struct CategoriesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let name = try CategoryFields.name(name)
-            let store = try await database.openEditing(create: true)
+            let store = try await database.openBackend(create: true)
             let added = try await store.addCategory(
                 GeoSpend.Category(name: name, kind: kind), userID: try CategoryFields.user(user),
                 icon: try CategoryFields.icon(icon), color: try CategoryFields.color(color))
@@ -132,7 +132,7 @@ struct CategoriesCommand: AsyncParsableCommand {
             let change = CategoryChange(
                 name: try name.map(CategoryFields.name), icon: try icon.map { try CategoryFields.icon($0) ?? "" },
                 color: try color.map { try CategoryFields.color($0) ?? "" }, isActive: activate ? true : nil)
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             let edited = try await store.editCategory(
                 name: Identity.normalized(category), kind: kind, userID: Identity.normalized(user), change: change)
@@ -160,7 +160,7 @@ struct CategoriesCommand: AsyncParsableCommand {
         @Option(help: "expense, income or transfer, when the name has several.") var kind: GeoSpend.Category.Kind?
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             let done = try await store.editCategory(
                 name: Identity.normalized(category), kind: kind, userID: Identity.normalized(user), change: CategoryChange(isActive: false))
@@ -188,7 +188,7 @@ struct CategoriesCommand: AsyncParsableCommand {
         @Option(help: "expense, income or transfer, when the name has several.") var kind: GeoSpend.Category.Kind?
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             let name = Identity.normalized(category)
             let cleared = try await store.deleteCategory(name: name, kind: kind, userID: Identity.normalized(user))

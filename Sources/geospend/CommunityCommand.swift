@@ -47,7 +47,7 @@ struct CommunityCommand: AsyncParsableCommand {
 
         func run() async throws {
             let name = try CommunityRules.displayName(displayName)
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             let m = try await store.joinCommunity(userID: user, displayName: name)
             printOut("joined the community as \"\(m.displayName)\"\n")
@@ -66,7 +66,7 @@ struct CommunityCommand: AsyncParsableCommand {
         @Option(help: "The user.") var user: String
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             let left = try await store.leaveCommunity(userID: user)
             printOut(left ? "left the community; your entries and comments are deleted\n" : "not a member: nothing to do\n")
@@ -102,7 +102,7 @@ struct CommunityCommand: AsyncParsableCommand {
 
         func run() async throws {
             let fields = try CommunityRules.fields(type: type, storeID: self.store, productID: product, rating: rating, text: text)
-            let db = try await database.openEditing(writable: true)
+            let db = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: db, database: database.path)
             let at = CommunityRules.timestamp(Date(), in: try await db.timeZone(of: user, else: .current))
             let post = try await db.addCommunityPost(userID: user, fields, at: at)
@@ -125,7 +125,7 @@ struct CommunityCommand: AsyncParsableCommand {
 
         func run() async throws {
             let text = try CommunityRules.text(self.text, option: "--text")
-            let db = try await database.openEditing(writable: true)
+            let db = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: db, database: database.path)
             let at = CommunityRules.timestamp(Date(), in: try await db.timeZone(of: user, else: .current))
             let c = try await db.addCommunityComment(userID: user, postID: id, text: text, at: at)
@@ -162,7 +162,7 @@ struct CommunityCommand: AsyncParsableCommand {
         func run() async throws {
             let distance = try CommunityFeed.distanceFilter(near: near, radius: radius)
             let type = try self.type.map { try CommunityPostType(checking: $0) }
-            let db = try await database.openEditing()
+            let db = try await database.openBackend()
             let page = try await CommunityFeed.page(
                 db, CommunityFeedFilter(storeID: store, productID: product, type: type, before: before), near: distance?.0,
                 radius: distance?.1, limit: limit)
@@ -183,7 +183,7 @@ struct CommunityCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let db = try await database.openEditing()
+            let db = try await database.openBackend()
             guard let thread = try await db.communityThread(id: id) else { throw CommunityRefusal.noSuchPost(id) }
             switch format {
             case .json: printOut(CommunityJSON.thread(thread.post, thread.comments).serialized() + "\n")
@@ -210,7 +210,7 @@ struct CommunityCommand: AsyncParsableCommand {
         @Flag(help: "The id is a comment's.") var comment = false
 
         func run() async throws {
-            let db = try await database.openEditing(writable: true)
+            let db = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: db, database: database.path)
             let deleted: Bool
             if comment { deleted = try await db.deleteCommunityComment(userID: user, id: id) } else {
@@ -236,7 +236,7 @@ struct CommunityCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let db = try await database.openEditing()
+            let db = try await database.openBackend()
             try await NameChecks.user(user, in: db, database: database.path)
             guard let s = try await db.communityStanding(userID: user) else { throw CommunityRefusal.notMember(Identity.normalized(user)) }
             switch format {

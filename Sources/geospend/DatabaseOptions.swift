@@ -13,11 +13,6 @@ struct ReadReplicaOption: ParsableArguments {
     var readDB: String?
 }
 
-/// What the editing commands and `serve` need of a store; the file and the server have it all.
-typealias EditingStore = ExpenseStore & UserDataStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & TokenStore & ProductStore
-    & PriceStore & ReceiptStore & ShoppingListStore & PositionStore & UserSettingsStore & NotificationStore & RecurringStore & UserProfileStore
-    & PantryStore & CommunityStore & StoreChoiceStore
-
 /// `--db`, shared by every command that touches the database: a SpatiaLite file, or a
 /// PostgreSQL server with PostGIS (`postgresql://USER@HOST:PORT/DBNAME`) for every command but
 /// those `fileOnly` names.
@@ -31,37 +26,14 @@ struct DatabaseOptions: ParsableArguments {
 
     var isPostgreSQL: Bool { PostGISAddress.looksLikeOne(path) }
 
-    /// The store behind the seam: the PostgreSQL server (its tables created or migrated on
-    /// first use), else the file — created when `create`, else it must exist and is opened
-    /// read-only unless `writable`.
-    /// With a `replica` (`--read-db`), a command that only reads is served by it instead.
-    func openStore(create: Bool = false, writable: Bool = false, replica: String? = nil) async throws -> any ExpenseStore {
+    /// The backend: the PostgreSQL server (its tables created or migrated on first use), else
+    /// the file — created when `create`, else it must exist and is opened read-only unless
+    /// `writable`. With a `replica` (`--read-db`), a command that only reads is served by it
+    /// instead. The one place a command chooses between the two.
+    func openBackend(create: Bool = false, writable: Bool = false, replica: String? = nil) async throws -> any Backend {
         if let replica = try await self.replica(replica, writing: create || writable) { return replica }
         if isPostgreSQL { return try await PostGISStore(PostGISAddress(path)) }
         return create ? try open() : try openExisting(writable: writable)
-    }
-
-    /// The store for `users list|export|delete`: the server (or its replica, for reading), or
-    /// the existing file.
-    func openUserData(writable: Bool = false, replica: String? = nil) async throws -> any ExpenseStore & UserDataStore {
-        if let replica = try await self.replica(replica, writing: writable) { return replica }
-        if isPostgreSQL { return try await PostGISStore(PostGISAddress(path)) }
-        return try openExisting(writable: writable)
-    }
-
-    /// The store for the commands that edit one user's data (expenses, categories, periods,
-    /// budgets, tokens, reminders) and for `serve`: the server, or the file — created when
-    /// `create`, else it must exist and is opened read-only unless `writable`.
-    func openEditing(create: Bool = false, writable: Bool = false) async throws -> any EditingStore {
-        if isPostgreSQL { return try await PostGISStore(PostGISAddress(path)) }
-        return create ? try open() : try openExisting(writable: writable)
-    }
-
-    /// The store for location histories and geotagging (`import positions`, `positions`,
-    /// `geotag`): the server, or the file — created when `create`, else it must exist and is
-    /// opened read-only unless `writable`.
-    func openPositions(create: Bool = false, writable: Bool = false) async throws -> any EditingStore {
-        try await openEditing(create: create, writable: writable)
     }
 
     /// Runs an import; when it fails (rejected, exit 2, or a runtime failure, exit 1) and the
@@ -87,13 +59,6 @@ struct DatabaseOptions: ParsableArguments {
         guard PostGISAddress.looksLikeOne(readDB) else { throw ValidationError("--read-db takes a postgresql://… address, not \(readDB)") }
         guard !writing else { throw ValidationError("this command writes, and writes go to --db: leave out --read-db") }
         return try await PostGISStore(readReplica: PostGISAddress(readDB))
-    }
-
-    /// The store for prices, products, baskets, receipts and shopping lists: the server, or the
-    /// existing file (read-only unless `writable`).
-    func openPrices(writable: Bool = false) async throws -> any ExpenseStore & PriceStore & ReceiptStore & ShoppingListStore & ProductStore & StoreChoiceStore {
-        if isPostgreSQL { return try await PostGISStore(PostGISAddress(path)) }
-        return try openExisting(writable: writable)
     }
 
     func open() throws -> SpatiaLiteStore {

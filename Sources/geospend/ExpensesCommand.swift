@@ -75,7 +75,7 @@ struct ExpensesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (expense, remind) = try ExpenseChanges.new(fields.given, user: user, remindAt: fields.remindAt)
-            let store = try await database.openEditing(create: true)
+            let store = try await database.openBackend(create: true)
             let (stored, note) = try await ExpenseChanges.add(expense, remindAt: remind, store: store)
             printOut(ExpenseOutput.render(stored, format: format))
             if let note { printErr("note: \(note)") }
@@ -96,7 +96,7 @@ struct ExpensesCommand: AsyncParsableCommand {
         @Option(help: "text or json.") var format: Format = .text
 
         func run() async throws {
-            guard let stored = try await database.openEditing().expense(id: id, userID: user) else { throw noExpense(id, user) }
+            guard let stored = try await database.openBackend().expense(id: id, userID: user) else { throw noExpense(id, user) }
             printOut(ExpenseOutput.render(stored, format: format))
         }
     }
@@ -125,7 +125,7 @@ struct ExpensesCommand: AsyncParsableCommand {
         @Option(help: "text or json.") var format: Format = .text
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             let stored = try await ExpenseChanges.edit(id: id, user: user, fields: fields.given, remindAt: fields.remindAt, store: store)
             printOut(ExpenseOutput.render(stored, format: format))
         }
@@ -159,7 +159,7 @@ struct ExpensesCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             var unique: [String] = []
             for id in ids where !unique.contains(id) {
                 guard try await store.expense(id: id, userID: user) != nil else { throw noExpense(id, user) }
@@ -220,7 +220,7 @@ struct ExpensesCommand: AsyncParsableCommand {
                 return c
             }
             let (from, to) = try window.parsed()
-            let store = try await database.openEditing()
+            let store = try await database.openBackend()
             try await NameChecks.user(user, in: store, database: database.path)
             try await NameChecks.categories(category, userID: user, in: store)
             let filter = ExpenseFilter(
@@ -265,7 +265,7 @@ struct ExpensesCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try await database.openEditing()
+            let store = try await database.openBackend()
             try await NameChecks.user(user, in: store, database: database.path)
             let found = try await store.searchExpenses(userID: Identity.normalized(user), text: Identity.normalized(text), limit: limit)
             switch format {

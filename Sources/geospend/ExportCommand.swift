@@ -293,7 +293,7 @@ struct ExportCommand: AsyncParsableCommand {
         let protected = OutputFile.protecting(database: database.path)
         let tilesTarget = layer == .tiles ? try tilesTarget(protecting: protected) : nil
         let target = layer == .bundle || layer == .tiles ? nil : try OutputFile.target(out, protecting: protected)
-        let store = try await database.openStore(replica: replica.readDB)
+        let store = try await database.openBackend(replica: replica.readDB)
         if let user { try await NameChecks.user(user, in: store, database: database.path) }
         try await NameChecks.categories(category, userID: user, in: store)
         filter.period = try await period.resolved(user: user, in: store)?.id

@@ -45,7 +45,7 @@ struct GeotagCommand: AsyncParsableCommand {
             if let timezone { _ = try PositionsCommand.zone(named: timezone) }
         }
 
-        func run(dryRun: Bool, on store: any EditingStore & PositionStore) async throws -> GeotagReport {
+        func run(dryRun: Bool, on store: any Backend & PositionStore) async throws -> GeotagReport {
             let (from, to) = try TimeWindow.parsed(from: from, to: to, options: ("--from", "--to"))
             let run = GeotagRun(
                 userID: Identity.normalized(user), from: from, to: to, timeZone: try await PositionsCommand.zone(timezone, of: user, in: store),
@@ -53,8 +53,8 @@ struct GeotagCommand: AsyncParsableCommand {
             return try await run.run(on: store)
         }
 
-        func store(writable: Bool) async throws -> any EditingStore & PositionStore {
-            let store = try await database.openPositions(writable: writable)
+        func store(writable: Bool) async throws -> any Backend & PositionStore {
+            let store = try await database.openBackend(writable: writable)
             try await NameChecks.user(user, in: store, database: database.path)
             return store
         }
@@ -158,7 +158,7 @@ struct GeotagCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let db = try await database.openPositions(writable: true)
+            let db = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: db, database: database.path)
             let place: GeotagConfirmation.Place = try store.map { .store($0) } ?? .position(Parse.coordinate(lat: lat!, lon: lon!))
             let user = Identity.normalized(user)
@@ -194,7 +194,7 @@ struct GeotagCommand: AsyncParsableCommand {
         @Option(help: "Only this expense.") var id: String?
 
         func run() async throws {
-            let store = try await database.openPositions(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             let restored = try await store.unplace(userID: Identity.normalized(user), expenseID: id)
             if let id, restored.isEmpty {

@@ -90,7 +90,7 @@ struct ImportCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await common.removingNewDatabaseOnFailure {
-                let store = try await common.database.openStore(create: true)
+                let store = try await common.database.openBackend(create: true)
                 let report = try await Importer.importStores(from: common.file, format: common.format, into: store, options: common.options)
                 common.report(report, noun: "stores")
             }
@@ -324,12 +324,12 @@ struct ImportCommand: AsyncParsableCommand {
                 options.updatesChanged = update
                 options.allowsDuplicates = allowDuplicates
                 guard geotag, let user else {
-                    let store = try await common.database.openStore(create: true)
+                    let store = try await common.database.openBackend(create: true)
                     let report = try await Importer.importExpenses(
                         from: common.file, format: common.format, source: source, into: store, options: options)
                     return common.report(report, noun: "expenses", leftOutBy: leftOutBy)
                 }
-                let store = try await common.database.openPositions(create: true)
+                let store = try await common.database.openBackend(create: true)
                 let report = try await Importer.importExpenses(
                     from: common.file, format: common.format, source: source, into: store, options: options)
                 common.report(report, noun: "expenses", leftOutBy: leftOutBy)

@@ -74,7 +74,7 @@ extension ImportCommand {
             var count = PositionImportCount()
             var pruned: PositionRetention.Pruned?
             try await database.removingNewFileOnFailure {
-                let store = try await database.openPositions(create: true)
+                let store = try await database.openBackend(create: true)
                 count = try await store.addLocationHistory(history, userID: user)
                 pruned = try await PositionRetention.apply(userID: user, in: store, now: PositionRetention.now())
             }

@@ -14,7 +14,7 @@ struct InfoCommand: AsyncParsableCommand {
     @OptionGroup var replica: ReadReplicaOption
 
     func run() async throws {
-        let store = try await database.openStore(replica: replica.readDB)
+        let store = try await database.openBackend(replica: replica.readDB)
         let counts = try await store.read { try $0.counts() }
         var out = "database   \(database.path)\n"
         out += "users      \(counts.users)\nexpenses   \(counts.expenses) (\(counts.geotaggedExpenses) with a position)\n"

@@ -49,7 +49,7 @@ struct InsightsCommand: AsyncParsableCommand {
         var request = InsightsRequest(
             userID: user, from: from, to: to,
             kinds: kind.isEmpty ? [.expense] : Set(kind), categories: Set(category), grouping: by, limit: limit)
-        let store = try await database.openStore(replica: replica.readDB)
+        let store = try await database.openBackend(replica: replica.readDB)
         try await NameChecks.user(user, in: store, database: database.path)
         try await NameChecks.categories(category, userID: user, in: store)
         request.period = try await period.resolved(user: user, in: store)?.id

@@ -20,7 +20,7 @@ struct KindsCommand: AsyncParsableCommand {
     @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
     func run() async throws {
-        let kinds = try await database.openStore().read { try $0.storeKindCounts() }
+        let kinds = try await database.openBackend().read { try $0.storeKindCounts() }
         switch format {
         case .json:
             printOut(JSONOutput.array(kinds.map { k in

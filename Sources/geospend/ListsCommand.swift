@@ -56,7 +56,7 @@ struct ListsAddCommand: AsyncParsableCommand {
 
     func run() async throws {
         let items = try ShoppingListFields.items(item)
-        let store = try await database.openPrices(writable: true)
+        let store = try await database.openBackend(writable: true)
         try await NameChecks.user(user, in: store, database: database.path)
         let list = if let id {
             try await ShoppingListFields.addItems(user: user, id: id, items: items, overBudget: overBudget, store: store)
@@ -100,7 +100,7 @@ struct ListsShowCommand: AsyncParsableCommand {
     @Option(help: "table or json.") var format: BasketCommand.BasketFormat = .table
 
     func run() async throws {
-        let store = try await database.openPrices()
+        let store = try await database.openBackend()
         try await NameChecks.user(user, in: store, database: database.path)
         let lists = try await store.lists(userID: user)
         guard let id else {
@@ -162,7 +162,7 @@ struct ListsCompleteCommand: AsyncParsableCommand {
     @Option(parsing: .unconditionalSingleValue, help: "NAME=AMOUNT paid for an item; repeatable.") var price: [String] = []
 
     func run() async throws {
-        let db = try await database.openPrices(writable: true)
+        let db = try await database.openBackend(writable: true)
         try await NameChecks.user(user, in: db, database: database.path)
         let c = try await ShoppingListFields.complete(user: user, id: id, storeID: store, at: at, prices: price, db: db)
         let (done, expense, place, total, currency) = (c.list, c.expense, c.store, c.expense.amount, c.expense.amount.currency)
@@ -189,7 +189,7 @@ struct ListsListCommand: AsyncParsableCommand {
     @Option(help: "table or json.") var format: BasketCommand.BasketFormat = .table
 
     func run() async throws {
-        let store = try await database.openPrices()
+        let store = try await database.openBackend()
         try await NameChecks.user(user, in: store, database: database.path)
         ListsListCommand.show(ShoppingListFields.listed(try await store.lists(userID: user), all: all), format: format)
     }
@@ -245,7 +245,7 @@ struct ListsCheckCommand: AsyncParsableCommand {
     @Option(help: "Keep it in the pantry until this day, YYYY-MM-DD.") var expires: String?
 
     func run() async throws {
-        let db = try await database.openPrices(writable: true)
+        let db = try await database.openBackend(writable: true)
         try await NameChecks.user(user, in: db, database: database.path)
         let c = try await ShoppingListFields.check(
             user: user, id: list, item: item, price: price, storeID: store, at: at, expires: expires, db: db)
@@ -272,7 +272,7 @@ struct ListsUncheckCommand: AsyncParsableCommand {
     @Argument(help: "The item's name.") var item: String
 
     func run() async throws {
-        let db = try await database.openPrices(writable: true)
+        let db = try await database.openBackend(writable: true)
         try await NameChecks.user(user, in: db, database: database.path)
         printOut(ListsListCommand.line(try await ShoppingListFields.uncheck(user: user, id: list, item: item, db: db)))
     }
@@ -293,7 +293,7 @@ struct ListsRemoveCommand: AsyncParsableCommand {
     @Argument(help: "The item's name.") var item: String
 
     func run() async throws {
-        let db = try await database.openPrices(writable: true)
+        let db = try await database.openBackend(writable: true)
         try await NameChecks.user(user, in: db, database: database.path)
         printOut(ListsListCommand.line(try await ShoppingListFields.removeItem(user: user, id: list, item: item, store: db)))
     }
@@ -320,7 +320,7 @@ struct ListsEditCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let db = try await database.openPrices(writable: true)
+        let db = try await database.openBackend(writable: true)
         try await NameChecks.user(user, in: db, database: database.path)
         printOut(ListsListCommand.line(try await ShoppingListFields.edit(user: user, id: list, name: name, budget: budget, store: db)))
     }
@@ -340,7 +340,7 @@ struct ListsDeleteCommand: AsyncParsableCommand {
     @Argument(help: "The list's id.") var list: Int64
 
     func run() async throws {
-        let db = try await database.openPrices(writable: true)
+        let db = try await database.openBackend(writable: true)
         try await NameChecks.user(user, in: db, database: database.path)
         guard try await db.deleteList(userID: user, id: list) else { throw ShoppingListFields.noList(list, user) }
         printOut("deleted list \(list); its purchases stay\n")

@@ -44,7 +44,7 @@ struct NearCommand: AsyncParsableCommand {
         var filter = ExpenseFilter(
             userID: user, from: from, to: to,
             kinds: Set(kind), categories: Set(category))
-        let store = try await database.openStore(replica: replica.readDB)
+        let store = try await database.openBackend(replica: replica.readDB)
         try await NameChecks.user(user, in: store, database: database.path)
         try await NameChecks.categories(category, userID: user, in: store)
         filter.period = try await period.resolved(user: user, in: store)?.id

@@ -40,11 +40,11 @@ struct NearestStoresCommand: AsyncParsableCommand {
     func run() async throws {
         let center = try Parse.coordinate(lat: lat, lon: lon)
         let limit = try maxDistance.map { try Parse.distance($0, option: "--max-distance") }
-        let store = try await database.openStore(replica: replica.readDB)
+        let store = try await database.openBackend(replica: replica.readDB)
         try await NameChecks.storeKind(kind, in: store)
         var result = try await store.nearestStores(to: center, limit: count, maxDistance: limit, kind: kind)
         if let user {
-            let editing = try await database.openEditing()
+            let editing = try await database.openBackend()
             try await NameChecks.user(user, in: editing, database: database.path)
             let added = try await editing.storeChoices(userID: user).added
             result = StoreChoiceListing.nearest(result, added: added, limit: count, maxDistance: limit, kind: kind)

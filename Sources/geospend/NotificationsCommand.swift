@@ -44,7 +44,7 @@ struct NotificationsCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try await database.openEditing()
+            let store = try await database.openBackend()
             try await NameChecks.user(user, in: store, database: database.path)
             let events = try await store.notifications(
                 userID: Identity.normalized(user), after: after, limit: max(1, min(limit, 10_000)), unreadOnly: unread)
@@ -84,7 +84,7 @@ struct NotificationsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let instant = try Parse.asOf(asOf)
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             let raised = try await NotificationRun.raiseDue(in: store, asOf: instant)
             let deliverer = WebhookDeliverer(
                 store: store, settings: WebhookSettings(allowPrivate: allowPrivateWebhooks), logger: .init(label: "geospend"))
@@ -159,7 +159,7 @@ struct NotificationsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let changing = events != nil || quietHours != nil || reminderLeadMinutes != nil
-            let store = try await database.openEditing(writable: changing)
+            let store = try await database.openBackend(writable: changing)
             let id = Identity.normalized(user)
             try await NameChecks.user(id, in: store, database: database.path)
             guard var settings = try await store.notificationSettings(userID: id) else { throw UsageError("no user \"\(OutputEscaping.visible(id))\"") }

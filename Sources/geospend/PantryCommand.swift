@@ -50,7 +50,7 @@ struct PantryCommand: AsyncParsableCommand {
 
         func run() async throws {
             let fields = try PantryFields.checked(name: name, quantity: quantity, expires: expires)
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             guard let item = try await store.addPantryItem(userID: user, fields) else { throw UsageError("--user \(user): no such user") }
             PantryCommand.show([item], format: format, single: true)
@@ -72,7 +72,7 @@ struct PantryCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try await database.openEditing()
+            let store = try await database.openBackend()
             try await NameChecks.user(user, in: store, database: database.path)
             PantryCommand.show(PantryListing.ordered(try await store.pantryItems(userID: user), all: all), format: format, single: false)
         }
@@ -120,7 +120,7 @@ struct PantryCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try await database.openEditing()
+            let store = try await database.openBackend()
             try await NameChecks.user(user, in: store, database: database.path)
             let day: LocalDay
             if let asOf {
@@ -145,7 +145,7 @@ struct PantryCommand: AsyncParsableCommand {
     }
 
     static func close(_ database: DatabaseOptions, _ user: String, _ id: Int64, _ status: PantryItem.Status) async throws {
-        let store = try await database.openEditing(writable: true)
+        let store = try await database.openBackend(writable: true)
         try await NameChecks.user(user, in: store, database: database.path)
         let item = try await PantryListing.close(user: user, id: id, as: status, store: store)
         printOut("pantry item \(item.id) (\(OutputEscaping.visible(item.name))) \(item.status.rawValue)\n")

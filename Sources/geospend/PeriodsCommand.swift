@@ -53,7 +53,7 @@ struct PeriodsCommand: AsyncParsableCommand {
         func run() async throws {
             let fields = try PeriodFields(
                 name: name, start: try Parse.timestamp(from, option: "--from")!, end: try Parse.timestamp(to, option: "--to"))
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             PeriodsCommand.show([try await store.addPeriod(userID: user, fields)], user: user, format: format, list: false)
         }
@@ -73,7 +73,7 @@ struct PeriodsCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try await database.openEditing()
+            let store = try await database.openBackend()
             try await NameChecks.user(user, in: store, database: database.path)
             PeriodsCommand.show(try await store.periods(userID: user), user: user, format: format, list: true)
         }
@@ -112,7 +112,7 @@ struct PeriodsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             guard let old = try await store.period(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
             let start = try Parse.timestamp(from, option: "--from") ?? Timestamp(parsing: old.start)
@@ -136,7 +136,7 @@ struct PeriodsCommand: AsyncParsableCommand {
         @Option(help: "The user.") var user: String
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             guard let unlinked = try await store.deletePeriod(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
             printOut("deleted period \(id); \(unlinked) expense\(unlinked == 1 ? "" : "s") unlinked (kept, with no period)\n")
@@ -164,7 +164,7 @@ struct PeriodsCommand: AsyncParsableCommand {
         @Argument(help: "Expense ids.") var expenses: [String]
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             let result = try await store.assign(userID: user, period: period, expenseIDs: expenses)
             let (changed, moved) = try result.outcome(period: period, user: user)
@@ -193,7 +193,7 @@ struct PeriodsCommand: AsyncParsableCommand {
         @Argument(help: "Expense ids.") var expenses: [String]
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             let (changed, _) = try await store.assign(userID: user, period: nil, expenseIDs: expenses).outcome(period: nil, user: user)
             printOut("unassigned \(changed) expense\(changed == 1 ? "" : "s")\n")

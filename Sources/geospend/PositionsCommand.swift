@@ -47,8 +47,8 @@ struct PositionsCommand: AsyncParsableCommand {
         }
 
         /// The store, after checking the user exists (a typo gets a suggestion, not "no fixes").
-        func store(writable: Bool = false) async throws -> any EditingStore & PositionStore {
-            let store = try await database.openPositions(writable: writable)
+        func store(writable: Bool = false) async throws -> any Backend & PositionStore {
+            let store = try await database.openBackend(writable: writable)
             try await NameChecks.user(user, in: store, database: database.path)
             return store
         }
@@ -205,7 +205,7 @@ struct PositionsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try await database.openPositions(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             var bound: Int64?
             if let before {

@@ -26,7 +26,7 @@ extension PositionsCommand {
         @Option(help: "Only this user's retention.") var user: String?
 
         func run() async throws {
-            let store = try await database.openPositions(writable: true)
+            let store = try await database.openBackend(writable: true)
             if let user { try await NameChecks.user(user, in: store, database: database.path) }
             let pruned = try await PositionRetention.applyAll(userID: user, in: store, now: PositionRetention.now())
             if pruned.isEmpty {

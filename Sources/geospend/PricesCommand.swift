@@ -50,7 +50,7 @@ struct PricesCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let db = try await database.openPrices()
+            let db = try await database.openBackend()
             try await NameChecks.user(user, in: db, database: database.path)
             let rows = try await PriceSpending.top(
                 userID: user, from: try PriceSpending.day(from, option: "--from"), to: try PriceSpending.day(to, option: "--to"), limit: limit,
@@ -90,7 +90,7 @@ struct PricesCommand: AsyncParsableCommand {
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
         func run() async throws {
-            let db = try await database.openPrices()
+            let db = try await database.openBackend()
             try await NameChecks.user(user, in: db, database: database.path)
             let records = try await PriceRecordJSON.list(userID: user, product: product, in: db)
             Edit.write(records, format: format)
@@ -138,7 +138,7 @@ struct PricesCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let db = try await database.openPrices(writable: true)
+            let db = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: db, database: database.path)
             var given: [String: String] = [:]
             given["price"] = price; given["currency"] = currency; given["store"] = store
@@ -179,7 +179,7 @@ struct PricesCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("Whose record.", valueName: "ID"), transform: Identity.normalized) var user: String
 
         func run() async throws {
-            let db = try await database.openPrices(writable: true)
+            let db = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: db, database: database.path)
             try await PriceCorrection.delete(id: id, user: user, store: db)
             printErr("deleted price record \(id) of \(OutputEscaping.visible(user)) (\(database.path))")
@@ -230,7 +230,7 @@ struct PricesCommand: AsyncParsableCommand {
         @Argument(help: "The file to import.") var file: String
 
         func run() async throws {
-            let store = try await database.openPrices(writable: true)
+            let store = try await database.openBackend(writable: true)
             let report = try await PriceImport.importPrices(
                 from: file, format: format, userID: user, into: store, options: ImportOptions(skipInvalid: skipInvalid))
             for e in report.rows.errors { printErr(e.description) }
@@ -281,7 +281,7 @@ struct PricesCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let db = try await database.openPrices()
+            let db = try await database.openBackend()
             if let user { try await NameChecks.user(user, in: db, database: database.path) }
             let report = try await PriceHistoryReport.make(product: product, storeID: store, userID: user, in: db)
             let (found, entries, names) = (report.product, report.entries, report.storeNames)

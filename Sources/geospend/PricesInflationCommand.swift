@@ -63,7 +63,7 @@ struct PricesInflationCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let db = try await database.openPrices()
+        let db = try await database.openBackend()
         if let user { try await NameChecks.user(user, in: db, database: database.path) }
         let (result, names) = try await query.compute(in: db)
         let name = { (id: String) in Int64(id).flatMap { names[$0] } ?? id }

@@ -54,7 +54,7 @@ struct ProductsCommand: AsyncParsableCommand {
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
         func run() async throws {
-            let db = try await database.openPrices()
+            let db = try await database.openBackend()
             try await NameChecks.user(user, in: db, database: database.path)
             let listed = try await ProductCatalogue.list(
                 userID: user, ProductCatalogue.Filter(tag: tag, favourites: favourites, onSale: onSale, category: category), store: db)
@@ -85,7 +85,7 @@ struct ProductsCommand: AsyncParsableCommand {
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
         func run() async throws {
-            let db = try await database.openPrices()
+            let db = try await database.openBackend()
             try await NameChecks.user(user, in: db, database: database.path)
             let tags = try await db.productTags(userID: user)
             let rows = tags.map { [$0.name, $0.color ?? "", String($0.products)] }
@@ -121,7 +121,7 @@ struct ProductsCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("Whose product.", valueName: "ID"), transform: Identity.normalized) var user: String
 
         func run() async throws {
-            let db: any Store = try await database.openPrices(writable: true)
+            let db: any Store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: db, database: database.path)
             let t = try await ProductCatalogue.tag(tag, product: product, color: color, userID: user, store: db)
             printErr("tagged \(OutputEscaping.visible(product)) \(OutputEscaping.visible(t.name))\(t.color.map { " (\($0))" } ?? ""); the tag is on \(t.products) products")
@@ -145,7 +145,7 @@ struct ProductsCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("Whose product.", valueName: "ID"), transform: Identity.normalized) var user: String
 
         func run() async throws {
-            let db: any Store = try await database.openPrices(writable: true)
+            let db: any Store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: db, database: database.path)
             try await ProductCatalogue.untag(tag, product: product, userID: user, store: db)
             printErr("untagged \(OutputEscaping.visible(product)) \(OutputEscaping.visible(tag))")
@@ -154,7 +154,7 @@ struct ProductsCommand: AsyncParsableCommand {
 
     /// `favourite`, `unfavourite` and `sale` set one flag.
     static func mark(_ database: DatabaseOptions, _ product: String, user: String, favourite: Bool?, onSale: Bool?) async throws -> Product {
-        let db: any Store = try await database.openPrices(writable: true)
+        let db: any Store = try await database.openBackend(writable: true)
         try await NameChecks.user(user, in: db, database: database.path)
         return try await ProductCatalogue.mark(product: product, favourite: favourite, onSale: onSale, userID: user, store: db)
     }
@@ -250,7 +250,7 @@ struct ProductsCommand: AsyncParsableCommand {
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
         func run() async throws {
-            let db: any Store = try await database.openPrices(writable: true)
+            let db: any Store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: db, database: database.path)
             var given: [String: String] = [:]
             given["name"] = name; given["brand"] = brand; given["category"] = category; given["barcode"] = barcode; given["unit"] = unit
@@ -282,7 +282,7 @@ struct ProductsCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("Whose records.", valueName: "ID"), transform: Identity.normalized) var user: String
 
         func run() async throws {
-            let db: any Store = try await database.openPrices(writable: true)
+            let db: any Store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: db, database: database.path)
             let (target, moved) = try await ProductCatalogue.merge(product, into: into, userID: user, store: db)
             printErr("moved \(moved) price records to product \(target.id) \"\(OutputEscaping.visible(target.name))\"")
@@ -306,7 +306,7 @@ struct ProductsCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("Whose records.", valueName: "ID"), transform: Identity.normalized) var user: String
 
         func run() async throws {
-            let db: any Store = try await database.openPrices(writable: true)
+            let db: any Store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: db, database: database.path)
             let (p, gone) = try await ProductCatalogue.delete(product, userID: user, store: db)
             printErr("deleted \(gone) price records of product \(p.id) \"\(OutputEscaping.visible(p.name))\" of \(OutputEscaping.visible(user))")
@@ -346,7 +346,7 @@ struct ProductsCommand: AsyncParsableCommand {
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
         func run() async throws {
-            let db = try await database.openPrices()
+            let db = try await database.openBackend()
             if let user { try await NameChecks.user(user, in: db, database: database.path) }
             let hits = try await ProductLookup.search(text, userID: user, in: db)
             let headers = ["id", "name", "brand", "category", "barcode", "unit", "score"]

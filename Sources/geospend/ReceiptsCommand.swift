@@ -200,7 +200,7 @@ struct ReceiptsImportCommand: AsyncParsableCommand {
                 category: category, allowMismatch: allowMismatch, languages: lang)
         } catch let error as UsageError { throw ValidationError(error.message) }
         input.expires = expires
-        let db = try await database.openPrices(writable: true)
+        let db = try await database.openBackend(writable: true)
         let saved = try await ReceiptRecording.importReceipt(input, db: db)
         ReceiptsCommand.printSaved(saved, format: format, verb: "Stored")
         for u in saved.unread { printErr("geospend: \(file), line \(u.line): not read: \(OutputEscaping.visible(u.text))") }
@@ -234,7 +234,7 @@ struct ReceiptsListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let db = try await database.openPrices()
+        let db = try await database.openBackend()
         let receipts = try await db.receipts(userID: Identity.normalized(user), after: after, limit: limit)
         switch format {
         case .json: printOut(JSONOutput.array(receipts.map(ReceiptsCommand.summary)).serialized() + "\n")
@@ -270,7 +270,7 @@ struct ReceiptsShowCommand: AsyncParsableCommand {
     @Option(help: "table or json.") var format: ReceiptsParseCommand.ReceiptFormat = .table
 
     func run() async throws {
-        let db = try await database.openPrices()
+        let db = try await database.openBackend()
         guard let r = try await db.receipt(id: id, userID: Identity.normalized(user)) else {
             throw ValidationError(ReceiptRecording.notFound(id).message)
         }
@@ -316,7 +316,7 @@ struct ReceiptsCorrectCommand: AsyncParsableCommand {
         guard line != nil || price != nil || store != nil || date != nil || total != nil else {
             throw ValidationError("say what to correct: --line N --price P, --store, --date or --total")
         }
-        let db = try await database.openPrices(writable: true)
+        let db = try await database.openBackend(writable: true)
         let saved = try await ReceiptRecording.correct(
             id: id, user: user, .init(line: line, price: price, storeID: store, date: date, total: total), db: db)
         ReceiptsCommand.printSaved(saved, format: format, verb: "Corrected")
@@ -350,7 +350,7 @@ struct ReceiptsConfirmCommand: AsyncParsableCommand {
     @Option(help: "table or json.") var format: ReceiptsParseCommand.ReceiptFormat = .table
 
     func run() async throws {
-        let db = try await database.openPrices(writable: true)
+        let db = try await database.openBackend(writable: true)
         let saved = try await ReceiptRecording.confirm(id: id, user: user, expires: expires, db: db)
         ReceiptsCommand.printSaved(saved, format: format, verb: "Confirmed")
     }
@@ -378,7 +378,7 @@ struct ReceiptsDeleteCommand: AsyncParsableCommand {
     @Flag(help: "Skip rewriting the file (VACUUM) afterwards.") var noVacuum = false
 
     func run() async throws {
-        let db = try await database.openPrices(writable: true)
+        let db = try await database.openBackend(writable: true)
         guard let notes = try await db.deleteReceipt(id: id, userID: Identity.normalized(user), rewrite: noVacuum ? .skipped : .now) else {
             throw ValidationError(ReceiptRecording.notFound(id).message)
         }

@@ -75,7 +75,7 @@ struct RecurringCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             RecurringCommand.show([try await RecurringChanges.add(fields.given, user: user, store: store)], format: format, list: false)
         }
@@ -95,7 +95,7 @@ struct RecurringCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try await database.openEditing()
+            let store = try await database.openBackend()
             try await NameChecks.user(user, in: store, database: database.path)
             RecurringCommand.show(try await store.recurringRules(userID: user), format: format, list: true)
         }
@@ -128,7 +128,7 @@ struct RecurringCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             RecurringCommand.show([try await RecurringChanges.edit(id: id, fields.given, user: user, store: store)], format: format, list: false)
         }
@@ -147,7 +147,7 @@ struct RecurringCommand: AsyncParsableCommand {
         @Option(help: "The user.") var user: String
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             guard try await store.deleteRecurring(userID: user, id: id) else {
                 throw ValidationError(RecurringChanges.noRule(id, user: Identity.normalized(user)).message)
@@ -180,7 +180,7 @@ struct RecurringCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             let day: LocalDay
             if let asOf {

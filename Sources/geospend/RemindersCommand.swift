@@ -37,7 +37,7 @@ struct RemindersCommand: AsyncParsableCommand {
 
         func run() async throws {
             let instant = try Parse.asOf(asOf)
-            let store = try await database.openEditing()
+            let store = try await database.openBackend()
             try await NameChecks.user(user, in: store, database: database.path)
             let due = try await store.dueReminders(userID: Identity.normalized(user), asOf: instant)
             switch format {

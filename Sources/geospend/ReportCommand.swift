@@ -59,7 +59,7 @@ struct ReportCommand: AsyncParsableCommand {
             let (from, to) = try await period.window(window, database: database)
             let request = StoreReportRequest(storeID: id, from: from, to: to, minUsers: suppression.minUsers)
             let report: StoreReport
-            do { report = try await StoreReport.compute(request, store: try await database.openStore(replica: replica.readDB)) } catch let e as StoreReportError {
+            do { report = try await StoreReport.compute(request, store: try await database.openBackend(replica: replica.readDB)) } catch let e as StoreReportError {
                 throw ValidationError(e.description)
             }
             switch format {
@@ -115,7 +115,7 @@ struct ReportCommand: AsyncParsableCommand {
                 } catch { throw ValidationError("--near: \(error)") }
             }
             let (from, to) = try await period.window(window, database: database)
-            let store = try await database.openStore(replica: replica.readDB)
+            let store = try await database.openBackend(replica: replica.readDB)
             try await NameChecks.storeKind(kind, in: store)
             let report = try await StoreListReport.compute(
                 near: center, radius: try radius.map { try Parse.distance($0, option: "--radius") }, kind: kind,

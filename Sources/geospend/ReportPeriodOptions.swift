@@ -15,7 +15,7 @@ struct ReportPeriodOptions: ParsableArguments {
         guard period != nil || user != nil else { return try window.parsed() }
         guard window.isEmpty else { throw ValidationError("--period gives the days; drop --from/--to") }
         guard let id = period, let user else { throw ValidationError("--period and --user go together here: reports cover every user") }
-        let store = try await database.openEditing()
+        let store = try await database.openBackend()
         try await NameChecks.user(user, in: store, database: database.path)
         guard let p = try await store.period(userID: user, id: id) else { throw PeriodsCommand.noPeriod(id, user: user) }
         return (try Timestamp(parsing: p.start), try p.end.map { try Timestamp(parsing: $0) })

@@ -110,7 +110,7 @@ struct ServeCommand: AsyncParsableCommand {
         // One thread per receipt photo's OCR (POST /api/v1/receipts), as `receipts scan`: the
         // service starts itself again with OMP_THREAD_LIMIT=1 before it opens anything.
         ReceiptScanner.restartSingleThreaded()
-        let store = try await database.openEditing(writable: true)
+        let store = try await database.openBackend(writable: true)
         UploadedFile.removeLeftovers()  // of a service killed during an upload
         signal(SIGPIPE, SIG_IGN)  // a client gone mid-stream is an error to handle, not a reason to die
         var logger = Logger(label: "geospend")

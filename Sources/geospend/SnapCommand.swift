@@ -35,7 +35,7 @@ struct SnapCommand: AsyncParsableCommand {
     enum SnapFormat: String, ExpressibleByArgument { case table, json }
 
     func run() async throws {
-        let store = try await database.openStore(writable: !dryRun, replica: replica.readDB)
+        let store = try await database.openBackend(writable: !dryRun, replica: replica.readDB)
         if let user { try await NameChecks.user(user, in: store, database: database.path) }
         try await NameChecks.storeKind(kind, in: store)
         let request = SnapRequest(

@@ -49,7 +49,7 @@ struct StoresCommand: AsyncParsableCommand {
 
         func run() async throws {
             let fields = try AddedStoreFields.checked(name: name, lat: lat, lon: lon, kind: kind, region: region)
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             guard let entry = try await store.addStore(userID: user, fields) else { throw UsageError("--user \(user): no such user") }
             StoresCommand.show([StoreChoiceListing.Row(entry: entry, favourite: false, isDefault: false)], format: format, single: true)
@@ -72,7 +72,7 @@ struct StoresCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try await database.openEditing()
+            let store = try await database.openBackend()
             try await NameChecks.user(user, in: store, database: database.path)
             StoresCommand.show(StoreChoiceListing.rows(try await store.storeChoices(userID: user)), format: format, single: false)
         }
@@ -90,7 +90,7 @@ struct StoresCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try await database.openEditing()
+            let store = try await database.openBackend()
             try await NameChecks.user(user, in: store, database: database.path)
             StoresCommand.show([try await StoreChoiceListing.show(user: user, id: id, store: store)], format: format, single: true)
         }
@@ -138,7 +138,7 @@ struct StoresCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             let u = OutputEscaping.visible(Identity.normalized(user))
             if let row = try await StoreChoiceListing.setDefault(user: user, id: clear ? nil : id, store: store) {
@@ -150,7 +150,7 @@ struct StoresCommand: AsyncParsableCommand {
     }
 
     static func mark(_ database: DatabaseOptions, _ user: String, _ id: String, _ on: Bool) async throws {
-        let store = try await database.openEditing(writable: true)
+        let store = try await database.openBackend(writable: true)
         try await NameChecks.user(user, in: store, database: database.path)
         let row = try await StoreChoiceListing.favourite(user: user, id: id, on, store: store)
         let name = row?.entry.store.name.map { " (\(OutputEscaping.visible($0)))" } ?? ""

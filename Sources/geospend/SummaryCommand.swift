@@ -41,7 +41,7 @@ struct SummaryCommand: AsyncParsableCommand {
         if let month {
             do { (from, to) = try SpendingSummary.month(month) } catch { throw ValidationError("--month: \(error)") }
         }
-        let store = try await database.openStore(replica: replica.readDB)
+        let store = try await database.openBackend(replica: replica.readDB)
         try await NameChecks.user(user, in: store, database: database.path)
         let chosen = try await period.resolved(user: user, in: store)
         let summary = try await SpendingSummary.compute(userID: user, from: from, to: to, period: chosen, store: store)

@@ -43,7 +43,7 @@ struct TokensCommand: AsyncParsableCommand {
 
         func run() async throws {
             let expiry = try expires.map(Self.expiry)
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             let token = TokenAuth.newToken()
             let record = try await store.addToken(userID: user, scope: scope, lookup: token.lookup, sha256: token.sha256, expiresAt: expiry)
@@ -77,7 +77,7 @@ struct TokensCommand: AsyncParsableCommand {
         enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
 
         func run() async throws {
-            let tokens = try await database.openEditing().tokens(userID: user)
+            let tokens = try await database.openBackend().tokens(userID: user)
             switch format {
             case .json:
                 printOut(JSONOutput.array(tokens.map { t in
@@ -109,7 +109,7 @@ struct TokensCommand: AsyncParsableCommand {
         @Argument(help: "The token's id (tokens list).") var id: Int64
 
         func run() async throws {
-            guard try await database.openEditing(writable: true).revokeToken(userID: user, id: id) else {
+            guard try await database.openBackend(writable: true).revokeToken(userID: user, id: id) else {
                 throw ValidationError("user \"\(OutputEscaping.visible(user))\" has no token \(id); `geospend tokens list --user U` lists them")
             }
             printOut("revoked token \(id)\n")

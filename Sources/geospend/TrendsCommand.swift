@@ -35,7 +35,7 @@ struct TrendsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (from, to) = try window.parsed()
-        let store = try await database.openStore(replica: replica.readDB)
+        let store = try await database.openBackend(replica: replica.readDB)
         try await NameChecks.user(user, in: store, database: database.path)
         let grouping: TrendsRequest.Grouping = by.map { $0 == .category ? .category : .store } ?? .none
         let result = try await Trends.compute(TrendsRequest(userID: user, from: from, to: to, by: grouping), store: store)

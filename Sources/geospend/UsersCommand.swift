@@ -32,7 +32,7 @@ struct UsersCommand: AsyncParsableCommand {
         @Option(help: "table, json or csv.") var format: OutputFormat = .table
 
         func run() async throws {
-            let users = try await database.openUserData(replica: replica.readDB).users()
+            let users = try await database.openBackend(replica: replica.readDB).users()
             switch format {
             case .json:
                 let items: [JSONOutput] = users.map { u in
@@ -82,7 +82,7 @@ struct UsersCommand: AsyncParsableCommand {
 
         func run() async throws {
             let target = try OutputFile.target(out, protecting: OutputFile.protecting(database: database.path))
-            let store = try await database.openUserData(replica: replica.readDB)
+            let store = try await database.openBackend(replica: replica.readDB)
             struct NoSuchUser: Error {}  // thrown inside the write, so no file is left behind
             let counts: UserExport.Counts
             do {
@@ -139,7 +139,7 @@ struct UsersCommand: AsyncParsableCommand {
         var noVacuum = false
 
         func run() async throws {
-            let store = try await database.openUserData(writable: true)
+            let store = try await database.openBackend(writable: true)
             guard let record = try await store.users().first(where: { ExactText($0.id) == ExactText(user) }) else {
                 // Say so when an earlier deletion (maybe of this very user) still owes its clean-up.
                 guard let file = store as? SpatiaLiteStore, try file.pendingScrubSince() != nil else { throw await unknownUser(user, database) }
@@ -213,7 +213,7 @@ struct UsersCommand: AsyncParsableCommand {
             guard size <= UserRestore.maximumBytes else { throw UserRestoreError.tooLarge(bytes: size, limit: UserRestore.maximumBytes) }
             let data = try UserRestore.read([UInt8](try Data(contentsOf: url)))
             let user = newID ?? data.userID
-            let store = try await database.openUserData(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await store.restore(data, as: user)
             printOut("restored user \(user) from \(file): \(data.summary)\n")
             if data.tokensLeftOut > 0 { printErr("note: \(data.tokensLeftOut) API token(s) not restored: make new ones (`geospend tokens create`)") }
@@ -222,7 +222,7 @@ struct UsersCommand: AsyncParsableCommand {
     }
 
     static func unknownUser(_ user: String, _ database: DatabaseOptions) async -> Error {
-        do { try await NameChecks.user(user, in: try await database.openStore(), database: database.path) } catch { return error }
+        do { try await NameChecks.user(user, in: try await database.openBackend(), database: database.path) } catch { return error }
         return ValidationError("no user \"\(user)\" in \(database.path) (see geospend users list)")
     }
 }

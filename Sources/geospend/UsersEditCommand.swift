@@ -30,7 +30,7 @@ extension UsersCommand {
         }
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             let updated = try await UserProfile.edit(user: user, name: name, email: email, store: store)
             printOut(UserProfile.json(updated).serialized() + "\n")

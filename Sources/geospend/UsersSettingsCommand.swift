@@ -70,7 +70,7 @@ extension UsersCommand {
 
         func run() async throws {
             let changing = timezone != nil || keepPositions != nil
-            let store = try await database.openEditing(writable: changing)
+            let store = try await database.openBackend(writable: changing)
             try await NameChecks.user(user, in: store, database: database.path)
             let id = Identity.normalized(user)
             guard var settings = try await store.userSettings(userID: id) else { throw UsageError("no user \"\(OutputEscaping.visible(id))\"") }

@@ -53,7 +53,7 @@ struct WebhooksCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
             let types = (events ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -82,7 +82,7 @@ struct WebhooksCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try await database.openEditing()
+            let store = try await database.openBackend()
             try await NameChecks.user(user, in: store, database: database.path)
             let hooks = try await store.webhooks(userID: Identity.normalized(user))
             switch format {
@@ -110,7 +110,7 @@ struct WebhooksCommand: AsyncParsableCommand {
         @Option(help: "The webhook's id (webhooks list).") var id: String
 
         func run() async throws {
-            let store = try await database.openEditing(writable: true)
+            let store = try await database.openBackend(writable: true)
             try await NameChecks.user(user, in: store, database: database.path)
             guard try await store.deleteWebhook(id: id, userID: Identity.normalized(user)) else {
                 throw UsageError("no webhook \"\(OutputEscaping.visible(id))\" of user \"\(OutputEscaping.visible(user))\"; `geospend webhooks list --user \(user)` lists them")
@@ -141,7 +141,7 @@ struct WebhooksCommand: AsyncParsableCommand {
         @Flag(help: "Allow loopback and private addresses.") var allowPrivateWebhooks = false
 
         func run() async throws {
-            let store = try await database.openEditing()
+            let store = try await database.openBackend()
             let userID = Identity.normalized(user)
             try await NameChecks.user(userID, in: store, database: database.path)
             guard let hook = try await store.webhook(id: id, userID: userID), let secret = hook.secret else {
@@ -192,7 +192,7 @@ struct WebhooksCommand: AsyncParsableCommand {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let store = try await database.openEditing()
+            let store = try await database.openBackend()
             try await NameChecks.user(user, in: store, database: database.path)
             let list = try await store.deliveries(userID: Identity.normalized(user), webhookID: id, limit: max(1, min(limit, 10_000)))
             switch format {
