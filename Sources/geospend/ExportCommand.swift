@@ -370,7 +370,7 @@ struct ExportCommand: AsyncParsableCommand {
     /// files among the user's own. A symlink to a folder is followed; symlinks inside it are not
     /// written through. Every file is checked before the first is written.
     private func writeBundle(
-        _ request: MapExportRequest, store: any ExpenseStore, protecting protected: [OutputFile.Protected]
+        _ request: MapExportRequest, store: any Backend, protecting protected: [OutputFile.Protected]
     ) async throws -> [String: MapExportSummary] {
         guard !out.isEmpty else { throw ValidationError("--out is empty: give the bundle's folder, e.g. --out user1-map") }
         let fm = FileManager.default

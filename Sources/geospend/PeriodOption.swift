@@ -10,7 +10,7 @@ struct PeriodOption: ParsableArguments {
     var period: Int64?
 
     /// The user's period, checked to exist; nil without --period.
-    func resolved(user: String?, in store: any ExpenseStore) async throws -> Period? {
+    func resolved(user: String?, in store: some PeriodStore) async throws -> Period? {
         guard period != nil else { return nil }
         guard let user else { throw ValidationError("--period needs --user: a period is one user's") }
         return try await NameChecks.period(period, user: user, in: store)

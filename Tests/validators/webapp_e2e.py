@@ -294,8 +294,23 @@ def main():
         seen["map_containers"] = driver.execute_script("return document.querySelectorAll('[data-figure=\"map\"]').length")
         seen["basemap"] = driver.execute_script("""
             const pane = document.querySelector('[data-figure="map"] [data-layer="basemap"]');
-            return pane ? { features: Number(pane.dataset.features || 0), paths: pane.querySelectorAll('path').length,
-                            drawn: [...pane.querySelectorAll('path')].filter(p => (p.getAttribute('d') || '').length > 2).length } : null""")
+            if (!pane) return null;
+            // Drawn on a canvas: its pixels, and how many have each fill of the basemap's style.
+            const canvas = pane.querySelector('canvas');
+            const out = { features: Number(pane.dataset.features || 0), canvases: pane.querySelectorAll('canvas').length,
+                          pixels: 0, painted: 0, water: 0, green: 0, building: 0 };
+            if (!canvas) return out;
+            const fills = { water: [0xb9, 0xd9, 0xf0], green: [0xd4, 0xeb, 0xcf], building: [0xe4, 0xdd, 0xd4] };
+            const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+            out.pixels = canvas.width * canvas.height;
+            for (let i = 0; i < data.length; i += 4) {
+                if (data[i + 3] === 0) continue;
+                out.painted++;
+                for (const [name, [r, g, b]] of Object.entries(fills)) {
+                    if (data[i] === r && data[i + 1] === g && data[i + 2] === b) out[name]++;
+                }
+            }
+            return out;""")
         seen["drawn"] = driver.execute_script("""
             const map = document.querySelector('[data-figure="map"]');
             return { points: Number(map.dataset.features), hexagons: Number(map.dataset.hexagons), places: Number(map.dataset.places),

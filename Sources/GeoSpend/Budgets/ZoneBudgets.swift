@@ -2,12 +2,6 @@
 /// budgets whose days hold the as-of day — the --to day, else today (or $SOURCE_DATE_EPOCH's
 /// day) — each with its percentage, as `budgets alerts` counts them.
 public enum ZoneBudgets {
-    /// None on a store that keeps no budgets (the in-memory test store): nobody can have made one there.
-    public static func summaries(_ store: any ExpenseStore, user: String, asOf: String?) async throws -> [BudgetSummary] {
-        guard let budgets = store as? any BudgetStore else { return [] }
-        return try await summaries(budgets, user: user, asOf: asOf)
-    }
-
     public static func summaries(_ store: some BudgetStore, user: String, asOf: String?) async throws -> [BudgetSummary] {
         let day = try LocalDay(parsing: String((asOf ?? MapExportRequest.now()).prefix(10)))
         var summaries: [BudgetSummary] = []

@@ -57,12 +57,9 @@ public enum NameChecks {
 
     /// The user's period `id` (nil without one), checked to exist; another user's period is
     /// "none" too.
-    public static func period(_ id: Int64?, user: String, in store: any ExpenseStore, option: String = "--period") async throws -> Period? {
+    public static func period(_ id: Int64?, user: String, in store: some PeriodStore, option: String = "--period") async throws -> Period? {
         guard let id else { return nil }
-        guard let periods = store as? any PeriodStore else {
-            throw UsageError("\(option): this store keeps no periods")
-        }
-        guard let p = try await periods.period(userID: user, id: id) else { throw noPeriod(id, user: user) }
+        guard let p = try await store.period(userID: user, id: id) else { throw noPeriod(id, user: user) }
         return p
     }
 

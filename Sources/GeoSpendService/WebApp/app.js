@@ -156,7 +156,9 @@ async function drawBasemap(map, config) {
     coastline: { color: "#7fb2d9", weight: 1.5 },
   };
   const streetWidth = { primary: 5, secondary: 4.5, tertiary: 4, residential: 3, pedestrian: 3, living_street: 3, service: 2, footway: 1.2, path: 1.2, cycleway: 1.2, steps: 1 };
-  const renderer = L.svg({ pane: "basemap", padding: 0.5 });
+  // One canvas: as SVG its 3,000 paths took 180-290 ms of the first screen's main thread
+  // (release build, 100k expenses; Benchmarks/RESULTS.md), and nobody clicks the basemap.
+  const renderer = L.canvas({ pane: "basemap", padding: 0.5 });
   const layer = L.geoJSON(doc, {
     pane: "basemap",
     renderer,
@@ -204,19 +206,26 @@ function legend(hexCurrency, bounds, cell) {
 /// first screen's largest download small (issue 41).
 const pointProperties = "amount,occurred_at,merchant,store_id,position_source";
 
+/// The first screen's requests for a month, asked at once: no request waits for another.
+/// Places (clustered from every expense of the month) are the slowest layer: they are asked
+/// after the ready mark (drawPlaces), so the first screen does not wait for them.
+function monthData(month) {
+  const range = "from=" + month + "-01&to=" + lastDay(month);
+  return {
+    summary: api("/api/v1/summary?month=" + month),
+    previous: api("/api/v1/summary?month=" + previousMonth(month)),
+    hex: api("/api/v1/export/grid?cell=250m&" + range),
+    points: api("/api/v1/export/points?properties=" + pointProperties + "&" + range),
+  };
+}
+
 /// The month's layers from the rollup and export endpoints /map uses: hexagons (money per cell),
 /// expenses (device and inferred positions apart) and places.
-async function drawMonth(month) {
+async function drawMonth(month, data) {
   const map = state.map;
   for (const l of state.layers) map.removeLayer(l);
   state.layers = [];
-  const range = "from=" + month + "-01&to=" + lastDay(month);
-  // Places (clustered from every expense of the month) are the slowest layer: they are drawn
-  // after the ready mark (drawPlaces), the first screen does not wait for them.
-  const [hex, points] = await Promise.all([
-    api("/api/v1/export/grid?cell=250m&" + range),
-    api("/api/v1/export/points?properties=" + pointProperties + "&" + range),
-  ]);
+  const [hex, points] = await Promise.all([data.hex, data.points]);
   const currency = hex.geospend?.currency || points.geospend?.currency || "EUR";
   const cellMax = Math.max(0, ...hex.features.map((f) => f.properties.total || 0));
   const bounds = steps(cellMax);
@@ -881,14 +890,11 @@ function show(screen) {
   if (screen === "shop") drawShop().catch((e) => { status.textContent = "Shop: " + e.message; });
 }
 
-async function load(month) {
+async function load(month, data = monthData(month)) {
   state.month = month;
   status.textContent = "Loading " + month + "…";
   $("month-heading").textContent = month === thisMonth() ? "This month" : month;
-  // The figures and the map's layers are asked at once: no request waits for another.
-  const [summary, previous, counts] = await Promise.all([
-    api("/api/v1/summary?month=" + month), api("/api/v1/summary?month=" + previousMonth(month)), drawMonth(month),
-  ]);
+  const [summary, previous, counts] = await Promise.all([data.summary, data.previous, drawMonth(month, data)]);
   figures(summary, previous);
   status.textContent = counts.points + " expenses on the map.";
   // Budgets, alerts and the review count follow the first screen's figures and map; `settled`
@@ -905,6 +911,11 @@ async function load(month) {
 
 async function start() {
   const asked = fetch("/app/config.json").then((r) => r.json());
+  // The first month's data is asked beside the sign-in check, not after it (one round trip
+  // less before the first screen); a refused token has these refused too, and they are dropped.
+  const month = validMonth(askedMonth) ? askedMonth : thisMonth();
+  const first = monthData(month);
+  for (const request of Object.values(first)) request.catch(() => {});
   let me;
   try {
     me = await api("/api/v1/users/me");
@@ -921,10 +932,9 @@ async function start() {
   const config = await asked;
   state.config = config;
   state.map = makeMap(config);
-  const month = validMonth(askedMonth) ? askedMonth : thisMonth();
   $("month").value = month;
   const basemap = drawBasemap(state.map, config).catch((e) => { status.textContent = "Basemap: " + e.message; return 0; });
-  const [, { rest }] = await Promise.all([basemap, load(month)]);
+  const [, { rest }] = await Promise.all([basemap, load(month, first)]);
   performance.mark("geospend-ready");
   document.body.dataset.ready = "true";
   await rest;
