@@ -36,7 +36,8 @@ enum Schema {
             // the transaction under it, which the caller sees (`FirstOpen`: disk full).
             // 'WGS84': spatial_ref_sys gets the WGS 84 systems (129 rows) instead of all 6,215;
             // GeoSpend stores SRID 4326 only. In the sqlite3 shell a new file then took ~40 ms
-            // less CPU and 6.3 MB less written, and the tests make thousands of new files.
+            // less CPU and 6.3 MB less written; the tests make many new files (the effect on a
+            // whole run is not measured).
             let done = try SpatiaLiteExtension.quietly { try Int.fetchOne(db, sql: "SELECT InitSpatialMetadata(0, 'WGS84')") }
             guard done == 1, db.isInsideTransaction else {
                 throw StoreError.cannotOpen(path: db.description, reason: "SpatiaLite's InitSpatialMetadata failed")
