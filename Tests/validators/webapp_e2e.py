@@ -265,6 +265,8 @@ def main():
         seen["address"] = driver.execute_script("return location.href")
         seen["ready_marks"] = driver.execute_script(
             "return performance.getEntriesByName('geospend-ready', 'mark').map(m => m.startTime)")
+        seen["marks"] = driver.execute_script(
+            "return performance.getEntriesByType('mark').map(m => [m.name, Math.round(m.startTime)])")
         seen["navigation"] = driver.execute_script(
             "const n = performance.getEntriesByType('navigation')[0]; return n ? n.toJSON() : null")
         if args.ready_only:
@@ -314,18 +316,25 @@ def main():
         seen["drawn"] = driver.execute_script("""
             const map = document.querySelector('[data-figure="map"]');
             return { points: Number(map.dataset.features), hexagons: Number(map.dataset.hexagons), places: Number(map.dataset.places),
-                     device: map.querySelectorAll('path.expense.device').length, inferred: map.querySelectorAll('path.expense.inferred').length,
+                     device: Number(map.querySelector('canvas.expense-dots')?.dataset.device), inferred: Number(map.querySelector('canvas.expense-dots')?.dataset.inferred),
                      hexPaths: map.querySelectorAll('path.hex').length, placePaths: map.querySelectorAll('path.place').length }""")
-        # A click on a dot (an inferred one where there is one) opens its popup. A dispatched
-        # click: Leaflet finds the dot from the event's target, and no other layer is in the way.
+        # A click on a dot opens its popup. The dots are drawn on one canvas: the click goes to its
+        # first painted pixel (the top of the topmost dot), and the app finds the nearest dot.
         seen["dot_popup"] = driver.execute_script("""
-            const dots = document.querySelectorAll('[data-figure="map"] path.expense');
-            const dot = document.querySelector('[data-figure="map"] path.expense.inferred') || dots[0];
-            if (!dot) return null;
-            const box = dot.getBoundingClientRect();
-            dot.dispatchEvent(new MouseEvent('click', { bubbles: true, clientX: box.x + box.width / 2, clientY: box.y + box.height / 2 }));
+            const canvas = document.querySelector('[data-figure="map"] canvas.expense-dots');
+            if (!canvas) return null;
+            const box = canvas.getBoundingClientRect(), map = document.querySelector('[data-figure="map"]').getBoundingClientRect();
+            const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+            let at = null;
+            for (let i = 3; i < data.length && !at; i += 4) {
+                const x = ((i - 3) / 4) % canvas.width, y = Math.floor((i - 3) / 4 / canvas.width);
+                const cx = box.x + x * box.width / canvas.width, cy = box.y + y * box.height / canvas.height;
+                if (data[i] > 200 && cx > map.x + 40 && cx < map.right - 40 && cy > map.y + 40 && cy < map.bottom - 40) at = [cx, cy + 2];
+            }
+            if (!at) return { text: null };
+            canvas.dispatchEvent(new MouseEvent('click', { bubbles: true, clientX: at[0], clientY: at[1] }));
             const popup = document.querySelector('.leaflet-popup-content .popup');
-            return popup ? { text: popup.innerText, inferred: dot.classList.contains('inferred') } : { text: null };""")
+            return popup ? { text: popup.innerText, inferred: popup.innerText.includes('position inferred') } : { text: null };""")
         seen["title"] = driver.execute_script("return document.getElementById('map-title')?.textContent")
         seen["legend"] = driver.execute_script("return document.getElementById('legend').innerText")
         seen["scale"] = driver.execute_script("return document.querySelector('.leaflet-control-scale-line')?.textContent || null")

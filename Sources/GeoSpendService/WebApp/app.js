@@ -95,7 +95,7 @@ function decimal(units) {
 
 // ---- the map ---------------------------------------------------------------------------------
 
-const state = { addMap: null, addMarker: null, addPosition: null, points: null, map: null, layers: [], basemap: null, config: null, month: null, reviewMap: null, reviewLayer: null, reviewRows: [], objectURLs: [] };
+const state = { addMap: null, addMarker: null, addPosition: null, points: null, map: null, layers: [], basemapDrawn: null, config: null, month: null, reviewMap: null, reviewLayer: null, reviewRows: [], objectURLs: [] };
 
 /// A Leaflet map in the element `id`: the pane the basemap is drawn in (under everything,
 /// marked `data-layer="basemap"`) and a metric scale; every screen's map starts so.
@@ -108,16 +108,21 @@ function baseMap(id, centre, zoom) {
   return map;
 }
 
-/// Leaflet map with a bottom pane for the basemap (`data-layer="basemap"`), its own credit,
-/// title and a metric scale. Made once; layers change with the month.
-function makeMap(config) {
+/// The month's Leaflet map: a bottom pane for the basemap (`data-layer="basemap"`), a title and
+/// a metric scale (the credit follows /app/config.json: `addCredit`). Made once; layers change
+/// with the month.
+function makeMap() {
   const map = baseMap("map", [60.1715, 24.944], 15);
 
   const Title = L.Control.extend({
     onAdd() { return el("div", { class: "map-title", id: "map-title" }, "GeoSpend"); },
   });
   new Title({ position: "topright" }).addTo(map);
+  return map;
+}
 
+/// The basemap's credit on `map`, once the service said which basemap it serves.
+function addCredit(map, config) {
   // The basemap's credit (ODbL asks for it wherever the data is shown), as DOM text.
   const Credit = L.Control.extend({
     onAdd() {
@@ -134,7 +139,6 @@ function makeMap(config) {
     },
   });
   new Credit({ position: "bottomright" }).addTo(map);
-  return map;
 }
 
 /// The basemap under everything: the operator's tiles, else the offline OpenStreetMap GeoJSON
@@ -146,33 +150,194 @@ async function drawBasemap(map, config) {
     return 0;
   }
   if (!b.url) return 0;
-  const r = await fetch(b.url);
-  if (!r.ok) throw new Error("basemap: " + r.status);
-  const doc = await r.json();
-  const styles = {
-    water: { color: "#7fb2d9", weight: 0.5, fillColor: "#b9d9f0", fillOpacity: 1 },
-    green: { color: "#9cc79a", weight: 0.5, fillColor: "#d4ebcf", fillOpacity: 1 },
-    building: { color: "#c9bfb3", weight: 0.5, fillColor: "#e4ddd4", fillOpacity: 1 },
-    coastline: { color: "#7fb2d9", weight: 1.5 },
-  };
-  const streetWidth = { primary: 5, secondary: 4.5, tertiary: 4, residential: 3, pedestrian: 3, living_street: 3, service: 2, footway: 1.2, path: 1.2, cycleway: 1.2, steps: 1 };
-  // One canvas: as SVG its 3,000 paths took 180-290 ms of the first screen's main thread
-  // (release build, 100k expenses; Benchmarks/RESULTS.md), and nobody clicks the basemap.
-  const renderer = L.canvas({ pane: "basemap", padding: 0.5 });
-  const layer = L.geoJSON(doc, {
-    pane: "basemap",
-    renderer,
-    interactive: false,
-    style(f) {
-      const [group, sub] = String(f.properties.kind).split(":");
-      if (group === "street") return { color: "#ffffff", weight: streetWidth[sub] || 2, opacity: 1 };
-      return styles[group] || { color: "#bbb", weight: 0.5 };
-    },
-  });
-  layer.addTo(map);
-  map.getPane("basemap").dataset.features = String(doc.features.length);
-  return doc.features.length;
+  const shapes = await basemapShapes(b.url);
+  new BasemapLayer(shapes).addTo(map);
+  map.getPane("basemap").dataset.features = String(shapes.length);
+  return shapes.length;
 }
+
+/// The offline basemap's shapes, fetched and prepared once per page (every screen's map draws
+/// them); a failed fetch is asked again by the next map.
+let basemapAsked = null;
+function basemapShapes(url) {
+  basemapAsked ??= fetch(url).then(async (r) => {
+    if (!r.ok) throw new Error("basemap: " + r.status);
+    return prepareBasemap(await r.json());
+  }).catch((e) => { basemapAsked = null; throw e; });
+  return basemapAsked;
+}
+
+/// Web Mercator at zoom 0 scaled to 0–1, as Leaflet's EPSG:3857 projects: x = (lon + 180) / 360,
+/// y = ½ − ln tan(π/4 + φ/2) / 2π. A canvas layer's redraw at any zoom is then a multiplication
+/// and a subtraction per vertex.
+const mercatorLimit = 85.0511287798 * Math.PI / 180;
+const mercatorX = (lon) => (lon + 180) / 360;
+function mercatorY(lat) {
+  const phi = Math.max(-mercatorLimit, Math.min(mercatorLimit, lat * Math.PI / 180));
+  return 0.5 - Math.log(Math.tan(Math.PI / 4 + phi / 2)) / (2 * Math.PI);
+}
+
+/// Each feature as its style and its rings in unit Web Mercator (x, y pairs).
+function prepareBasemap(doc) {
+  const fills = { water: ["#7fb2d9", 0.5, "#b9d9f0"], green: ["#9cc79a", 0.5, "#d4ebcf"], building: ["#c9bfb3", 0.5, "#e4ddd4"] };
+  const streetWidth = { primary: 5, secondary: 4.5, tertiary: 4, residential: 3, pedestrian: 3, living_street: 3, service: 2, footway: 1.2, path: 1.2, cycleway: 1.2, steps: 1 };
+  const ring = (coordinates) => {
+    const out = new Float64Array(coordinates.length * 2);
+    coordinates.forEach(([lon, lat], i) => { out[2 * i] = mercatorX(lon); out[2 * i + 1] = mercatorY(lat); });
+    return out;
+  };
+  const shapes = [];
+  for (const f of doc.features || []) {
+    const g = f.geometry;
+    if (!g) continue;
+    const [group, sub] = String(f.properties?.kind).split(":");
+    let style;
+    if (group === "street") style = { color: "#ffffff", weight: streetWidth[sub] || 2 };
+    else if (group === "coastline") style = { color: "#7fb2d9", weight: 1.5 };
+    else if (fills[group]) style = { color: fills[group][0], weight: fills[group][1], fill: fills[group][2] };
+    else style = { color: "#bbb", weight: 0.5 };
+    const lines = { LineString: [g.coordinates], MultiLineString: g.coordinates, Polygon: g.coordinates, MultiPolygon: (g.coordinates || []).flat() }[g.type];
+    if (!lines) continue;
+    shapes.push({ ...style, closed: g.type.endsWith("Polygon"), rings: lines.map(ring) });
+  }
+  return shapes;
+}
+
+/// A layer drawn on one canvas of its own, larger than the view by `padding` on each side,
+/// redrawn when the map stops moving and scaled with Leaflet's zoom animation meanwhile. The
+/// basemap and the month's dots draw so: as Leaflet layers (one object per feature, projected
+/// and kept) the 3,114 basemap features took 200-270 ms of the first screen's main thread and
+/// the 7,311 dots of the bench's month 100-190 ms (Benchmarks/RESULTS.md). `_paint(ctx, scale,
+/// origin)` draws: a unit-Mercator x is at `x * scale - origin.x` on the canvas.
+const CanvasLayer = L.Layer.extend({
+  onAdd() {
+    this._canvas = L.DomUtil.create("canvas", "leaflet-zoom-animated " + (this.options.className || ""));
+    this.getPane().appendChild(this._canvas);
+    this._draw();
+  },
+  onRemove() { L.DomUtil.remove(this._canvas); },
+  getEvents() { return { moveend: this._draw, resize: this._draw, zoomanim: this._animateZoom }; },
+  _draw() {
+    const map = this._map, canvas = this._canvas, size = map.getSize();
+    const pad = size.multiplyBy(this.options.padding).round();
+    const topLeft = map.containerPointToLayerPoint(pad.multiplyBy(-1)).round();
+    const width = size.x + 2 * pad.x, height = size.y + 2 * pad.y, ratio = window.devicePixelRatio || 1;
+    canvas.width = width * ratio;
+    canvas.height = height * ratio;
+    canvas.style.width = width + "px";
+    canvas.style.height = height + "px";
+    L.DomUtil.setPosition(canvas, topLeft);
+    this._topLeft = map.layerPointToLatLng(topLeft);
+    const ctx = canvas.getContext("2d");
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.lineJoin = ctx.lineCap = "round";
+    this._paint(ctx, map.options.crs.scale(map.getZoom()), map.getPixelOrigin().add(topLeft));
+  },
+  /// Where the canvas's corner will be at the animation's end (the new pixel origin from the
+  /// new centre, as Leaflet places its own renderers), scaled by the zoom's ratio.
+  _animateZoom(e) {
+    const map = this._map;
+    const newOrigin = map.project(e.center, e.zoom).subtract(map.getSize().divideBy(2)).subtract(map.containerPointToLayerPoint([0, 0])).round();
+    L.DomUtil.setTransform(this._canvas, map.project(this._topLeft, e.zoom).subtract(newOrigin), map.getZoomScale(e.zoom));
+  },
+});
+
+/// The offline basemap (`prepareBasemap`'s shapes), drawn in file order: nobody clicks it.
+const BasemapLayer = CanvasLayer.extend({
+  options: { pane: "basemap", padding: 0.5 },
+  initialize(shapes) { this._shapes = shapes; },
+  _paint(ctx, scale, origin) {
+    for (const s of this._shapes) {
+      ctx.beginPath();
+      for (const r of s.rings) {
+        ctx.moveTo(r[0] * scale - origin.x, r[1] * scale - origin.y);
+        for (let i = 2; i < r.length; i += 2) ctx.lineTo(r[i] * scale - origin.x, r[i + 1] * scale - origin.y);
+        if (s.closed) ctx.closePath();
+      }
+      if (s.fill) { ctx.fillStyle = s.fill; ctx.fill("evenodd"); }
+      ctx.strokeStyle = s.color;
+      ctx.lineWidth = s.weight;
+      ctx.stroke();
+    }
+  },
+});
+
+/// The month's expenses (a points layer's features) as dots: a filled one where the device gave
+/// the position, a dashed ring where geotag inferred it. A click within a few pixels of a dot
+/// opens `popup(feature)` for the nearest; the canvas says how many of each it holds
+/// (`data-device`, `data-inferred`).
+const DotsLayer = CanvasLayer.extend({
+  options: { padding: 0.2, className: "expense-dots" },
+  initialize(features, popup) {
+    this._features = features;
+    this._popup = popup;
+    const n = features.length;
+    this._x = new Float64Array(n);
+    this._y = new Float64Array(n);
+    this._inferred = new Uint8Array(n);
+    features.forEach((f, i) => {
+      const [lon, lat] = f.geometry.coordinates, source = f.properties.position_source;
+      this._x[i] = mercatorX(lon);
+      this._y[i] = mercatorY(lat);
+      this._inferred[i] = source && source !== "device" ? 1 : 0;
+    });
+  },
+  getEvents() { return { ...CanvasLayer.prototype.getEvents.call(this), click: this._click }; },
+  getBounds() {
+    const b = L.latLngBounds([]);
+    for (const f of this._features) b.extend([f.geometry.coordinates[1], f.geometry.coordinates[0]]);
+    return b;
+  },
+  onAdd() {
+    CanvasLayer.prototype.onAdd.call(this);
+    const inferred = this._inferred.reduce((a, b) => a + b, 0);
+    this._canvas.dataset.inferred = String(inferred);
+    this._canvas.dataset.device = String(this._features.length - inferred);
+  },
+  _paint(ctx, scale, origin) {
+    const colour = "#542788";
+    ctx.beginPath();  // every device dot in one path: filled, then outlined
+    for (let i = 0; i < this._x.length; i++) {
+      if (this._inferred[i]) continue;
+      const x = this._x[i] * scale - origin.x, y = this._y[i] * scale - origin.y;
+      ctx.moveTo(x + 3.5, y);
+      ctx.arc(x, y, 3.5, 0, 2 * Math.PI);
+    }
+    ctx.globalAlpha = 0.8;
+    ctx.fillStyle = colour;
+    ctx.fill();
+    ctx.globalAlpha = 1;
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = 1;
+    ctx.stroke();
+    ctx.beginPath();
+    for (let i = 0; i < this._x.length; i++) {
+      if (!this._inferred[i]) continue;
+      const x = this._x[i] * scale - origin.x, y = this._y[i] * scale - origin.y;
+      ctx.moveTo(x + 4, y);
+      ctx.arc(x, y, 4, 0, 2 * Math.PI);
+    }
+    ctx.setLineDash([2, 2]);
+    ctx.lineWidth = 1.5;
+    ctx.stroke();
+    ctx.setLineDash([]);
+  },
+  /// The nearest dot within 7 px of the click; a click on a place (an interactive Leaflet path
+  /// above) is the place's.
+  _click(e) {
+    if (e.originalEvent?.target?.classList?.contains("leaflet-interactive")) return;
+    const map = this._map, scale = map.options.crs.scale(map.getZoom()), origin = map.getPixelOrigin();
+    let best = -1, bestD = 49;
+    for (let i = 0; i < this._x.length; i++) {
+      const dx = this._x[i] * scale - origin.x - e.layerPoint.x, dy = this._y[i] * scale - origin.y - e.layerPoint.y;
+      const d = dx * dx + dy * dy;
+      if (d <= bestD) { best = i; bestD = d; }
+    }
+    if (best < 0) return;
+    const [lon, lat] = this._features[best].geometry.coordinates;
+    L.popup().setLatLng([lat, lon]).setContent(this._popup(this._features[best])).openOn(map);
+  },
+});
 
 /// Five steps from 0 to `max` (rounded up to a money-friendly number) for a legend in money.
 function steps(max) {
@@ -234,21 +399,14 @@ async function drawMonth(month, data) {
     style: (f) => ({ weight: 1, color: "#7f2704", opacity: 0.6, fillColor: heatColours[classOf(f.properties.total || 0)], fillOpacity: 0.55, className: "hex" }),
     interactive: false,
   });
-  // Thousands of dots draw on one canvas (an SVG element each costs too much at 100k a year).
-  // Made straight from the features with one popup for the whole layer: L.geoJSON and a popup
-  // bound to each dot cost more than drawing them.
-  const renderer = points.features.length > 2000 ? L.canvas({ padding: 0.2 }) : undefined;
+  // Thousands of dots on one canvas (DotsLayer): an SVG element or a Leaflet object each costs
+  // too much at 100k a year.
   const pointsCurrency = points.geospend?.currency || currency;
-  const inferredStyle = { renderer, radius: 4, color: "#542788", weight: 1.5, dashArray: "2 2", fill: false, className: "expense inferred" };
-  const deviceStyle = { renderer, radius: 3.5, color: "#542788", weight: 1, fillColor: "#542788", fillOpacity: 0.8, className: "expense device" };
-  const dots = L.featureGroup(points.features.map((f) => {
-    const [lon, lat] = f.geometry.coordinates, source = f.properties.position_source;
-    const dot = L.circleMarker([lat, lon], source && source !== "device" ? inferredStyle : deviceStyle);
-    dot.feature = f;
-    return dot;
-  })).bindPopup((dot) => expensePopup(dot.feature, pointsCurrency));
+  const dots = new DotsLayer(points.features, (f) => expensePopup(f, pointsCurrency));
+  // The month's view first, not animated (the ready mark comes after the map is drawn there),
+  // then its layers drawn once, at that view.
+  if (points.features.length) map.fitBounds(dots.getBounds().pad(0.1), { maxZoom: 16, animate: false });
   for (const l of [hexes, dots]) { l.addTo(map); state.layers.push(l); }
-  if (points.features.length) map.fitBounds(dots.getBounds().pad(0.1), { maxZoom: 16 });
   legend(currency, bounds, "250 m");
   $("map-title").textContent = "GeoSpend — " + (state.who || "") + ", " + month + ", " + currency;
   $("map").dataset.features = String(points.features.length);
@@ -916,25 +1074,37 @@ async function start() {
   const month = validMonth(askedMonth) ? askedMonth : thisMonth();
   const first = monthData(month);
   for (const request of Object.values(first)) request.catch(() => {});
+  const signedIn = api("/api/v1/users/me");
+  signedIn.catch(() => {});
+  // The map and its basemap need no token (OpenStreetMap data, the same for everyone): they are
+  // made while the service computes the month, not after the sign-in check — drawing the
+  // basemap is the first screen's largest piece of browser work (Benchmarks/RESULTS.md).
+  $("signin").hidden = true;
+  $("screen-month").hidden = false;
+  $("month").value = month;
+  if (state.map) {
+    state.map.invalidateSize();  // shown again after a refused token
+  } else {
+    state.map = makeMap();  // while /app/config.json is on its way
+    state.basemapDrawn = asked.then((config) => {
+      state.config = config;
+      addCredit(state.map, config);
+      return drawBasemap(state.map, config);
+    }).catch((e) => { status.textContent = "Basemap: " + e.message; return 0; });
+  }
   let me;
   try {
-    me = await api("/api/v1/users/me");
+    me = await signedIn;
   } catch (e) {
     token = null;
+    $("screen-month").hidden = true;
     status.textContent = e.status === 401 ? "That token was refused: sign in again." : "Sign-in failed: " + e.message;
     $("signin").hidden = false;
     return;
   }
   state.who = me.name || me.id;
   $("who").textContent = "Signed in as " + state.who;
-  $("signin").hidden = true;
-  $("screen-month").hidden = false;
-  const config = await asked;
-  state.config = config;
-  state.map = makeMap(config);
-  $("month").value = month;
-  const basemap = drawBasemap(state.map, config).catch((e) => { status.textContent = "Basemap: " + e.message; return 0; });
-  const [, { rest }] = await Promise.all([basemap, load(month, first)]);
+  const [, { rest }] = await Promise.all([state.basemapDrawn, load(month, first)]);
   performance.mark("geospend-ready");
   document.body.dataset.ready = "true";
   await rest;
