@@ -21,7 +21,7 @@ extension PostGISStore: PeriodStore {
     }
 
     public func period(userID: String, id: Int64) async throws -> Period? {
-        try await reading { try Self.fetchPeriods($0, user: Identity.normalized(userID), number: id).first }
+        try await reading { try $0.period(userID: userID, id: id) }
     }
 
     public func updatePeriod(userID: String, id: Int64, _ fields: PeriodFields) async throws -> Period? {
@@ -76,7 +76,7 @@ extension PostGISStore: PeriodStore {
     }
 
     /// The user's periods (or the one numbered `number`), by id, each with its expense count.
-    private static func fetchPeriods(_ r: PostGISReader, user: String, number: Int64?) throws -> [Period] {
+    static func fetchPeriods(_ r: PostGISReader, user: String, number: Int64?) throws -> [Period] {
         try r.rows("""
             SELECT p.number, p.user_id, p.name, p.start_date, p.end_date,
                 (SELECT count(*) FROM expenses AS e WHERE e.user_id = p.user_id AND e.period_id = p.pk), p.created_at, p.updated_at
@@ -85,5 +85,11 @@ extension PostGISStore: PeriodStore {
             let (id, userID, name, start, end, n, created, updated) = try row.decode((Int64, String, String, String, String?, Int64, String?, String?).self)
             return Period(id: id, userID: userID, name: name, start: start, end: end, expenses: Int(n), createdAt: created, updatedAt: updated)
         }
+    }
+}
+
+extension PostGISReader: PeriodReader {
+    func period(userID: String, id: Int64) throws -> Period? {
+        try PostGISStore.fetchPeriods(self, user: Identity.normalized(userID), number: id).first
     }
 }

@@ -25,14 +25,7 @@ extension PostGISStore: StoreChoiceStore {
     }
 
     public func storeChoices(userID: String) async throws -> StoreChoices {
-        let user = Identity.normalized(userID)
-        return try await reading { r in
-            let (favourites, defaultID) = try Self.chosenStoreIDs(r, user: user)
-            return StoreChoices(
-                added: try Self.addedStores(r, user: user, number: nil),
-                favourites: try favourites.compactMap { try Self.resolveStore(r, user: user, id: $0) },
-                defaultStore: try defaultID.flatMap { try Self.resolveStore(r, user: user, id: $0) })
-        }
+        try await reading { try $0.storeChoices(userID: userID) }
     }
 
     public func setFavouriteStore(userID: String, storeID: String, _ favourite: Bool) async throws -> Bool {
@@ -94,5 +87,16 @@ extension PostGISStore: StoreChoiceStore {
     static func chosenStoreIDs(_ r: PostGISReader, user: String) throws -> (favourites: [String], defaultID: String?) {
         (try r.rows("SELECT store_id FROM store_favourites WHERE user_id = \(user) ORDER BY store_id").map { try $0.decode(String.self) },
          try r.rows("SELECT store_id FROM default_stores WHERE user_id = \(user)").first.map { try $0.decode(String.self) })
+    }
+}
+
+extension PostGISReader: StoreChoiceReader {
+    func storeChoices(userID: String) throws -> StoreChoices {
+        let user = Identity.normalized(userID)
+        let (favourites, defaultID) = try PostGISStore.chosenStoreIDs(self, user: user)
+        return StoreChoices(
+            added: try PostGISStore.addedStores(self, user: user, number: nil),
+            favourites: try favourites.compactMap { try PostGISStore.resolveStore(self, user: user, id: $0) },
+            defaultStore: try defaultID.flatMap { try PostGISStore.resolveStore(self, user: user, id: $0) })
     }
 }

@@ -21,51 +21,37 @@ struct QueryRoutes {
         group.get("nearest-stores", use: nearestStores)
     }
 
-    /// What a near request's read scope leaves: the answer, or (with `period`, which the scope
-    /// cannot check: periods are another protocol's) the search still to make once it is checked.
-    private enum Near: Sendable {
-        case answered(RadiusResult)
-        case afterPeriod(Int64, user: String, ExpenseFilter, Coordinate, Distance)
-    }
-
     @Sendable func near(_ request: Request, context: ServiceContext) async throws -> Response {
         let q = QueryParameters(request)
-        let near = try await TokenCheckedRead.run(request, store: store) { token, reader -> Near in
+        let near = try await TokenCheckedRead.run(request, store: store) { token, reader in
             let user = token.userID
             let center = try q.center()
             let radius = try q.distance("radius") ?? RadiusResult.defaultRadius
             let (from, to) = try q.window()
             let categories = q.all("category")
-            let filter = ExpenseFilter(userID: user, from: from, to: to, kinds: try q.kinds(), categories: Set(categories))
+            var filter = ExpenseFilter(userID: user, from: from, to: to, kinds: try q.kinds(), categories: Set(categories))
             // No user check: the token's row references its user (ON DELETE CASCADE), so in
             // this snapshot the user exists.
             try NameChecks.categories(categories, userID: user, in: reader)
-            if let period = try q.int64("period") { return .afterPeriod(period, user: user, filter, center, radius) }
-            return .answered(RadiusResult(center: center, radius: radius, hits: try reader.expenses(within: radius, of: center, filter: filter)))
+            filter.period = try NameChecks.period(try q.int64("period"), user: user, in: reader, option: "period")?.id
+            return RadiusResult(center: center, radius: radius, hits: try reader.expenses(within: radius, of: center, filter: filter))
         }
-        switch near {
-        case .answered(let result):
-            return JSONResponse.make(QueryOutput.json(result))
-        case .afterPeriod(let id, let user, var filter, let center, let radius):
-            filter.period = try await NameChecks.period(id, user: user, in: store, option: "period")?.id
-            return JSONResponse.make(QueryOutput.json(try await store.radiusSearch(center: center, radius: radius, filter: filter)))
-        }
+        return JSONResponse.make(QueryOutput.json(near))
     }
 
     /// The shared stores and the token user's own added ones (`nearest-stores --user`), never
     /// another user's.
     @Sendable func nearestStores(_ request: Request, context: ServiceContext) async throws -> Response {
         let q = QueryParameters(request)
-        let (shared, user, count, limit, kind) = try await TokenCheckedRead.run(request, store: store) { token, reader in
+        let (shared, added, count, limit, kind) = try await TokenCheckedRead.run(request, store: store) { token, reader in
             let center = try q.center()
             let count = try q.int("k", in: 1...10_000) ?? 5
             let kind = q.string("kind")
             let limit = try q.distance("max-distance")
             try NameChecks.storeKind(kind, in: reader)
             let shared = NearestStoresResult(center: center, stores: try reader.nearestStores(to: center, limit: count, maxDistance: limit, kind: kind))
-            return (shared, token.userID, count, limit, kind)
+            return (shared, try reader.storeChoices(userID: token.userID).added, count, limit, kind)
         }
-        let added = try await store.storeChoices(userID: user).added
         return JSONResponse.make(QueryOutput.json(StoreChoiceListing.nearest(shared, added: added, limit: count, maxDistance: limit, kind: kind)))
     }
 

@@ -14,10 +14,7 @@ enum TokenCheckedRead {
     ) async throws -> T {
         let (header, method) = (request.headers[.authorization], request.method)
         return try await store.quickRead { reader in
-            guard let tokens = reader as? any TokenReader else {
-                throw Problem(.internalServerError, "this store cannot check tokens in a read scope")
-            }
-            guard let token = try TokenAuth.verify(header, in: tokens) else { throw Problem.unauthorized }
+            guard let token = try TokenAuth.verify(header, in: reader) else { throw Problem.unauthorized }
             try TokenAuth.authorize(token.scope, for: method)
             return try body(token, reader)
         }

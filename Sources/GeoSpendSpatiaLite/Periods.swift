@@ -141,3 +141,9 @@ extension SpatiaLiteStore {
         try await offloaded { try self.assign(userID: userID, period: period, expenseIDs: expenseIDs) }
     }
 }
+
+extension SpatiaLiteReader: PeriodReader {
+    public func period(userID: String, id: Int64) throws -> Period? {
+        try SpatiaLiteStore.fetchPeriods(db, user: Identity.normalized(userID), number: id).first
+    }
+}

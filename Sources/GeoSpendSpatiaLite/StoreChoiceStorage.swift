@@ -147,3 +147,9 @@ extension SpatiaLiteStore: StoreChoiceStore {
         }
     }
 }
+
+extension SpatiaLiteReader: StoreChoiceReader {
+    public func storeChoices(userID: String) throws -> StoreChoices {
+        try StoreChoiceSchema.choices(db, user: Identity.normalized(userID))
+    }
+}

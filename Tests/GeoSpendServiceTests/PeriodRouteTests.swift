@@ -51,7 +51,7 @@ import Testing
             let inPeriod = try await f.withClient { try await $0.call("/api/v1/expenses?period=1&limit=10", token: f.tokens["alice"]) }
             let cliInPeriod = try f.geospend(["expenses", "list", "--user", alice, "--period", "1", "--limit", "10", "--format", "json", "--db", copy])
             if cliInPeriod.status == 0 { #expect(inPeriod.body == cliInPeriod.out, "\(uri)") } else { #expect(inPeriod.status == .badRequest, "\(uri)") }
-            // near checks its period after its read scope (TokenCheckedRead): as `near --period 1`.
+            // near checks its period in its one read scope (TokenCheckedRead): as `near --period 1`.
             let near = try await f.withClient { try await $0.call("/api/v1/near?lat=60.1699&lon=24.9384&radius=5km&period=1", token: f.tokens["alice"]) }
             let cliNear = try f.geospend(["near", "--user", alice, "--lat", "60.1699", "--lon", "24.9384", "--radius", "5km", "--period", "1", "--format", "json", "--db", copy])
             if cliNear.status == 0 { #expect(near.body == cliNear.out, "\(uri)") } else { #expect(near.status == .badRequest && near.body.contains("no period 1"), "\(uri)") }

@@ -112,6 +112,10 @@ import Testing
             return SpendingColumns(points)
         }
 
+        func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? { try base.token(lookup: lookup) }
+        func period(userID: String, id: Int64) throws -> Period? { try base.period(userID: userID, id: id) }
+        func storeChoices(userID: String) throws -> StoreChoices { try base.storeChoices(userID: userID) }
+
         func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit] {
             try base.expenses(within: radius, of: center, filter: filter)
         }

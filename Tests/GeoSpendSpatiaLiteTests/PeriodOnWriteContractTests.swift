@@ -58,6 +58,14 @@ import Testing
         #expect(try await Self.inPeriod(store, "bob", 2) == ["b1"], "bob's \"Lisbon trip\" is his period 2, not ann's 1")
         #expect(try await Self.inPeriod(store, "bob", 1) == ["b2"])
         #expect(try await store.periods(userID: "ann").map(\.expenses) == [2, 1])
+        // A read scope hands out the same periods (`PeriodReader`): by id and per user.
+        let inScope = try await store.read { r in
+            [try r.period(userID: "ann", id: 2), try r.period(userID: "bob", id: 2), try r.period(userID: "bob", id: 3), try r.period(userID: "nobody", id: 1)]
+        }
+        let (annsSecond, bobsSecond) = (try await store.period(userID: "ann", id: 2), try await store.period(userID: "bob", id: 2))
+        #expect(inScope[0] == annsSecond && inScope[0]?.name == "Renovation")
+        #expect(inScope[1] == bobsSecond && inScope[1]?.name == "Lisbon trip")
+        #expect(inScope[2] == nil && inScope[3] == nil)
 
         // JSON Lines, and a re-import with another period moves the expense (as `periods assign`).
         let jsonl = scratch.file("e.jsonl", #"""

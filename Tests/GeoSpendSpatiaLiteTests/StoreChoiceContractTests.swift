@@ -79,6 +79,9 @@ import Testing
             "mine-1 true false", "mine-2 false true", "s2 false true",
         ])
         #expect(try await store.storeChoices(userID: "bob") == StoreChoices(added: [bobs]))
+        // A read scope hands out the same (`StoreChoiceReader`, what `nearest-stores` reads in its one scope).
+        #expect(try await store.read { [try $0.storeChoices(userID: "ann"), try $0.storeChoices(userID: "bob"), try $0.storeChoices(userID: "nobody")] }
+            == [ann, StoreChoices(added: [bobs]), StoreChoices()])
 
         // Unmarking and clearing; the default moves.
         #expect(try await store.setFavouriteStore(userID: "ann", storeID: "s2", false))

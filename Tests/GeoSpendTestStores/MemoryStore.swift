@@ -19,8 +19,8 @@ import GeoSpend
 /// - Ids compare as UTF-8 bytes (`ExactText`), as SQLite's text keys do.
 ///
 /// What it does not do: no persistence, no periods (`PeriodStore`: a `period` filter matches
-/// nothing, as no expense is assigned to one), no user data (`UserDataStore`), no budgets, no
-/// edits. Category names are kept as each expense gives them: SpatiaLite instead keeps the first
+/// nothing, as no expense is assigned to one), no tokens or store choices (its reader finds
+/// none), no user data (`UserDataStore`), no budgets, no edits. Category names are kept as each expense gives them: SpatiaLite instead keeps the first
 /// spelling per user and kind (ASCII case-insensitively, defaults first), so `food` reads back
 /// as `Food` there; feed both the same spelling.
 public final class MemoryStore: ExpenseStore, @unchecked Sendable {
@@ -119,6 +119,11 @@ struct MemoryReader: ExpenseReader {
     func stores(within radius: Distance, of center: Coordinate, kind: String?) throws -> [StoreHit] {
         storeHits(center, kind: kind, maxDistance: radius.meters)
     }
+
+    /// No tokens, periods or store choices here (see the type's note): none is ever found.
+    func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? { nil }
+    func period(userID: String, id: Int64) throws -> Period? { nil }
+    func storeChoices(userID: String) throws -> StoreChoices { StoreChoices() }
 
     func counts() throws -> StoreCounts {
         StoreCounts(

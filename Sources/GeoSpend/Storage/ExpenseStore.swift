@@ -51,7 +51,9 @@ extension ExpenseStore {
 }
 
 /// The queries of one read scope (`ExpenseStore.read`). Rows that can be many come in batches.
-public protocol ExpenseReader {
+/// The scope hands out the tokens, periods and store choices of its snapshot too, so that one
+/// request that needs them is one snapshot (docs/ARCHITECTURE.md § The storage seam).
+public protocol ExpenseReader: TokenReader, PeriodReader, StoreChoiceReader {
     /// The user's expenses within `radius` (geodesic) of `center`, nearest first, ties by id.
     func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit]
 

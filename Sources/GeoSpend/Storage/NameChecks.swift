@@ -63,6 +63,13 @@ public enum NameChecks {
         return p
     }
 
+    /// `period(_:user:in:option:)` inside a read scope, in its snapshot.
+    public static func period(_ id: Int64?, user: String, in reader: some PeriodReader, option: String = "--period") throws -> Period? {
+        guard let id else { return nil }
+        guard let p = try reader.period(userID: user, id: id) else { throw noPeriod(id, user: user) }
+        return p
+    }
+
     public static func noPeriod(_ id: Int64, user: String) -> UsageError {
         let u = OutputEscaping.visible(Identity.normalized(user))
         return UsageError("no period \(id) of user \"\(u)\"; `geospend periods list --user \(u)` lists them")

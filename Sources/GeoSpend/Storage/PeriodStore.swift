@@ -28,6 +28,14 @@ public protocol PeriodStore: Sendable {
     func assign(userID: String, period: Int64?, expenseIDs: [String]) async throws -> PeriodAssignment
 }
 
+/// Periods as a read scope hands them out (every `ExpenseReader` is one): a query that names a
+/// period checks it in the snapshot it answers from (`near?period=`). A store that keeps no
+/// periods finds none.
+public protocol PeriodReader {
+    /// `PeriodStore.period(userID:id:)`, in the scope's snapshot.
+    func period(userID: String, id: Int64) throws -> Period?
+}
+
 /// What a user gives for a period, checked (`init` throws on a rule broken).
 public struct PeriodFields: Sendable, Hashable {
     public static let maxNameLength = DisplayName.maxLength

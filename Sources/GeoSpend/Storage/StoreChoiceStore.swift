@@ -50,6 +50,14 @@ public struct StoreEntry: Sendable, Hashable {
     public var expenseStoreID: String? { addedBy == nil ? store.id : nil }
 }
 
+/// A user's store choices as a read scope hands them out (every `ExpenseReader` is one):
+/// `nearest-stores` lists the registry's stores and the user's own from one snapshot. A store
+/// that keeps no choices finds none.
+public protocol StoreChoiceReader {
+    /// `StoreChoiceStore.storeChoices(userID:)`, in the scope's snapshot.
+    func storeChoices(userID: String) throws -> StoreChoices
+}
+
 /// What `StoreChoiceStore.storeChoices` reads.
 public struct StoreChoices: Sendable, Hashable {
     /// The user's added stores, by number.

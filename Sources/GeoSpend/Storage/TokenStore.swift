@@ -17,9 +17,9 @@ public protocol TokenStore: Sendable {
     func revokeToken(userID: String, id: Int64) async throws -> Bool
 }
 
-/// A read scope's reader that can find a token too (`ExpenseStore.read`'s reader, for the
-/// stores that keep tokens): the service checks a request's token and answers the request in
-/// one scope, on one connection, instead of one scope for each.
+/// Tokens as a read scope hands them out (every `ExpenseReader` is one): the service checks a
+/// request's token and answers the request in one scope, on one connection, instead of one
+/// scope for each. A store that keeps no tokens finds none.
 public protocol TokenReader {
     /// `TokenStore.token(lookup:)`, in the scope's snapshot.
     func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])?
