@@ -103,84 +103,51 @@ extension PostGISStore: PriceStore {
     struct UnknownStores: Error { let outcomes: [PriceSaveOutcome] }
 
     /// `savePrices` inside the caller's write transaction (a receipt stores its expense in the
-    /// same one). Nothing is written before every entry's store is known.
+    /// same one): what `PriceSavePlan` decides, written with COPY. Nothing is written before
+    /// every entry's store is known.
     static func insertPrices(_ db: PostGISReader, _ entries: [PriceEntry], userID: String) throws -> [PriceSaveOutcome] {
-        let storeIDs = try Self.recordStores(db, Set(entries.map(\.store)), user: userID)
-        guard entries.allSatisfy({ storeIDs[$0.store] != nil }) else {
-            throw UnknownStores(outcomes: entries.map { storeIDs[$0.store] == nil ? .unknownStore : .unchanged })
-        }
+        let stores = try Self.recordStores(db, Set(entries.map(\.store)), user: userID)
+        if let refused = PriceSavePlan.unknownStores(entries, stores: stores) { throw UnknownStores(outcomes: refused) }
         try Self.ensureUser(db, userID)
-        let hashes = entries.map { $0.contentHash(userID: userID) }
-        var stored = Set(try db.rows("""
-            SELECT content_hash FROM price_records WHERE user_id = \(userID) AND content_hash = ANY(\(Array(Set(hashes))))
+        let hashes = Array(Set(entries.map { $0.contentHash(userID: userID) }))
+        let stored = Set(try db.rows("""
+            SELECT content_hash FROM price_records WHERE user_id = \(userID) AND content_hash = ANY(\(hashes))
             """).map { try $0.decode(Int64.self) })
-        var catalogue = try db.rows(productsQuery).map { try Self.product($0.makeRandomAccess(), from: 0) }
-        // New ids as SQLite gives an INTEGER PRIMARY KEY: the largest plus one.
-        let firstNew = (catalogue.map(\.id).max() ?? 0) + 1
-        var nextProductID = firstNew
-        var completed: Set<Int64> = []
-        var nextPK = try db.rows("SELECT coalesce(max(pk), 0) + 1 FROM price_records")[0].decode(Int64.self)
-        var records = CopyText()
-        var outcomes: [PriceSaveOutcome] = []
-        for (entry, hash) in zip(entries, hashes) {
-            let place = storeIDs[entry.store]!
-            guard stored.insert(hash).inserted else {
-                outcomes.append(.unchanged)
-                continue
-            }
-            var product: Product
-            var isNew = false
-            if let found = ProductMatch.find(name: entry.productName, barcode: entry.barcode, among: catalogue) {
-                product = found
-                if let better = product.completed(by: entry) {
-                    product = better
-                    catalogue[catalogue.firstIndex { $0.id == product.id }!] = product
-                    if product.id < firstNew { completed.insert(product.id) }
-                }
-            } else {
-                product = Product(
-                    id: nextProductID, name: entry.productName, brand: entry.brand ?? ProductBrand.brand(in: entry.productName),
-                    category: entry.category,
-                    barcode: entry.barcode, defaultUnit: entry.unit)
-                catalogue.append(product)
-                nextProductID += 1
-                isNew = true
-            }
-            let at = entry.recordedAt
-            records.integer(nextPK); records.text(userID); records.integer(product.id); records.text(place.sharedID); records.integer(place.addedNumber)
-            records.integer(entry.price.minorUnits); records.text(entry.price.currency.code); records.double(entry.quantity)
-            records.text(entry.unit.rawValue); records.text(at.text); records.integer(at.epochMilliseconds)
-            records.integer(at.utcOffsetMinutes.map(Int64.init)); records.text(at.localDate); records.text(entry.source.rawValue)
-            records.integer(hash)
-            records.endRow()
-            outcomes.append(.inserted(
-                PriceRecord(
-                    id: nextPK, product: product, storeID: place.id, price: entry.price, quantity: entry.quantity, unit: entry.unit,
-                    recordedAt: at, userID: userID, source: entry.source),
-                newProduct: isNew))
-            nextPK += 1
-        }
+        let plan = PriceSavePlan(
+            entries, userID: userID, stores: stores, storedHashes: stored,
+            catalogue: try db.rows(productsQuery).map { try Self.product($0.makeRandomAccess(), from: 0) },
+            firstRecordID: try db.rows("SELECT coalesce(max(pk), 0) + 1 FROM price_records")[0].decode(Int64.self))
         // Products first (the records refer to them), each in its final state.
-        for p in catalogue where completed.contains(p.id) {
+        for p in plan.completedProducts {
             _ = try db.rows("""
                 UPDATE products SET name = \(p.name), normalized_name = \(p.normalizedName), brand = \(p.brand),
                     category = \(p.category), barcode = \(p.barcode?.digits) WHERE id = \(p.id)
                 """)
         }
         var products = CopyText()
-        for p in catalogue where p.id >= firstNew {
+        for p in plan.newProducts {
             products.integer(p.id); products.text(p.name); products.text(p.normalizedName); products.text(p.brand)
             products.text(p.category); products.text(p.barcode?.digits); products.text(p.defaultUnit.rawValue)
             products.endRow()
         }
         try db.copy("products", ["id", "name", "normalized_name", "brand", "category", "barcode", "default_unit"], products)
+        var records = CopyText()
+        for r in plan.records {
+            let (entry, at) = (r.entry, r.entry.recordedAt)
+            records.integer(r.id); records.text(userID); records.integer(r.productID); records.text(r.store.sharedID); records.integer(r.store.addedNumber)
+            records.integer(entry.price.minorUnits); records.text(entry.price.currency.code); records.double(entry.quantity)
+            records.text(entry.unit.rawValue); records.text(at.text); records.integer(at.epochMilliseconds)
+            records.integer(at.utcOffsetMinutes.map(Int64.init)); records.text(at.localDate); records.text(entry.source.rawValue)
+            records.integer(r.contentHash)
+            records.endRow()
+        }
         try db.copy("price_records", [
             "pk", "user_id", "product_id", "store_id", "user_store_number", "price_minor", "currency", "quantity", "unit", "recorded_at", "recorded_ms",
             "utc_offset_min", "local_date", "source", "content_hash",
         ], records)
         // A member's new records are also feed entries, in this transaction (issue 38).
-        try Self.recordPriceUpdates(db, userID, outcomes)
-        return outcomes
+        try Self.recordPriceUpdates(db, userID, plan.outcomes)
+        return plan.outcomes
     }
 
     /// The store each of `user`'s entries names (their own `mine-N` first, then the registry;

@@ -14,80 +14,46 @@ extension SpatiaLiteStore: PriceStore {
         try writeTransaction { db in try Self.insertPrices(db, entries, userID: userID) }
     }
 
-    /// `savePrices` inside a transaction the caller holds (a receipt stores its expense in the same one).
+    /// `savePrices` inside a transaction the caller holds (a receipt stores its expense in the
+    /// same one): what `PriceSavePlan` decides, written row by row.
     static func insertPrices(_ db: Database, _ entries: [PriceEntry], userID: String) throws -> [PriceSaveOutcome] {
-        do {
-            try Self.ensureUser(db, userID)
-            var catalogue = try Self.fetchProducts(db, where: "1", [])
-            var outcomes: [PriceSaveOutcome] = []
-            var unknownStore = false
-            var stores: [PriceEntry.StoreReference: RecordStore?] = [:]
-            for entry in entries {
-                let place: RecordStore?
-                if let known = stores[entry.store] {
-                    place = known
-                } else {
-                    place = try Self.recordStore(db, entry.store, user: userID)
-                    stores[entry.store] = place
-                }
-                guard let place else {
-                    unknownStore = true
-                    outcomes.append(.unknownStore)
-                    continue
-                }
-                let hash = entry.contentHash(userID: userID)
-                if try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS (SELECT 1 FROM price_records WHERE user_id = ? AND content_hash = ?)",
-                    arguments: [userID, hash]) == true {
-                    outcomes.append(.unchanged)
-                    continue
-                }
-                var product: Product
-                var isNew = false
-                if let found = ProductMatch.find(name: entry.productName, barcode: entry.barcode, among: catalogue) {
-                    product = found
-                    if let completed = product.completed(by: entry) {
-                        try db.execute(sql: """
-                            UPDATE products SET name = ?, normalized_name = ?, brand = ?, category = ?, barcode = ? WHERE id = ?
-                            """, arguments: [completed.name, completed.normalizedName, completed.brand, completed.category,
-                                             completed.barcode?.digits, product.id])
-                        product = completed
-                        catalogue[catalogue.firstIndex { $0.id == product.id }!] = product
-                    }
-                } else {
-                    product = Product(
-                        name: entry.productName, brand: entry.brand ?? ProductBrand.brand(in: entry.productName), category: entry.category,
-                        barcode: entry.barcode,
-                        defaultUnit: entry.unit)
-                    try db.execute(sql: """
-                        INSERT INTO products (name, normalized_name, brand, category, barcode, default_unit) VALUES (?, ?, ?, ?, ?, ?)
-                        """, arguments: [product.name, product.normalizedName, product.brand, product.category,
-                                         product.barcode?.digits, product.defaultUnit.rawValue])
-                    product.id = db.lastInsertedRowID
-                    catalogue.append(product)
-                    isNew = true
-                }
-                let at = entry.recordedAt
-                try db.execute(sql: """
-                    INSERT INTO price_records (user_id, product_id, store_id, user_store_number, price_minor, currency, quantity, unit,
-                        recorded_at, recorded_ms, utc_offset_min, local_date, source, content_hash)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [userID, product.id, place.sharedID, place.addedNumber, entry.price.minorUnits, entry.price.currency.code,
-                                     entry.quantity, entry.unit.rawValue, at.text, at.epochMilliseconds, at.utcOffsetMinutes,
-                                     at.localDate, entry.source.rawValue, hash])
-                let record = PriceRecord(
-                    id: db.lastInsertedRowID, product: product, storeID: place.id, price: entry.price, quantity: entry.quantity,
-                    unit: entry.unit, recordedAt: at, userID: userID, source: entry.source)
-                outcomes.append(.inserted(record, newProduct: isNew))
-            }
-            if unknownStore {
-                // All or nothing: roll the transaction back by throwing, and answer with the outcomes.
-                throw UnknownStores(outcomes: outcomes.map { $0 == .unknownStore ? .unknownStore : .unchanged })
-            }
-            // A member's new records are also feed entries, in this transaction (issue 38).
-            try CommunitySchema.recordPriceUpdates(db, userID, outcomes)
-            return outcomes
+        var stores: [PriceEntry.StoreReference: RecordStore] = [:]
+        for reference in Set(entries.map(\.store)) {
+            if let place = try Self.recordStore(db, reference, user: userID) { stores[reference] = place }
         }
+        if let refused = PriceSavePlan.unknownStores(entries, stores: stores) { throw UnknownStores(outcomes: refused) }
+        try Self.ensureUser(db, userID)
+        var stored: Set<Int64> = []
+        for hash in Set(entries.map { $0.contentHash(userID: userID) }) where try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM price_records WHERE user_id = ? AND content_hash = ?)", arguments: [userID, hash]) == true {
+            stored.insert(hash)
+        }
+        let plan = PriceSavePlan(
+            entries, userID: userID, stores: stores, storedHashes: stored, catalogue: try Self.fetchProducts(db, where: "1", []),
+            firstRecordID: try Int64.fetchOne(db, sql: "SELECT coalesce(max(pk), 0) + 1 FROM price_records") ?? 1)
+        for p in plan.completedProducts {
+            try db.execute(sql: """
+                UPDATE products SET name = ?, normalized_name = ?, brand = ?, category = ?, barcode = ? WHERE id = ?
+                """, arguments: [p.name, p.normalizedName, p.brand, p.category, p.barcode?.digits, p.id])
+        }
+        for p in plan.newProducts {
+            try db.execute(sql: """
+                INSERT INTO products (id, name, normalized_name, brand, category, barcode, default_unit) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [p.id, p.name, p.normalizedName, p.brand, p.category, p.barcode?.digits, p.defaultUnit.rawValue])
+        }
+        for r in plan.records {
+            let (entry, at) = (r.entry, r.entry.recordedAt)
+            try db.execute(sql: """
+                INSERT INTO price_records (pk, user_id, product_id, store_id, user_store_number, price_minor, currency, quantity, unit,
+                    recorded_at, recorded_ms, utc_offset_min, local_date, source, content_hash)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [r.id, userID, r.productID, r.store.sharedID, r.store.addedNumber, entry.price.minorUnits, entry.price.currency.code,
+                                 entry.quantity, entry.unit.rawValue, at.text, at.epochMilliseconds, at.utcOffsetMinutes,
+                                 at.localDate, entry.source.rawValue, r.contentHash])
+        }
+        // A member's new records are also feed entries, in this transaction (issue 38).
+        try CommunitySchema.recordPriceUpdates(db, userID, plan.outcomes)
+        return plan.outcomes
     }
 
     public func products() throws -> [Product] {
