@@ -70,10 +70,9 @@ extension PostGISStore: ExpenseEditing {
             let kind = Category.kind(for: expense.kind)
             var categoryID: Int64?
             if let name = expense.category {
-                // An unchanged (maybe deactivated) category stays; a new one must be active.
-                let unchanged = old.expense.category.map(Identity.asciiLowercased) == Identity.asciiLowercased(name)
-                    && Category.kind(for: old.expense.kind) == kind
-                if !unchanged { try Self.checkCategory(r, name: name, kind: kind, userID: expense.userID) }
+                if ExpenseUpdateRules.checksCategory(old: old.expense, new: expense) {
+                    try Self.checkCategory(r, name: name, kind: kind, userID: expense.userID)
+                }
                 categoryID = try Self.categoryID(r, name: name, kind: kind, userID: expense.userID)
                 if categoryID == nil { throw EditError.unknownCategory(name: name, kind: kind, suggestion: nil) }
             }
@@ -85,20 +84,16 @@ extension PostGISStore: ExpenseEditing {
             ]) {
                 throw EditError.invalid(field: column, reason: "contains a NUL character (U+0000), which PostgreSQL cannot store; remove it")
             }
-            // The import's rule: every total of a currency stays within Int64.
+            // SUM of bigints is numeric: beyond Int64 its text reads as none.
             let code = expense.amount.currency.code
             let others = try r.rows("SELECT COALESCE(SUM(amount_minor), 0)::text FROM expenses WHERE currency = \(code) AND NOT (id = \(expense.id) AND user_id = \(expense.userID))")[0]
                 .decode(String.self)
-            if Int64(others).map({ $0.addingReportingOverflow(expense.amount.minorUnits).overflow }) ?? true {
-                throw EditError.invalid(field: "--amount", reason: "would bring the total of all \(code) amounts beyond what GeoSpend can add up exactly")
-            }
+            try ExpenseUpdateRules.checkTotal(others: Int64(others), expense)
             let c = expense.location?.coordinate
             let t = expense.occurredAt
-            // A position changed here (the file's rule, ExpenseLife.swift) is the user's own: an
-            // inferred one's confidence goes, and a store geotagging linked stays as the user's
-            // (`geotag undo` no longer unlinks it); a position removed takes its provenance along.
-            let moved = old.expense.location != expense.location
-            let source = expense.location == nil ? nil : PositionSource.manual.rawValue
+            // `geotag undo` no longer unlinks a store once the position moved (store_inferred off).
+            let moved = ExpenseUpdateRules.movesPosition(old: old.expense, new: expense)
+            let source = ExpenseUpdateRules.positionSource(expense)?.rawValue
             _ = try r.rows("""
                 UPDATE expenses SET kind = \(expense.kind.rawValue), amount_minor = \(expense.amount.minorUnits), currency = \(code),
                     occurred_at = \(t.text), occurred_ms = \(t.epochMilliseconds), utc_offset_min = \(t.utcOffsetMinutes.map(Int32.init)),

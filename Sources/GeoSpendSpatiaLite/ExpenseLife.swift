@@ -76,10 +76,9 @@ extension SpatiaLiteStore: ExpenseEditing {
             let kind = GeoSpend.Category.kind(for: expense.kind)
             var categoryID: Int64?
             if let name = expense.category {
-                // An unchanged (maybe deactivated) category stays; a new one must be active.
-                let unchanged = old.expense.category.map(Identity.asciiLowercased) == Identity.asciiLowercased(name)
-                    && GeoSpend.Category.kind(for: old.expense.kind) == kind
-                if !unchanged { try Self.checkCategory(db, name: name, kind: kind, userID: expense.userID) }
+                if ExpenseUpdateRules.checksCategory(old: old.expense, new: expense) {
+                    try Self.checkCategory(db, name: name, kind: kind, userID: expense.userID)
+                }
                 categoryID = try Int64.fetchOne(
                     db, sql: "SELECT id FROM categories WHERE user_id = ? AND kind = ? AND name = ? COLLATE NOCASE",
                     arguments: [expense.userID, kind.rawValue, name])
@@ -90,13 +89,11 @@ extension SpatiaLiteStore: ExpenseEditing {
             {
                 throw EditError.unknownStore(storeID)
             }
-            // The import's rule: every total of a currency stays within Int64 (SpatiaLiteBulkWriter).
-            let others = try Int64.fetchOne(
+            // `total` sums in floating point: a sum beyond Int64 reads as none.
+            let others = try Double.fetchOne(
                 db, sql: "SELECT total(amount_minor) FROM expenses WHERE currency = ? AND NOT (id = ? AND user_id = ?)",
                 arguments: [expense.amount.currency.code, expense.id, expense.userID]) ?? 0
-            if others.addingReportingOverflow(expense.amount.minorUnits).overflow {
-                throw EditError.invalid(field: "--amount", reason: "would bring the total of all \(expense.amount.currency.code) amounts beyond what GeoSpend can add up exactly")
-            }
+            try ExpenseUpdateRules.checkTotal(others: Int64(exactly: others), expense)
             let c = expense.location?.coordinate
             try db.execute(
                 sql: """
@@ -118,11 +115,10 @@ extension SpatiaLiteStore: ExpenseEditing {
             rollups.add(old.expense, sign: -1)
             rollups.add(expense, sign: 1)
             try MapRollupStorage.apply(rollups, db)
-            if old.expense.location != expense.location {
-                // A position changed here is the user's own; an inferred one's confidence and store link go.
+            if ExpenseUpdateRules.movesPosition(old: old.expense, new: expense) {
                 try db.execute(
                     sql: "UPDATE expenses SET position_source = ?, position_confidence = NULL, store_inferred = 0 WHERE id = ? AND user_id = ?",
-                    arguments: [expense.location == nil ? nil : PositionSource.manual.rawValue, expense.id, expense.userID])
+                    arguments: [ExpenseUpdateRules.positionSource(expense)?.rawValue, expense.id, expense.userID])
             }
             // A moved point leaves its old bounds in the R*Tree node's unused slot (RTreeScrub).
             if old.expense.location?.coordinate != c { try RTreeScrub.zeroUnusedCells(of: "idx_expenses_geom", in: db) }

@@ -111,6 +111,24 @@ enum EditingStoreKind: String, CaseIterable, CustomTestStringConvertible {
         #expect(try await store.expensePage(ExpenseFilter(userID: "ann"), after: nil, limit: 100).expenses.count == 6)
     }
 
+    /// An edit may not bring its currency's total over every stored expense (every user's) beyond
+    /// Int64, the import's rule (`ExpenseUpdateRules.checkTotal`): refused before anything is
+    /// written, one minor unit past the limit.
+    @Test(arguments: EditingStoreKind.allCases)
+    func anEditKeepsEveryTotalAddable(kind: EditingStoreKind) async throws {
+        let scratch = Scratch()
+        let store = try await Self.loaded(kind, scratch)
+        let others = Int64(450 * 7)  // the other seven EUR expenses, bob's included
+        let edited = try Self.expense("a1", day: 1, amount: Int64.max - others + 1, title: "Coffee", category: "Food")
+        let refused = await Self.error { _ = try await store.updateExpense(edited, remindAt: nil) }
+        guard case .invalid(let field, let reason)? = refused else {
+            Issue.record("not refused as invalid: \(String(describing: refused))")
+            return
+        }
+        #expect(field == "--amount" && reason.contains("total of all EUR amounts"), "\(reason)")
+        #expect(try await store.expense(id: "a1", userID: "ann")?.expense.amount.minorUnits == 450)
+    }
+
     @Test(arguments: EditingStoreKind.allCases)
     func categories(kind: EditingStoreKind) async throws {
         let scratch = Scratch()
