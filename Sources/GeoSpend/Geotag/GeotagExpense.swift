@@ -35,10 +35,15 @@ extension GeotagExpense {
     /// ```
     /// - Complexity: O(n log n).
     public static func prepare(_ expenses: [Expense], minimumMonths: Int = 3) -> [GeotagExpense] {
-        let series = RecurringPayments.monthlyIDs(in: expenses.map {
-            RecurringPayments.Payment(
-                id: $0.id, merchantKey: MerchantDescriptor(parsing: $0.merchant ?? $0.title ?? "").matchKey,
-                amountMinorUnits: $0.amount.minorUnits, currency: $0.amount.currency.code, localDate: $0.occurredAt.localDate)
+        // Each text parsed once: a user's merchants repeat (the same shop on every payment), and
+        // parsing every one of 100,000 expenses was 80 % of a review's 9 s (perf, 3 Dec 2026).
+        var keys: [String: String] = [:]
+        let series = RecurringPayments.monthlyIDs(in: expenses.map { e in
+            let text = e.merchant ?? e.title ?? ""
+            let key = keys[text] ?? MerchantDescriptor(parsing: text).matchKey
+            keys[text] = key
+            return RecurringPayments.Payment(
+                id: e.id, merchantKey: key, amountMinorUnits: e.amount.minorUnits, currency: e.amount.currency.code, localDate: e.occurredAt.localDate)
         }, minimumMonths: minimumMonths)
         return expenses.filter { $0.location == nil }.map { GeotagExpense($0, isRecurring: series.contains($0.id)) }
     }
