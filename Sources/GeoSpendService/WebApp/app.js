@@ -206,8 +206,8 @@ function prepareBasemap(doc) {
 /// A layer drawn on one canvas of its own, larger than the view by `padding` on each side,
 /// redrawn when the map stops moving and scaled with Leaflet's zoom animation meanwhile. The
 /// basemap and the month's dots draw so: as Leaflet layers (one object per feature, projected
-/// and kept) the 3,114 basemap features took 200-270 ms of the first screen's main thread and
-/// the 7,311 dots of the bench's month 100-190 ms (Benchmarks/RESULTS.md). `_paint(ctx, scale,
+/// and kept) the 3,114 basemap features took 170-350 ms of the first screen's main thread and
+/// the 7,311 dots of the bench's month 80-210 ms (Benchmarks/RESULTS.md). `_paint(ctx, scale,
 /// origin)` draws: a unit-Mercator x is at `x * scale - origin.x` on the canvas.
 const CanvasLayer = L.Layer.extend({
   onAdd() {
