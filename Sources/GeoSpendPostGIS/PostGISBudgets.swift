@@ -137,3 +137,13 @@ extension PostGISStore: BudgetStore {
         }
     }
 }
+
+extension PostGISReader: BudgetReader {
+    func budgets(userID: String, includeInactive: Bool) throws -> [Budget] {
+        try PostGISStore.fetchBudgets(self, userID: userID, number: nil, activeOnly: !includeInactive)
+    }
+
+    func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense] {
+        try PostGISStore.budgetExpenses(self, userID: userID, from: from, to: to)
+    }
+}

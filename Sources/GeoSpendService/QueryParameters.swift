@@ -82,9 +82,14 @@ extension QueryParameters {
     /// The token's user, the `category` names and the `period` id checked as the CLI checks them
     /// (an unknown one is a 4xx with the CLI's message and suggestion): the period, if asked for.
     func checkedNames(user: String, categories: [String], in store: any Backend) async throws -> Period? {
-        try await NameChecks.user(user, in: store, database: QueryRoutes.database)
-        try await NameChecks.categories(categories, userID: user, in: store)
-        return try await NameChecks.period(try int64("period"), user: user, in: store, option: "period")
+        try await store.read { try checkedNames(user: user, categories: categories, in: $0) }
+    }
+
+    /// `checkedNames(user:categories:in:)` inside a read scope the caller holds.
+    func checkedNames(user: String, categories: [String], in reader: any ExpenseReader) throws -> Period? {
+        try NameChecks.user(user, in: reader, database: QueryRoutes.database)
+        try NameChecks.categories(categories, userID: user, in: reader)
+        return try NameChecks.period(try int64("period"), user: user, in: reader, option: "period")
     }
 }
 

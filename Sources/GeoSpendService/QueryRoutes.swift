@@ -65,12 +65,15 @@ struct QueryRoutes {
             guard let g = PlaceGrouping(rawValue: text) else { throw Problem(.badRequest, "by: \"\(OutputEscaping.visible(text))\" is not store or place") }
             return g
         } ?? .place
-        var request = InsightsRequest(
+        let request = InsightsRequest(
             userID: user, from: from, to: to, kinds: kinds.isEmpty ? [.expense] : kinds, categories: Set(categories),
             grouping: grouping, limit: try q.int("limit", in: 1...Int.max))
-        request.period = try await q.checkedNames(user: user, categories: categories, in: store)?.id
-        let insights = try await LocationInsights.compute(request, store: store)
-        let zones = try await ZoneBudgets.summaries(store, user: user, asOf: to?.localDate)
+        // One snapshot: the names checked, the insights and the zone budgets.
+        let (insights, zones) = try await store.read { reader in
+            var request = request
+            request.period = try q.checkedNames(user: user, categories: categories, in: reader)?.id
+            return (try LocationInsights.compute(request, reader: reader), try ZoneBudgets.summaries(in: reader, user: user, asOf: to?.localDate))
+        }
         return JSONResponse.make(InsightsOutput.json(insights, budgets: zones))
     }
 
@@ -82,7 +85,11 @@ struct QueryRoutes {
             guard from == nil && to == nil else { throw Problem(.badRequest, "give month or from/to, not both") }
             do { (from, to) = try SpendingSummary.month(month) } catch { throw Problem(.badRequest, "month: \(error)") }
         }
-        let period = try await q.checkedNames(user: user, categories: [], in: store)
-        return JSONResponse.make(SummaryOutput.json(try await SpendingSummary.compute(userID: user, from: from, to: to, period: period, store: store)))
+        let (windowFrom, windowTo) = (from, to)
+        let summary = try await store.read { reader in
+            let period = try q.checkedNames(user: user, categories: [], in: reader)
+            return try SpendingSummary.compute(userID: user, from: windowFrom, to: windowTo, period: period, reader: reader)
+        }
+        return JSONResponse.make(SummaryOutput.json(summary))
     }
 }

@@ -132,7 +132,7 @@ extension SpatiaLiteStore: BudgetStore {
             let thresholdText: String = r[16]
             guard let thresholds = BudgetThresholds.stored(thresholdText) else {
                 throw StoreError.damaged(
-                    path: (try? String.fetchOne(db, sql: "SELECT file FROM pragma_database_list WHERE name = 'main'")) ?? "the database", reason: "budget \(id) has thresholds \"\(OutputEscaping.visible(thresholdText))\", not a list like 80,100")
+                    path: mainFile(db), reason: "budget \(id) has thresholds \"\(OutputEscaping.visible(thresholdText))\", not a list like 80,100")
             }
             return Budget(
                 id: id, userID: r[1], name: r[2], amount: Money(minorUnits: r[3], currency: currency),
@@ -140,6 +140,11 @@ extension SpatiaLiteStore: BudgetStore {
                 every: (r[8] as String?).flatMap(Budget.Recurrence.init(rawValue:)), categoryLimits: limits, zone: zone,
                 isActive: r[13], createdAt: r[14], thresholds: thresholds)
         }
+    }
+
+    /// The path of the connection's file, for a damage report from inside a scope.
+    static func mainFile(_ db: Database) -> String {
+        (try? String.fetchOne(db, sql: "SELECT file FROM pragma_database_list WHERE name = 'main'")) ?? "the database"
     }
 
     /// A category rename (`categories edit OLD --name NEW`, kind expense) carried to the user's
@@ -181,5 +186,15 @@ extension SpatiaLiteStore {
 
     public func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) async throws -> [BudgetExpense] {
         try await offloaded { try self.budgetExpenses(userID: userID, from: from, to: to) }
+    }
+}
+
+extension SpatiaLiteReader: BudgetReader {
+    public func budgets(userID: String, includeInactive: Bool) throws -> [Budget] {
+        try SpatiaLiteStore.fetchBudgets(db, where: includeInactive ? "b.user_id = ?" : "b.user_id = ? AND b.is_active = 1", [userID])
+    }
+
+    public func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense] {
+        try SpatiaLiteStore.budgetExpenses(db, path: SpatiaLiteStore.mainFile(db), userID: userID, from: from, to: to)
     }
 }

@@ -386,7 +386,10 @@ struct ExportCommand: AsyncParsableCommand {
         }
         // Zone budgets with their percentage as of --to (else today), issue 17.
         var zones: [BudgetSummary] = []
-        if let user = request.filter.userID { zones = try await ZoneBudgets.summaries(store, user: user, asOf: request.filter.to?.localDate) }
+        if let user = request.filter.userID {
+            let asOf = request.filter.to?.localDate
+            zones = try await store.read { try ZoneBudgets.summaries(in: $0, user: user, asOf: asOf) }
+        }
         let bundle = try await MapBundle.contents(
             request, store: store, cellMeters: try cellSize(default: MapLayer.defaultGridCell), tiles: tiles, budgetZones: zones)
         let folders = Set(bundle.files.map { ($0.path as NSString).deletingLastPathComponent }).filter { !$0.isEmpty }.sorted()

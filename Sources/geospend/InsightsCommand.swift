@@ -46,15 +46,19 @@ struct InsightsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (from, to) = try window.parsed()
-        var request = InsightsRequest(
+        let request = InsightsRequest(
             userID: user, from: from, to: to,
             kinds: kind.isEmpty ? [.expense] : Set(kind), categories: Set(category), grouping: by, limit: limit)
         let store = try await database.openBackend(replica: replica.readDB)
-        try await NameChecks.user(user, in: store, database: database.path)
-        try await NameChecks.categories(category, userID: user, in: store)
-        request.period = try await period.resolved(user: user, in: store)?.id
-        let insights = try await LocationInsights.compute(request, store: store)
-        let zones = try await ZoneBudgets.summaries(store, user: user, asOf: to?.localDate)
+        // One snapshot: the names checked, the insights and the zone budgets.
+        let (user, category, periodID, path) = (user, category, period.period, database.path)
+        let (insights, zones) = try await store.read { reader in
+            var request = request
+            try NameChecks.user(user, in: reader, database: path)
+            try NameChecks.categories(category, userID: user, in: reader)
+            request.period = try NameChecks.period(periodID, user: user, in: reader)?.id
+            return (try LocationInsights.compute(request, reader: reader), try ZoneBudgets.summaries(in: reader, user: user, asOf: to?.localDate))
+        }
         switch format {
         case .json: printOut(InsightsOutput.json(insights, budgets: zones).serialized() + "\n")
         case .csv: printOut(InsightsOutput.csv(insights))

@@ -42,9 +42,13 @@ struct SummaryCommand: AsyncParsableCommand {
             do { (from, to) = try SpendingSummary.month(month) } catch { throw ValidationError("--month: \(error)") }
         }
         let store = try await database.openBackend(replica: replica.readDB)
-        try await NameChecks.user(user, in: store, database: database.path)
-        let chosen = try await period.resolved(user: user, in: store)
-        let summary = try await SpendingSummary.compute(userID: user, from: from, to: to, period: chosen, store: store)
+        // One snapshot: the names checked and the summary.
+        let (user, periodID, path, window) = (user, period.period, database.path, (from, to))
+        let summary = try await store.read { reader in
+            try NameChecks.user(user, in: reader, database: path)
+            let chosen = try NameChecks.period(periodID, user: user, in: reader)
+            return try SpendingSummary.compute(userID: user, from: window.0, to: window.1, period: chosen, reader: reader)
+        }
         switch format {
         case .json: printOut(SummaryOutput.json(summary).serialized() + "\n")
         case .csv: printOut(SummaryOutput.csv(summary))

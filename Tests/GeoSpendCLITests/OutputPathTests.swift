@@ -153,7 +153,7 @@ import Testing
         try "precious\n".write(toFile: victim, atomically: false, encoding: .utf8)
         let out = dir.appendingPathComponent("out.geojson").path
         let p = try RunningProgram("/bin/true", [])
-        p.waitUntilExit()
+        try #require(p.waitUntilExit(timeout: .seconds(30)), "/bin/true did not end")
         let next = p.processIdentifier
         for pid in next..<next + 400 {
             try FileManager.default.createSymbolicLink(atPath: out + ".partial-\(pid)", withDestinationPath: victim)
@@ -185,7 +185,7 @@ import Testing
             while try temporaries(outputs).isEmpty && p.isRunning && Date() < deadline { usleep(2_000) }
             try #require(p.isRunning && !(try temporaries(outputs)).isEmpty, "the export ended before its temporary file was seen")
             kill(p.processIdentifier, signo)
-            p.waitUntilExit()
+            try #require(p.waitUntilExit(timeout: .seconds(30)), "the export did not end on signal \(signo)")
             #expect(p.wasSignalled && p.terminationStatus == signo)
             let left = try temporaries(outputs)
             #expect(left.isEmpty, "left behind: \(left)")
@@ -198,7 +198,7 @@ import Testing
     @Test func staleTemporaryFilesAreRemoved() throws {
         let db = try demoDatabase()
         let p = try RunningProgram("/bin/true", [])
-        p.waitUntilExit()
+        try #require(p.waitUntilExit(timeout: .seconds(30)), "/bin/true did not end")
         let dead = p.processIdentifier, alive = getpid()
         let victim = dir.appendingPathComponent("victim.txt").path
         try "precious\n".write(toFile: victim, atomically: false, encoding: .utf8)

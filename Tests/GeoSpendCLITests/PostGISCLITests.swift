@@ -227,7 +227,11 @@ final class PostGISCLITests {
             usleep(useconds_t(delay * 1_000_000))
             let crash = try runProgram("scripts/postgis.sh", ["crash", folder], directory: CLITests.repo)
             try #require(crash.status == 0, "\(crash.err)")
-            p.waitUntilExit()
+            if !p.waitUntilExit(timeout: .seconds(120)) {
+                kill(p.processIdentifier, SIGKILL)
+                Issue.record("the import did not end within 2 min of the server's crash (delay \(delay) s)")
+                p.waitUntilExit(timeout: .seconds(30))
+            }
             let said = p.standardError
             let restarted = try runProgram("scripts/postgis.sh", ["restart", folder], directory: CLITests.repo)
             try #require(restarted.status == 0, "\(restarted.err)")

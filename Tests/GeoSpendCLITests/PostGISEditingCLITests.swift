@@ -296,7 +296,7 @@ struct PostGISEditingCLITests {
         let server = try RunningProgram(
             CLITests.binary, ["serve", "--db", dbs.server, "--port", "0"], environment: PostGISCLITests.environment, output: log)
         defer {
-            if server.isRunning { server.terminate(); server.waitUntilExit() }
+            if server.isRunning { server.terminate(); server.waitUntilExit(timeout: .seconds(30)) }
         }
         var port: Int?
         let deadline = Date().addingTimeInterval(60)

@@ -69,7 +69,7 @@ final class ServedBinary {
             if let r = text.range(of: "listening on http://127.0.0.1:") { found = Int(text[r.upperBound...].prefix { $0.isNumber }) } else { usleep(50_000) }
         }
         guard let found else {
-            if process.isRunning { process.terminate(); process.waitUntilExit() }
+            if process.isRunning { process.terminate(); process.waitUntilExit(timeout: .seconds(30)) }
             throw ServeError(log: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
         }
         port = found
@@ -78,7 +78,7 @@ final class ServedBinary {
     struct ServeError: Error { let log: String }
 
     func stop() {
-        if process.isRunning { process.terminate(); process.waitUntilExit() }
+        if process.isRunning { process.terminate(); process.waitUntilExit(timeout: .seconds(30)) }
     }
 
     /// curl's answer: the status and the body.

@@ -101,7 +101,7 @@ enum Reliability {
             usleep(useconds_t(killAfter * 1_000_000))
             kill(p.processIdentifier, SIGKILL)
         }
-        p.waitUntilExit()
+        try #require(p.waitUntilExit(timeout: .seconds(600)), "geospend \(args.first ?? "") did not end within 10 min")
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return (seconds, !p.wasSignalled && p.terminationStatus == 0)
@@ -165,7 +165,7 @@ final class SQLiteLockHolder: Sendable {
 
     func release() throws {
         _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("release").path, contents: nil)
-        process.waitUntilExit()
+        try #require(process.waitUntilExit(timeout: .seconds(60)), "the lock holder did not end after its release")
         try? FileManager.default.removeItem(at: folder)
     }
 }

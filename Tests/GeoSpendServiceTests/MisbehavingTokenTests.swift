@@ -33,7 +33,7 @@ import Glibc
         /// The shell and the curl it is running: they are one process group.
         func stop() {
             process.killGroup()
-            process.waitUntilExit()
+            process.waitUntilExit(timeout: .seconds(30))
         }
     }
 
@@ -113,7 +113,7 @@ import Glibc
         let ids = try runProgram("/usr/bin/sqlite3", [db, "SELECT id FROM expenses WHERE user_id = 'user1' LIMIT 60"]).out.split(separator: "\n")
         let deleter = try RunningProgram("/usr/bin/curl", ["-s", "-o", "/dev/null", "-m", "60", "-X", "DELETE"] + auth + ids.map { base + "/api/v1/expenses/\($0)" })
         try measure("\(ids.count) expense DELETEs of one token in a row")
-        deleter.waitUntilExit()
+        #expect(deleter.waitUntilExit(timeout: .seconds(90)), "curl -m 60 still running")
         ReliabilityFigures.report(lines)
     }
 
@@ -140,7 +140,7 @@ import Glibc
         }
         var statuses: [String] = []
         for p in uploads {
-            p.waitUntilExit()
+            #expect(p.waitUntilExit(timeout: .seconds(330)), "curl -m 300 still running")
             statuses.append(p.standardOutput)
         }
         let after = Self.memory(pid)

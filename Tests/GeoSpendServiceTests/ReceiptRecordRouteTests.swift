@@ -172,7 +172,7 @@ import Glibc
             if n > 0 { samples += 1 }
             Thread.sleep(forTimeInterval: 0.005)
         }
-        curl.waitUntilExit()
+        try #require(curl.waitUntilExit(timeout: .seconds(30)))
         let status = curl.standardOutput
         #expect(status == "201", "\(server.log.suffix(2000))")
         #expect(samples > 0, "the scan's thread was seen")

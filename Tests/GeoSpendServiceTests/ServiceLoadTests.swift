@@ -123,7 +123,7 @@ import Glibc
         Thread.sleep(forTimeInterval: 1)
         #expect(deletion.isRunning, "the deletion did not wait for the import in flight")
         _ = bytes[half...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        deletion.waitUntilExit()
+        #expect(deletion.waitUntilExit(timeout: .seconds(90)), "curl -m 60 still running")
         let said = deletion.standardOutput
         #expect(said.hasSuffix("\n200"), "\(said)")
         #expect(server.stop() == 0)

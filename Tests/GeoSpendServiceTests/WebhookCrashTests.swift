@@ -51,9 +51,9 @@ struct WebhookCrashTests {
                 ServiceFixture.binary, ["import", "expenses", file.path, "--db", f.db], environment: ServiceFixture.environment)
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...500, using: &rng)))
             kill(server.process.processIdentifier, SIGKILL)
-            server.process.waitUntilExit()
+            try #require(server.process.waitUntilExit(timeout: .seconds(30)), "serve did not end on SIGKILL")
             kills += 1
-            importer.waitUntilExit()
+            try #require(importer.waitUntilExit(timeout: .seconds(300)), "import \(batch) did not end")
             #expect(importer.terminationStatus == 0, "import \(batch)")
         }
         // The last run delivers what is left.

@@ -63,7 +63,7 @@ import Glibc
             return requests
         }
 
-        deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+        deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit(timeout: .seconds(30)) } }
     }
 
     /// A loopback port nothing listens on (bound, then closed).

@@ -55,6 +55,19 @@ import Testing
         let saved = try #require(try await store.saveBudget(usd))
         #expect(saved.deactivated.isEmpty && saved.budget.thresholds == [80, 100])
         #expect(try await store.budget(id: saved.budget.id, userID: "ann")?.thresholds == [80, 100])
+
+        // A read scope hands out the same budgets and the expenses they count (`BudgetReader`:
+        // what insights reads in its one snapshot).
+        let (march, year) = (try LocalDay(parsing: "2026-03-01"), try LocalDay(parsing: "2026-12-31"))
+        let inScope = try await store.read { r in
+            (try r.budgets(userID: "ann", includeInactive: true), try r.budgets(userID: "ann", includeInactive: false),
+             try r.budgetExpenses(userID: "ann", from: march, to: year), try r.budgets(userID: "bob", includeInactive: true))
+        }
+        #expect(inScope.0 == (try await store.budgets(userID: "ann", includeInactive: true)) && inScope.0.map(\.name) == ["Trip", "Groceries"])
+        #expect(inScope.1 == (try await store.budgets(userID: "ann", includeInactive: false)))
+        #expect(inScope.2 == (try await store.budgetExpenses(userID: "ann", from: march, to: year)))
+        #expect(inScope.2.map(\.amountMinor) == [5_500, 3_000, 100, 4_000], "March's four, not February's \"first\"")
+        #expect(inScope.3.isEmpty)
     }
 
     @Test(arguments: Kind.allCases)

@@ -115,6 +115,10 @@ import Testing
         func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? { try base.token(lookup: lookup) }
         func period(userID: String, id: Int64) throws -> Period? { try base.period(userID: userID, id: id) }
         func storeChoices(userID: String) throws -> StoreChoices { try base.storeChoices(userID: userID) }
+        func budgets(userID: String, includeInactive: Bool) throws -> [Budget] { try base.budgets(userID: userID, includeInactive: includeInactive) }
+        func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense] {
+            try base.budgetExpenses(userID: userID, from: from, to: to)
+        }
 
         func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit] {
             try base.expenses(within: radius, of: center, filter: filter)

@@ -11,7 +11,7 @@ import Testing
     /// The id of a process that has exited.
     static func deadPID() throws -> Int32 {
         let p = try RunningProgram("/bin/true", [])
-        p.waitUntilExit()
+        try #require(p.waitUntilExit(timeout: .seconds(30)), "/bin/true did not end")
         return p.processIdentifier
     }
 

@@ -19,9 +19,10 @@ import GeoSpend
 /// - Ids compare as UTF-8 bytes (`ExactText`), as SQLite's text keys do.
 ///
 /// What it does not do: no persistence, no periods (`PeriodStore`: a `period` filter matches
-/// nothing, as no expense is assigned to one), no tokens or store choices (its reader finds
-/// none), no user data (`UserDataStore`), no budgets, no edits. Category names are kept as each expense gives them: SpatiaLite instead keeps the first
-/// spelling per user and kind (ASCII case-insensitively, defaults first), so `food` reads back
+/// nothing, as no expense is assigned to one), no tokens, store choices or budgets (its reader
+/// finds none, though it reads the expenses a budget would count), no user data
+/// (`UserDataStore`), no edits. Category names are kept as each expense gives them: SpatiaLite
+/// instead keeps the first spelling per user and kind (ASCII case-insensitively, defaults first), so `food` reads back
 /// as `Food` there; feed both the same spelling.
 public final class MemoryStore: ExpenseStore, @unchecked Sendable {
     /// Guards `state` (read scopes copy it, write scopes swap it).
@@ -120,10 +121,25 @@ struct MemoryReader: ExpenseReader {
         storeHits(center, kind: kind, maxDistance: radius.meters)
     }
 
-    /// No tokens, periods or store choices here (see the type's note): none is ever found.
+    /// No tokens, periods, store choices or budgets here (see the type's note): none is ever found.
     func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? { nil }
     func period(userID: String, id: Int64) throws -> Period? { nil }
     func storeChoices(userID: String) throws -> StoreChoices { StoreChoices() }
+    func budgets(userID: String, includeInactive: Bool) throws -> [Budget] { [] }
+
+    /// The user's expenses of kind `expense` on local days `from…to`, by id (bytes).
+    func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense] {
+        try state.expenses.map(\.expense)
+            .filter { ExactText($0.userID) == ExactText(userID) && $0.kind == .expense }
+            .sorted { byBytes($0.id, $1.id) }
+            .compactMap { e in
+                let day = try LocalDay(parsing: e.occurredAt.localDate)
+                guard from <= day && day <= to else { return nil }
+                return BudgetExpense(
+                    amountMinor: e.amount.minorUnits, currency: e.amount.currency.code, day: day, category: e.category,
+                    coordinate: e.location?.coordinate)
+            }
+    }
 
     func counts() throws -> StoreCounts {
         StoreCounts(

@@ -167,17 +167,13 @@ public final class RunningProgram: Sendable {
 
     public var isRunning: Bool { exit.status.withLock { $0 == nil } }
 
-    /// True when it ended within `timeout` (forever when nil).
+    /// True when it ended within `timeout`. Every wait has one: a test that hangs tells nobody
+    /// what went wrong, and holds up the whole run.
     @discardableResult
-    public func waitUntilExit(timeout: Duration? = nil) -> Bool {
+    public func waitUntilExit(timeout: Duration) -> Bool {
         guard isRunning else { return true }
-        guard let timeout else {
-            exit.ended.wait()
-            exit.ended.signal()  // for the next waiter
-            return true
-        }
         guard exit.ended.wait(timeout: .now() + timeout.seconds) == .success else { return false }
-        exit.ended.signal()
+        exit.ended.signal()  // for the next waiter
         return true
     }
 

@@ -15,3 +15,13 @@ public protocol BudgetStore: Sendable {
     /// The user's expenses of kind `expense` (any currency) on local days `from…to`.
     func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) async throws -> [BudgetExpense]
 }
+
+/// Budgets as a read scope hands them out (every `ExpenseReader` is one): `insights` and the map
+/// bundle read the user's zone budgets in the snapshot their spending comes from. A store that
+/// keeps no budgets finds none.
+public protocol BudgetReader {
+    /// `BudgetStore.budgets(userID:includeInactive:)`, in the scope's snapshot.
+    func budgets(userID: String, includeInactive: Bool) throws -> [Budget]
+    /// `BudgetStore.budgetExpenses(userID:from:to:)`, in the scope's snapshot.
+    func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense]
+}
