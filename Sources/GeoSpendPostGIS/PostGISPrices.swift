@@ -16,45 +16,6 @@ extension PostGISStore: PriceStore {
         }
     }
 
-    public func products() async throws -> [Product] {
-        try await read(rows: Self.productsQuery).map { try Self.product($0.makeRandomAccess(), from: 0) }
-    }
-
-    public func priceRecords(_ query: PriceQuery) async throws -> [PriceRecord] {
-        try await read(rows: Self.recordsQuery(query)).map(Self.record)
-    }
-
-    public func latestPrices(onOrBefore day: LocalDay, _ query: PriceQuery) async throws -> [PriceRecord] {
-        var narrowed = query
-        if narrowed.to.map({ $0 > day }) ?? true { narrowed.to = day }
-        // ROW_NUMBER over (store, product), latest first: one row each. The conditions go in
-        // the inner query (between `select` and `suffix`).
-        let query = Self.conditions(narrowed).query("""
-            SELECT \(Self.recordColumns) FROM (
-                SELECT r.*, ROW_NUMBER() OVER (PARTITION BY \(Self.storeKey), r.product_id ORDER BY r.recorded_ms DESC, r.pk DESC) AS rank
-                FROM price_records AS r JOIN products AS p ON p.id = r.product_id
-            """, suffix: """
-            ) AS r JOIN products AS p ON p.id = r.product_id
-            WHERE r.rank = 1 ORDER BY \(Self.storeKey), r.product_id
-            """)
-        return try await read(rows: query).map(Self.record)
-    }
-
-    public func storesWithPrices(userID: String?) async throws -> [Store] {
-        let query: PostgresQuery = """
-            SELECT \(unescaped: PostGISRows.storeColumns) FROM stores AS s
-            WHERE EXISTS (SELECT 1 FROM price_records AS r WHERE r.store_id = s.id AND (\(userID)::text IS NULL OR r.user_id = \(userID)))
-            ORDER BY s.id
-            """
-        let stores = try await read(rows: query).map { try PostGISRows.store($0.makeRandomAccess()) }
-        guard let userID else { return stores }
-        let own = try await read(rows: """
-            SELECT \(unescaped: Self.addedStoreColumns) FROM user_stores AS u WHERE u.user_id = \(userID)
-            AND EXISTS (SELECT 1 FROM price_records AS r WHERE r.user_id = \(userID) AND r.user_store_number = u.number)
-            """).map { try Self.addedStore($0).store }
-        return RecordStore.merged(registry: stores, own: own)
-    }
-
     public func updatePriceRecord(userID: String, id: Int64, _ f: PriceCorrection.Fields) async throws -> PriceRecord? {
         try await editScope { db in
             let at = f.recordedAt
@@ -259,5 +220,50 @@ extension PostGISStore: PriceStore {
         p.createdAt = try r[i + 7].decode(String?.self)
         p.updatedAt = try r[i + 8].decode(String?.self)
         return p
+    }
+}
+
+/// The price reads of a read scope, on its connection and snapshot.
+extension PostGISReader: PriceReader {
+    typealias S = PostGISStore
+
+    func products() throws -> [Product] {
+        try rows(S.productsQuery).map { try S.product($0.makeRandomAccess(), from: 0) }
+    }
+
+    func priceRecords(_ query: PriceQuery) throws -> [PriceRecord] {
+        try rows(S.recordsQuery(query)).map(S.record)
+    }
+
+    func latestPrices(onOrBefore day: LocalDay, _ query: PriceQuery) throws -> [PriceRecord] {
+        var narrowed = query
+        if narrowed.to.map({ $0 > day }) ?? true { narrowed.to = day }
+        // ROW_NUMBER over (store, product), latest first: one row each. The conditions go in
+        // the inner query (between `select` and `suffix`).
+        let query = S.conditions(narrowed).query("""
+            SELECT \(S.recordColumns) FROM (
+                SELECT r.*, ROW_NUMBER() OVER (PARTITION BY \(S.storeKey), r.product_id ORDER BY r.recorded_ms DESC, r.pk DESC) AS rank
+                FROM price_records AS r JOIN products AS p ON p.id = r.product_id
+            """, suffix: """
+            ) AS r JOIN products AS p ON p.id = r.product_id
+            WHERE r.rank = 1 ORDER BY \(S.storeKey), r.product_id
+            """)
+        return try rows(query).map(S.record)
+    }
+
+    /// The registry's stores and the user's own, in one snapshot.
+    func storesWithPrices(userID: String?) throws -> [Store] {
+        let query: PostgresQuery = """
+            SELECT \(unescaped: PostGISRows.storeColumns) FROM stores AS s
+            WHERE EXISTS (SELECT 1 FROM price_records AS r WHERE r.store_id = s.id AND (\(userID)::text IS NULL OR r.user_id = \(userID)))
+            ORDER BY s.id
+            """
+        let stores = try rows(query).map { try PostGISRows.store($0.makeRandomAccess()) }
+        guard let userID else { return stores }
+        let own = try rows("""
+            SELECT \(unescaped: S.addedStoreColumns) FROM user_stores AS u WHERE u.user_id = \(userID)
+            AND EXISTS (SELECT 1 FROM price_records AS r WHERE r.user_id = \(userID) AND r.user_store_number = u.number)
+            """).map { try S.addedStore($0).store }
+        return RecordStore.merged(registry: stores, own: own)
     }
 }

@@ -56,58 +56,6 @@ extension SpatiaLiteStore: PriceStore {
         return plan.outcomes
     }
 
-    public func products() throws -> [Product] {
-        try readDatabase { db in try Self.fetchProducts(db, where: "1", []) }
-    }
-
-    public func priceRecords(_ query: PriceQuery) throws -> [PriceRecord] {
-        try readDatabase { db in try Self.priceRecords(db, query) }
-    }
-
-    static func priceRecords(_ db: Database, _ query: PriceQuery) throws -> [PriceRecord] {
-        let (conditions, arguments) = conditions(query)
-        return try fetchRecords(db, sql: """
-            SELECT \(recordColumns) FROM price_records AS r JOIN products AS p ON p.id = r.product_id
-            WHERE \(conditions) ORDER BY r.recorded_ms, r.pk
-            """, arguments)
-    }
-
-    public func latestPrices(onOrBefore day: LocalDay, _ query: PriceQuery) throws -> [PriceRecord] {
-        var narrowed = query
-        if narrowed.to.map({ $0 > day }) ?? true { narrowed.to = day }
-        return try readDatabase { db in
-            let (conditions, arguments) = Self.conditions(narrowed)
-            // ROW_NUMBER over (store, product), latest first: one row each.
-            return try Self.fetchRecords(db, sql: """
-                SELECT \(Self.recordColumns) FROM (
-                    SELECT r.*, ROW_NUMBER() OVER (PARTITION BY \(Self.storeKey), r.product_id ORDER BY r.recorded_ms DESC, r.pk DESC) AS rank
-                    FROM price_records AS r JOIN products AS p ON p.id = r.product_id WHERE \(conditions)
-                ) AS r JOIN products AS p ON p.id = r.product_id
-                WHERE r.rank = 1 ORDER BY \(Self.storeKey), r.product_id
-                """, arguments)
-        }
-    }
-
-    public func storesWithPrices(userID: String?) throws -> [Store] {
-        try readDatabase { db in
-            let s = RawStatement(try db.cachedStatement(sql: """
-                SELECT \(StoredRows.storeColumns) FROM stores AS s
-                WHERE EXISTS (SELECT 1 FROM price_records AS r WHERE r.store_id = s.id AND (?1 IS NULL OR r.user_id = ?1))
-                ORDER BY s.id
-                """))
-            s.reset()
-            defer { s.reset() }
-            s.bind(1, userID)
-            var stores: [Store] = []
-            while try s.step(db) { stores.append(StoredRows.decodeStore(s)) }
-            guard let userID else { return stores }
-            let own = try Row.fetchAll(db, sql: """
-                SELECT \(StoreChoiceSchema.addedColumns) FROM user_stores AS u WHERE u.user_id = ?1
-                AND EXISTS (SELECT 1 FROM price_records AS r WHERE r.user_id = ?1 AND r.user_store_number = u.number)
-                """, arguments: [userID]).map { StoreChoiceSchema.added($0).store }
-            return RecordStore.merged(registry: stores, own: own)
-        }
-    }
 
     public func updatePriceRecord(userID: String, id: Int64, _ f: PriceCorrection.Fields) throws -> PriceRecord? {
         try writeTransaction { db in
@@ -167,6 +115,14 @@ extension SpatiaLiteStore: PriceStore {
     }
 
     /// A record's store id as readers see it: the registry's, or `mine-N` for its user's own.
+    static func priceRecords(_ db: Database, _ query: PriceQuery) throws -> [PriceRecord] {
+        let (conditions, arguments) = conditions(query)
+        return try fetchRecords(db, sql: """
+            SELECT \(recordColumns) FROM price_records AS r JOIN products AS p ON p.id = r.product_id
+            WHERE \(conditions) ORDER BY r.recorded_ms, r.pk
+            """, arguments)
+    }
+
     static let storeKey = "coalesce(r.store_id, '\(AddedStoreID.prefix)' || r.user_store_number)"
 
     static let recordColumns = """
@@ -256,27 +212,56 @@ extension SpatiaLiteStore {
         try await offloaded { try self.savePrices(entries, userID: userID) }
     }
 
-    public func products() async throws -> [Product] {
-        try await offloaded { try self.products() }
-    }
-
-    public func priceRecords(_ query: PriceQuery) async throws -> [PriceRecord] {
-        try await offloaded { try self.priceRecords(query) }
-    }
-
-    public func latestPrices(onOrBefore day: LocalDay, _ query: PriceQuery) async throws -> [PriceRecord] {
-        try await offloaded { try self.latestPrices(onOrBefore: day, query) }
-    }
-
-    public func storesWithPrices(userID: String?) async throws -> [Store] {
-        try await offloaded { try self.storesWithPrices(userID: userID) }
-    }
-
     public func updatePriceRecord(userID: String, id: Int64, _ fields: PriceCorrection.Fields) async throws -> PriceRecord? {
         try await offloaded { try self.updatePriceRecord(userID: userID, id: id, fields) }
     }
 
     public func deletePriceRecord(userID: String, id: Int64) async throws -> Bool {
         try await offloaded { try self.deletePriceRecord(userID: userID, id: id) }
+    }
+}
+
+/// The price reads of a read scope, on its connection and snapshot.
+extension SpatiaLiteReader: PriceReader {
+    public func products() throws -> [Product] {
+        try SpatiaLiteStore.fetchProducts(db, where: "1", [])
+    }
+
+    public func priceRecords(_ query: PriceQuery) throws -> [PriceRecord] {
+        try SpatiaLiteStore.priceRecords(db, query)
+    }
+
+    public func latestPrices(onOrBefore day: LocalDay, _ query: PriceQuery) throws -> [PriceRecord] {
+        typealias S = SpatiaLiteStore
+        var narrowed = query
+        if narrowed.to.map({ $0 > day }) ?? true { narrowed.to = day }
+        let (conditions, arguments) = S.conditions(narrowed)
+        // ROW_NUMBER over (store, product), latest first: one row each.
+        return try S.fetchRecords(db, sql: """
+            SELECT \(S.recordColumns) FROM (
+                SELECT r.*, ROW_NUMBER() OVER (PARTITION BY \(S.storeKey), r.product_id ORDER BY r.recorded_ms DESC, r.pk DESC) AS rank
+                FROM price_records AS r JOIN products AS p ON p.id = r.product_id WHERE \(conditions)
+            ) AS r JOIN products AS p ON p.id = r.product_id
+            WHERE r.rank = 1 ORDER BY \(S.storeKey), r.product_id
+            """, arguments)
+    }
+
+    public func storesWithPrices(userID: String?) throws -> [Store] {
+        let s = RawStatement(try db.cachedStatement(sql: """
+            SELECT \(StoredRows.storeColumns) FROM stores AS s
+            WHERE EXISTS (SELECT 1 FROM price_records AS r WHERE r.store_id = s.id AND (?1 IS NULL OR r.user_id = ?1))
+            ORDER BY s.id
+            """))
+        s.reset()
+        defer { s.reset() }
+        s.bind(1, userID)
+        var stores: [Store] = []
+        while try s.step(db) { stores.append(StoredRows.decodeStore(s)) }
+        guard let userID else { return stores }
+        let own = try Row.fetchAll(db, sql: """
+            SELECT \(StoreChoiceSchema.addedColumns) FROM user_stores AS u WHERE u.user_id = ?1
+            AND EXISTS (SELECT 1 FROM price_records AS r WHERE r.user_id = ?1 AND r.user_store_number = u.number)
+            """, arguments: [userID]).map { StoreChoiceSchema.added($0).store }
+        return RecordStore.merged(registry: stores, own: own)
     }
 }

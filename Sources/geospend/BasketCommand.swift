@@ -116,7 +116,7 @@ struct BasketOptions: ParsableArguments {
 
     /// With `userID`, only that user's price records count.
     func compare(
-        _ wanted: [(name: String, want: BasketItem.Want)], asOf asOfDay: LocalDay, in store: some PriceStore, userID: String? = nil
+        _ wanted: [(name: String, want: BasketItem.Want)], asOf asOfDay: LocalDay, in store: some PriceStore & ExpenseStore, userID: String? = nil
     ) async throws -> BasketResult {
         var reach = reach
         reach.userID = userID

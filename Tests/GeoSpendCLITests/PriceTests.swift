@@ -47,7 +47,7 @@ import Testing
 
     static func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
 
-    @Test func badRowsAreNamedByFileLineAndColumnAndNothingIsWritten() throws {
+    @Test func badRowsAreNamedByFileLineAndColumnAndNothingIsWritten() async throws {
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = try database()
         let csv = try file("bad.csv", Self.header + """
@@ -77,8 +77,8 @@ import Testing
         let u = try geospend(["prices", "import", unknown, "--user", "ann", "--db", db])
         #expect(u.status == 2)
         #expect(u.err.hasPrefix("unknown.csv:3: store_id: no store with id \"s9\"; import the store first"), "\(u.err)")
-        #expect(try SpatiaLiteStore(path: db).products().isEmpty)
-        #expect(try SpatiaLiteStore(path: db).users().isEmpty, "nothing written, not even the user")
+        #expect(try await SpatiaLiteStore(path: db).products().isEmpty)
+        #expect(try await SpatiaLiteStore(path: db).users().isEmpty, "nothing written, not even the user")
         // A header without a required column is refused before any row.
         let noPrice = try file("noprice.csv", "product,store_id,currency,recorded_at\nMilk,s1,EUR,2026-03-02\n")
         let h = try geospend(["prices", "import", noPrice, "--user", "ann", "--db", db])
@@ -88,7 +88,7 @@ import Testing
         #expect(s.status == 0 && s.err.hasSuffix("imported 1 price records (1 new products), 0 already present, 6 bad rows skipped (\(db))\n"), "\(s.err)")
     }
 
-    @Test func aSecondImportIsANoOpAndNamesMatchTheCatalogue() throws {
+    @Test func aSecondImportIsANoOpAndNamesMatchTheCatalogue() async throws {
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = try database()
         let csv = try file("p.csv", Self.header + """
@@ -102,7 +102,7 @@ import Testing
         #expect(first.err == "imported 4 price records (2 new products), 0 already present (\(db))\n")
         let again = try ok(["prices", "import", csv, "--user", "ann"], db)
         #expect(again.err == "imported 0 price records (0 new products), 4 already present (\(db))\n")
-        let products = try SpatiaLiteStore(path: db).products().map { "\($0.id) \($0.name) \($0.category)" }
+        let products = try await SpatiaLiteStore(path: db).products().map { "\($0.id) \($0.name) \($0.category)" }
         // "vollmilk 1.5%" is 1 edit from "vollmilch 1.5%" (14 characters: 0.93 > 0.85); "milch" is not.
         #expect(products == ["1 Vollmilch 1,5% Dairy", "2 Milch Other"])
     }
@@ -215,7 +215,7 @@ import Testing
     /// `users export` holds the user's price records with the import's keys: deleted and
     /// imported back, the history's records are the same (the product's catalogue id may not
     /// be: ids are the shared catalogue's, given in import order).
-    @Test func exportedPriceRecordsImportBack() throws {
+    @Test func exportedPriceRecordsImportBack() async throws {
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = try database()
         _ = try ok(["prices", "import", "Data/examples/prices.csv", "--user", "ann"], db)
@@ -233,7 +233,7 @@ import Testing
         let lines = try records.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
         let jsonl = try file("ann.jsonl", lines.joined(separator: "\n") + "\n")
         _ = try ok(["users", "delete", "ann", "--yes"], db)
-        #expect(try SpatiaLiteStore(path: db).products().isEmpty)
+        #expect(try await SpatiaLiteStore(path: db).products().isEmpty)
         _ = try ok(["prices", "import", jsonl, "--user", "ann"], db)
         #expect(try history() == before)
     }

@@ -119,6 +119,10 @@ import Testing
         func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense] {
             try base.budgetExpenses(userID: userID, from: from, to: to)
         }
+        func products() throws -> [Product] { try base.products() }
+        func priceRecords(_ query: PriceQuery) throws -> [PriceRecord] { try base.priceRecords(query) }
+        func latestPrices(onOrBefore day: LocalDay, _ query: PriceQuery) throws -> [PriceRecord] { try base.latestPrices(onOrBefore: day, query) }
+        func storesWithPrices(userID: String?) throws -> [Store] { try base.storesWithPrices(userID: userID) }
 
         func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit] {
             try base.expenses(within: radius, of: center, filter: filter)

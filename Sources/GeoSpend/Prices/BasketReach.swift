@@ -35,7 +35,7 @@ public struct BasketReach: Sendable {
     /// finds (the result's `matched` says which); a name no product matches counts as missing
     /// at every store, and `unmatched` hears of it (the CLI warns on stderr).
     public func compare(
-        _ wanted: [(name: String, want: BasketItem.Want)], asOf asOfDay: LocalDay, in store: some PriceStore,
+        _ wanted: [(name: String, want: BasketItem.Want)], asOf asOfDay: LocalDay, in store: some PriceStore & ExpenseStore,
         unmatched: (String) -> Void = { _ in }
     ) async throws -> BasketResult {
         try validate()
@@ -43,22 +43,24 @@ public struct BasketReach: Sendable {
         let reach: Distance?
         do { reach = try radius.map { try Distance(parsing: $0) } } catch { throw UsageError("--radius: \(error)") }
         let asked = try currency.map { try Currency(code: $0) }
-        let products = try await store.products()
+        // The catalogue, the records and their stores from one snapshot.
+        let names = wanted.map(\.name), userID = userID
+        let (matched, records, stores) = try await store.read { reader in
+            let products = try reader.products()
+            let matched = names.map { BasketMatch(item: $0, product: Self.product(named: $0, in: products)) }
+            let ids = Set(matched.compactMap { $0.product?.id })
+            let records = ids.isEmpty ? [] : try reader.priceRecords(PriceQuery(productIDs: ids, userID: userID, to: asOfDay))
+            return (matched, records.map(PriceObservation.init), Dictionary(uniqueKeysWithValues: try reader.storesWithPrices(userID: userID).map { ($0.id, $0) }))
+        }
         var items: [BasketItem] = []
-        var matched: [BasketMatch] = []
-        for w in wanted {
-            let found = Self.product(named: w.name, in: products)
-            matched.append(BasketMatch(item: w.name, product: found))
-            if let p = found {
+        for (w, m) in zip(wanted, matched) {
+            if let p = m.product {
                 items.append(BasketItem(name: w.name, productID: String(p.id), want: w.want))
             } else {
                 unmatched(w.name)
                 items.append(BasketItem(name: w.name, productID: "none:\(w.name)", want: w.want))
             }
         }
-        let ids = Set(items.compactMap { Int64($0.productID) })
-        let records = ids.isEmpty ? [] : try await store.priceRecords(PriceQuery(productIDs: ids, userID: userID, to: asOfDay)).map(PriceObservation.init)
-        let stores = Dictionary(uniqueKeysWithValues: try await store.storesWithPrices(userID: userID).map { ($0.id, $0) })
 
         var request = BasketRequest(items: items, asOf: asOfDay)
         request.near = home

@@ -9,13 +9,18 @@ public struct PriceHistoryReport: Sendable {
     /// One user's records: instants are shown whole; else days only.
     public let isOneUser: Bool
 
-    public static func make(product text: String, storeID: String?, userID: String?, in db: some PriceStore) async throws -> PriceHistoryReport {
-        // One user's history looks among that user's products only: the catalogue's names are
-        // what people bought, so another user's must not come back, not even as "did you mean".
-        let found = try ProductLookup.find(text, in: try await ProductLookup.products(userID: userID, in: db))
-        let records = try await db.priceRecords(PriceQuery(productIDs: [found.id], storeIDs: storeID.map { [$0] }, userID: userID))
-        let names = Dictionary(try await db.storesWithPrices(userID: userID).map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
-        return PriceHistoryReport(product: found, entries: PriceHistory.entries(records), storeNames: names, isOneUser: userID != nil)
+    /// The product, its records and their stores' names from one snapshot.
+    public static func make(
+        product text: String, storeID: String?, userID: String?, in db: some PriceStore & ExpenseStore
+    ) async throws -> PriceHistoryReport {
+        try await db.read { reader in
+            // One user's history looks among that user's products only: the catalogue's names
+            // are what people bought, so another user's must not come back, not even as "did you mean".
+            let found = try ProductLookup.find(text, in: try ProductLookup.products(userID: userID, in: reader))
+            let records = try reader.priceRecords(PriceQuery(productIDs: [found.id], storeIDs: storeID.map { [$0] }, userID: userID))
+            let names = Dictionary(try reader.storesWithPrices(userID: userID).map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+            return PriceHistoryReport(product: found, entries: PriceHistory.entries(records), storeNames: names, isOneUser: userID != nil)
+        }
     }
 
     public func when(_ r: PriceRecord) -> String { isOneUser ? r.recordedAt.text : r.recordedAt.localDate }

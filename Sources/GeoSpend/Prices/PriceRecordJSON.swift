@@ -16,11 +16,13 @@ public enum PriceRecordJSON {
 
     /// A user's records (`prices list`): ascending by recorded instant, then id; `product` (an
     /// id, barcode or name, looked up among the user's products) narrows.
-    public static func list(userID: String, product: String?, in db: some PriceStore) async throws -> [PriceRecord] {
-        var query = PriceQuery(userID: userID)
-        if let product {
-            query.productIDs = [try ProductLookup.find(product, in: try await ProductLookup.products(userID: userID, in: db)).id]
+    public static func list(userID: String, product: String?, in db: some PriceStore & ExpenseStore) async throws -> [PriceRecord] {
+        try await db.read { reader in
+            var query = PriceQuery(userID: userID)
+            if let product {
+                query.productIDs = [try ProductLookup.find(product, in: try ProductLookup.products(userID: userID, in: reader)).id]
+            }
+            return try reader.priceRecords(query)
         }
-        return try await db.priceRecords(query)
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// name), looked up among the user's products only, so another user's products are "no such
 /// product" and their names never come back as suggestions.
 public enum ProductCatalogue {
-    public typealias Store = PriceStore & ProductStore
+    public typealias Store = PriceStore & ProductStore & ExpenseStore
 
     /// What `products list` narrows to; nil and false do not narrow.
     public struct Filter: Sendable, Hashable {
@@ -65,7 +65,7 @@ public enum ProductCatalogue {
     }
 
     /// The user's product `text` names. - Throws: `UsageError` naming it.
-    public static func product(_ text: String, userID: String, store: some PriceStore) async throws -> Product {
+    public static func product(_ text: String, userID: String, store: some PriceStore & ExpenseStore) async throws -> Product {
         try ProductLookup.find(text, in: try await ProductLookup.products(userID: Identity.normalized(userID), in: store))
     }
 

@@ -21,7 +21,7 @@ public enum ProductLookup {
 
     /// `products search TEXT [--user U] --format json`: the hits, each product with its score.
     /// With `userID`, only the products that user has prices of.
-    public static func search(_ text: String, userID: String?, in db: some PriceStore) async throws -> [ProductSearch.Hit] {
+    public static func search(_ text: String, userID: String?, in db: some PriceStore & ExpenseStore) async throws -> [ProductSearch.Hit] {
         ProductSearch.search(text, in: try await products(userID: userID, in: db))
     }
 
@@ -31,10 +31,15 @@ public enum ProductLookup {
     }
 
     /// The catalogue, or with `userID` only the products that user has prices of.
-    public static func products(userID: String?, in db: some PriceStore) async throws -> [Product] {
-        let products = try await db.products()
+    public static func products(userID: String?, in db: some PriceStore & ExpenseStore) async throws -> [Product] {
+        try await db.read { try products(userID: userID, in: $0) }
+    }
+
+    /// `products(userID:in:)` inside a read scope, in its snapshot.
+    public static func products(userID: String?, in reader: some PriceReader) throws -> [Product] {
+        let products = try reader.products()
         guard let userID else { return products }
-        let theirs = Set(try await db.priceRecords(PriceQuery(userID: userID)).map(\.product.id))
+        let theirs = Set(try reader.priceRecords(PriceQuery(userID: userID)).map(\.product.id))
         return products.filter { theirs.contains($0.id) }
     }
 

@@ -26,7 +26,7 @@ public enum ShoppingListFields {
     /// `overBudget` (`checkBudget`).
     public static func create(
         user: String, name: String, budget: String, currency: String, items: [ShoppingListItem], overBudget: Bool = false,
-        store: some ShoppingListStore & PriceStore
+        store: some ShoppingListStore & PriceStore & ExpenseStore
     ) async throws -> ShoppingList {
         let checked: String, money: Money
         do { checked = try ShoppingList.checked(name: name) } catch { throw UsageError("--name: \(error)") }
@@ -41,7 +41,7 @@ public enum ShoppingListFields {
     /// `items` added to the user's open list `id` (`lists add --id ID --item … [--over-budget]`),
     /// under the same budget rule as `create`.
     public static func addItems(
-        user: String, id: Int64, items: [ShoppingListItem], overBudget: Bool = false, store: some ShoppingListStore & PriceStore
+        user: String, id: Int64, items: [ShoppingListItem], overBudget: Bool = false, store: some ShoppingListStore & PriceStore & ExpenseStore
     ) async throws -> ShoppingList {
         let found = try list(id, of: user, in: try await store.lists(userID: user))
         guard !found.isCompleted else { throw UsageError("--id \(id): the list is completed; start a new one") }

@@ -133,7 +133,7 @@ extension ShoppingListFields {
     /// "budget exceeded" unless `overBudget`. No estimate, or one in another currency, is not
     /// compared. - Returns: the estimate, for the caller to show.
     @discardableResult
-    public static func checkBudget(_ list: ShoppingList, overBudget: Bool, store: some PriceStore) async throws -> ShoppingListEstimate {
+    public static func checkBudget(_ list: ShoppingList, overBudget: Bool, store: some PriceStore & ExpenseStore) async throws -> ShoppingListEstimate {
         let basket = try await BasketReach().compare(list.items.map { ($0.name, $0.want) }, asOf: try BasketReach.day(nil), in: store)
         let estimate = ShoppingListEstimate(list: list, basket: basket)
         if estimate.budgetExceeded == true, !overBudget, let cost = estimate.costMinor, let c = estimate.currency {

@@ -136,3 +136,31 @@ public enum PriceSaveOutcome: Sendable, Hashable {
     /// No such store: nothing of the call was written.
     case unknownStore
 }
+
+/// Price reads as a read scope hands them out (every `ExpenseReader` is one): a basket, a price
+/// history or a product lookup reads the catalogue, the records and their stores in one
+/// snapshot. A store that keeps no prices finds none.
+public protocol PriceReader {
+    /// `PriceStore.products()`, in the scope's snapshot.
+    func products() throws -> [Product]
+    /// `PriceStore.priceRecords(_:)`, in the scope's snapshot.
+    func priceRecords(_ query: PriceQuery) throws -> [PriceRecord]
+    /// `PriceStore.latestPrices(onOrBefore:_:)`, in the scope's snapshot.
+    func latestPrices(onOrBefore day: LocalDay, _ query: PriceQuery) throws -> [PriceRecord]
+    /// `PriceStore.storesWithPrices(userID:)`, in the scope's snapshot.
+    func storesWithPrices(userID: String?) throws -> [Store]
+}
+
+/// A backend's price reads are its read scope's: each call is one snapshot, and the backends
+/// implement the queries once, in their readers.
+extension PriceStore where Self: ExpenseStore {
+    public func products() async throws -> [Product] { try await read { try $0.products() } }
+
+    public func priceRecords(_ query: PriceQuery) async throws -> [PriceRecord] { try await read { try $0.priceRecords(query) } }
+
+    public func latestPrices(onOrBefore day: LocalDay, _ query: PriceQuery) async throws -> [PriceRecord] {
+        try await read { try $0.latestPrices(onOrBefore: day, query) }
+    }
+
+    public func storesWithPrices(userID: String?) async throws -> [Store] { try await read { try $0.storesWithPrices(userID: userID) } }
+}
