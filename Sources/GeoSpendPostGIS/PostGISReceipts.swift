@@ -45,22 +45,6 @@ extension PostGISStore: ReceiptStore {
         try await editScope { db in try Self.writeReceipt(db, receipt, records: records, replacing: true) }
     }
 
-    public func receipt(id: String, userID: String) async throws -> Receipt? {
-        try await reading { db in
-            try db.rows("SELECT \(unescaped: Self.receiptColumns(image: true)) FROM receipts WHERE user_id = \(userID) AND id = \(id)")
-                .first.map { try Self.decodeReceipt($0.makeRandomAccess()) }
-        }
-    }
-
-    public func receipts(userID: String, after sequence: Int64?, limit: Int) async throws -> [Receipt] {
-        try await reading { db in
-            try db.rows("""
-                SELECT \(unescaped: Self.receiptColumns(image: false)) FROM receipts
-                WHERE user_id = \(userID) AND pk > \(sequence ?? 0) ORDER BY pk LIMIT \(Int64(limit))
-                """).map { try Self.decodeReceipt($0.makeRandomAccess()) }
-        }
-    }
-
     /// Deletes in one transaction, then (`.now`) `VACUUM`s the receipt's three tables, as
     /// `deleteExpense` does `expenses`; the service's batched rewrite (`rewriteAfterDeletions`)
     /// covers them too.
@@ -169,5 +153,20 @@ extension PostGISStore: ReceiptStore {
             status: Receipt.Status(rawValue: try r[12].decode(String.self)) ?? .needsReview,
             problems: try Receipt.decodeProblems(try r[13].decode(String.self)), items: try Receipt.decodeItems(try r[14].decode(String.self)),
             expenseID: try r[15].decode(String?.self), createdAt: try r[16].decode(String.self), sequence: try r[0].decode(Int64.self))
+    }
+}
+
+/// The receipt reads of a read scope, on its connection and snapshot.
+extension PostGISReader: ReceiptReader {
+    func receipt(id: String, userID: String) throws -> Receipt? {
+        try rows("SELECT \(unescaped: PostGISStore.receiptColumns(image: true)) FROM receipts WHERE user_id = \(userID) AND id = \(id)")
+            .first.map { try PostGISStore.decodeReceipt($0.makeRandomAccess()) }
+    }
+
+    func receipts(userID: String, after sequence: Int64?, limit: Int) throws -> [Receipt] {
+        try rows("""
+            SELECT \(unescaped: PostGISStore.receiptColumns(image: false)) FROM receipts
+            WHERE user_id = \(userID) AND pk > \(sequence ?? 0) ORDER BY pk LIMIT \(Int64(limit))
+            """).map { try PostGISStore.decodeReceipt($0.makeRandomAccess()) }
     }
 }

@@ -25,13 +25,6 @@ extension PostGISStore: ShoppingListStore {
         }
     }
 
-    public func lists(userID: String) async throws -> [ShoppingList] {
-        let user = Identity.normalized(userID)
-        return try await scope("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
-            try Self.fetchLists(PostGISReader(connection: connection, logger: self.logger), user: user, number: nil)
-        }
-    }
-
     public func setItems(userID: String, id: Int64, _ items: [ShoppingListItem]) async throws -> ShoppingList? {
         let user = Identity.normalized(userID)
         return try await editScope { db in
@@ -158,5 +151,12 @@ extension PostGISStore: ShoppingListStore {
                 id: n, userID: user, name: name, budget: Money(minorUnits: minor, currency: try Currency(code: currency)),
                 items: items[n] ?? [], completedExpenseID: completed)
         }
+    }
+}
+
+/// The list reads of a read scope, on its connection and snapshot.
+extension PostGISReader: ShoppingListReader {
+    func lists(userID: String) throws -> [ShoppingList] {
+        try PostGISStore.fetchLists(self, user: Identity.normalized(userID), number: nil)
     }
 }

@@ -40,25 +40,6 @@ extension SpatiaLiteStore: ReceiptStore {
         try await offloaded { try self.writeReceipt(receipt, records: records, replacing: true) }
     }
 
-    public func receipt(id: String, userID: String) async throws -> Receipt? {
-        try await offloaded {
-            try self.readDatabase { db in
-                try Row.fetchOne(db, sql: "SELECT \(Self.receiptColumns(image: true)) FROM receipts WHERE user_id = ? AND id = ?", arguments: [userID, id])
-                    .map(Self.decodeReceipt)
-            }
-        }
-    }
-
-    public func receipts(userID: String, after sequence: Int64?, limit: Int) async throws -> [Receipt] {
-        try await offloaded {
-            try self.readDatabase { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT \(Self.receiptColumns(image: false)) FROM receipts WHERE user_id = ? AND pk > ? ORDER BY pk LIMIT ?
-                    """, arguments: [userID, sequence ?? 0, limit]).map(Self.decodeReceipt)
-            }
-        }
-    }
-
     public func deleteReceipt(id: String, userID: String, rewrite: DeletionRewrite) async throws -> [String]? {
         try await offloaded { try self.deleteReceiptNow(id: id, userID: userID, rewrite: rewrite) }
     }
@@ -206,5 +187,19 @@ extension SpatiaLiteStore: ReceiptStore {
             imageHash: r[8], imageName: r[9], image: image.map { [UInt8]($0) }, text: r[11],
             status: Receipt.Status(rawValue: r[12]) ?? .needsReview, problems: try Receipt.decodeProblems(r[13]),
             items: try Receipt.decodeItems(r[14]), expenseID: r[15], createdAt: r[16], sequence: r[0])
+    }
+}
+
+/// The receipt reads of a read scope, on its connection and snapshot.
+extension SpatiaLiteReader: ReceiptReader {
+    public func receipt(id: String, userID: String) throws -> Receipt? {
+        try Row.fetchOne(db, sql: "SELECT \(SpatiaLiteStore.receiptColumns(image: true)) FROM receipts WHERE user_id = ? AND id = ?", arguments: [userID, id])
+            .map(SpatiaLiteStore.decodeReceipt)
+    }
+
+    public func receipts(userID: String, after sequence: Int64?, limit: Int) throws -> [Receipt] {
+        try Row.fetchAll(db, sql: """
+            SELECT \(SpatiaLiteStore.receiptColumns(image: false)) FROM receipts WHERE user_id = ? AND pk > ? ORDER BY pk LIMIT ?
+            """, arguments: [userID, sequence ?? 0, limit]).map(SpatiaLiteStore.decodeReceipt)
     }
 }

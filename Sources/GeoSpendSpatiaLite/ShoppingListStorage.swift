@@ -144,10 +144,6 @@ extension SpatiaLiteStore: ShoppingListStore {
         }
     }
 
-    public func lists(userID: String) throws -> [ShoppingList] {
-        try readDatabase { db in try Self.fetchLists(db, user: Identity.normalized(userID), number: nil) }
-    }
-
     public func setItems(userID: String, id: Int64, _ items: [ShoppingListItem]) throws -> ShoppingList? {
         let user = Identity.normalized(userID)
         return try writeTransaction { db in
@@ -218,10 +214,6 @@ extension SpatiaLiteStore {
         try await offloaded { try self.addList(userID: userID, name: name, budget: budget) }
     }
 
-    public func lists(userID: String) async throws -> [ShoppingList] {
-        try await offloaded { try self.lists(userID: userID) }
-    }
-
     public func setItems(userID: String, id: Int64, _ items: [ShoppingListItem]) async throws -> ShoppingList? {
         try await offloaded { try self.setItems(userID: userID, id: id, items) }
     }
@@ -246,5 +238,12 @@ extension SpatiaLiteStore {
 
     public func uncheckItem(userID: String, id: Int64, position: Int) async throws -> ShoppingList? {
         try await offloaded { try self.uncheckItem(userID: userID, id: id, position: position) }
+    }
+}
+
+/// The list reads of a read scope, on its connection and snapshot.
+extension SpatiaLiteReader: ShoppingListReader {
+    public func lists(userID: String) throws -> [ShoppingList] {
+        try SpatiaLiteStore.fetchLists(db, user: Identity.normalized(userID), number: nil)
     }
 }

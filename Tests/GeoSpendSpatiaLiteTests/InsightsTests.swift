@@ -123,6 +123,9 @@ import Testing
         func priceRecords(_ query: PriceQuery) throws -> [PriceRecord] { try base.priceRecords(query) }
         func latestPrices(onOrBefore day: LocalDay, _ query: PriceQuery) throws -> [PriceRecord] { try base.latestPrices(onOrBefore: day, query) }
         func storesWithPrices(userID: String?) throws -> [Store] { try base.storesWithPrices(userID: userID) }
+        func receipt(id: String, userID: String) throws -> Receipt? { try base.receipt(id: id, userID: userID) }
+        func receipts(userID: String, after sequence: Int64?, limit: Int) throws -> [Receipt] { try base.receipts(userID: userID, after: sequence, limit: limit) }
+        func lists(userID: String) throws -> [ShoppingList] { try base.lists(userID: userID) }
 
         func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit] {
             try base.expenses(within: radius, of: center, filter: filter)

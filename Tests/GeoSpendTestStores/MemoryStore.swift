@@ -19,8 +19,9 @@ import GeoSpend
 /// - Ids compare as UTF-8 bytes (`ExactText`), as SQLite's text keys do.
 ///
 /// What it does not do: no persistence, no periods (`PeriodStore`: a `period` filter matches
-/// nothing, as no expense is assigned to one), no tokens, store choices, budgets or prices (its
-/// reader finds none, though it reads the expenses a budget would count), no user data
+/// nothing, as no expense is assigned to one), no tokens, store choices, budgets, prices,
+/// receipts or lists (its reader finds none, though it reads the expenses a budget would count),
+/// no user data
 /// (`UserDataStore`), no edits. Category names are kept as each expense gives them: SpatiaLite
 /// instead keeps the first spelling per user and kind (ASCII case-insensitively, defaults first), so `food` reads back
 /// as `Food` there; feed both the same spelling.
@@ -121,8 +122,8 @@ struct MemoryReader: ExpenseReader {
         storeHits(center, kind: kind, maxDistance: radius.meters)
     }
 
-    /// No tokens, periods, store choices, budgets or prices here (see the type's note): none is
-    /// ever found.
+    /// No tokens, periods, store choices, budgets, prices, receipts or lists here (see the
+    /// type's note): none is ever found.
     func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? { nil }
     func period(userID: String, id: Int64) throws -> Period? { nil }
     func storeChoices(userID: String) throws -> StoreChoices { StoreChoices() }
@@ -131,6 +132,9 @@ struct MemoryReader: ExpenseReader {
     func priceRecords(_ query: PriceQuery) throws -> [PriceRecord] { [] }
     func latestPrices(onOrBefore day: LocalDay, _ query: PriceQuery) throws -> [PriceRecord] { [] }
     func storesWithPrices(userID: String?) throws -> [Store] { [] }
+    func receipt(id: String, userID: String) throws -> Receipt? { nil }
+    func receipts(userID: String, after sequence: Int64?, limit: Int) throws -> [Receipt] { [] }
+    func lists(userID: String) throws -> [ShoppingList] { [] }
 
     /// The user's expenses of kind `expense` on local days `from…to`, by id (bytes).
     func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense] {

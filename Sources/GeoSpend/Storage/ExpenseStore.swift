@@ -51,10 +51,11 @@ extension ExpenseStore {
 }
 
 /// The queries of one read scope (`ExpenseStore.read`). Rows that can be many come in batches.
-/// The scope hands out the tokens, periods, store choices, budgets and prices of its snapshot
-/// too, so that one request that needs them is one snapshot (docs/ARCHITECTURE.md § The
-/// storage seam).
-public protocol ExpenseReader: TokenReader, PeriodReader, StoreChoiceReader, BudgetReader, PriceReader {
+/// The scope hands out the tokens, periods, store choices, budgets, prices, receipts and lists
+/// of its snapshot too, so that one request that needs them is one snapshot
+/// (docs/ARCHITECTURE.md § The storage seam).
+public protocol ExpenseReader:
+    TokenReader, PeriodReader, StoreChoiceReader, BudgetReader, PriceReader, ReceiptReader, ShoppingListReader {
     /// The user's expenses within `radius` (geodesic) of `center`, nearest first, ties by id.
     func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit]
 

@@ -33,3 +33,23 @@ public protocol ReceiptStore: Sendable {
     ///   when nothing does).
     func deleteReceipt(id: String, userID: String, rewrite: DeletionRewrite) async throws -> [String]?
 }
+
+/// Receipts as a read scope hands them out (every `ExpenseReader` is one). A store that keeps
+/// no receipts finds none.
+public protocol ReceiptReader {
+    /// `ReceiptStore.receipt(id:userID:)`, in the scope's snapshot.
+    func receipt(id: String, userID: String) throws -> Receipt?
+    /// `ReceiptStore.receipts(userID:after:limit:)`, in the scope's snapshot.
+    func receipts(userID: String, after sequence: Int64?, limit: Int) throws -> [Receipt]
+}
+
+/// A backend's receipt reads are its read scope's (written once, in its reader).
+extension ReceiptStore where Self: ExpenseStore {
+    public func receipt(id: String, userID: String) async throws -> Receipt? {
+        try await read { try $0.receipt(id: id, userID: userID) }
+    }
+
+    public func receipts(userID: String, after sequence: Int64?, limit: Int) async throws -> [Receipt] {
+        try await read { try $0.receipts(userID: userID, after: sequence, limit: limit) }
+    }
+}

@@ -37,3 +37,15 @@ public protocol ShoppingListStore: Sendable {
     /// in one transaction. - Returns: nil when there is no such list.
     func uncheckItem(userID: String, id: Int64, position: Int) async throws -> ShoppingList?
 }
+
+/// Shopping lists as a read scope hands them out (every `ExpenseReader` is one). A store that
+/// keeps no lists finds none.
+public protocol ShoppingListReader {
+    /// `ShoppingListStore.lists(userID:)`, in the scope's snapshot.
+    func lists(userID: String) throws -> [ShoppingList]
+}
+
+/// A backend's list reads are its read scope's (written once, in its reader).
+extension ShoppingListStore where Self: ExpenseStore {
+    public func lists(userID: String) async throws -> [ShoppingList] { try await read { try $0.lists(userID: userID) } }
+}
