@@ -14,10 +14,6 @@ extension PostGISStore: PantryStore {
         }
     }
 
-    public func pantryItems(userID: String) async throws -> [PantryItem] {
-        try await reading { try Self.pantryItems($0, user: Identity.normalized(userID), number: nil) }
-    }
-
     public func closePantryItem(userID: String, id: Int64, as status: PantryItem.Status) async throws -> PantryItem? {
         let user = Identity.normalized(userID)
         return try await editing { r -> PantryItem? in
@@ -26,15 +22,6 @@ extension PostGISStore: PantryStore {
                 WHERE user_id = \(user) AND number = \(id) AND status = 'open'
                 """)
             return try Self.pantryItems(r, user: user, number: id).first
-        }
-    }
-
-    public func openPantryItems(expiringOnOrBefore day: LocalDay) async throws -> [PantryItem] {
-        try await reading { r in
-            try Self.pantryRows(r.rows("""
-                SELECT \(unescaped: Self.pantryColumns) FROM pantry_items
-                WHERE status = 'open' AND expires <= \(day.description) ORDER BY user_id, number
-                """))
         }
     }
 
@@ -73,5 +60,19 @@ extension PostGISStore: PantryStore {
                 status: PantryItem.Status(rawValue: status) ?? .open, createdAt: created, closedAt: closed,
                 source: PantryItem.Source(rawValue: source) ?? .hand, purchaseID: purchase)
         }
+    }
+}
+
+/// The pantry reads of a read scope, on its connection and snapshot.
+extension PostGISReader: PantryReader {
+    func pantryItems(userID: String) throws -> [PantryItem] {
+        try PostGISStore.pantryItems(self, user: Identity.normalized(userID), number: nil)
+    }
+
+    func openPantryItems(expiringOnOrBefore day: LocalDay) throws -> [PantryItem] {
+        try PostGISStore.pantryRows(rows("""
+            SELECT \(unescaped: PostGISStore.pantryColumns) FROM pantry_items
+            WHERE status = 'open' AND expires <= \(day.description) ORDER BY user_id, number
+            """))
     }
 }

@@ -4,10 +4,6 @@ import PostgresNIO
 /// A user's tags and marks of the shared catalogue and their product edits on PostgreSQL
 /// (migration v18), with the file's rules and answers (Sources/GeoSpendSpatiaLite/ProductStorage.swift).
 extension PostGISStore: ProductStore {
-    public func productMarks(userID: String) async throws -> [Int64: ProductMarks] {
-        try await reading { r in try Self.productMarks(r, userID: userID) }
-    }
-
     static func productMarks(_ r: PostGISReader, userID: String) throws -> [Int64: ProductMarks] {
         do {
             var marks: [Int64: ProductMarks] = [:]
@@ -24,10 +20,6 @@ extension PostGISStore: ProductStore {
             }
             return marks
         }
-    }
-
-    public func productTags(userID: String) async throws -> [ProductTag] {
-        try await reading { r in try Self.productTags(r, userID: userID) }
     }
 
     static func productTags(_ r: PostGISReader, userID: String) throws -> [ProductTag] {
@@ -164,4 +156,10 @@ extension PostGISStore: ProductStore {
             DELETE FROM products WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM price_records AS r WHERE r.product_id = products.id)
             """)
     }
+}
+
+/// The mark and tag reads of a read scope, on its connection and snapshot.
+extension PostGISReader: ProductMarkReader {
+    func productMarks(userID: String) throws -> [Int64: ProductMarks] { try PostGISStore.productMarks(self, userID: userID) }
+    func productTags(userID: String) throws -> [ProductTag] { try PostGISStore.productTags(self, userID: userID) }
 }

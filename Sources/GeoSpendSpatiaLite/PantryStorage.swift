@@ -84,11 +84,6 @@ extension SpatiaLiteStore: PantryStore {
         }
     }
 
-    public func pantryItems(userID: String) async throws -> [PantryItem] {
-        let user = Identity.normalized(userID)
-        return try await offloaded { try self.readDatabase { db in try PantrySchema.items(db, user: user) } }
-    }
-
     public func closePantryItem(userID: String, id: Int64, as status: PantryItem.Status) async throws -> PantryItem? {
         let user = Identity.normalized(userID)
         return try await offloaded {
@@ -101,13 +96,17 @@ extension SpatiaLiteStore: PantryStore {
         }
     }
 
-    public func openPantryItems(expiringOnOrBefore day: LocalDay) async throws -> [PantryItem] {
-        try await offloaded {
-            try self.readDatabase { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT \(PantrySchema.columns) FROM pantry_items WHERE status = 'open' AND expires <= ? ORDER BY user_id, number
-                    """, arguments: [day.description]).map(PantrySchema.item)
-            }
-        }
+}
+
+/// The pantry reads of a read scope, on its connection and snapshot.
+extension SpatiaLiteReader: PantryReader {
+    public func pantryItems(userID: String) throws -> [PantryItem] {
+        try PantrySchema.items(db, user: Identity.normalized(userID))
+    }
+
+    public func openPantryItems(expiringOnOrBefore day: LocalDay) throws -> [PantryItem] {
+        try Row.fetchAll(db, sql: """
+            SELECT \(PantrySchema.columns) FROM pantry_items WHERE status = 'open' AND expires <= ? ORDER BY user_id, number
+            """, arguments: [day.description]).map(PantrySchema.item)
     }
 }

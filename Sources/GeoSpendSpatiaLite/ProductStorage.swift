@@ -5,10 +5,6 @@ import GRDB
 /// migration v27, `ProductStoreSchema`). "The user's product" is one they have a price record
 /// of, checked inside each write transaction.
 extension SpatiaLiteStore: ProductStore {
-    public func productMarks(userID: String) throws -> [Int64: ProductMarks] {
-        try readDatabase { db in try Self.productMarks(db, userID: userID) }
-    }
-
     static func productMarks(_ db: Database, userID: String) throws -> [Int64: ProductMarks] {
         do {
             var marks: [Int64: ProductMarks] = [:]
@@ -23,10 +19,6 @@ extension SpatiaLiteStore: ProductStore {
             }
             return marks
         }
-    }
-
-    public func productTags(userID: String) throws -> [ProductTag] {
-        try readDatabase { db in try Self.productTags(db, userID: userID) }
     }
 
     static func productTags(_ db: Database, userID: String) throws -> [ProductTag] {
@@ -156,8 +148,6 @@ extension SpatiaLiteStore: ProductStore {
 
 /// `ProductStore` for async callers: each call on a dispatch queue (`offloaded`).
 extension SpatiaLiteStore {
-    public func productMarks(userID: String) async throws -> [Int64: ProductMarks] { try await offloaded { try self.productMarks(userID: userID) } }
-    public func productTags(userID: String) async throws -> [ProductTag] { try await offloaded { try self.productTags(userID: userID) } }
     public func tagProduct(userID: String, productID: Int64, tag: String, color: String?) async throws -> ProductTag? {
         try await offloaded { try self.tagProduct(userID: userID, productID: productID, tag: tag, color: color) }
     }
@@ -176,4 +166,10 @@ extension SpatiaLiteStore {
     public func deleteProduct(userID: String, id: Int64) async throws -> ProductChange {
         try await offloaded { try self.deleteProduct(userID: userID, id: id) }
     }
+}
+
+/// The mark and tag reads of a read scope, on its connection and snapshot.
+extension SpatiaLiteReader: ProductMarkReader {
+    public func productMarks(userID: String) throws -> [Int64: ProductMarks] { try SpatiaLiteStore.productMarks(db, userID: userID) }
+    public func productTags(userID: String) throws -> [ProductTag] { try SpatiaLiteStore.productTags(db, userID: userID) }
 }

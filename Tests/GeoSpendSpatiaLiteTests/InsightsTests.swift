@@ -126,6 +126,10 @@ import Testing
         func receipt(id: String, userID: String) throws -> Receipt? { try base.receipt(id: id, userID: userID) }
         func receipts(userID: String, after sequence: Int64?, limit: Int) throws -> [Receipt] { try base.receipts(userID: userID, after: sequence, limit: limit) }
         func lists(userID: String) throws -> [ShoppingList] { try base.lists(userID: userID) }
+        func productMarks(userID: String) throws -> [Int64: ProductMarks] { try base.productMarks(userID: userID) }
+        func productTags(userID: String) throws -> [ProductTag] { try base.productTags(userID: userID) }
+        func pantryItems(userID: String) throws -> [PantryItem] { try base.pantryItems(userID: userID) }
+        func openPantryItems(expiringOnOrBefore day: LocalDay) throws -> [PantryItem] { try base.openPantryItems(expiringOnOrBefore: day) }
 
         func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit] {
             try base.expenses(within: radius, of: center, filter: filter)

@@ -20,7 +20,8 @@ import GeoSpend
 ///
 /// What it does not do: no persistence, no periods (`PeriodStore`: a `period` filter matches
 /// nothing, as no expense is assigned to one), no tokens, store choices, budgets, prices,
-/// receipts or lists (its reader finds none, though it reads the expenses a budget would count),
+/// receipts, lists, product marks or pantry items (its reader finds none, though it reads the
+/// expenses a budget would count),
 /// no user data
 /// (`UserDataStore`), no edits. Category names are kept as each expense gives them: SpatiaLite
 /// instead keeps the first spelling per user and kind (ASCII case-insensitively, defaults first), so `food` reads back
@@ -122,8 +123,8 @@ struct MemoryReader: ExpenseReader {
         storeHits(center, kind: kind, maxDistance: radius.meters)
     }
 
-    /// No tokens, periods, store choices, budgets, prices, receipts or lists here (see the
-    /// type's note): none is ever found.
+    /// No tokens, periods, store choices, budgets, prices, receipts, lists, product marks or
+    /// pantry items here (see the type's note): none is ever found.
     func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? { nil }
     func period(userID: String, id: Int64) throws -> Period? { nil }
     func storeChoices(userID: String) throws -> StoreChoices { StoreChoices() }
@@ -135,6 +136,10 @@ struct MemoryReader: ExpenseReader {
     func receipt(id: String, userID: String) throws -> Receipt? { nil }
     func receipts(userID: String, after sequence: Int64?, limit: Int) throws -> [Receipt] { [] }
     func lists(userID: String) throws -> [ShoppingList] { [] }
+    func productMarks(userID: String) throws -> [Int64: ProductMarks] { [:] }
+    func productTags(userID: String) throws -> [ProductTag] { [] }
+    func pantryItems(userID: String) throws -> [PantryItem] { [] }
+    func openPantryItems(expiringOnOrBefore day: LocalDay) throws -> [PantryItem] { [] }
 
     /// The user's expenses of kind `expense` on local days `from…to`, by id (bytes).
     func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense] {

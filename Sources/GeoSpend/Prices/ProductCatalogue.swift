@@ -29,8 +29,8 @@ public enum ProductCatalogue {
     /// the order), then the name's bytes, then the id.
     public static func list(userID: String, _ filter: Filter = Filter(), store: some Store) async throws -> [(product: Product, marks: ProductMarks)] {
         let user = Identity.normalized(userID)
-        let products = try await ProductLookup.products(userID: user, in: store)
-        let marks = try await store.productMarks(userID: user)
+        // The products and the user's marks from one snapshot.
+        let (products, marks) = try await store.read { r in (try ProductLookup.products(userID: user, in: r), try r.productMarks(userID: user)) }
         let tag = filter.tag.map(Identity.asciiLowercased)
         let category = filter.category.map(Identity.asciiLowercased)
         var listed: [(product: Product, marks: ProductMarks)] = []

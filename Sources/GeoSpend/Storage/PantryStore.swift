@@ -16,6 +16,23 @@ public protocol PantryStore: Sendable {
     func openPantryItems(expiringOnOrBefore day: LocalDay) async throws -> [PantryItem]
 }
 
+/// Pantry items as a read scope hands them out (every `ExpenseReader` is one). A store that
+/// keeps none finds none.
+public protocol PantryReader {
+    /// `PantryStore.pantryItems(userID:)`, in the scope's snapshot.
+    func pantryItems(userID: String) throws -> [PantryItem]
+    /// `PantryStore.openPantryItems(expiringOnOrBefore:)`, in the scope's snapshot.
+    func openPantryItems(expiringOnOrBefore day: LocalDay) throws -> [PantryItem]
+}
+
+/// A backend's pantry reads are its read scope's (written once, in its reader).
+extension PantryStore where Self: ExpenseStore {
+    public func pantryItems(userID: String) async throws -> [PantryItem] { try await read { try $0.pantryItems(userID: userID) } }
+    public func openPantryItems(expiringOnOrBefore day: LocalDay) async throws -> [PantryItem] {
+        try await read { try $0.openPantryItems(expiringOnOrBefore: day) }
+    }
+}
+
 /// The time-driven pantry events `NotificationRun` raises: expiry reminders and purchase
 /// predictions (each once per key, `NotificationStore.raise`).
 public enum PantryReminders {

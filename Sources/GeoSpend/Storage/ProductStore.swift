@@ -100,3 +100,18 @@ public enum ProductChange: Sendable, Hashable {
     /// Another product has this barcode.
     case barcodeTaken(by: Int64)
 }
+
+/// A user's marks and tags as a read scope hands them out (every `ExpenseReader` is one): the
+/// product list reads them in the snapshot of its products. A store that keeps none finds none.
+public protocol ProductMarkReader {
+    /// `ProductStore.productMarks(userID:)`, in the scope's snapshot.
+    func productMarks(userID: String) throws -> [Int64: ProductMarks]
+    /// `ProductStore.productTags(userID:)`, in the scope's snapshot.
+    func productTags(userID: String) throws -> [ProductTag]
+}
+
+/// A backend's mark and tag reads are its read scope's (written once, in its reader).
+extension ProductStore where Self: ExpenseStore {
+    public func productMarks(userID: String) async throws -> [Int64: ProductMarks] { try await read { try $0.productMarks(userID: userID) } }
+    public func productTags(userID: String) async throws -> [ProductTag] { try await read { try $0.productTags(userID: userID) } }
+}
