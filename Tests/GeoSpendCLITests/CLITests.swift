@@ -4,8 +4,7 @@ import Testing
 
 /// End to end: the built `geospend` binary, its exit codes, stdout/stderr split and JSON contract.
 @Suite(.serialized) struct CLITests {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repo = Repository.root
     static let binary = builtGeoSpendBinary(repo: repo)
 
     let dir: URL = {

@@ -12,7 +12,7 @@ import Testing
 /// helsinki-places.geojson from OpenStreetMap, sample-expenses.csv from `geospend generate`),
 /// with tokens made by `geospend tokens create`. Removed with the fixture.
 final class ServiceFixture: @unchecked Sendable {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repo = Repository.root
     static let binary = builtGeoSpendBinary(repo: repo)
     /// Fixed generation time: exports from the CLI and the service are then byte-identical.
     static let environment: [String: String] = {

@@ -10,14 +10,8 @@ import Testing
     /// `count` geotagged expenses spread over the whole globe, with the extreme coordinates,
     /// plus two without a location.
     static func expensesCSV(_ count: Int, idPrefix: String, seed: UInt64) -> String {
-        var rng = seed
-        func next() -> Double {  // SplitMix64: reproducible without Foundation's generators
-            rng &+= 0x9E37_79B9_7F4A_7C15
-            var z = rng
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-        }
+        var rng = SplitMix64(seed: seed)  // reproducible without Foundation's generators
+        func next() -> Double { rng.unit() }
         var csv = ImportTests.header
         let corners = [(-90.0, -180.0), (90.0, 180.0), (0.0, 0.0), (-0.1, 179.9999999), (60.1710, 24.9414)]
         for i in 0..<count {

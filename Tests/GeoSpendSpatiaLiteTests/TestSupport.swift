@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import GRDB
 import GeoSpend
 import GeoSpendSpatiaLite
@@ -40,8 +41,7 @@ func addUsers(_ users: [String], to store: some ExpenseEditing) async throws {
 }
 
 enum Repo {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = Repository.root
     static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
 }
 

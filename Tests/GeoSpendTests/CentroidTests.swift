@@ -6,7 +6,7 @@ import Testing
 @Suite struct CentroidTests {
     @Test(arguments: [(60.17, 24.94), (-33.9, 151.2), (65.0, 179.9995), (0.0, -179.9995)])
     func meanPositionIsIndependentOfOrderAndExact(latitude: Double, longitude: Double) throws {
-        var rng = SplitMix(seed: 11)
+        var rng = SplitMix64(seed: 11)
         // 5,000 positions within ~300 m, with 7 decimals as imports give them (some across ±180°).
         let cs = (0..<5_000).map { _ -> Coordinate in
             var lon = longitude + Double(Int.random(in: -3_000...3_000, using: &rng)) * 1e-7 * 3

@@ -1,12 +1,12 @@
 import Foundation
+import GeoSpendTestSupport
 import Testing
 
 /// Comments point to the repository's docs as `docs/NAME.md § Section` (the rule or measured
 /// trap behind the code): every such pointer names a file that exists and a heading it has, and
 /// nothing points to design notes outside the repository any more.
 @Suite struct DocReferenceTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = Repository.root
     static let scanned = ["Sources", "Tests", "Benchmarks/Sources"]
     /// This file names the patterns it looks for.
     static let itself = "Tests/GeoSpendTests/DocReferenceTests.swift"

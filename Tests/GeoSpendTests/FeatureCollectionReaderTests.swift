@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import Testing
 
 @testable import GeoSpend
@@ -7,8 +8,7 @@ import Testing
 /// follow-up): whatever the window's size, it reads what parsing the whole document reads and
 /// reports the same byte and reason, at about the cost of that parse.
 @Suite struct FeatureCollectionReaderTests {
-    static let helsinki = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Data/helsinki-places.geojson").path
+    static let helsinki = Repository.root.appendingPathComponent("Data/helsinki-places.geojson").path
 
     /// What a read gives: the features, then the document's type and array or the error.
     struct Outcome: Equatable, CustomStringConvertible {

@@ -1,9 +1,9 @@
 import Foundation
+import GeoSpendTestSupport
 
 /// Paths of the repository's shared test data, found from this file's location.
 enum Fixtures {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = Repository.root
     static func path(_ relative: String) -> String { repository.appendingPathComponent(relative).path }
 
     static func json(_ relative: String) throws -> [String: Any] {

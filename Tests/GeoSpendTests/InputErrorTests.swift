@@ -1,4 +1,5 @@
 import Foundation
+import GeoSpendTestSupport
 import Testing
 
 @testable import GeoSpend
@@ -83,8 +84,7 @@ import Testing
     /// The streaming reader (item 13) reads what the whole-document parse read: every feature of
     /// the Helsinki places, members in any order, and the document errors at the document.
     @Test func featureCollectionsAreReadFeatureByFeature() throws {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Data/helsinki-places.geojson").path
+        let path = Repository.root.appendingPathComponent("Data/helsinki-places.geojson").path
         let whole = try StrictJSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
         guard case .array(let features)? = whole["features"] else { Issue.record("no features"); return }
         var ids: [String] = []

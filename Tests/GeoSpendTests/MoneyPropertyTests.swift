@@ -82,7 +82,7 @@ import Testing
 
     /// The selected median is the sorted one: odd and even counts, many repeats, runs.
     @Test func medianBySelectionEqualsMedianBySorting() {
-        var rng = SplitMix(seed: 5)
+        var rng = SplitMix64(seed: 5)
         let eur = try! Currency(code: "EUR")
         for n in Array(1...70) + [999, 1000, 4096, 37_000] {
             for spread in [2, 50, 1_000_000] as [Int64] {

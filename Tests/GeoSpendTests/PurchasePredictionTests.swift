@@ -51,7 +51,7 @@ import Testing
 
     @Test(arguments: 0..<40)
     func generatedHistoriesMatchTheOracle(seed: Int) throws {
-        var rng = SplitMix(seed: UInt64(seed) &* 0x9E37_79B9 &+ 17)
+        var rng = SplitMix64(seed: UInt64(seed) &* 0x9E37_79B9 &+ 17)
         var records: [PriceRecord] = []
         var texts: [Int64: [String]] = [:]
         let offsets = ["Z", "+14:00", "-11:00", "+02:00"]
