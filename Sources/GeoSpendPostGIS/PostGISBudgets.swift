@@ -60,10 +60,6 @@ extension PostGISStore: BudgetStore {
         }
     }
 
-    public func budgets(userID: String, includeInactive: Bool) async throws -> [Budget] {
-        try await reading { try Self.fetchBudgets($0, userID: userID, number: nil, activeOnly: !includeInactive) }
-    }
-
     public func budget(id: Int64, userID: String) async throws -> Budget? {
         try await reading { try Self.fetchBudgets($0, userID: userID, number: id, activeOnly: false).first }
     }
@@ -73,10 +69,6 @@ extension PostGISStore: BudgetStore {
             // Its category limits go with it (ON DELETE CASCADE).
             !(try r.rows("DELETE FROM budgets WHERE user_id = \(userID) AND number = \(id) RETURNING 1")).isEmpty
         }
-    }
-
-    public func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) async throws -> [BudgetExpense] {
-        try await reading { r in try Self.budgetExpenses(r, userID: userID, from: from, to: to) }
     }
 
     /// The user's expenses of kind `expense` on local days `from…to`, in the caller's transaction.

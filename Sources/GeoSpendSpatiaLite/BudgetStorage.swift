@@ -60,12 +60,6 @@ extension SpatiaLiteStore: BudgetStore {
         }
     }
 
-    public func budgets(userID: String, includeInactive: Bool) throws -> [Budget] {
-        try readDatabase { db in
-            try Self.fetchBudgets(db, where: includeInactive ? "b.user_id = ?" : "b.user_id = ? AND b.is_active = 1", [userID])
-        }
-    }
-
     public func budget(id: Int64, userID: String) throws -> Budget? {
         try readDatabase { db in try Self.fetchBudgets(db, where: "b.user_id = ? AND b.number = ?", [userID, id]).first }
     }
@@ -79,10 +73,6 @@ extension SpatiaLiteStore: BudgetStore {
             try db.execute(sql: "DELETE FROM budgets WHERE pk = ?", arguments: [pk])
             return true
         }
-    }
-
-    public func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense] {
-        try readDatabase { db in try Self.budgetExpenses(db, path: path, userID: userID, from: from, to: to) }
     }
 
     /// The user's expenses of kind `expense` on local days `from…to`, in the caller's transaction.
@@ -172,20 +162,12 @@ extension SpatiaLiteStore {
         try await offloaded { try self.saveBudget(budget) }
     }
 
-    public func budgets(userID: String, includeInactive: Bool) async throws -> [Budget] {
-        try await offloaded { try self.budgets(userID: userID, includeInactive: includeInactive) }
-    }
-
     public func budget(id: Int64, userID: String) async throws -> Budget? {
         try await offloaded { try self.budget(id: id, userID: userID) }
     }
 
     public func deleteBudget(id: Int64, userID: String) async throws -> Bool {
         try await offloaded { try self.deleteBudget(id: id, userID: userID) }
-    }
-
-    public func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) async throws -> [BudgetExpense] {
-        try await offloaded { try self.budgetExpenses(userID: userID, from: from, to: to) }
     }
 }
 

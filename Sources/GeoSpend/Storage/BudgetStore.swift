@@ -16,12 +16,23 @@ public protocol BudgetStore: Sendable {
     func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) async throws -> [BudgetExpense]
 }
 
-/// Budgets as a read scope hands them out (every `ExpenseReader` is one): `insights` and the map
-/// bundle read the user's zone budgets in the snapshot their spending comes from. A store that
-/// keeps no budgets finds none.
+/// Budgets as a read scope hands them out (every `ExpenseReader` is one): `insights` reads the
+/// user's zone budgets in the snapshot its places come from (`ZoneBudgets`). A store that keeps
+/// no budgets finds none.
 public protocol BudgetReader {
     /// `BudgetStore.budgets(userID:includeInactive:)`, in the scope's snapshot.
     func budgets(userID: String, includeInactive: Bool) throws -> [Budget]
     /// `BudgetStore.budgetExpenses(userID:from:to:)`, in the scope's snapshot.
     func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense]
+}
+
+/// A backend's budget reads are its read scope's (written once, in its reader).
+extension BudgetStore where Self: ExpenseStore {
+    public func budgets(userID: String, includeInactive: Bool) async throws -> [Budget] {
+        try await read { try $0.budgets(userID: userID, includeInactive: includeInactive) }
+    }
+
+    public func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) async throws -> [BudgetExpense] {
+        try await read { try $0.budgetExpenses(userID: userID, from: from, to: to) }
+    }
 }
