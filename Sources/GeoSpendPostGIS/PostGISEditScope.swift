@@ -8,14 +8,14 @@ extension PostGISStore {
     func editing<T: Sendable>(_ body: @escaping @Sendable (PostGISReader) throws -> T) async throws -> T {
         guard !readOnly else { throw PostGISError.replicaIsReadOnly(url: address.description) }
         return try await scope("BEGIN;\nSELECT pg_advisory_xact_lock(\(PostGISSchema.writerLock))") { connection in
-            try body(PostGISReader(connection: connection, logger: self.logger))
+            try body(self.reader(on: connection))
         }
     }
 
     /// One read-only snapshot.
     func reading<T: Sendable>(_ body: @escaping @Sendable (PostGISReader) throws -> T) async throws -> T {
         try await scope("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
-            try body(PostGISReader(connection: connection, logger: self.logger))
+            try body(self.reader(on: connection))
         }
     }
 

@@ -7,7 +7,8 @@ import PostgresNIO
 struct PostGISFilter {
     private var conditions: [String] = []
     private var binds = PostgresBindings()
-    private var count = 0
+    /// Whether every parameter is cast by name (`PostGISStatement.typed`).
+    private var typed = true
 
     init() {}
 
@@ -34,11 +35,16 @@ struct PostGISFilter {
 
     mutating func add(_ condition: String) { conditions.append(condition) }
 
-    /// `$n` for `value`, bound.
+    /// `$n` for `value`, bound, cast to its type by name (`$1::TEXT`): the text then declares
+    /// the parameter types a prepared statement needs, the same the driver binds.
     mutating func bind<V: PostgresNonThrowingEncodable & Sendable>(_ value: V) -> String {
         binds.append(value)
-        count += 1
-        return "$\(count)"
+        let n = binds.count
+        guard let type = V.psqlType.knownSQLName else {
+            typed = false
+            return "$\(n)"
+        }
+        return "$\(n)::\(type)"
     }
 
     /// The point as a geography, its coordinates bound.
@@ -46,8 +52,9 @@ struct PostGISFilter {
         "ST_SetSRID(ST_MakePoint(\(bind(c.longitude)), \(bind(c.latitude))), 4326)::geography"
     }
 
-    func query(_ select: String, suffix: String) -> PostgresQuery {
+    /// The statement, its parameters typed in its text: readers keep its plan (`PreparedStatements`).
+    func query(_ select: String, suffix: String) -> PostGISStatement {
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        return PostgresQuery(unsafeSQL: "\(select) \(whereClause) \(suffix)", binds: binds)
+        return PostGISStatement(sql: "\(select) \(whereClause) \(suffix)", binds: binds, typed: typed)
     }
 }

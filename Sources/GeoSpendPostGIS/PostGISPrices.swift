@@ -56,7 +56,7 @@ extension PostGISStore: PriceStore {
     func editScope<T: Sendable>(_ body: @escaping @Sendable (PostGISReader) throws -> T) async throws -> T {
         guard !readOnly else { throw PostGISError.replicaIsReadOnly(url: address.description) }
         return try await scope("BEGIN;\nSELECT pg_advisory_xact_lock(\(PostGISSchema.writerLock))") { connection in
-            try body(PostGISReader(connection: connection, logger: self.logger))
+            try body(self.reader(on: connection))
         }
     }
 
@@ -171,7 +171,7 @@ extension PostGISStore: PriceStore {
         """
 
     /// Records matching `query`, ascending by recorded instant, then id.
-    static func recordsQuery(_ query: PriceQuery) -> PostgresQuery {
+    static func recordsQuery(_ query: PriceQuery) -> PostGISStatement {
         conditions(query).query(
             "SELECT \(recordColumns) FROM price_records AS r JOIN products AS p ON p.id = r.product_id",
             suffix: "ORDER BY r.recorded_ms, r.pk")

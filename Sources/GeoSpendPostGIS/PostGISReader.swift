@@ -12,10 +12,17 @@ import PostgresNIO
 struct PostGISReader: ExpenseReader {
     let connection: PostgresConnection
     let logger: Logger
+    /// The connection's prepared statements; nil runs every statement unprepared.
+    var statements: PreparedStatements? = nil
 
     func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
         let (connection, logger) = (self.connection, self.logger)
         return try waitFor { try await connection.unlessClosed { try await connection.query(query, logger: logger).collect() } }
+    }
+
+    /// The rows of `statement`, by its plan kept on this connection where there is one.
+    func rows(_ statement: PostGISStatement) throws -> [PostgresRow] {
+        try statements?.rows(of: statement, on: connection, logger: logger) ?? rows(statement.query)
     }
 
     // MARK: Places
@@ -141,15 +148,18 @@ struct PostGISReader: ExpenseReader {
 
     func stores(withIDs ids: Set<String>) throws -> [String: Store] {
         guard !ids.isEmpty else { return [:] }
-        let found = try rows("SELECT \(unescaped: PostGISRows.storeColumns) FROM stores AS s WHERE s.id = ANY(\(Array(ids)))")
+        var w = PostGISFilter()
+        w.add("s.id = ANY(\(w.bind(Array(ids))))")
+        let found = try rows(w.query("SELECT \(PostGISRows.storeColumns) FROM stores AS s", suffix: ""))
         return Dictionary(try found.map { let s = try PostGISRows.store($0.makeRandomAccess()); return (s.id, s) }, uniquingKeysWith: { a, _ in a })
     }
 
     func timestamps(ofExpenses ids: Set<String>, userID: String) throws -> [String: Timestamp] {
         guard !ids.isEmpty else { return [:] }
-        let found = try rows("""
-            SELECT id, occurred_at, occurred_ms, utc_offset_min, local_date FROM expenses WHERE user_id = \(userID) AND id = ANY(\(Array(ids)))
-            """)
+        var w = PostGISFilter()
+        w.add("e.user_id = \(w.bind(userID))")
+        w.add("e.id = ANY(\(w.bind(Array(ids))))")
+        let found = try rows(w.query("SELECT e.id, e.occurred_at, e.occurred_ms, e.utc_offset_min, e.local_date FROM expenses AS e", suffix: ""))
         return Dictionary(try found.map { row in
             let (id, text, ms, offset, day) = try row.decode((String, String, Int64, Int32?, String).self)
             return (id, Timestamp(text: text, epochMilliseconds: ms, utcOffsetMinutes: offset.map(Int.init), localDate: day))
@@ -193,7 +203,9 @@ struct PostGISReader: ExpenseReader {
 /// What exists to be named on the command line; orders by bytes (`COLLATE "C"`), as the file's.
 extension PostGISReader {
     func hasUser(_ id: String) throws -> Bool {
-        try rows("SELECT EXISTS (SELECT 1 FROM users WHERE id = \(id))")[0].decode(Bool.self)
+        var w = PostGISFilter()
+        w.add("u.id = \(w.bind(id))")
+        return try !rows(w.query("SELECT 1 FROM users AS u", suffix: "")).isEmpty
     }
 
     func userIDs() throws -> [String] {

@@ -39,7 +39,7 @@ extension PostGISStore: UserDataStore {
         _ userID: String, _ body: @escaping @Sendable (any UserDataSnapshot) throws -> T
     ) async throws -> T? {
         try await scope("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
-            let reader = PostGISReader(connection: connection, logger: self.logger)
+            let reader = self.reader(on: connection)
             var query = PostgresQuery(unsafeSQL: "\(Self.userSelect) WHERE u.id = $1")
             query.binds.append(userID)
             guard let row = try reader.rows(query).first else { return nil }
