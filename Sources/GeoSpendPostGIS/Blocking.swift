@@ -1,22 +1,45 @@
 import Dispatch
+import Foundation
+import PostgresNIO
 
-/// Runs async work (postgres-nio's calls) from a scope's synchronous body and waits for it.
+/// Runs async work on `connection` (postgres-nio's calls) from a scope's synchronous body and
+/// waits for it: its result, or `connectionLost` as soon as the connection closes
+/// (`PostgresConnection.unlessClosed` says why that cannot wait for the statement).
 ///
 /// The seam's bodies are synchronous and run on a thread of the store's own (`offloaded`'s
 /// dispatch thread), never on one of Swift's cooperative threads, so blocking that thread while
-/// the query runs on the event loop starves nothing.
-func waitFor<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-    let outcome = Outcome<T>()
-    let done = DispatchSemaphore(value: 0)
+/// the query runs on the event loop starves nothing. One task per statement: the close watch
+/// settles the same outcome the task does.
+func waitFor<T: Sendable>(on connection: PostgresConnection, _ work: @escaping @Sendable () async throws -> T) throws -> T {
+    guard !connection.isClosed else { throw PostGISError.connectionLost }
+    let outcome = FirstOutcome<T>()
+    let ticket = CloseWatch.shared.add(connection) { outcome.settle(.failure(PostGISError.connectionLost)) }
     Task {
-        do { outcome.result = .success(try await work()) } catch { outcome.result = .failure(PostGISError.wrap(error)) }
-        done.signal()
+        let result: Result<T, any Error>
+        do { result = .success(try await work()) } catch { result = .failure(error) }
+        CloseWatch.shared.remove(connection, ticket)
+        outcome.settle(result)
     }
-    done.wait()
-    return try outcome.result!.get()
+    return try outcome.wait()
 }
 
-/// The result handed from the task to the waiting thread; the semaphore orders the two accesses.
-private final class Outcome<T>: @unchecked Sendable {
-    var result: Result<T, any Error>?
+/// The first of the results handed to it, for the thread waiting on it.
+private final class FirstOutcome<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result<T, any Error>?
+
+    func settle(_ result: Result<T, any Error>) {
+        let first = lock.withLock {
+            guard self.result == nil else { return false }
+            self.result = result
+            return true
+        }
+        if first { done.signal() }
+    }
+
+    func wait() throws -> T {
+        done.wait()
+        return try lock.withLock { result! }.mapError { PostGISError.wrap($0) }.get()
+    }
 }

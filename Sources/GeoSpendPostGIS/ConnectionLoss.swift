@@ -26,7 +26,7 @@ extension PostgresConnection {
 
 /// The statements waiting on each open connection, failed together when it closes: one close
 /// callback per connection, not per statement (a pooled connection runs millions of them).
-private final class CloseWatch: @unchecked Sendable {
+final class CloseWatch: @unchecked Sendable {
     static let shared = CloseWatch()
     private let lock = NSLock()
     private var waiting: [ObjectIdentifier: [Int: @Sendable () -> Void]] = [:]

@@ -65,10 +65,8 @@ extension PostgresConnection {
     func copy(_ table: String, _ columns: [String], _ text: CopyText, logger: Logger) throws {
         guard text.rows > 0 else { return }
         let buffer = text.buffer
-        try waitFor {
-            try await self.unlessClosed {
-                try await self.copyFrom(table: table, columns: columns, logger: logger) { try await $0.write(buffer) }
-            }
+        try waitFor(on: self) {
+            try await self.copyFrom(table: table, columns: columns, logger: logger) { try await $0.write(buffer) }
         }
     }
 }

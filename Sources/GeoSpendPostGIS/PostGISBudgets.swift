@@ -91,13 +91,15 @@ extension PostGISStore: BudgetStore {
     /// The user's budgets (or the one numbered `number`): active first, newest `from` first,
     /// then newest id; each with its category limits in byte order.
     static func fetchBudgets(_ r: PostGISReader, userID: String, number: Int64?, activeOnly: Bool) throws -> [Budget] {
-        let rows = try r.rows("""
+        var w = PostGISFilter()
+        w.add("b.user_id = \(w.bind(userID))")
+        if let number { w.add("b.number = \(w.bind(number))") }
+        if activeOnly { w.add("b.is_active") }
+        let rows = try r.rows(w.query("""
             SELECT b.number, b.user_id, b.name, b.amount_minor, b.currency, b.from_date, b.to_date, b.category, b.every,
                 b.zone_lat, b.zone_lon, b.zone_radius_m, b.zone_geojson, b.is_active, b.created_at, b.pk, b.thresholds
             FROM budgets AS b
-            WHERE b.user_id = \(userID) AND (\(number)::bigint IS NULL OR b.number = \(number)) \(unescaped: activeOnly ? "AND b.is_active" : "")
-            ORDER BY b.is_active DESC, b.from_date DESC, b.number DESC
-            """)
+            """, suffix: "ORDER BY b.is_active DESC, b.from_date DESC, b.number DESC"))
         return try rows.map { row in
             let x = row.makeRandomAccess()
             let currency = try Currency(code: try x[4].decode(String.self))

@@ -17,7 +17,7 @@ struct PostGISReader: ExpenseReader {
 
     func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
         let (connection, logger) = (self.connection, self.logger)
-        return try waitFor { try await connection.unlessClosed { try await connection.query(query, logger: logger).collect() } }
+        return try waitFor(on: connection) { try await connection.query(query, logger: logger).collect() }
     }
 
     /// The rows of `statement`, by its plan kept on this connection where there is one.

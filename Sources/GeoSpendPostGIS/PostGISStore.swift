@@ -80,10 +80,8 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
     public func serverVersions() async throws -> [String: String] {
         try await scope("BEGIN READ ONLY") { connection in
             let logger = self.logger
-            let row = try waitFor {
-                try await connection.unlessClosed {
-                    try await connection.query("SELECT current_setting('server_version'), postgis_lib_version()", logger: logger).collect()
-                }
+            let row = try waitFor(on: connection) {
+                try await connection.query("SELECT current_setting('server_version'), postgis_lib_version()", logger: logger).collect()
             }[0]
             let (server, postgis) = try row.decode((String, String).self)
             return ["postgresql": server, "postgis": postgis]

@@ -73,7 +73,7 @@ final class PostGISWriter: ExpenseWriter {
 
     private func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
         let (connection, logger) = (self.connection, self.logger)
-        return try waitFor { try await connection.unlessClosed { try await connection.query(query, logger: logger).collect() } }
+        return try waitFor(on: connection) { try await connection.query(query, logger: logger).collect() }
     }
 
     private func copy(_ table: String, _ columns: [String], _ text: CopyText) throws {

@@ -51,13 +51,11 @@ final class PreparedStatements: @unchecked Sendable {
         let binds = statement.binds
         do {
             // Not yet known: a failure retires `name` (it is never kept).
-            let found = try waitFor {
-                try await connection.unlessClosed {
-                    try await BuiltStatement.$current.withValue((name, sql)) {
-                        var found: [PostgresRow] = []
-                        for try await row in try await connection.execute(BuiltStatement(binds: binds), logger: logger) { found.append(row) }
-                        return found
-                    }
+            let found = try waitFor(on: connection) {
+                try await BuiltStatement.$current.withValue((name, sql)) {
+                    var found: [PostgresRow] = []
+                    for try await row in try await connection.execute(BuiltStatement(binds: binds), logger: logger) { found.append(row) }
+                    return found
                 }
             }
             if !known { lock.withLock { names[sql] = name } }
