@@ -18,8 +18,12 @@
 //   geospend-bench h3-layer DATABASE OUT RUNS
 //       the all-users H3 res 9 heat layer written to OUT, RUNS times in one process after a
 //       warm-up (scripts/bench-rollups.sh); prints {"millis": [...], "features": N}
+//   geospend-bench pg-overhead POSTGRESQL_URL USER LAT LON
+//       what a read scope on PostgreSQL costs around its statements: empty, one and two
+//       prepared statements, a radius query, an unprepared one (docs/MEASUREMENTS.md)
 import Foundation
 import GeoSpend
+import GeoSpendPostGIS
 import GeoSpendSpatiaLite
 import GRDB
 
@@ -30,6 +34,7 @@ func usage() -> Never {
                geospend-bench insights DATABASE USER | store-report DATABASE | points-export DATABASE DIR
                geospend-bench insights-per-store DATABASE [both|geospend|spatialite [ROUNDS [geospend-first|alternate]]]
                geospend-bench h3-layer DATABASE OUT RUNS
+               geospend-bench pg-overhead POSTGRESQL_URL USER LAT LON
 
         """.utf8))
     exit(2)
@@ -76,6 +81,25 @@ do {
             progress("FAILED: PostGIS or DuckDB answered differently from GeoSpend (see the answers column)")
             exit(1)
         }
+    case "pg-overhead" where arguments.count == 6:
+        // What a read scope on PostgreSQL costs around its statements (docs/MEASUREMENTS.md §
+        // Prepared statements on PostgreSQL): URL of a GeoSpend database, a user, a point.
+        let store = try blocking { try await PostGISStore(PostGISAddress(arguments[2])) }
+        let user = arguments[3]
+        guard let lat = Double(arguments[4]), let lon = Double(arguments[5]) else { usage() }
+        let here = try Coordinate(latitude: lat, longitude: lon)
+        try timeGeoSpendOnly("blocking, nothing", runs: 2000, warmup: 100) { try blocking { 0 } }
+        try timeGeoSpendOnly("read scope, empty body", runs: 2000, warmup: 100) { try blocking { try await store.read { _ in 0 } } }
+        try timeGeoSpendOnly("read scope, hasUser", runs: 2000, warmup: 100) {
+            try blocking { try await store.read { try $0.hasUser(user) ? 1 : 0 } }
+        }
+        try timeGeoSpendOnly("read scope, hasUser twice", runs: 2000, warmup: 100) {
+            try blocking { try await store.read { try $0.hasUser(user) && $0.hasUser(user) ? 1 : 0 } }
+        }
+        try timeGeoSpendOnly("read scope, radius 50 m of the user", runs: 2000, warmup: 100) {
+            try blocking { try await store.read { try $0.expenses(within: .meters(50), of: here, filter: ExpenseFilter(userID: user)).count } }
+        }
+        try timeGeoSpendOnly("read scope, userIDs (unprepared)", runs: 500, warmup: 20) { try blocking { try await store.read { try $0.userIDs().count } } }
     case "render":
         let runs = try arguments.dropFirst(2).map { try JSONDecoder().decode(BenchResults.self, from: Data(contentsOf: URL(fileURLWithPath: $0))) }
         print(ResultsTable.markdown(runs))
