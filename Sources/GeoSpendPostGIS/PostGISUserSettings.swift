@@ -5,14 +5,6 @@ import PostgresNIO
 /// file's rules (Sources/GeoSpendSpatiaLite/UserSettingsStorage.swift): a row only for a user who
 /// chose something; a write under the writers' lock, in one transaction.
 extension PostGISStore: UserSettingsStore {
-    public func userSettings(userID: String) async throws -> UserSettings? {
-        let user = Identity.normalized(userID)
-        return try await reading { r in
-            guard try r.hasUser(user) else { return nil }
-            return try Self.settings(r, user: user)
-        }
-    }
-
     public func setUserSettings(_ settings: UserSettings, userID: String) async throws -> Bool {
         let user = Identity.normalized(userID)
         return try await editing { r in
@@ -30,18 +22,6 @@ extension PostGISStore: UserSettingsStore {
         }
     }
 
-    public func positionRetentions() async throws -> [(userID: String, days: Int)] {
-        try await reading { r in
-            try r.rows("""
-                SELECT user_id, position_retention_days::bigint FROM user_settings WHERE position_retention_days IS NOT NULL
-                ORDER BY user_id COLLATE "C"
-                """).map { row in
-                let (user, days) = try row.decode((String, Int64).self)
-                return (userID: user, days: Int(days))
-            }
-        }
-    }
-
     /// The user's row, as `UserSettings`; defaults when there is none.
     static func settings(_ r: PostGISReader, user: String) throws -> UserSettings {
         guard let row = try r.rows("""
@@ -50,5 +30,24 @@ extension PostGISStore: UserSettingsStore {
         else { return UserSettings() }
         let (zone, days) = try row.decode((String?, Int64?).self)
         return UserSettings(storedTimeZone: zone, positionRetentionDays: days.map { Int($0) })
+    }
+}
+
+/// The settings reads of a read scope, on its connection and snapshot.
+extension PostGISReader: UserSettingsReader {
+    func userSettings(userID: String) throws -> UserSettings? {
+        let user = Identity.normalized(userID)
+        guard try hasUser(user) else { return nil }
+        return try PostGISStore.settings(self, user: user)
+    }
+
+    func positionRetentions() throws -> [(userID: String, days: Int)] {
+        try rows("""
+            SELECT user_id, position_retention_days::bigint FROM user_settings WHERE position_retention_days IS NOT NULL
+            ORDER BY user_id COLLATE "C"
+            """).map { row in
+            let (user, days) = try row.decode((String, Int64).self)
+            return (userID: user, days: Int(days))
+        }
     }
 }

@@ -28,16 +28,6 @@ enum UserSettingsSchema {
 }
 
 extension SpatiaLiteStore: UserSettingsStore {
-    public func userSettings(userID: String) async throws -> UserSettings? {
-        let user = Identity.normalized(userID)
-        return try await offloaded {
-            try self.readDatabase { db in
-                guard try Self.userExists(db, user) else { return nil }
-                return try UserSettingsSchema.settings(db, user: user)
-            }
-        }
-    }
-
     public func setUserSettings(_ settings: UserSettings, userID: String) async throws -> Bool {
         let user = Identity.normalized(userID)
         return try await offloaded {
@@ -58,17 +48,22 @@ extension SpatiaLiteStore: UserSettingsStore {
         }
     }
 
-    public func positionRetentions() async throws -> [(userID: String, days: Int)] {
-        try await offloaded {
-            try self.readDatabase { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT user_id, position_retention_days FROM user_settings WHERE position_retention_days IS NOT NULL ORDER BY user_id
-                    """).map { (userID: $0[0] as String, days: $0[1] as Int) }
-            }
-        }
+    fileprivate static func userExists(_ db: Database, _ user: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [user]) == true
+    }
+}
+
+/// The settings reads of a read scope, on its connection and snapshot.
+extension SpatiaLiteReader: UserSettingsReader {
+    public func userSettings(userID: String) throws -> UserSettings? {
+        let user = Identity.normalized(userID)
+        guard try SpatiaLiteStore.userExists(db, user) else { return nil }
+        return try UserSettingsSchema.settings(db, user: user)
     }
 
-    private static func userExists(_ db: Database, _ user: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [user]) == true
+    public func positionRetentions() throws -> [(userID: String, days: Int)] {
+        try Row.fetchAll(db, sql: """
+            SELECT user_id, position_retention_days FROM user_settings WHERE position_retention_days IS NOT NULL ORDER BY user_id
+            """).map { (userID: $0[0] as String, days: $0[1] as Int) }
     }
 }

@@ -130,6 +130,8 @@ import Testing
         func productTags(userID: String) throws -> [ProductTag] { try base.productTags(userID: userID) }
         func pantryItems(userID: String) throws -> [PantryItem] { try base.pantryItems(userID: userID) }
         func openPantryItems(expiringOnOrBefore day: LocalDay) throws -> [PantryItem] { try base.openPantryItems(expiringOnOrBefore: day) }
+        func userSettings(userID: String) throws -> UserSettings? { try base.userSettings(userID: userID) }
+        func positionRetentions() throws -> [(userID: String, days: Int)] { try base.positionRetentions() }
 
         func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit] {
             try base.expenses(within: radius, of: center, filter: filter)

@@ -123,8 +123,8 @@ struct MemoryReader: ExpenseReader {
         storeHits(center, kind: kind, maxDistance: radius.meters)
     }
 
-    /// No tokens, periods, store choices, budgets, prices, receipts, lists, product marks or
-    /// pantry items here (see the type's note): none is ever found.
+    /// No tokens, periods, store choices, budgets, prices, receipts, lists, product marks,
+    /// pantry items or settings here (see the type's note): none is ever found.
     func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? { nil }
     func period(userID: String, id: Int64) throws -> Period? { nil }
     func storeChoices(userID: String) throws -> StoreChoices { StoreChoices() }
@@ -140,6 +140,8 @@ struct MemoryReader: ExpenseReader {
     func productTags(userID: String) throws -> [ProductTag] { [] }
     func pantryItems(userID: String) throws -> [PantryItem] { [] }
     func openPantryItems(expiringOnOrBefore day: LocalDay) throws -> [PantryItem] { [] }
+    func userSettings(userID: String) throws -> UserSettings? { nil }
+    func positionRetentions() throws -> [(userID: String, days: Int)] { [] }
 
     /// The user's expenses of kind `expense` on local days `from…to`, by id (bytes).
     func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense] {

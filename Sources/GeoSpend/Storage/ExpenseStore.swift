@@ -56,7 +56,7 @@ extension ExpenseStore {
 /// one snapshot (docs/ARCHITECTURE.md § The storage seam).
 public protocol ExpenseReader:
     TokenReader, PeriodReader, StoreChoiceReader, BudgetReader, PriceReader, ReceiptReader, ShoppingListReader,
-    ProductMarkReader, PantryReader
+    ProductMarkReader, PantryReader, UserSettingsReader
 {
     /// The user's expenses within `radius` (geodesic) of `center`, nearest first, ties by id.
     func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit]

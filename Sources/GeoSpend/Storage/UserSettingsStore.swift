@@ -19,6 +19,21 @@ public protocol UserSettingsStore: Sendable {
     func positionRetentions() async throws -> [(userID: String, days: Int)]
 }
 
+/// Settings as a read scope hands them out (every `ExpenseReader` is one). A store that keeps
+/// none finds none.
+public protocol UserSettingsReader {
+    /// `UserSettingsStore.userSettings(userID:)`, in the scope's snapshot.
+    func userSettings(userID: String) throws -> UserSettings?
+    /// `UserSettingsStore.positionRetentions()`, in the scope's snapshot.
+    func positionRetentions() throws -> [(userID: String, days: Int)]
+}
+
+/// A backend's settings reads are its read scope's (written once, in its reader).
+extension UserSettingsStore where Self: ExpenseStore {
+    public func userSettings(userID: String) async throws -> UserSettings? { try await read { try $0.userSettings(userID: userID) } }
+    public func positionRetentions() async throws -> [(userID: String, days: Int)] { try await read { try $0.positionRetentions() } }
+}
+
 extension UserSettingsStore {
     /// The zone the user's bare dates are days of: their setting, else `fallback` (the CLI:
     /// this machine's zone; the service: UTC). An option or parameter naming a zone comes first;
