@@ -5,9 +5,10 @@ import PostgresNIO
 /// A query whose parameters carry their types in its text (`$1::TEXT`), so that a connection
 /// can prepare it once and keep its plan.
 ///
-/// Planning was most of a short read's time: the radius query of one user planned in ~0.5 ms
-/// and ran in ~0.06 ms once prepared (docs/MEASUREMENTS.md § Prepared statements on
-/// PostgreSQL). `PostGISFilter` builds these. The casts name the types the driver binds, so the
+/// Parsing and planning were most of a short read's time: the radius query of one user took
+/// ~0.58 ms a call unprepared and ~0.06 ms prepared with its values in the text; with
+/// parameters PostgreSQL may still re-plan it each run (custom plans; docs/MEASUREMENTS.md
+/// § Prepared statements on PostgreSQL). `PostGISFilter` builds these. The casts name the types the driver binds, so the
 /// server infers for the prepared statement exactly the parameters the unprepared query has.
 struct PostGISStatement {
     let sql: String
