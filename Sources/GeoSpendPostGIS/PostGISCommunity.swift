@@ -134,11 +134,6 @@ extension PostGISStore: CommunityStore {
         }
     }
 
-    public func communityMember(userID: String) async throws -> CommunityMember? {
-        let user = Identity.normalized(userID)
-        return try await reading { try Self.communityMember($0, user) }
-    }
-
     public func addCommunityPost(userID: String, _ fields: CommunityPostFields, at: Timestamp) async throws -> CommunityPost {
         let user = Identity.normalized(userID)
         let f = fields
@@ -173,40 +168,6 @@ extension PostGISStore: CommunityStore {
         }
     }
 
-    public func communityFeed(_ filter: CommunityFeedFilter, limit: Int) async throws -> [CommunityPost] {
-        try await reading { r in
-            var binds = PostgresBindings()
-            var n = 0
-            func bind<V: PostgresThrowingDynamicTypeEncodable>(_ v: V) throws -> String {
-                n += 1
-                try binds.append(v)
-                return "$\(n)"
-            }
-            var sql = "SELECT \(Self.communityPostColumns) WHERE true"
-            if let b = filter.before { sql += " AND p.id < \(try bind(b))" }
-            if let s = filter.storeID { sql += " AND p.store_id = \(try bind(s))" }
-            if let p = filter.productID { sql += " AND p.product_id = \(try bind(p))" }
-            if let t = filter.type { sql += " AND p.type = \(try bind(t.rawValue))" }
-            if let boxes = filter.boxes {
-                sql += " AND (false"
-                for b in boxes {
-                    sql += " OR (s.lat BETWEEN \(try bind(b.south)) AND \(try bind(b.north)) AND s.lon BETWEEN \(try bind(b.west)) AND \(try bind(b.east)))"
-                }
-                sql += ")"
-            }
-            sql += " ORDER BY p.id DESC LIMIT \(limit)"
-            let query = PostgresQuery(unsafeSQL: sql, binds: binds)
-            return try r.rows(query).map(Self.communityPost)
-        }
-    }
-
-    public func communityThread(id: Int64) async throws -> CommunityThread? {
-        try await reading { r in
-            guard let post = try Self.communityPost(r, id: id) else { return nil }
-            return CommunityThread(post: post, comments: try Self.communityComments(r, postID: id, commentID: nil, user: nil))
-        }
-    }
-
     public func deleteCommunityPost(userID: String, id: Int64) async throws -> Bool {
         let user = Identity.normalized(userID)
         return try await editing { r in
@@ -220,15 +181,49 @@ extension PostGISStore: CommunityStore {
             !(try r.rows("DELETE FROM community_comments WHERE id = \(id) AND user_id = \(user) RETURNING 1")).isEmpty
         }
     }
+}
 
-    public func communityStanding(userID: String) async throws -> CommunityStanding? {
-        let user = Identity.normalized(userID)
-        return try await reading { r in
-            guard let m = try Self.communityMember(r, user) else { return nil }
-            let (all, verified) = try r.rows("""
-                SELECT count(*), count(*) FILTER (WHERE verified) FROM community_posts WHERE user_id = \(user) AND type = 'price_update'
-                """)[0].decode((Int64, Int64).self)
-            return CommunityStanding(displayName: m.displayName, priceUpdates: Int(all), verifiedUpdates: Int(verified))
+/// The community reads of a read scope, on its connection and snapshot.
+extension PostGISReader: CommunityReader {
+    public func communityMember(userID: String) throws -> CommunityMember? {
+        try PostGISStore.communityMember(self, Identity.normalized(userID))
+    }
+
+    public func communityFeed(_ filter: CommunityFeedFilter, limit: Int) throws -> [CommunityPost] {
+        var binds = PostgresBindings()
+        var n = 0
+        func bind<V: PostgresThrowingDynamicTypeEncodable>(_ v: V) throws -> String {
+            n += 1
+            try binds.append(v)
+            return "$\(n)"
         }
+        var sql = "SELECT \(PostGISStore.communityPostColumns) WHERE true"
+        if let b = filter.before { sql += " AND p.id < \(try bind(b))" }
+        if let s = filter.storeID { sql += " AND p.store_id = \(try bind(s))" }
+        if let p = filter.productID { sql += " AND p.product_id = \(try bind(p))" }
+        if let t = filter.type { sql += " AND p.type = \(try bind(t.rawValue))" }
+        if let boxes = filter.boxes {
+            sql += " AND (false"
+            for b in boxes {
+                sql += " OR (s.lat BETWEEN \(try bind(b.south)) AND \(try bind(b.north)) AND s.lon BETWEEN \(try bind(b.west)) AND \(try bind(b.east)))"
+            }
+            sql += ")"
+        }
+        sql += " ORDER BY p.id DESC LIMIT \(limit)"
+        return try rows(PostgresQuery(unsafeSQL: sql, binds: binds)).map(PostGISStore.communityPost)
+    }
+
+    public func communityThread(id: Int64) throws -> CommunityThread? {
+        guard let post = try PostGISStore.communityPost(self, id: id) else { return nil }
+        return CommunityThread(post: post, comments: try PostGISStore.communityComments(self, postID: id, commentID: nil, user: nil))
+    }
+
+    public func communityStanding(userID: String) throws -> CommunityStanding? {
+        let user = Identity.normalized(userID)
+        guard let m = try PostGISStore.communityMember(self, user) else { return nil }
+        let (all, verified) = try rows("""
+            SELECT count(*), count(*) FILTER (WHERE verified) FROM community_posts WHERE user_id = \(user) AND type = 'price_update'
+            """)[0].decode((Int64, Int64).self)
+        return CommunityStanding(displayName: m.displayName, priceUpdates: Int(all), verifiedUpdates: Int(verified))
     }
 }

@@ -90,17 +90,6 @@ extension PostGISStore: NotificationStore {
         }
     }
 
-    public func webhooks(userID: String) async throws -> [Webhook] {
-        try await reading { r in try Self.webhooks(r, user: userID) }
-    }
-
-    public func webhook(id: String, userID: String) async throws -> Webhook? {
-        try await reading { r in
-            try r.rows("SELECT id, user_id, url, events, secret, created_at FROM webhooks WHERE id = \(id) AND user_id = \(userID)")
-                .first.map { try Self.webhook($0, secret: true) }
-        }
-    }
-
     public func deleteWebhook(id: String, userID: String) async throws -> Bool {
         try await editing { r in
             !(try r.rows("DELETE FROM webhooks WHERE id = \(id) AND user_id = \(userID) RETURNING pk")).isEmpty
@@ -112,16 +101,6 @@ extension PostGISStore: NotificationStore {
             var known = Set<String>()
             for u in Set(events.map(\.userID)) where try r.hasUser(u) { known.insert(u) }
             return try Self.raise(r, events.filter { known.contains($0.userID) })
-        }
-    }
-
-    public func notifications(userID: String, after sequence: Int64?, limit: Int, unreadOnly: Bool) async throws -> [NotificationEvent] {
-        try await reading { r in
-            try r.rows("""
-                SELECT \(unescaped: Self.eventColumns) FROM notification_events
-                WHERE user_id = \(userID) AND seq > \(sequence ?? 0)\(unescaped: unreadOnly ? " AND read_at IS NULL" : "")
-                ORDER BY seq LIMIT \(Int64(limit))
-                """).map(Self.event)
         }
     }
 
@@ -162,25 +141,6 @@ extension PostGISStore: NotificationStore {
         }
     }
 
-    public func dueDeliveries(now: Int64, limit: Int) async throws -> [DueDelivery] {
-        try await reading { r in
-            try r.rows("""
-                SELECT d.pk, w.url, w.secret, d.attempts::bigint, d.created_ms,
-                    e.seq, e.id, e.user_id, e.type, e.created_at, e.payload, e.read_at
-                FROM webhook_deliveries AS d JOIN webhooks AS w ON w.pk = d.webhook_pk
-                    JOIN notification_events AS e ON e.seq = d.event_seq
-                WHERE d.status = 'pending' AND d.next_ms <= \(now) ORDER BY d.next_ms, d.pk LIMIT \(Int64(limit))
-                """).map { row in
-                let (pk, url, secret, attempts, created, seq, id, user, type, at, payload, read) = try row.decode(
-                    (Int64, String, String, Int64, Int64, Int64, String, String, String, String, String, String?).self)
-                return DueDelivery(
-                    id: pk, url: url, secret: secret,
-                    event: NotificationEvent(sequence: seq, id: id, userID: user, type: type, createdAt: at, payload: payload, readAt: read),
-                    attempts: Int(attempts), createdMilliseconds: created)
-            }
-        }
-    }
-
     public func recordAttempt(deliveryID: Int64, at now: Int64, note: String, outcome: AttemptOutcome) async throws {
         let (status, next): (String, Int64?) = switch outcome {
         case .delivered: ("delivered", nil)
@@ -193,13 +153,6 @@ extension PostGISStore: NotificationStore {
                     attempt_log = attempt_log || CASE WHEN attempt_log = '' THEN '' ELSE E'\\n' END || \(note)
                 WHERE pk = \(deliveryID)
                 """)
-        }
-    }
-
-    public func notificationSettings(userID: String) async throws -> NotificationSettings? {
-        try await reading { r in
-            guard try r.hasUser(userID) else { return nil }
-            return try Self.notificationSettings(r, user: userID)
         }
     }
 
@@ -220,36 +173,74 @@ extension PostGISStore: NotificationStore {
             return true
         }
     }
+}
 
-    public func remindersDue(asOf: Timestamp) async throws -> [StoredExpense] {
-        let bound = asOf.epochMilliseconds + Int64(NotificationSettings.leadRange.upperBound) * 60_000
-        return try await reading { r in
-            try r.rows("""
-                SELECT \(unescaped: Self.storedColumns) FROM \(unescaped: Self.storedSource)
-                    LEFT JOIN notification_settings AS n ON n.user_id = e.user_id
-                WHERE e.remind_ms IS NOT NULL AND e.remind_ms <= \(bound)
-                    AND e.remind_ms - coalesce(n.reminder_lead_minutes, 0)::bigint * 60000 <= \(asOf.epochMilliseconds)
-                ORDER BY e.user_id, e.remind_ms, e.id
-                """).map(Self.stored)
+/// The notification reads of a read scope, on its connection and snapshot.
+extension PostGISReader: NotificationReader {
+    public func webhooks(userID: String) throws -> [Webhook] {
+        try PostGISStore.webhooks(self, user: userID)
+    }
+
+    public func webhook(id: String, userID: String) throws -> Webhook? {
+        try rows("SELECT id, user_id, url, events, secret, created_at FROM webhooks WHERE id = \(id) AND user_id = \(userID)")
+            .first.map { try PostGISStore.webhook($0, secret: true) }
+    }
+
+    public func notifications(userID: String, after sequence: Int64?, limit: Int, unreadOnly: Bool) throws -> [NotificationEvent] {
+        try rows("""
+            SELECT \(unescaped: PostGISStore.eventColumns) FROM notification_events
+            WHERE user_id = \(userID) AND seq > \(sequence ?? 0)\(unescaped: unreadOnly ? " AND read_at IS NULL" : "")
+            ORDER BY seq LIMIT \(Int64(limit))
+            """).map(PostGISStore.event)
+    }
+
+    public func dueDeliveries(now: Int64, limit: Int) throws -> [DueDelivery] {
+        try rows("""
+            SELECT d.pk, w.url, w.secret, d.attempts::bigint, d.created_ms,
+                e.seq, e.id, e.user_id, e.type, e.created_at, e.payload, e.read_at
+            FROM webhook_deliveries AS d JOIN webhooks AS w ON w.pk = d.webhook_pk
+                JOIN notification_events AS e ON e.seq = d.event_seq
+            WHERE d.status = 'pending' AND d.next_ms <= \(now) ORDER BY d.next_ms, d.pk LIMIT \(Int64(limit))
+            """).map { row in
+            let (pk, url, secret, attempts, created, seq, id, user, type, at, payload, read) = try row.decode(
+                (Int64, String, String, Int64, Int64, Int64, String, String, String, String, String, String?).self)
+            return DueDelivery(
+                id: pk, url: url, secret: secret,
+                event: NotificationEvent(sequence: seq, id: id, userID: user, type: type, createdAt: at, payload: payload, readAt: read),
+                attempts: Int(attempts), createdMilliseconds: created)
         }
     }
 
-    public func deliveries(userID: String, webhookID: String?, limit: Int) async throws -> [WebhookDelivery] {
-        try await reading { r in
-            try r.rows("""
-                SELECT d.pk, w.id, e.id, e.type, d.status, d.attempts::bigint, d.attempt_log, d.created_at, d.next_ms
-                FROM webhook_deliveries AS d JOIN webhooks AS w ON w.pk = d.webhook_pk
-                    JOIN notification_events AS e ON e.seq = d.event_seq
-                WHERE d.user_id = \(userID) AND (\(webhookID)::text IS NULL OR w.id = \(webhookID))
-                ORDER BY d.pk DESC LIMIT \(Int64(limit))
-                """).map { row in
-                let (pk, hook, event, type, status, attempts, log, created, next) = try row.decode(
-                    (Int64, String, String, String, String, Int64, String, String, Int64?).self)
-                return WebhookDelivery(
-                    id: pk, webhookID: hook, eventID: event, eventType: type, status: WebhookDelivery.Status(rawValue: status) ?? .pending,
-                    attempts: Int(attempts), attemptLog: log.isEmpty ? [] : log.split(separator: "\n").map(String.init), createdAt: created,
-                    nextAttemptMilliseconds: next)
-            }
+    public func notificationSettings(userID: String) throws -> NotificationSettings? {
+        guard try hasUser(userID) else { return nil }
+        return try PostGISStore.notificationSettings(self, user: userID)
+    }
+
+    public func remindersDue(asOf: Timestamp) throws -> [StoredExpense] {
+        let bound = asOf.epochMilliseconds + Int64(NotificationSettings.leadRange.upperBound) * 60_000
+        return try rows("""
+            SELECT \(unescaped: PostGISStore.storedColumns) FROM \(unescaped: PostGISStore.storedSource)
+                LEFT JOIN notification_settings AS n ON n.user_id = e.user_id
+            WHERE e.remind_ms IS NOT NULL AND e.remind_ms <= \(bound)
+                AND e.remind_ms - coalesce(n.reminder_lead_minutes, 0)::bigint * 60000 <= \(asOf.epochMilliseconds)
+            ORDER BY e.user_id, e.remind_ms, e.id
+            """).map(PostGISStore.stored)
+    }
+
+    public func deliveries(userID: String, webhookID: String?, limit: Int) throws -> [WebhookDelivery] {
+        try rows("""
+            SELECT d.pk, w.id, e.id, e.type, d.status, d.attempts::bigint, d.attempt_log, d.created_at, d.next_ms
+            FROM webhook_deliveries AS d JOIN webhooks AS w ON w.pk = d.webhook_pk
+                JOIN notification_events AS e ON e.seq = d.event_seq
+            WHERE d.user_id = \(userID) AND (\(webhookID)::text IS NULL OR w.id = \(webhookID))
+            ORDER BY d.pk DESC LIMIT \(Int64(limit))
+            """).map { row in
+            let (pk, hook, event, type, status, attempts, log, created, next) = try row.decode(
+                (Int64, String, String, String, String, Int64, String, String, Int64?).self)
+            return WebhookDelivery(
+                id: pk, webhookID: hook, eventID: event, eventType: type, status: WebhookDelivery.Status(rawValue: status) ?? .pending,
+                attempts: Int(attempts), attemptLog: log.isEmpty ? [] : log.split(separator: "\n").map(String.init), createdAt: created,
+                nextAttemptMilliseconds: next)
         }
     }
 }

@@ -127,23 +127,6 @@ extension PostGISStore: PositionStore {
         }
     }
 
-    public func locationHistory(userID: String, from: Int64?, to: Int64?) async throws -> LocationHistory {
-        let user = Identity.normalized(userID)
-        return try await reading { try Self.history($0, user: user, from: from, to: to) }
-    }
-
-    public func geotagInput(userID: String, from: Int64?, to: Int64?) async throws -> GeotagInput {
-        let user = Identity.normalized(userID)
-        return try await reading { r in
-            let history = try Self.history(r, user: user, from: from, to: to)
-            let expenses = try r.rows("""
-                SELECT \(unescaped: PostGISRows.expenseColumns) FROM expenses AS e \(unescaped: PostGISRows.categoryJoin)
-                WHERE e.user_id = \(user) ORDER BY e.id
-                """).map { try PostGISRows.expense($0.makeRandomAccess()) }
-            return GeotagInput(history: history, expenses: expenses)
-        }
-    }
-
     /// The columns `position(_:)` decodes, in its order.
     static let positionColumns = "t_ms, lat, lon, accuracy_m, source"
     /// The columns `visit(_:)` decodes, in its order.
@@ -264,5 +247,22 @@ extension PostGISStore: PositionStore {
                 SELECT id FROM restored ORDER BY id COLLATE "C"
                 """).map { try $0.decode(String.self) }
         }
+    }
+}
+
+/// The history reads of a read scope, on its connection and snapshot.
+extension PostGISReader: PositionReader {
+    public func locationHistory(userID: String, from: Int64?, to: Int64?) throws -> LocationHistory {
+        try PostGISStore.history(self, user: Identity.normalized(userID), from: from, to: to)
+    }
+
+    public func geotagInput(userID: String, from: Int64?, to: Int64?) throws -> GeotagInput {
+        let user = Identity.normalized(userID)
+        let history = try PostGISStore.history(self, user: user, from: from, to: to)
+        let expenses = try rows("""
+            SELECT \(unescaped: PostGISRows.expenseColumns) FROM expenses AS e \(unescaped: PostGISRows.categoryJoin)
+            WHERE e.user_id = \(user) ORDER BY e.id
+            """).map { try PostGISRows.expense($0.makeRandomAccess()) }
+        return GeotagInput(history: history, expenses: expenses)
     }
 }

@@ -23,10 +23,6 @@ extension PostGISStore: RecurringStore {
         }
     }
 
-    public func recurringRules(userID: String) async throws -> [RecurringRule] {
-        try await reading { try Self.recurringRules($0, user: Identity.normalized(userID), number: nil) }
-    }
-
     public func updateRecurring(userID: String, id: Int64, _ fields: RecurringFields, nextDue: LocalDay?) async throws -> RecurringRule? {
         let user = Identity.normalized(userID)
         let f = fields
@@ -40,12 +36,6 @@ extension PostGISStore: RecurringStore {
                 """)
             guard !changed.isEmpty else { return nil }
             return try Self.recurringRules(r, user: user, number: id).first
-        }
-    }
-
-    public func usersWithRecurringDue(onOrBefore day: LocalDay) async throws -> [String] {
-        try await reading { r in
-            try r.rows("SELECT DISTINCT user_id FROM recurring_rules WHERE next_due <= \(day.description) ORDER BY user_id").map { try $0.decode(String.self) }
         }
     }
 
@@ -93,5 +83,16 @@ extension PostGISStore: RecurringStore {
                 anchor: try x[11].decode(String.self), until: try text(12), nextDue: try text(13), createdAt: try x[14].decode(String.self),
                 updatedAt: try x[15].decode(String.self))
         }
+    }
+}
+
+/// The rule reads of a read scope, on its connection and snapshot.
+extension PostGISReader: RecurringReader {
+    public func recurringRules(userID: String) throws -> [RecurringRule] {
+        try PostGISStore.recurringRules(self, user: Identity.normalized(userID), number: nil)
+    }
+
+    public func usersWithRecurringDue(onOrBefore day: LocalDay) throws -> [String] {
+        try rows("SELECT DISTINCT user_id FROM recurring_rules WHERE next_due <= \(day.description) ORDER BY user_id").map { try $0.decode(String.self) }
     }
 }

@@ -183,11 +183,6 @@ extension SpatiaLiteStore: CommunityStore {
         }
     }
 
-    public func communityMember(userID: String) async throws -> CommunityMember? {
-        let user = Identity.normalized(userID)
-        return try await offloaded { try self.readDatabase { db in try CommunitySchema.member(db, user) } }
-    }
-
     public func addCommunityPost(userID: String, _ fields: CommunityPostFields, at: Timestamp) async throws -> CommunityPost {
         let user = Identity.normalized(userID)
         return try await offloaded {
@@ -231,36 +226,6 @@ extension SpatiaLiteStore: CommunityStore {
         }
     }
 
-    public func communityFeed(_ filter: CommunityFeedFilter, limit: Int) async throws -> [CommunityPost] {
-        try await offloaded {
-            try self.readDatabase { db in
-                var conditions = ["1"]
-                var arguments: StatementArguments = []
-                if let b = filter.before { conditions.append("p.id < ?"); arguments += [b] }
-                if let s = filter.storeID { conditions.append("p.store_id = ?"); arguments += [s] }
-                if let p = filter.productID { conditions.append("p.product_id = ?"); arguments += [p] }
-                if let t = filter.type { conditions.append("p.type = ?"); arguments += [t.rawValue] }
-                if let boxes = filter.boxes {
-                    conditions.append("(" + (["0"] + boxes.map { _ in "(s.lat BETWEEN ? AND ? AND s.lon BETWEEN ? AND ?)" }).joined(separator: " OR ") + ")")
-                    for b in boxes { arguments += [b.south, b.north, b.west, b.east] }
-                }
-                arguments += [limit]
-                return try Row.fetchAll(db, sql: """
-                    SELECT \(CommunitySchema.postColumns) WHERE \(conditions.joined(separator: " AND ")) ORDER BY p.id DESC LIMIT ?
-                    """, arguments: arguments).map(CommunitySchema.post)
-            }
-        }
-    }
-
-    public func communityThread(id: Int64) async throws -> CommunityThread? {
-        try await offloaded {
-            try self.readDatabase { db in
-                guard let post = try CommunitySchema.post(db, id: id) else { return nil }
-                return CommunityThread(post: post, comments: try CommunitySchema.comments(db, where: "c.post_id = ?", [id]))
-            }
-        }
-    }
-
     public func deleteCommunityPost(userID: String, id: Int64) async throws -> Bool {
         let user = Identity.normalized(userID)
         return try await offloaded {
@@ -284,17 +249,42 @@ extension SpatiaLiteStore: CommunityStore {
             }
         }
     }
+}
 
-    public func communityStanding(userID: String) async throws -> CommunityStanding? {
-        let user = Identity.normalized(userID)
-        return try await offloaded {
-            try self.readDatabase { db in
-                guard let m = try CommunitySchema.member(db, user) else { return nil }
-                let r = try Row.fetchOne(db, sql: """
-                    SELECT count(*), coalesce(sum(verified), 0) FROM community_posts WHERE user_id = ? AND type = 'price_update'
-                    """, arguments: [user])!
-                return CommunityStanding(displayName: m.displayName, priceUpdates: r[0], verifiedUpdates: r[1])
-            }
+/// The community reads of a read scope, on its connection and snapshot.
+extension SpatiaLiteReader: CommunityReader {
+    public func communityMember(userID: String) throws -> CommunityMember? {
+        try CommunitySchema.member(db, Identity.normalized(userID))
+    }
+
+    public func communityFeed(_ filter: CommunityFeedFilter, limit: Int) throws -> [CommunityPost] {
+        var conditions = ["1"]
+        var arguments: StatementArguments = []
+        if let b = filter.before { conditions.append("p.id < ?"); arguments += [b] }
+        if let s = filter.storeID { conditions.append("p.store_id = ?"); arguments += [s] }
+        if let p = filter.productID { conditions.append("p.product_id = ?"); arguments += [p] }
+        if let t = filter.type { conditions.append("p.type = ?"); arguments += [t.rawValue] }
+        if let boxes = filter.boxes {
+            conditions.append("(" + (["0"] + boxes.map { _ in "(s.lat BETWEEN ? AND ? AND s.lon BETWEEN ? AND ?)" }).joined(separator: " OR ") + ")")
+            for b in boxes { arguments += [b.south, b.north, b.west, b.east] }
         }
+        arguments += [limit]
+        return try Row.fetchAll(db, sql: """
+            SELECT \(CommunitySchema.postColumns) WHERE \(conditions.joined(separator: " AND ")) ORDER BY p.id DESC LIMIT ?
+            """, arguments: arguments).map(CommunitySchema.post)
+    }
+
+    public func communityThread(id: Int64) throws -> CommunityThread? {
+        guard let post = try CommunitySchema.post(db, id: id) else { return nil }
+        return CommunityThread(post: post, comments: try CommunitySchema.comments(db, where: "c.post_id = ?", [id]))
+    }
+
+    public func communityStanding(userID: String) throws -> CommunityStanding? {
+        let user = Identity.normalized(userID)
+        guard let m = try CommunitySchema.member(db, user) else { return nil }
+        let r = try Row.fetchOne(db, sql: """
+            SELECT count(*), coalesce(sum(verified), 0) FROM community_posts WHERE user_id = ? AND type = 'price_update'
+            """, arguments: [user])!
+        return CommunityStanding(displayName: m.displayName, priceUpdates: r[0], verifiedUpdates: r[1])
     }
 }

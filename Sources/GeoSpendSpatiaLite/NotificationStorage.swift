@@ -169,21 +169,6 @@ extension SpatiaLiteStore: NotificationStore {
         }
     }
 
-    public func webhooks(userID: String) async throws -> [Webhook] {
-        try await offloaded { try self.readDatabase { db in try NotificationSchema.webhooks(db, user: userID) } }
-    }
-
-    public func webhook(id: String, userID: String) async throws -> Webhook? {
-        try await offloaded {
-            try self.readDatabase { db in
-                try Row.fetchOne(
-                    db, sql: "SELECT id, user_id, url, events, secret, created_at FROM webhooks WHERE id = ? AND user_id = ?",
-                    arguments: [id, userID]
-                ).map { NotificationSchema.webhook($0, secret: true) }
-            }
-        }
-    }
-
     public func deleteWebhook(id: String, userID: String) async throws -> Bool {
         try await offloaded {
             try self.writeTransaction { db in
@@ -206,16 +191,6 @@ extension SpatiaLiteStore: NotificationStore {
                     known.insert(u)
                 }
                 return try NotificationSchema.raise(db, events.filter { known.contains($0.userID) })
-            }
-        }
-    }
-
-    public func notifications(userID: String, after sequence: Int64?, limit: Int, unreadOnly: Bool) async throws -> [NotificationEvent] {
-        try await offloaded {
-            try self.readDatabase { db in
-                try NotificationSchema.fetchEvents(
-                    db, "WHERE user_id = ? AND seq > ?\(unreadOnly ? " AND read_at IS NULL" : "") ORDER BY seq LIMIT ?",
-                    [userID, sequence ?? 0, limit])
             }
         }
     }
@@ -265,26 +240,6 @@ extension SpatiaLiteStore: NotificationStore {
         }
     }
 
-    public func dueDeliveries(now: Int64, limit: Int) async throws -> [DueDelivery] {
-        try await offloaded {
-            try self.readDatabase { db in
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT d.pk, w.url, w.secret, d.attempts, d.created_ms,
-                            e.seq, e.id, e.user_id, e.type, e.created_at, e.payload, e.read_at
-                        FROM webhook_deliveries AS d JOIN webhooks AS w ON w.pk = d.webhook_pk
-                            JOIN notification_events AS e ON e.seq = d.event_seq
-                        WHERE d.status = 'pending' AND d.next_ms <= ? ORDER BY d.next_ms, d.pk LIMIT ?
-                        """, arguments: [now, limit]
-                ).map { r in
-                    DueDelivery(
-                        id: r[0], url: r[1], secret: r[2], event: NotificationSchema.event(r, from: 5), attempts: r[3], createdMilliseconds: r[4])
-                }
-            }
-        }
-    }
-
     public func recordAttempt(deliveryID: Int64, at now: Int64, note: String, outcome: AttemptOutcome) async throws {
         let (status, next): (String, Int64?) = switch outcome {
         case .delivered: ("delivered", nil)
@@ -300,15 +255,6 @@ extension SpatiaLiteStore: NotificationStore {
                         WHERE pk = ?
                         """,
                     arguments: [status, next, note, deliveryID])
-            }
-        }
-    }
-
-    public func notificationSettings(userID: String) async throws -> NotificationSettings? {
-        try await offloaded {
-            try self.readDatabase { db in
-                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [userID]) == true else { return nil }
-                return try NotificationSchema.settings(db, user: userID)
             }
         }
     }
@@ -334,46 +280,79 @@ extension SpatiaLiteStore: NotificationStore {
             }
         }
     }
+}
 
-    public func remindersDue(asOf: Timestamp) async throws -> [StoredExpense] {
+/// The notification reads of a read scope, on its connection and snapshot.
+extension SpatiaLiteReader: NotificationReader {
+    public func webhooks(userID: String) throws -> [Webhook] {
+        try NotificationSchema.webhooks(db, user: userID)
+    }
+
+    public func webhook(id: String, userID: String) throws -> Webhook? {
+        try Row.fetchOne(
+            db, sql: "SELECT id, user_id, url, events, secret, created_at FROM webhooks WHERE id = ? AND user_id = ?",
+            arguments: [id, userID]
+        ).map { NotificationSchema.webhook($0, secret: true) }
+    }
+
+    public func notifications(userID: String, after sequence: Int64?, limit: Int, unreadOnly: Bool) throws -> [NotificationEvent] {
+        try NotificationSchema.fetchEvents(
+            db, "WHERE user_id = ? AND seq > ?\(unreadOnly ? " AND read_at IS NULL" : "") ORDER BY seq LIMIT ?",
+            [userID, sequence ?? 0, limit])
+    }
+
+    public func dueDeliveries(now: Int64, limit: Int) throws -> [DueDelivery] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT d.pk, w.url, w.secret, d.attempts, d.created_ms,
+                    e.seq, e.id, e.user_id, e.type, e.created_at, e.payload, e.read_at
+                FROM webhook_deliveries AS d JOIN webhooks AS w ON w.pk = d.webhook_pk
+                    JOIN notification_events AS e ON e.seq = d.event_seq
+                WHERE d.status = 'pending' AND d.next_ms <= ? ORDER BY d.next_ms, d.pk LIMIT ?
+                """, arguments: [now, limit]
+        ).map { r in
+            DueDelivery(id: r[0], url: r[1], secret: r[2], event: NotificationSchema.event(r, from: 5), attempts: r[3], createdMilliseconds: r[4])
+        }
+    }
+
+    public func notificationSettings(userID: String) throws -> NotificationSettings? {
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [userID]) == true else { return nil }
+        return try NotificationSchema.settings(db, user: userID)
+    }
+
+    public func remindersDue(asOf: Timestamp) throws -> [StoredExpense] {
         // The bound before the join keeps the scan to reminders within the longest lead time.
         let sql = """
-            SELECT \(Self.storedColumns) FROM \(Self.storedSource) LEFT JOIN notification_settings AS n ON n.user_id = e.user_id
+            SELECT \(SpatiaLiteStore.storedColumns) FROM \(SpatiaLiteStore.storedSource)
+                LEFT JOIN notification_settings AS n ON n.user_id = e.user_id
             WHERE e.remind_ms IS NOT NULL AND e.remind_ms <= ?1 + ?2
                 AND e.remind_ms - coalesce(n.reminder_lead_minutes, 0) * 60000 <= ?1
             ORDER BY e.user_id, e.remind_ms, e.id
             """
-        return try await offloaded {
-            try self.readDatabase { db in
-                try Self.fetchStored(db, sql) { s in
-                    s.bind(1, asOf.epochMilliseconds)
-                    s.bind(2, Int64(NotificationSettings.leadRange.upperBound) * 60_000)
-                }.map(\.0)
-            }
-        }
+        return try SpatiaLiteStore.fetchStored(db, sql) { s in
+            s.bind(1, asOf.epochMilliseconds)
+            s.bind(2, Int64(NotificationSettings.leadRange.upperBound) * 60_000)
+        }.map(\.0)
     }
 
-    public func deliveries(userID: String, webhookID: String?, limit: Int) async throws -> [WebhookDelivery] {
-        try await offloaded {
-            try self.readDatabase { db in
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT d.pk, w.id, e.id, e.type, d.status, d.attempts, d.attempt_log, d.created_at, d.next_ms
-                        FROM webhook_deliveries AS d JOIN webhooks AS w ON w.pk = d.webhook_pk
-                            JOIN notification_events AS e ON e.seq = d.event_seq
-                        WHERE d.user_id = ?\(webhookID == nil ? "" : " AND w.id = ?") ORDER BY d.pk DESC LIMIT ?
-                        """,
-                    arguments: StatementArguments([userID] + (webhookID.map { [$0] } ?? []) + [limit] as [any DatabaseValueConvertible])
-                ).map { r in
-                    let log: String = r[6]
-                    return WebhookDelivery(
-                        id: r[0], webhookID: r[1], eventID: r[2], eventType: r[3],
-                        status: WebhookDelivery.Status(rawValue: r[4]) ?? .pending, attempts: r[5],
-                        attemptLog: log.isEmpty ? [] : log.split(separator: "\n").map(String.init), createdAt: r[7],
-                        nextAttemptMilliseconds: r[8])
-                }
-            }
+    public func deliveries(userID: String, webhookID: String?, limit: Int) throws -> [WebhookDelivery] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT d.pk, w.id, e.id, e.type, d.status, d.attempts, d.attempt_log, d.created_at, d.next_ms
+                FROM webhook_deliveries AS d JOIN webhooks AS w ON w.pk = d.webhook_pk
+                    JOIN notification_events AS e ON e.seq = d.event_seq
+                WHERE d.user_id = ?\(webhookID == nil ? "" : " AND w.id = ?") ORDER BY d.pk DESC LIMIT ?
+                """,
+            arguments: StatementArguments([userID] + (webhookID.map { [$0] } ?? []) + [limit] as [any DatabaseValueConvertible])
+        ).map { r in
+            let log: String = r[6]
+            return WebhookDelivery(
+                id: r[0], webhookID: r[1], eventID: r[2], eventType: r[3],
+                status: WebhookDelivery.Status(rawValue: r[4]) ?? .pending, attempts: r[5],
+                attemptLog: log.isEmpty ? [] : log.split(separator: "\n").map(String.init), createdAt: r[7],
+                nextAttemptMilliseconds: r[8])
         }
     }
 }

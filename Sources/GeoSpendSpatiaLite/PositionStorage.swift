@@ -110,24 +110,6 @@ extension SpatiaLiteStore: PositionStore {
         }
     }
 
-    public func locationHistory(userID: String, from: Int64?, to: Int64?) async throws -> LocationHistory {
-        let user = Identity.normalized(userID)
-        return try await translatingErrors { try await pool.read { db in try Self.history(db, user: user, from: from, to: to) } }
-    }
-
-    public func geotagInput(userID: String, from: Int64?, to: Int64?) async throws -> GeotagInput {
-        let user = Identity.normalized(userID)
-        return try await translatingErrors {
-            try await pool.read { db in
-                let history = try Self.history(db, user: user, from: from, to: to)
-                let rows = try Self.fetchStored(db, "SELECT \(Self.storedColumns) FROM \(Self.storedSource) WHERE e.user_id = ?1 ORDER BY e.id") {
-                    $0.bind(1, user)
-                }
-                return GeotagInput(history: history, expenses: rows.map(\.0.expense))
-            }
-        }
-    }
-
     /// The user's fixes and recorded visits in `[from, to)`, in time order (the key's order).
     static func history(_ db: Database, user: String, from: Int64?, to: Int64?) throws -> LocationHistory {
         LocationHistory(positions: try positions(db, user: user, from: from, to: to), visits: try visits(db, user: user, from: from, to: to))
@@ -269,5 +251,21 @@ extension SpatiaLiteStore: PositionStore {
                 return rows.map(\.0.expense.id)
             }
         }
+    }
+}
+
+/// The history reads of a read scope, on its connection and snapshot.
+extension SpatiaLiteReader: PositionReader {
+    public func locationHistory(userID: String, from: Int64?, to: Int64?) throws -> LocationHistory {
+        try SpatiaLiteStore.history(db, user: Identity.normalized(userID), from: from, to: to)
+    }
+
+    public func geotagInput(userID: String, from: Int64?, to: Int64?) throws -> GeotagInput {
+        let user = Identity.normalized(userID)
+        let history = try SpatiaLiteStore.history(db, user: user, from: from, to: to)
+        let rows = try SpatiaLiteStore.fetchStored(
+            db, "SELECT \(SpatiaLiteStore.storedColumns) FROM \(SpatiaLiteStore.storedSource) WHERE e.user_id = ?1 ORDER BY e.id"
+        ) { $0.bind(1, user) }
+        return GeotagInput(history: history, expenses: rows.map(\.0.expense))
     }
 }

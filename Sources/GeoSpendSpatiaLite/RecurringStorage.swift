@@ -74,11 +74,6 @@ extension SpatiaLiteStore: RecurringStore {
         }
     }
 
-    public func recurringRules(userID: String) async throws -> [RecurringRule] {
-        let user = Identity.normalized(userID)
-        return try await offloaded { try self.readDatabase { db in try RecurringSchema.rules(db, user: user) } }
-    }
-
     public func updateRecurring(userID: String, id: Int64, _ fields: RecurringFields, nextDue: LocalDay?) async throws -> RecurringRule? {
         let user = Identity.normalized(userID)
         return try await offloaded {
@@ -90,14 +85,6 @@ extension SpatiaLiteStore: RecurringStore {
                     """, arguments: RecurringSchema.values(fields) + [nextDue?.description, user, id])
                 guard db.changesCount > 0 else { return nil }
                 return try RecurringSchema.rules(db, user: user, number: id).first
-            }
-        }
-    }
-
-    public func usersWithRecurringDue(onOrBefore day: LocalDay) async throws -> [String] {
-        try await offloaded {
-            try self.readDatabase { db in
-                try String.fetchAll(db, sql: "SELECT DISTINCT user_id FROM recurring_rules WHERE next_due <= ? ORDER BY user_id", arguments: [day.description])
             }
         }
     }
@@ -131,5 +118,16 @@ extension SpatiaLiteStore: RecurringStore {
                 return outcomes
             }
         }
+    }
+}
+
+/// The rule reads of a read scope, on its connection and snapshot.
+extension SpatiaLiteReader: RecurringReader {
+    public func recurringRules(userID: String) throws -> [RecurringRule] {
+        try RecurringSchema.rules(db, user: Identity.normalized(userID))
+    }
+
+    public func usersWithRecurringDue(onOrBefore day: LocalDay) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT DISTINCT user_id FROM recurring_rules WHERE next_due <= ? ORDER BY user_id", arguments: [day.description])
     }
 }

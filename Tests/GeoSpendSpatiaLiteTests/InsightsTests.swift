@@ -132,6 +132,29 @@ import Testing
         func openPantryItems(expiringOnOrBefore day: LocalDay) throws -> [PantryItem] { try base.openPantryItems(expiringOnOrBefore: day) }
         func userSettings(userID: String) throws -> UserSettings? { try base.userSettings(userID: userID) }
         func positionRetentions() throws -> [(userID: String, days: Int)] { try base.positionRetentions() }
+        func locationHistory(userID: String, from: Int64?, to: Int64?) throws -> LocationHistory {
+            try base.locationHistory(userID: userID, from: from, to: to)
+        }
+        func geotagInput(userID: String, from: Int64?, to: Int64?) throws -> GeotagInput {
+            try base.geotagInput(userID: userID, from: from, to: to)
+        }
+        func recurringRules(userID: String) throws -> [RecurringRule] { try base.recurringRules(userID: userID) }
+        func usersWithRecurringDue(onOrBefore day: LocalDay) throws -> [String] { try base.usersWithRecurringDue(onOrBefore: day) }
+        func webhooks(userID: String) throws -> [Webhook] { try base.webhooks(userID: userID) }
+        func webhook(id: String, userID: String) throws -> Webhook? { try base.webhook(id: id, userID: userID) }
+        func notifications(userID: String, after sequence: Int64?, limit: Int, unreadOnly: Bool) throws -> [NotificationEvent] {
+            try base.notifications(userID: userID, after: sequence, limit: limit, unreadOnly: unreadOnly)
+        }
+        func dueDeliveries(now: Int64, limit: Int) throws -> [DueDelivery] { try base.dueDeliveries(now: now, limit: limit) }
+        func deliveries(userID: String, webhookID: String?, limit: Int) throws -> [WebhookDelivery] {
+            try base.deliveries(userID: userID, webhookID: webhookID, limit: limit)
+        }
+        func notificationSettings(userID: String) throws -> NotificationSettings? { try base.notificationSettings(userID: userID) }
+        func remindersDue(asOf: Timestamp) throws -> [StoredExpense] { try base.remindersDue(asOf: asOf) }
+        func communityMember(userID: String) throws -> CommunityMember? { try base.communityMember(userID: userID) }
+        func communityFeed(_ filter: CommunityFeedFilter, limit: Int) throws -> [CommunityPost] { try base.communityFeed(filter, limit: limit) }
+        func communityThread(id: Int64) throws -> CommunityThread? { try base.communityThread(id: id) }
+        func communityStanding(userID: String) throws -> CommunityStanding? { try base.communityStanding(userID: userID) }
 
         func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit] {
             try base.expenses(within: radius, of: center, filter: filter)

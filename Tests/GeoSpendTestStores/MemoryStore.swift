@@ -124,7 +124,8 @@ struct MemoryReader: ExpenseReader {
     }
 
     /// No tokens, periods, store choices, budgets, prices, receipts, lists, product marks,
-    /// pantry items or settings here (see the type's note): none is ever found.
+    /// pantry items, settings, history, recurring rules, notifications or community here (see
+    /// the type's note): none is ever found.
     func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? { nil }
     func period(userID: String, id: Int64) throws -> Period? { nil }
     func storeChoices(userID: String) throws -> StoreChoices { StoreChoices() }
@@ -142,6 +143,26 @@ struct MemoryReader: ExpenseReader {
     func openPantryItems(expiringOnOrBefore day: LocalDay) throws -> [PantryItem] { [] }
     func userSettings(userID: String) throws -> UserSettings? { nil }
     func positionRetentions() throws -> [(userID: String, days: Int)] { [] }
+    func locationHistory(userID: String, from: Int64?, to: Int64?) throws -> LocationHistory { LocationHistory() }
+    func recurringRules(userID: String) throws -> [RecurringRule] { [] }
+    func usersWithRecurringDue(onOrBefore day: LocalDay) throws -> [String] { [] }
+    func webhooks(userID: String) throws -> [Webhook] { [] }
+    func webhook(id: String, userID: String) throws -> Webhook? { nil }
+    func notifications(userID: String, after sequence: Int64?, limit: Int, unreadOnly: Bool) throws -> [NotificationEvent] { [] }
+    func dueDeliveries(now: Int64, limit: Int) throws -> [DueDelivery] { [] }
+    func deliveries(userID: String, webhookID: String?, limit: Int) throws -> [WebhookDelivery] { [] }
+    func notificationSettings(userID: String) throws -> NotificationSettings? { nil }
+    func remindersDue(asOf: Timestamp) throws -> [StoredExpense] { [] }
+    func communityMember(userID: String) throws -> CommunityMember? { nil }
+    func communityFeed(_ filter: CommunityFeedFilter, limit: Int) throws -> [CommunityPost] { [] }
+    func communityThread(id: Int64) throws -> CommunityThread? { nil }
+    func communityStanding(userID: String) throws -> CommunityStanding? { nil }
+
+    /// No history here; the user's expenses by id (bytes), as the backends give them.
+    func geotagInput(userID: String, from: Int64?, to: Int64?) throws -> GeotagInput {
+        let expenses = state.expenses.map(\.expense).filter { ExactText($0.userID) == ExactText(userID) }.sorted { byBytes($0.id, $1.id) }
+        return GeotagInput(history: LocationHistory(), expenses: expenses)
+    }
 
     /// The user's expenses of kind `expense` on local days `from…to`, by id (bytes).
     func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense] {

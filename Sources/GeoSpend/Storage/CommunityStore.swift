@@ -36,6 +36,34 @@ public protocol CommunityStore: Sendable {
     func communityStanding(userID: String) async throws -> CommunityStanding?
 }
 
+/// The community as a read scope hands it out (every `ExpenseReader` is one), in the scope's
+/// snapshot. A store that keeps none finds none.
+public protocol CommunityReader {
+    /// `CommunityStore.communityMember(userID:)`, in the scope's snapshot.
+    func communityMember(userID: String) throws -> CommunityMember?
+    /// `CommunityStore.communityFeed(_:limit:)`, in the scope's snapshot.
+    func communityFeed(_ filter: CommunityFeedFilter, limit: Int) throws -> [CommunityPost]
+    /// `CommunityStore.communityThread(id:)`: the entry and its comments in one snapshot.
+    func communityThread(id: Int64) throws -> CommunityThread?
+    /// `CommunityStore.communityStanding(userID:)`, in the scope's snapshot.
+    func communityStanding(userID: String) throws -> CommunityStanding?
+}
+
+/// A backend's community reads are its read scope's (written once, in its reader).
+extension CommunityStore where Self: ExpenseStore {
+    public func communityMember(userID: String) async throws -> CommunityMember? { try await read { try $0.communityMember(userID: userID) } }
+
+    public func communityFeed(_ filter: CommunityFeedFilter, limit: Int) async throws -> [CommunityPost] {
+        try await read { try $0.communityFeed(filter, limit: limit) }
+    }
+
+    public func communityThread(id: Int64) async throws -> CommunityThread? { try await read { try $0.communityThread(id: id) } }
+
+    public func communityStanding(userID: String) async throws -> CommunityStanding? {
+        try await read { try $0.communityStanding(userID: userID) }
+    }
+}
+
 /// One user's part of the community, for `users export`.
 public struct CommunityActivity: Sendable, Hashable {
     public let member: CommunityMember?

@@ -49,3 +49,45 @@ public protocol NotificationStore: Sendable {
     /// reminder, then id.
     func remindersDue(asOf: Timestamp) async throws -> [StoredExpense]
 }
+
+/// The outbox and webhooks as a read scope hands them out (every `ExpenseReader` is one), in
+/// the scope's snapshot. A store that keeps none finds none.
+public protocol NotificationReader {
+    /// `NotificationStore.webhooks(userID:)`, in the scope's snapshot.
+    func webhooks(userID: String) throws -> [Webhook]
+    /// `NotificationStore.webhook(id:userID:)`, in the scope's snapshot.
+    func webhook(id: String, userID: String) throws -> Webhook?
+    /// `NotificationStore.notifications(userID:after:limit:unreadOnly:)`, in the scope's snapshot.
+    func notifications(userID: String, after sequence: Int64?, limit: Int, unreadOnly: Bool) throws -> [NotificationEvent]
+    /// `NotificationStore.dueDeliveries(now:limit:)`, in the scope's snapshot.
+    func dueDeliveries(now: Int64, limit: Int) throws -> [DueDelivery]
+    /// `NotificationStore.deliveries(userID:webhookID:limit:)`, in the scope's snapshot.
+    func deliveries(userID: String, webhookID: String?, limit: Int) throws -> [WebhookDelivery]
+    /// `NotificationStore.notificationSettings(userID:)`, in the scope's snapshot.
+    func notificationSettings(userID: String) throws -> NotificationSettings?
+    /// `NotificationStore.remindersDue(asOf:)`, in the scope's snapshot.
+    func remindersDue(asOf: Timestamp) throws -> [StoredExpense]
+}
+
+/// A backend's notification reads are its read scope's (written once, in its reader).
+extension NotificationStore where Self: ExpenseStore {
+    public func webhooks(userID: String) async throws -> [Webhook] { try await read { try $0.webhooks(userID: userID) } }
+
+    public func webhook(id: String, userID: String) async throws -> Webhook? { try await read { try $0.webhook(id: id, userID: userID) } }
+
+    public func notifications(userID: String, after sequence: Int64?, limit: Int, unreadOnly: Bool) async throws -> [NotificationEvent] {
+        try await read { try $0.notifications(userID: userID, after: sequence, limit: limit, unreadOnly: unreadOnly) }
+    }
+
+    public func dueDeliveries(now: Int64, limit: Int) async throws -> [DueDelivery] { try await read { try $0.dueDeliveries(now: now, limit: limit) } }
+
+    public func deliveries(userID: String, webhookID: String?, limit: Int) async throws -> [WebhookDelivery] {
+        try await read { try $0.deliveries(userID: userID, webhookID: webhookID, limit: limit) }
+    }
+
+    public func notificationSettings(userID: String) async throws -> NotificationSettings? {
+        try await read { try $0.notificationSettings(userID: userID) }
+    }
+
+    public func remindersDue(asOf: Timestamp) async throws -> [StoredExpense] { try await read { try $0.remindersDue(asOf: asOf) } }
+}

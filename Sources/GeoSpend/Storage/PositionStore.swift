@@ -1,9 +1,9 @@
 /// A user's location history (issue 36) and the positions geotagging gives their expenses.
 ///
 /// The most private data GeoSpend keeps: every call names one user and touches only that
-/// user's rows; nothing here reads across users. Each call is one transaction, as the other
-/// aggregates beside `ExpenseStore` are today (docs/ARCHITECTURE.md § The storage seam);
-/// `geotagInput` reads the history and the expenses in one snapshot.
+/// user's rows; nothing here reads across users. The reads are a read scope's
+/// (`PositionReader`); each write is one transaction, as the other aggregates' writes beside
+/// `ExpenseStore` are today (docs/ARCHITECTURE.md § The storage seam).
 ///
 /// ```swift
 /// let history = try LocationHistoryReader.read(path: "Timeline.json")
@@ -39,6 +39,26 @@ public protocol PositionStore: Sendable {
     /// expenses, or of the one expense `expenseID`, with the store links it made.
     /// - Returns: the ids restored, in id order.
     func unplace(userID: String, expenseID: String?) async throws -> [String]
+}
+
+/// Location history as a read scope hands it out (every `ExpenseReader` is one), in the
+/// scope's snapshot. A store that keeps no history finds none.
+public protocol PositionReader {
+    /// `PositionStore.locationHistory`, in the scope's snapshot.
+    func locationHistory(userID: String, from: Int64?, to: Int64?) throws -> LocationHistory
+    /// `PositionStore.geotagInput`: the history and the expenses, in the scope's one snapshot.
+    func geotagInput(userID: String, from: Int64?, to: Int64?) throws -> GeotagInput
+}
+
+/// A backend's history reads are its read scope's (written once, in its reader).
+extension PositionStore where Self: ExpenseStore {
+    public func locationHistory(userID: String, from: Int64?, to: Int64?) async throws -> LocationHistory {
+        try await read { try $0.locationHistory(userID: userID, from: from, to: to) }
+    }
+
+    public func geotagInput(userID: String, from: Int64?, to: Int64?) async throws -> GeotagInput {
+        try await read { try $0.geotagInput(userID: userID, from: from, to: to) }
+    }
 }
 
 extension PositionStore {

@@ -30,6 +30,26 @@ public protocol RecurringStore: Sendable {
     ) async throws -> [RowOutcome]?
 }
 
+/// Recurring rules as a read scope hands them out (every `ExpenseReader` is one), in the
+/// scope's snapshot. A store that keeps none finds none.
+public protocol RecurringReader {
+    /// `RecurringStore.recurringRules(userID:)`, in the scope's snapshot.
+    func recurringRules(userID: String) throws -> [RecurringRule]
+    /// `RecurringStore.usersWithRecurringDue(onOrBefore:)`, in the scope's snapshot.
+    func usersWithRecurringDue(onOrBefore day: LocalDay) throws -> [String]
+}
+
+/// A backend's rule reads are its read scope's (written once, in its reader).
+extension RecurringStore where Self: ExpenseStore {
+    public func recurringRules(userID: String) async throws -> [RecurringRule] {
+        try await read { try $0.recurringRules(userID: userID) }
+    }
+
+    public func usersWithRecurringDue(onOrBefore day: LocalDay) async throws -> [String] {
+        try await read { try $0.usersWithRecurringDue(onOrBefore: day) }
+    }
+}
+
 extension RecurringStore {
     /// One of the user's rules, or nil.
     public func recurringRule(userID: String, id: Int64) async throws -> RecurringRule? {
