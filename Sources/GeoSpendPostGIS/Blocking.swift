@@ -8,15 +8,21 @@ import PostgresNIO
 ///
 /// The seam's bodies are synchronous and run on a thread of the store's own (`offloaded`'s
 /// dispatch thread), never on one of Swift's cooperative threads, so blocking that thread while
-/// the query runs on the event loop starves nothing. One task per statement: the close watch
-/// settles the same outcome the task does.
+/// the query runs on the event loop starves nothing. One task per statement, on the
+/// connection's event loop (`LoopExecutor`), which sends the scope's `BEGIN` first when it is
+/// the scope's first statement (`DeferredBegin`); the close watch settles the same outcome the
+/// task does.
 func waitFor<T: Sendable>(on connection: PostgresConnection, _ work: @escaping @Sendable () async throws -> T) throws -> T {
     guard !connection.isClosed else { throw PostGISError.connectionLost }
     let outcome = FirstOutcome<T>()
     let ticket = CloseWatch.shared.add(connection) { outcome.settle(.failure(PostGISError.connectionLost)) }
-    Task {
+    let begin = DeferredBegin.shared.take(connection)
+    Task(executorPreference: LoopExecutor(connection.eventLoop)) {
         let result: Result<T, any Error>
-        do { result = .success(try await work()) } catch { result = .failure(error) }
+        do {
+            if let begin { try await connection.run(statements: begin.sql, logger: begin.logger) }
+            result = .success(try await work())
+        } catch { result = .failure(error) }
         CloseWatch.shared.remove(connection, ticket)
         outcome.settle(result)
     }

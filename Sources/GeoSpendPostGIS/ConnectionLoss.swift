@@ -14,7 +14,7 @@ extension PostgresConnection {
         return try await withCheckedThrowingContinuation { continuation in
             let once = ResumeOnce(continuation)
             let ticket = CloseWatch.shared.add(self) { once.resume(with: .failure(PostGISError.connectionLost)) }
-            Task {
+            Task(executorPreference: LoopExecutor(eventLoop)) {
                 let result: Result<T, any Error>
                 do { result = .success(try await work()) } catch { result = .failure(error) }
                 CloseWatch.shared.remove(self, ticket)

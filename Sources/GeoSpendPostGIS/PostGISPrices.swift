@@ -11,13 +11,13 @@ import PostgresNIO
 /// rows sent with one `COPY` per table.
 extension PostGISStore: PriceStore {
     public func savePrices(_ entries: [PriceEntry], userID: String) async throws -> [PriceSaveOutcome] {
-        try await editScope { db in
+        try await editing { db in
             do { return try Self.insertPrices(db, entries, userID: userID) } catch let refused as UnknownStores { return refused.outcomes }
         }
     }
 
     public func updatePriceRecord(userID: String, id: Int64, _ f: PriceCorrection.Fields) async throws -> PriceRecord? {
-        try await editScope { db in
+        try await editing { db in
             let at = f.recordedAt
             // The store as the user sees it; an unknown one stays for the foreign key to refuse.
             let place = try Self.recordStores(db, [.id(f.storeID)], user: userID)[.id(f.storeID)] ?? .shared(f.storeID)
@@ -36,7 +36,7 @@ extension PostGISStore: PriceStore {
     }
 
     public func deletePriceRecord(userID: String, id: Int64) async throws -> Bool {
-        try await editScope { db in
+        try await editing { db in
             let gone = try db.rows("DELETE FROM price_records WHERE pk = \(id) AND user_id = \(userID) RETURNING product_id")
             guard let product = try gone.first?.decode(Int64.self) else { return false }
             // As `users delete`: the catalogue keeps a product while a record names it.
@@ -50,15 +50,6 @@ extension PostGISStore: PriceStore {
     }
 
     // MARK: Writing
-
-    /// A transaction that edits: the writers' lock first (one writer at a time, as on the file),
-    /// all or nothing.
-    func editScope<T: Sendable>(_ body: @escaping @Sendable (PostGISReader) throws -> T) async throws -> T {
-        guard !readOnly else { throw PostGISError.replicaIsReadOnly(url: address.description) }
-        return try await scope("BEGIN;\nSELECT pg_advisory_xact_lock(\(PostGISSchema.writerLock))") { connection in
-            try body(self.reader(on: connection))
-        }
-    }
 
     /// The failure that ends `insertPrices` when an entry names no store, carrying its answer.
     struct UnknownStores: Error { let outcomes: [PriceSaveOutcome] }

@@ -39,7 +39,7 @@ extension PostGISStore: ProductStore {
     }
 
     public func tagProduct(userID: String, productID: Int64, tag: String, color: String?) async throws -> ProductTag? {
-        try await editScope { r in
+        try await editing { r in
             guard try Self.hasRecord(r, userID, productID) else { return nil }
             let fold = Identity.asciiLowercased(tag)
             let pk = try r.rows("""
@@ -57,7 +57,7 @@ extension PostGISStore: ProductStore {
     }
 
     public func untagProduct(userID: String, productID: Int64, tag: String) async throws -> Bool {
-        try await editScope { r in
+        try await editing { r in
             guard let pk = try r.rows("""
                 SELECT pk FROM product_tags WHERE user_id = \(userID) AND name_fold = \(Identity.asciiLowercased(tag))
                 """).first?.decode(Int64.self) else { return false }
@@ -68,7 +68,7 @@ extension PostGISStore: ProductStore {
     }
 
     public func markProduct(userID: String, productID: Int64, favourite: Bool?, onSale: Bool?) async throws -> Bool {
-        try await editScope { r in
+        try await editing { r in
             guard try Self.hasRecord(r, userID, productID) else { return false }
             _ = try r.rows("""
                 INSERT INTO product_marks (user_id, product_id, favourite, on_sale)
@@ -85,7 +85,7 @@ extension PostGISStore: ProductStore {
     }
 
     public func editProduct(userID: String, id: Int64, _ f: ProductFields) async throws -> ProductChange {
-        try await editScope { r in
+        try await editing { r in
             guard try Self.hasRecord(r, userID, id) else { return .noSuchProduct(id) }
             let others = try r.rows("""
                 SELECT count(DISTINCT user_id) FROM price_records WHERE product_id = \(id) AND user_id <> \(userID)
@@ -103,7 +103,7 @@ extension PostGISStore: ProductStore {
     }
 
     public func mergeProducts(userID: String, from: Int64, into: Int64) async throws -> ProductChange {
-        try await editScope { r in
+        try await editing { r in
             guard try Self.hasRecord(r, userID, from) else { return .noSuchProduct(from) }
             guard try Self.hasRecord(r, userID, into) else { return .noSuchProduct(into) }
             let moved = try r.rows("""
@@ -116,7 +116,7 @@ extension PostGISStore: ProductStore {
     }
 
     public func deleteProduct(userID: String, id: Int64) async throws -> ProductChange {
-        try await editScope { r in
+        try await editing { r in
             guard try Self.hasRecord(r, userID, id) else { return .noSuchProduct(id) }
             let gone = try r.rows("DELETE FROM price_records WHERE user_id = \(userID) AND product_id = \(id) RETURNING pk")
             let pks = try gone.map { try $0.decode(Int64.self) }

@@ -12,8 +12,8 @@ import PostgresNIO
 struct PostGISReader: ExpenseReader {
     let connection: PostgresConnection
     let logger: Logger
-    /// The connection's prepared statements; nil runs every statement unprepared.
-    var statements: PreparedStatements? = nil
+    /// The connection's prepared statements.
+    let statements: PreparedStatements
 
     func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
         let (connection, logger) = (self.connection, self.logger)
@@ -22,7 +22,7 @@ struct PostGISReader: ExpenseReader {
 
     /// The rows of `statement`, by its plan kept on this connection where there is one.
     func rows(_ statement: PostGISStatement) throws -> [PostgresRow] {
-        try statements?.rows(of: statement, on: connection, logger: logger) ?? rows(statement.query)
+        try statements.rows(of: statement, on: connection, logger: logger) ?? rows(statement.query)
     }
 
     // MARK: Places

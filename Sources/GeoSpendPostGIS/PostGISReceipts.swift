@@ -9,7 +9,7 @@ import PostgresNIO
 /// the receipt's id) in one write transaction. Any error rolls all back.
 extension PostGISStore: ReceiptStore {
     public func saveReceipt(_ expense: Expense, prices: [PriceEntry]) async throws -> [PriceSaveOutcome] {
-        try await editScope { db in try Self.insertReceipt(db, expense, prices: prices) }
+        try await editing { db in try Self.insertReceipt(db, expense, prices: prices) }
     }
 
     /// The expense, then the price records, inside the caller's transaction (also `lists complete`).
@@ -38,18 +38,18 @@ extension PostGISStore: ReceiptStore {
     // MARK: Receipt records
 
     public func addReceipt(_ receipt: Receipt, records: ReceiptRecords?) async throws -> (Receipt, [PriceSaveOutcome]) {
-        try await editScope { db in try Self.writeReceipt(db, receipt, records: records, replacing: false) }
+        try await editing { db in try Self.writeReceipt(db, receipt, records: records, replacing: false) }
     }
 
     public func replaceReceipt(_ receipt: Receipt, records: ReceiptRecords?) async throws -> (Receipt, [PriceSaveOutcome]) {
-        try await editScope { db in try Self.writeReceipt(db, receipt, records: records, replacing: true) }
+        try await editing { db in try Self.writeReceipt(db, receipt, records: records, replacing: true) }
     }
 
     /// Deletes in one transaction, then (`.now`) `VACUUM`s the receipt's three tables, as
     /// `deleteExpense` does `expenses`; the service's batched rewrite (`rewriteAfterDeletions`)
     /// covers them too.
     public func deleteReceipt(id: String, userID: String, rewrite: DeletionRewrite) async throws -> [String]? {
-        let found = try await editScope { db in
+        let found = try await editing { db in
             guard let row = try db.rows("SELECT expense_id FROM receipts WHERE user_id = \(userID) AND id = \(id)").first else { return false }
             let products = try db.rows("SELECT DISTINCT product_id FROM price_records WHERE user_id = \(userID) AND receipt_id = \(id)")
                 .map { try $0.decode(Int64.self) }

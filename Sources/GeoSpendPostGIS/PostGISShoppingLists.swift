@@ -8,7 +8,7 @@ import PostgresNIO
 extension PostGISStore: ShoppingListStore {
     public func addList(userID: String, name: String, budget: Money) async throws -> ShoppingList {
         let user = Identity.normalized(userID)
-        return try await editScope { db in
+        return try await editing { db in
             guard try db.hasUser(user) else {
                 // The CLI checks the user first (NameChecks.user); this guards other callers.
                 throw EditError.invalid(field: "user", reason: "no user with id \"\(user)\"")
@@ -27,7 +27,7 @@ extension PostGISStore: ShoppingListStore {
 
     public func setItems(userID: String, id: Int64, _ items: [ShoppingListItem]) async throws -> ShoppingList? {
         let user = Identity.normalized(userID)
-        return try await editScope { db in
+        return try await editing { db in
             guard try Self.hasList(db, user: user, number: id) else { return nil }
             _ = try db.rows("DELETE FROM shopping_list_items WHERE user_id = \(user) AND list_number = \(id)")
             var text = CopyText()
@@ -52,7 +52,7 @@ extension PostGISStore: ShoppingListStore {
 
     public func completeList(userID: String, id: Int64, expense: Expense, prices: [PriceEntry]) async throws -> ShoppingList? {
         let user = Identity.normalized(userID)
-        return try await editScope { db in
+        return try await editing { db in
             guard try Self.hasList(db, user: user, number: id) else { return nil }
             _ = try Self.insertReceipt(db, expense, prices: prices)
             _ = try db.rows("UPDATE shopping_lists SET completed_expense_id = \(expense.id) WHERE user_id = \(user) AND number = \(id)")
@@ -62,7 +62,7 @@ extension PostGISStore: ShoppingListStore {
 
     public func updateList(userID: String, id: Int64, name: String, budget: Money) async throws -> ShoppingList? {
         let user = Identity.normalized(userID)
-        return try await editScope { db in
+        return try await editing { db in
             let changed = try db.rows("""
                 UPDATE shopping_lists SET name = \(name), budget_minor = \(budget.minorUnits), currency = \(budget.currency.code)
                 WHERE user_id = \(user) AND number = \(id) RETURNING 1
@@ -74,7 +74,7 @@ extension PostGISStore: ShoppingListStore {
 
     public func deleteList(userID: String, id: Int64) async throws -> Bool {
         let user = Identity.normalized(userID)
-        return try await editScope { db in
+        return try await editing { db in
             !(try db.rows("DELETE FROM shopping_lists WHERE user_id = \(user) AND number = \(id) RETURNING 1")).isEmpty
         }
     }
@@ -83,7 +83,7 @@ extension PostGISStore: ShoppingListStore {
         userID: String, id: Int64, position: Int, expense: Expense, price: PriceEntry?, pantry: PantryFields?
     ) async throws -> (ShoppingList, Expense)? {
         let user = Identity.normalized(userID)
-        return try await editScope { db -> (ShoppingList, Expense)? in
+        return try await editing { db -> (ShoppingList, Expense)? in
             let counted = try db.rows("UPDATE shopping_lists SET checks = checks + 1 WHERE user_id = \(user) AND number = \(id) RETURNING checks")
             guard let n = try counted.first?.decode(Int64.self) else { return nil }
             var stored = expense
@@ -104,7 +104,7 @@ extension PostGISStore: ShoppingListStore {
 
     public func uncheckItem(userID: String, id: Int64, position: Int) async throws -> ShoppingList? {
         let user = Identity.normalized(userID)
-        return try await editScope { db -> ShoppingList? in
+        return try await editing { db -> ShoppingList? in
             guard try Self.hasList(db, user: user, number: id) else { return nil }
             let rows = try db.rows("""
                 UPDATE shopping_list_items AS i SET checked_expense_id = NULL, checked_price_id = NULL, checked_paid_minor = NULL

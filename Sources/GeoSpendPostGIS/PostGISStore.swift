@@ -108,26 +108,32 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
         }
     }
 
-    /// One transaction on a connection of its own: `begin`, the body on a dispatch thread, then
-    /// COMMIT, or ROLLBACK when the body throws. A connection that failed mid-way is dropped.
+    /// One transaction on a connection of its own, `begin` sent with the body's first statement
+    /// (`DeferredBegin`); then COMMIT, or ROLLBACK when the body throws, from the body's thread.
+    /// A connection that failed mid-way is dropped, and so is one whose body may still be
+    /// running (its caller was cancelled: `offloaded` returns at once): the close fails the
+    /// body's next statement, so no later scope shares the connection with it.
     func scope<T: Sendable>(
         _ begin: String, _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
         let connection = try await take()
+        let logger = self.logger
         do {
-            try await connection.simple(begin, logger: logger)
-            let result: T
-            do {
-                result = try await offloaded { try body(connection) }
-            } catch {
-                try? await connection.simple("ROLLBACK", logger: logger)
-                throw error
+            let result = try await offloaded {
+                DeferredBegin.shared.hold(begin, logger: logger, on: connection)
+                let outcome = Result { try body(connection) }
+                if DeferredBegin.shared.take(connection) == nil {  // begun: ended here
+                    switch outcome {
+                    case .success: try waitFor(on: connection) { try await connection.run(statements: "COMMIT", logger: logger) }
+                    case .failure: _ = try? waitFor(on: connection) { try await connection.run(statements: "ROLLBACK", logger: logger) }
+                    }
+                }
+                return try outcome.get()
             }
-            try await connection.simple("COMMIT", logger: logger)
             give(back: connection)
             return result
         } catch {
-            if connection.isClosed { await drop(connection) } else { give(back: connection) }
+            if connection.isClosed || error is CancellationError { await drop(connection) } else { give(back: connection) }
             throw PostGISError.wrap(error)
         }
     }
@@ -192,14 +198,9 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
 }
 
 extension PostgresConnection {
-    /// Runs statements without results (BEGIN, COMMIT, DDL), one after another. postgres-nio
-    /// speaks only the extended protocol, which takes one statement per message, so the text is
-    /// cut where a line ends in `;` (no statement here has one inside).
+    /// Runs statements without results (DDL), one after another, each waited for with the close
+    /// watch (`unlessClosed`).
     func simple(_ sql: String, logger: Logger) async throws {
-        for statement in sql.components(separatedBy: ";\n") {
-            let text = statement.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: ";")))
-            if text.isEmpty || text.hasPrefix("--") && !text.contains("\n") { continue }
-            _ = try await unlessClosed { try await self.query(PostgresQuery(unsafeSQL: text), logger: logger) }
-        }
+        try await unlessClosed { try await self.run(statements: sql, logger: logger) }
     }
 }
