@@ -60,10 +60,6 @@ extension PostGISStore: BudgetStore {
         }
     }
 
-    public func budget(id: Int64, userID: String) async throws -> Budget? {
-        try await reading { try Self.fetchBudgets($0, userID: userID, number: id, activeOnly: false).first }
-    }
-
     public func deleteBudget(id: Int64, userID: String) async throws -> Bool {
         try await editing { r in
             // Its category limits go with it (ON DELETE CASCADE).
@@ -133,6 +129,10 @@ extension PostGISStore: BudgetStore {
 }
 
 extension PostGISReader: BudgetReader {
+    func budget(id: Int64, userID: String) throws -> Budget? {
+        try PostGISStore.fetchBudgets(self, userID: userID, number: id, activeOnly: false).first
+    }
+
     func budgets(userID: String, includeInactive: Bool) throws -> [Budget] {
         try PostGISStore.fetchBudgets(self, userID: userID, number: nil, activeOnly: !includeInactive)
     }

@@ -16,14 +16,6 @@ extension PostGISStore: PeriodStore {
         }
     }
 
-    public func periods(userID: String) async throws -> [Period] {
-        try await reading { try Self.fetchPeriods($0, user: Identity.normalized(userID), number: nil) }
-    }
-
-    public func period(userID: String, id: Int64) async throws -> Period? {
-        try await reading { try $0.period(userID: userID, id: id) }
-    }
-
     public func updatePeriod(userID: String, id: Int64, _ fields: PeriodFields) async throws -> Period? {
         let user = Identity.normalized(userID)
         return try await editing { r in
@@ -91,5 +83,9 @@ extension PostGISStore: PeriodStore {
 extension PostGISReader: PeriodReader {
     func period(userID: String, id: Int64) throws -> Period? {
         try PostGISStore.fetchPeriods(self, user: Identity.normalized(userID), number: id).first
+    }
+
+    func periods(userID: String) throws -> [Period] {
+        try PostGISStore.fetchPeriods(self, user: Identity.normalized(userID), number: nil)
     }
 }

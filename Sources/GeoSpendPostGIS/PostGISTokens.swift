@@ -20,18 +20,10 @@ extension PostGISStore: TokenStore {
         }
     }
 
-    public func token(lookup: String) async throws -> (record: TokenRecord, sha256: [UInt8])? {
-        try await reading { try $0.token(lookup: lookup) }
-    }
-
     static func fetchToken(_ r: PostGISReader, lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? {
         try r.rows("SELECT \(unescaped: tokenColumns), sha256 FROM api_tokens WHERE lookup = \(lookup)").first.map { row in
             (try tokenRecord(row), [UInt8](try row.makeRandomAccess()[5].decode(Data.self)))
         }
-    }
-
-    public func tokens(userID: String?) async throws -> [TokenRecord] {
-        try await reading { try Self.fetchTokens($0, userID: userID.map(Identity.normalized)) }
     }
 
     public func revokeToken(userID: String, id: Int64) async throws -> Bool {
@@ -58,4 +50,5 @@ extension PostGISStore: TokenStore {
 
 extension PostGISReader: TokenReader {
     func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? { try PostGISStore.fetchToken(self, lookup: lookup) }
+    func tokens(userID: String?) throws -> [TokenRecord] { try PostGISStore.fetchTokens(self, userID: userID.map(Identity.normalized)) }
 }

@@ -60,10 +60,6 @@ extension SpatiaLiteStore: BudgetStore {
         }
     }
 
-    public func budget(id: Int64, userID: String) throws -> Budget? {
-        try readDatabase { db in try Self.fetchBudgets(db, where: "b.user_id = ? AND b.number = ?", [userID, id]).first }
-    }
-
     public func deleteBudget(id: Int64, userID: String) throws -> Bool {
         try writeTransaction { db in
             try db.execute(sql: "PRAGMA secure_delete = ON")
@@ -162,16 +158,16 @@ extension SpatiaLiteStore {
         try await offloaded { try self.saveBudget(budget) }
     }
 
-    public func budget(id: Int64, userID: String) async throws -> Budget? {
-        try await offloaded { try self.budget(id: id, userID: userID) }
-    }
-
     public func deleteBudget(id: Int64, userID: String) async throws -> Bool {
         try await offloaded { try self.deleteBudget(id: id, userID: userID) }
     }
 }
 
 extension SpatiaLiteReader: BudgetReader {
+    public func budget(id: Int64, userID: String) throws -> Budget? {
+        try SpatiaLiteStore.fetchBudgets(db, where: "b.user_id = ? AND b.number = ?", [userID, id]).first
+    }
+
     public func budgets(userID: String, includeInactive: Bool) throws -> [Budget] {
         try SpatiaLiteStore.fetchBudgets(db, where: includeInactive ? "b.user_id = ?" : "b.user_id = ? AND b.is_active = 1", [userID])
     }

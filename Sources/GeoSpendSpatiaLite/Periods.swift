@@ -44,14 +44,6 @@ extension SpatiaLiteStore: PeriodStore {
         }
     }
 
-    public func periods(userID: String) throws -> [Period] {
-        try readDatabase { db in try Self.fetchPeriods(db, user: Identity.normalized(userID), number: nil) }
-    }
-
-    public func period(userID: String, id: Int64) throws -> Period? {
-        try readDatabase { db in try Self.fetchPeriods(db, user: Identity.normalized(userID), number: id).first }
-    }
-
     public func updatePeriod(userID: String, id: Int64, _ fields: PeriodFields) throws -> Period? {
         let user = Identity.normalized(userID)
         return try writeTransaction { db in
@@ -121,14 +113,6 @@ extension SpatiaLiteStore {
         try await offloaded { try self.addPeriod(userID: userID, fields) }
     }
 
-    public func periods(userID: String) async throws -> [Period] {
-        try await offloaded { try self.periods(userID: userID) }
-    }
-
-    public func period(userID: String, id: Int64) async throws -> Period? {
-        try await offloaded { try self.period(userID: userID, id: id) }
-    }
-
     public func updatePeriod(userID: String, id: Int64, _ fields: PeriodFields) async throws -> Period? {
         try await offloaded { try self.updatePeriod(userID: userID, id: id, fields) }
     }
@@ -145,5 +129,9 @@ extension SpatiaLiteStore {
 extension SpatiaLiteReader: PeriodReader {
     public func period(userID: String, id: Int64) throws -> Period? {
         try SpatiaLiteStore.fetchPeriods(db, user: Identity.normalized(userID), number: id).first
+    }
+
+    public func periods(userID: String) throws -> [Period] {
+        try SpatiaLiteStore.fetchPeriods(db, user: Identity.normalized(userID), number: nil)
     }
 }

@@ -36,18 +36,10 @@ extension SpatiaLiteStore: TokenStore {
         }
     }
 
-    public func token(lookup: String) async throws -> (record: TokenRecord, sha256: [UInt8])? {
-        try await offloaded { try self.readDatabase { db in try Self.fetchToken(db, lookup: lookup) } }
-    }
-
     static func fetchToken(_ db: Database, lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? {
         // Cached: the service runs it on every request; prepared once per connection.
         try Row.fetchOne(db.cachedStatement(sql: "SELECT \(tokenColumns), sha256 FROM api_tokens WHERE lookup = ?"), arguments: [lookup])
             .map { (try tokenRecord($0), [UInt8]($0[5] as Data)) }
-    }
-
-    public func tokens(userID: String?) async throws -> [TokenRecord] {
-        try await offloaded { try self.readDatabase { db in try Self.fetchTokens(db, userID: userID.map(Identity.normalized)) } }
     }
 
     /// The user's tokens (every user's with nil), by user and id.
@@ -96,5 +88,9 @@ extension SpatiaLiteStore: TokenStore {
 extension SpatiaLiteReader: TokenReader {
     public func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? {
         try SpatiaLiteStore.fetchToken(db, lookup: lookup)
+    }
+
+    public func tokens(userID: String?) throws -> [TokenRecord] {
+        try SpatiaLiteStore.fetchTokens(db, userID: userID.map(Identity.normalized))
     }
 }

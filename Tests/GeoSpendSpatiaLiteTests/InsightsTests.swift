@@ -114,6 +114,9 @@ import Testing
 
         func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? { try base.token(lookup: lookup) }
         func period(userID: String, id: Int64) throws -> Period? { try base.period(userID: userID, id: id) }
+        func periods(userID: String) throws -> [Period] { try base.periods(userID: userID) }
+        func tokens(userID: String?) throws -> [TokenRecord] { try base.tokens(userID: userID) }
+        func budget(id: Int64, userID: String) throws -> Budget? { try base.budget(id: id, userID: userID) }
         func storeChoices(userID: String) throws -> StoreChoices { try base.storeChoices(userID: userID) }
         func budgets(userID: String, includeInactive: Bool) throws -> [Budget] { try base.budgets(userID: userID, includeInactive: includeInactive) }
         func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense] {

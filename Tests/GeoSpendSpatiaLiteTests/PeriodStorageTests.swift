@@ -21,7 +21,7 @@ import Testing
 
         let store = try SpatiaLiteStore(path: path)
         #expect(try store.scalar("SELECT count(*) FROM expenses WHERE period_id IS NULL") == 1, "the existing expense has no period")
-        #expect(try store.periods(userID: "ann") == [])
+        #expect(try store.readHere { try $0.periods(userID: "ann") } == [])
         #expect(try store.scalar("SELECT sql FROM sqlite_master WHERE name = 'expenses'", as: String.self)?.contains(Self.addedColumn) == true)
         #expect(try Integer64Tests.fieldTypes(path, "expenses")["period_id"] == "Integer64")
         let health = try store.checkHealth()

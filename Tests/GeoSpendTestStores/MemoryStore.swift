@@ -128,6 +128,9 @@ struct MemoryReader: ExpenseReader {
     /// the type's note): none is ever found.
     func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? { nil }
     func period(userID: String, id: Int64) throws -> Period? { nil }
+    func periods(userID: String) throws -> [Period] { [] }
+    func tokens(userID: String?) throws -> [TokenRecord] { [] }
+    func budget(id: Int64, userID: String) throws -> Budget? { nil }
     func storeChoices(userID: String) throws -> StoreChoices { StoreChoices() }
     func budgets(userID: String, includeInactive: Bool) throws -> [Budget] { [] }
     func products() throws -> [Product] { [] }

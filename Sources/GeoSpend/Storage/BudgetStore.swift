@@ -24,6 +24,8 @@ public protocol BudgetReader {
     func budgets(userID: String, includeInactive: Bool) throws -> [Budget]
     /// `BudgetStore.budgetExpenses(userID:from:to:)`, in the scope's snapshot.
     func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense]
+    /// `BudgetStore.budget(id:userID:)`, in the scope's snapshot.
+    func budget(id: Int64, userID: String) throws -> Budget?
 }
 
 /// A backend's budget reads are its read scope's (written once, in its reader).
@@ -35,4 +37,6 @@ extension BudgetStore where Self: ExpenseStore {
     public func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) async throws -> [BudgetExpense] {
         try await read { try $0.budgetExpenses(userID: userID, from: from, to: to) }
     }
+
+    public func budget(id: Int64, userID: String) async throws -> Budget? { try await read { try $0.budget(id: id, userID: userID) } }
 }

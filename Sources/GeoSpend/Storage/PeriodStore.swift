@@ -34,6 +34,14 @@ public protocol PeriodStore: Sendable {
 public protocol PeriodReader {
     /// `PeriodStore.period(userID:id:)`, in the scope's snapshot.
     func period(userID: String, id: Int64) throws -> Period?
+    /// `PeriodStore.periods(userID:)`, in the scope's snapshot.
+    func periods(userID: String) throws -> [Period]
+}
+
+/// A backend's period reads are its read scope's (written once, in its reader).
+extension PeriodStore where Self: ExpenseStore {
+    public func periods(userID: String) async throws -> [Period] { try await read { try $0.periods(userID: userID) } }
+    public func period(userID: String, id: Int64) async throws -> Period? { try await read { try $0.period(userID: userID, id: id) } }
 }
 
 /// What a user gives for a period, checked (`init` throws on a rule broken).

@@ -23,6 +23,17 @@ public protocol TokenStore: Sendable {
 public protocol TokenReader {
     /// `TokenStore.token(lookup:)`, in the scope's snapshot.
     func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])?
+    /// `TokenStore.tokens(userID:)`, in the scope's snapshot.
+    func tokens(userID: String?) throws -> [TokenRecord]
+}
+
+/// A backend's token reads are its read scope's (written once, in its reader).
+extension TokenStore where Self: ExpenseStore {
+    public func token(lookup: String) async throws -> (record: TokenRecord, sha256: [UInt8])? {
+        try await read { try $0.token(lookup: lookup) }
+    }
+
+    public func tokens(userID: String?) async throws -> [TokenRecord] { try await read { try $0.tokens(userID: userID) } }
 }
 
 /// What a token may do: `read` queries, `write` also changes the user's data, `admin` also
