@@ -124,6 +124,15 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
+        // The PostgreSQL store's own machinery (a scope's connection, prepared statements, the test
+        // server), against a real server; the contract suites every store passes stay above.
+        .testTarget(
+            name: "GeoSpendPostGISTests",
+            dependencies: [
+                "GeoSpend", "GeoSpendPostGIS", "GeoSpendTestStores",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // The CLI tests inspect the databases the commands leave behind (isolation, user deletion).
         .testTarget(
             name: "GeoSpendCLITests",
