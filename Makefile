@@ -52,7 +52,7 @@ TEST_TMP := /tmp/geospend-tests-$(shell printf %s "$(CURDIR)" | md5sum | cut -c1
 test: bootstrap venv
 	@SWIFT=$(SWIFT) scripts/build.sh --build-tests
 	@rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
-	TMPDIR=$(TEST_TMP) GEOSPEND_REQUIRE_POSTGRES=1 POSTGIS_DURABILITY=off scripts/with-postgis.sh $(SWIFT) test
+	TMPDIR=$(TEST_TMP) GEOSPEND_REQUIRE_POSTGRES=1 POSTGIS_DURABILITY=off scripts/with-postgis.sh $(SWIFT) test --skip-build
 	@rm -rf $(TEST_TMP)
 	@$(MAKE) --no-print-directory notebooks
 

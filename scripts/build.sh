@@ -6,15 +6,26 @@
 #   scripts/build.sh [swift build options…]     e.g. -c release, --build-tests, --product geospend
 #
 # The log goes to .build/logs/build[-options].log; $SWIFT another swift.
+#
+# A debug build here has no debug information (DEBUG_INFO_FLAGS): nothing in make test or make
+# demo reads it, and a clean clone's build is the larger half of make test (docs/MEASUREMENTS.md,
+# "A build from a clean clone"). For lldb, build with DEBUG_INFO_FLAGS= (everything recompiles,
+# as it does whenever the flags change: `swift build` by hand and this script do not share
+# products). The index store stays: on Linux SwiftPM finds the tests through it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .build/logs
 suffix=$(printf '%s' "$*" | tr -cs 'A-Za-z0-9' '-' | sed 's/^-*//; s/-*$//')
 log=.build/logs/build${suffix:+-$suffix}.log
 swift=${SWIFT:-swift}
+debug_info_flags=${DEBUG_INFO_FLAGS--Xswiftc -gnone -Xcc -g0 -Xcxx -g0}
+case " $* " in
+  *" -c release "* | *" --configuration release "* | *" -c=release "*) extra=() ;;
+  *) read -r -a extra <<<"$debug_info_flags" ;;
+esac
 
-echo "build: $swift build $* (log: $log)"
-"$swift" build "$@" >"$log" 2>&1 &
+echo "build: $swift build $* ${extra[*]} (log: $log)"
+"$swift" build "$@" "${extra[@]}" >"$log" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null' INT TERM
 last=""
