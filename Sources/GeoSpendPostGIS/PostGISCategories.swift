@@ -5,13 +5,13 @@ import PostgresNIO
 /// (Sources/GeoSpendSpatiaLite/CategoryEdits.swift): names compared with ASCII letters folded
 /// (`name_fold`, SQLite's NOCASE), listed by kind then name in byte order.
 extension PostGISStore: CategoryEditing {
-    private static let detailSelect = #"""
+    fileprivate static let detailSelect = #"""
         SELECT c.name, c.kind, c.icon, c.color, c.is_default, c.is_active,
             (SELECT count(*) FROM expenses AS e WHERE e.user_id = c.user_id AND e.category_id = c.id), c.created_at, c.updated_at
         FROM categories AS c
         """#
 
-    private static func detail(_ row: PostgresRow) throws -> CategoryDetail {
+    fileprivate static func detail(_ row: PostgresRow) throws -> CategoryDetail {
         let (name, kind, icon, color, isDefault, isActive, n, created, updated) = try row.decode(
             (String, String, String?, String?, Bool, Bool, Int64, String?, String?).self)
         return CategoryDetail(
@@ -21,15 +21,6 @@ extension PostGISStore: CategoryEditing {
 
     private static func detail(_ r: PostGISReader, id: Int64) throws -> CategoryDetail {
         try detail(try r.rows("\(unescaped: detailSelect) WHERE c.id = \(id)")[0])
-    }
-
-    public func categoryDetails(userID: String, includeInactive: Bool) async throws -> [CategoryDetail] {
-        try await reading { r in
-            try r.rows(#"""
-                \#(unescaped: Self.detailSelect) WHERE c.user_id = \#(userID) \#(unescaped: includeInactive ? "" : "AND c.is_active")
-                ORDER BY c.kind COLLATE "C", c.name COLLATE "C"
-                """#).map(Self.detail)
-        }
     }
 
     public func addCategory(_ category: Category, userID: String, icon: String?, color: String?) async throws -> CategoryDetail {
@@ -123,5 +114,14 @@ extension PostGISStore: CategoryEditing {
         _ = try r.rows("""
             UPDATE budget_category_limits SET category = \(new) WHERE user_id = \(userID) AND \(unescaped: fold("category")) = \(PostGISRows.asciiFolded(old))
             """)
+    }
+}
+
+extension PostGISReader: CategoryReader {
+    public func categoryDetails(userID: String, includeInactive: Bool) throws -> [CategoryDetail] {
+        try rows(#"""
+            \#(unescaped: PostGISStore.detailSelect) WHERE c.user_id = \#(userID) \#(unescaped: includeInactive ? "" : "AND c.is_active")
+            ORDER BY c.kind COLLATE "C", c.name COLLATE "C"
+            """#).map(PostGISStore.detail)
     }
 }

@@ -26,10 +26,6 @@ extension PostGISStore: ExpenseEditing {
             .first.map(stored)
     }
 
-    public func expense(id: String, userID: String) async throws -> StoredExpense? {
-        try await reading { try Self.storedExpense($0, id: id, userID: userID) }
-    }
-
     public func addExpense(_ expense: Expense, remindAt: Timestamp?) async throws -> StoredExpense {
         try await editing { r in
             // Ids are unique per user, as the file's UNIQUE (user_id, id) has them (v17): another
@@ -138,48 +134,6 @@ extension PostGISStore: ExpenseEditing {
 
     public func rewriteOwed() async throws -> Bool { false }
 
-    public func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) async throws -> ExpensePage {
-        var w = try PostGISFilter(filter)
-        // Ids are unique per user: the user orders rows of one instant and id.
-        if let cursor {
-            w.add("(e.occurred_ms, e.id, e.user_id) < (\(w.bind(cursor.occurredMilliseconds)), \(w.bind(cursor.id)), \(w.bind(cursor.userID)))")
-        }
-        // One row more than asked tells whether another page follows.
-        let order = "ORDER BY e.occurred_ms DESC, e.id DESC, e.user_id DESC LIMIT \(w.bind(Int64(limit) + 1))"  // binds before `query` reads them
-        let query = w.query("SELECT \(Self.storedColumns) FROM \(Self.storedSource)", suffix: order)
-        let rows = try await reading { r in try r.rows(query).map(Self.stored) }
-        let page = rows.prefix(limit)
-        let next = rows.count > limit
-            ? page.last.map { ExpenseCursor(occurredMilliseconds: $0.expense.occurredAt.epochMilliseconds, id: $0.expense.id, userID: $0.expense.userID) } : nil
-        return ExpensePage(expenses: Array(page), next: next)
-    }
-
-    /// LIKE with `\` escaping the wildcards typed ("50%" finds "50%"), on ASCII-folded text: the
-    /// file's LIKE folds A–Z alone, where PostgreSQL's ILIKE would fold by locale.
-    public func searchExpenses(userID: String, text: String, limit: Int) async throws -> [StoredExpense] {
-        let escaped = text.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_")
-        let pattern = "%" + PostGISRows.asciiFolded(escaped) + "%"
-        let fold = PostGISSchema.asciiFold
-        return try await reading { r in
-            try r.rows("""
-                SELECT \(unescaped: Self.storedColumns) FROM \(unescaped: Self.storedSource)
-                WHERE e.user_id = \(userID) AND (\(unescaped: fold("e.title")) LIKE \(pattern) ESCAPE '\\'
-                    OR \(unescaped: fold("e.merchant")) LIKE \(pattern) ESCAPE '\\'
-                    OR \(unescaped: fold("e.notes")) LIKE \(pattern) ESCAPE '\\' OR c.name_fold LIKE \(pattern) ESCAPE '\\')
-                ORDER BY e.occurred_ms DESC, e.id DESC LIMIT \(Int64(limit))
-                """).map(Self.stored)
-        }
-    }
-
-    public func dueReminders(userID: String, asOf: Timestamp) async throws -> [StoredExpense] {
-        try await reading { r in
-            try r.rows("""
-                SELECT \(unescaped: Self.storedColumns) FROM \(unescaped: Self.storedSource)
-                WHERE e.user_id = \(userID) AND e.remind_ms <= \(asOf.epochMilliseconds) ORDER BY e.remind_ms, e.id
-                """).map(Self.stored)
-        }
-    }
-
     /// The id of the user's category of that name (ASCII letters folded) and kind.
     static func categoryID(_ r: PostGISReader, name: String, kind: Category.Kind, userID: String) throws -> Int64? {
         try r.rows("""
@@ -208,5 +162,50 @@ extension PostGISStore: ExpenseEditing {
             if known.contains(where: { Identity.asciiLowercased($0) == Identity.asciiLowercased(name) }) { return }
         }
         throw EditError.unknownCategory(name: name, kind: kind, among: known)
+    }
+}
+
+/// The expense reads `ExpenseEditing` declares, in a read scope's snapshot.
+extension PostGISReader: StoredExpenseReader {
+    public func expense(id: String, userID: String) throws -> StoredExpense? {
+        try PostGISStore.storedExpense(self, id: id, userID: userID)
+    }
+
+    public func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) throws -> ExpensePage {
+        var w = try PostGISFilter(filter)
+        // Ids are unique per user: the user orders rows of one instant and id.
+        if let cursor {
+            w.add("(e.occurred_ms, e.id, e.user_id) < (\(w.bind(cursor.occurredMilliseconds)), \(w.bind(cursor.id)), \(w.bind(cursor.userID)))")
+        }
+        // One row more than asked tells whether another page follows.
+        let order = "ORDER BY e.occurred_ms DESC, e.id DESC, e.user_id DESC LIMIT \(w.bind(Int64(limit) + 1))"  // binds before `query` reads them
+        let query = w.query("SELECT \(PostGISStore.storedColumns) FROM \(PostGISStore.storedSource)", suffix: order)
+        let found = try rows(query).map(PostGISStore.stored)
+        let page = found.prefix(limit)
+        let next = found.count > limit
+            ? page.last.map { ExpenseCursor(occurredMilliseconds: $0.expense.occurredAt.epochMilliseconds, id: $0.expense.id, userID: $0.expense.userID) } : nil
+        return ExpensePage(expenses: Array(page), next: next)
+    }
+
+    /// LIKE with `\` escaping the wildcards typed ("50%" finds "50%"), on ASCII-folded text: the
+    /// file's LIKE folds A–Z alone, where PostgreSQL's ILIKE would fold by locale.
+    public func searchExpenses(userID: String, text: String, limit: Int) throws -> [StoredExpense] {
+        let escaped = text.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_")
+        let pattern = "%" + PostGISRows.asciiFolded(escaped) + "%"
+        let fold = PostGISSchema.asciiFold
+        return try rows("""
+            SELECT \(unescaped: PostGISStore.storedColumns) FROM \(unescaped: PostGISStore.storedSource)
+            WHERE e.user_id = \(userID) AND (\(unescaped: fold("e.title")) LIKE \(pattern) ESCAPE '\\'
+                OR \(unescaped: fold("e.merchant")) LIKE \(pattern) ESCAPE '\\'
+                OR \(unescaped: fold("e.notes")) LIKE \(pattern) ESCAPE '\\' OR c.name_fold LIKE \(pattern) ESCAPE '\\')
+            ORDER BY e.occurred_ms DESC, e.id DESC LIMIT \(Int64(limit))
+            """).map(PostGISStore.stored)
+    }
+
+    public func dueReminders(userID: String, asOf: Timestamp) throws -> [StoredExpense] {
+        try rows("""
+            SELECT \(unescaped: PostGISStore.storedColumns) FROM \(unescaped: PostGISStore.storedSource)
+            WHERE e.user_id = \(userID) AND e.remind_ms <= \(asOf.epochMilliseconds) ORDER BY e.remind_ms, e.id
+            """).map(PostGISStore.stored)
     }
 }

@@ -149,13 +149,6 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
         return PostGISReader(connection: connection, logger: logger, statements: statements)
     }
 
-    /// The rows of one query, in a read scope of its own.
-    func read(rows query: PostgresQuery) async throws -> [PostgresRow] {
-        try await scope("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
-            try self.reader(on: connection).rows(query)
-        }
-    }
-
     /// A connection outside any transaction, for what cannot run in one (VACUUM).
     func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         let connection = try await take()

@@ -19,15 +19,6 @@ extension PostGISStore: StoreChoiceStore {
         }
     }
 
-    public func store(userID: String, id: String) async throws -> StoreEntry? {
-        let user = Identity.normalized(userID)
-        return try await reading { try Self.resolveStore($0, user: user, id: id) }
-    }
-
-    public func storeChoices(userID: String) async throws -> StoreChoices {
-        try await reading { try $0.storeChoices(userID: userID) }
-    }
-
     public func setFavouriteStore(userID: String, storeID: String, _ favourite: Bool) async throws -> Bool {
         let user = Identity.normalized(userID)
         return try await editing { r -> Bool in
@@ -91,7 +82,11 @@ extension PostGISStore: StoreChoiceStore {
 }
 
 extension PostGISReader: StoreChoiceReader {
-    func storeChoices(userID: String) throws -> StoreChoices {
+    public func store(userID: String, id: String) throws -> StoreEntry? {
+        try PostGISStore.resolveStore(self, user: Identity.normalized(userID), id: id)
+    }
+
+    public func storeChoices(userID: String) throws -> StoreChoices {
         let user = Identity.normalized(userID)
         let (favourites, defaultID) = try PostGISStore.chosenStoreIDs(self, user: user)
         return StoreChoices(

@@ -31,22 +31,6 @@ extension PostGISStore: UserDataStore {
         FROM users AS u
         """
 
-    public func users() async throws -> [UserRecord] {
-        try await read(rows: PostgresQuery(unsafeSQL: "\(Self.userSelect) ORDER BY u.id")).map(Self.userRecord)
-    }
-
-    public func withUserData<T: Sendable>(
-        _ userID: String, _ body: @escaping @Sendable (any UserDataSnapshot) throws -> T
-    ) async throws -> T? {
-        try await scope("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
-            let reader = self.reader(on: connection)
-            var query = PostgresQuery(unsafeSQL: "\(Self.userSelect) WHERE u.id = $1")
-            query.binds.append(userID)
-            guard let row = try reader.rows(query).first else { return nil }
-            return try body(Snapshot(reader: reader, user: try Self.userRecord(row)))
-        }
-    }
-
     /// Deletes the user's rows from every table keyed by user (found from the catalogue: each
     /// table with a `user_id` column, so a table added later is not forgotten; expenses first),
     /// then the user, in one transaction; stores are shared and stay. Then, unless `rewriteFile`
@@ -109,7 +93,7 @@ extension PostGISStore: UserDataStore {
     }
 
     /// One user's rows inside one read scope.
-    private struct Snapshot: UserDataSnapshot {
+    struct UserSnapshot: UserDataSnapshot {
         let reader: PostGISReader
         let user: UserRecord
 
@@ -269,5 +253,18 @@ extension PostGISStore: UserDataStore {
         func shoppingLists() throws -> [ShoppingList] {
             try PostGISStore.fetchLists(reader, user: user.id, number: nil)
         }
+    }
+}
+
+/// A read scope's users and one user's data: every statement sees the scope's snapshot.
+extension PostGISReader: UserDataReader {
+    public func users() throws -> [UserRecord] {
+        try rows(PostgresQuery(unsafeSQL: "\(PostGISStore.userSelect) ORDER BY u.id")).map(PostGISStore.userRecord)
+    }
+
+    public func userData(_ userID: String) throws -> (any UserDataSnapshot)? {
+        var query = PostgresQuery(unsafeSQL: "\(PostGISStore.userSelect) WHERE u.id = $1")
+        query.binds.append(userID)
+        return try rows(query).first.map { PostGISStore.UserSnapshot(reader: self, user: try PostGISStore.userRecord($0)) }
     }
 }

@@ -15,10 +15,6 @@ extension SpatiaLiteStore: CategoryEditing {
             icon: r[2], color: r[3], isDefault: r[4], isActive: r[5], expenses: r[6], createdAt: r[7], updatedAt: r[8])
     }
 
-    public func categoryDetails(userID: String, includeInactive: Bool) throws -> [CategoryDetail] {
-        try readDatabase { db in try Self.categoryDetails(db, userID: userID, includeInactive: includeInactive) }
-    }
-
     static func categoryDetails(_ db: Database, userID: String, includeInactive: Bool) throws -> [CategoryDetail] {
         try Row.fetchAll(
             db, sql: "\(Self.detailSelect) WHERE c.user_id = ? \(includeInactive ? "" : "AND c.is_active") ORDER BY c.kind, c.name",
@@ -125,10 +121,6 @@ extension SpatiaLiteStore: CategoryEditing {
 /// `CategoryEditing` for async callers (the server, the CLI): each call runs on a dispatch queue
 /// (`offloaded`), so the caller's thread is free while SQLite works.
 extension SpatiaLiteStore {
-    public func categoryDetails(userID: String, includeInactive: Bool) async throws -> [CategoryDetail] {
-        try await offloaded { try self.categoryDetails(userID: userID, includeInactive: includeInactive) }
-    }
-
     public func addCategory(_ category: Category, userID: String, icon: String?, color: String?) async throws -> CategoryDetail {
         try await offloaded { try self.addCategory(category, userID: userID, icon: icon, color: color) }
     }
@@ -139,5 +131,11 @@ extension SpatiaLiteStore {
 
     public func deleteCategory(name: String, kind: Category.Kind?, userID: String) async throws -> Int {
         try await offloaded { try self.deleteCategory(name: name, kind: kind, userID: userID) }
+    }
+}
+
+extension SpatiaLiteReader: CategoryReader {
+    public func categoryDetails(userID: String, includeInactive: Bool) throws -> [CategoryDetail] {
+        try SpatiaLiteStore.categoryDetails(db, userID: userID, includeInactive: includeInactive)
     }
 }

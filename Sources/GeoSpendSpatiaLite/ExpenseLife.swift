@@ -35,10 +35,6 @@ extension SpatiaLiteStore: ExpenseEditing {
         }.first?.0
     }
 
-    public func expense(id: String, userID: String) throws -> StoredExpense? {
-        try readDatabase { db in try Self.storedExpense(db, id: id, userID: userID) }
-    }
-
     public func addExpense(_ expense: Expense, remindAt: Timestamp?) throws -> StoredExpense {
         try bulkWrite { writer, db in
             // Ids are unique per user (v17): another user's expense of the same id is neither
@@ -193,54 +189,6 @@ extension SpatiaLiteStore: ExpenseEditing {
         }
     }
 
-    public func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) throws -> ExpensePage {
-        let (conditions, bindings) = StoredRows.conditions(for: filter, firstParameter: 5)  // ?1–?4: cursor and limit
-        // Ids are unique per user: the user orders rows of one instant and id.
-        let all = conditions + (cursor == nil ? [] : ["(e.occurred_ms, e.id, e.user_id) < (?1, ?2, ?4)"])
-        let sql = """
-            SELECT \(Self.storedColumns) FROM \(Self.storedSource)
-            \(all.isEmpty ? "" : "WHERE " + all.joined(separator: " AND "))
-            ORDER BY e.occurred_ms DESC, e.id DESC, e.user_id DESC LIMIT ?3
-            """
-        let rows = try readDatabase { db in
-            try Self.fetchStored(db, sql) { s in
-                s.bind(1, cursor?.occurredMilliseconds); s.bind(2, cursor?.id); s.bind(3, Int64(limit) + 1)
-                s.bind(4, cursor?.userID)
-                for apply in bindings { apply(s) }
-            }
-        }
-        // One row more than asked tells whether another page follows.
-        let page = rows.prefix(limit)
-        let next = rows.count > limit ? page.last.map { ExpenseCursor(occurredMilliseconds: $0.0.expense.occurredAt.epochMilliseconds, id: $0.0.expense.id, userID: $0.0.expense.userID) } : nil
-        return ExpensePage(expenses: page.map(\.0), next: next)
-    }
-
-    public func searchExpenses(userID: String, text: String, limit: Int) throws -> [StoredExpense] {
-        // LIKE with `\` escaping the wildcards typed: "50%" finds "50%", not "50 euros".
-        let escaped = text.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_")
-        let sql = """
-            SELECT \(Self.storedColumns) FROM \(Self.storedSource)
-            WHERE e.user_id = ?1 AND (e.title LIKE ?2 ESCAPE '\\' OR e.merchant LIKE ?2 ESCAPE '\\'
-                OR e.notes LIKE ?2 ESCAPE '\\' OR c.name LIKE ?2 ESCAPE '\\')
-            ORDER BY e.occurred_ms DESC, e.id DESC LIMIT ?3
-            """
-        return try readDatabase { db in
-            try Self.fetchStored(db, sql) { s in
-                s.bind(1, userID); s.bind(2, "%" + escaped + "%"); s.bind(3, Int64(limit))
-            }.map(\.0)
-        }
-    }
-
-    public func dueReminders(userID: String, asOf: Timestamp) throws -> [StoredExpense] {
-        let sql = """
-            SELECT \(Self.storedColumns) FROM \(Self.storedSource)
-            WHERE e.user_id = ?1 AND e.remind_ms <= ?2 ORDER BY e.remind_ms, e.id
-            """
-        return try readDatabase { db in
-            try Self.fetchStored(db, sql) { s in s.bind(1, userID); s.bind(2, asOf.epochMilliseconds) }.map(\.0)
-        }
-    }
-
     /// A category named for a new expense must exist for the user and be active. A user seen for
     /// the first time gets the defaults with the expense, so those names are accepted.
     static func checkCategory(_ db: Database, name: String, kind: GeoSpend.Category.Kind, userID: String) throws {
@@ -287,10 +235,6 @@ extension SpatiaLiteStore {
         try await offloaded { try self.addExpense(expense, remindAt: remindAt) }
     }
 
-    public func expense(id: String, userID: String) async throws -> StoredExpense? {
-        try await offloaded { try self.expense(id: id, userID: userID) }
-    }
-
     public func updateExpense(_ expense: Expense, remindAt: Timestamp?) async throws -> StoredExpense? {
         try await offloaded { try self.updateExpense(expense, remindAt: remindAt) }
     }
@@ -306,16 +250,53 @@ extension SpatiaLiteStore {
     public func rewriteOwed() async throws -> Bool {
         try await offloaded { try self.pendingScrubSince() != nil }
     }
+}
 
-    public func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) async throws -> ExpensePage {
-        try await offloaded { try self.expensePage(filter, after: cursor, limit: limit) }
+/// The expense reads `ExpenseEditing` declares, in a read scope's snapshot.
+extension SpatiaLiteReader: StoredExpenseReader {
+    public func expense(id: String, userID: String) throws -> StoredExpense? {
+        try SpatiaLiteStore.storedExpense(db, id: id, userID: userID)
     }
 
-    public func searchExpenses(userID: String, text: String, limit: Int) async throws -> [StoredExpense] {
-        try await offloaded { try self.searchExpenses(userID: userID, text: text, limit: limit) }
+    public func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) throws -> ExpensePage {
+        let (conditions, bindings) = StoredRows.conditions(for: filter, firstParameter: 5)  // ?1–?4: cursor and limit
+        // Ids are unique per user: the user orders rows of one instant and id.
+        let all = conditions + (cursor == nil ? [] : ["(e.occurred_ms, e.id, e.user_id) < (?1, ?2, ?4)"])
+        let sql = """
+            SELECT \(SpatiaLiteStore.storedColumns) FROM \(SpatiaLiteStore.storedSource)
+            \(all.isEmpty ? "" : "WHERE " + all.joined(separator: " AND "))
+            ORDER BY e.occurred_ms DESC, e.id DESC, e.user_id DESC LIMIT ?3
+            """
+        let rows = try SpatiaLiteStore.fetchStored(db, sql) { s in
+            s.bind(1, cursor?.occurredMilliseconds); s.bind(2, cursor?.id); s.bind(3, Int64(limit) + 1)
+            s.bind(4, cursor?.userID)
+            for apply in bindings { apply(s) }
+        }
+        // One row more than asked tells whether another page follows.
+        let page = rows.prefix(limit)
+        let next = rows.count > limit ? page.last.map { ExpenseCursor(occurredMilliseconds: $0.0.expense.occurredAt.epochMilliseconds, id: $0.0.expense.id, userID: $0.0.expense.userID) } : nil
+        return ExpensePage(expenses: page.map(\.0), next: next)
     }
 
-    public func dueReminders(userID: String, asOf: Timestamp) async throws -> [StoredExpense] {
-        try await offloaded { try self.dueReminders(userID: userID, asOf: asOf) }
+    public func searchExpenses(userID: String, text: String, limit: Int) throws -> [StoredExpense] {
+        // LIKE with `\` escaping the wildcards typed: "50%" finds "50%", not "50 euros".
+        let escaped = text.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_")
+        let sql = """
+            SELECT \(SpatiaLiteStore.storedColumns) FROM \(SpatiaLiteStore.storedSource)
+            WHERE e.user_id = ?1 AND (e.title LIKE ?2 ESCAPE '\\' OR e.merchant LIKE ?2 ESCAPE '\\'
+                OR e.notes LIKE ?2 ESCAPE '\\' OR c.name LIKE ?2 ESCAPE '\\')
+            ORDER BY e.occurred_ms DESC, e.id DESC LIMIT ?3
+            """
+        return try SpatiaLiteStore.fetchStored(db, sql) { s in
+            s.bind(1, userID); s.bind(2, "%" + escaped + "%"); s.bind(3, Int64(limit))
+        }.map(\.0)
+    }
+
+    public func dueReminders(userID: String, asOf: Timestamp) throws -> [StoredExpense] {
+        let sql = """
+            SELECT \(SpatiaLiteStore.storedColumns) FROM \(SpatiaLiteStore.storedSource)
+            WHERE e.user_id = ?1 AND e.remind_ms <= ?2 ORDER BY e.remind_ms, e.id
+            """
+        return try SpatiaLiteStore.fetchStored(db, sql) { s in s.bind(1, userID); s.bind(2, asOf.epochMilliseconds) }.map(\.0)
     }
 }

@@ -102,16 +102,6 @@ extension SpatiaLiteStore: StoreChoiceStore {
         }
     }
 
-    public func store(userID: String, id: String) async throws -> StoreEntry? {
-        let user = Identity.normalized(userID)
-        return try await offloaded { try self.readDatabase { db in try StoreChoiceSchema.resolve(db, user: user, id: id) } }
-    }
-
-    public func storeChoices(userID: String) async throws -> StoreChoices {
-        let user = Identity.normalized(userID)
-        return try await offloaded { try self.readDatabase { db in try StoreChoiceSchema.choices(db, user: user) } }
-    }
-
     public func setFavouriteStore(userID: String, storeID: String, _ favourite: Bool) async throws -> Bool {
         let user = Identity.normalized(userID)
         return try await offloaded {
@@ -149,6 +139,10 @@ extension SpatiaLiteStore: StoreChoiceStore {
 }
 
 extension SpatiaLiteReader: StoreChoiceReader {
+    public func store(userID: String, id: String) throws -> StoreEntry? {
+        try StoreChoiceSchema.resolve(db, user: Identity.normalized(userID), id: id)
+    }
+
     public func storeChoices(userID: String) throws -> StoreChoices {
         try StoreChoiceSchema.choices(db, user: Identity.normalized(userID))
     }

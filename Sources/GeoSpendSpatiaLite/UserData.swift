@@ -15,21 +15,6 @@ extension SpatiaLiteStore: UserProfileStore {
 }
 
 extension SpatiaLiteStore: UserDataStore {
-    public func users() throws -> [UserRecord] {
-        try readDatabase { db in
-            try Row.fetchAll(db, sql: "\(Self.userSelect) ORDER BY u.id").map(Self.userRecord)
-        }
-    }
-
-    public func withUserData<T>(_ userID: String, _ body: (any UserDataSnapshot) throws -> T) throws -> T? {
-        // GRDB reads in a transaction: every statement below sees the same snapshot.
-        try readDatabase { db in
-            guard let user = try Row.fetchOne(db, sql: "\(Self.userSelect) WHERE u.id = ?", arguments: [userID]).map(Self.userRecord)
-            else { return nil }
-            return try body(Snapshot(db: db, user: user))
-        }
-    }
-
     /// A user with their row counts (each count one lookup in a `user_id` index).
     static let userSelect = """
         SELECT u.id, u.display_name, u.created_at,
@@ -44,7 +29,7 @@ extension SpatiaLiteStore: UserDataStore {
         UserRecord(id: r[0], displayName: r[1], email: r[6], createdAt: r[2], expenses: r[3], geotaggedExpenses: r[4], categories: r[5])
     }
 
-    private struct Snapshot: UserDataSnapshot {
+    struct UserSnapshot: UserDataSnapshot {
         let db: Database
         let user: UserRecord
 
@@ -303,17 +288,19 @@ extension SpatiaLiteStore: UserDataStore {
 /// `UserDataStore` for async callers (the server, the CLI): each call runs on a dispatch queue
 /// (`offloaded`), so the caller's thread is free while SQLite works.
 extension SpatiaLiteStore {
-    public func users() async throws -> [UserRecord] {
-        try await offloaded { try self.users() }
-    }
-
-    public func withUserData<T: Sendable>(
-        _ userID: String, _ body: @escaping @Sendable (any UserDataSnapshot) throws -> T
-    ) async throws -> T? {
-        try await offloaded { try self.withUserData(userID, body) }
-    }
-
     public func deleteUser(_ userID: String, rewriteFile: Bool) async throws -> UserDeletion? {
         try await offloaded { try self.deleteUser(userID, rewriteFile: rewriteFile) }
+    }
+}
+
+/// A read scope's users and one user's data: every statement sees the scope's snapshot.
+extension SpatiaLiteReader: UserDataReader {
+    public func users() throws -> [UserRecord] {
+        try Row.fetchAll(db, sql: "\(SpatiaLiteStore.userSelect) ORDER BY u.id").map(SpatiaLiteStore.userRecord)
+    }
+
+    public func userData(_ userID: String) throws -> (any UserDataSnapshot)? {
+        try Row.fetchOne(db, sql: "\(SpatiaLiteStore.userSelect) WHERE u.id = ?", arguments: [userID])
+            .map { SpatiaLiteStore.UserSnapshot(db: db, user: SpatiaLiteStore.userRecord($0)) }
     }
 }

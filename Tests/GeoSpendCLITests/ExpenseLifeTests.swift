@@ -172,7 +172,7 @@ import Testing
         try iso.expectSound(db)
         // A re-import of the original row now says "different content": the hash follows the edit.
         let hash = try runProgram("/usr/bin/sqlite3", [db, "SELECT content_hash FROM expenses WHERE id = '\(id)'"]).out
-        let stored = try #require(try SpatiaLiteStore(path: db).expense(id: id, userID: "alice"))
+        let stored = try #require(try SpatiaLiteStore(path: db).readHere { try $0.expense(id: id, userID: "alice") })
         #expect(hash == "\(stored.expense.contentHash)\n")
     }
 

@@ -404,10 +404,10 @@ import Testing
         #expect(try !bytePatterns(of: bobOnly, foundIn: shared).isEmpty)
 
         // Deletion: refused without --yes off a terminal, then done, with the count of rows.
-        let bobCounts = try #require(try SpatiaLiteStore(path: shared).users().first { $0.id == "bob" })
+        let bobCounts = try #require(try SpatiaLiteStore(path: shared).readHere { try $0.users() }.first { $0.id == "bob" })
         let refused = try runProgram("/bin/sh", ["-c", "exec \"$0\" users delete bob --db \"$1\" < /dev/null", CLITests.binary, shared])
         #expect(refused.status == 2 && refused.err.contains("--yes"), "\(refused.err)")
-        #expect(try SpatiaLiteStore(path: shared).users().map(\.id) == ["alice", "bob"])
+        #expect(try SpatiaLiteStore(path: shared).readHere { try $0.users() }.map(\.id) == ["alice", "bob"])
         // Bob's map rollup rows (derived from his expenses, docs/ROLLUPS.md) go with him.
         let bobRollups = try read(shared) { try Int.fetchOne($0, sql: "SELECT count(*) FROM map_rollups WHERE user_id = 'bob'") ?? 0 }
         #expect(bobRollups > 0)
@@ -506,10 +506,10 @@ import Testing
         }
         let no = try delete(answering: "n")
         #expect(no.status == 1 && no.out.contains("[y/N]") && no.out.contains("nothing deleted"), "\(no.out)")
-        #expect(try SpatiaLiteStore(path: db).users().map(\.id) == ["alice", "bob"])
+        #expect(try SpatiaLiteStore(path: db).readHere { try $0.users() }.map(\.id) == ["alice", "bob"])
         let yes = try delete(answering: "y")
         #expect(yes.status == 0 && yes.out.contains("deleted user bob: "), "\(yes.out)")
-        #expect(try SpatiaLiteStore(path: db).users().map(\.id) == ["alice"])
+        #expect(try SpatiaLiteStore(path: db).readHere { try $0.users() }.map(\.id) == ["alice"])
     }
 
     func expectSame(_ outputs: [String], _ reference: [String], _ situation: String, onPostgreSQL: Bool = false) throws {

@@ -113,11 +113,25 @@ import Testing
         }
 
         func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? { try base.token(lookup: lookup) }
+        func expense(id: String, userID: String) throws -> StoredExpense? { try base.expense(id: id, userID: userID) }
+        func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) throws -> ExpensePage {
+            try base.expensePage(filter, after: cursor, limit: limit)
+        }
+        func searchExpenses(userID: String, text: String, limit: Int) throws -> [StoredExpense] {
+            try base.searchExpenses(userID: userID, text: text, limit: limit)
+        }
+        func dueReminders(userID: String, asOf: Timestamp) throws -> [StoredExpense] { try base.dueReminders(userID: userID, asOf: asOf) }
+        func users() throws -> [UserRecord] { try base.users() }
+        func userData(_ userID: String) throws -> (any UserDataSnapshot)? { try base.userData(userID) }
+        func categoryDetails(userID: String, includeInactive: Bool) throws -> [CategoryDetail] {
+            try base.categoryDetails(userID: userID, includeInactive: includeInactive)
+        }
         func period(userID: String, id: Int64) throws -> Period? { try base.period(userID: userID, id: id) }
         func periods(userID: String) throws -> [Period] { try base.periods(userID: userID) }
         func tokens(userID: String?) throws -> [TokenRecord] { try base.tokens(userID: userID) }
         func budget(id: Int64, userID: String) throws -> Budget? { try base.budget(id: id, userID: userID) }
         func storeChoices(userID: String) throws -> StoreChoices { try base.storeChoices(userID: userID) }
+        func store(userID: String, id: String) throws -> StoreEntry? { try base.store(userID: userID, id: id) }
         func budgets(userID: String, includeInactive: Bool) throws -> [Budget] { try base.budgets(userID: userID, includeInactive: includeInactive) }
         func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense] {
             try base.budgetExpenses(userID: userID, from: from, to: to)

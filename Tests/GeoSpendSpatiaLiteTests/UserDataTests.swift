@@ -32,7 +32,8 @@ import Testing
 
     func export(_ store: SpatiaLiteStore, _ user: String) throws -> (text: String, counts: UserExport.Counts)? {
         let sink = ByteSink()
-        guard let counts = try store.withUserData(user, { try UserExport.write($0, generatedAt: "2026-01-01T00:00:00Z", to: sink) }) else {
+        let written = try store.readHere { try $0.userData(user).map { try UserExport.write($0, generatedAt: "2026-01-01T00:00:00Z", to: sink) } }
+        guard let counts = written else {
             return nil
         }
         return (String(decoding: sink.bytes, as: UTF8.self), counts)

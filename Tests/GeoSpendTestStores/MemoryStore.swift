@@ -123,15 +123,28 @@ struct MemoryReader: ExpenseReader {
         storeHits(center, kind: kind, maxDistance: radius.meters)
     }
 
-    /// No tokens, periods, store choices, budgets, prices, receipts, lists, product marks,
+    /// No categories, tokens, periods, store choices, budgets, prices, receipts, lists, product marks,
     /// pantry items, settings, history, recurring rules, notifications or community here (see
-    /// the type's note): none is ever found.
+    /// the type's note): none is ever found. Nor is an expense's life (the memory store is no
+    /// `ExpenseEditing`): by id, in pages, by text or by reminder, none is found either.
+    func expense(id: String, userID: String) throws -> StoredExpense? { nil }
+    func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) throws -> ExpensePage {
+        ExpensePage(expenses: [], next: nil)
+    }
+    func searchExpenses(userID: String, text: String, limit: Int) throws -> [StoredExpense] { [] }
+    func dueReminders(userID: String, asOf: Timestamp) throws -> [StoredExpense] { [] }
+    /// Nor a user's whole data (the memory store is no `UserDataStore`).
+    func users() throws -> [UserRecord] { [] }
+    func userData(_ userID: String) throws -> (any UserDataSnapshot)? { nil }
+    func categoryDetails(userID: String, includeInactive: Bool) throws -> [CategoryDetail] { [] }
     func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? { nil }
     func period(userID: String, id: Int64) throws -> Period? { nil }
     func periods(userID: String) throws -> [Period] { [] }
     func tokens(userID: String?) throws -> [TokenRecord] { [] }
     func budget(id: Int64, userID: String) throws -> Budget? { nil }
     func storeChoices(userID: String) throws -> StoreChoices { StoreChoices() }
+    /// No user adds a store here: a store is the registry's, seen alike by every user.
+    func store(userID: String, id: String) throws -> StoreEntry? { state.stores[ExactText(id)].map { StoreEntry(store: $0.store) } }
     func budgets(userID: String, includeInactive: Bool) throws -> [Budget] { [] }
     func products() throws -> [Product] { [] }
     func priceRecords(_ query: PriceQuery) throws -> [PriceRecord] { [] }

@@ -21,6 +21,19 @@ public protocol CategoryEditing: Sendable {
     func deleteCategory(name: String, kind: Category.Kind?, userID: String) async throws -> Int
 }
 
+/// The category reads of a read scope (`ExpenseStore.read`).
+public protocol CategoryReader {
+    /// `CategoryEditing.categoryDetails(userID:includeInactive:)`, in the scope's snapshot.
+    func categoryDetails(userID: String, includeInactive: Bool) throws -> [CategoryDetail]
+}
+
+/// A backend's category list is its read scope's (written once, in its reader).
+extension CategoryEditing where Self: ExpenseStore {
+    public func categoryDetails(userID: String, includeInactive: Bool) async throws -> [CategoryDetail] {
+        try await read { try $0.categoryDetails(userID: userID, includeInactive: includeInactive) }
+    }
+}
+
 /// A category as stored: `icon` and `color` are free to the app that shows them (MONO: an icon
 /// name and a `#RRGGBB` colour).
 public struct CategoryDetail: Sendable, Hashable {

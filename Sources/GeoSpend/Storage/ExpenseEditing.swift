@@ -44,6 +44,37 @@ public protocol ExpenseEditing: Sendable {
     func dueReminders(userID: String, asOf: Timestamp) async throws -> [StoredExpense]
 }
 
+/// The expense reads of a read scope (`ExpenseStore.read`) that `ExpenseEditing` declares.
+public protocol StoredExpenseReader {
+    /// `ExpenseEditing.expense(id:userID:)`, in the scope's snapshot.
+    func expense(id: String, userID: String) throws -> StoredExpense?
+    /// `ExpenseEditing.expensePage(_:after:limit:)`, in the scope's snapshot.
+    func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) throws -> ExpensePage
+    /// `ExpenseEditing.searchExpenses(userID:text:limit:)`, in the scope's snapshot.
+    func searchExpenses(userID: String, text: String, limit: Int) throws -> [StoredExpense]
+    /// `ExpenseEditing.dueReminders(userID:asOf:)`, in the scope's snapshot.
+    func dueReminders(userID: String, asOf: Timestamp) throws -> [StoredExpense]
+}
+
+/// A backend's expense reads are its read scope's (written once, in its reader).
+extension ExpenseEditing where Self: ExpenseStore {
+    public func expense(id: String, userID: String) async throws -> StoredExpense? {
+        try await read { try $0.expense(id: id, userID: userID) }
+    }
+
+    public func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) async throws -> ExpensePage {
+        try await read { try $0.expensePage(filter, after: cursor, limit: limit) }
+    }
+
+    public func searchExpenses(userID: String, text: String, limit: Int) async throws -> [StoredExpense] {
+        try await read { try $0.searchExpenses(userID: userID, text: text, limit: limit) }
+    }
+
+    public func dueReminders(userID: String, asOf: Timestamp) async throws -> [StoredExpense] {
+        try await read { try $0.dueReminders(userID: userID, asOf: asOf) }
+    }
+}
+
 /// When a deleted expense's last copies leave the file. Deleting zeroes the row where SQLite
 /// frees it (`secure_delete`), but a B-tree page rebuilt by an earlier insert or edit can keep a
 /// stale copy of the row in its unused space, which only a rewrite (`VACUUM`) removes: about one

@@ -56,6 +56,14 @@ public struct StoreEntry: Sendable, Hashable {
 public protocol StoreChoiceReader {
     /// `StoreChoiceStore.storeChoices(userID:)`, in the scope's snapshot.
     func storeChoices(userID: String) throws -> StoreChoices
+    /// `StoreChoiceStore.store(userID:id:)`, in the scope's snapshot.
+    func store(userID: String, id: String) throws -> StoreEntry?
+}
+
+/// A backend's store-choice reads are its read scope's (written once, in its reader).
+extension StoreChoiceStore where Self: ExpenseStore {
+    public func store(userID: String, id: String) async throws -> StoreEntry? { try await read { try $0.store(userID: userID, id: id) } }
+    public func storeChoices(userID: String) async throws -> StoreChoices { try await read { try $0.storeChoices(userID: userID) } }
 }
 
 /// What `StoreChoiceStore.storeChoices` reads.

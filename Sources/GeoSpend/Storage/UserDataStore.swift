@@ -26,6 +26,26 @@ public protocol UserDataStore: Sendable {
     func restore(_ data: UserRestoreData, as user: String) async throws
 }
 
+/// A user's data as a read scope hands it out (every `ExpenseReader` is one).
+public protocol UserDataReader {
+    /// `UserDataStore.users()`, in the scope's snapshot.
+    func users() throws -> [UserRecord]
+    /// The user's data in the scope's snapshot (`UserDataStore.withUserData`), to be read
+    /// inside the scope only; nil when there is no such user.
+    func userData(_ userID: String) throws -> (any UserDataSnapshot)?
+}
+
+/// A backend's user-data reads are its read scope's (written once, in its reader).
+extension UserDataStore where Self: ExpenseStore {
+    public func users() async throws -> [UserRecord] { try await read { try $0.users() } }
+
+    public func withUserData<T: Sendable>(
+        _ userID: String, _ body: @escaping @Sendable (any UserDataSnapshot) throws -> T
+    ) async throws -> T? {
+        try await read { reader in try reader.userData(userID).map(body) }
+    }
+}
+
 /// One user's data inside a read transaction (see `UserDataStore.withUserData`).
 public protocol UserDataSnapshot {
     var user: UserRecord { get }
