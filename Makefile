@@ -49,8 +49,14 @@ screenshots: build venv
 # checkout, as some tests need a folder with no Data/ above it. The PostGIS store's tests run
 # against a throwaway server (scripts/with-postgis.sh), required to be there.
 TEST_TMP := /tmp/geospend-tests-$(shell printf %s "$(CURDIR)" | md5sum | cut -c1-12)
-test: bootstrap venv
-	@SWIFT=$(SWIFT) scripts/build.sh --build-tests
+# The Python readers (and the notebooks' side) install while Swift builds: pip waits on the
+# network and the disk, the build on both cores.
+test: bootstrap
+	@scripts/venv.sh Tests/validators/requirements.txt Notebooks/requirements.txt & venv=$$!; \
+	  SWIFT=$(SWIFT) scripts/build.sh --build-tests; built=$$?; \
+	  wait $$venv; installed=$$?; \
+	  if [ $$built -ne 0 ]; then exit $$built; fi; \
+	  if [ $$installed -ne 0 ]; then echo "test: installing the Python environment failed (above)" >&2; exit $$installed; fi
 	@rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
 	TMPDIR=$(TEST_TMP) GEOSPEND_REQUIRE_POSTGRES=1 POSTGIS_DURABILITY=off scripts/with-postgis.sh $(SWIFT) test --skip-build
 	@rm -rf $(TEST_TMP)
