@@ -49,8 +49,10 @@ screenshots: build venv
 # checkout, as some tests need a folder with no Data/ above it. The PostGIS store's tests run
 # against a throwaway server (scripts/with-postgis.sh), required to be there.
 TEST_TMP := /tmp/geospend-tests-$(shell printf %s "$(CURDIR)" | md5sum | cut -c1-12)
-# The Python readers (and the notebooks' side) install while Swift builds: pip waits on the
-# network and the disk, the build on both cores.
+# The Python readers (and the notebooks' side) install while Swift builds, not after it: into a
+# fresh .venv the install is about 40 s (docs/MEASUREMENTS.md, "A build from a clean clone").
+# The notebooks then run beside the tests, as make notebooks runs them (they need only the
+# geospend just built and .venv): the tests leave about a sixth of the two cores idle.
 test: bootstrap
 	@scripts/venv.sh Tests/validators/requirements.txt Notebooks/requirements.txt & venv=$$!; \
 	  SWIFT=$(SWIFT) scripts/build.sh --build-tests; built=$$?; \
@@ -58,9 +60,13 @@ test: bootstrap
 	  if [ $$built -ne 0 ]; then exit $$built; fi; \
 	  if [ $$installed -ne 0 ]; then echo "test: installing the Python environment failed (above)" >&2; exit $$installed; fi
 	@rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
-	TMPDIR=$(TEST_TMP) GEOSPEND_REQUIRE_POSTGRES=1 POSTGIS_DURABILITY=off scripts/with-postgis.sh $(SWIFT) test --skip-build
-	@rm -rf $(TEST_TMP)
-	@$(MAKE) --no-print-directory notebooks
+	@GEOSPEND_BIN=$(CURDIR)/.build/debug/geospend $(VENV)/bin/python scripts/notebooks/run_notebooks.py --timeout 300 \
+	    >.build/logs/notebooks.log 2>&1 & notebooks=$$!; \
+	  echo "TMPDIR=$(TEST_TMP) GEOSPEND_REQUIRE_POSTGRES=1 POSTGIS_DURABILITY=off scripts/with-postgis.sh $(SWIFT) test --skip-build"; \
+	  TMPDIR=$(TEST_TMP) GEOSPEND_REQUIRE_POSTGRES=1 POSTGIS_DURABILITY=off scripts/with-postgis.sh $(SWIFT) test --skip-build; tested=$$?; \
+	  wait $$notebooks; executed=$$?; cat .build/logs/notebooks.log >&2; rm -rf $(TEST_TMP); \
+	  if [ $$tested -ne 0 ]; then exit $$tested; fi; \
+	  if [ $$executed -ne 0 ]; then echo "test: a notebook failed (above; make notebooks runs them alone)" >&2; exit $$executed; fi
 
 # The crash, bad-file and concurrency tests at length (make test runs them short): 200 SIGKILLs
 # during imports (RUNS=N for another count), 4 rounds of 6 imports against 4 reader processes,

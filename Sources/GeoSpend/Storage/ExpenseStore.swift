@@ -53,14 +53,13 @@ extension ExpenseStore {
 /// The queries of one read scope (`ExpenseStore.read`). Rows that can be many come in batches.
 /// The scope hands out stored expenses (one by id, pages, search, reminders), categories,
 /// tokens, periods, store choices, budgets, prices, receipts, lists, product marks, pantry
-/// items, settings, location history, recurring rules, notifications, the community and a user's
-/// whole data of its snapshot too, so that one request that needs them is one snapshot (docs/ARCHITECTURE.md §
-/// The storage seam).
+/// items, settings, location history, recurring rules, notifications, the community and a
+/// user's whole data of its snapshot too, so that one request that needs them is one snapshot
+/// (docs/ARCHITECTURE.md § The storage seam).
 public protocol ExpenseReader:
     StoredExpenseReader, CategoryReader, TokenReader, PeriodReader, StoreChoiceReader, BudgetReader, PriceReader,
-    ReceiptReader, ShoppingListReader,
-    ProductMarkReader, PantryReader, UserSettingsReader, PositionReader, RecurringReader, NotificationReader,
-    CommunityReader, UserDataReader
+    ReceiptReader, ShoppingListReader, ProductMarkReader, PantryReader, UserSettingsReader, PositionReader,
+    RecurringReader, NotificationReader, CommunityReader, UserDataReader
 {
     /// The user's expenses within `radius` (geodesic) of `center`, nearest first, ties by id.
     func expenses(within radius: Distance, of center: Coordinate, filter: ExpenseFilter) throws -> [ExpenseHit]
