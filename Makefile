@@ -49,6 +49,7 @@ screenshots: build venv
 # checkout, as some tests need a folder with no Data/ above it. The PostGIS store's tests run
 # against a throwaway server (scripts/with-postgis.sh), required to be there.
 TEST_TMP := /tmp/geospend-tests-$(shell printf %s "$(CURDIR)" | md5sum | cut -c1-12)
+TEST_RUN := TMPDIR=$(TEST_TMP) GEOSPEND_REQUIRE_POSTGRES=1 POSTGIS_DURABILITY=off scripts/with-postgis.sh $(SWIFT) test --skip-build
 # The Python readers (and the notebooks' side) install while Swift builds, not after it: into a
 # fresh .venv the install is about 40 s (docs/MEASUREMENTS.md, "A build from a clean clone").
 # The notebooks then run beside the tests, as make notebooks runs them (they need only the
@@ -62,8 +63,7 @@ test: bootstrap
 	@rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
 	@GEOSPEND_BIN=$(CURDIR)/.build/debug/geospend $(VENV)/bin/python scripts/notebooks/run_notebooks.py --timeout 300 \
 	    >.build/logs/notebooks.log 2>&1 & notebooks=$$!; \
-	  echo "TMPDIR=$(TEST_TMP) GEOSPEND_REQUIRE_POSTGRES=1 POSTGIS_DURABILITY=off scripts/with-postgis.sh $(SWIFT) test --skip-build"; \
-	  TMPDIR=$(TEST_TMP) GEOSPEND_REQUIRE_POSTGRES=1 POSTGIS_DURABILITY=off scripts/with-postgis.sh $(SWIFT) test --skip-build; tested=$$?; \
+	  echo "$(TEST_RUN)"; $(TEST_RUN); tested=$$?; \
 	  wait $$notebooks; executed=$$?; cat .build/logs/notebooks.log >&2; rm -rf $(TEST_TMP); \
 	  if [ $$tested -ne 0 ]; then exit $$tested; fi; \
 	  if [ $$executed -ne 0 ]; then echo "test: a notebook failed (above; make notebooks runs them alone)" >&2; exit $$executed; fi
