@@ -30,6 +30,7 @@ enum Schema {
     /// Applies what is missing inside the caller's write transaction, reading what is applied
     /// under the write lock.
     static func applyPending(_ db: Database) throws {
+        var isNew = false
         if try !db.tableExists("spatial_ref_sys") {
             // 0: no transaction of its own (1 would BEGIN one, which fails inside ours). SpatiaLite
             // prints its SQL errors to stderr; ours say the same in one line. A full disk aborts
@@ -42,6 +43,12 @@ enum Schema {
             guard done == 1, db.isInsideTransaction else {
                 throw StoreError.cannotOpen(path: db.description, reason: "SpatiaLite's InitSpatialMetadata failed")
             }
+            isNew = true
+        }
+        // A file this transaction just initialised gets the squashed schema (`SquashedSchema`) and
+        // then only the migrations newer than it; any other file, every pending migration.
+        if isNew, versions.starts(with: SquashedSchema.versions) {
+            try db.execute(sql: SquashedSchema.sql)
         }
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
         let applied = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
