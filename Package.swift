@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "GeoSpendPostGISTests",
             dependencies: [
-                "GeoSpend", "GeoSpendPostGIS", "GeoSpendTestStores",
+                "GeoSpend", "GeoSpendPostGIS", "GeoSpendTestStores", "GeoSpendTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -59,7 +59,14 @@ public struct PostGISAddress: Sendable, CustomStringConvertible {
         get throws {
             let tls: PostgresConnection.Configuration.TLS =
                 requireTLS ? .require(try NIOSSLContext(configuration: .makeClientConfiguration())) : .disable
-            return PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: tls)
+            var configuration = PostgresConnection.Configuration(
+                host: host, port: port, username: user, password: password, database: database, tls: tls)
+            // The server checks each second whether the client is still there while a statement
+            // runs (PostgreSQL 14+): a scope whose caller is cancelled closes its connection
+            // (`PostGISStore.scope`), and its statement then stops on the server instead of
+            // running to its end (PostGISScopeTests).
+            configuration.options.additionalStartupParameters = [("client_connection_check_interval", "1000")]
+            return configuration
         }
     }
 

@@ -1,9 +1,11 @@
 import Hummingbird
 
 /// A read that takes longer than `limit` is answered 503 (a problem) instead of holding the
-/// client: the store's work in flight finishes on its own thread and is dropped. Writes (an
-/// import, a deletion) have no limit: they commit whole or not at all, and the client must hear
-/// which. A streamed layer counts until its first byte, not to its end.
+/// client, and its task is cancelled: a read scope on the file is interrupted (GRDB's async
+/// read), one on PostgreSQL closes its connection and the server stops its statement within a
+/// second (`PostGISAddress.configuration`). Writes (an import, a deletion) have no limit: they
+/// commit whole or not at all, and the client must hear which. A streamed layer counts until
+/// its first byte, not to its end.
 struct TimeLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     let limit: Duration
     private let watch: DeadlineWatch

@@ -1,8 +1,10 @@
 import Dispatch
 import Foundation
 import GeoSpend
-import GeoSpendPostGIS
+@testable import GeoSpendPostGIS
 import GeoSpendTestStores
+import GeoSpendTestSupport
+import PostgresNIO
 import Synchronization
 import Testing
 
@@ -44,13 +46,42 @@ import Testing
         await store.close()
     }
 
+    /// The statement of a cancelled scope stops on the server as well: the scope closes its
+    /// connection, and the server, which checks every connection's client each second
+    /// (`client_connection_check_interval`, sent when the connection opens), ends the statement
+    /// instead of running it to its end (here an hour).
+    @Test func aCancelledScopesStatementStopsOnTheServer() async throws {
+        guard let address = PostGISTestServer.address else {
+            #expect(!PostGISTestServer.isRequired, "GEOSPEND_TEST_POSTGRES is not set")
+            return
+        }
+        let store = try await PostGISTestServer.freshStore()
+        let marker = "geospend_cancelled_\(UUID().uuidString.prefix(8))"
+        let task = Task {
+            try await store.read { r in
+                try (r as! PostGISReader).rows(PostgresQuery(unsafeSQL: "SELECT pg_sleep(3600) -- \(marker)")).count
+            }
+        }
+        func running() throws -> Int {
+            let sql = "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%\(marker)%' AND pid <> pg_backend_pid()"
+            let r = try runProgram("/usr/bin/psql", ["\(address)", "-qAt", "-c", sql])
+            return Int(r.out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        }
+        try await Self.until { (try? running()) == 1 }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        try await Self.until(seconds: 60) { (try? running()) == 0 }
+        await store.close()
+    }
+
     struct TimedOut: Error {}
 
-    /// Polls `condition` every 10 ms; throws `TimedOut` after 600 s. In a whole `make test` run
-    /// the read scope's body once took over 60 s to start (a clean-clone CI, 4 December 2026).
-    static func until(_ condition: () -> Bool) async throws {
+    /// Polls `condition` every 10 ms; throws `TimedOut` after `seconds`, 600 by default. In a
+    /// whole `make test` run the read scope's body once took over 60 s to start (a clean-clone CI,
+    /// 4 December 2026).
+    static func until(seconds: Int = 600, _ condition: () -> Bool) async throws {
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(600)
+        let deadline = clock.now + .seconds(seconds)
         while !condition() {
             guard clock.now < deadline else { throw TimedOut() }
             try await Task.sleep(for: .milliseconds(10))
