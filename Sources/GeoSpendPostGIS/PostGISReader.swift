@@ -40,19 +40,27 @@ struct PostGISReader: ExpenseReader {
     /// PostGIS's `<->` ranks by sphere distance, not the spheroid's, so its first `limit` are
     /// only candidates: the spheroid distance of the farthest of them bounds the true k-th
     /// nearest, and every store within that bound (widened for the sphere) is ranked exactly.
+    /// One statement: the bound is PostGIS's own spheroid distance (GeographicLib's algorithm,
+    /// as `Geodesic` is), widened by a millionth and a millimetre, so that a quick read runs
+    /// it alone (`PostGISStore.quickRead`). A wider bound only brings more stores to rank.
     func nearestStores(to center: Coordinate, limit: Int, maxDistance: Distance?, kind: String?) throws -> [StoreHit] {
         guard limit > 0 else { return [] }
         var w = PostGISFilter()
-        if let kind { w.add("s.kind = \(w.bind(kind))") }
-        let order = "ORDER BY s.geog <-> \(w.point(center)) LIMIT \(w.bind(Int64(limit)))"  // binds before `query` reads them
-        let first = try rows(w.query("SELECT s.lat, s.lon FROM stores AS s", suffix: order))
-        guard !first.isEmpty else { return [] }
-        var bound = try first.map { row in
-            let (lat, lon) = try row.decode((Double, Double).self)
-            return Geodesic.distance(center, Coordinate(uncheckedLatitude: lat, longitude: lon))
-        }.max()!
-        if let maxDistance { bound = min(bound, maxDistance.meters) }
-        return Array(try stores(within: bound, of: center, kind: kind).prefix(limit))
+        let here = w.point(center)
+        let ofKind = kind.map { "s.kind = \(w.bind($0))" }
+        let candidates = """
+            SELECT s.geog FROM stores AS s \(ofKind.map { "WHERE \($0)" } ?? "") ORDER BY s.geog <-> \(here) LIMIT \(w.bind(Int64(limit)))
+            """
+        var bound = "(SELECT max(ST_Distance(c.geog, \(here), true)) * 1.000001 + 0.001 FROM (\(candidates)) AS c)"
+        if let maxDistance { bound = "least(\(bound), \(w.bind(maxDistance.meters)))" }  // least skips a NULL: no candidate, no store
+        w.add("ST_DWithin(s.geog, \(here), \(SphereBound.candidateRadiusSQL(bound)), false)")
+        if let ofKind { w.add(ofKind) }
+        let found = try rows(w.query("SELECT \(PostGISRows.storeColumns) FROM stores AS s", suffix: ""))
+            .map { try PostGISRows.store($0.makeRandomAccess()) }
+            .map { StoreHit(store: $0, distanceMeters: Geodesic.distance(center, $0.coordinate)) }
+            .filter { hit in maxDistance.map { hit.distanceMeters <= $0.meters } ?? true }
+            .sorted(by: Ranking.byDistance)
+        return Array(found.prefix(limit))
     }
 
     func stores(within radius: Distance, of center: Coordinate, kind: String?) throws -> [StoreHit] {
@@ -243,4 +251,7 @@ extension PostGISReader {
 /// hence at most 1.00562 times the spheroid distance. 1.01 and a metre of slack cover it with room.
 enum SphereBound {
     static func candidateRadius(_ meters: Double) -> Double { meters * 1.01 + 1 }
+
+    /// `candidateRadius` of a SQL expression in metres.
+    static func candidateRadiusSQL(_ meters: String) -> String { "(\(meters)) * 1.01 + 1" }
 }

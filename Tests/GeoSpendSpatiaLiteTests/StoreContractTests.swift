@@ -125,9 +125,14 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         try await Self.write(stores, [], into: store)
         for center in Self.worldCentres {
             for (k, kind, max) in [(1, nil, nil), (5, nil, nil), (20, "amenity:cafe", nil), (5, nil, 1_500_000.0), (3, nil, 300_000.0)] as [(Int, String?, Double?)] {
-                let got = try await store.read { try $0.nearestStores(to: center, limit: k, maxDistance: max.map(Distance.init(meters:)), kind: kind) }
                 let expected = Self.bruteForce(stores, center, kind: kind, within: max).prefix(k)
-                #expect(Self.sameHits(got, expected), "\(center) k=\(k) kind=\(kind ?? "-") max=\(max ?? 0)")
+                let ask: @Sendable (any ExpenseReader) throws -> [StoreHit] = {
+                    try $0.nearestStores(to: center, limit: k, maxDistance: max.map(Distance.init(meters:)), kind: kind)
+                }
+                // A quick read too: on PostgreSQL one statement outside a transaction.
+                for (got, how) in [(try await store.read(ask), "read"), (try await store.quickRead(ask), "quick read")] {
+                    #expect(Self.sameHits(got, expected), "\(how): \(center) k=\(k) kind=\(kind ?? "-") max=\(max ?? 0)")
+                }
             }
         }
         #expect(try await store.read { try $0.nearestStores(to: Self.worldCentres[0], limit: 0, maxDistance: nil, kind: nil) }.isEmpty)
