@@ -10,18 +10,17 @@ import PostgresNIO
 /// dispatch thread), never on one of Swift's cooperative threads, so blocking that thread while
 /// the query runs on the event loop starves nothing. One task per statement, on the
 /// connection's event loop (`LoopExecutor`), which sends the scope's `BEGIN` first when it is
-/// the scope's first statement (`DeferredBegin`; a quick read's second statement is refused
-/// there); the close watch settles the same outcome the task does.
+/// the scope's first statement (`DeferredBegin`); the close watch settles the same outcome the
+/// task does.
 func waitFor<T: Sendable>(on connection: PostgresConnection, _ work: @escaping @Sendable () async throws -> T) throws -> T {
     guard !connection.isClosed else { throw PostGISError.connectionLost }
-    let step = DeferredBegin.shared.take(connection)
-    if case .refuse = step { throw NeedsTransaction() }
     let outcome = FirstOutcome<T>()
     let ticket = CloseWatch.shared.add(connection) { outcome.settle(.failure(PostGISError.connectionLost)) }
+    let begin = DeferredBegin.shared.take(connection)
     Task(executorPreference: LoopExecutor(connection.eventLoop)) {
         let result: Result<T, any Error>
         do {
-            if case .begin(let sql, let logger) = step { try await connection.run(statements: sql, logger: logger) }
+            if let begin { try await connection.run(statements: begin.sql, logger: begin.logger) }
             result = .success(try await work())
         } catch { result = .failure(error) }
         CloseWatch.shared.remove(connection, ticket)

@@ -94,17 +94,6 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
         }
     }
 
-    /// One statement is its own snapshot: a body that runs one runs it alone, without the
-    /// `BEGIN` and `COMMIT` round trips of a read transaction. A second statement is refused and
-    /// the body runs again as `read` runs it (`DeferredBegin`).
-    public func quickRead<T: Sendable>(_ body: @escaping @Sendable (any ExpenseReader) throws -> T) async throws -> T {
-        do {
-            return try await scope(nil) { connection in try body(self.reader(on: connection)) }
-        } catch is NeedsTransaction {
-            return try await read(body)
-        }
-    }
-
     public func write<T: Sendable>(_ body: @escaping @Sendable (any ExpenseWriter) throws -> T) async throws -> T {
         guard !readOnly else { throw PostGISError.replicaIsReadOnly(url: address.description) }
         return try await scope("BEGIN;\nSELECT pg_advisory_xact_lock(\(PostGISSchema.writerLock))") { connection in
@@ -121,28 +110,23 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
 
     /// One transaction on a connection of its own, `begin` sent with the body's first statement
     /// (`DeferredBegin`); then COMMIT, or ROLLBACK when the body throws, from the body's thread.
-    /// Without `begin`, one statement alone (`quickRead`): `NeedsTransaction` when the body
-    /// asked for a second, whatever it made of the refusal.
     /// A connection that failed mid-way is dropped, and so is one whose body may still be
     /// running (its caller was cancelled: `offloaded` returns at once): the close fails the
     /// body's next statement, so no later scope shares the connection with it.
     func scope<T: Sendable>(
-        _ begin: String?, _ body: @escaping @Sendable (PostgresConnection) throws -> T
+        _ begin: String, _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
         let connection = try await take()
         let logger = self.logger
         do {
             let result = try await offloaded {
-                if let begin { DeferredBegin.shared.hold(begin, logger: logger, on: connection) } else { DeferredBegin.shared.holdAlone(on: connection) }
+                DeferredBegin.shared.hold(begin, logger: logger, on: connection)
                 let outcome = Result { try body(connection) }
-                switch DeferredBegin.shared.end(connection) {
-                case nil:  // begun: ended here
+                if DeferredBegin.shared.take(connection) == nil {  // begun: ended here
                     switch outcome {
                     case .success: try waitFor(on: connection) { try await connection.run(statements: "COMMIT", logger: logger) }
                     case .failure: _ = try? waitFor(on: connection) { try await connection.run(statements: "ROLLBACK", logger: logger) }
                     }
-                case .needsTransaction: throw NeedsTransaction()
-                case .begin, .alone, .aloneTaken: break  // nothing sent, or one statement on its own
                 }
                 return try outcome.get()
             }

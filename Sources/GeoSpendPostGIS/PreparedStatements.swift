@@ -61,10 +61,6 @@ final class PreparedStatements: @unchecked Sendable {
             }
             if !known { lock.withLock { names[sql] = name } }
             return found
-        } catch is NeedsTransaction {
-            // Refused before it was sent (a quick read's second statement): the name is still free.
-            if !known { lock.withLock { if name == "geospend_\(issued)" { issued -= 1 } } }
-            throw NeedsTransaction()
         }
     }
 }

@@ -74,36 +74,6 @@ import Testing
         await store.close()
     }
 
-    /// A quick read of one statement runs it alone, outside the read scope's `BEGIN … READ ONLY`
-    /// (where `transaction_read_only` is on). A second statement is refused and the body runs
-    /// again in a read transaction, whatever it made of the refusal: its answer is the second run's.
-    @Test func aQuickReadRunsOneStatementAloneAndTwoInATransaction() async throws {
-        guard PostGISTestServer.address != nil else {
-            #expect(!PostGISTestServer.isRequired, "GEOSPEND_TEST_POSTGRES is not set")
-            return
-        }
-        let store = try await PostGISTestServer.freshStore()
-        let isAlone: @Sendable (any ExpenseReader) throws -> Bool = { r in
-            try (r as! PostGISReader).rows(PostgresQuery(unsafeSQL: "SELECT current_setting('transaction_read_only') = 'off'"))[0].decode(Bool.self)
-        }
-        #expect(try await store.quickRead(isAlone))
-        #expect(try await !store.read(isAlone))
-
-        let runs = Mutex(0)
-        let twice = try await store.quickRead { r -> [Bool] in
-            runs.withLock { $0 += 1 }
-            let first = try isAlone(r)
-            let second = (try? isAlone(r)) ?? true  // a body that swallows the refusal
-            return [first, second]
-        }
-        #expect(runs.withLock { $0 } == 2)
-        #expect(twice == [false, false], "both in the second run's transaction")
-        // The connection goes on serving both kinds of scope.
-        #expect(try await store.quickRead(isAlone))
-        #expect(try await store.read { try $0.counts() }.stores == 0)
-        await store.close()
-    }
-
     struct TimedOut: Error {}
 
     /// Polls `condition` every 10 ms; throws `TimedOut` after `seconds`, 600 by default. In a

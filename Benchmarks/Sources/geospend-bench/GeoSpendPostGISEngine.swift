@@ -14,10 +14,9 @@ struct GeoSpendPostGISEngine: Engine {
         store = try blocking { try await PostGISStore(PostGISAddress(url)) }
     }
 
-    // Radius and nearest stores as the service asks them (`near`, `nearest-stores`): quick reads.
     func radius(_ center: Coordinate, meters: Double, user: String?) throws -> [Found] {
         try blocking { [store] in
-            try await store.quickRead { reader in
+            try await store.read { reader in
                 try reader.expenses(within: .meters(meters), of: center, filter: ExpenseFilter(userID: user))
                     .map { Found(id: $0.expense.id, meters: $0.distanceMeters) }
             }
@@ -26,7 +25,7 @@ struct GeoSpendPostGISEngine: Engine {
 
     func nearest(_ center: Coordinate, k: Int) throws -> [Found] {
         try blocking { [store] in
-            try await store.quickRead { reader in
+            try await store.read { reader in
                 try reader.nearestStores(to: center, limit: k, maxDistance: nil, kind: nil).map { Found(id: $0.store.id, meters: $0.distanceMeters) }
             }
         }

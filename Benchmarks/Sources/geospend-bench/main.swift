@@ -20,8 +20,8 @@
 //       warm-up (scripts/bench-rollups.sh); prints {"millis": [...], "features": N}
 //   geospend-bench pg-overhead POSTGRESQL_URL USER LAT LON
 //       what a read scope on PostgreSQL costs around its statements: empty, one and two
-//       prepared statements, a radius query, nearest stores, an unprepared one, and the same as
-//       quick reads (docs/MEASUREMENTS.md)
+//       prepared statements, a radius query, nearest stores, an unprepared one
+//       (docs/MEASUREMENTS.md)
 import Foundation
 import GeoSpend
 import GeoSpendPostGIS
@@ -100,20 +100,8 @@ do {
         try timeGeoSpendOnly("read scope, radius 50 m of the user", runs: 2000, warmup: 100) {
             try blocking { try await store.read { try $0.expenses(within: .meters(50), of: here, filter: ExpenseFilter(userID: user)).count } }
         }
-        try timeGeoSpendOnly("quick read, hasUser", runs: 2000, warmup: 100) {
-            try blocking { try await store.quickRead { try $0.hasUser(user) ? 1 : 0 } }
-        }
-        try timeGeoSpendOnly("quick read, radius 50 m of the user", runs: 2000, warmup: 100) {
-            try blocking { try await store.quickRead { try $0.expenses(within: .meters(50), of: here, filter: ExpenseFilter(userID: user)).count } }
-        }
         try timeGeoSpendOnly("read scope, nearest 5 stores", runs: 2000, warmup: 100) {
             try blocking { try await store.read { try $0.nearestStores(to: here, limit: 5, maxDistance: nil, kind: nil).count } }
-        }
-        try timeGeoSpendOnly("quick read, nearest 5 stores", runs: 2000, warmup: 100) {
-            try blocking { try await store.quickRead { try $0.nearestStores(to: here, limit: 5, maxDistance: nil, kind: nil).count } }
-        }
-        try timeGeoSpendOnly("quick read, hasUser twice (runs again)", runs: 2000, warmup: 100) {
-            try blocking { try await store.quickRead { try $0.hasUser(user) && $0.hasUser(user) ? 1 : 0 } }
         }
         try timeGeoSpendOnly("read scope, userIDs (unprepared)", runs: 500, warmup: 20) { try blocking { try await store.read { try $0.userIDs().count } } }
     case "render":
