@@ -40,9 +40,10 @@ struct PostGISReader: ExpenseReader {
     /// PostGIS's `<->` ranks by sphere distance, not the spheroid's, so its first `limit` are
     /// only candidates: the spheroid distance of the farthest of them bounds the true k-th
     /// nearest, and every store within that bound (widened for the sphere) is ranked exactly.
-    /// One statement: the bound is PostGIS's own spheroid distance (GeographicLib's algorithm,
-    /// as `Geodesic` is), widened by a millionth and a millimetre, so that a quick read runs
-    /// it alone (`PostGISStore.quickRead`). A wider bound only brings more stores to rank.
+    /// One statement, a round trip fewer than the candidates and then the stores: the bound is
+    /// PostGIS's own spheroid distance, widened by a millionth and a millimetre for any
+    /// difference from `Geodesic` (StoreContractTests checks the answers against a scan). A
+    /// wider bound only brings more stores to rank.
     func nearestStores(to center: Coordinate, limit: Int, maxDistance: Distance?, kind: String?) throws -> [StoreHit] {
         guard limit > 0 else { return [] }
         var w = PostGISFilter()
@@ -52,7 +53,8 @@ struct PostGISReader: ExpenseReader {
             SELECT s.geog FROM stores AS s \(ofKind.map { "WHERE \($0)" } ?? "") ORDER BY s.geog <-> \(here) LIMIT \(w.bind(Int64(limit)))
             """
         var bound = "(SELECT max(ST_Distance(c.geog, \(here), true)) * 1.000001 + 0.001 FROM (\(candidates)) AS c)"
-        if let maxDistance { bound = "least(\(bound), \(w.bind(maxDistance.meters)))" }  // least skips a NULL: no candidate, no store
+        // `least` skips a NULL bound, but no candidate means no store to find.
+        if let maxDistance { bound = "least(\(bound), \(w.bind(maxDistance.meters)))" }
         w.add("ST_DWithin(s.geog, \(here), \(SphereBound.candidateRadiusSQL(bound)), false)")
         if let ofKind { w.add(ofKind) }
         let found = try rows(w.query("SELECT \(PostGISRows.storeColumns) FROM stores AS s", suffix: ""))
