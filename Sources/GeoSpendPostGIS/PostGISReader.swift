@@ -252,8 +252,10 @@ extension PostGISReader {
 /// distance between two points is at most the length of the image of the spheroid's geodesic,
 /// hence at most 1.00562 times the spheroid distance. 1.01 and a metre of slack cover it with room.
 enum SphereBound {
-    static func candidateRadius(_ meters: Double) -> Double { meters * 1.01 + 1 }
+    static let factor = 1.01, slackMeters = 1.0
+
+    static func candidateRadius(_ meters: Double) -> Double { meters * factor + slackMeters }
 
     /// `candidateRadius` of a SQL expression in metres.
-    static func candidateRadiusSQL(_ meters: String) -> String { "(\(meters)) * 1.01 + 1" }
+    static func candidateRadiusSQL(_ meters: String) -> String { "(\(meters)) * \(factor) + \(slackMeters)" }
 }

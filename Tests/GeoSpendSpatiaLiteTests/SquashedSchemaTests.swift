@@ -81,14 +81,17 @@ enum SchemaFile {
     /// would be brought up to date.
     static func migrated(at path: String) throws -> DatabaseQueue {
         let queue = try initialised(at: path)
-        try queue.write { db in
-            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-            for migration in Schema.migrations {
-                try SpatiaLiteExtension.quietly { try migration.apply(db) }
-                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
-            }
-        }
+        try queue.write { db in try SpatiaLiteExtension.quietly { try apply(Schema.migrations, db) } }
         return queue
+    }
+
+    /// `migrations` one after another, each recorded as `Schema.applyPending` records it.
+    static func apply(_ migrations: some Sequence<Schema.Migration>, _ db: Database) throws {
+        try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        for migration in migrations {
+            try migration.apply(db)
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [migration.identifier])
+        }
     }
 
     /// Every schema object with its SQL, every row of every table (`quote`d), and the pragmas a
