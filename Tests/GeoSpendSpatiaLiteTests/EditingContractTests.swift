@@ -6,17 +6,18 @@ import GeoSpendTestStores
 import Testing
 
 /// The stores that keep a user's edits (expenses, categories, periods, budgets, tokens): the
-/// file and, where `$GEOSPEND_TEST_POSTGRES` names a server, PostgreSQL.
+/// file, the memory store and, where `$GEOSPEND_TEST_POSTGRES` names a server, PostgreSQL.
 enum EditingStoreKind: String, CaseIterable, CustomTestStringConvertible {
-    case spatiaLite, postGIS
+    case spatiaLite, memory, postGIS
 
     typealias Store = ExpenseStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & TokenStore
 
-    static var allCases: [EditingStoreKind] { PostGISTestServer.address == nil ? [.spatiaLite] : [.spatiaLite, .postGIS] }
+    static var allCases: [EditingStoreKind] { PostGISTestServer.address == nil ? [.spatiaLite, .memory] : [.spatiaLite, .memory, .postGIS] }
 
     func make(in scratch: Scratch) async throws -> any Store {
         switch self {
         case .spatiaLite: try scratch.store()
+        case .memory: MemoryStore()
         case .postGIS: try await PostGISTestServer.freshStore()
         }
     }

@@ -1,36 +1,39 @@
 import Foundation
 import GeoSpend
 
-/// A store kept in memory, for tests only: the second implementation of the storage seam
-/// (`ExpenseStore`), which shows that analytics, imports and exports need nothing of SQL. The
-/// store-level suite (StoreContractTests) runs against it and against SpatiaLite alike, and the
-/// analytics must give both the same answers.
+/// A store kept in memory, for tests only: the third implementation of the storage seam
+/// (`ExpenseStore`) and of the editing aggregates (`ExpenseEditing`, `CategoryEditing`,
+/// `PeriodStore`, `BudgetStore`, `TokenStore`), which shows that analytics, imports, exports and
+/// edits need nothing of SQL. The contract suites (StoreContractTests, EditingContractTests, …)
+/// run against it, SpatiaLite and PostgreSQL alike, and each must give the same answers.
 ///
 /// Simple rather than fast: every query is a brute-force scan with the project's own geodesy
-/// (`Geodesic.distance`, `Ranking`) and filters (`ExpenseFilter.matches`).
+/// (`Geodesic.distance`, `Ranking`) and filters (`ExpenseFilter.matches`), and the rules the
+/// core holds (`ExpenseUpdateRules`, `BudgetRules`, `EditError`).
 /// - A read scope works on a copy of the state taken when it starts (the state is value types,
 ///   so the copy is copy-on-write): one snapshot, whatever commits meanwhile.
-/// - A write scope works on its own copy and swaps it in when `body` returns; a throw drops the
-///   copy (all or nothing). Write scopes run one at a time, on one serial queue.
+/// - A write scope or an edit works on its own copy and swaps it in when it returns; a throw
+///   drops the copy (all or nothing). They run one at a time, on one serial queue.
 /// - Bodies run on dispatch queues, not on the caller's thread, as the seam asks: a read scope
 ///   may block while a write commits without starving Swift's cooperative threads.
 /// - Order: expenses in insertion order (for every user and filter; SpatiaLite's rowid order is
 ///   the same for one user); stores by id (UTF-8 bytes, as SQLite's `BINARY`).
-/// - Ids compare as UTF-8 bytes (`ExactText`), as SQLite's text keys do.
+/// - Ids compare as UTF-8 bytes (`ExactText`), as SQLite's text keys do; category names as
+///   SQLite's `NOCASE` (ASCII letters folded, `Identity.asciiLowercased`).
+/// - Categories as the file keeps them: a new user gets the defaults, an expense's category is
+///   the user's category of that name and kind (created on first sight by an import), and reads
+///   give the stored spelling (`food` reads back as `Food`).
 ///
-/// What it does not do: no persistence, no periods (`PeriodStore`: a `period` filter matches
-/// nothing, as no expense is assigned to one), no tokens, store choices, budgets, prices,
-/// receipts, lists, product marks or pantry items (its reader finds none, though it reads the
-/// expenses a budget would count),
-/// no user data
-/// (`UserDataStore`), no edits. Category names are kept as each expense gives them: SpatiaLite
-/// instead keeps the first spelling per user and kind (ASCII case-insensitively, defaults first), so `food` reads back
-/// as `Food` there; feed both the same spelling.
+/// What it does not do: no persistence; no store choices, prices, receipts, lists, product
+/// marks, pantry items, settings, location history, recurring rules, notifications (so an
+/// edit raises no budget event, and `remindersDue` finds none) or community (its reader finds
+/// none of them, though it reads the expenses a budget would count); no user data
+/// (`UserDataStore`). A deleted expense leaves nothing behind, so deletion notes are empty.
 public final class MemoryStore: ExpenseStore, @unchecked Sendable {
-    /// Guards `state` (read scopes copy it, write scopes swap it).
-    private let lock = NSLock()
-    private var state = MemoryState()
-    private let writes = DispatchQueue(label: "MemoryStore.writes")
+    /// Guards `state` (read scopes copy it, write scopes and edits swap it).
+    let lock = NSLock()
+    var state = MemoryState()
+    let writes = DispatchQueue(label: "MemoryStore.writes")
 
     public init() {}
 
@@ -50,12 +53,23 @@ public final class MemoryStore: ExpenseStore, @unchecked Sendable {
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any ExpenseWriter) throws -> T) async throws -> T {
+        try await edit { state in
+            let writer = MemoryWriter(state: state)
+            let result = try body(writer)
+            state = writer.state
+            return result
+        }
+    }
+
+    /// Runs `body` on a copy of the state, one at a time with write scopes and other edits, and
+    /// swaps the copy in when `body` returns (a throw drops it: all or nothing).
+    func edit<T: Sendable>(_ body: @escaping @Sendable (inout MemoryState) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { done in
             writes.async {
                 done.resume(with: Result {
-                    let writer = MemoryWriter(state: self.lock.withLock { self.state })
-                    let result = try body(writer)
-                    self.lock.withLock { self.state = writer.state }  // commit: only when body returned
+                    var copy = self.lock.withLock { self.state }
+                    let result = try body(&copy)
+                    self.lock.withLock { self.state = copy }  // commit: only when body returned
                     return result
                 })
             }
@@ -66,8 +80,21 @@ public final class MemoryStore: ExpenseStore, @unchecked Sendable {
 /// Everything a `MemoryStore` holds: plain values, so copying it is a snapshot.
 struct MemoryState {
     struct Row {
+        /// Its category, when it has one, spelled as the user's category is (`category(named:…)`).
         var expense: Expense
-        let contentHash: Int64
+        var contentHash: Int64
+        var remindAt: Timestamp?
+        /// Set by `addExpense` and edits (`MemoryClock`); nil for a row an import wrote.
+        var createdAt: String?
+        var updatedAt: String?
+        /// nil: `device` for a row with a position (`StoredExpense`).
+        var positionSource: PositionSource?
+        /// The user's period (`Period.id`) it is assigned to.
+        var period: Int64?
+
+        var stored: StoredExpense {
+            StoredExpense(expense: expense, remindAt: remindAt, createdAt: createdAt, updatedAt: updatedAt, positionSource: positionSource)
+        }
     }
     /// In insertion order (the order every read hands expenses out in).
     var expenses: [Row] = []
@@ -88,6 +115,37 @@ struct MemoryState {
     var currencyTotals: [String: Int64] = [:]
     /// The bounding box of every geotagged expense (south, north, west, east), for the centre hint.
     var box: (Double, Double, Double, Double)?
+
+    /// Categories by id (MemoryState+Categories.swift), and the id of each user's category by
+    /// kind and folded name.
+    var categories: [Int64: MemoryCategory] = [:]
+    var categoryIDs: [MemoryCategory.Key: Int64] = [:]
+    var lastCategoryID: Int64 = 0
+    /// Periods, budgets and tokens by user; the last number issued per user and kind of
+    /// record, so a deleted one's id is never given again (as the file's `*_numbers` tables).
+    var periods: [ExactText: [MemoryPeriod]] = [:]
+    var budgets: [ExactText: [Budget]] = [:]
+    var tokens: [MemoryToken] = []
+    var lastNumbers: [NumberKey: Int64] = [:]
+
+    struct NumberKey: Hashable {
+        enum Counter { case period, budget, token }
+        let counter: Counter
+        let user: ExactText
+    }
+
+    /// The user's next number of `counter`, recorded as issued.
+    mutating func nextNumber(_ counter: NumberKey.Counter, user: String) -> Int64 {
+        let key = NumberKey(counter: counter, user: ExactText(user))
+        let number = lastNumbers[key, default: 0] + 1
+        lastNumbers[key] = number
+        return number
+    }
+
+    /// Rebuilds `expenseIndex` after rows left `expenses`.
+    mutating func reindex() {
+        expenseIndex = Dictionary(uniqueKeysWithValues: expenses.enumerated().map { (ExpenseKey($0.element.expense.userID, $0.element.expense.id), $0.offset) })
+    }
 }
 
 /// The queries of one read scope, by brute force over one snapshot.
@@ -96,8 +154,13 @@ struct MemoryReader: ExpenseReader {
 
     /// The stored expenses matching `filter`, in insertion order.
     private func matching(_ filter: ExpenseFilter, geotaggedOnly: Bool) -> [Expense] {
-        guard filter.period == nil else { return [] }  // no expense is assigned to a period here
-        return state.expenses.lazy.map(\.expense).filter { filter.matches($0) && (!geotaggedOnly || $0.location != nil) }
+        matchingRows(filter).map(\.expense).filter { !geotaggedOnly || $0.location != nil }
+    }
+
+    /// The stored rows matching `filter`, its period included (the period of each row's own
+    /// user), in insertion order.
+    func matchingRows(_ filter: ExpenseFilter) -> [MemoryState.Row] {
+        state.expenses.filter { (filter.period == nil || $0.period == filter.period) && filter.matches($0.expense) }
     }
 
     private func storeHits(_ center: Coordinate, kind: String?, maxDistance: Double) -> [StoreHit] {
@@ -123,29 +186,14 @@ struct MemoryReader: ExpenseReader {
         storeHits(center, kind: kind, maxDistance: radius.meters)
     }
 
-    /// No categories, tokens, periods, store choices, budgets, prices, receipts, lists, product marks,
-    /// pantry items, settings, history, recurring rules, notifications or community here (see
-    /// the type's note): none is ever found. Nor is an expense's life (the memory store is no
-    /// `ExpenseEditing`): by id, in pages, by text or by reminder, none is found either.
-    func expense(id: String, userID: String) throws -> StoredExpense? { nil }
-    func expensePage(_ filter: ExpenseFilter, after cursor: ExpenseCursor?, limit: Int) throws -> ExpensePage {
-        ExpensePage(expenses: [], next: nil)
-    }
-    func searchExpenses(userID: String, text: String, limit: Int) throws -> [StoredExpense] { [] }
-    func dueReminders(userID: String, asOf: Timestamp) throws -> [StoredExpense] { [] }
-    /// Nor a user's whole data (the memory store is no `UserDataStore`).
+    /// No store choices, prices, receipts, lists, product marks, pantry items, settings,
+    /// history, recurring rules, notifications or community here (see the type's note): none
+    /// is ever found. Nor a user's whole data (the memory store is no `UserDataStore`).
     func users() throws -> [UserRecord] { [] }
     func userData(_ userID: String) throws -> (any UserDataSnapshot)? { nil }
-    func categoryDetails(userID: String, includeInactive: Bool) throws -> [CategoryDetail] { [] }
-    func token(lookup: String) throws -> (record: TokenRecord, sha256: [UInt8])? { nil }
-    func period(userID: String, id: Int64) throws -> Period? { nil }
-    func periods(userID: String) throws -> [Period] { [] }
-    func tokens(userID: String?) throws -> [TokenRecord] { [] }
-    func budget(id: Int64, userID: String) throws -> Budget? { nil }
     func storeChoices(userID: String) throws -> StoreChoices { StoreChoices() }
     /// No user adds a store here: a store is the registry's, seen alike by every user.
     func store(userID: String, id: String) throws -> StoreEntry? { state.stores[ExactText(id)].map { StoreEntry(store: $0.store) } }
-    func budgets(userID: String, includeInactive: Bool) throws -> [Budget] { [] }
     func products() throws -> [Product] { [] }
     func priceRecords(_ query: PriceQuery) throws -> [PriceRecord] { [] }
     func latestPrices(onOrBefore day: LocalDay, _ query: PriceQuery) throws -> [PriceRecord] { [] }
@@ -178,20 +226,6 @@ struct MemoryReader: ExpenseReader {
     func geotagInput(userID: String, from: Int64?, to: Int64?) throws -> GeotagInput {
         let expenses = state.expenses.map(\.expense).filter { ExactText($0.userID) == ExactText(userID) }.sorted { byBytes($0.id, $1.id) }
         return GeotagInput(history: LocationHistory(), expenses: expenses)
-    }
-
-    /// The user's expenses of kind `expense` on local days `from…to`, by id (bytes).
-    func budgetExpenses(userID: String, from: LocalDay, to: LocalDay) throws -> [BudgetExpense] {
-        try state.expenses.map(\.expense)
-            .filter { ExactText($0.userID) == ExactText(userID) && $0.kind == .expense }
-            .sorted { byBytes($0.id, $1.id) }
-            .compactMap { e in
-                let day = try LocalDay(parsing: e.occurredAt.localDate)
-                guard from <= day && day <= to else { return nil }
-                return BudgetExpense(
-                    amountMinor: e.amount.minorUnits, currency: e.amount.currency.code, day: day, category: e.category,
-                    coordinate: e.location?.coordinate)
-            }
     }
 
     func counts() throws -> StoreCounts {
@@ -260,24 +294,23 @@ struct MemoryReader: ExpenseReader {
     }
 }
 
-/// What exists to be named. Categories are those the expenses carry, as spelled (no defaults:
-/// this store keeps no user data).
+/// What exists to be named: users, their categories (defaults included, as the file lists
+/// them) and store kinds.
 extension MemoryReader {
     func hasUser(_ id: String) throws -> Bool { state.users.contains(ExactText(id)) }
 
     func userIDs() throws -> [String] { state.users.map(\.text).sorted(by: byBytes) }
 
+    /// Every category (of the user, or of every user), by kind, name and user (bytes), each
+    /// with its expenses.
     func categoryCounts(userID: String?) throws -> [CategoryCount] {
-        var counts: [String: [String: Int]] = [:]  // kind → name → expenses
-        for e in state.expenses.lazy.map(\.expense) where userID == nil || ExactText(e.userID) == ExactText(userID!) {
-            guard let name = e.category else { continue }
-            counts[Category.kind(for: e.kind).rawValue, default: [:]][name, default: 0] += 1
-        }
-        return counts.sorted { byBytes($0.key, $1.key) }.flatMap { kind, names in
-            names.sorted { byBytes($0.key, $1.key) }.map {
-                CategoryCount(name: $0.key, kind: Category.Kind(rawValue: kind) ?? .expense, expenses: $0.value)
+        state.categories.values.filter { userID == nil || $0.user == ExactText(userID!) }
+            .sorted { a, b in
+                if a.kind != b.kind { return byBytes(a.kind.rawValue, b.kind.rawValue) }
+                if ExactText(a.name) != ExactText(b.name) { return byBytes(a.name, b.name) }
+                return byBytes(a.user.text, b.user.text)
             }
-        }
+            .map { CategoryCount(name: $0.name, kind: $0.kind, expenses: state.expenses(in: $0).count) }
     }
 
     func storeKindCounts() throws -> [StoreKindCount] {
@@ -291,15 +324,20 @@ extension MemoryReader {
 }
 
 /// Ids in SQLite's `BINARY` order: by UTF-8 bytes.
-private func byBytes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+func byBytes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
 /// The writes of one write scope, on the scope's own copy of the state.
 final class MemoryWriter: ExpenseWriter {
     var state: MemoryState
 
-    /// No periods here (see the type's note): every `period` reference is unknown.
-    func periods(ofUser userID: String) throws -> [Period] { [] }
-    func assignPeriods(_ links: [PeriodLink]) throws { precondition(links.isEmpty, "MemoryStore keeps no periods") }
+    func periods(ofUser userID: String) throws -> [Period] { state.periods(of: userID) }
+
+    func assignPeriods(_ links: [PeriodLink]) throws {
+        for link in links {
+            guard let at = state.expenseIndex[MemoryState.ExpenseKey(link.userID, link.expenseID)] else { continue }
+            state.expenses[at].period = link.period
+        }
+    }
 
     init(state: MemoryState) { self.state = state }
 
@@ -314,7 +352,7 @@ final class MemoryWriter: ExpenseWriter {
 
     func insert(_ expenses: [HashedRow<Expense>], policy: InsertPolicy) throws -> [RowOutcome] {
         expenses.map { row in
-            let e = row.record
+            var e = row.record
             if let store = e.storeID, state.stores[ExactText(store)] == nil {
                 return .rejected(RowRejection(column: "store_id", reason: "\"\(store)\" is not a known store; import the stores first"))
             }
@@ -339,9 +377,11 @@ final class MemoryWriter: ExpenseWriter {
                 return .rejected(RowRejection.totalOverflow(currency: code))
             }
             state.currencyTotals[code] = total
+            // The user with the defaults on first sight, the category found or created.
+            state.ensureUser(e.userID)
+            e.category = e.category.map { state.category(named: $0, kind: Category.kind(for: e.kind), user: e.userID).name }
             state.expenseIndex[MemoryState.ExpenseKey(e.userID, e.id)] = state.expenses.count
             state.expenses.append(MemoryState.Row(expense: e, contentHash: row.contentHash))
-            state.users.insert(ExactText(e.userID))
             if let c = e.location?.coordinate {
                 let b = state.box ?? (c.latitude, c.latitude, c.longitude, c.longitude)
                 state.box = (min(b.0, c.latitude), max(b.1, c.latitude), min(b.2, c.longitude), max(b.3, c.longitude))
@@ -365,7 +405,9 @@ final class MemoryWriter: ExpenseWriter {
         }
         totals[code] = total
         state.currencyTotals = totals
-        state.expenses[at] = MemoryState.Row(expense: new, contentHash: row.contentHash)
+        new.category = new.category.map { state.category(named: $0, kind: Category.kind(for: new.kind), user: new.userID).name }
+        state.expenses[at].expense = new
+        state.expenses[at].contentHash = row.contentHash
         if let c = new.location?.coordinate {
             let b = state.box ?? (c.latitude, c.latitude, c.longitude, c.longitude)
             state.box = (min(b.0, c.latitude), max(b.1, c.latitude), min(b.2, c.longitude), max(b.3, c.longitude))
