@@ -6,17 +6,18 @@ import GeoSpendTestStores
 import Testing
 
 /// A period given where an expense is written (issue 38: `expenses add --period`, a `period`
-/// import column), the same on the file and on PostgreSQL (where `$GEOSPEND_TEST_POSTGRES`
+/// import column), the same on the file, the memory store and PostgreSQL (where `$GEOSPEND_TEST_POSTGRES`
 /// names a server): by id or by name, another user's period is none, an unknown or shared name
 /// refuses the whole file naming file, line and column, and nothing is written.
 @Suite struct PeriodOnWriteContractTests {
-    typealias Kind = PositionStoreContractTests.Kind
+    typealias Kind = EditingStoreKind
     typealias Database = ExpenseStore & ExpenseEditing & CategoryEditing & PeriodStore & PositionStore
 
     static func fresh(_ kind: Kind, _ scratch: Scratch) async throws -> any Database {
         let store: any Database
         switch kind {
         case .spatiaLite: store = try scratch.store()
+        case .memory: store = MemoryStore()
         case .postGIS: store = try await PostGISTestServer.freshStore()
         }
         try await addUsers(["ann", "bob"], to: store)

@@ -5,7 +5,7 @@ import GeoSpendSpatiaLite
 import GeoSpendTestStores
 import Testing
 
-/// `PositionStore` promises the same on the file and on PostgreSQL (where
+/// `PositionStore` promises the same on the file, the memory store and PostgreSQL (where
 /// `$GEOSPEND_TEST_POSTGRES` names a server): the location history's import, windows and
 /// deletion, placing and unplacing expenses with their provenance, and what `users export` and
 /// `users delete` do with it. Each test goes through the protocols alone; histories are built
@@ -13,6 +13,8 @@ import Testing
 @Suite struct PositionStoreContractTests {
     typealias PositionDatabase = ExpenseStore & ExpenseEditing & PositionStore & UserDataStore
 
+    /// The file and PostgreSQL: the stores of the suites the memory store does not pass (it
+    /// keeps no prices, receipts, notifications, …); this suite runs on `EditingStoreKind`.
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
         case spatiaLite, postGIS
         static var allCases: [Kind] { PostGISTestServer.address == nil ? [.spatiaLite] : [.spatiaLite, .postGIS] }
@@ -33,15 +35,16 @@ import Testing
     /// an id twice in one file, whoever's).
     static let bobJSONL = #"{"id":"a1","user":"bob","amount":"9.99","currency":"EUR","occurred_at":"2026-03-05T10:00:00+02:00"}"# + "\n"
 
-    static func make(_ kind: Kind, _ scratch: Scratch) async throws -> any PositionDatabase {
+    static func make(_ kind: EditingStoreKind, _ scratch: Scratch) async throws -> any PositionDatabase {
         switch kind {
         case .spatiaLite: try scratch.store()
+        case .memory: MemoryStore()
         case .postGIS: try await PostGISTestServer.freshStore()
         }
     }
 
     /// A store with the stores and expenses above; returns it and the expense file's path.
-    static func loaded(_ kind: Kind, _ scratch: Scratch) async throws -> (store: any PositionDatabase, expenses: String) {
+    static func loaded(_ kind: EditingStoreKind, _ scratch: Scratch) async throws -> (store: any PositionDatabase, expenses: String) {
         let store = try await make(kind, scratch)
         _ = try await Importer.importStores(from: scratch.file("stores.csv", storesCSV), into: store)
         let path = scratch.file("expenses.jsonl", expensesJSONL)
@@ -81,8 +84,8 @@ import Testing
         h.positions.map { "\(($0.epochMilliseconds - t0) / 1000) \($0.coordinate.latitude) \($0.coordinate.longitude) \($0.accuracyMeters.map { "\($0)" } ?? "-")" }
     }
 
-    @Test(arguments: Kind.allCases)
-    func importCountsAndAReimportIsANoOp(kind: Kind) async throws {
+    @Test(arguments: EditingStoreKind.allCases)
+    func importCountsAndAReimportIsANoOp(kind: EditingStoreKind) async throws {
         let scratch = Scratch()
         let store = try await Self.make(kind, scratch)
         #expect(try await store.addLocationHistory(Self.annHistory, userID: "ann")
@@ -114,8 +117,8 @@ import Testing
     }
 
     /// Positions in `[from, to)`; visits that overlap it (end after `from`, start before `to`).
-    @Test(arguments: Kind.allCases)
-    func timeWindows(kind: Kind) async throws {
+    @Test(arguments: EditingStoreKind.allCases)
+    func timeWindows(kind: EditingStoreKind) async throws {
         let scratch = Scratch()
         let store = try await Self.make(kind, scratch)
         _ = try await store.addLocationHistory(Self.annHistory, userID: "ann")
@@ -133,8 +136,8 @@ import Testing
     }
 
     /// Two users with fixes at the same instants: each reads, deletes and is counted alone.
-    @Test(arguments: Kind.allCases)
-    func anotherUsersHistoryIsNeverRead(kind: Kind) async throws {
+    @Test(arguments: EditingStoreKind.allCases)
+    func anotherUsersHistoryIsNeverRead(kind: EditingStoreKind) async throws {
         let scratch = Scratch()
         let (store, _) = try await Self.loaded(kind, scratch)
         _ = try await store.addLocationHistory(Self.annHistory, userID: "ann")
@@ -152,8 +155,8 @@ import Testing
     }
 
     /// One snapshot: every expense of the user by id, and the history in the window.
-    @Test(arguments: Kind.allCases)
-    func geotagInputSeesExpensesAndHistory(kind: Kind) async throws {
+    @Test(arguments: EditingStoreKind.allCases)
+    func geotagInputSeesExpensesAndHistory(kind: EditingStoreKind) async throws {
         let scratch = Scratch()
         let (store, _) = try await Self.loaded(kind, scratch)
         _ = try await store.addLocationHistory(Self.annHistory, userID: "ann")
@@ -174,8 +177,8 @@ import Testing
     /// Placed: only expenses without a position, each once; the store linked only where there
     /// was none; the provenance shown with the expense; the content hash kept (a re-import of
     /// the expense file is all unchanged).
-    @Test(arguments: Kind.allCases)
-    func placeGivesOnlyUnpositionedExpensesAPosition(kind: Kind) async throws {
+    @Test(arguments: EditingStoreKind.allCases)
+    func placeGivesOnlyUnpositionedExpensesAPosition(kind: EditingStoreKind) async throws {
         let scratch = Scratch()
         let (store, file) = try await Self.loaded(kind, scratch)
         let placed = try await store.place([
@@ -218,8 +221,8 @@ import Testing
 
     /// `unplace` takes back the inferred positions alone, with the store links they made, and
     /// leaves each expense as it was before.
-    @Test(arguments: Kind.allCases)
-    func unplaceRestoresExactly(kind: Kind) async throws {
+    @Test(arguments: EditingStoreKind.allCases)
+    func unplaceRestoresExactly(kind: EditingStoreKind) async throws {
         let scratch = Scratch()
         let (store, _) = try await Self.loaded(kind, scratch)
         let before = try await store.geotagInput(userID: "ann", from: nil, to: nil).expenses
@@ -245,8 +248,8 @@ import Testing
         #expect(try await store.unplace(userID: "bob", expenseID: "a1") == ["a1"])
     }
 
-    @Test(arguments: Kind.allCases)
-    func deletePositionsBeforeAnInstantOrAll(kind: Kind) async throws {
+    @Test(arguments: EditingStoreKind.allCases)
+    func deletePositionsBeforeAnInstantOrAll(kind: EditingStoreKind) async throws {
         let scratch = Scratch()
         let store = try await Self.make(kind, scratch)
         _ = try await store.addLocationHistory(Self.annHistory, userID: "ann")
@@ -277,8 +280,8 @@ import Testing
 
     /// The same data on both stores export the same sections; `users delete` then removes the
     /// history with the user, and bob's stays.
-    @Test(arguments: Kind.allCases)
-    func usersExportAndDeleteCoverTheHistory(kind: Kind) async throws {
+    @Test(arguments: EditingStoreKind.allCases)
+    func usersExportAndDeleteCoverTheHistory(kind: EditingStoreKind) async throws {
         let scratch = Scratch()
         let (store, _) = try await Self.loaded(kind, scratch)
         _ = try await store.addLocationHistory(Self.annHistory, userID: "ann")
@@ -312,8 +315,8 @@ import Testing
 
     /// A position given or changed by hand is `manual`, without confidence; removed, it takes
     /// its provenance along; an unchanged one keeps it.
-    @Test(arguments: Kind.allCases)
-    func editedPositionsAreManual(kind: Kind) async throws {
+    @Test(arguments: EditingStoreKind.allCases)
+    func editedPositionsAreManual(kind: EditingStoreKind) async throws {
         let scratch = Scratch()
         let (store, _) = try await Self.loaded(kind, scratch)
         #expect(try await store.place([Self.placement("a1")], userID: "ann") == [true])

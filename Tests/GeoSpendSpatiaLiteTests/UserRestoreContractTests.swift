@@ -25,45 +25,12 @@ import Testing
 
     /// ann with a row of every table restore writes; bob with some of his own.
     static func loaded(_ kind: Kind, _ scratch: Scratch) async throws -> any Database {
-        typealias P = PositionStoreContractTests
         let store = try await make(kind, scratch)
-        _ = try await Importer.importStores(from: scratch.file("stores.csv", P.storesCSV), into: store)
-        #expect(try await Importer.importExpenses(from: scratch.file("ann.jsonl", P.expensesJSONL), into: store).inserted == 3)
-        #expect(try await Importer.importExpenses(from: scratch.file("bob.jsonl", P.bobJSONL), into: store).inserted == 1)
-        let eur = try Currency(code: "EUR")
-        // One added by hand: a reminder, creation and change times, a manual position, notes with
-        // characters JSON escapes, a category of ann's own with icon and colour.
-        _ = try await store.addCategory(Category(name: "Snacks", kind: .expense), userID: "ann", icon: "🍫", color: "#aa3300")
-        _ = try await store.editCategory(name: "Education", kind: .expense, userID: "ann", change: CategoryChange(isActive: false))
-        _ = try await store.addExpense(
-            Expense(
-                id: "a4", userID: "ann", amount: Money(minorUnits: 123_456_789, currency: eur),
-                occurredAt: try Timestamp(parsing: "2026-03-06T18:30:00-05:00"), title: "Line\n\"two\"", category: "Snacks",
-                location: ExpenseLocation(coordinate: Coordinate(uncheckedLatitude: 60.1234567891, longitude: 24.9876543219), accuracyMeters: 3.5),
-                notes: "tab\there"),
-            remindAt: try Timestamp(parsing: "2026-03-07T09:00:00+02:00"))
-        _ = try await store.setUserProfile(userID: "ann", name: "Ann Example", email: "ann@example.org")
-        #expect(try await store.setUserSettings(try UserSettings(timeZone: "Europe/Helsinki", positionRetentionDays: 36_500), userID: "ann"))
+        try await EditingRestoreContractTests.addOwnRecords(to: store, scratch)
         #expect(try await store.setNotificationSettings(
             NotificationSettings(events: ["budget.threshold"], quietHours: NotificationSettings.QuietHours(parsing: "22:00-07:00"), reminderLeadMinutes: 30),
             userID: "ann"))
-        _ = try await store.addPeriod(userID: "ann", try PeriodFields(name: "Gone", start: try Timestamp(parsing: "2026-01-01"), end: nil))
-        #expect(try await store.deletePeriod(userID: "ann", id: 1) != nil)
-        let trip = try await store.addPeriod(userID: "ann", try PeriodFields(name: "Trip", start: try Timestamp(parsing: "2026-03-01"), end: try Timestamp(parsing: "2026-03-31")))
-        _ = try await store.assign(userID: "ann", period: trip.id, expenseIDs: ["a1", "a4"])
-        _ = try await store.addLocationHistory(P.annHistory, userID: "ann")
-        _ = try await store.addLocationHistory(P.bobHistory, userID: "bob")
-        _ = try await store.addPeriod(userID: "bob", try PeriodFields(name: "Bob's", start: try Timestamp(parsing: "2026-03-01"), end: nil))
-        // Budgets: one with a category limit, a circle zone and thresholds of its own, one
-        // inactive over a polygon; a recurring rule that names a store; pantry items open and used.
-        _ = try await store.saveBudget(Budget(
-            userID: "ann", name: "March", amount: Money(minorUnits: 50_000, currency: eur), from: try LocalDay(parsing: "2026-03-01"),
-            to: try LocalDay(parsing: "2026-03-31"), categoryLimits: [Budget.CategoryLimit(category: "Snacks", amount: Money(minorUnits: 2_050, currency: eur))],
-            zone: .circle(center: Coordinate(uncheckedLatitude: 60.1699, longitude: 24.9384), radius: Distance(meters: 1500)), thresholds: [50, 90, 120]))
-        let polygon = #"{"type":"Polygon","coordinates":[[[24.9,60.1],[25.0,60.1],[25.0,60.2],[24.9,60.1]]]}"#
-        _ = try await store.saveBudget(Budget(
-            userID: "ann", name: "Weekly", amount: Money(minorUnits: 10_000, currency: eur), from: try LocalDay(parsing: "2026-01-01"),
-            to: try LocalDay(parsing: "2026-12-31"), every: .week, zone: try BudgetZone.parsing(geoJSON: Array(polygon.utf8), source: "zone"), isActive: false))
+        // A recurring rule that names a store; pantry items open and used.
         _ = try await RecurringChanges.add(
             ["every": "monthly", "from": "2026-01-31", "amount": "950", "currency": "EUR", "title": "Rent", "category": "Bills", "store_id": "s2"],
             user: "ann", store: store)

@@ -6,11 +6,11 @@ import GeoSpendTestStores
 import Testing
 
 /// `UserSettingsStore` and the retention it drives (`PositionRetention`) promise the same on
-/// the file and on PostgreSQL (where `$GEOSPEND_TEST_POSTGRES` names a server): settings are
+/// the file, the memory store and PostgreSQL (where `$GEOSPEND_TEST_POSTGRES` names a server): settings are
 /// per user and read back as set, a retention deletes exactly the positions and visits older
 /// than it (of that user alone), and `users export` and `users delete` cover the row.
 @Suite struct UserSettingsContractTests {
-    typealias Kind = PositionStoreContractTests.Kind
+    typealias Kind = EditingStoreKind
     typealias SettingsDatabase = ExpenseStore & PositionStore & UserSettingsStore & UserDataStore
 
     /// A store with ann's and bob's `history` (ann's in Helsinki, bob's in Sydney).
@@ -18,6 +18,7 @@ import Testing
         let store: any SettingsDatabase
         switch kind {
         case .spatiaLite: store = try scratch.store()
+        case .memory: store = MemoryStore()
         case .postGIS: store = try await PostGISTestServer.freshStore()
         }
         _ = try await store.addLocationHistory(history(lat: 60.17), userID: "ann")

@@ -11,7 +11,7 @@ struct MemoryCategory {
     var color: String?
     let isDefault: Bool
     var isActive: Bool
-    let createdAt: String
+    var createdAt: String
     var updatedAt: String
 
     /// A user's category of a kind and a name with its ASCII letters folded (SQLite's `NOCASE`).
@@ -52,6 +52,7 @@ extension MemoryState {
     /// Creates the user with the default categories when new, as an import does.
     mutating func ensureUser(_ user: String) {
         guard users.insert(ExactText(user)).inserted else { return }
+        userCreated[ExactText(user)] = MemoryClock.nowInSeconds()
         for c in Category.defaults {
             let looks = Category.defaultLooks[c]
             addCategory(c, user: user, icon: looks?.icon, color: looks?.color, isDefault: true)

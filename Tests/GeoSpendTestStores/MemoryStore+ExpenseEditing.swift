@@ -56,6 +56,8 @@ extension MemoryStore: ExpenseEditing {
             state.expenses[at].updatedAt = MemoryClock.now()
             if ExpenseUpdateRules.movesPosition(old: old, new: expense) {
                 state.expenses[at].positionSource = ExpenseUpdateRules.positionSource(expense)
+                state.expenses[at].positionConfidence = nil
+                state.expenses[at].storeInferred = false
                 if let c = expense.location?.coordinate {
                     let b = state.box ?? (c.latitude, c.latitude, c.longitude, c.longitude)
                     state.box = (min(b.0, c.latitude), max(b.1, c.latitude), min(b.2, c.longitude), max(b.3, c.longitude))

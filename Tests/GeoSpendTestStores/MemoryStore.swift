@@ -2,10 +2,12 @@ import Foundation
 import GeoSpend
 
 /// A store kept in memory, for tests only: the third implementation of the storage seam
-/// (`ExpenseStore`) and of the editing aggregates (`ExpenseEditing`, `CategoryEditing`,
-/// `PeriodStore`, `BudgetStore`, `TokenStore`), which shows that analytics, imports, exports and
-/// edits need nothing of SQL. The contract suites (StoreContractTests, EditingContractTests, …)
-/// run against it, SpatiaLite and PostgreSQL alike, and each must give the same answers.
+/// (`ExpenseStore`) and of a user's own records (`ExpenseEditing`, `CategoryEditing`,
+/// `PeriodStore`, `BudgetStore`, `TokenStore`, `PositionStore`, `UserSettingsStore`,
+/// `UserDataStore`, `UserProfileStore`: one file each beside this one), which shows that analytics, imports,
+/// exports and edits need nothing of SQL. Their contract suites (StoreContractTests,
+/// EditingContractTests, PositionStoreContractTests, …) run against it, SpatiaLite and
+/// PostgreSQL alike, and each must give the same answers.
 ///
 /// Simple rather than fast: every query is a brute-force scan with the project's own geodesy
 /// (`Geodesic.distance`, `Ranking`) and filters (`ExpenseFilter.matches`), and the rules the
@@ -25,10 +27,10 @@ import GeoSpend
 ///   give the stored spelling (`food` reads back as `Food`).
 ///
 /// What it does not do: no persistence; no store choices, prices, receipts, lists, product
-/// marks, pantry items, settings, location history, recurring rules, notifications (so an
-/// edit raises no budget event, and `remindersDue` finds none) or community (its reader finds
-/// none of them, though it reads the expenses a budget would count); no user data
-/// (`UserDataStore`). A deleted expense leaves nothing behind, so deletion notes are empty.
+/// marks, pantry items, recurring rules, notifications (so an edit or a placement raises no
+/// event, and `remindersDue` finds none) or community (its reader finds none of them; a
+/// restore refuses an export that holds them). Nothing of a deleted row stays in
+/// memory, so deletions note no leftovers.
 public final class MemoryStore: ExpenseStore, @unchecked Sendable {
     /// Guards `state` (read scopes copy it, write scopes and edits swap it).
     let lock = NSLock()
@@ -89,11 +91,17 @@ struct MemoryState {
         var updatedAt: String?
         /// nil: `device` for a row with a position (`StoredExpense`).
         var positionSource: PositionSource?
+        /// How sure geotagging was of an inferred position.
+        var positionConfidence: Double?
+        /// Whether geotagging linked the store (`unplace` unlinks it then).
+        var storeInferred = false
         /// The user's period (`Period.id`) it is assigned to.
         var period: Int64?
 
         var stored: StoredExpense {
-            StoredExpense(expense: expense, remindAt: remindAt, createdAt: createdAt, updatedAt: updatedAt, positionSource: positionSource)
+            StoredExpense(
+                expense: expense, remindAt: remindAt, createdAt: createdAt, updatedAt: updatedAt, positionSource: positionSource,
+                positionConfidence: positionConfidence)
         }
     }
     /// In insertion order (the order every read hands expenses out in).
@@ -127,6 +135,17 @@ struct MemoryState {
     var budgets: [ExactText: [Budget]] = [:]
     var tokens: [MemoryToken] = []
     var lastNumbers: [NumberKey: Int64] = [:]
+    /// When each user was created (`YYYY-MM-DDTHH:MM:SSZ`), their settings (none: every
+    /// default) and location history (MemoryStore+Positions.swift).
+    var userCreated: [ExactText: String] = [:]
+    var profiles: [ExactText: Profile] = [:]
+    struct Profile {
+        let name: String?
+        let email: String?
+    }
+    var settings: [ExactText: UserSettings] = [:]
+    var positions: [ExactText: [MemoryPositionKey: Position]] = [:]
+    var visits: [ExactText: [MemoryVisitKey: Visit]] = [:]
 
     struct NumberKey: Hashable {
         enum Counter { case period, budget, token }
@@ -186,11 +205,8 @@ struct MemoryReader: ExpenseReader {
         storeHits(center, kind: kind, maxDistance: radius.meters)
     }
 
-    /// No store choices, prices, receipts, lists, product marks, pantry items, settings,
-    /// history, recurring rules, notifications or community here (see the type's note): none
-    /// is ever found. Nor a user's whole data (the memory store is no `UserDataStore`).
-    func users() throws -> [UserRecord] { [] }
-    func userData(_ userID: String) throws -> (any UserDataSnapshot)? { nil }
+    /// No store choices, prices, receipts, lists, product marks, pantry items, recurring
+    /// rules, notifications or community here (see the type's note): none is ever found.
     func storeChoices(userID: String) throws -> StoreChoices { StoreChoices() }
     /// No user adds a store here: a store is the registry's, seen alike by every user.
     func store(userID: String, id: String) throws -> StoreEntry? { state.stores[ExactText(id)].map { StoreEntry(store: $0.store) } }
@@ -205,9 +221,6 @@ struct MemoryReader: ExpenseReader {
     func productTags(userID: String) throws -> [ProductTag] { [] }
     func pantryItems(userID: String) throws -> [PantryItem] { [] }
     func openPantryItems(expiringOnOrBefore day: LocalDay) throws -> [PantryItem] { [] }
-    func userSettings(userID: String) throws -> UserSettings? { nil }
-    func positionRetentions() throws -> [(userID: String, days: Int)] { [] }
-    func locationHistory(userID: String, from: Int64?, to: Int64?) throws -> LocationHistory { LocationHistory() }
     func recurringRules(userID: String) throws -> [RecurringRule] { [] }
     func usersWithRecurringDue(onOrBefore day: LocalDay) throws -> [String] { [] }
     func webhooks(userID: String) throws -> [Webhook] { [] }
@@ -221,12 +234,6 @@ struct MemoryReader: ExpenseReader {
     func communityFeed(_ filter: CommunityFeedFilter, limit: Int) throws -> [CommunityPost] { [] }
     func communityThread(id: Int64) throws -> CommunityThread? { nil }
     func communityStanding(userID: String) throws -> CommunityStanding? { nil }
-
-    /// No history here; the user's expenses by id (bytes), as the backends give them.
-    func geotagInput(userID: String, from: Int64?, to: Int64?) throws -> GeotagInput {
-        let expenses = state.expenses.map(\.expense).filter { ExactText($0.userID) == ExactText(userID) }.sorted { byBytes($0.id, $1.id) }
-        return GeotagInput(history: LocationHistory(), expenses: expenses)
-    }
 
     func counts() throws -> StoreCounts {
         StoreCounts(
@@ -264,8 +271,16 @@ struct MemoryReader: ExpenseReader {
         state.box.map { Coordinate(uncheckedLatitude: ($0.0 + $0.1) / 2, longitude: ($0.2 + $0.3) / 2) }
     }
 
-    /// Every position here came with its expense: the memory store does not geotag.
-    func positionSources(_ filter: ExpenseFilter) throws -> [String: PositionSource] { [:] }
+    /// The filter's user's positions not imported with their expenses, in its time window.
+    func positionSources(_ filter: ExpenseFilter) throws -> [String: PositionSource] {
+        guard let userID = filter.userID else { return [:] }
+        let window = ExpenseFilter(userID: userID, from: filter.from, to: filter.to)
+        var sources: [String: PositionSource] = [:]
+        for row in state.expenses where window.matches(row.expense) {
+            if let source = row.positionSource, source != .device { sources[row.expense.id] = source }
+        }
+        return sources
+    }
 
     func stores(withIDs ids: Set<String>) throws -> [String: Store] {
         Dictionary(ids.compactMap { state.stores[ExactText($0)].map { ($0.store.id, $0.store) } }, uniquingKeysWith: { a, _ in a })
