@@ -5,8 +5,10 @@ import GeoSpendSpatiaLite
 import GeoSpendTestStores
 import Testing
 
-/// The stores that keep a user's edits (expenses, categories, periods, budgets, tokens): the
-/// file, the memory store and, where `$GEOSPEND_TEST_POSTGRES` names a server, PostgreSQL.
+/// The stores that keep a user's own records (edits of expenses, categories, periods, budgets,
+/// tokens, location history, settings, the user's data as a whole): the file, the memory store
+/// and, where `$GEOSPEND_TEST_POSTGRES` names a server, PostgreSQL. The suites of the other
+/// aggregates run on `PositionStoreContractTests.Kind` (the file and PostgreSQL).
 enum EditingStoreKind: String, CaseIterable, CustomTestStringConvertible {
     case spatiaLite, memory, postGIS
 

@@ -58,10 +58,7 @@ extension MemoryStore: ExpenseEditing {
                 state.expenses[at].positionSource = ExpenseUpdateRules.positionSource(expense)
                 state.expenses[at].positionConfidence = nil
                 state.expenses[at].storeInferred = false
-                if let c = expense.location?.coordinate {
-                    let b = state.box ?? (c.latitude, c.latitude, c.longitude, c.longitude)
-                    state.box = (min(b.0, c.latitude), max(b.1, c.latitude), min(b.2, c.longitude), max(b.3, c.longitude))
-                }
+                state.recomputeBox()
             }
             return state.expenses[at].stored
         }
@@ -75,6 +72,7 @@ extension MemoryStore: ExpenseEditing {
             state.currencyTotals[amount.currency.code, default: 0] -= amount.minorUnits
             state.expenses.remove(at: at)
             state.reindex()
+            state.recomputeBox()
             return []
         }
     }

@@ -103,9 +103,7 @@ extension MemoryStore: PositionStore {
                     state.expenses[at].expense.storeID = store
                     state.expenses[at].storeInferred = p.source.isInferred
                 }
-                let c = p.location.coordinate
-                let b = state.box ?? (c.latitude, c.latitude, c.longitude, c.longitude)
-                state.box = (min(b.0, c.latitude), max(b.1, c.latitude), min(b.2, c.longitude), max(b.3, c.longitude))
+                state.extendBox(p.location.coordinate)
                 return true
             }
         }
@@ -127,6 +125,7 @@ extension MemoryStore: PositionStore {
                 if state.expenses[at].storeInferred { state.expenses[at].expense.storeID = nil }
                 state.expenses[at].storeInferred = false
             }
+            state.recomputeBox()
             return rows.map { state.expenses[$0].expense.id }
         }
     }

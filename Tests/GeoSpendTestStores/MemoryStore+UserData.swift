@@ -30,6 +30,7 @@ extension MemoryStore: UserDataStore {
             }
             state.expenses.removeAll { mine($0.expense) }
             state.reindex()
+            state.recomputeBox()
             rows.append(.init(table: "api_tokens", rows: state.tokens.count { ExactText($0.record.userID) == user }))
             state.tokens.removeAll { ExactText($0.record.userID) == user }
             rows.append(.init(table: "budgets", rows: state.budgets.removeValue(forKey: user)?.count ?? 0))

@@ -1,13 +1,13 @@
 import Foundation
 import GeoSpend
 
-/// A store kept in memory, for tests only: the third implementation of the storage seam
-/// (`ExpenseStore`) and of a user's own records (`ExpenseEditing`, `CategoryEditing`,
-/// `PeriodStore`, `BudgetStore`, `TokenStore`, `PositionStore`, `UserSettingsStore`,
-/// `UserDataStore`, `UserProfileStore`: one file each beside this one), which shows that analytics, imports,
-/// exports and edits need nothing of SQL. Their contract suites (StoreContractTests,
-/// EditingContractTests, PositionStoreContractTests, …) run against it, SpatiaLite and
-/// PostgreSQL alike, and each must give the same answers.
+/// A store kept in memory, for tests only: a third implementation, beside the file and
+/// PostgreSQL, of the storage seam (`ExpenseStore`) and of a user's own records
+/// (`ExpenseEditing`, `CategoryEditing`, `PeriodStore`, `BudgetStore`, `TokenStore`,
+/// `PositionStore`, `UserSettingsStore`, `UserDataStore`, `UserProfileStore`, in the files beside
+/// this one), which shows that analytics, imports, exports and edits need nothing of SQL. Their
+/// contract suites (StoreContractTests, EditingContractTests, PositionStoreContractTests, …)
+/// run against it, SpatiaLite and PostgreSQL alike, and each must give the same answers.
 ///
 /// Simple rather than fast: every query is a brute-force scan with the project's own geodesy
 /// (`Geodesic.distance`, `Ranking`) and filters (`ExpenseFilter.matches`), and the rules the
@@ -159,6 +159,19 @@ struct MemoryState {
         let number = lastNumbers[key, default: 0] + 1
         lastNumbers[key] = number
         return number
+    }
+
+    /// Widens the box by a new position.
+    mutating func extendBox(_ c: Coordinate) {
+        let b = box ?? (c.latitude, c.latitude, c.longitude, c.longitude)
+        box = (min(b.0, c.latitude), max(b.1, c.latitude), min(b.2, c.longitude), max(b.3, c.longitude))
+    }
+
+    /// The box anew after positions went or moved: none of them may still shape it (a deleted
+    /// user's whereabouts in another user's map centre).
+    mutating func recomputeBox() {
+        box = nil
+        for c in expenses.compactMap(\.expense.location?.coordinate) { extendBox(c) }
     }
 
     /// Rebuilds `expenseIndex` after rows left `expenses`.
@@ -398,8 +411,7 @@ final class MemoryWriter: ExpenseWriter {
             state.expenseIndex[MemoryState.ExpenseKey(e.userID, e.id)] = state.expenses.count
             state.expenses.append(MemoryState.Row(expense: e, contentHash: row.contentHash))
             if let c = e.location?.coordinate {
-                let b = state.box ?? (c.latitude, c.latitude, c.longitude, c.longitude)
-                state.box = (min(b.0, c.latitude), max(b.1, c.latitude), min(b.2, c.longitude), max(b.3, c.longitude))
+                state.extendBox(c)
             }
             return .inserted
         }
@@ -423,10 +435,7 @@ final class MemoryWriter: ExpenseWriter {
         new.category = new.category.map { state.category(named: $0, kind: Category.kind(for: new.kind), user: new.userID).name }
         state.expenses[at].expense = new
         state.expenses[at].contentHash = row.contentHash
-        if let c = new.location?.coordinate {
-            let b = state.box ?? (c.latitude, c.latitude, c.longitude, c.longitude)
-            state.box = (min(b.0, c.latitude), max(b.1, c.latitude), min(b.2, c.longitude), max(b.3, c.longitude))
-        }
+        if new.location != old.location { state.recomputeBox() }
         return .updated
     }
 
