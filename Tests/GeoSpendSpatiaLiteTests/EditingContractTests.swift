@@ -8,7 +8,8 @@ import Testing
 /// The stores that keep a user's own records (edits of expenses, categories, periods, budgets,
 /// tokens, location history, settings, the user's data as a whole): the file, the memory store
 /// and, where `$GEOSPEND_TEST_POSTGRES` names a server, PostgreSQL. The suites of the other
-/// aggregates run on `PositionStoreContractTests.Kind` (the file and PostgreSQL).
+/// aggregates run on the file and PostgreSQL only (`PositionStoreContractTests.Kind`,
+/// `PriceStoreContractTests.Kind`).
 enum EditingStoreKind: String, CaseIterable, CustomTestStringConvertible {
     case spatiaLite, memory, postGIS
 
