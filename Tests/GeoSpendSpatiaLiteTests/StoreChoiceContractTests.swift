@@ -5,17 +5,18 @@ import GeoSpendSpatiaLite
 import GeoSpendTestStores
 import Testing
 
-/// `StoreChoiceStore` (issue 38, per-user stores), the same on the file and on PostgreSQL (where
-/// `$GEOSPEND_TEST_POSTGRES` names a server): added stores numbered per user and seen by their
+/// `StoreChoiceStore` (issue 38, per-user stores), the same on the file, the memory store and
+/// PostgreSQL (where `$GEOSPEND_TEST_POSTGRES` names a server): added stores numbered per user and seen by their
 /// user alone, favourites and one default that may name a shared or an own store, another
 /// user's `mine-N` is "none", and export → delete → restore → export gives the same bytes.
 @Suite struct StoreChoiceContractTests {
-    typealias Kind = PriceStoreContractTests.Kind
+    typealias Kind = EditingStoreKind
     typealias Database = ExpenseStore & ExpenseEditing & StoreChoiceStore & UserDataStore
 
     static func fresh(_ kind: Kind, _ scratch: Scratch) async throws -> any Database {
         let store: any Database = switch kind {
         case .spatiaLite: try scratch.store()
+        case .memory: MemoryStore()
         case .postGIS: try await PostGISTestServer.freshStore()
         }
         _ = try await Importer.importStores(

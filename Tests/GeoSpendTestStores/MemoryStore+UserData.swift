@@ -3,7 +3,7 @@ import GeoSpend
 /// A user's own data: list, export, delete and restore (`geospend users …`), with the file's
 /// rules (Sources/GeoSpendSpatiaLite/UserData.swift, UserRestoreStorage.swift), over what the
 /// memory store keeps. An export's sections it does not keep (prices, receipts, lists, pantry,
-/// recurring rules, notification settings, community, store choices) are refused by a restore
+/// recurring rules, notification settings, community) are refused by a restore
 /// that holds rows of them (`UserRestoreError.unsupported`), never dropped.
 /// A user's name and email (`users edit`).
 extension MemoryStore: UserProfileStore {
@@ -40,8 +40,12 @@ extension MemoryStore: UserDataStore {
                 state.categoryIDs[c.key] = nil
             }
             rows.append(.init(table: "categories", rows: categories.count))
+            let choices = state.storeChoices.removeValue(forKey: user) ?? MemoryStoreChoices()
+            rows.append(.init(table: "default_stores", rows: choices.defaultID == nil ? 0 : 1))
             rows.append(.init(table: "periods", rows: state.periods.removeValue(forKey: user)?.count ?? 0))
             rows.append(.init(table: "positions", rows: state.positions.removeValue(forKey: user)?.count ?? 0))
+            rows.append(.init(table: "store_favourites", rows: choices.favouriteIDs.count))
+            rows.append(.init(table: "user_stores", rows: choices.added.count))
             rows.append(.init(table: "user_settings", rows: state.settings.removeValue(forKey: user) == nil ? 0 : 1))
             rows.append(.init(table: "visits", rows: state.visits.removeValue(forKey: user)?.count ?? 0))
             state.lastNumbers = state.lastNumbers.filter { $0.key.user != user }
@@ -66,7 +70,6 @@ extension MemoryStore: UserDataStore {
             ("price_records", data.priceRecords.count), ("product_tags", data.productTags.count),
             ("product_marks", data.productMarks.count), ("shopping_lists", data.shoppingLists.count), ("receipts", data.receipts.count),
             ("community", data.community.posts.count + data.community.comments.count + (data.community.member == nil ? 0 : 1)),
-            ("store_choices", data.storeChoices == StoreChoiceRecord() ? 0 : 1),
             ("notification_settings", data.notificationSettings.isDefault ? 0 : 1),
         ]
         if let (section, rows) = unkept.first(where: { $0.1 > 0 }) { throw UserRestoreError.unsupported(section: section, rows: rows) }
@@ -84,7 +87,7 @@ extension MemoryState {
         }
         let held = expenses.count { ExactText($0.expense.userID) == key } + categories.values.count { $0.user == key && !untouched($0) }
             + (periods[key]?.count ?? 0) + (budgets[key]?.count ?? 0) + (positions[key]?.count ?? 0) + (visits[key]?.count ?? 0)
-            + (settings[key] == nil ? 0 : 1)
+            + (settings[key] == nil ? 0 : 1) + (storeChoices[key]?.rows ?? 0)
         if held > 0 { throw UserRestoreError.notEmpty(user: user, rows: held) }
         for id in data.storeIDs where stores[ExactText(id)] == nil { throw UserRestoreError.unknownStore(id: id) }
 
@@ -132,6 +135,16 @@ extension MemoryState {
         for p in data.positions { positions[key, default: [:]][MemoryPositionKey(p)] = p }
         for v in data.visits { if let source = v.source { visits[key, default: [:]][MemoryVisitKey(v, source: source)] = v } }
         budgets[key] = data.budgets.isEmpty ? nil : data.budgets
+        // Added stores keep their numbers and times; favourites and the default their ids as chosen.
+        var choices = MemoryStoreChoices()
+        for e in data.storeChoices.added {
+            guard let n = AddedStoreID.number(e.id) else { throw UserRestoreError.invalid(path: "user_stores.added", reason: "\"\(e.id)\" is not an added store's id") }
+            choices.added[n] = StoreEntry(store: e.store, region: e.region, addedBy: user, createdAt: e.createdAt)
+        }
+        choices.favouriteIDs = Set(data.storeChoices.favouriteIDs.map(ExactText.init))
+        choices.defaultID = data.storeChoices.defaultID
+        storeChoices[key] = choices.isEmpty ? nil : choices
+        if let last = choices.added.keys.max() { lastNumbers[NumberKey(counter: .addedStore, user: key)] = last }
         if let last = data.budgets.map(\.id).max() { lastNumbers[NumberKey(counter: .budget, user: key)] = last }
     }
 }
@@ -187,6 +200,7 @@ struct MemoryUserSnapshot: UserDataSnapshot {
     func communityActivity() throws -> CommunityActivity { CommunityActivity(member: nil, posts: [], comments: []) }
     func productTags() throws -> [ProductTag] { [] }
     func productMarks() throws -> [(product: Product, marks: ProductMarks)] { [] }
+    func storeChoiceRecord() throws -> StoreChoiceRecord { (state.storeChoices[key] ?? MemoryStoreChoices()).record }
 }
 
 extension MemoryReader {

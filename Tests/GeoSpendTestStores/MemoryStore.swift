@@ -4,7 +4,7 @@ import GeoSpend
 /// A store kept in memory, for tests only: a third implementation, beside the file and
 /// PostgreSQL, of the storage seam (`ExpenseStore`) and of a user's own records
 /// (`ExpenseEditing`, `CategoryEditing`, `PeriodStore`, `BudgetStore`, `TokenStore`,
-/// `PositionStore`, `UserSettingsStore`, `UserDataStore`, `UserProfileStore`, in the files beside
+/// `PositionStore`, `StoreChoiceStore`, `UserSettingsStore`, `UserDataStore`, `UserProfileStore`, in the files beside
 /// this one), which shows that analytics, imports, exports and edits need nothing of SQL. Their
 /// contract suites (StoreContractTests, EditingContractTests, PositionStoreContractTests, …)
 /// run against it, SpatiaLite and PostgreSQL alike, and each must give the same answers.
@@ -26,7 +26,7 @@ import GeoSpend
 ///   the user's category of that name and kind (created on first sight by an import), and reads
 ///   give the stored spelling (`food` reads back as `Food`).
 ///
-/// What it does not do: no persistence; no store choices, prices, receipts, lists, product
+/// What it does not do: no persistence; no prices, receipts, lists, product
 /// marks, pantry items, recurring rules, notifications (so an edit or a placement raises no
 /// event, and `remindersDue` finds none) or community (its reader finds none of them; a
 /// restore refuses an export that holds them). Nothing of a deleted row stays in
@@ -146,9 +146,11 @@ struct MemoryState {
     var settings: [ExactText: UserSettings] = [:]
     var positions: [ExactText: [MemoryPositionKey: Position]] = [:]
     var visits: [ExactText: [MemoryVisitKey: Visit]] = [:]
+    /// Each user's added stores, favourites and default (MemoryStore+StoreChoices.swift).
+    var storeChoices: [ExactText: MemoryStoreChoices] = [:]
 
     struct NumberKey: Hashable {
-        enum Counter { case period, budget, token }
+        enum Counter { case period, budget, token, addedStore }
         let counter: Counter
         let user: ExactText
     }
@@ -218,11 +220,8 @@ struct MemoryReader: ExpenseReader {
         storeHits(center, kind: kind, maxDistance: radius.meters)
     }
 
-    /// No store choices, prices, receipts, lists, product marks, pantry items, recurring
-    /// rules, notifications or community here (see the type's note): none is ever found.
-    func storeChoices(userID: String) throws -> StoreChoices { StoreChoices() }
-    /// No user adds a store here: a store is the registry's, seen alike by every user.
-    func store(userID: String, id: String) throws -> StoreEntry? { state.stores[ExactText(id)].map { StoreEntry(store: $0.store) } }
+    /// No prices, receipts, lists, product marks, pantry items, recurring rules,
+    /// notifications or community here (see the type's note): none is ever found.
     func products() throws -> [Product] { [] }
     func priceRecords(_ query: PriceQuery) throws -> [PriceRecord] { [] }
     func latestPrices(onOrBefore day: LocalDay, _ query: PriceQuery) throws -> [PriceRecord] { [] }
