@@ -3,7 +3,7 @@ import GeoSpend
 import GeoSpendTestStores
 import Testing
 
-/// Per-budget thresholds (issue 39) on the file and on PostgreSQL: kept and read back as given
+/// Per-budget thresholds (issue 39) on the file, the memory store and PostgreSQL: kept and read back as given
 /// (sorted, once each), carried by `users export`, and the only percentages that raise events —
 /// each once per window however often it is crossed, also when the thresholds change. A geotag
 /// run's `geotag.review_waiting` goes in with the placements' transaction and honours the

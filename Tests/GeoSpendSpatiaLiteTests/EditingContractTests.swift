@@ -6,10 +6,11 @@ import GeoSpendTestStores
 import Testing
 
 /// The stores that keep a user's own records (edits of expenses, categories, periods, budgets,
-/// tokens, location history, settings, the user's data as a whole): the file, the memory store
-/// and, where `$GEOSPEND_TEST_POSTGRES` names a server, PostgreSQL. The suites of the other
-/// aggregates run on the file and PostgreSQL only (`PositionStoreContractTests.Kind`,
-/// `PriceStoreContractTests.Kind`).
+/// tokens, location history, settings, store choices, notifications, pantry items, recurring
+/// rules, the user's data as a whole): the file, the memory store and, where
+/// `$GEOSPEND_TEST_POSTGRES` names a server, PostgreSQL. The suites of the other aggregates
+/// (prices, receipts, lists, product marks, community) run on the file and PostgreSQL only
+/// (`PositionStoreContractTests.Kind`, `PriceStoreContractTests.Kind`).
 enum EditingStoreKind: String, CaseIterable, CustomTestStringConvertible {
     case spatiaLite, memory, postGIS
 

@@ -103,7 +103,7 @@ import Testing
         #expect(try await UserRestoreContractTests.export(store, "bob") == bobBefore)
     }
 
-    /// The memory store keeps no prices, receipts, pantry, …: an export that holds them is
+    /// The memory store keeps no product tags, receipts, lists, …: an export that holds them is
     /// refused by name, and nothing is written (never restored in part).
     @Test func theMemoryStoreRefusesSectionsItDoesNotKeep() async throws {
         let scratch = Scratch()
@@ -112,7 +112,7 @@ import Testing
         let memory = MemoryStore()
         _ = try await Importer.importStores(from: scratch.file("m.csv", PositionStoreContractTests.storesCSV), into: memory)
         let error = await #expect(throws: UserRestoreError.self) { try await memory.restore(try UserRestore.read(Array(document.utf8)), as: "ann") }
-        #expect(error == .unsupported(section: "recurring", rows: 1))
+        #expect(error == .unsupported(section: "product_tags", rows: 2))
         #expect(try await memory.users().isEmpty)
     }
 }

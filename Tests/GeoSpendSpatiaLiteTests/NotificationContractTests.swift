@@ -5,14 +5,14 @@ import GeoSpendSpatiaLite
 import GeoSpendTestStores
 import Testing
 
-/// The outbox and webhooks (`NotificationStore`, issue 39) promise the same on the file and on
-/// PostgreSQL (where `$GEOSPEND_TEST_POSTGRES` names a server): a budget crossing raises its
+/// The outbox and webhooks (`NotificationStore`, issue 39) promise the same on the file, the
+/// memory store and PostgreSQL (where `$GEOSPEND_TEST_POSTGRES` names a server): a budget crossing raises its
 /// event in the write that crosses it, once per window and threshold, whether the expense was
 /// added, edited, imported or placed by geotagging (a zone budget's too); webhooks are per user and their secrets
 /// never listed; deliveries are made once per event and webhook and record every attempt;
 /// `users export` lists webhooks without secrets and `users delete` removes every row.
 @Suite struct NotificationContractTests {
-    typealias Kind = PositionStoreContractTests.Kind
+    typealias Kind = EditingStoreKind
     typealias Database = ExpenseStore & ExpenseEditing & BudgetStore & NotificationStore & UserDataStore & PositionStore & PantryStore & PriceStore
 
     static let eur = try! Currency(code: "EUR")
@@ -20,6 +20,7 @@ import Testing
     static func fresh(_ kind: Kind, _ scratch: Scratch) async throws -> any Database {
         switch kind {
         case .spatiaLite: return try scratch.store()
+        case .memory: return MemoryStore()
         case .postGIS: return try await PostGISTestServer.freshStore()
         }
     }

@@ -5,11 +5,11 @@ import GeoSpendSpatiaLite
 import GeoSpendTestStores
 import Testing
 
-/// `RecurringStore` and `RecurringRun`, the same on the file and on PostgreSQL (where
-/// `$GEOSPEND_TEST_POSTGRES` names a server): ids per user, another user's rule is none, a run
+/// `RecurringStore` and `RecurringRun`, the same on the file, the memory store and PostgreSQL
+/// (where `$GEOSPEND_TEST_POSTGRES` names a server): ids per user, another user's rule is none, a run
 /// creates each due day once — twice run, raced, or after the user deleted one of its expenses.
 @Suite struct RecurringContractTests {
-    typealias Kind = PositionStoreContractTests.Kind
+    typealias Kind = EditingStoreKind
     typealias Database = ExpenseStore & ExpenseEditing & CategoryEditing & RecurringStore & NotificationStore & BudgetStore & UserDataStore
         & UserSettingsStore
 
@@ -17,6 +17,7 @@ import Testing
         let store: any Database
         switch kind {
         case .spatiaLite: store = try scratch.store()
+        case .memory: store = MemoryStore()
         case .postGIS: store = try await PostGISTestServer.freshStore()
         }
         try await addUsers(["ann", "bob"], to: store)

@@ -19,6 +19,8 @@ extension MemoryStore: ExpenseEditing {
                 throw rejection.column == "store_id"
                     ? EditError.unknownStore(expense.storeID ?? "") : EditError.invalid(field: rejection.column, reason: rejection.reason)
             }
+            // Its budget events commit with it.
+            try writer.state.raiseBudgetEvents(writer.touched)
             state = writer.state
             let at = state.expenseIndex[MemoryState.ExpenseKey(expense.userID, expense.id)]!
             let now = MemoryClock.now()
@@ -60,6 +62,11 @@ extension MemoryStore: ExpenseEditing {
                 state.expenses[at].storeInferred = false
                 state.recomputeBox()
             }
+            // The budget events of the edit: its old day and its new one.
+            var touched = TouchedDays()
+            touched.add(old)
+            touched.add(new)
+            try state.raiseBudgetEvents(touched)
             return state.expenses[at].stored
         }
     }

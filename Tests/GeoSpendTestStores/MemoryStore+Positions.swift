@@ -44,8 +44,8 @@ struct MemoryVisitKey: Hashable {
 }
 
 /// Location history and placing expenses, with the file's rules
-/// (Sources/GeoSpendSpatiaLite/PositionStorage.swift). No budget or geotag events: the memory
-/// store keeps no notifications.
+/// (Sources/GeoSpendSpatiaLite/PositionStorage.swift): a placement raises its budget and geotag
+/// events in its own edit.
 extension MemoryStore: PositionStore {
     public func addLocationHistory(_ history: LocationHistory, userID: String) async throws -> PositionImportCount {
         let user = Identity.normalized(userID)
@@ -92,7 +92,8 @@ extension MemoryStore: PositionStore {
     public func place(_ placements: [ExpensePlacement], userID: String, events: [NewNotificationEvent]) async throws -> [Bool] {
         let user = Identity.normalized(userID)
         return try await edit { state in
-            placements.map { p in
+            var touched = TouchedDays()
+            let placed = placements.map { p in
                 guard let at = state.expenseIndex[MemoryState.ExpenseKey(user, p.expenseID)], state.expenses[at].expense.location == nil else {
                     return false
                 }
@@ -104,8 +105,13 @@ extension MemoryStore: PositionStore {
                     state.expenses[at].storeInferred = p.source.isInferred
                 }
                 state.extendBox(p.location.coordinate)
+                touched.add(state.expenses[at].expense)
                 return true
             }
+            // A placement into a zone budget's area can cross it; the caller's events too.
+            try state.raiseBudgetEvents(touched)
+            _ = state.raise(events)
+            return placed
         }
     }
 

@@ -2,8 +2,8 @@ import GeoSpend
 
 /// A user's own data: list, export, delete and restore (`geospend users …`), with the file's
 /// rules (Sources/GeoSpendSpatiaLite/UserData.swift, UserRestoreStorage.swift), over what the
-/// memory store keeps. An export's sections it does not keep (prices, receipts, lists, pantry,
-/// recurring rules, notification settings, community) are refused by a restore
+/// memory store keeps. An export's sections it does not keep (receipts, lists, product marks
+/// and tags, community) are refused by a restore
 /// that holds rows of them (`UserRestoreError.unsupported`), never dropped.
 /// A user's name and email (`users edit`).
 extension MemoryStore: UserProfileStore {
@@ -42,6 +42,12 @@ extension MemoryStore: UserDataStore {
             rows.append(.init(table: "categories", rows: categories.count))
             let choices = state.storeChoices.removeValue(forKey: user) ?? MemoryStoreChoices()
             rows.append(.init(table: "default_stores", rows: choices.defaultID == nil ? 0 : 1))
+            rows += state.notifications.removeUser(user)
+            rows.append(.init(table: "pantry_items", rows: state.pantry.removeValue(forKey: user)?.count ?? 0))
+            rows.append(.init(table: "recurring_rules", rows: state.recurring.removeValue(forKey: user)?.count ?? 0))
+            let records = state.priceRecords.filter { $0.user == user }
+            rows.append(.init(table: "price_records", rows: records.count))
+            state.priceRecords.removeAll { $0.user == user }
             rows.append(.init(table: "periods", rows: state.periods.removeValue(forKey: user)?.count ?? 0))
             rows.append(.init(table: "positions", rows: state.positions.removeValue(forKey: user)?.count ?? 0))
             rows.append(.init(table: "store_favourites", rows: choices.favouriteIDs.count))
@@ -53,6 +59,10 @@ extension MemoryStore: UserDataStore {
             state.userCreated[user] = nil
             state.profiles[user] = nil
             rows.append(.init(table: "users", rows: 1))
+            // The products only this user's records named could say what they bought.
+            let before = state.products.count
+            state.dropUnnamedProducts(Set(records.map(\.productID)))
+            rows.append(.init(table: "products", rows: before - state.products.count))
             return UserDeletion(userID: userID, rowsByTable: rows, leftovers: [])
         }
     }
@@ -66,11 +76,10 @@ extension MemoryStore: UserDataStore {
     /// The sections the memory store keeps nothing of must be empty.
     private static func requireKept(_ data: UserRestoreData) throws {
         let unkept: [(String, Int)] = [
-            ("recurring", data.recurring.count), ("pantry", data.pantry.count), ("products", data.products.count),
-            ("price_records", data.priceRecords.count), ("product_tags", data.productTags.count),
-            ("product_marks", data.productMarks.count), ("shopping_lists", data.shoppingLists.count), ("receipts", data.receipts.count),
+            ("product_tags", data.productTags.count), ("product_marks", data.productMarks.count),
+            ("shopping_lists", data.shoppingLists.count),
+            ("receipts", max(data.receipts.count, data.priceRecords.count { $0.receiptID != nil })),
             ("community", data.community.posts.count + data.community.comments.count + (data.community.member == nil ? 0 : 1)),
-            ("notification_settings", data.notificationSettings.isDefault ? 0 : 1),
         ]
         if let (section, rows) = unkept.first(where: { $0.1 > 0 }) { throw UserRestoreError.unsupported(section: section, rows: rows) }
     }
@@ -88,6 +97,8 @@ extension MemoryState {
         let held = expenses.count { ExactText($0.expense.userID) == key } + categories.values.count { $0.user == key && !untouched($0) }
             + (periods[key]?.count ?? 0) + (budgets[key]?.count ?? 0) + (positions[key]?.count ?? 0) + (visits[key]?.count ?? 0)
             + (settings[key] == nil ? 0 : 1) + (storeChoices[key]?.rows ?? 0)
+            + notifications.rows(of: key) + (pantry[key]?.count ?? 0) + priceRecords.count { $0.user == key }
+            + (recurring[key]?.count ?? 0)
         if held > 0 { throw UserRestoreError.notEmpty(user: user, rows: held) }
         for id in data.storeIDs where stores[ExactText(id)] == nil { throw UserRestoreError.unknownStore(id: id) }
 
@@ -95,6 +106,9 @@ extension MemoryState {
         userCreated[key] = data.createdAt
         profiles[key] = Profile(name: data.displayName, email: data.email)
         settings[key] = data.settings.isDefault ? nil : data.settings
+        notifications.settings[key] = data.notificationSettings.isDefault ? nil : data.notificationSettings
+        try restorePantry(data.pantry, user: user)
+        try restoreRecurring(data.recurring, user: user)
         // The exported categories replace the defaults a new user was given.
         for c in categories.values where c.user == key {
             categories[c.id] = nil
@@ -135,6 +149,7 @@ extension MemoryState {
         for p in data.positions { positions[key, default: [:]][MemoryPositionKey(p)] = p }
         for v in data.visits { if let source = v.source { visits[key, default: [:]][MemoryVisitKey(v, source: source)] = v } }
         budgets[key] = data.budgets.isEmpty ? nil : data.budgets
+        if let last = data.budgets.map(\.id).max() { lastNumbers[NumberKey(counter: .budget, user: key)] = last }
         // Added stores keep their numbers and times; favourites and the default their ids as chosen.
         var choices = MemoryStoreChoices()
         for e in data.storeChoices.added {
@@ -145,7 +160,8 @@ extension MemoryState {
         choices.defaultID = data.storeChoices.defaultID
         storeChoices[key] = choices.isEmpty ? nil : choices
         if let last = choices.added.keys.max() { lastNumbers[NumberKey(counter: .addedStore, user: key)] = last }
-        if let last = data.budgets.map(\.id).max() { lastNumbers[NumberKey(counter: .budget, user: key)] = last }
+        // Products found or added, then the records, which may name those stores.
+        restorePrices(data, user: user)
     }
 }
 
@@ -185,7 +201,7 @@ struct MemoryUserSnapshot: UserDataSnapshot {
         }
     }
 
-    func priceRecords() throws -> [PriceRecord] { [] }
+    func priceRecords() throws -> [PriceRecord] { state.priceRecords(PriceQuery(userID: user.id)).map(state.record) }
     func shoppingLists() throws -> [ShoppingList] { [] }
     func apiTokens() throws -> [TokenRecord] { try MemoryReader(state: state).tokens(userID: user.id) }
 
@@ -195,11 +211,13 @@ struct MemoryUserSnapshot: UserDataSnapshot {
 
     func visits() throws -> [Visit] { state.history(user: user.id, from: nil, to: nil).visits }
     func settings() throws -> UserSettings { state.settings[key] ?? UserSettings() }
-    func recurringRules() throws -> [RecurringRule] { [] }
-    func pantryItems() throws -> [PantryItem] { [] }
+    func recurringRules() throws -> [RecurringRule] { state.recurring[key] ?? [] }
+    func pantryItems() throws -> [PantryItem] { state.pantry[key] ?? [] }
     func communityActivity() throws -> CommunityActivity { CommunityActivity(member: nil, posts: [], comments: []) }
     func productTags() throws -> [ProductTag] { [] }
     func productMarks() throws -> [(product: Product, marks: ProductMarks)] { [] }
+    func webhooks() throws -> [Webhook] { try MemoryReader(state: state).webhooks(userID: user.id) }
+    func notificationSettings() throws -> NotificationSettings { state.notifications.settings[key] ?? NotificationSettings() }
     func storeChoiceRecord() throws -> StoreChoiceRecord { (state.storeChoices[key] ?? MemoryStoreChoices()).record }
 }
 

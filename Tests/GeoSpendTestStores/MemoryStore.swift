@@ -4,7 +4,8 @@ import GeoSpend
 /// A store kept in memory, for tests only: a third implementation, beside the file and
 /// PostgreSQL, of the storage seam (`ExpenseStore`) and of a user's own records
 /// (`ExpenseEditing`, `CategoryEditing`, `PeriodStore`, `BudgetStore`, `TokenStore`,
-/// `PositionStore`, `StoreChoiceStore`, `UserSettingsStore`, `UserDataStore`, `UserProfileStore`, in the files beside
+/// `PositionStore`, `StoreChoiceStore`, `NotificationStore`, `PantryStore`, `PriceStore`,
+/// `RecurringStore`, `UserSettingsStore`, `UserDataStore`, `UserProfileStore`, in the files beside
 /// this one), which shows that analytics, imports, exports and edits need nothing of SQL. Their
 /// contract suites (StoreContractTests, EditingContractTests, PositionStoreContractTests, …)
 /// run against it, SpatiaLite and PostgreSQL alike, and each must give the same answers.
@@ -26,11 +27,10 @@ import GeoSpend
 ///   the user's category of that name and kind (created on first sight by an import), and reads
 ///   give the stored spelling (`food` reads back as `Food`).
 ///
-/// What it does not do: no persistence; no prices, receipts, lists, product
-/// marks, pantry items, recurring rules, notifications (so an edit or a placement raises no
-/// event, and `remindersDue` finds none) or community (its reader finds none of them; a
-/// restore refuses an export that holds them). Nothing of a deleted row stays in
-/// memory, so deletions note no leftovers.
+/// What it does not do: no persistence; no receipts, shopping lists, product marks and tags
+/// or community (its reader finds none of them; a restore refuses an export that holds them),
+/// so pantry items come by hand only and price records make no feed entries. Nothing of a
+/// deleted row stays in memory, so deletions note no leftovers.
 public final class MemoryStore: ExpenseStore, @unchecked Sendable {
     /// Guards `state` (read scopes copy it, write scopes and edits swap it).
     let lock = NSLock()
@@ -58,6 +58,10 @@ public final class MemoryStore: ExpenseStore, @unchecked Sendable {
         try await edit { state in
             let writer = MemoryWriter(state: state)
             let result = try body(writer)
+            // The write's events commit with its rows (the file's import scope): budget
+            // crossings, and `import.finished` for each user it inserted expenses for.
+            try writer.state.raiseBudgetEvents(writer.touched)
+            _ = writer.state.raise(writer.touched.importEvents)
             state = writer.state
             return result
         }
@@ -148,9 +152,19 @@ struct MemoryState {
     var visits: [ExactText: [MemoryVisitKey: Visit]] = [:]
     /// Each user's added stores, favourites and default (MemoryStore+StoreChoices.swift).
     var storeChoices: [ExactText: MemoryStoreChoices] = [:]
+    /// The outbox, webhooks and notification settings (MemoryStore+Notifications.swift).
+    var notifications = MemoryNotifications()
+    /// Each user's pantry items, by id (MemoryStore+Pantry.swift).
+    var pantry: [ExactText: [PantryItem]] = [:]
+    /// Each user's recurring rules, by id (MemoryStore+Recurring.swift).
+    var recurring: [ExactText: [RecurringRule]] = [:]
+    /// The shared catalogue by id, and every user's price records in the order saved
+    /// (MemoryStore+Prices.swift).
+    var products: [Int64: Product] = [:]
+    var priceRecords: [MemoryPriceRecord] = []
 
     struct NumberKey: Hashable {
-        enum Counter { case period, budget, token, addedStore }
+        enum Counter { case period, budget, token, addedStore, pantryItem, recurringRule }
         let counter: Counter
         let user: ExactText
     }
@@ -220,28 +234,13 @@ struct MemoryReader: ExpenseReader {
         storeHits(center, kind: kind, maxDistance: radius.meters)
     }
 
-    /// No prices, receipts, lists, product marks, pantry items, recurring rules,
-    /// notifications or community here (see the type's note): none is ever found.
-    func products() throws -> [Product] { [] }
-    func priceRecords(_ query: PriceQuery) throws -> [PriceRecord] { [] }
-    func latestPrices(onOrBefore day: LocalDay, _ query: PriceQuery) throws -> [PriceRecord] { [] }
-    func storesWithPrices(userID: String?) throws -> [Store] { [] }
+    /// No receipts, lists, product marks or community
+    /// here (see the type's note): none is ever found.
     func receipt(id: String, userID: String) throws -> Receipt? { nil }
     func receipts(userID: String, after sequence: Int64?, limit: Int) throws -> [Receipt] { [] }
     func lists(userID: String) throws -> [ShoppingList] { [] }
     func productMarks(userID: String) throws -> [Int64: ProductMarks] { [:] }
     func productTags(userID: String) throws -> [ProductTag] { [] }
-    func pantryItems(userID: String) throws -> [PantryItem] { [] }
-    func openPantryItems(expiringOnOrBefore day: LocalDay) throws -> [PantryItem] { [] }
-    func recurringRules(userID: String) throws -> [RecurringRule] { [] }
-    func usersWithRecurringDue(onOrBefore day: LocalDay) throws -> [String] { [] }
-    func webhooks(userID: String) throws -> [Webhook] { [] }
-    func webhook(id: String, userID: String) throws -> Webhook? { nil }
-    func notifications(userID: String, after sequence: Int64?, limit: Int, unreadOnly: Bool) throws -> [NotificationEvent] { [] }
-    func dueDeliveries(now: Int64, limit: Int) throws -> [DueDelivery] { [] }
-    func deliveries(userID: String, webhookID: String?, limit: Int) throws -> [WebhookDelivery] { [] }
-    func notificationSettings(userID: String) throws -> NotificationSettings? { nil }
-    func remindersDue(asOf: Timestamp) throws -> [StoredExpense] { [] }
     func communityMember(userID: String) throws -> CommunityMember? { nil }
     func communityFeed(_ filter: CommunityFeedFilter, limit: Int) throws -> [CommunityPost] { [] }
     func communityThread(id: Int64) throws -> CommunityThread? { nil }
@@ -356,6 +355,8 @@ func byBytes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecede
 /// The writes of one write scope, on the scope's own copy of the state.
 final class MemoryWriter: ExpenseWriter {
     var state: MemoryState
+    /// The users and days the expenses written touched (their budget events).
+    var touched = TouchedDays()
 
     func periods(ofUser userID: String) throws -> [Period] { state.periods(of: userID) }
 
@@ -409,6 +410,7 @@ final class MemoryWriter: ExpenseWriter {
             e.category = e.category.map { state.category(named: $0, kind: Category.kind(for: e.kind), user: e.userID).name }
             state.expenseIndex[MemoryState.ExpenseKey(e.userID, e.id)] = state.expenses.count
             state.expenses.append(MemoryState.Row(expense: e, contentHash: row.contentHash))
+            touched.addInserted(e)
             if let c = e.location?.coordinate {
                 state.extendBox(c)
             }
@@ -434,6 +436,7 @@ final class MemoryWriter: ExpenseWriter {
         new.category = new.category.map { state.category(named: $0, kind: Category.kind(for: new.kind), user: new.userID).name }
         state.expenses[at].expense = new
         state.expenses[at].contentHash = row.contentHash
+        touched.add(new)
         if new.location != old.location { state.recomputeBox() }
         return .updated
     }
