@@ -7,12 +7,12 @@ import GeoSpendTestStores
 import Testing
 
 /// Price records at a user's added stores (issue 38: SpatiaLite v31, PostgreSQL v22), the same on
-/// the file and on PostgreSQL (where `$GEOSPEND_TEST_POSTGRES` names a server): `mine-N` is a
+/// the file, the memory store and PostgreSQL (where `$GEOSPEND_TEST_POSTGRES` names a server): `mine-N` is a
 /// record's store for its own user only (another user's is "no store", like a missing id); the
 /// user's history, latest prices, stores and basket see them; nothing over several users (the
 /// crowd's prices, the community feed) does; export → delete → restore gives the same bytes.
 @Suite struct AddedStorePriceContractTests {
-    typealias Kind = PriceStoreContractTests.Kind
+    typealias Kind = EditingStoreKind
     typealias Database = ExpenseStore & ExpenseEditing & ReceiptStore & PriceStore & StoreChoiceStore & UserDataStore & CommunityStore
         & ShoppingListStore
 
@@ -20,6 +20,7 @@ import Testing
     static func fresh(_ kind: Kind, _ scratch: Scratch) async throws -> any Database {
         let store: any Database = switch kind {
         case .spatiaLite: try scratch.store()
+        case .memory: MemoryStore()
         case .postGIS: try await PostGISTestServer.freshStore()
         }
         _ = try await Importer.importStores(from: scratch.file("stores.csv", "id,name,kind,lat,lon\ns1,Kiosk,shop:kiosk,60.17,24.94\n"), into: store)

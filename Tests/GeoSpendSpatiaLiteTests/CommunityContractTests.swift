@@ -5,19 +5,20 @@ import GeoSpendSpatiaLite
 import GeoSpendTestStores
 import Testing
 
-/// `CommunityStore` the same on the file and on PostgreSQL (where `$GEOSPEND_TEST_POSTGRES` names
-/// a server): membership and display names, the feed (newest first, keyset pages, filters, the
+/// `CommunityStore` the same on the file, the memory store and PostgreSQL (where
+/// `$GEOSPEND_TEST_POSTGRES` names a server): membership and display names, the feed (newest first, keyset pages, filters, the
 /// geodesic distance), verification from the poster's own expenses and location history (only
 /// the flag leaves it), price records becoming entries for members only, levels from verified
 /// updates, the rate limit, deletion with the user.
 @Suite struct CommunityContractTests {
-    typealias Kind = PositionStoreContractTests.Kind
+    typealias Kind = EditingStoreKind
     typealias Database = ExpenseStore & ExpenseEditing & PriceStore & PositionStore & CommunityStore & UserDataStore
 
     /// Two stores 3.3 km apart in Helsinki; ann and bob exist, with no data of note.
     static func fresh(_ kind: Kind, _ scratch: Scratch) async throws -> any Database {
         let store: any Database = switch kind {
         case .spatiaLite: try scratch.store()
+        case .memory: MemoryStore()
         case .postGIS: try await PostGISTestServer.freshStore()
         }
         _ = try await Importer.importStores(

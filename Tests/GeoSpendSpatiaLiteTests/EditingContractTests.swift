@@ -5,12 +5,10 @@ import GeoSpendSpatiaLite
 import GeoSpendTestStores
 import Testing
 
-/// The stores that keep a user's own records (edits of expenses, categories, periods, budgets,
-/// tokens, location history, settings, store choices, notifications, pantry items, recurring
-/// rules, the user's data as a whole): the file, the memory store and, where
-/// `$GEOSPEND_TEST_POSTGRES` names a server, PostgreSQL. The suites of the other aggregates
-/// (prices, receipts, lists, product marks, community) run on the file and PostgreSQL only
-/// (`PositionStoreContractTests.Kind`, `PriceStoreContractTests.Kind`).
+/// The stores every contract suite of an aggregate runs on: the file, the memory store and,
+/// where `$GEOSPEND_TEST_POSTGRES` names a server, PostgreSQL (the storage seam's own suite has
+/// `StoreKind`). `PositionStoreContractTests.Kind` is the file and PostgreSQL alone, for what
+/// concerns those two only.
 enum EditingStoreKind: String, CaseIterable, CustomTestStringConvertible {
     case spatiaLite, memory, postGIS
 

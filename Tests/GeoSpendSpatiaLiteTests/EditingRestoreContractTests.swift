@@ -5,11 +5,10 @@ import GeoSpendSpatiaLite
 import GeoSpendTestStores
 import Testing
 
-/// `users export` → `users delete` → `users import` over what every store keeps (expenses with
+/// `users export` → `users delete` → `users import` over a user's own records (expenses with
 /// their times and positions, categories, periods, budgets, location history, settings, the
-/// profile), on
-/// the file, the memory store and PostgreSQL: the same bytes come back. UserRestoreContractTests
-/// covers every table, on the stores that keep them all.
+/// profile), on the file, the memory store and PostgreSQL: the same bytes come back.
+/// UserRestoreContractTests covers every table; its fixture starts with this one's.
 @Suite struct EditingRestoreContractTests {
     typealias Database = ExpenseStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & PositionStore & UserSettingsStore
         & UserDataStore & UserProfileStore
@@ -101,18 +100,5 @@ import Testing
         guard case .notEmpty(let user, let rows)? = refused else { Issue.record("\(String(describing: refused))"); return }
         #expect(user == "bob" && rows > 0)
         #expect(try await UserRestoreContractTests.export(store, "bob") == bobBefore)
-    }
-
-    /// The memory store keeps no product tags, receipts, lists, …: an export that holds them is
-    /// refused by name, and nothing is written (never restored in part).
-    @Test func theMemoryStoreRefusesSectionsItDoesNotKeep() async throws {
-        let scratch = Scratch()
-        let full = try await UserRestoreContractTests.loaded(.spatiaLite, scratch)
-        let document = try #require(try await UserRestoreContractTests.export(full, "ann"))
-        let memory = MemoryStore()
-        _ = try await Importer.importStores(from: scratch.file("m.csv", PositionStoreContractTests.storesCSV), into: memory)
-        let error = await #expect(throws: UserRestoreError.self) { try await memory.restore(try UserRestore.read(Array(document.utf8)), as: "ann") }
-        #expect(error == .unsupported(section: "product_tags", rows: 2))
-        #expect(try await memory.users().isEmpty)
     }
 }

@@ -6,7 +6,7 @@ import GeoSpendTestStores
 import Testing
 
 /// Overall inflation (seed 003 L1056: neither product nor category) and top products by
-/// spending (issue 38), on the file and on PostgreSQL. The expected rate is computed here,
+/// spending (issue 38), on the file, the memory store and PostgreSQL. The expected rate is computed here,
 /// independently of `Inflation`: the seed's per-product rate written out again, weighted by
 /// each product's number of records; the spending totals are written by hand.
 @Suite struct OverallInflationContractTests {

@@ -6,8 +6,8 @@ import GeoSpendTestStores
 import Testing
 
 /// Pantry items that come with a purchase (issue 38, "Expiry": "purchased items (from a list,
-/// a receipt or by hand) can carry an expiry date"), the same on the file and on PostgreSQL
-/// (where `$GEOSPEND_TEST_POSTGRES` names a server): `lists check --expires` and `receipts
+/// a receipt or by hand) can carry an expiry date"), the same on the file, the memory store
+/// and PostgreSQL (where `$GEOSPEND_TEST_POSTGRES` names a server): `lists check --expires` and `receipts
 /// confirm --expires LINE=DAY` add them in the purchase's transaction, `lists uncheck` and
 /// `receipts delete` take them away, the pantry says where each came from, and `users export`
 /// → `users delete` → `users import` gives them back as they were.

@@ -13,8 +13,8 @@ import Testing
 @Suite struct PositionStoreContractTests {
     typealias PositionDatabase = ExpenseStore & ExpenseEditing & PositionStore & UserDataStore
 
-    /// The file and PostgreSQL: the stores of the suites the memory store does not pass (it
-    /// keeps no prices, receipts, notifications, …); this suite runs on `EditingStoreKind`.
+    /// The file and PostgreSQL, for what concerns those two alone (a PostgreSQL migration,
+    /// MonoDefaultsTests' migrated file); this suite otherwise runs on `EditingStoreKind`.
     enum Kind: String, CaseIterable, CustomTestStringConvertible {
         case spatiaLite, postGIS
         static var allCases: [Kind] { PostGISTestServer.address == nil ? [.spatiaLite] : [.spatiaLite, .postGIS] }

@@ -7,7 +7,7 @@ import GeoSpendTestStores
 import Testing
 
 /// `prices edit|delete` (issue 38) through `PriceCorrection` and the `PriceStore` protocol, on
-/// the file and on PostgreSQL (where `$GEOSPEND_TEST_POSTGRES` names a server): a record is its
+/// the file, the memory store and PostgreSQL (where `$GEOSPEND_TEST_POSTGRES` names a server): a record is its
 /// user's, a correction keeps the product and the import hash, the outlier flag follows the
 /// corrected prices, and the times are stamped by the store.
 @Suite struct PriceCorrectionContractTests {

@@ -5,23 +5,20 @@ import GeoSpendSpatiaLite
 import GeoSpendTestStores
 import Testing
 
-/// `PriceStore`, `ReceiptStore` and `ShoppingListStore` promise the same on every store that
-/// has them: the file and PostgreSQL (where `$GEOSPEND_TEST_POSTGRES` names a server). Each
+/// `PriceStore`, `ReceiptStore` and `ShoppingListStore` promise the same on every store: the
+/// file, the memory store and PostgreSQL (where `$GEOSPEND_TEST_POSTGRES` names a server). Each
 /// test goes through the protocols alone; the data are PriceStorageTests' (hand-written: a
 /// CSV store `s1` and S-Market Sokos as OpenStreetMap node 288130404).
 @Suite struct PriceStoreContractTests {
     typealias PriceDatabase = ExpenseStore & PriceStore & ReceiptStore & ShoppingListStore & UserDataStore & StoreChoiceStore
 
-    enum Kind: String, CaseIterable, CustomTestStringConvertible {
-        case spatiaLite, postGIS
-        static var allCases: [Kind] { PostGISTestServer.address == nil ? [.spatiaLite] : [.spatiaLite, .postGIS] }
-        var testDescription: String { rawValue }
-    }
+    typealias Kind = EditingStoreKind
 
     /// A store of `kind` with PriceStorageTests' two stores.
     static func make(_ kind: Kind, _ scratch: Scratch) async throws -> any PriceDatabase {
         let store: any PriceDatabase = switch kind {
         case .spatiaLite: try scratch.store()
+        case .memory: MemoryStore()
         case .postGIS: try await PostGISTestServer.freshStore()
         }
         _ = try await Importer.importStores(from: scratch.file("stores.csv", "id,name,lat,lon\ns1,Kiosk,60.17,24.94\n"), into: store)

@@ -5,8 +5,8 @@ import GeoSpendSpatiaLite
 import GeoSpendTestStores
 import Testing
 
-/// `ProductStore` and `ProductCatalogue` (issue 38) on the file and on PostgreSQL (where
-/// `$GEOSPEND_TEST_POSTGRES` names a server): tags with colours, favourites and the on-sale flag
+/// `ProductStore` and `ProductCatalogue` (issue 38) on the file, the memory store and PostgreSQL
+/// (where `$GEOSPEND_TEST_POSTGRES` names a server): tags with colours, favourites and the on-sale flag
 /// are each user's; a shared product is not edited; merge and delete move or remove only the
 /// user's records; the brand comes from the name when it is a known one.
 @Suite struct ProductStoreContractTests {

@@ -5,8 +5,8 @@ import GeoSpendSpatiaLite
 import GeoSpendTestStores
 import Testing
 
-/// Receipts kept as records (issue 42 §2, `ReceiptStore`) promise the same on the file and on
-/// PostgreSQL (where `$GEOSPEND_TEST_POSTGRES` names a server), through `ReceiptRecording` and
+/// Receipts kept as records (issue 42 §2, `ReceiptStore`) promise the same on the file, the
+/// memory store and PostgreSQL (where `$GEOSPEND_TEST_POSTGRES` names a server), through `ReceiptRecording` and
 /// the protocols alone, on PriceStoreContractTests' stores (`s1`, OpenStreetMap node 288130404).
 @Suite struct ReceiptRecordContractTests {
     typealias Kind = PriceStoreContractTests.Kind

@@ -5,13 +5,13 @@ import GeoSpendSpatiaLite
 import GeoSpendTestStores
 import Testing
 
-/// `UserDataStore.restore` (`geospend users import`), the same on the file and on PostgreSQL
-/// (where `$GEOSPEND_TEST_POSTGRES` names a server): export → delete → restore → export gives
+/// `UserDataStore.restore` (`geospend users import`), the same on the file, the memory store and
+/// PostgreSQL (where `$GEOSPEND_TEST_POSTGRES` names a server): export → delete → restore → export gives
 /// the same bytes; a user with data is refused and nothing is written; a corrupt document is
 /// refused with the JSON path of the bad value; a failure halfway leaves the user absent;
 /// `as:` restores under another id and leaves the original and bob alone.
 @Suite struct UserRestoreContractTests {
-    typealias Kind = PositionStoreContractTests.Kind
+    typealias Kind = EditingStoreKind
     typealias Database = ExpenseStore & ExpenseEditing & CategoryEditing & PeriodStore & PositionStore & UserSettingsStore
         & NotificationStore & UserProfileStore & UserDataStore & BudgetStore & RecurringStore & PantryStore & PriceStore & ReceiptStore
         & ShoppingListStore & ProductStore & CommunityStore & StoreChoiceStore
@@ -19,6 +19,7 @@ import Testing
     static func make(_ kind: Kind, _ scratch: Scratch) async throws -> any Database {
         switch kind {
         case .spatiaLite: try scratch.store()
+        case .memory: MemoryStore()
         case .postGIS: try await PostGISTestServer.freshStore()
         }
     }

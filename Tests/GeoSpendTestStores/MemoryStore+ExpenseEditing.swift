@@ -74,12 +74,10 @@ extension MemoryStore: ExpenseEditing {
     /// Gone from the state: nothing of it remains to note.
     public func deleteExpense(id: String, userID: String, rewrite: DeletionRewrite) async throws -> [String]? {
         try await edit { state in
-            guard let at = state.expenseIndex[MemoryState.ExpenseKey(userID, id)] else { return nil }
-            let amount = state.expenses[at].expense.amount
-            state.currencyTotals[amount.currency.code, default: 0] -= amount.minorUnits
-            state.expenses.remove(at: at)
-            state.reindex()
-            state.recomputeBox()
+            guard state.expenseIndex[MemoryState.ExpenseKey(userID, id)] != nil else { return nil }
+            state.deleteExpenseRow(id: id, userID: userID)
+            // A receipt's expense goes with its receipt and price records.
+            state.deleteReceiptRows(expenseID: id, userID: userID)
             return []
         }
     }

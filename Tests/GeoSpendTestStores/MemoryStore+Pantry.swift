@@ -1,18 +1,14 @@
 import GeoSpend
 
 /// Pantry items with the file's rules (Sources/GeoSpendSpatiaLite/PantryStorage.swift):
-/// numbered per user and never reused, closed once. Items come by hand only: the memory store
-/// keeps no shopping lists or receipts, the other sources of items.
+/// numbered per user and never reused, closed once; added by hand, by a list's check or by a
+/// receipt (its purchase's expense id kept, so unchecking or deleting it takes them back).
 extension MemoryStore: PantryStore {
     public func addPantryItem(userID: String, _ fields: PantryFields) async throws -> PantryItem? {
         let user = Identity.normalized(userID)
         return try await edit { state in
             guard state.users.contains(ExactText(user)) else { return nil }
-            let item = PantryItem(
-                id: state.nextNumber(.pantryItem, user: user), userID: user, name: fields.name, quantity: fields.quantity,
-                expires: fields.expires, status: .open, createdAt: MemoryClock.now(), closedAt: nil)
-            state.pantry[ExactText(user), default: []].append(item)
-            return item
+            return state.addPantryItem(user: user, fields, source: .hand, purchase: nil)
         }
     }
 
@@ -30,6 +26,22 @@ extension MemoryStore: PantryStore {
 }
 
 extension MemoryState {
+    /// Adds an open item (the user exists).
+    @discardableResult
+    mutating func addPantryItem(user: String, _ fields: PantryFields, source: PantryItem.Source, purchase: String?) -> PantryItem {
+        let item = PantryItem(
+            id: nextNumber(.pantryItem, user: user), userID: user, name: fields.name, quantity: fields.quantity, expires: fields.expires,
+            status: .open, createdAt: MemoryClock.now(), closedAt: nil, source: source, purchaseID: purchase)
+        pantry[ExactText(user), default: []].append(item)
+        return item
+    }
+
+    /// The items a purchase added (`lists uncheck`, a receipt deleted).
+    mutating func deletePantryItems(user: String, purchase: String, source: PantryItem.Source) {
+        pantry[ExactText(user)]?.removeAll { $0.purchaseID == purchase && $0.source == source }
+        if pantry[ExactText(user)]?.isEmpty == true { pantry[ExactText(user)] = nil }
+    }
+
     /// `UserDataStore.restore`'s pantry: numbers and times as exported, the counter after them.
     mutating func restorePantry(_ items: [RestoredPantryItem], user: String) throws {
         for (n, i) in items.enumerated() {

@@ -5,7 +5,7 @@ import GeoSpend
 struct MemoryPriceRecord {
     let id: Int64
     let user: ExactText
-    let productID: Int64
+    var productID: Int64
     var store: RecordStore
     var price: Money
     var quantity: Double
@@ -15,43 +15,21 @@ struct MemoryPriceRecord {
     let contentHash: Int64
     let createdAt: String
     var updatedAt: String
+    /// The receipt it was read from (MemoryStore+Receipts.swift).
+    var receiptID: String? = nil
 }
+
+/// What stops a `savePrices` before it writes anything: the outcomes to answer with.
+struct MemoryUnknownStores: Error { let outcomes: [PriceSaveOutcome] }
 
 /// Products and price records with the file's rules (Sources/GeoSpendSpatiaLite/PriceStorage.swift):
 /// what `PriceSavePlan` decides (matching, completing and adding products) applied to the
-/// edit's copy, all or nothing; a product goes when the last record naming it goes. A member's
-/// new records make no community entries here: the memory store keeps no community.
+/// edit's copy, all or nothing; a product goes when the last record naming it goes; a member's
+/// new records at registry stores are feed entries.
 extension MemoryStore: PriceStore {
     public func savePrices(_ entries: [PriceEntry], userID: String) async throws -> [PriceSaveOutcome] {
         try await edit { state in
-            var stores: [PriceEntry.StoreReference: RecordStore] = [:]
-            for reference in Set(entries.map(\.store)) {
-                if let place = state.recordStore(reference, user: userID) { stores[reference] = place }
-            }
-            if let refused = PriceSavePlan.unknownStores(entries, stores: stores) { return refused }
-            state.ensureUser(userID)
-            let user = ExactText(userID)
-            let hashes = Set(entries.map { $0.contentHash(userID: userID) })
-            let stored = Set(state.priceRecords.filter { $0.user == user && hashes.contains($0.contentHash) }.map(\.contentHash))
-            let plan = PriceSavePlan(
-                entries, userID: userID, stores: stores, storedHashes: stored, catalogue: state.products.values.sorted { $0.id < $1.id },
-                firstRecordID: (state.priceRecords.map(\.id).max() ?? 0) + 1)
-            let now = MemoryClock.now()
-            for var p in plan.completedProducts {
-                p.updatedAt = now
-                state.products[p.id] = p
-            }
-            for var p in plan.newProducts {
-                (p.createdAt, p.updatedAt) = (now, now)
-                state.products[p.id] = p
-            }
-            for r in plan.records {
-                let e = r.entry
-                state.priceRecords.append(MemoryPriceRecord(
-                    id: r.id, user: user, productID: r.productID, store: r.store, price: e.price, quantity: e.quantity, unit: e.unit,
-                    recordedAt: e.recordedAt, source: e.source, contentHash: r.contentHash, createdAt: now, updatedAt: now))
-            }
-            return plan.outcomes
+            do { return try state.insertPrices(entries, userID: userID) } catch let refused as MemoryUnknownStores { return refused.outcomes }
         }
     }
 
@@ -82,6 +60,45 @@ extension MemoryStore: PriceStore {
 }
 
 extension MemoryState {
+    /// `savePrices` in the edit's copy (a receipt stores its expense in the same edit).
+    /// - Throws: `MemoryUnknownStores`, before anything is written, when an entry names no store.
+    mutating func insertPrices(_ entries: [PriceEntry], userID: String) throws -> [PriceSaveOutcome] {
+        var stores: [PriceEntry.StoreReference: RecordStore] = [:]
+        for reference in Set(entries.map(\.store)) {
+            if let place = recordStore(reference, user: userID) { stores[reference] = place }
+        }
+        if let refused = PriceSavePlan.unknownStores(entries, stores: stores) { throw MemoryUnknownStores(outcomes: refused) }
+        ensureUser(userID)
+        let user = ExactText(userID)
+        let hashes = Set(entries.map { $0.contentHash(userID: userID) })
+        let stored = Set(priceRecords.filter { $0.user == user && hashes.contains($0.contentHash) }.map(\.contentHash))
+        let plan = PriceSavePlan(
+            entries, userID: userID, stores: stores, storedHashes: stored, catalogue: products.values.sorted { $0.id < $1.id },
+            firstRecordID: (priceRecords.map(\.id).max() ?? 0) + 1)
+        // The catalogue's own bound (the file's CHECK): a line no receipt could print.
+        if let long = plan.newProducts.first(where: { !(1...4096).contains($0.name.unicodeScalars.count) }) {
+            throw EditError.invalid(field: "product", reason: "a product name has 1 to 4,096 characters, not \(long.name.unicodeScalars.count)")
+        }
+        let now = MemoryClock.now()
+        for var p in plan.completedProducts {
+            p.updatedAt = now
+            products[p.id] = p
+        }
+        for var p in plan.newProducts {
+            (p.createdAt, p.updatedAt) = (now, now)
+            products[p.id] = p
+        }
+        for r in plan.records {
+            let e = r.entry
+            priceRecords.append(MemoryPriceRecord(
+                id: r.id, user: user, productID: r.productID, store: r.store, price: e.price, quantity: e.quantity, unit: e.unit,
+                recordedAt: e.recordedAt, source: e.source, contentHash: r.contentHash, createdAt: now, updatedAt: now))
+        }
+        // A member's new records are also feed entries, in this edit.
+        recordPriceUpdates(userID, plan.outcomes)
+        return plan.outcomes
+    }
+
     /// The store an entry of `user`'s names: their own `mine-N` first, then the registry
     /// (another user's `mine-N` is no store); nil when there is none.
     func recordStore(_ reference: PriceEntry.StoreReference, user: String) -> RecordStore? {
@@ -96,10 +113,18 @@ extension MemoryState {
         }
     }
 
-    /// The catalogue keeps a product while a record names it.
+    /// The catalogue keeps a product while a record names it; every user's tags and flags of
+    /// one it drops go with it, and feed entries about it lose their link.
     mutating func dropUnnamedProducts(_ ids: Set<Int64>) {
         let named = Set(priceRecords.map(\.productID))
-        for id in ids where !named.contains(id) { products[id] = nil }
+        for id in ids where !named.contains(id) {
+            products[id] = nil
+            for user in Array(productMarks.keys) {
+                productMarks[user]!.forget(id)
+                if productMarks[user]!.isEmpty { productMarks[user] = nil }
+            }
+            for i in community.posts.indices where community.posts[i].fields.productID == id { community.posts[i].fields.productID = nil }
+        }
     }
 
     func record(_ r: MemoryPriceRecord) -> PriceRecord {
@@ -165,7 +190,8 @@ extension MemoryState {
     /// `restorePriceRecords`): each product found in the catalogue (barcode; the exported id
     /// with the same fields; the same name, brand and category without a barcode) or added
     /// (the exported id when free), then the records with their times and content hashes.
-    mutating func restorePrices(_ data: UserRestoreData, user: String) {
+    /// - Returns: each restored product's id here (by index), and each exported id's.
+    mutating func restorePrices(_ data: UserRestoreData, user: String) -> (ids: [Int64], exported: [Int64: Int64]) {
         let now = MemoryClock.now()
         var ids: [Int64] = []
         for p in data.products {
@@ -190,7 +216,11 @@ extension MemoryState {
             priceRecords.append(MemoryPriceRecord(
                 id: (priceRecords.map(\.id).max() ?? 0) + 1, user: ExactText(user), productID: ids[r.product],
                 store: data.storeChoices.recordStore(e.storeID), price: e.price, quantity: e.quantity, unit: e.unit, recordedAt: e.recordedAt,
-                source: e.source, contentHash: e.contentHash(userID: user), createdAt: r.createdAt ?? now, updatedAt: r.updatedAt ?? now))
+                source: e.source, contentHash: e.contentHash(userID: user), createdAt: r.createdAt ?? now, updatedAt: r.updatedAt ?? now,
+                receiptID: r.receiptID))
         }
+        var exported: [Int64: Int64] = [:]
+        for (p, id) in zip(data.products, ids) { if let e = p.exportedID { exported[e] = id } }
+        return (ids, exported)
     }
 }

@@ -1,10 +1,8 @@
 import GeoSpend
 
 /// A user's own data: list, export, delete and restore (`geospend users …`), with the file's
-/// rules (Sources/GeoSpendSpatiaLite/UserData.swift, UserRestoreStorage.swift), over what the
-/// memory store keeps. An export's sections it does not keep (receipts, lists, product marks
-/// and tags, community) are refused by a restore
-/// that holds rows of them (`UserRestoreError.unsupported`), never dropped.
+/// rules (Sources/GeoSpendSpatiaLite/UserData.swift, UserRestoreStorage.swift).
+
 /// A user's name and email (`users edit`).
 extension MemoryStore: UserProfileStore {
     public func setUserProfile(userID: String, name: String?, email: String?) async throws -> UserRecord? {
@@ -48,6 +46,17 @@ extension MemoryStore: UserDataStore {
             let records = state.priceRecords.filter { $0.user == user }
             rows.append(.init(table: "price_records", rows: records.count))
             state.priceRecords.removeAll { $0.user == user }
+            rows.append(.init(table: "receipts", rows: state.receipts.count { ExactText($0.userID) == user }))
+            state.receipts.removeAll { ExactText($0.userID) == user }
+            rows += state.community.removeUser(user)
+            let marks = state.productMarks.removeValue(forKey: user) ?? MemoryProductMarks()
+            rows.append(.init(table: "product_marks", rows: marks.flags.count))
+            rows.append(.init(table: "product_tag_links", rows: marks.tags.map(\.products.count).reduce(0, +)))
+            rows.append(.init(table: "product_tags", rows: marks.tags.count))
+            let lists = state.lists.removeValue(forKey: user) ?? []
+            rows.append(.init(table: "shopping_list_items", rows: lists.map(\.list.items.count).reduce(0, +)))
+            rows.append(.init(table: "shopping_list_numbers", rows: state.lastNumbers[MemoryState.NumberKey(counter: .shoppingList, user: user)] == nil ? 0 : 1))
+            rows.append(.init(table: "shopping_lists", rows: lists.count))
             rows.append(.init(table: "periods", rows: state.periods.removeValue(forKey: user)?.count ?? 0))
             rows.append(.init(table: "positions", rows: state.positions.removeValue(forKey: user)?.count ?? 0))
             rows.append(.init(table: "store_favourites", rows: choices.favouriteIDs.count))
@@ -69,19 +78,7 @@ extension MemoryStore: UserDataStore {
 
     public func restore(_ data: UserRestoreData, as user: String) async throws {
         let data = data.retargeted(to: user)
-        try Self.requireKept(data)
         try await edit { state in try state.restore(data) }
-    }
-
-    /// The sections the memory store keeps nothing of must be empty.
-    private static func requireKept(_ data: UserRestoreData) throws {
-        let unkept: [(String, Int)] = [
-            ("product_tags", data.productTags.count), ("product_marks", data.productMarks.count),
-            ("shopping_lists", data.shoppingLists.count),
-            ("receipts", max(data.receipts.count, data.priceRecords.count { $0.receiptID != nil })),
-            ("community", data.community.posts.count + data.community.comments.count + (data.community.member == nil ? 0 : 1)),
-        ]
-        if let (section, rows) = unkept.first(where: { $0.1 > 0 }) { throw UserRestoreError.unsupported(section: section, rows: rows) }
     }
 }
 
@@ -98,7 +95,8 @@ extension MemoryState {
             + (periods[key]?.count ?? 0) + (budgets[key]?.count ?? 0) + (positions[key]?.count ?? 0) + (visits[key]?.count ?? 0)
             + (settings[key] == nil ? 0 : 1) + (storeChoices[key]?.rows ?? 0)
             + notifications.rows(of: key) + (pantry[key]?.count ?? 0) + priceRecords.count { $0.user == key }
-            + (recurring[key]?.count ?? 0)
+            + (recurring[key]?.count ?? 0) + receipts.count { ExactText($0.userID) == key } + (lists[key]?.count ?? 0)
+            + (productMarks[key]?.rows ?? 0) + community.rows(of: key)
         if held > 0 { throw UserRestoreError.notEmpty(user: user, rows: held) }
         for id in data.storeIDs where stores[ExactText(id)] == nil { throw UserRestoreError.unknownStore(id: id) }
 
@@ -146,7 +144,12 @@ extension MemoryState {
             for id in p.expenseIDs { if let at = expenseIndex[ExpenseKey(user, id)] { expenses[at].period = p.number } }
         }
         if let last = data.periods.map(\.number).max() { lastNumbers[NumberKey(counter: .period, user: key)] = last }
-        for p in data.positions { positions[key, default: [:]][MemoryPositionKey(p)] = p }
+        for (n, p) in data.positions.enumerated() {
+            // The file's key: a fix twice is refused, not merged.
+            guard positions[key, default: [:]].updateValue(p, forKey: MemoryPositionKey(p)) == nil else {
+                throw UserRestoreError.invalid(path: "positions[\(n)]", reason: "the same fix twice")
+            }
+        }
         for v in data.visits { if let source = v.source { visits[key, default: [:]][MemoryVisitKey(v, source: source)] = v } }
         budgets[key] = data.budgets.isEmpty ? nil : data.budgets
         if let last = data.budgets.map(\.id).max() { lastNumbers[NumberKey(counter: .budget, user: key)] = last }
@@ -160,8 +163,13 @@ extension MemoryState {
         choices.defaultID = data.storeChoices.defaultID
         storeChoices[key] = choices.isEmpty ? nil : choices
         if let last = choices.added.keys.max() { lastNumbers[NumberKey(counter: .addedStore, user: key)] = last }
-        // Products found or added, then the records, which may name those stores.
-        restorePrices(data, user: user)
+        // Products found or added, then the records, which may name those stores; tags and
+        // flags; lists; receipts and feed entries, which follow their products.
+        let products = restorePrices(data, user: user)
+        restoreProductMarks(data, productIDs: products.ids, user: user)
+        restoreLists(data.shoppingLists, user: user)
+        restoreReceipts(data.receipts, products: products.exported, user: user)
+        try restoreCommunity(data.community, products: products.exported, user: user)
     }
 }
 
@@ -202,7 +210,12 @@ struct MemoryUserSnapshot: UserDataSnapshot {
     }
 
     func priceRecords() throws -> [PriceRecord] { state.priceRecords(PriceQuery(userID: user.id)).map(state.record) }
-    func shoppingLists() throws -> [ShoppingList] { [] }
+    func shoppingLists() throws -> [ShoppingList] { (state.lists[key] ?? []).map(\.list) }
+    func receipts() throws -> [Receipt] { state.receipts.filter { ExactText($0.userID) == key } }
+
+    func priceRecordReceipts() throws -> [Int64: String] {
+        Dictionary(uniqueKeysWithValues: state.priceRecords.compactMap { r in r.user == key ? r.receiptID.map { (r.id, $0) } : nil })
+    }
     func apiTokens() throws -> [TokenRecord] { try MemoryReader(state: state).tokens(userID: user.id) }
 
     func forEachPosition(_ body: (Position) throws -> Void) throws {
@@ -213,9 +226,20 @@ struct MemoryUserSnapshot: UserDataSnapshot {
     func settings() throws -> UserSettings { state.settings[key] ?? UserSettings() }
     func recurringRules() throws -> [RecurringRule] { state.recurring[key] ?? [] }
     func pantryItems() throws -> [PantryItem] { state.pantry[key] ?? [] }
-    func communityActivity() throws -> CommunityActivity { CommunityActivity(member: nil, posts: [], comments: []) }
-    func productTags() throws -> [ProductTag] { [] }
-    func productMarks() throws -> [(product: Product, marks: ProductMarks)] { [] }
+    /// By id.
+    func communityActivity() throws -> CommunityActivity {
+        let reader = MemoryReader(state: state)
+        return CommunityActivity(
+            member: state.community.members[key], posts: state.community.posts.filter { $0.user == key }.compactMap(reader.post),
+            comments: reader.comments { $0.user == key })
+    }
+    func productTags() throws -> [ProductTag] { try MemoryReader(state: state).productTags(userID: user.id) }
+
+    /// By product id.
+    func productMarks() throws -> [(product: Product, marks: ProductMarks)] {
+        try MemoryReader(state: state).productMarks(userID: user.id).sorted { $0.key < $1.key }
+            .compactMap { id, marks in state.products[id].map { (product: $0, marks: marks) } }
+    }
     func webhooks() throws -> [Webhook] { try MemoryReader(state: state).webhooks(userID: user.id) }
     func notificationSettings() throws -> NotificationSettings { state.notifications.settings[key] ?? NotificationSettings() }
     func storeChoiceRecord() throws -> StoreChoiceRecord { (state.storeChoices[key] ?? MemoryStoreChoices()).record }

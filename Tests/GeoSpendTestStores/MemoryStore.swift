@@ -2,13 +2,14 @@ import Foundation
 import GeoSpend
 
 /// A store kept in memory, for tests only: a third implementation, beside the file and
-/// PostgreSQL, of the storage seam (`ExpenseStore`) and of a user's own records
-/// (`ExpenseEditing`, `CategoryEditing`, `PeriodStore`, `BudgetStore`, `TokenStore`,
-/// `PositionStore`, `StoreChoiceStore`, `NotificationStore`, `PantryStore`, `PriceStore`,
-/// `RecurringStore`, `UserSettingsStore`, `UserDataStore`, `UserProfileStore`, in the files beside
-/// this one), which shows that analytics, imports, exports and edits need nothing of SQL. Their
-/// contract suites (StoreContractTests, EditingContractTests, PositionStoreContractTests, …)
-/// run against it, SpatiaLite and PostgreSQL alike, and each must give the same answers.
+/// PostgreSQL, of the storage seam (`ExpenseStore`) and of every aggregate (`ExpenseEditing`,
+/// `CategoryEditing`, `PeriodStore`, `BudgetStore`, `TokenStore`, `PositionStore`,
+/// `StoreChoiceStore`, `NotificationStore`, `PantryStore`, `PriceStore`, `ProductStore`,
+/// `ReceiptStore`, `ShoppingListStore`, `RecurringStore`, `CommunityStore`, `UserSettingsStore`,
+/// `UserDataStore`, `UserProfileStore`, in the files beside this one), which shows that
+/// analytics, imports, exports and edits need nothing of SQL. Every contract suite
+/// (StoreContractTests, EditingContractTests, PriceStoreContractTests, …) runs against it,
+/// SpatiaLite and PostgreSQL alike, and each must give the same answers.
 ///
 /// Simple rather than fast: every query is a brute-force scan with the project's own geodesy
 /// (`Geodesic.distance`, `Ranking`) and filters (`ExpenseFilter.matches`), and the rules the
@@ -27,10 +28,9 @@ import GeoSpend
 ///   the user's category of that name and kind (created on first sight by an import), and reads
 ///   give the stored spelling (`food` reads back as `Food`).
 ///
-/// What it does not do: no persistence; no receipts, shopping lists, product marks and tags
-/// or community (its reader finds none of them; a restore refuses an export that holds them),
-/// so pantry items come by hand only and price records make no feed entries. Nothing of a
-/// deleted row stays in memory, so deletions note no leftovers.
+/// What it does not do: no persistence. Nothing of a deleted row stays in memory, so deletions
+/// note no leftovers; a write raises its notification events in its own edit, as the file's
+/// transaction does.
 public final class MemoryStore: ExpenseStore, @unchecked Sendable {
     /// Guards `state` (read scopes copy it, write scopes and edits swap it).
     let lock = NSLock()
@@ -162,9 +162,17 @@ struct MemoryState {
     /// (MemoryStore+Prices.swift).
     var products: [Int64: Product] = [:]
     var priceRecords: [MemoryPriceRecord] = []
+    /// Every user's receipts by sequence (MemoryStore+Receipts.swift), and each user's
+    /// shopping lists by id (MemoryStore+ShoppingLists.swift).
+    var receipts: [Receipt] = []
+    var lists: [ExactText: [MemoryShoppingList]] = [:]
+    /// Each user's tags and flags of products (MemoryStore+Products.swift).
+    var productMarks: [ExactText: MemoryProductMarks] = [:]
+    /// Members, feed entries and comments (MemoryStore+Community.swift).
+    var community = MemoryCommunity()
 
     struct NumberKey: Hashable {
-        enum Counter { case period, budget, token, addedStore, pantryItem, recurringRule }
+        enum Counter { case period, budget, token, addedStore, pantryItem, recurringRule, shoppingList }
         let counter: Counter
         let user: ExactText
     }
@@ -234,17 +242,6 @@ struct MemoryReader: ExpenseReader {
         storeHits(center, kind: kind, maxDistance: radius.meters)
     }
 
-    /// No receipts, lists, product marks or community
-    /// here (see the type's note): none is ever found.
-    func receipt(id: String, userID: String) throws -> Receipt? { nil }
-    func receipts(userID: String, after sequence: Int64?, limit: Int) throws -> [Receipt] { [] }
-    func lists(userID: String) throws -> [ShoppingList] { [] }
-    func productMarks(userID: String) throws -> [Int64: ProductMarks] { [:] }
-    func productTags(userID: String) throws -> [ProductTag] { [] }
-    func communityMember(userID: String) throws -> CommunityMember? { nil }
-    func communityFeed(_ filter: CommunityFeedFilter, limit: Int) throws -> [CommunityPost] { [] }
-    func communityThread(id: Int64) throws -> CommunityThread? { nil }
-    func communityStanding(userID: String) throws -> CommunityStanding? { nil }
 
     func counts() throws -> StoreCounts {
         StoreCounts(
