@@ -141,27 +141,18 @@ extension PostGISStore: ExpenseEditing {
             """).first?.decode(Int64.self)
     }
 
-    /// A category named for a new expense must exist for the user and be active. A user seen for
-    /// the first time gets the defaults with the expense, so those names are accepted.
+    /// A category named for a new expense: the rows `EditError.checkCategory` decides on.
     static func checkCategory(_ r: PostGISReader, name: String, kind: Category.Kind, userID: String) throws {
-        if let row = try r.rows("""
+        let found = try r.rows("""
             SELECT name, is_active FROM categories
             WHERE user_id = \(userID) AND kind = \(kind.rawValue) AND name_fold = \(PostGISRows.asciiFolded(name))
-            """).first {
-            let (stored, active) = try row.decode((String, Bool).self)
-            if !active { throw EditError.inactiveCategory(name: stored, kind: kind) }
-            return
-        }
-        let known: [String]
-        if try r.hasUser(userID) {
-            known = try r.rows(#"""
+            """).first.map { try $0.decode((String, Bool).self) }
+        try EditError.checkCategory(name, kind: kind, found: found.map { (name: $0.0, isActive: $0.1) }) {
+            guard try r.hasUser(userID) else { return nil }
+            return try r.rows(#"""
                 SELECT name FROM categories WHERE user_id = \#(userID) AND kind = \#(kind.rawValue) AND is_active ORDER BY name COLLATE "C"
                 """#).map { try $0.decode(String.self) }
-        } else {
-            known = Category.defaults.filter { $0.kind == kind }.map(\.name)
-            if known.contains(where: { Identity.asciiLowercased($0) == Identity.asciiLowercased(name) }) { return }
         }
-        throw EditError.unknownCategory(name: name, kind: kind, among: known)
     }
 }
 

@@ -189,26 +189,17 @@ extension SpatiaLiteStore: ExpenseEditing {
         }
     }
 
-    /// A category named for a new expense must exist for the user and be active. A user seen for
-    /// the first time gets the defaults with the expense, so those names are accepted.
+    /// A category named for a new expense: the rows `EditError.checkCategory` decides on.
     static func checkCategory(_ db: Database, name: String, kind: GeoSpend.Category.Kind, userID: String) throws {
         let row = try Row.fetchOne(
             db, sql: "SELECT name, is_active FROM categories WHERE user_id = ? AND kind = ? AND name = ? COLLATE NOCASE",
             arguments: [userID, kind.rawValue, name])
-        if let row {
-            if row[1] as Bool == false { throw EditError.inactiveCategory(name: row[0], kind: kind) }
-            return
-        }
-        let known: [String]
-        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [userID]) == true {
-            known = try String.fetchAll(
+        try EditError.checkCategory(name, kind: kind, found: row.map { (name: $0[0] as String, isActive: $0[1] as Bool) }) {
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [userID]) == true else { return nil }
+            return try String.fetchAll(
                 db, sql: "SELECT name FROM categories WHERE user_id = ? AND kind = ? AND is_active ORDER BY name",
                 arguments: [userID, kind.rawValue])
-        } else {
-            known = GeoSpend.Category.defaults.filter { $0.kind == kind }.map(\.name)
-            if known.contains(where: { Identity.asciiLowercased($0) == Identity.asciiLowercased(name) }) { return }
         }
-        throw EditError.unknownCategory(name: name, kind: kind, among: known)
     }
 
     /// One `BEGIN IMMEDIATE` transaction with `secure_delete` on: text an edit replaces is zeroed

@@ -59,6 +59,13 @@ extension MemoryState {
         }
     }
 
+    /// The file's foreign key to `users`: records of a user nobody imported or added are refused.
+    func requireUser(_ user: String) throws {
+        guard users.contains(ExactText(user)) else {
+            throw UsageError("no user \"\(OutputEscaping.visible(user))\"; `geospend users list` shows the users")
+        }
+    }
+
     @discardableResult
     mutating func addCategory(_ c: Category, user: String, icon: String?, color: String?, isDefault: Bool = false) -> MemoryCategory {
         lastCategoryID += 1
@@ -96,21 +103,10 @@ extension MemoryState {
             .map(\.name).sorted(by: byBytes)
     }
 
-    /// A category named for a new expense must exist for the user and be active. A user seen for
-    /// the first time gets the defaults with the expense, so those names are accepted (the
-    /// backends' `checkCategory`).
+    /// A category named for a new expense: the state `EditError.checkCategory` decides on.
     func checkCategory(_ name: String, kind: Category.Kind, user: String) throws {
-        if let found = category(name, kind: kind, user: user) {
-            if !found.isActive { throw EditError.inactiveCategory(name: found.name, kind: kind) }
-            return
+        try EditError.checkCategory(name, kind: kind, found: category(name, kind: kind, user: user).map { ($0.name, $0.isActive) }) {
+            users.contains(ExactText(user)) ? categoryNames(user: user, kind: kind, activeOnly: true) : nil
         }
-        let known: [String]
-        if users.contains(ExactText(user)) {
-            known = categoryNames(user: user, kind: kind, activeOnly: true)
-        } else {
-            known = Category.defaults.filter { $0.kind == kind }.map(\.name)
-            if known.contains(where: { Identity.asciiLowercased($0) == Identity.asciiLowercased(name) }) { return }
-        }
-        throw EditError.unknownCategory(name: name, kind: kind, among: known)
     }
 }

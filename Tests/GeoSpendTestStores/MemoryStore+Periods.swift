@@ -73,13 +73,6 @@ extension MemoryStore: PeriodStore {
 }
 
 extension MemoryState {
-    /// The file's foreign key to `users`: records of a user nobody imported or added are refused.
-    func requireUser(_ user: String) throws {
-        guard users.contains(ExactText(user)) else {
-            throw UsageError("no user \"\(OutputEscaping.visible(user))\"; `geospend users list` shows the users")
-        }
-    }
-
     func period(_ p: MemoryPeriod, of user: String) -> Period {
         let count = expenses.count { $0.period == p.id && ExactText($0.expense.userID) == ExactText(user) }
         return Period(id: p.id, userID: user, name: p.name, start: p.start, end: p.end, expenses: count, createdAt: p.createdAt, updatedAt: p.updatedAt)

@@ -1,8 +1,5 @@
 import GeoSpend
 
-/// A user's own data: list, export, delete and restore (`geospend users …`), with the file's
-/// rules (Sources/GeoSpendSpatiaLite/UserData.swift, UserRestoreStorage.swift).
-
 /// A user's name and email (`users edit`).
 extension MemoryStore: UserProfileStore {
     public func setUserProfile(userID: String, name: String?, email: String?) async throws -> UserRecord? {
@@ -14,6 +11,9 @@ extension MemoryStore: UserProfileStore {
     }
 }
 
+/// A user's own data: list, export, delete and restore (`geospend users …`), with the file's
+/// rules (Sources/GeoSpendSpatiaLite/UserData.swift, UserRestoreStorage.swift): every
+/// aggregate's rows of the user go, and come back as exported.
 extension MemoryStore: UserDataStore {
     /// Nothing of a deleted user remains in memory: no leftovers to note.
     public func deleteUser(_ userID: String, rewriteFile: Bool) async throws -> UserDeletion? {

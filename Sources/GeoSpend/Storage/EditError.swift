@@ -40,5 +40,26 @@ extension EditError {
         let start = String(Identity.asciiLowercased(name).prefix(3))
         return .unknownCategory(name: name, kind: kind, suggestion: known.first { Identity.asciiLowercased($0).hasPrefix(start) })
     }
+
+    /// The rule for a category a new or edited expense names: the user's category of that kind
+    /// and name (ASCII case folded) must exist and be active. A user seen for the first time gets
+    /// the defaults with the expense, so those names pass. Each backend looks the rows up; this
+    /// decides.
+    /// - Parameters:
+    ///   - found: the user's category of that kind and folded name, as stored; nil when none.
+    ///   - activeNames: the user's active names of that kind (byte order), or nil when there is
+    ///     no such user; read only when `found` is nil.
+    public static func checkCategory(
+        _ name: String, kind: Category.Kind, found: (name: String, isActive: Bool)?, activeNames: () throws -> [String]?
+    ) throws {
+        if let found {
+            if !found.isActive { throw EditError.inactiveCategory(name: found.name, kind: kind) }
+            return
+        }
+        if let known = try activeNames() { throw unknownCategory(name: name, kind: kind, among: known) }
+        let defaults = Category.defaults.filter { $0.kind == kind }.map(\.name)
+        if defaults.contains(where: { Identity.asciiLowercased($0) == Identity.asciiLowercased(name) }) { return }
+        throw unknownCategory(name: name, kind: kind, among: defaults)
+    }
 }
 
