@@ -18,11 +18,7 @@ import Testing
 
     /// Registry s1 (a kiosk); ann's mine-1 (K-Market) and mine-2, bob's mine-1 (his Lidl).
     static func fresh(_ kind: Kind, _ scratch: Scratch) async throws -> any Database {
-        let store: any Database = switch kind {
-        case .spatiaLite: try scratch.store()
-        case .memory: MemoryStore()
-        case .postGIS: try await PostGISTestServer.freshStore()
-        }
+        let store: any Database = try await kind.make(in: scratch)
         _ = try await Importer.importStores(from: scratch.file("stores.csv", "id,name,kind,lat,lon\ns1,Kiosk,shop:kiosk,60.17,24.94\n"), into: store)
         try await addUsers(["ann", "bob"], to: store)
         _ = try await store.addStore(userID: "ann", try StoreChoiceContractTests.fields("K-Market Kallio", 60.1841, 24.95))

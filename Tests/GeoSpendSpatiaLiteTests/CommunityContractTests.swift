@@ -16,11 +16,7 @@ import Testing
 
     /// Two stores 3.3 km apart in Helsinki; ann and bob exist, with no data of note.
     static func fresh(_ kind: Kind, _ scratch: Scratch) async throws -> any Database {
-        let store: any Database = switch kind {
-        case .spatiaLite: try scratch.store()
-        case .memory: MemoryStore()
-        case .postGIS: try await PostGISTestServer.freshStore()
-        }
+        let store: any Database = try await kind.make(in: scratch)
         _ = try await Importer.importStores(
             from: scratch.file("stores.csv", "id,name,lat,lon\ns1,Kiosk,60.17,24.94\ns2,Market,60.20,24.94\n"), into: store)
         try await addUsers(["ann", "bob", "cy"], to: store)

@@ -12,11 +12,11 @@ import Testing
 enum EditingStoreKind: String, CaseIterable, CustomTestStringConvertible {
     case spatiaLite, memory, postGIS
 
-    typealias Store = ExpenseStore & ExpenseEditing & CategoryEditing & PeriodStore & BudgetStore & TokenStore
 
     static var allCases: [EditingStoreKind] { PostGISTestServer.address == nil ? [.spatiaLite, .memory] : [.spatiaLite, .memory, .postGIS] }
 
-    func make(in scratch: Scratch) async throws -> any Store {
+    /// A fresh, empty store of this kind: a whole `Backend`, each suite taking the protocols it tests.
+    func make(in scratch: Scratch) async throws -> any Backend {
         switch self {
         case .spatiaLite: try scratch.store()
         case .memory: MemoryStore()
@@ -42,7 +42,7 @@ enum EditingStoreKind: String, CaseIterable, CustomTestStringConvertible {
     }
 
     /// A store with the kiosk, ann's expenses a1…a7 (a4 and a5 on the same instant) and bob's b1.
-    static func loaded(_ kind: EditingStoreKind, _ scratch: Scratch) async throws -> any EditingStoreKind.Store {
+    static func loaded(_ kind: EditingStoreKind, _ scratch: Scratch) async throws -> any Backend {
         let store = try await kind.make(in: scratch)
         let expenses = [
             try Self.expense("a1", day: 1, title: "Coffee", category: "Food"), try Self.expense("a2", day: 2, title: "50% off", category: "Shopping"),

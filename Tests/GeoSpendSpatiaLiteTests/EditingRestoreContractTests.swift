@@ -14,11 +14,7 @@ import Testing
         & UserDataStore & UserProfileStore
 
     static func make(_ kind: EditingStoreKind, _ scratch: Scratch) async throws -> any Database {
-        switch kind {
-        case .spatiaLite: try scratch.store()
-        case .memory: MemoryStore()
-        case .postGIS: try await PostGISTestServer.freshStore()
-        }
+        try await kind.make(in: scratch)
     }
 
     /// ann with a row of each kind these stores keep, one placed by geotagging; bob with some

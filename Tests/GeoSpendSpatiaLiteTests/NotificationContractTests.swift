@@ -18,11 +18,7 @@ import Testing
     static let eur = try! Currency(code: "EUR")
 
     static func fresh(_ kind: Kind, _ scratch: Scratch) async throws -> any Database {
-        switch kind {
-        case .spatiaLite: return try scratch.store()
-        case .memory: return MemoryStore()
-        case .postGIS: return try await PostGISTestServer.freshStore()
-        }
+        try await kind.make(in: scratch)
     }
 
     static func expense(_ id: String, _ euros: String, day: String = "2026-03-05", user: String = "ann", at: Coordinate? = nil) throws -> Expense {

@@ -14,12 +14,7 @@ import Testing
     typealias Database = ExpenseStore & ExpenseEditing & CategoryEditing & PeriodStore & PositionStore
 
     static func fresh(_ kind: Kind, _ scratch: Scratch) async throws -> any Database {
-        let store: any Database
-        switch kind {
-        case .spatiaLite: store = try scratch.store()
-        case .memory: store = MemoryStore()
-        case .postGIS: store = try await PostGISTestServer.freshStore()
-        }
+        let store: any Database = try await kind.make(in: scratch)
         try await addUsers(["ann", "bob"], to: store)
         // ann: 1 Lisbon trip, 2 Renovation; bob: 1 Skiing, 2 Lisbon trip (his own).
         _ = try await store.addPeriod(userID: "ann", try PeriodFields(name: "Lisbon trip", start: try Timestamp(parsing: "2025-03-01"), end: nil))

@@ -36,11 +36,7 @@ import Testing
     static let bobJSONL = #"{"id":"a1","user":"bob","amount":"9.99","currency":"EUR","occurred_at":"2026-03-05T10:00:00+02:00"}"# + "\n"
 
     static func make(_ kind: EditingStoreKind, _ scratch: Scratch) async throws -> any PositionDatabase {
-        switch kind {
-        case .spatiaLite: try scratch.store()
-        case .memory: MemoryStore()
-        case .postGIS: try await PostGISTestServer.freshStore()
-        }
+        try await kind.make(in: scratch)
     }
 
     /// A store with the stores and expenses above; returns it and the expense file's path.

@@ -16,11 +16,7 @@ import Testing
 
     /// A store of `kind` with PriceStorageTests' two stores.
     static func make(_ kind: Kind, _ scratch: Scratch) async throws -> any PriceDatabase {
-        let store: any PriceDatabase = switch kind {
-        case .spatiaLite: try scratch.store()
-        case .memory: MemoryStore()
-        case .postGIS: try await PostGISTestServer.freshStore()
-        }
+        let store: any PriceDatabase = try await kind.make(in: scratch)
         _ = try await Importer.importStores(from: scratch.file("stores.csv", "id,name,lat,lon\ns1,Kiosk,60.17,24.94\n"), into: store)
         _ = try await Importer.importStores(from: scratch.file("osm.geojson", """
             {"type":"FeatureCollection","features":[{"type":"Feature","id":288130404,

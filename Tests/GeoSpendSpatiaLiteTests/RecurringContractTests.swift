@@ -14,12 +14,7 @@ import Testing
         & UserSettingsStore
 
     static func fresh(_ kind: Kind, _ scratch: Scratch) async throws -> any Database {
-        let store: any Database
-        switch kind {
-        case .spatiaLite: store = try scratch.store()
-        case .memory: store = MemoryStore()
-        case .postGIS: store = try await PostGISTestServer.freshStore()
-        }
+        let store: any Database = try await kind.make(in: scratch)
         try await addUsers(["ann", "bob"], to: store)
         return store
     }

@@ -17,11 +17,7 @@ import Testing
         & ShoppingListStore & ProductStore & CommunityStore & StoreChoiceStore
 
     static func make(_ kind: Kind, _ scratch: Scratch) async throws -> any Database {
-        switch kind {
-        case .spatiaLite: try scratch.store()
-        case .memory: MemoryStore()
-        case .postGIS: try await PostGISTestServer.freshStore()
-        }
+        try await kind.make(in: scratch)
     }
 
     /// ann with a row of every table restore writes; bob with some of his own.

@@ -15,12 +15,7 @@ import Testing
 
     /// A store with ann's and bob's `history` (ann's in Helsinki, bob's in Sydney).
     static func loaded(_ kind: Kind, _ scratch: Scratch) async throws -> any SettingsDatabase {
-        let store: any SettingsDatabase
-        switch kind {
-        case .spatiaLite: store = try scratch.store()
-        case .memory: store = MemoryStore()
-        case .postGIS: store = try await PostGISTestServer.freshStore()
-        }
+        let store: any SettingsDatabase = try await kind.make(in: scratch)
         _ = try await store.addLocationHistory(history(lat: 60.17), userID: "ann")
         _ = try await store.addLocationHistory(history(lat: -33.87), userID: "bob")
         return store
