@@ -151,7 +151,7 @@ extension MemoryState {
     }
 
     /// Records matching `q`, by recorded instant, then id.
-    func priceRecords(_ q: PriceQuery) -> [MemoryPriceRecord] {
+    func records(matching q: PriceQuery) -> [MemoryPriceRecord] {
         priceRecords.filter { matches($0, q) }.sorted {
             ($0.recordedAt.epochMilliseconds, $0.id) < ($1.recordedAt.epochMilliseconds, $1.id)
         }
@@ -162,14 +162,14 @@ extension MemoryReader {
     /// By id.
     func products() throws -> [Product] { state.products.values.sorted { $0.id < $1.id } }
 
-    func priceRecords(_ query: PriceQuery) throws -> [PriceRecord] { state.priceRecords(query).map(state.record) }
+    func priceRecords(_ query: PriceQuery) throws -> [PriceRecord] { state.records(matching: query).map(state.record) }
 
     /// Per (store, product), the latest on or before `day` (instant, then id), by store id (bytes) then product.
     func latestPrices(onOrBefore day: LocalDay, _ query: PriceQuery) throws -> [PriceRecord] {
         var narrowed = query
         if narrowed.to.map({ $0 > day }) ?? true { narrowed.to = day }
         var latest: [RecordStore: [Int64: MemoryPriceRecord]] = [:]
-        for r in state.priceRecords(narrowed) { latest[r.store, default: [:]][r.productID] = r }  // ascending: the last wins
+        for r in state.records(matching: narrowed) { latest[r.store, default: [:]][r.productID] = r }  // ascending: the last wins
         return latest.values.flatMap(\.values).sorted { a, b in
             a.store.id != b.store.id ? byBytes(a.store.id, b.store.id) : a.productID < b.productID
         }.map(state.record)

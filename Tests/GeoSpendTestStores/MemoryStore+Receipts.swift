@@ -138,7 +138,7 @@ extension MemoryReader {
 
     /// Oldest first, without their kept photo.
     func receipts(userID: String, after sequence: Int64?, limit: Int) throws -> [Receipt] {
-        Array(state.receipts.sorted { $0.sequence < $1.sequence }
+        Array(state.receipts  // kept in sequence order
             .filter { ExactText($0.userID) == ExactText(userID) && $0.sequence > (sequence ?? 0) }
             .prefix(max(limit, 0))
             .map { var r = $0; r.image = nil; return r })

@@ -209,7 +209,7 @@ struct MemoryUserSnapshot: UserDataSnapshot {
         }
     }
 
-    func priceRecords() throws -> [PriceRecord] { state.priceRecords(PriceQuery(userID: user.id)).map(state.record) }
+    func priceRecords() throws -> [PriceRecord] { state.records(matching: PriceQuery(userID: user.id)).map(state.record) }
     func shoppingLists() throws -> [ShoppingList] { (state.lists[key] ?? []).map(\.list) }
     func receipts() throws -> [Receipt] { state.receipts.filter { ExactText($0.userID) == key } }
 
