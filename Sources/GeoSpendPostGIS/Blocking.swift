@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Logging
 import PostgresNIO
 
 /// Runs async work on `connection` (postgres-nio's calls) from a scope's synchronous body and
@@ -27,6 +28,17 @@ func waitFor<T: Sendable>(on connection: PostgresConnection, _ work: @escaping @
         outcome.settle(result)
     }
     return try outcome.wait()
+}
+
+/// Sends `sql` on `connection` and does not wait for its answer, which is dropped (a lost
+/// connection fails the next statement instead). The task is queued on the connection's event
+/// loop before this returns, and writes `sql` in its first step; postgres-nio runs a
+/// connection's statements in the order they were written, and whatever the connection runs
+/// next is written by a later job on that loop, so it runs after `sql`.
+func send(_ sql: String, on connection: PostgresConnection, logger: Logger) {
+    Task(executorPreference: LoopExecutor(connection.eventLoop)) {
+        _ = try? await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+    }
 }
 
 /// The first of the results handed to it, for the thread waiting on it.

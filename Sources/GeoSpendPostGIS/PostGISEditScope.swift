@@ -14,7 +14,7 @@ extension PostGISStore {
 
     /// One read-only snapshot.
     func reading<T: Sendable>(_ body: @escaping @Sendable (PostGISReader) throws -> T) async throws -> T {
-        try await scope("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
+        try await scope("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", readOnly: true) { connection in
             try body(self.reader(on: connection))
         }
     }

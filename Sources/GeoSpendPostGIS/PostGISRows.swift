@@ -8,7 +8,9 @@ enum PostGISRows {
         e.id, e.user_id, e.kind, e.amount_minor, e.currency, e.occurred_at, e.occurred_ms, e.utc_offset_min,
         e.local_date, e.title, c.name, e.merchant, e.lat, e.lon, e.accuracy_m, e.store_id, e.notes
         """
-    static let categoryJoin = "LEFT JOIN categories AS c ON c.id = e.category_id"
+    /// The user in the condition is implied (an expense's category is its user's), but it lets a
+    /// generic plan read the user's few categories instead of hashing every user's.
+    static let categoryJoin = "LEFT JOIN categories AS c ON c.user_id = e.user_id AND c.id = e.category_id"
 
     static let storeColumns = "s.id, s.name, s.kind, s.brand, s.street, s.postcode, s.city, s.country, s.lat, s.lon, s.source_id"
 

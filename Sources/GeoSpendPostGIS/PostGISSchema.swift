@@ -135,6 +135,10 @@ enum PostGISSchema {
         pantrySources,
         addedStorePrices,
         addedStoreReceipts,
+        // A user's rows in insertion order, for the keyset batches (`pk > $n ORDER BY pk`) on
+        // their generic plans: without it the plan walked a partition's whole primary key
+        // (docs/MEASUREMENTS.md § Generic plans and an unawaited COMMIT).
+        Migration(identifier: "v24: expenses by user in insertion order", sql: "CREATE INDEX expenses_user_pk ON expenses (user_id, pk);"),
     ]
 
     /// The file's v28, first half: the transfer category kind, and each transfer linked to an

@@ -78,7 +78,7 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
 
     /// The server's PostgreSQL and PostGIS versions (`geospend info`).
     public func serverVersions() async throws -> [String: String] {
-        try await scope("BEGIN READ ONLY") { connection in
+        try await scope("BEGIN READ ONLY", readOnly: true) { connection in
             let logger = self.logger
             let row = try waitFor(on: connection) {
                 try await connection.query("SELECT current_setting('server_version'), postgis_lib_version()", logger: logger).collect()
@@ -89,7 +89,7 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any ExpenseReader) throws -> T) async throws -> T {
-        try await scope("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { connection in
+        try await scope("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", readOnly: true) { connection in
             try body(self.reader(on: connection))
         }
     }
@@ -110,11 +110,13 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
 
     /// One transaction on a connection of its own, `begin` sent with the body's first statement
     /// (`DeferredBegin`); then COMMIT, or ROLLBACK when the body throws, from the body's thread.
-    /// A connection that failed mid-way is dropped, and so is one whose body may still be
-    /// running (its caller was cancelled: `offloaded` returns at once): the close fails the
-    /// body's next statement, so no later scope shares the connection with it.
+    /// A `readOnly` transaction's COMMIT is sent and not waited for (`send`): it cannot fail for
+    /// anything the body did, and the caller has its answer a round trip sooner. A connection
+    /// that failed mid-way is dropped, and so is one whose body may still be running (its
+    /// caller was cancelled: `offloaded` returns at once): the close fails the body's next
+    /// statement, so no later scope shares the connection with it.
     func scope<T: Sendable>(
-        _ begin: String, _ body: @escaping @Sendable (PostgresConnection) throws -> T
+        _ begin: String, readOnly: Bool = false, _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
         let connection = try await take()
         let logger = self.logger
@@ -124,6 +126,7 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
                 let outcome = Result { try body(connection) }
                 if DeferredBegin.shared.take(connection) == nil {  // begun: ended here
                     switch outcome {
+                    case .success where readOnly: send("COMMIT", on: connection, logger: logger)
                     case .success: try waitFor(on: connection) { try await connection.run(statements: "COMMIT", logger: logger) }
                     case .failure: _ = try? waitFor(on: connection) { try await connection.run(statements: "ROLLBACK", logger: logger) }
                     }

@@ -152,6 +152,28 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         }
     }
 
+    /// Stores on a ring, their geodesic distances a few centimetres apart: on PostgreSQL the
+    /// sphere's order of the `<->` candidates is not the spheroid's, and the last candidate is
+    /// too close to rule out the stores left out, so the answer comes from ranking every store
+    /// within the bound (`nearestStoresWithinBound`), which the world's centres rarely reach.
+    @Test(arguments: StoreKind.allCases)
+    func nearestStoresOnARingEqualBruteForce(kind: StoreKind) async throws {
+        let scratch = Scratch()
+        let store = try await kind.make(in: scratch)
+        let centre = Coordinate(uncheckedLatitude: 60.17, longitude: 24.94)
+        let stores = (0..<40).map { (i: Int) -> Store in
+            let meters = 1000 + Double((i * 7) % 40) * 0.03
+            let spot = Geodesic.destination(from: centre, azimuth: Double(i) * 9, distance: meters)
+            return Store(id: "ring\(i)", name: "Ring \(i)", kind: i % 3 == 0 ? "amenity:cafe" : "shop:bakery", coordinate: spot)
+        }
+        try await Self.write(stores, [], into: store)
+        for (k, kind, max) in [(1, nil, nil), (3, nil, nil), (2, "amenity:cafe", nil), (5, nil, 1000.6), (50, nil, nil)] as [(Int, String?, Double?)] {
+            let got = try await store.read { try $0.nearestStores(to: centre, limit: k, maxDistance: max.map(Distance.init(meters:)), kind: kind) }
+            let expected = Self.bruteForce(stores, centre, kind: kind, within: max).prefix(k)
+            #expect(!expected.isEmpty && Self.sameHits(got, expected), "k=\(k) kind=\(kind ?? "-") max=\(max ?? 0)")
+        }
+    }
+
     /// Three stores at one spot: equal distances go by id, in nearest and within alike.
     @Test(arguments: StoreKind.allCases)
     func tiesAreBrokenByID(kind: StoreKind) async throws {
