@@ -1,3 +1,4 @@
+import Foundation
 import GeoSpend
 import Logging
 import PostgresNIO
@@ -41,9 +42,9 @@ struct PostGISReader: ExpenseReader {
     /// nearest are only candidates. One statement takes `limit` + 10 of them in the index's
     /// `<->` order, as PostGIS's own nearest-neighbour idiom does, with each one's sphere
     /// distance. Ranked by `Geodesic`, they hold the true `limit` nearest when the last of them
-    /// is farther on the sphere than `SphereBound` lets the k-th nearest be: every store left out
-    /// is at least that far on the sphere, so farther on the spheroid. Else (a store near the
-    /// edge of that reach) a second statement ranks every store within the bound
+    /// is farther on the sphere than the k-th nearest could be (`SphereBound.sphereReach`): every
+    /// store left out is at least that far on the sphere, so farther on the spheroid. Else (a
+    /// store near the edge of that reach) a second statement ranks every store within the bound
     /// (`nearestStoresWithinBound`). StoreContractTests checks both against a scan.
     func nearestStores(to center: Coordinate, limit: Int, maxDistance: Distance?, kind: String?) throws -> [StoreHit] {
         guard limit > 0 else { return [] }
@@ -66,7 +67,7 @@ struct PostGISReader: ExpenseReader {
         .filter { hit in maxDistance.map { hit.distanceMeters <= $0.meters } ?? true }
         .sorted(by: Ranking.byDistance)
         let everyStore = found.count < taken  // no store (of the kind, within reach of maxDistance) was left out
-        if everyStore || hits.count >= limit && reach > SphereBound.candidateRadius(hits[limit - 1].distanceMeters) {
+        if everyStore || hits.count >= limit && reach > SphereBound.sphereReach(of: hits[limit - 1].distanceMeters, around: center) {
             return Array(hits.prefix(limit))
         }
         return try nearestStoresWithinBound(to: center, limit: limit, maxDistance: maxDistance, kind: kind)
@@ -284,6 +285,28 @@ extension PostGISReader {
 /// hence at most 1.00562 times the spheroid distance. 1.01 and a metre of slack cover it with room.
 enum SphereBound {
     static let factor = 1.01, slackMeters = 1.0
+
+    /// At most how many times its spheroid length the sphere makes a path that stays within
+    /// `meters` (on the spheroid) of a point at `latitude`. The map above stretches a length by
+    /// at most the sphere's radius over the meridian's radius of curvature M(φ) (never more
+    /// than N(φ) across), and M grows away from the equator. Such a path keeps within `meters`
+    /// / 6,335,439 radians of `latitude` (no path between two parallels is shorter than the
+    /// meridian's arc, whose radius is never below M(0)), so M at the band's edge nearest the
+    /// equator bounds it. At 60° and a few kilometres that is 0.998: the sphere shortens there.
+    static func stretch(latitude: Double, within meters: Double) -> Double {
+        let (a, e2, sphere, equatorM) = (6_378_137.0, 0.006_694_379_990_14, 6_371_008.8, 6_335_439.0)
+        let nearest = max(0, abs(latitude) * .pi / 180 - meters / equatorM)
+        let s = sin(nearest)
+        let m = a * (1 - e2) / pow(1 - e2 * s * s, 1.5)
+        return sphere / m
+    }
+
+    /// The sphere distance beyond which every point is farther than `meters` on the spheroid
+    /// from `center`, with a ten-thousandth and a centimetre to spare for rounding and for the
+    /// exact radius PostGIS takes.
+    static func sphereReach(of meters: Double, around center: Coordinate) -> Double {
+        meters * stretch(latitude: center.latitude, within: meters) * 1.0001 + 0.01
+    }
 
     static func candidateRadius(_ meters: Double) -> Double { meters * factor + slackMeters }
 

@@ -71,32 +71,14 @@ public struct SpendingColumns: Sendable {
 
     /// The columns of these points, in their order (stores whose reader has no faster way).
     public init(_ points: some Collection<SpendingPoint>) {
-        var codes: [String] = [], storeIDs: [String] = [], categories: [String] = []
-        // Keyed by UTF-8 bytes, tagged by list, as a store reading bytes numbers them: two ids
-        // equal as Swift strings (é composed and decomposed) stay two.
-        var numbers: [[UInt8]: Int32] = [:]
-        func number(_ key: String, in list: inout [String], tag: UInt8) -> Int32 {
-            let bytes = [tag] + Array(key.utf8)
-            if let k = numbers[bytes] { return k }
-            numbers[bytes] = Int32(list.count)
-            list.append(key)
-            return Int32(list.count - 1)
-        }
-        var idBytes: [UInt8] = [], idEnd: [Int] = []
-        var currencyNumber: [Int32] = [], storeNumber: [Int32] = [], categoryNumber: [Int32] = [], currencies: [Currency] = []
+        var rows = Builder()
         for p in points {
-            idBytes += p.id.utf8
-            idEnd.append(idBytes.count)
-            currencyNumber.append(number(p.currency.code, in: &codes, tag: 0))
-            if codes.count > currencies.count { currencies.append(p.currency) }
-            storeNumber.append(p.storeID.map { number($0, in: &storeIDs, tag: 1) } ?? -1)
-            categoryNumber.append(p.category.map { number($0, in: &categories, tag: 2) } ?? -1)
+            rows.append(
+                id: p.id, storeID: p.storeID, latitude: p.coordinate?.latitude, longitude: p.coordinate?.longitude,
+                amountMinor: p.amountMinor, currencyCode: p.currency.code, occurredMilliseconds: p.occurredMilliseconds,
+                utcOffsetMinutes: p.utcOffsetMinutes.map { Int32($0) }, category: p.category) { p.currency }
         }
-        self.init(
-            idBytes: idBytes, idEnd: idEnd, amountMinor: points.map(\.amountMinor), occurredMilliseconds: points.map(\.occurredMilliseconds),
-            utcOffsetMinutes: points.map { $0.utcOffsetMinutes.map { Int32($0) } }, latitude: points.map { $0.coordinate?.latitude ?? .nan },
-            longitude: points.map { $0.coordinate?.longitude ?? .nan }, currencyNumber: currencyNumber, storeNumber: storeNumber,
-            categoryNumber: categoryNumber, currencies: currencies, storeIDs: storeIDs, categories: categories)
+        self = rows.columns()
     }
 
     public var count: Int { amountMinor.count }
