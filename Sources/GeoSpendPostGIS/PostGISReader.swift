@@ -57,7 +57,7 @@ struct PostGISReader: ExpenseReader {
         // scanned every store (63 ms against 0.2 ms), so each count has a plan of its own.
         let found = try rows(w.query(
             "SELECT \(PostGISRows.storeColumns), s.geog <-> \(here) FROM stores AS s", suffix: "ORDER BY s.geog <-> \(here) LIMIT \(taken)"))
-        var reach = 0.0  // the last candidate's sphere distance
+        var reach = 0.0  // the farthest candidate's sphere distance (the last, in `<->` order)
         let hits = try found.map { row in
             let r = row.makeRandomAccess()
             let store = try PostGISRows.store(r)

@@ -129,7 +129,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
                 let ask: @Sendable (any ExpenseReader) throws -> [StoreHit] = {
                     try $0.nearestStores(to: center, limit: k, maxDistance: max.map(Distance.init(meters:)), kind: kind)
                 }
-                // A quick read too: on PostgreSQL one statement outside a transaction.
+                // A quick read too (on PostgreSQL the same as a read: `quickRead`'s default).
                 for (got, how) in [(try await store.read(ask), "read"), (try await store.quickRead(ask), "quick read")] {
                     #expect(Self.sameHits(got, expected), "\(how): \(center) k=\(k) kind=\(kind ?? "-") max=\(max ?? 0)")
                 }
