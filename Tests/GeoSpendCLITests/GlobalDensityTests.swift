@@ -42,7 +42,7 @@ import Testing
         let checked = try runProgram(
             grids.python, ["Tests/validators/check_density.py", expenses, out, String(cell), String(bandwidth)], directory: CLITests.repo)
         if checked.status != 0 || !checked.out.hasPrefix("ok\n") { problems.append("\(name): \(checked.out)\(checked.err)") }
-        problems += try grids.readerProblems(out, layer: layer, what: name)
+        problems += try grids.readerProblems([(out, layer, name)])
         return (problems, try String(contentsOfFile: out, encoding: .utf8))
     }
 

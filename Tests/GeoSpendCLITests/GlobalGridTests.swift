@@ -98,6 +98,7 @@ import Testing
         let imported = try geospend(["import", "expenses", expenses, "--db", db])
         guard imported.status == 0 else { return ["import: \(imported.err)"] }
         var problems: [String] = []
+        var layers: [(file: String, layer: String, what: String)] = []
         for shape in ["hex", "square"] {
             for cell in [1_000, 50_000] {
                 let out = dir.appendingPathComponent("\(name)-\(shape)-\(cell).geojson").path
@@ -113,26 +114,31 @@ import Testing
                 }
                 let cells = try runProgram(python, ["Tests/validators/check_grid_cells.py", expenses, out, String(cell), shape], directory: CLITests.repo)
                 if cells.status != 0 || !cells.out.hasPrefix("ok\n") { problems.append("\(what): \(cells.out)\(cells.err)") }
-                problems += try readerProblems(out, layer: "\(name)-\(shape)-\(cell)", what: what)
+                layers.append((out, "\(name)-\(shape)-\(cell)", what))
             }
         }
-        return problems
+        return problems + (try readerProblems(layers))
     }
 
     /// What geojson-validator, geojson-pydantic and geopandas (check_geojson.py) and GDAL with
-    /// SpatiaLite's ST_IsValid find wrong in a layer file whose layer name is `layer`.
-    func readerProblems(_ out: String, layer: String, what: String) throws -> [String] {
+    /// SpatiaLite's ST_IsValid find wrong in layer files (`layer`: the name GDAL gives the file's
+    /// layer; `what`: how a problem names it). One Python run checks them all: importing its
+    /// readers takes about 2.5 s of CPU, more than checking a small layer (test-cpu-profile.sh).
+    func readerProblems(_ layers: [(file: String, layer: String, what: String)]) throws -> [String] {
+        guard !layers.isEmpty else { return [] }
         var problems: [String] = []
         // 9 decimals and the many positions of a cell drawn around a pole are expected here.
         let readers = try runProgram(
-            python, ["Tests/validators/check_geojson.py", "--allow", "excessive_coordinate_precision,excessive_vertices", out],
+            python, ["Tests/validators/check_geojson.py", "--allow", "excessive_coordinate_precision,excessive_vertices"] + layers.map(\.file),
             directory: CLITests.repo)
-        if readers.status != 0 { problems.append("\(what): \(readers.out)\(readers.err)") }
-        let gdal = try runProgram("/usr/bin/ogrinfo", [
-            "-ro", "-q", "-dialect", "sqlite", "-sql",
-            "SELECT count(*) AS bad FROM \"\(layer)\" WHERE NOT ST_IsValid(geometry) OR ST_IsValid(geometry) IS NULL", out,
-        ])
-        if gdal.status != 0 || !gdal.out.contains("bad (Integer) = 0") { problems.append("\(what): GDAL: \(gdal.out)\(gdal.err)") }
+        if readers.status != 0 { problems.append("\(layers.map(\.what).joined(separator: ", ")): \(readers.out)\(readers.err)") }
+        for (file, layer, what) in layers {
+            let gdal = try runProgram("/usr/bin/ogrinfo", [
+                "-ro", "-q", "-dialect", "sqlite", "-sql",
+                "SELECT count(*) AS bad FROM \"\(layer)\" WHERE NOT ST_IsValid(geometry) OR ST_IsValid(geometry) IS NULL", file,
+            ])
+            if gdal.status != 0 || !gdal.out.contains("bad (Integer) = 0") { problems.append("\(what): GDAL: \(gdal.out)\(gdal.err)") }
+        }
         return problems
     }
 

@@ -229,7 +229,8 @@ import Testing
         let export = try #require(try Self.json(try ok(["users", "export", "ann"], db).out) as? [String: Any])
         let records = try #require(export["price_records"] as? [[String: Any]])
         #expect(records.count == 6 && (export["counts"] as? [String: Any])?["price_records"] as? Int == 6)
-        #expect(Set(records.flatMap { $0.keys }) == Set(PriceImport.columns))
+        let keys: Set<String> = Set(records.flatMap { Array($0.keys) })
+        #expect(keys == Set(PriceImport.columns))
         let lines = try records.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
         let jsonl = try file("ann.jsonl", lines.joined(separator: "\n") + "\n")
         _ = try ok(["users", "delete", "ann", "--yes"], db)

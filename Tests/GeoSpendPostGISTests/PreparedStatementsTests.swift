@@ -59,7 +59,8 @@ import Testing
             let answers = try (0...PreparedStatements.limit).map { try r.rows(Self.plus($0, 1))[0].decode(Int64.self) }
             return (answers, try Self.prepared(r))
         }
-        #expect(answers == (0...PreparedStatements.limit).map { Int64($0) + 1 })
+        let expected: [Int64] = (0...PreparedStatements.limit).map { Int64($0) + 1 }
+        #expect(answers == expected)
         #expect(count == Int64(PreparedStatements.limit))
         await store.close()
     }

@@ -57,7 +57,8 @@ import Testing
     @Test func similarityMustExceedPoint85() {
         let base = "abcdefghijklmnopqrst"
         let three = "xyzdefghijklmnopqrst", two = "xycdefghijklmnopqrst"
-        #expect(NameSimilarity.similarity(base, three) == 1 - 3.0 / 20)
+        let threeOfTwenty: Double = 1 - 3.0 / 20
+        #expect(NameSimilarity.similarity(base, three) == threeOfTwenty)
         #expect(!NameSimilarity.matches(base, three))
         #expect(NameSimilarity.matches(base, two))
         #expect(NameSimilarity.matches("joghurt", "jogurt"))  // 1 − 1/7 ≈ 0.857
