@@ -11,9 +11,10 @@ import PostgresNIO
 ///   transaction-level advisory lock first, so writes run one at a time, as on the file.
 /// - Bodies run synchronously on a dispatch thread (`offloaded`); each query inside waits for
 ///   postgres-nio on that thread (`waitFor`), never on Swift's cooperative threads.
-/// - Connections are opened on demand and kept for the next scope (one per concurrent scope).
-///   Each keeps the plans of the filter-built reads it ran (`PreparedStatements`): planning was
-///   most of a short read's time.
+/// - Connections are opened on demand and kept for the next scope (one per concurrent scope),
+///   at most `maximumConnections` at once: a scope past them waits for one to come back. Each
+///   keeps the plans of the filter-built reads it ran (`PreparedStatements`): planning was most
+///   of a short read's time.
 ///
 /// ```swift
 /// let store = try await PostGISStore(PostGISAddress("postgresql://me@127.0.0.1:5432/spending"))
@@ -25,6 +26,19 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
     private let lock = NSLock()
     private var idle: [PostgresConnection] = []
     private var nextID = 0
+    /// Connections open or being opened, at most `maximumConnections`.
+    private var opened = 0
+    /// Scopes waiting for a connection, first come first served: resumed with a connection given
+    /// back, or with nil when one closed (the waiter may then open its own).
+    private var waiting: [(id: Int, turn: CheckedContinuation<PostgresConnection?, any Error>)] = []
+    private var nextWaiter = 0
+
+    /// How many connections a store opens at most, as postgres-nio's `PostgresClient` by
+    /// default: a burst of requests waits its turn instead of taking the server's
+    /// `max_connections` (100 by default) from every other client of the server.
+    public static let defaultMaximumConnections = 20
+    /// The most connections this store has open at once.
+    public let maximumConnections: Int
     /// Each open connection's prepared statements, by connection id (ids are never reused).
     private var prepared: [PostgresConnection.ID: PreparedStatements] = [:]
 
@@ -32,22 +46,27 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
     public let readOnly: Bool
 
     /// Connects, and creates or migrates the schema (PostGIS included, when the user may).
-    public convenience init(_ address: PostGISAddress, logger: Logger = Logger(label: "geospend.postgis")) async throws {
-        try await self.init(address, readOnly: false, logger: logger)
+    public convenience init(
+        _ address: PostGISAddress, maximumConnections: Int = PostGISStore.defaultMaximumConnections,
+        logger: Logger = Logger(label: "geospend.postgis")
+    ) async throws {
+        try await self.init(address, readOnly: false, maximumConnections: maximumConnections, logger: logger)
     }
 
     /// A read replica (a hot standby, or any copy of the primary's database): nothing is created
     /// or migrated there — it cannot be written — so its schema must be the one this GeoSpend
     /// knows already, else an error says to migrate the primary (any command on it does) first.
     public convenience init(readReplica address: PostGISAddress, logger: Logger = Logger(label: "geospend.postgis")) async throws {
-        try await self.init(address, readOnly: true, logger: logger)
+        try await self.init(address, readOnly: true, maximumConnections: Self.defaultMaximumConnections, logger: logger)
     }
 
-    private init(_ address: PostGISAddress, readOnly: Bool, logger: Logger) async throws {
+    private init(_ address: PostGISAddress, readOnly: Bool, maximumConnections: Int, logger: Logger) async throws {
+        precondition(maximumConnections > 0, "a store needs a connection")
         self.address = address
         self.logger = logger
         self.readOnly = readOnly
-        let connection = try await connect()
+        self.maximumConnections = maximumConnections
+        let connection = try await take()
         do {
             let replica = readOnly ? address.description : nil
             try await connection.unlessClosed {
@@ -72,7 +91,7 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
 
     /// Closes the connections kept for later scopes.
     public func close() async {
-        let connections = lock.withLock { defer { idle = []; prepared = [:] }; return idle }
+        let connections = lock.withLock { defer { opened -= idle.count; idle = []; prepared = [:] }; return idle }
         for c in connections { try? await c.close() }
     }
 
@@ -165,22 +184,80 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
         }
     }
 
+    /// A kept connection, else a new one while fewer than `maximumConnections` are open, else
+    /// the next one given back or a turn to open one when another closes.
     private func take() async throws -> PostgresConnection {
-        while let c = lock.withLock({ idle.popLast() }) {
-            if !c.isClosed { return c }
-            await drop(c)
+        enum Next { case use(PostgresConnection), drop(PostgresConnection), open, wait }
+        while true {
+            let next: Next = lock.withLock {
+                if let c = idle.popLast() { return c.isClosed ? .drop(c) : .use(c) }
+                guard opened < maximumConnections else { return .wait }
+                opened += 1
+                return .open
+            }
+            switch next {
+            case .use(let c): return c
+            case .drop(let c): await drop(c)
+            case .open:
+                do { return try await connect() } catch {
+                    closed()
+                    throw error
+                }
+            case .wait:
+                if let c = try await turn() { return c }
+            }
         }
-        return try await connect()
     }
 
-    /// A connection that closed (its statements went with its session).
+    /// Waits for a connection given back (or nil: one closed); a cancelled caller stops waiting
+    /// at once with `CancellationError`.
+    private func turn() async throws -> PostgresConnection? {
+        let id = lock.withLock { nextWaiter += 1; return nextWaiter }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (turn: CheckedContinuation<PostgresConnection?, any Error>) in
+                let cancelled = lock.withLock {
+                    if Task.isCancelled { return true }
+                    waiting.append((id, turn))
+                    return false
+                }
+                if cancelled { turn.resume(throwing: CancellationError()) }
+            }
+        } onCancel: {
+            let turn = lock.withLock { () -> CheckedContinuation<PostgresConnection?, any Error>? in
+                guard let i = waiting.firstIndex(where: { $0.id == id }) else { return nil }
+                return waiting.remove(at: i).turn
+            }
+            turn?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// A connection that closed (its statements went with its session); a waiting scope may open
+    /// one in its place.
     private func drop(_ connection: PostgresConnection) async {
         _ = lock.withLock { prepared.removeValue(forKey: connection.id) }
         try? await connection.close()
+        closed()
     }
 
+    /// One connection fewer is open: the first waiting scope is woken to open its own.
+    private func closed() {
+        let turn = lock.withLock { () -> CheckedContinuation<PostgresConnection?, any Error>? in
+            opened -= 1
+            return waiting.isEmpty ? nil : waiting.removeFirst().turn
+        }
+        turn?.resume(returning: nil)
+    }
+
+    /// To the first waiting scope, else kept for the next.
     private func give(back connection: PostgresConnection) {
-        lock.withLock { idle.append(connection) }
+        let turn = lock.withLock { () -> CheckedContinuation<PostgresConnection?, any Error>? in
+            if waiting.isEmpty {
+                idle.append(connection)
+                return nil
+            }
+            return waiting.removeFirst().turn
+        }
+        turn?.resume(returning: connection)
     }
 
     private func connect() async throws -> PostgresConnection {

@@ -74,6 +74,62 @@ import Testing
         await store.close()
     }
 
+    /// More scopes at once than the store may open connections: all answer, and the server never
+    /// sees more of the store's connections than its maximum (each body counts them there).
+    @Test func scopesPastTheMaximumWaitForAConnection() async throws {
+        guard PostGISTestServer.address != nil else {
+            #expect(!PostGISTestServer.isRequired, "GEOSPEND_TEST_POSTGRES is not set")
+            return
+        }
+        let store = try await PostGISTestServer.freshStore(maximumConnections: 2)
+        let seen = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    try await store.read { r in
+                        let reader = r as! PostGISReader
+                        let sql = "SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND pid <> 0"
+                        let open = try reader.rows(PostgresQuery(unsafeSQL: sql))[0].decode(Int.self)
+                        _ = try reader.rows(PostgresQuery(unsafeSQL: "SELECT pg_sleep(0.1)"))  // the others start meanwhile
+                        return open
+                    }
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(seen.count == 8)
+        #expect(seen.max() ?? 0 <= 2, "connections seen by the scopes: \(seen)")
+        await store.close()
+    }
+
+    /// A scope waiting for a connection stops waiting when its caller is cancelled, and leaves
+    /// nothing behind: the next scope gets the connection.
+    @Test func aCancelledWaitForAConnectionEndsAtOnce() async throws {
+        guard PostGISTestServer.address != nil else {
+            #expect(!PostGISTestServer.isRequired, "GEOSPEND_TEST_POSTGRES is not set")
+            return
+        }
+        let store = try await PostGISTestServer.freshStore(maximumConnections: 1)
+        let entered = Mutex(false)
+        let release = DispatchSemaphore(value: 0)
+        let holder = Task {
+            try await store.read { r -> Int in
+                _ = try r.counts()
+                entered.withLock { $0 = true }
+                _ = release.wait(timeout: .now() + 600)  // the body's own thread, not a cooperative one
+                return try r.counts().expenses
+            }
+        }
+        try await Self.until { entered.withLock { $0 } }
+        let waiter = Task { try await store.read { try $0.counts().expenses } }
+        try await Task.sleep(for: .milliseconds(100))
+        waiter.cancel()
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+        release.signal()
+        #expect(try await holder.value == 0)
+        #expect(try await store.read { try $0.counts().expenses } == 0)
+        await store.close()
+    }
+
     struct TimedOut: Error {}
 
     /// Polls `condition` every 10 ms; throws `TimedOut` after `seconds`, 600 by default. In a

@@ -56,8 +56,8 @@ public enum PostGISTestServer {
     }
 
     /// A new database with the current schema and nothing in it, and the store on it.
-    public static func freshStore() async throws -> PostGISStore {
-        try await PostGISStore(address!.with(database: try await newMigratedDatabase()))
+    public static func freshStore(maximumConnections: Int = PostGISStore.defaultMaximumConnections) async throws -> PostGISStore {
+        try await PostGISStore(address!.with(database: try await newMigratedDatabase()), maximumConnections: maximumConnections)
     }
 
     /// The name of a new database with the current schema and nothing in it.
