@@ -51,13 +51,13 @@ let package = Package(
             name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(
-            name: "CTesseract", pkgConfig: "tesseract",
-            providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
 
         // The core: model, geodesy, import parsing, analytics value types. No SQL. GEOS gives
         // imported polygons their point on surface; zlib gzips vector tiles.
         .target(name: "GeoSpend", dependencies: ["CProj", "CGEOS", "CZlib"]),
+        // Tesseract's and Leptonica's functions, from the libraries opened the first time a photo
+        // is read (libtesseract-dev and libleptonica-dev give the headers; nothing links them).
+        .target(name: "CTesseract"),
         // Receipts from a photo: Leptonica prepares the image, Tesseract reads it (issue 42).
         .target(name: "GeoSpendOCR", dependencies: ["GeoSpend", "CTesseract"]),
         // The SpatiaLite store: schema, migrations, spatial SQL, bulk load.

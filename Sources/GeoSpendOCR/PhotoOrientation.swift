@@ -56,6 +56,6 @@ enum PhotoOrientation {
         case 7, 8: quads = 3
         default: return photo
         }
-        return try .take(pixRotateOrth(photo.pix, quads), step: "orientation")
+        return try .take(ocr.pixRotateOrth(photo.pix, quads), step: "orientation")
     }
 }

@@ -16,16 +16,16 @@ final class Picture {
 
     deinit {
         var p: UnsafeMutablePointer<PIX>? = pix
-        pixDestroy(&p)
+        ocr.pixDestroy(&p)
     }
 
-    var width: Int { Int(pixGetWidth(pix)) }
-    var height: Int { Int(pixGetHeight(pix)) }
-    var depth: Int { Int(pixGetDepth(pix)) }
+    var width: Int { Int(ocr.pixGetWidth(pix)) }
+    var height: Int { Int(ocr.pixGetHeight(pix)) }
+    var depth: Int { Int(ocr.pixGetDepth(pix)) }
 
     /// The 8-bit gray value at (x, y); Leptonica packs four to a 32-bit word, first byte highest.
     func grayRows() -> [[UInt8]] {
-        let data = pixGetData(pix)!, wpl = Int(pixGetWpl(pix))
+        let data = ocr.pixGetData(pix)!, wpl = Int(ocr.pixGetWpl(pix))
         var rows: [[UInt8]] = []
         rows.reserveCapacity(height)
         for y in 0..<height {
@@ -91,33 +91,33 @@ enum PhotoPreparation {
     static func prepare(_ photo: Picture, steps: PreparationSteps, lap: (String) -> Void = { _ in }) throws -> Picture {
         var gray: Picture
         if photo.depth == 32 {
-            gray = try .take(pixConvertRGBToLuminance(photo.pix), step: "gray")
+            gray = try .take(ocr.pixConvertRGBToLuminance(photo.pix), step: "gray")
         } else {
-            gray = try .take(pixConvertTo8(photo.pix, 0), step: "gray")
+            gray = try .take(ocr.pixConvertTo8(photo.pix, 0), step: "gray")
         }
         lap("gray")
         if steps.contains(.paper), let paper = try findPaper(gray) { gray = paper }
         lap("paper")
         if steps.contains(.light) {
-            gray = try .take(pixBackgroundNormFlex(gray.pix, 7, 7, 1, 1, 10), step: "lighting")
+            gray = try .take(ocr.pixBackgroundNormFlex(gray.pix, 7, 7, 1, 1, 10), step: "lighting")
         }
         lap("light")
-        if steps.contains(.deskew), let straight = pixDeskew(gray.pix, 0) { gray = Picture(straight) }
+        if steps.contains(.deskew), let straight = ocr.pixDeskew(gray.pix, 0) { gray = Picture(straight) }
         lap("deskew")
         if steps.contains(.scale), let cap = capHeight(gray) {
             let factor = Float(min(4, max(0.25, targetCapHeight / cap)))
             if abs(factor - 1) > 0.1 {
                 gray = try .take(
-                    factor < 1 ? pixScaleAreaMap(gray.pix, factor, factor) : pixScaleGrayLI(gray.pix, factor, factor),
+                    factor < 1 ? ocr.pixScaleAreaMap(gray.pix, factor, factor) : ocr.pixScaleGrayLI(gray.pix, factor, factor),
                     step: "scale")
             }
         }
         lap("scale")
-        if steps.contains(.sharpen) { gray = try .take(pixUnsharpMaskingGray(gray.pix, 2, 0.5), step: "sharpen") }
+        if steps.contains(.sharpen) { gray = try .take(ocr.pixUnsharpMaskingGray(gray.pix, 2, 0.5), step: "sharpen") }
         if steps.contains(.binarize) {
             var threshold: Int32 = 0
             return try .take(
-                pixOtsuThreshOnBackgroundNorm(gray.pix, nil, 2000, 2000, 100, 50, 255, 2, 2, 0.1, &threshold),
+                ocr.pixOtsuThreshOnBackgroundNorm(gray.pix, nil, 2000, 2000, 100, 50, 255, 2, 2, 0.1, &threshold),
                 step: "binarize")
         }
         return gray
@@ -129,7 +129,7 @@ enum PhotoPreparation {
     static func findPaper(_ gray: Picture) throws -> Picture? {
         let long = max(gray.width, gray.height)
         let reduction = min(1, Float(400) / Float(long))
-        let small = try Picture.take(pixScaleAreaMap(gray.pix, reduction, reduction), step: "paper")
+        let small = try Picture.take(ocr.pixScaleAreaMap(gray.pix, reduction, reduction), step: "paper")
         let rows = small.grayRows()
         let (w, h) = (small.width, small.height)
         guard w > 8, h > 8 else { return nil }
@@ -182,25 +182,25 @@ enum PhotoPreparation {
         // Cut the quadrilateral's bounding box first: the warp then works on fewer pixels.
         let minX = max(0, Int(corners.map(\.0).min()!)), minY = max(0, Int(corners.map(\.1).min()!))
         let maxX = min(gray.width, Int(corners.map(\.0).max()!) + 1), maxY = min(gray.height, Int(corners.map(\.1).max()!) + 1)
-        var box = boxCreate(Int32(minX), Int32(minY), Int32(maxX - minX), Int32(maxY - minY))
-        defer { boxDestroy(&box) }
-        let cut = try Picture.take(pixClipRectangle(gray.pix, box, nil), step: "paper")
+        var box = ocr.boxCreate(Int32(minX), Int32(minY), Int32(maxX - minX), Int32(maxY - minY))
+        defer { ocr.boxDestroy(&box) }
+        let cut = try Picture.take(ocr.pixClipRectangle(gray.pix, box, nil), step: "paper")
         // The warped image keeps the cut's size; the paper, `width`×`height`, is laid at its
         // top left, so a paper wider than the cut (strong perspective) is limited to it.
         let (outW, outH) = (min(Int(width), cut.width), min(Int(height), cut.height))
-        var source = ptaCreate(4), target = ptaCreate(4)
+        var source = ocr.ptaCreate(4), target = ocr.ptaCreate(4)
         defer {
-            ptaDestroy(&source)
-            ptaDestroy(&target)
+            ocr.ptaDestroy(&source)
+            ocr.ptaDestroy(&target)
         }
-        for (x, y) in corners { ptaAddPt(source, Float(x - Double(minX)), Float(y - Double(minY))) }
-        for (x, y) in [(0, 0), (outW - 1, 0), (outW - 1, outH - 1), (0, outH - 1)] { ptaAddPt(target, Float(x), Float(y)) }
-        let warped = try Picture.take(pixProjectivePtaGray(cut.pix, target, source, 255), step: "perspective")
+        for (x, y) in corners { _ = ocr.ptaAddPt(source, Float(x - Double(minX)), Float(y - Double(minY))) }
+        for (x, y) in [(0, 0), (outW - 1, 0), (outW - 1, outH - 1), (0, outH - 1)] { _ = ocr.ptaAddPt(target, Float(x), Float(y)) }
+        let warped = try Picture.take(ocr.pixProjectivePtaGray(cut.pix, target, source, 255), step: "perspective")
         // A small margin in from the paper's edge: the background's shadow is not text.
         let inset = 4
-        var inner = boxCreate(Int32(inset), Int32(inset), Int32(outW - 2 * inset), Int32(outH - 2 * inset))
-        defer { boxDestroy(&inner) }
-        return try Picture.take(pixClipRectangle(warped.pix, inner, nil), step: "paper")
+        var inner = ocr.boxCreate(Int32(inset), Int32(inset), Int32(outW - 2 * inset), Int32(outH - 2 * inset))
+        defer { ocr.boxDestroy(&inner) }
+        return try Picture.take(ocr.pixClipRectangle(warped.pix, inner, nil), step: "paper")
     }
 
     /// Otsu's threshold of 8-bit rows (Otsu 1979): the value that best splits dark from bright.
@@ -228,18 +228,18 @@ enum PhotoPreparation {
     static func capHeight(_ gray: Picture) -> Double? {
         var threshold: Int32 = 0
         guard
-            let binary = pixOtsuThreshOnBackgroundNorm(gray.pix, nil, 2000, 2000, 100, 50, 255, 2, 2, 0.1, &threshold)
+            let binary = ocr.pixOtsuThreshOnBackgroundNorm(gray.pix, nil, 2000, 2000, 100, 50, 255, 2, 2, 0.1, &threshold)
         else { return nil }
         var b: UnsafeMutablePointer<PIX>? = binary
-        defer { pixDestroy(&b) }
-        guard let found = pixConnCompBB(binary, 8) else { return nil }
+        defer { ocr.pixDestroy(&b) }
+        guard let found = ocr.pixConnCompBB(binary, 8) else { return nil }
         var boxes: UnsafeMutablePointer<BOXA>? = found
-        defer { boxaDestroy(&boxes) }
+        defer { ocr.boxaDestroy(&boxes) }
         var heights: [Int32] = []
-        let count = boxaGetCount(found)
+        let count = ocr.boxaGetCount(found)
         for i in 0..<count {
             var (x, y, w, h): (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
-            boxaGetBoxGeometry(found, i, &x, &y, &w, &h)
+            _ = ocr.boxaGetBoxGeometry(found, i, &x, &y, &w, &h)
             // A letter: taller than a speck, not a rule or a smear.
             if h >= 6, h <= 300, w <= 2 * h, w * 8 >= h { heights.append(h) }
         }

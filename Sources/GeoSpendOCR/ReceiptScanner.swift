@@ -11,6 +11,8 @@ public enum ScanError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(String)
     case languages(String)
     case preparation(String)
+    /// Tesseract's library could not be opened (the loader's words, or a function it lacks).
+    case library(String)
     /// The scan was stopped (`ScanCancellation`) or ran past its deadline before Tesseract had read the photo.
     case stopped(String)
 
@@ -24,6 +26,8 @@ public enum ScanError: Error, Sendable, Equatable, CustomStringConvertible {
         case .languages(let l):
             return "--lang \(l): Tesseract has no language data for it; install tesseract-ocr-LANG (scripts/bootstrap.sh installs deu, eng and fin)"
         case .preparation(let step): return "preparing the photo failed at \(step) (Leptonica)"
+        case .library(let why):
+            return "Tesseract could not be opened (\(why)); install libtesseract5 and liblept5 (scripts/bootstrap.sh does)"
         case .stopped(let p): return "\(p): the reading was stopped before it finished (cancelled or out of time); try again"
         }
     }
@@ -45,8 +49,9 @@ public enum ReceiptScanner {
     /// `OMP_THREAD_LIMIT=1` when it is unset: Debian's Tesseract runs its LSTM on OpenMP threads
     /// that spin while they wait, and on a busy machine that made one receipt take 2.6 to 9.4 s
     /// instead of 1.1 to 1.4 s (measured, docs/RECEIPTS.md). libgomp reads the variable when it is
-    /// loaded, before any Swift runs, so setting it in-process would be too late. Returns only when
-    /// the variable was already set or the restart failed (then it goes on as it is).
+    /// loaded, with Tesseract (`OCRLibrary`, on the first photo); `serve`'s test reads the variable
+    /// from its environment in /proc, which a restart sets. Returns only when the variable was
+    /// already set or the restart failed (then it goes on as it is).
     public static func restartSingleThreaded() {
         guard ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] == nil else { return }
         setenv("OMP_THREAD_LIMIT", "1", 1)
@@ -61,14 +66,15 @@ public enum ReceiptScanner {
     ///   (`TessMonitorSetCancelFunc`, `TessBaseAPIRecognize`); the preparation steps ask it
     ///   between steps.
     public static func text(ofPhoto path: String, languages: String, steps: PreparationSteps = .all, stop: ScanCancellation? = nil) throws -> String {
-        _ = setMsgSeverity(6)  // L_SEVERITY_NONE: Leptonica's warnings are not the user's business
+        try OCRLibrary.open()
+        _ = ocr.setMsgSeverity(6)  // L_SEVERITY_NONE: Leptonica's warnings are not the user's business
         guard FileManager.default.fileExists(atPath: path) else { throw ScanError.noSuchFile(path) }
         var format: Int32 = 0
-        guard findFileFormat(path, &format) == 0, format == 2 || format == 3 else {  // IFF_JFIF_JPEG, IFF_PNG
+        guard ocr.findFileFormat(path, &format) == 0, format == 2 || format == 3 else {  // IFF_JFIF_JPEG, IFF_PNG
             throw ScanError.notAnImage(path)
         }
         var (w, h, bps, spp, cmap): (Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0)
-        guard pixReadHeader(path, nil, &w, &h, &bps, &spp, &cmap) == 0 else { throw ScanError.unreadable(path) }
+        guard ocr.pixReadHeader(path, nil, &w, &h, &bps, &spp, &cmap) == 0 else { throw ScanError.unreadable(path) }
         guard Int(w) * Int(h) <= maximumPixels else { throw ScanError.tooLarge(path, width: Int(w), height: Int(h)) }
         let timing = ProcessInfo.processInfo.environment["GEOSPEND_SCAN_TIMING"] != nil
         var last = clock()
@@ -78,7 +84,7 @@ public enum ReceiptScanner {
             FileHandle.standardError.write("scan: \(step) \(Double(now - last) / Double(CLOCKS_PER_SEC)) s CPU\n".data(using: .utf8)!)
             last = now
         }
-        guard let raw = pixRead(path) else { throw ScanError.unreadable(path) }
+        guard let raw = ocr.pixRead(path) else { throw ScanError.unreadable(path) }
         var photo = Picture(raw)
         if format == 2, let handle = FileHandle(forReadingAtPath: path) {
             let head = [UInt8](handle.readData(ofLength: 128 * 1024))
@@ -96,39 +102,39 @@ public enum ReceiptScanner {
 
     /// The text, or nil when `stop` stopped the recognition.
     static func recognise(_ picture: Picture, languages: String, stop: ScanCancellation? = nil, lap: (String) -> Void = { _ in }) throws -> String? {
-        guard let api = TessBaseAPICreate() else { throw ScanError.preparation("TessBaseAPICreate") }
+        guard let api = ocr.TessBaseAPICreate() else { throw ScanError.preparation("TessBaseAPICreate") }
         defer {
-            TessBaseAPIEnd(api)
-            TessBaseAPIDelete(api)
+            ocr.TessBaseAPIEnd(api)
+            ocr.TessBaseAPIDelete(api)
         }
         let dataPath = ProcessInfo.processInfo.environment["TESSDATA_PREFIX"]
         // OEM_LSTM_ONLY (1): Debian's language data are the fast LSTM models.
-        guard TessBaseAPIInit2(api, dataPath, languages, OEM_LSTM_ONLY) == 0 else { throw ScanError.languages(languages) }
+        guard ocr.TessBaseAPIInit2(api, dataPath, languages, OEM_LSTM_ONLY) == 0 else { throw ScanError.languages(languages) }
         lap("tesseract init")
         // One block of lines: a receipt's prices stay on their item's line (the automatic layout
         // would read the price column as a block of its own).
-        TessBaseAPISetPageSegMode(api, PSM_SINGLE_BLOCK)
-        _ = TessBaseAPISetVariable(api, "user_defined_dpi", "300")
-        _ = TessBaseAPISetVariable(api, "preserve_interword_spaces", "1")
-        _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
-        TessBaseAPISetImage2(api, picture.pix)
+        ocr.TessBaseAPISetPageSegMode(api, PSM_SINGLE_BLOCK)
+        _ = ocr.TessBaseAPISetVariable(api, "user_defined_dpi", "300")
+        _ = ocr.TessBaseAPISetVariable(api, "preserve_interword_spaces", "1")
+        _ = ocr.TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+        ocr.TessBaseAPISetImage2(api, picture.pix)
         if let stop {
-            guard let monitor = TessMonitorCreate() else { throw ScanError.preparation("TessMonitorCreate") }
-            defer { TessMonitorDelete(monitor) }
+            guard let monitor = ocr.TessMonitorCreate() else { throw ScanError.preparation("TessMonitorCreate") }
+            defer { ocr.TessMonitorDelete(monitor) }
             let unmanaged = Unmanaged.passRetained(stop)
             defer { unmanaged.release() }
-            TessMonitorSetCancelThis(monitor, unmanaged.toOpaque())
+            ocr.TessMonitorSetCancelThis(monitor, unmanaged.toOpaque())
             // Asked after each word; a C function pointer captures nothing, so the flag comes as `cancel_this`.
-            TessMonitorSetCancelFunc(monitor) { this, _ in
+            ocr.TessMonitorSetCancelFunc(monitor) { this, _ in
                 guard let this else { return false }
                 return Unmanaged<ScanCancellation>.fromOpaque(this).takeUnretainedValue().isStopped
             }
-            let recognised = TessBaseAPIRecognize(api, monitor)
+            let recognised = ocr.TessBaseAPIRecognize(api, monitor)
             if recognised != 0 || stop.isStopped { return nil }
         }
-        guard let text = TessBaseAPIGetUTF8Text(api) else { return "" }
+        guard let text = ocr.TessBaseAPIGetUTF8Text(api) else { return "" }
         lap("recognise \(picture.width)x\(picture.height)")
-        defer { TessDeleteText(text) }
+        defer { ocr.TessDeleteText(text) }
         return String(cString: text)
     }
 }

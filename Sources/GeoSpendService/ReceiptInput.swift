@@ -22,8 +22,10 @@ public enum ReceiptInput {
     ///   cannot be read.
     public static func ocr(_ path: String, languages: String = "deu+eng+fin", stop: ScanCancellation? = nil) throws -> String {
         do { return try ReceiptScanner.text(ofPhoto: path, languages: languages, stop: stop) } catch let error as ScanError {
-            if case .stopped = error { throw error }
-            throw UsageError(error.description)
+            switch error {
+            case .stopped, .library: throw error  // not the photo's fault
+            default: throw UsageError(error.description)
+            }
         }
     }
 

@@ -441,6 +441,7 @@ struct ReceiptsScanCommand: AsyncParsableCommand {
         do {
             text = try ReceiptScanner.text(ofPhoto: image, languages: lang, steps: PreparationSteps(names: steps) ?? .all)
         } catch let error as ScanError {
+            if case .library = error { throw error }  // not the photo's fault: a runtime failure (exit 1)
             throw ValidationError(error.description)
         }
         var scan = ReceiptScan.read(text, currency: code)
