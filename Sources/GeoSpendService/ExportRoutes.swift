@@ -7,6 +7,7 @@ import Hummingbird
 /// shape (hex or square), cell, metric, bandwidth, min-count, properties (points).
 struct ExportRoutes {
     let store: any Backend
+    let streams: StreamSlots
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("export/{layer}", use: export)
@@ -26,7 +27,7 @@ struct ExportRoutes {
         asked.pointProperties = try Self.pointProperties(q, layer: kind)
         let exportRequest = asked
         let store = self.store
-        return try await StreamedBody.response(contentType: "application/geo+json", owner: user) { sink in
+        return try await StreamedBody.response(slots: streams, contentType: "application/geo+json", owner: user) { sink in
             _ = try await MapExport.geoJSON(kind, exportRequest, store: store, to: sink)
         }
     }

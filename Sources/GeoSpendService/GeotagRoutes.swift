@@ -17,6 +17,7 @@ import Hummingbird
 /// or all users'.
 struct GeotagRoutes {
     let store: any Backend
+    let uploads: Slots
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.post("positions", use: importPositions)
@@ -58,7 +59,7 @@ struct GeotagRoutes {
             }
             format = f
         }
-        let upload = try await UploadedFile(request, context: context, what: "positions", fileExtension: format == .csv ? "csv" : "json")
+        let upload = try await UploadedFile(request, context: context, slots: uploads, what: "positions", fileExtension: format == .csv ? "csv" : "json")
         defer { upload.remove() }
         let path = upload.url.path
         let history: LocationHistory

@@ -9,6 +9,7 @@ import Hummingbird
 /// row's `line`, `column` and `reason` (`errors`), the first one also at the top.
 struct ImportRoutes {
     let store: any Backend
+    let uploads: Slots
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.post("import/expenses", use: importExpenses)
@@ -20,7 +21,7 @@ struct ImportRoutes {
         let options = ImportOptions(
             skipInvalid: try q.flag("skip-invalid"), updatesChanged: try q.flag("update"), allowsDuplicates: try q.flag("allow-duplicates"))
         let format = try UploadedFile.tableFormat(request)
-        let upload = try await UploadedFile(request, context: context, what: "import", fileExtension: format.rawValue)
+        let upload = try await UploadedFile(request, context: context, slots: uploads, what: "import", fileExtension: format.rawValue)
         defer { upload.remove() }
         let file = upload.url
         var source = ExpenseSource()

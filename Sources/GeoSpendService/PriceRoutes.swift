@@ -12,6 +12,7 @@ import Hummingbird
 /// `/products/search?text=T` is `products search T --format json` on the shared catalogue.
 struct PriceRoutes {
     let store: any Backend
+    let uploads: Slots
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.post("prices/import", use: importPrices)
@@ -77,7 +78,7 @@ struct PriceRoutes {
         let user = try await context.checkedUser(in: store)
         let skipInvalid = try QueryParameters(request).flag("skip-invalid")
         let format = try UploadedFile.tableFormat(request)
-        let upload = try await UploadedFile(request, context: context, what: "prices", fileExtension: format.rawValue)
+        let upload = try await UploadedFile(request, context: context, slots: uploads, what: "prices", fileExtension: format.rawValue)
         defer { upload.remove() }
         let file = upload.url
         let report: PriceImport.Report

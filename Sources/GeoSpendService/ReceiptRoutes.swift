@@ -16,7 +16,7 @@ import HTTPTypes
 /// - POST `/parse[?currency=EUR]` stores nothing; POST `/import?store=ID&at=WHEN…` (the text
 ///   body) is the same as POST `/receipts` with a text, kept for older clients.
 ///
-/// A POST `/receipts` holds one of the service's upload slots (`UploadSlots`, shared with the
+/// A POST `/receipts` holds one of the service's upload slots (`ServiceSettings.uploads`, shared with the
 /// file imports) from its first byte to its answer: its body (up to 20 MiB) is in memory that
 /// long. A photo also takes one of `scans` (`ServiceSettings.scans`) while it is read, on a thread of its own
 /// at the lowest priority, and its reading stops when the request is cancelled or after
@@ -24,6 +24,7 @@ import HTTPTypes
 struct ReceiptRoutes {
     let store: any Backend
     let scans: Slots
+    let uploads: Slots
     let scanTime: Duration
     let rewrites: BatchedRewrite
 
@@ -63,8 +64,8 @@ struct ReceiptRoutes {
     @Sendable func create(_ request: Request, context: ServiceContext) async throws -> Response {
         let q = QueryParameters(request)
         let user = try await context.checkedUser(in: store)
-        try UploadSlots.shared.takeOrRefuse()
-        defer { UploadSlots.shared.give() }
+        try uploads.takeOrRefuse()
+        defer { uploads.give() }
         var bytes = try await Self.body(request)
         var name = q.string("name") ?? "body"
         if let boundary = Self.multipartBoundary(request) {

@@ -24,6 +24,13 @@ public struct ServiceSettings: Sendable {
     /// more are 503 with `Retry-After`. Two by default: a scan takes about one second of one core
     /// and, for a 50-megapixel photo, a few hundred MB.
     public let scans: Slots
+    /// The uploads in progress, shared by the routes that take files (and receipts): two at a
+    /// time, each up to 64 MiB on disk and a chunk in memory; the imports behind them write one
+    /// at a time anyway (one writer per database). Each service has its own: a process-wide count
+    /// let one test's service refuse another's uploads when tests ran side by side.
+    public let uploads: Slots
+    /// The streamed downloads open, per user and in all (`StreamedBody`), this service's own.
+    let streams = StreamSlots()
     /// The web app's basemap (`/`): the offline OpenStreetMap GeoJSON by default, or the
     /// operator's tiles (`geospend serve --basemap-tiles`).
     public var basemap: Basemap = .offline(file: nil)
@@ -33,6 +40,7 @@ public struct ServiceSettings: Sendable {
         self.minUsersFloor = minUsersFloor
         self.exposeMetrics = exposeMetrics
         scans = Slots(limit: concurrentScans, busy: { "the service is reading \($0) receipt photos already; retry in a few seconds" }, retryAfter: 2)
+        uploads = Slots(limit: 2, busy: { "the service is taking \($0) uploads already; retry in a few seconds" }, retryAfter: 5)
     }
 
     /// `text` as a public URL: `http` or `https`, a host, no query, fragment or user part; the

@@ -20,12 +20,12 @@ enum StreamedBody {
     static let stallTimeout: Duration = .seconds(20)
 
     static func response(
-        contentType: String, owner: String, _ write: @escaping @Sendable (ByteSink) async throws -> Void
+        slots: StreamSlots, contentType: String, owner: String, _ write: @escaping @Sendable (ByteSink) async throws -> Void
     ) async throws -> Response {
-        try StreamSlots.shared.take(owner)
+        try slots.take(owner)
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else {
-            StreamSlots.shared.give(owner)
+            slots.give(owner)
             throw Problem(.serviceUnavailable, "the service is out of file descriptors; retry later")
         }
         let (readEnd, writeEnd) = (ends[0], ends[1])
@@ -33,7 +33,7 @@ enum StreamedBody {
         let producer = Task {
             defer {
                 close(writeEnd)
-                StreamSlots.shared.give(owner)
+                slots.give(owner)
             }
             let sink = ByteSink(descriptor: writeEnd, capacity: 1 << 16)
             sink.stallTimeoutMilliseconds = Int32(stallTimeout.components.seconds * 1000)
@@ -77,9 +77,9 @@ enum StreamedBody {
     }
 }
 
-/// Streams open, per user and in all (`StreamedBody`).
+/// Streams open, per user and in all (`StreamedBody`); each service has its own
+/// (`ServiceSettings.streams`).
 final class StreamSlots: Sendable {
-    static let shared = StreamSlots()
     /// The database has 5 pooled readers (GRDB's default): streams leave at least one to the
     /// token checks and reads of everyone else (whose `near` and `nearest-stores` have their
     /// own connections). Three per user: the live map fetches its three layers at once.

@@ -8,7 +8,7 @@ import Hummingbird
 ///
 /// The body goes to the file as it arrives, a chunk at a time: memory holds a chunk and the
 /// file's first line, not the whole upload (collecting 64 MiB and copying it to write it took
-/// about 9× the upload). At most `UploadSlots.shared.limit` uploads are taken at once; more are 503
+/// about 9× the upload). At most `ServiceSettings.uploads`' limit of uploads are taken at once; more are 503
 /// with `Retry-After`. The file's name carries this process's id
 /// (`geospend-upload-PID-…`), so an upload a killed service left is found and removed by the
 /// next `serve` and by `users delete` (`UploadedFile.removeLeftovers`).
@@ -29,9 +29,9 @@ public struct UploadedFile {
     }
 
     /// `what` and `fileExtension` go into the file's name (`geospend-upload-<pid>-<what>-<uuid>.csv`).
-    init(_ request: Request, context: ServiceContext, what: String, fileExtension: String) async throws {
-        try UploadSlots.shared.takeOrRefuse()
-        defer { UploadSlots.shared.give() }
+    init(_ request: Request, context: ServiceContext, slots: Slots, what: String, fileExtension: String) async throws {
+        try slots.takeOrRefuse()
+        defer { slots.give() }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(
             "\(Self.prefix)\(getpid())-\(what)-\(UUID().uuidString).\(fileExtension)")
         guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]),
@@ -73,13 +73,6 @@ public struct UploadedFile {
     public static func removeLeftovers() -> [String] {
         LeftoverFiles.removeStale(in: FileManager.default.temporaryDirectory.path, prefixes: [prefix])
     }
-}
-
-/// The uploads in progress, shared by the routes that take files (and receipts): two at a time,
-/// each up to 64 MiB on disk and a chunk in memory; the imports behind them write one at a time
-/// anyway (one writer per database).
-enum UploadSlots {
-    static let shared = Slots(limit: 2, busy: { "the service is taking \($0) uploads already; retry in a few seconds" }, retryAfter: 5)
 }
 
 /// A bounded count of work in progress (uploads, receipt scans): `take` a slot before the work

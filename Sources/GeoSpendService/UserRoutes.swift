@@ -6,6 +6,7 @@ import Hummingbird
 /// (the file rewritten so no copy stays; the user's tokens go with it).
 struct UserRoutes {
     let store: any Backend
+    let streams: StreamSlots
 
     func add(to group: RouterGroup<ServiceContext>) {
         group.get("users/me/export", use: export)
@@ -36,7 +37,7 @@ struct UserRoutes {
         let user = try context.user()
         let store = self.store
         struct Gone: Error {}
-        return try await StreamedBody.response(contentType: "application/json", owner: user) { sink in
+        return try await StreamedBody.response(slots: streams, contentType: "application/json", owner: user) { sink in
             let written = try await store.withUserData(user) { data in
                 try UserExport.write(data, generatedAt: MapExportRequest.now(), to: sink)
             }

@@ -185,7 +185,7 @@ import Glibc
         }
     }
 
-    /// A receipt being posted holds one of the service's upload slots (`UploadSlots`, 2) from
+    /// A receipt being posted holds one of the service's upload slots (`ServiceSettings.uploads`, 2) from
     /// its first byte: with two posts half sent, a third is 503 with `Retry-After`; once they
     /// are gone, it is taken again. The server keeps idle connections for 10 minutes here (10 s
     /// by default), so the half-sent posts hold their slots however slowly a loaded machine asks;
