@@ -1,8 +1,8 @@
 import CTesseract
 
 /// Tesseract's and Leptonica's functions (CTesseract.h), from the libraries opened the first time
-/// a photo is read: a command that reads none does not load them (6.6 ms of every command's start
-/// when they were linked in, docs/MEASUREMENTS.md § Where the tests' CPU went).
+/// a photo is read: a command that reads none does not load them (about 4 ms of every command's
+/// CPU when they were linked in, docs/MEASUREMENTS.md).
 enum OCRLibrary {
     /// The functions, or why the libraries could not be opened; opened once, on first use.
     private static let opened: Result<GeoSpendOCRLibrary, ScanError> = {

@@ -51,8 +51,8 @@ struct GeoSpendCommand: AsyncParsableCommand {
     /// The subcommand that `arguments` name, when it has no subcommands of its own, parsed by itself;
     /// nil when the names lead elsewhere or the parse fails (help, a bad option), which the whole
     /// tree's parse then does with the root's wording. ArgumentParser's parse of the whole tree
-    /// builds and checks every level's arguments by reflection; in a debug build its checks were
-    /// most of a small command's CPU (docs/MEASUREMENTS.md § Parsing a subcommand by itself).
+    /// builds and checks every level's arguments by reflection: in a debug build about a third of a
+    /// small command's CPU (docs/MEASUREMENTS.md § Parsing a subcommand by itself).
     static func parsedLeaf(_ arguments: [String]) -> ParsableCommand? {
         var children = subcommands, rest = arguments[...]
         var leaf: ParsableCommand.Type?
