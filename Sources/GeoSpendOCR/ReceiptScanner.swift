@@ -34,7 +34,7 @@ public enum ScanError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Reads a photo of a receipt: Leptonica prepares it (PhotoPreparation), Tesseract's C API reads
-/// the text (`TessBaseAPIInit3`, `TessBaseAPISetImage2`, `TessBaseAPIGetUTF8Text`).
+/// the text (`TessBaseAPIInit2`, `TessBaseAPISetImage2`, `TessBaseAPIGetUTF8Text`).
 ///
 /// ```swift
 /// let text = try ReceiptScanner.text(ofPhoto: "receipt.jpg", languages: "deu+eng+fin")
