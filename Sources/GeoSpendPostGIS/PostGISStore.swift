@@ -28,8 +28,9 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
     private var nextID = 0
     /// Connections open or being opened, at most `maximumConnections`.
     private var opened = 0
-    /// Scopes waiting for a connection, first come first served: resumed with a connection given
-    /// back, or with nil when one closed (the waiter may then open its own).
+    /// Scopes waiting for a connection, woken in the order they came: with a connection given
+    /// back, or with nil when one closed (the waiter then tries again, and a scope arriving
+    /// meanwhile may open that connection first).
     private var waiting: [(id: Int, turn: CheckedContinuation<PostgresConnection?, any Error>)] = []
     private var nextWaiter = 0
 
