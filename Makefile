@@ -93,10 +93,15 @@ fixtures: bootstrap
 	$(VENV)/bin/python scripts/fixtures/geodesic_fixtures.py Tests/Fixtures
 
 # libFuzzer targets (Fuzz/README.md): CSV, JSON Lines, GeoJSON stores, option values; each
-# runs FUZZ_SECONDS, with invariants checked on every input. Exit 1 on a crash.
+# runs FUZZ_SECONDS, with invariants checked on every input. Exit 1 on a crash. Then the HTTP API
+# under schemathesis with SCHEMATHESIS_EXAMPLES examples an operation (make test runs 10).
 FUZZ_SECONDS ?= 60
-fuzz: bootstrap
+SCHEMATHESIS_EXAMPLES ?= 100
+fuzz: bootstrap venv
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
+	@SWIFT=$(SWIFT) scripts/build.sh --build-tests
+	@rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
+	TMPDIR=$(TEST_TMP) GEOSPEND_SCHEMATHESIS_EXAMPLES=$(SCHEMATHESIS_EXAMPLES) $(SWIFT) test --skip-build --filter openAPIDocumentHoldsUnderSchemathesis
 
 # Receipts from photos (issue 42): generated clean, phone and hard photos with ground truth, read by
 # `geospend receipts scan`; per set accepted, total exact, wrong totals accepted, date, store, items,

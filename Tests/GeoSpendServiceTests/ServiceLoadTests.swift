@@ -1,5 +1,6 @@
 import Foundation
 import GeoSpendTestSupport
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -25,13 +26,37 @@ import Glibc
     /// A generated file of 40,000 expenses of user1 and user2 beside the fixture's, with a write
     /// token of user1 and a read token of user2.
     static func twoUserFile(_ f: ServiceFixture, name: String, seed: Int) throws -> (db: String, user1Write: String, user2Read: String) {
+        let made = try generated(seed: seed)
         let db = f.dir.appendingPathComponent("\(name).sqlite").path
-        let csv = f.dir.appendingPathComponent("\(name).csv").path
-        try #require(try f.geospend(["generate", "--users", "2", "--expenses", "40000", "--seed", "\(seed)", "--out", csv]).status == 0)
-        _ = try f.cli(["import", "stores", "Data/helsinki-places.geojson"], db: db)
-        _ = try f.cli(["import", "expenses", csv], db: db)
-        return (db, try lastLine(f.cli(["tokens", "create", "--user", "user1", "--scope", "write"], db: db)),
-                try lastLine(f.cli(["tokens", "create", "--user", "user2", "--scope", "read"], db: db)))
+        try FileManager.default.copyItem(atPath: made.db, toPath: db)
+        return (db, made.user1Write, made.user2Read)
+    }
+
+    private static let made = Mutex<[Int: (db: String, user1Write: String, user2Read: String)]>([:])
+
+    /// Made by the real binary once per test process and seed, then copied: generating and
+    /// importing the rows took about 5 s of CPU, and each test has a fixture of its own. Left in
+    /// the tests' temporary folder (make test empties it); a closed file, without a -wal.
+    private static func generated(seed: Int) throws -> (db: String, user1Write: String, user2Read: String) {
+        try made.withLock { made in
+            if let file = made[seed] { return file }
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geospend-service-load-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let db = dir.appendingPathComponent("load.sqlite").path, csv = dir.appendingPathComponent("load.csv").path
+            func cli(_ args: [String]) throws -> String {
+                let r = try runProgram(ServiceFixture.binary, args, directory: ServiceFixture.repo, environment: ServiceFixture.environment)
+                try #require(r.status == 0, "\(args): \(r.err)")
+                return r.out
+            }
+            _ = try cli(["generate", "--users", "2", "--expenses", "40000", "--seed", "\(seed)", "--out", csv])
+            _ = try cli(["import", "stores", "Data/helsinki-places.geojson", "--db", db])
+            _ = try cli(["import", "expenses", csv, "--db", db])
+            let file = (db: db, user1Write: try lastLine(cli(["tokens", "create", "--user", "user1", "--scope", "write", "--db", db])),
+                        user2Read: try lastLine(cli(["tokens", "create", "--user", "user2", "--scope", "read", "--db", db])))
+            try #require(!FileManager.default.fileExists(atPath: db + "-wal"), "\(db)-wal left behind")
+            made[seed] = file
+            return file
+        }
     }
 
     static func lastLine(_ text: String) throws -> String { try #require(text.split(separator: "\n").last.map(String.init)) }
