@@ -11,7 +11,9 @@ import Testing
 /// database holding only her expenses (`alone`) as from the sample database where every other
 /// user spends at the same stores and places (`shared`). It cannot pass vacuously: filed under
 /// alice (`merged`), bob's rows change every answer. Guessing another user's id gives 404.
-@Suite(.serialized) struct ServiceIsolationTests {
+/// Each test has a fixture of its own, so they run side by side: one after another, the suite
+/// was the last to finish a `make test` run, its last 55 s with part of the CPU idle.
+@Suite struct ServiceIsolationTests {
     let f: ServiceFixture
 
     init() throws { f = try ServiceFixture() }
