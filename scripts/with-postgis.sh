@@ -3,7 +3,8 @@
 # hot standby of it (streaming replication on loopback): their addresses go into
 # $GEOSPEND_TEST_POSTGRES and $GEOSPEND_TEST_POSTGRES_REPLICA as postgresql://postgres@127.0.0.1:PORT/postgres,
 # and both servers and their folders are gone afterwards, whatever the command's exit status
-# (which is the script's); last, it prints the most client connections it saw at once.
+# (which is the script's); last, it prints the most client connections it saw at once and the
+# servers' CPU.
 #
 #   scripts/with-postgis.sh swift test
 set -euo pipefail
@@ -32,4 +33,12 @@ status=0
 "$@" || status=$?
 kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null || true
 echo "PostgreSQL for the tests: $(cat "$dir/peak" 2>/dev/null || echo 0) client connections at once, the most of samples every 2 s (max_connections $(psql "$GEOSPEND_TEST_POSTGRES" -qAt -c 'SHOW max_connections'))" >&2
+# The servers' CPU, which a `time` of the command does not see (they are no children of it):
+# each postmaster's own and its ended backends' (fields 14-17 of /proc/PID/stat, in ticks).
+cpu() {
+  local pid
+  pid=$(head -n 1 "$1/data/postmaster.pid" 2>/dev/null) || { echo "?"; return; }
+  awk -v hz="$(getconf CLK_TCK)" '{ printf "%.1f", ($14 + $15 + $16 + $17) / hz }' "/proc/$pid/stat" 2>/dev/null || echo "?"
+}
+echo "PostgreSQL's CPU: server $(cpu "$dir/server") s, replica $(cpu "$dir/replica") s" >&2
 exit "$status"
