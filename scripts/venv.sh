@@ -7,7 +7,7 @@
 # (--no-compile). Into a fresh .venv, make test's two files took 42 s + 19 s as two runs, 40 s as
 # one run without compiling (pip's cache warm). Then compileall writes every module's bytecode
 # once (12 s, 22 s of CPU): where PYTHONDONTWRITEBYTECODE is set, as on this project's machines,
-# Python never caches what it compiles, and each of the tests' hundred-odd Python runs compiled
+# Python never caches what it compiles, and each of the tests' hundred or so Python runs compiled
 # pandas and the rest again (importing the GeoJSON readers: 2.1 s of CPU each time, 0.7 s after).
 set -euo pipefail
 cd "$(dirname "$0")/.."
