@@ -51,8 +51,8 @@ import Glibc
             _ = try cli(["generate", "--users", "2", "--expenses", "40000", "--seed", "\(seed)", "--out", csv])
             _ = try cli(["import", "stores", "Data/helsinki-places.geojson", "--db", db])
             _ = try cli(["import", "expenses", csv, "--db", db])
-            let file = (db: db, user1Write: try lastLine(cli(["tokens", "create", "--user", "user1", "--scope", "write", "--db", db])),
-                        user2Read: try lastLine(cli(["tokens", "create", "--user", "user2", "--scope", "read", "--db", db])))
+            let file = (db: db, user1Write: try ServiceFixture.token(user: "user1", scope: "write", db: db),
+                        user2Read: try ServiceFixture.token(user: "user2", scope: "read", db: db))
             try #require(!FileManager.default.fileExists(atPath: db + "-wal"), "\(db)-wal left behind")
             made[seed] = file
             return file
