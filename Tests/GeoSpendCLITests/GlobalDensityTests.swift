@@ -53,8 +53,8 @@ import Testing
     }
 
     // The surfaces below are smaller than the grids' (Chukotka's points within 150 km, not 300;
-    // 100 points anywhere, not 300): a kernel 5 cells wide is about 80 cells, each checked by four
-    // readers, and the two took about 40 s of make test's CPU as the grids have them.
+    // 100 points anywhere, not 300): a kernel of radius 5 cells covers about 80 cells, each
+    // checked by four readers, and the two took about 40 s of make test's CPU as the grids have them.
     @Test func densityOnBothSidesOfTheAntimeridian() throws {
         let (problems, _) = try check(GlobalGridTests.pacific(chukotkaKm: 150), name: "pacific", cell: 5_000, bandwidth: 25_000)
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
