@@ -48,21 +48,34 @@ import Testing
     }
 
     /// A read whose caller was cancelled after the work began, but before the read (it waited
-    /// for a pooled connection, say), does not start.
+    /// for a pooled connection, say), does not start. The work waits until the test has
+    /// cancelled: a sleep instead failed on a loaded machine, where the cancel came after it.
     @Test func aReadCancelledBeforeItStartsDoesNotRun() async throws {
         let scratch = Scratch()
         let store = try SpatiaLiteStore(path: scratch.path("early.sqlite"))
-        let ran = Mutex(false)
+        let began = Mutex(false), cancelled = Mutex(false), ended = Mutex(false), ran = Mutex(false)
         let task = Task {
             try await offloaded {
-                Thread.sleep(forTimeInterval: 0.5)  // the caller is cancelled meanwhile
+                defer { ended.withLock { $0 = true } }
+                began.withLock { $0 = true }
+                while !cancelled.withLock({ $0 }) { usleep(1_000) }  // the caller is cancelled meanwhile
                 try store.readDatabase { _ in ran.withLock { $0 = true } }
             }
         }
-        try await Task.sleep(for: .milliseconds(100))
+        try await waitUntil("the work began") { began.withLock { $0 } }
         task.cancel()
+        cancelled.withLock { $0 = true }
         await #expect(throws: CancellationError.self) { try await task.value }
-        try await Task.sleep(for: .milliseconds(1500))
+        try await waitUntil("the work ended") { ended.withLock { $0 } }
         #expect(!ran.withLock { $0 })
+    }
+
+    /// Polls `condition` every 10 ms; fails after 60 s (a hung test, not a slow one).
+    private func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition() {
+            try #require(ContinuousClock.now < deadline, "\(what): not after 60 s")
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 }
