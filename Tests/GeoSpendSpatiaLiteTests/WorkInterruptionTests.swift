@@ -49,9 +49,9 @@ import Testing
 
     /// A read whose caller was cancelled after the work began, but before the read (it waited
     /// for a pooled connection, say), does not start. The work cancels its caller itself, so
-    /// the order does not hang on scheduling: a sleep in the work, and then a wait for the work
-    /// to begin, both failed in whole runs on this machine, where the test's own task waited
-    /// for a thread for over a minute.
+    /// the order does not hang on scheduling: a sleep in the work, and then a 60 s wait for the
+    /// work to begin, both failed in whole runs on this machine (the second: the work had not
+    /// begun after a minute).
     @Test func aReadCancelledBeforeItStartsDoesNotRun() async throws {
         let scratch = Scratch()
         let store = try SpatiaLiteStore(path: scratch.path("early.sqlite"))
