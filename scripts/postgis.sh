@@ -23,6 +23,7 @@ if [ "$command" = install ]; then
   exec "$here/bootstrap.sh" postgresql-15 postgresql-15-postgis-3 postgresql-client-15 libpq-dev
 fi
 dir=${2:?usage: postgis.sh start|stop|crash|restart DIR | replica PRIMARY_DIR DIR}
+dir=$(realpath -m "$dir")
 # Starts the server with no file descriptor of ours beyond 0-2: a daemon that keeps one open
 # keeps it for its lifetime, and Foundation's Process (the Swift tests run this script with it)
 # sees its child end only when a socket it hands the child closes.
@@ -31,8 +32,11 @@ detached() {
 }
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
+# In / : the postgres user may not enter the caller's folder (a clone made by mktemp is mode
+# 700), and each command run from there said "could not change directory … Permission denied".
+# The folders this script is given are made absolute first, for the same reason.
 as_owner=()
-if [ "$(id -u)" -eq 0 ]; then as_owner=(runuser -u postgres --); fi
+if [ "$(id -u)" -eq 0 ]; then as_owner=(runuser -u postgres -- env -C /); fi
 
 case "$command" in
 start)
@@ -83,6 +87,7 @@ replica)
   # 15's defaults (wal_level replica, max_wal_senders 10, hot_standby on) allow a hot standby.
   primary=$(cat "$dir/conninfo")
   dir=${3:?usage: postgis.sh replica PRIMARY_DIR DIR}
+  dir=$(realpath -m "$dir")
   mkdir -p "$dir"
   [ ${#as_owner[@]} -gt 0 ] && chown postgres: "$dir"
   # -R writes standby.signal and primary_conninfo; -X stream copies the WAL written meanwhile;
