@@ -32,9 +32,9 @@ detached() {
 }
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-# In / : the postgres user may not enter the caller's folder (a clone made by mktemp is mode
-# 700), and each command run from there said "could not change directory … Permission denied".
-# The folders this script is given are made absolute first, for the same reason.
+# As root, the server's commands run as the postgres user, from / : that user may not enter
+# the caller's folder (a clone made by mktemp is mode 700), and each command run from there said
+# "could not change directory … Permission denied". So DIR is made absolute first.
 as_owner=()
 if [ "$(id -u)" -eq 0 ]; then as_owner=(runuser -u postgres -- env -C /); fi
 

@@ -64,7 +64,7 @@ import Testing
         }
         try (rows.joined(separator: "\n") + "\n").write(toFile: csv, atomically: true, encoding: .utf8)
         _ = try f.cli(["import", "expenses", csv, "--user", "traveller"], db: db)
-        let token = try ServiceLoadTests.lastLine(f.cli(["tokens", "create", "--user", "traveller", "--scope", "read"], db: db))
+        let token = try ServiceFixture.token(user: "traveller", scope: "read", db: db)
         let server = try LiveServerTests.Server(db: db, in: f.dir)
         defer { _ = server.stop() }
         var env = ServiceFixture.environment

@@ -59,8 +59,6 @@ import Glibc
         }
     }
 
-    static func lastLine(_ text: String) throws -> String { try #require(text.split(separator: "\n").last.map(String.init)) }
-
     /// A connection with a small receive buffer that sends `request` and reads nothing.
     static func stalled(port: Int, _ request: String) throws -> Int32 {
         let fd = try #require(LoopbackSocket.connect(port: port, receiveBuffer: 4096))
