@@ -12,13 +12,6 @@
 # "A build from a clean clone"). For lldb, build with DEBUG_INFO_FLAGS= (everything recompiles,
 # as it does whenever the flags change: `swift build` by hand and this script do not share
 # products). The index store stays: on Linux SwiftPM finds the tests through it.
-#
-# A debug build also compiles each module whole (one compiler job per module, LLVM on
-# $(nproc) threads) rather than in batches of files that each re-read the rest of their module:
-# a build from nothing took 13 % less CPU (docs/MEASUREMENTS.md, "Whole modules"). The price is
-# paid while editing: a changed file recompiles its whole module and every module above it. For
-# an edit loop, export INCREMENTAL=1 (batch mode, as SwiftPM's default; switching either way
-# recompiles everything once).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .build/logs
@@ -26,13 +19,9 @@ suffix=$(printf '%s' "$*" | tr -cs 'A-Za-z0-9' '-' | sed 's/^-*//; s/-*$//')
 log=.build/logs/build${suffix:+-$suffix}.log
 swift=${SWIFT:-swift}
 debug_info_flags=${DEBUG_INFO_FLAGS--Xswiftc -gnone -Xcc -g0 -Xcxx -g0}
-# -num-threads makes the whole-module job write an object per file, as SwiftPM's plan and the
-# index store expect ("index output filenames do not match input source files" without it).
-whole_module_flags="-Xswiftc -wmo -Xswiftc -num-threads -Xswiftc $(nproc)"
-[ -n "${INCREMENTAL:-}" ] && whole_module_flags=""
 case " $* " in
   *" -c release "* | *" --configuration release "* | *" -c=release "*) extra=() ;;
-  *) read -r -a extra <<<"$debug_info_flags $whole_module_flags" ;;
+  *) read -r -a extra <<<"$debug_info_flags" ;;
 esac
 
 echo "build: $swift build $* ${extra[*]} (log: $log)"
