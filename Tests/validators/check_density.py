@@ -1,8 +1,10 @@
 """Checks a density surface (`geospend export density`) against the expenses it was made from.
 
-Usage: check_density.py EXPENSES.csv LAYER.geojson CELL_M BANDWIDTH_M
+Usage: check_density.py EXPENSES.csv LAYER.geojson CELL_M BANDWIDTH_M [EXPENSES LAYER CELL BANDWIDTH ...]
 
-Prints "ok" and a line of figures, or one line per problem (exit status 1). Written for the tests
+For each surface prints "LAYER: ok" and its figures, or "LAYER: " and one problem a line; the exit
+status is 1 if any surface has a problem. Several surfaces in one run: the imports take longer
+than a small surface's checks. Written for the tests
 from GeoSpend's documented definition (docs/GRIDS.md, `export density --help`): the quartic kernel
 K(d) = 3/(pi h^2) (1 - d^2/h^2)^2 for d < h, weighted by amount, evaluated at each square cell's
 centre, d measured in the plane of the cell's Lambert azimuthal equal-area projection. It uses
@@ -95,12 +97,16 @@ def main(expenses_path, layer_path, c, h):
     if abs(mass - total) > 0.01 * total:
         problems.append(f"the surface integrates to {mass:.2f}, the expenses total {total:.2f}")
     if problems:
-        print("\n".join(problems[:40]))
+        print(f"{layer_path}: " + "\n".join(problems[:40]))
         return 1
-    print(f"ok\ncells {len(features)} expenses {len(rows)} projections {len(groups)} mass {mass:.4f} of {total:.2f} "
+    print(f"{layer_path}: ok, cells {len(features)} expenses {len(rows)} projections {len(groups)} mass {mass:.4f} of {total:.2f} "
           f"(off {abs(mass - total) / total:.2e}) worst density off {worst:.1e} of the largest")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])))
+    args = sys.argv[1:]
+    if not args or len(args) % 4:
+        sys.exit(__doc__.split("\n\n")[1])
+    failed = [main(e, l, float(c), float(h)) for e, l, c, h in zip(*[iter(args)] * 4)]
+    sys.exit(1 if any(failed) else 0)
