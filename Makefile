@@ -54,17 +54,23 @@ TEST_RUN := TMPDIR=$(TEST_TMP) GEOSPEND_REQUIRE_POSTGRES=1 POSTGIS_DURABILITY=of
 # fresh .venv the install is about 40 s (docs/MEASUREMENTS.md, "A build from a clean clone").
 # The notebooks then run beside the tests, as make notebooks runs them (they need only the
 # geospend just built and .venv): the tests leave about a sixth of the two cores idle.
+# Each half says how long it took, from its start (the build's figure includes fetching and
+# resolving the packages, which SwiftPM's own "Build complete!" does not).
 test: bootstrap
-	@scripts/venv.sh Tests/validators/requirements.txt Notebooks/requirements.txt & venv=$$!; \
+	@start=$$(date +%s); \
+	  scripts/venv.sh Tests/validators/requirements.txt Notebooks/requirements.txt & venv=$$!; \
 	  SWIFT=$(SWIFT) scripts/build.sh --build-tests; built=$$?; \
 	  wait $$venv; installed=$$?; \
 	  if [ $$built -ne 0 ]; then exit $$built; fi; \
-	  if [ $$installed -ne 0 ]; then echo "test: installing the Python environment failed (above)" >&2; exit $$installed; fi
+	  if [ $$installed -ne 0 ]; then echo "test: installing the Python environment failed (above)" >&2; exit $$installed; fi; \
+	  echo "test: built in $$(( $$(date +%s) - start )) s"
 	@rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
-	@GEOSPEND_BIN=$(CURDIR)/.build/debug/geospend $(VENV)/bin/python scripts/notebooks/run_notebooks.py --timeout 300 \
+	@start=$$(date +%s); \
+	  GEOSPEND_BIN=$(CURDIR)/.build/debug/geospend $(VENV)/bin/python scripts/notebooks/run_notebooks.py --timeout 300 \
 	    >.build/logs/notebooks.log 2>&1 & notebooks=$$!; \
 	  echo "$(TEST_RUN)"; $(TEST_RUN); tested=$$?; \
 	  wait $$notebooks; executed=$$?; cat .build/logs/notebooks.log >&2; rm -rf $(TEST_TMP); \
+	  echo "test: tests and notebooks ran in $$(( $$(date +%s) - start )) s"; \
 	  if [ $$tested -ne 0 ]; then exit $$tested; fi; \
 	  if [ $$executed -ne 0 ]; then echo "test: a notebook failed (above; make notebooks runs them alone)" >&2; exit $$executed; fi
 
