@@ -3,11 +3,12 @@
 Usage: check_density.py EXPENSES.csv LAYER.geojson CELL_M BANDWIDTH_M [EXPENSES LAYER CELL BANDWIDTH ...]
 
 For each surface prints "LAYER: ok" and its figures, or "LAYER: " and one problem a line; the exit
-status is 1 if any surface has a problem. Several surfaces in one run: the imports take longer
-than a small surface's checks. Written for the tests
-from GeoSpend's documented definition (docs/GRIDS.md, `export density --help`): the quartic kernel
-K(d) = 3/(pi h^2) (1 - d^2/h^2)^2 for d < h, weighted by amount, evaluated at each square cell's
-centre, d measured in the plane of the cell's Lambert azimuthal equal-area projection. It uses
+status is 1 if any surface has a problem. Several surfaces go in one run because the imports
+below take longer than a small surface's checks.
+
+Written for the tests from GeoSpend's documented definition (docs/GRIDS.md, `export density
+--help`): the quartic kernel K(d) = 3/(pi h^2) (1 - d^2/h^2)^2 for d < h, weighted by amount,
+evaluated at each square cell's centre, d measured in the plane of the cell's Lambert azimuthal equal-area projection. It uses
 shapely 2, pyproj and numpy (Tests/validators/requirements.txt), none of GeoSpend's code:
 
 - geometry: every cell a Polygon or MultiPolygon, valid (`shapely.is_valid`), exterior rings
