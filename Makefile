@@ -54,8 +54,8 @@ TEST_RUN := TMPDIR=$(TEST_TMP) GEOSPEND_REQUIRE_POSTGRES=1 POSTGIS_DURABILITY=of
 # fresh .venv the install is about 40 s (docs/MEASUREMENTS.md, "A build from a clean clone").
 # The notebooks then run beside the tests, as make notebooks runs them (they need only the
 # geospend just built and .venv): the tests leave about a sixth of the two cores idle.
-# Each half says how long it took, from its start (the build's figure includes fetching and
-# resolving the packages, which SwiftPM's own "Build complete!" does not).
+# Each half says how long it took from its start: the tests' figure counts the servers' start,
+# `swift test`'s planning and the notebooks' end, which Swift Testing's own does not.
 test: bootstrap
 	@start=$$(date +%s); \
 	  scripts/venv.sh Tests/validators/requirements.txt Notebooks/requirements.txt & venv=$$!; \
