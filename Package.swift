@@ -11,6 +11,15 @@ let staticFoundation = ["-Xlinker", "--start-group"]
     ].flatMap { ["-Xlinker", "-l:lib\($0).a"] }
     + ["-Xlinker", "--end-group"]
 
+/// Where the test targets write their index: scripts/build.sh builds without SwiftPM's index store
+/// (`--disable-index-store`: a clean build took 60 s less CPU, docs/MEASUREMENTS.md) and names
+/// SwiftPM's own store path here, because SwiftPM's test discovery on Linux opens each test
+/// object's index unit and fails without it. Unset (a plain `swift build`), SwiftPM indexes
+/// everything itself.
+let testIndexStore: [SwiftSetting] = Context.environment["GEOSPEND_TEST_INDEX_STORE"].map {
+    [.unsafeFlags(["-index-store-path", $0])]
+} ?? []
+
 let package = Package(
     name: "GeoSpend",
     platforms: [.macOS(.v13)],
@@ -116,14 +125,16 @@ let package = Package(
             path: "Tests/GeoSpendTestStores"),
         .testTarget(
             name: "GeoSpendTests",
-            dependencies: ["GeoSpend", "CProj", "GeoSpendTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]),
+            dependencies: ["GeoSpend", "CProj", "GeoSpendTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: testIndexStore),
         .testTarget(
             name: "GeoSpendSpatiaLiteTests",
             dependencies: [
                 "GeoSpend", "GeoSpendSpatiaLite", "GeoSpendPostGIS", "GeoSpendTestSupport", "GeoSpendTestStores",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
-            ]),
+            ],
+            swiftSettings: testIndexStore),
         // The PostgreSQL store's own machinery (a scope's connection, prepared statements, the test
         // server), against a real server; the contract suites every store passes stay above.
         .testTarget(
@@ -132,14 +143,16 @@ let package = Package(
                 "GeoSpend", "GeoSpendPostGIS", "GeoSpendTestStores", "GeoSpendTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            swiftSettings: testIndexStore),
         // The CLI tests inspect the databases the commands leave behind (isolation, user deletion).
         .testTarget(
             name: "GeoSpendCLITests",
             dependencies: [
                 "GeoSpend", "GeoSpendSpatiaLite", "GeoSpendTestSupport", "GeoSpendTestStores",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]),
+            ],
+            swiftSettings: testIndexStore),
         .testTarget(
             name: "GeoSpendServiceTests",
             dependencies: [
@@ -148,7 +161,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]),
+            ],
+            swiftSettings: testIndexStore),
     ]
 )
 

@@ -9,7 +9,8 @@
 #   scripts/with-postgis.sh swift test
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-dir=$(mktemp -d /tmp/geospend-pg-XXXXXX)
+# Under TMPDIR: make test points it at a folder in memory (Makefile, TEST_TMP).
+dir=$(mktemp -d "${TMPDIR:-/tmp}/geospend-pg-XXXXXX")
 chmod 755 "$dir"
 trap '"$here/postgis.sh" stop "$dir/replica"; "$here/postgis.sh" stop "$dir/server"; rm -rf "$dir"' EXIT
 url() { echo "postgresql://postgres@127.0.0.1:$(sed -n 's/.*port=\([0-9]*\).*/\1/p' <<<"$1")/postgres"; }
