@@ -48,8 +48,9 @@ screenshots: build venv
 # the run: a failed or killed test cannot leave gigabytes of databases in /tmp. Outside the
 # checkout, as some tests need a folder with no Data/ above it. The PostGIS store's tests run
 # against a throwaway server (scripts/with-postgis.sh, its data folder under TMPDIR too), required
-# to be there. In memory (/dev/shm) when it has 8 GiB free, else /tmp: the whole run took 581 s
-# there against 644 s on this machine's disk (docs/MEASUREMENTS.md, "Scratch files in memory").
+# to be there. In memory (/dev/shm) when it has 8 GiB free, else /tmp: a whole test run took
+# 581 s there against 644 s on this machine's disk, one run each (docs/MEASUREMENTS.md, "Scratch
+# files in memory").
 TEST_TMP_ROOT := $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && [ "$$(df -Pk /dev/shm | awk 'NR == 2 { print $$4 }')" -ge 8388608 ] && echo /dev/shm || echo /tmp)
 TEST_TMP := $(TEST_TMP_ROOT)/geospend-tests-$(shell printf %s "$(CURDIR)" | md5sum | cut -c1-12)
 TEST_RUN := TMPDIR=$(TEST_TMP) GEOSPEND_REQUIRE_POSTGRES=1 POSTGIS_DURABILITY=off scripts/with-postgis.sh $(SWIFT) test --skip-build

@@ -12,7 +12,8 @@
 # "A build from a clean clone"). For lldb, build with DEBUG_INFO_FLAGS= (everything recompiles,
 # as it does whenever the flags change: `swift build` by hand and this script do not share
 # products). Only the test targets are indexed: on Linux SwiftPM finds the tests through their
-# index units; GEOSPEND_FULL_INDEX=1 indexes everything, as a plain `swift build` does.
+# index units. GEOSPEND_FULL_INDEX=1 indexes everything, as a plain `swift build` does (and, the
+# flags being others, recompiles everything).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .build/logs

@@ -60,7 +60,7 @@ start)
   # shared_preload_libraries: PostGIS loaded once by the postmaster, so a new connection does not
   # load it (and GEOS and PROJ under it) again on its first spatial call; here a connection
   # running one PostGIS function took 18 ms of the server's CPU without it and 8 ms with it
-  # (50 psql runs each way), and the tests open thousands.
+  # (50 psql runs each way); the tests open a connection for every store and every psql run.
   cat >>"$dir/data/postgresql.conf" <<EOF
 shared_preload_libraries = 'postgis-3'
 listen_addresses = '127.0.0.1'
