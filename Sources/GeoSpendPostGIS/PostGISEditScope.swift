@@ -7,14 +7,14 @@ extension PostGISStore {
     /// One write transaction under the writers' lock (one writer at a time, as on the file).
     func editing<T: Sendable>(_ body: @escaping @Sendable (PostGISReader) throws -> T) async throws -> T {
         guard !readOnly else { throw PostGISError.replicaIsReadOnly(url: address.description) }
-        return try await scope("BEGIN;\nSELECT pg_advisory_xact_lock(\(PostGISSchema.writerLock))") { connection in
+        return try await scope(.write) { connection in
             try body(self.reader(on: connection))
         }
     }
 
     /// One read-only snapshot.
     func reading<T: Sendable>(_ body: @escaping @Sendable (PostGISReader) throws -> T) async throws -> T {
-        try await scope("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", readOnly: true) { connection in
+        try await scope(.snapshot) { connection in
             try body(self.reader(on: connection))
         }
     }

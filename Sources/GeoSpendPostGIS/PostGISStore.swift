@@ -9,6 +9,11 @@ import PostgresNIO
 /// - A read scope is one `REPEATABLE READ READ ONLY` transaction: one snapshot, as a GRDB read
 ///   is on the file. A write scope is one transaction, all or nothing; writers take a
 ///   transaction-level advisory lock first, so writes run one at a time, as on the file.
+/// - A read scope ends with `COMMIT AND CHAIN`, sent and not waited for: the connection goes back
+///   to the pool inside a new read transaction that has run nothing, so the next read scope there
+///   sends no `BEGIN` (one round trip fewer; PostgreSQL takes a repeatable-read snapshot at the
+///   first statement, not at `BEGIN`). Such a transaction holds no snapshot and no lock; one left
+///   idle for `chainIdle` is ended (docs/POSTGIS.md, "Chained read transactions").
 /// - Bodies run synchronously on a dispatch thread (`offloaded`); each query inside waits for
 ///   postgres-nio on that thread (`waitFor`), never on Swift's cooperative threads.
 /// - Connections are opened on demand and kept for the next scope (one per concurrent scope),
@@ -46,27 +51,46 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
     /// Whether this store only reads (a read replica): its write scopes throw.
     public let readOnly: Bool
 
+    /// Connections idle inside a chained read transaction (`COMMIT AND CHAIN`) that has run
+    /// nothing yet, and when each was given back.
+    private var chained: [PostgresConnection.ID: NIODeadline] = [:]
+    /// Connections with an idle check pending (`endIdleChain`): one timer per connection.
+    private var watched: Set<PostgresConnection.ID> = []
+    /// How long a connection may wait in the pool inside a chained transaction before it is
+    /// ended: long enough for back-to-back scopes to reuse it, short enough that
+    /// `pg_stat_activity` does not show connections "idle in transaction" for long.
+    public static let defaultChainIdle = TimeAmount.seconds(1)
+    let chainIdle: TimeAmount
+    /// How many connections wait in the pool inside a chained read transaction (tests).
+    var chainedConnections: Int { lock.withLock { chained.count } }
+
     /// Connects, and creates or migrates the schema (PostGIS included, when the user may).
     public convenience init(
         _ address: PostGISAddress, maximumConnections: Int = PostGISStore.defaultMaximumConnections,
         logger: Logger = Logger(label: "geospend.postgis")
     ) async throws {
-        try await self.init(address, readOnly: false, maximumConnections: maximumConnections, logger: logger)
+        try await self.init(address, readOnly: false, maximumConnections: maximumConnections, chainIdle: Self.defaultChainIdle, logger: logger)
+    }
+
+    /// A store whose chained read transactions end after `chainIdle` in the pool (tests).
+    convenience init(_ address: PostGISAddress, maximumConnections: Int, chainIdle: TimeAmount) async throws {
+        try await self.init(address, readOnly: false, maximumConnections: maximumConnections, chainIdle: chainIdle, logger: Logger(label: "geospend.postgis"))
     }
 
     /// A read replica (a hot standby, or any copy of the primary's database): nothing is created
     /// or migrated there — it cannot be written — so its schema must be the one this GeoSpend
     /// knows already, else an error says to migrate the primary (any command on it does) first.
     public convenience init(readReplica address: PostGISAddress, logger: Logger = Logger(label: "geospend.postgis")) async throws {
-        try await self.init(address, readOnly: true, maximumConnections: Self.defaultMaximumConnections, logger: logger)
+        try await self.init(address, readOnly: true, maximumConnections: Self.defaultMaximumConnections, chainIdle: Self.defaultChainIdle, logger: logger)
     }
 
-    private init(_ address: PostGISAddress, readOnly: Bool, maximumConnections: Int, logger: Logger) async throws {
+    private init(_ address: PostGISAddress, readOnly: Bool, maximumConnections: Int, chainIdle: TimeAmount, logger: Logger) async throws {
         precondition(maximumConnections > 0, "a store needs a connection")
         self.address = address
         self.logger = logger
         self.readOnly = readOnly
         self.maximumConnections = maximumConnections
+        self.chainIdle = chainIdle
         let connection = try await take()
         do {
             let replica = readOnly ? address.description : nil
@@ -81,7 +105,7 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
             try? await connection.close()
             throw PostGISError.wrap(error)
         }
-        give(back: connection)
+        give(back: connection, chained: false)
     }
 
     /// postgres-nio traps when a connection is released unclosed: each is kept until its close
@@ -92,13 +116,13 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
 
     /// Closes the connections kept for later scopes.
     public func close() async {
-        let connections = lock.withLock { defer { opened -= idle.count; idle = []; prepared = [:] }; return idle }
+        let connections = lock.withLock { defer { opened -= idle.count; idle = []; prepared = [:]; chained = [:] }; return idle }
         for c in connections { try? await c.close() }
     }
 
     /// The server's PostgreSQL and PostGIS versions (`geospend info`).
     public func serverVersions() async throws -> [String: String] {
-        try await scope("BEGIN READ ONLY", readOnly: true) { connection in
+        try await scope(.snapshot) { connection in
             let logger = self.logger
             let row = try waitFor(on: connection) {
                 try await connection.query("SELECT current_setting('server_version'), postgis_lib_version()", logger: logger).collect()
@@ -109,14 +133,14 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any ExpenseReader) throws -> T) async throws -> T {
-        try await scope("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", readOnly: true) { connection in
+        try await scope(.snapshot) { connection in
             try body(self.reader(on: connection))
         }
     }
 
     public func write<T: Sendable>(_ body: @escaping @Sendable (any ExpenseWriter) throws -> T) async throws -> T {
         guard !readOnly else { throw PostGISError.replicaIsReadOnly(url: address.description) }
-        return try await scope("BEGIN;\nSELECT pg_advisory_xact_lock(\(PostGISSchema.writerLock))") { connection in
+        return try await scope(.write) { connection in
             let writer = PostGISWriter(connection: connection, logger: self.logger)
             let result = try body(writer)
             try writer.finish()
@@ -128,37 +152,62 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
         }
     }
 
-    /// One transaction on a connection of its own, `begin` sent with the body's first statement
-    /// (`DeferredBegin`); then COMMIT, or ROLLBACK when the body throws, from the body's thread.
-    /// A `readOnly` transaction's COMMIT is sent and not waited for (`send`): it cannot fail for
-    /// anything the body did, and the caller has its answer a round trip sooner. A connection
+    /// What a scope's transaction is.
+    enum Transaction {
+        /// One snapshot, read only.
+        case snapshot
+        /// Writes, under the writers' lock (one writer at a time).
+        case write
+
+        /// Its `BEGIN`, on a connection in no transaction or in a chained read transaction.
+        func begin(chained: Bool) -> String {
+            switch (self, chained) {
+            case (.snapshot, false): "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+            case (.snapshot, true): ""  // begun already; held all the same, to tell whether a statement ran
+            case (.write, false): "BEGIN;\nSELECT pg_advisory_xact_lock(\(PostGISSchema.writerLock))"
+            case (.write, true): "ROLLBACK;\nBEGIN;\nSELECT pg_advisory_xact_lock(\(PostGISSchema.writerLock))"
+            }
+        }
+    }
+
+    /// One transaction on a connection of its own, its `BEGIN` sent with the body's first
+    /// statement (`DeferredBegin`), or none when the connection waits in a chained read
+    /// transaction already; then, from the body's thread: a read's `COMMIT AND CHAIN`, sent and
+    /// not waited for (it cannot fail for anything the body did, and the caller has its answer
+    /// a round trip sooner); a write's COMMIT; or ROLLBACK when the body throws. A connection
     /// that failed mid-way is dropped, and so is one whose body may still be running (its
     /// caller was cancelled: `offloaded` returns at once): the close fails the body's next
     /// statement, so no later scope shares the connection with it.
-    func scope<T: Sendable>(
-        _ begin: String, readOnly: Bool = false, _ body: @escaping @Sendable (PostgresConnection) throws -> T
-    ) async throws -> T {
+    func scope<T: Sendable>(_ transaction: Transaction, _ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         let connection = try await take()
+        let wasChained = lock.withLock { chained.removeValue(forKey: connection.id) != nil }
         let logger = self.logger
+        let outcome: Result<T, any Error>
+        let chainedAfter: Bool
         do {
-            let result = try await offloaded {
-                DeferredBegin.shared.hold(begin, logger: logger, on: connection)
-                let outcome = Result { try body(connection) }
-                if DeferredBegin.shared.take(connection) == nil {  // begun: ended here
-                    switch outcome {
-                    case .success where readOnly: send("COMMIT", on: connection, logger: logger)
-                    case .success: try waitFor(on: connection) { try await connection.run(statements: "COMMIT", logger: logger) }
-                    case .failure: _ = try? waitFor(on: connection) { try await connection.run(statements: "ROLLBACK", logger: logger) }
-                    }
+            (outcome, chainedAfter) = try await offloaded { () -> (Result<T, any Error>, Bool) in
+                DeferredBegin.shared.hold(transaction.begin(chained: wasChained), logger: logger, on: connection)
+                var outcome = Result { try body(connection) }
+                // Nothing ran: nothing was begun, or the chained transaction is as it was.
+                guard DeferredBegin.shared.take(connection) == nil else { return (outcome, wasChained) }
+                switch (transaction, outcome) {
+                case (.snapshot, .success):
+                    send("COMMIT AND CHAIN", on: connection, logger: logger)
+                    return (outcome, true)
+                case (.write, .success):
+                    do { try waitFor(on: connection) { try await connection.run(statements: "COMMIT", logger: logger) } } catch { outcome = .failure(error) }
+                    return (outcome, false)
+                case (_, .failure):
+                    _ = try? waitFor(on: connection) { try await connection.run(statements: "ROLLBACK", logger: logger) }
+                    return (outcome, false)
                 }
-                return try outcome.get()
             }
-            give(back: connection)
-            return result
         } catch {
-            if connection.isClosed || error is CancellationError { await drop(connection) } else { give(back: connection) }
+            await drop(connection)  // cancelled: the body may still be running
             throw PostGISError.wrap(error)
         }
+        if connection.isClosed { await drop(connection) } else { give(back: connection, chained: chainedAfter) }
+        return try outcome.mapError { PostGISError.wrap($0) }.get()
     }
 
     /// A reader of a scope's statements on `connection`, keeping their plans there.
@@ -175,12 +224,14 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
     /// A connection outside any transaction, for what cannot run in one (VACUUM).
     func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         let connection = try await take()
+        let wasChained = lock.withLock { chained.removeValue(forKey: connection.id) != nil }
         do {
+            if wasChained { try await connection.simple("ROLLBACK", logger: logger) }
             let result = try await body(connection)
-            give(back: connection)
+            give(back: connection, chained: false)
             return result
         } catch {
-            if connection.isClosed { await drop(connection) } else { give(back: connection) }
+            if connection.isClosed { await drop(connection) } else { give(back: connection, chained: false) }
             throw PostGISError.wrap(error)
         }
     }
@@ -235,7 +286,10 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
     /// A connection that closed (its statements went with its session); a waiting scope may open
     /// one in its place.
     private func drop(_ connection: PostgresConnection) async {
-        _ = lock.withLock { prepared.removeValue(forKey: connection.id) }
+        lock.withLock {
+            prepared[connection.id] = nil
+            chained[connection.id] = nil
+        }
         try? await connection.close()
         closed()
     }
@@ -249,16 +303,52 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
         turn?.resume(returning: nil)
     }
 
-    /// To the first waiting scope, else kept for the next.
-    private func give(back connection: PostgresConnection) {
-        let turn = lock.withLock { () -> CheckedContinuation<PostgresConnection?, any Error>? in
+    /// To the first waiting scope, else kept for the next; one inside a chained transaction is
+    /// watched, to end that transaction if it waits in the pool for `chainIdle`.
+    private func give(back connection: PostgresConnection, chained isChained: Bool) {
+        let (turn, watch) = lock.withLock { () -> (CheckedContinuation<PostgresConnection?, any Error>?, Bool) in
+            chained[connection.id] = isChained ? .now() : nil
+            let watch = isChained && watched.insert(connection.id).inserted
             if waiting.isEmpty {
                 idle.append(connection)
-                return nil
+                return (nil, watch)
             }
-            return waiting.removeFirst().turn
+            return (waiting.removeFirst().turn, watch)
         }
+        if watch { watchChain(of: connection, at: .now() + chainIdle) }
         turn?.resume(returning: connection)
+    }
+
+    private func watchChain(of connection: PostgresConnection, at deadline: NIODeadline) {
+        connection.eventLoop.scheduleTask(deadline: deadline) { [weak self] in self?.endIdleChain(of: connection) }
+    }
+
+    /// Ends the chained transaction of a connection that has waited in the pool for `chainIdle`
+    /// (ROLLBACK: it ran nothing), else looks again when it may have. The connection leaves the
+    /// pool while its ROLLBACK is queued, so every later scope's statements come after it.
+    private func endIdleChain(of connection: PostgresConnection) {
+        enum Next { case stop, look(at: NIODeadline), end }
+        let next: Next = lock.withLock {
+            guard let given = chained[connection.id] else {
+                watched.remove(connection.id)
+                return .stop
+            }
+            let due = given + chainIdle
+            guard due <= .now() else { return .look(at: due) }
+            // Not in the pool: just handed to a waiting scope, which takes it out of `chained`.
+            guard let i = idle.firstIndex(where: { $0 === connection }) else { return .look(at: .now() + chainIdle) }
+            idle.remove(at: i)
+            chained[connection.id] = nil
+            watched.remove(connection.id)
+            return .end
+        }
+        switch next {
+        case .stop: break
+        case .look(let deadline): watchChain(of: connection, at: deadline)
+        case .end:
+            send("ROLLBACK", on: connection, logger: logger)
+            give(back: connection, chained: false)
+        }
     }
 
     private func connect() async throws -> PostgresConnection {

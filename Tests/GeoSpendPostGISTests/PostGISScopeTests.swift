@@ -130,6 +130,65 @@ import Testing
         await store.close()
     }
 
+    /// A read scope ends with `COMMIT AND CHAIN`, and the next read scope on that connection
+    /// sends no `BEGIN`: it must still see what committed in between (its snapshot is taken at
+    /// its first statement), and a write scope there must not run in the chained read-only
+    /// transaction.
+    @Test func aChainedReadSeesWhatCommittedSince() async throws {
+        guard let server = PostGISTestServer.address else {
+            #expect(!PostGISTestServer.isRequired, "GEOSPEND_TEST_POSTGRES is not set")
+            return
+        }
+        let database = try await PostGISTestServer.newMigratedDatabase()
+        let store = try await PostGISStore(server.with(database: database), maximumConnections: 1, chainIdle: .minutes(10))
+        #expect(try await store.read { try $0.hasUser("late") } == false)
+        #expect(store.chainedConnections == 1)
+        // The unawaited COMMIT AND CHAIN leaves the connection in a transaction that has run nothing.
+        try await Self.until(seconds: 60) { (try? Self.states(database)) == ["idle in transaction"] }
+
+        try PostGISTestServer.psql("INSERT INTO users (id) VALUES ('late')", database: database)
+        #expect(try await store.read { try $0.hasUser("late") })
+        #expect(store.chainedConnections == 1)
+
+        // A write on the chained connection: its rows are committed, the connection left in no transaction.
+        let places = try Importer.readStores(from: Repository.root.appendingPathComponent("Data/helsinki-places.geojson").path)
+        var one: [Expense] = []
+        SyntheticData(places: places, scale: .city).generateExpenses(users: 1, count: 1, seed: 3) { one.append($0) }
+        let outcomes = try await store.write { [one] w in
+            try w.insert(places.map { HashedRow($0, contentHash: $0.contentHash) }) + w.insert(one.map { HashedRow($0, contentHash: $0.contentHash) })
+        }
+        #expect(outcomes.allSatisfy { $0 == RowOutcome.inserted })
+        #expect(store.chainedConnections == 0)
+        #expect(try Self.states(database) == ["idle"])  // the write's COMMIT was waited for
+        let rows = try runProgram("/usr/bin/psql", [PostGISTestServer.url(database), "-qAt", "-c", "SELECT count(*) FROM expenses"])
+        #expect(rows.out.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        #expect(try await store.read { try $0.counts().expenses } == 1)
+        await store.close()
+    }
+
+    /// A chained read transaction left idle in the pool for `chainIdle` is ended: the server
+    /// then shows the connection idle, not idle in a transaction, and the store still serves.
+    @Test func anIdleChainedTransactionIsEnded() async throws {
+        guard let server = PostGISTestServer.address else {
+            #expect(!PostGISTestServer.isRequired, "GEOSPEND_TEST_POSTGRES is not set")
+            return
+        }
+        let database = try await PostGISTestServer.newMigratedDatabase()
+        let store = try await PostGISStore(server.with(database: database), maximumConnections: 1, chainIdle: .milliseconds(50))
+        #expect(try await store.read { try $0.counts().expenses } == 0)
+        try await Self.until(seconds: 60) { (try? Self.states(database)) == ["idle"] }
+        #expect(store.chainedConnections == 0)
+        #expect(try await store.read { try $0.counts().expenses } == 0)
+        await store.close()
+    }
+
+    /// The states (`pg_stat_activity.state`) of the connections to `database` other than psql's own.
+    static func states(_ database: String) throws -> [String] {
+        let sql = "SELECT state FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY state"
+        let run = try runProgram("/usr/bin/psql", [PostGISTestServer.url(database), "-qAt", "-c", sql])
+        return run.out.split(separator: "\n").map(String.init)
+    }
+
     struct TimedOut: Error {}
 
     /// Polls `condition` every 10 ms; throws `TimedOut` after `seconds`, 600 by default. In a

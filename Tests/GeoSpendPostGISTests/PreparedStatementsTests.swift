@@ -30,14 +30,14 @@ import Testing
             return
         }
         let store = try await PostGISTestServer.freshStore()
-        let (first, divisionFailed, preparationFailed) = try await store.scope("BEGIN") { connection in
+        let (first, divisionFailed, preparationFailed) = try await store.scope(.snapshot) { connection in
             let r = store.reader(on: connection)
             let division = Result { try r.rows(PostgresQuery(unsafeSQL: "SELECT 1 / 0")) }
             let preparation = Result { try r.rows(Self.plus(1, 41)) }  // the transaction is aborted
             return (connection.id, division.failed, preparation.failed)
         }
         #expect(divisionFailed && preparationFailed)
-        let (second, answer, count) = try await store.scope("BEGIN") { connection in
+        let (second, answer, count) = try await store.scope(.snapshot) { connection in
             let r = store.reader(on: connection)
             return (connection.id, try r.rows(Self.plus(1, 41))[0].decode(Int64.self), try Self.prepared(r))
         }
@@ -54,7 +54,7 @@ import Testing
             return
         }
         let store = try await PostGISTestServer.freshStore()
-        let (answers, count) = try await store.scope("BEGIN") { connection in
+        let (answers, count) = try await store.scope(.snapshot) { connection in
             let r = store.reader(on: connection)
             let answers = try (0...PreparedStatements.limit).map { try r.rows(Self.plus($0, 1))[0].decode(Int64.self) }
             return (answers, try Self.prepared(r))
