@@ -180,7 +180,7 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
     /// statement, so no later scope shares the connection with it.
     func scope<T: Sendable>(_ transaction: Transaction, _ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         let connection = try await take()
-        let wasChained = lock.withLock { chained.removeValue(forKey: connection.id) != nil }
+        let wasChained = takeChain(of: connection)
         let logger = self.logger
         let outcome: Result<T, any Error>
         let chainedAfter: Bool
@@ -224,7 +224,7 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
     /// A connection outside any transaction, for what cannot run in one (VACUUM).
     func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         let connection = try await take()
-        let wasChained = lock.withLock { chained.removeValue(forKey: connection.id) != nil }
+        let wasChained = takeChain(of: connection)
         do {
             if wasChained { try await connection.simple("ROLLBACK", logger: logger) }
             let result = try await body(connection)
@@ -317,6 +317,12 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
         }
         if watch { watchChain(of: connection, at: .now() + chainIdle) }
         turn?.resume(returning: connection)
+    }
+
+    /// Whether `connection`, just taken from the pool, waits in a chained read transaction; it is
+    /// no longer counted as waiting there (its scope now ends or uses that transaction).
+    private func takeChain(of connection: PostgresConnection) -> Bool {
+        lock.withLock { chained.removeValue(forKey: connection.id) != nil }
     }
 
     private func watchChain(of connection: PostgresConnection, at deadline: NIODeadline) {
