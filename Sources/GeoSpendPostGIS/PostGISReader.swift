@@ -134,9 +134,11 @@ struct PostGISReader: ExpenseReader {
 
     /// The rows of `filter` in `pk` order, `ReadBatch.size` at a time by keyset (`pk > last`):
     /// within the scope's snapshot the batches join up exactly, and no batch holds more than
-    /// one round trip's rows in memory. `pk` is read as the last column.
+    /// one round trip's rows in memory. `pk` is read as the last column. `storeColumns`: columns
+    /// of each row's store (`s`, NULL without one) before the others; `columns` then name
+    /// `e.store_id`.
     func inBatches<Row>(
-        _ filter: ExpenseFilter, geotaggedOnly: Bool, columns: String,
+        _ filter: ExpenseFilter, geotaggedOnly: Bool, columns: String, storeColumns: String? = nil,
         decode: (PostgresRandomAccessRow) throws -> Row, body: ([Row]) throws -> Void
     ) throws {
         var last: Int64 = 0
@@ -144,9 +146,18 @@ struct PostGISReader: ExpenseReader {
             var w = try PostGISFilter(filter)
             if geotaggedOnly { w.add("e.lat IS NOT NULL") }
             w.add("e.pk > \(w.bind(last))")
-            let found = try rows(w.query(
-                "SELECT \(columns), e.pk FROM expenses AS e \(PostGISRows.categoryJoin)",
-                suffix: "ORDER BY e.pk LIMIT \(ReadBatch.size)"))
+            let statement = (
+                "SELECT \(columns), e.pk FROM expenses AS e \(PostGISRows.categoryJoin)", "ORDER BY e.pk LIMIT \(ReadBatch.size)")
+            // The stores are joined to the batch, not in it: joined in, their cost estimate
+            // made PostgreSQL gather two parallel workers for a user's 87 rows (7.3 ms where the
+            // batch alone took 0.16 ms and the batch joined to its stores 0.26 ms,
+            // docs/MEASUREMENTS.md § Store labels with the rows).
+            let found = try rows(
+                storeColumns.map { stores in
+                    w.query(
+                        "SELECT \(stores), b.* FROM (\(statement.0)",
+                        suffix: "\(statement.1)) AS b LEFT JOIN stores AS s ON s.id = b.store_id ORDER BY b.pk")
+                } ?? w.query(statement.0, suffix: statement.1))
             guard !found.isEmpty else { return }
             var batch: [Row] = []
             batch.reserveCapacity(found.count)

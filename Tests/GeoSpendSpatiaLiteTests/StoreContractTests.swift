@@ -301,7 +301,8 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     }
 
     /// The columns insights read: the points of the same filter, in the store's own order (one
-    /// user's the same whatever other users hold), compared here row by row in id order.
+    /// user's the same whatever other users hold), compared here row by row in id order. Store
+    /// labels read with the rows (PostgreSQL's) are those `storeLabels` gives.
     @Test(arguments: StoreKind.allCases)
     func columnsEqualPoints(kind: StoreKind) async throws {
         let data = try await Loaded(kind)
@@ -309,11 +310,24 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         let oneUser = ExpenseFilter(userID: "user1")
         let ids = { (c: SpendingColumns) in (0..<c.count).map(c.id) }
         #expect(ids(try await data.store.read { try $0.spendingColumns(oneUser) }) == ids(try await alone.store.read { try $0.spendingColumns(oneUser) }))
+        var sawUnnamed = false
         for filter in [oneUser, ExpenseFilter(userID: nil, kinds: [.expense]), ExpenseFilter(userID: "user4", categories: ["Food"])] {
             let columns = Self.rows(try await data.store.read { try $0.spendingColumns(filter) })
             #expect(columns.count > 100)
             #expect(columns == Self.rows(SpendingColumns(try await Self.points(data.store, filter))))
+            let (carried, labels) = try await data.store.read { r in
+                let c = try r.spendingColumns(filter)
+                return (c.storeLabels, try r.storeLabels(c.storeIDs))
+            }
+            #expect((carried != nil) == (kind == .postGIS))
+            if let carried { #expect(carried.map(Self.text) == labels.map(Self.text)) }
+            sawUnnamed = sawUnnamed || labels.contains { $0?.name.hasPrefix("(") == true }
         }
+        #expect(sawUnnamed, "a store without a name, labelled by its kind")
+    }
+
+    static func text(_ label: (name: String, coordinate: Coordinate)?) -> String {
+        label.map { "\($0.name) \($0.coordinate.latitude) \($0.coordinate.longitude)" } ?? "nil"
     }
 
     /// Each row of the columns as one line, numbers resolved and floats by their bits, in id order.
@@ -336,9 +350,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         #expect(!unnamed.isEmpty)
         let ids = Array(data.stores.suffix(40).map(\.id).reversed()) + ["no-such-store"] + unnamed + [data.stores[0].id]
         let labels = try await data.store.read { try $0.storeLabels(ids) }
-        func text(_ label: (name: String, coordinate: Coordinate)?) -> String {
-            label.map { "\($0.name) \($0.coordinate.latitude) \($0.coordinate.longitude)" } ?? "nil"
-        }
+        let text = Self.text
         let byID = Dictionary(data.stores.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         #expect(labels.map(text) == ids.map { id in text(byID[id].map { ($0.displayName, $0.coordinate) }) })
         #expect(try await data.store.read { try $0.storeLabels([]) }.isEmpty)

@@ -18,10 +18,13 @@
 //   geospend-bench h3-layer DATABASE OUT RUNS
 //       the all-users H3 res 9 heat layer written to OUT, RUNS times in one process after a
 //       warm-up (scripts/bench-rollups.sh); prints {"millis": [...], "features": N}
-//   geospend-bench pg-overhead POSTGRESQL_URL USER LAT LON
+//   geospend-bench pg-overhead POSTGRESQL_URL USER LAT LON [GAP_MS [POSTGIS_CONNINFO]]
 //       what a read scope on PostgreSQL costs around its statements: empty, one and two
 //       prepared statements, a radius query, nearest stores, an unprepared one
-//       (docs/MEASUREMENTS.md)
+//       (docs/MEASUREMENTS.md); GAP_MS: the calling thread computes that long before each
+//       run (as it runs the other engines' queries in `compare`), 300 runs instead of 2,000;
+//       POSTGIS_CONNINFO (the database `compare` loaded): PostGIS's own radius and nearest SQL
+//       at the same point, the same way
 import Foundation
 import GeoSpend
 import GeoSpendPostGIS
@@ -35,7 +38,7 @@ func usage() -> Never {
                geospend-bench insights DATABASE USER | store-report DATABASE | points-export DATABASE DIR
                geospend-bench insights-per-store DATABASE [both|geospend|spatialite [ROUNDS [geospend-first|alternate]]]
                geospend-bench h3-layer DATABASE OUT RUNS
-               geospend-bench pg-overhead POSTGRESQL_URL USER LAT LON
+               geospend-bench pg-overhead POSTGRESQL_URL USER LAT LON [GAP_MS [POSTGIS_CONNINFO]]
 
         """.utf8))
     exit(2)
@@ -54,12 +57,22 @@ func options(_ arguments: ArraySlice<String>) -> [String: String] {
 }
 
 /// GeoSpend-only figures: `runs` timed calls after `warmup` untimed ones.
-func timeGeoSpendOnly(_ name: String, runs: Int, warmup: Int, _ body: () throws -> Int) rethrows {
+func timeGeoSpendOnly(_ name: String, runs: Int, warmup: Int, gapMs: Double = 0, _ body: () throws -> Int) rethrows {
     for _ in 0..<warmup { _ = try body() }
     var recorder = LatencyRecorder()
-    for _ in 0..<runs { _ = try recorder.time(body, rowCount: { $0 }) }
+    for _ in 0..<runs {
+        busy(milliseconds: gapMs)
+        _ = try recorder.time(body, rowCount: { $0 })
+    }
     let l = recorder.latency
     print(String(format: "%@ p50 %10.3f ms   p95 %10.3f ms   rows %.0f", name.padding(toLength: 44, withPad: " ", startingAt: 0), l.p50Ms, l.p95Ms, l.meanRows))
+}
+
+/// Keeps the calling thread computing for `milliseconds`.
+func busy(milliseconds: Double) {
+    guard milliseconds > 0 else { return }
+    let end = DispatchTime.now().uptimeNanoseconds + UInt64(milliseconds * 1e6)
+    while DispatchTime.now().uptimeNanoseconds < end {}
 }
 
 let arguments = CommandLine.arguments
@@ -82,13 +95,20 @@ do {
             progress("FAILED: PostGIS or DuckDB answered differently from GeoSpend (see the answers column)")
             exit(1)
         }
-    case "pg-overhead" where arguments.count == 6:
+    case "pg-overhead" where (6...8).contains(arguments.count):
         // What a read scope on PostgreSQL costs around its statements (docs/MEASUREMENTS.md §
         // Prepared statements on PostgreSQL): URL of a GeoSpend database, a user, a point.
         let store = try blocking { try await PostGISStore(PostGISAddress(arguments[2])) }
         let user = arguments[3]
         guard let lat = Double(arguments[4]), let lon = Double(arguments[5]) else { usage() }
         let here = try Coordinate(latitude: lat, longitude: lon)
+        guard let gapMs = arguments.count >= 7 ? Double(arguments[6]) : 0, gapMs >= 0, gapMs <= 1000 else { usage() }
+        // Each run after a gap on the calling thread (docs/MEASUREMENTS.md § Idle threads).
+        func timeGeoSpendOnly(_ name: String, runs: Int, warmup: Int, _ body: () throws -> Int) throws {
+            try geospend_bench.timeGeoSpendOnly(
+                name + (gapMs > 0 ? String(format: ", %.0f ms gap", gapMs) : ""), runs: gapMs > 0 ? min(runs, 300) : runs,
+                warmup: warmup, gapMs: gapMs, body)
+        }
         try timeGeoSpendOnly("blocking, nothing", runs: 2000, warmup: 100) { try blocking { 0 } }
         try timeGeoSpendOnly("read scope, empty body", runs: 2000, warmup: 100) { try blocking { try await store.read { _ in 0 } } }
         try timeGeoSpendOnly("read scope, hasUser", runs: 2000, warmup: 100) {
@@ -104,6 +124,13 @@ do {
             try blocking { try await store.read { try $0.nearestStores(to: here, limit: 5, maxDistance: nil, kind: nil).count } }
         }
         try timeGeoSpendOnly("read scope, userIDs (unprepared)", runs: 500, warmup: 20) { try blocking { try await store.read { try $0.userIDs().count } } }
+        if arguments.count == 8 {
+            let postgis = try PostGISEngine(conninfo: arguments[7])
+            try timeGeoSpendOnly("PostGIS's SQL, radius 50 m of the user", runs: 2000, warmup: 100) {
+                try postgis.radius(here, meters: 50, user: user).count
+            }
+            try timeGeoSpendOnly("PostGIS's SQL, nearest 5 stores", runs: 2000, warmup: 100) { try postgis.nearest(here, k: 5).count }
+        }
     case "render":
         let runs = try arguments.dropFirst(2).map { try JSONDecoder().decode(BenchResults.self, from: Data(contentsOf: URL(fileURLWithPath: $0))) }
         print(ResultsTable.markdown(runs))

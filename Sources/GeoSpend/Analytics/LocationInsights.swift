@@ -156,7 +156,7 @@ public struct LocationInsights: Sendable {
         }
         // Store names and positions, and the instants of first and last visits (they keep their
         // recorded offsets), in the same snapshot as the rows.
-        let stores = try store.storeLabels(rows.storeIDs)  // by store number
+        let stores = try rows.storeLabels ?? store.storeLabels(rows.storeIDs)  // by store number
         let storeTimestamps = storeVisits.isEmpty ? [:] : try store.timestamps(ofExpenses: storeVisits, userID: request.userID)
         let clusterTimestamps = clusterVisits.isEmpty ? [:] : try store.timestamps(ofExpenses: clusterVisits, userID: request.userID)
         let places = try zip(order, figures).map { g, f -> PlaceInsight in

@@ -36,22 +36,29 @@ public struct SpendingColumns: Sendable {
     /// read them with the rows (`timestamp(_:)`); empty otherwise.
     private let timestampBytes: [UInt8]
     private let timestampEnd: [(text: Int, localDate: Int)]
+    /// What insights show of each store (display name, position), by store number, when the
+    /// store read them with the rows; nil when it did not (`ExpenseReader.storeLabels` then).
+    public let storeLabels: [(name: String, coordinate: Coordinate)?]?
 
     /// Columns a store has read: all of one length, numbers indexing the lists given; ids as
     /// their UTF-8 bytes back to back, row `i`'s ending at `idEnd[i]`. `timestamps`: each row's
     /// stored timestamp text and local date the same way (text then date, back to back), so
-    /// first and last visits need no lookup; nil when the store did not read them.
+    /// first and last visits need no lookup; nil when the store did not read them. `storeLabels`:
+    /// one per store id, nil when the store did not read them.
     public init(
         idBytes: [UInt8], idEnd: [Int], amountMinor: [Int64], occurredMilliseconds: [Int64], utcOffsetMinutes: [Int32?],
         latitude: [Double], longitude: [Double], currencyNumber: [Int32], storeNumber: [Int32], categoryNumber: [Int32],
         currencies: [Currency], storeIDs: [String], categories: [String],
-        timestamps: (bytes: [UInt8], end: [(text: Int, localDate: Int)])? = nil
+        timestamps: (bytes: [UInt8], end: [(text: Int, localDate: Int)])? = nil,
+        storeLabels: [(name: String, coordinate: Coordinate)?]? = nil
     ) {
         let n = amountMinor.count
         precondition(
             [idEnd.count, occurredMilliseconds.count, utcOffsetMinutes.count, latitude.count, longitude.count, currencyNumber.count,
                 storeNumber.count, categoryNumber.count].allSatisfy { $0 == n } && (idEnd.last ?? 0) == idBytes.count)
         precondition(timestamps.map { $0.end.count == n && ($0.end.last?.localDate ?? 0) == $0.bytes.count } ?? true)
+        precondition(storeLabels.map { $0.count == storeIDs.count } ?? true)
+        self.storeLabels = storeLabels
         self.idBytes = idBytes
         self.idEnd = idEnd
         timestampBytes = timestamps?.bytes ?? []

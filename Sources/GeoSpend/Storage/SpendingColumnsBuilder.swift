@@ -18,6 +18,8 @@ extension SpendingColumns {
         private var currencyNumber: [Int32] = [], storeNumber: [Int32] = [], categoryNumber: [Int32] = []
         private var currencies: [Currency] = [], storeIDs: [String] = [], categories: [String] = []
         private var timestampBytes: [UInt8] = [], timestampEnd: [(text: Int, localDate: Int)] = []
+        /// By store number, when `labelStore` was called after each row.
+        private var storeLabels: [(name: String, coordinate: Coordinate)?] = [], labelledRows = 0
         /// By a list's tag (0 currencies, 1 stores, 2 categories) and the value's bytes.
         private var numbers: [[UInt8]: Int32] = [:]
 
@@ -50,13 +52,24 @@ extension SpendingColumns {
             }
         }
 
+        /// Gives the label of the store of the row just added (nil: no such store), read with the
+        /// row: `label` runs once per store, at its first row. Called after every row or none;
+        /// then insights need no lookup of the labels (`ExpenseReader.storeLabels`).
+        public mutating func labelStore(_ label: () throws -> (name: String, coordinate: Coordinate)?) rethrows {
+            labelledRows += 1
+            precondition(labelledRows == idEnd.count, "labelStore after every row")
+            if storeLabels.count < storeIDs.count { storeLabels.append(try label()) }
+        }
+
         public func columns() -> SpendingColumns {
             precondition(timestampEnd.isEmpty || timestampEnd.count == idEnd.count, "a timestamp for every row or for none")
+            precondition(labelledRows == 0 || labelledRows == idEnd.count, "labelStore after every row or none")
             return SpendingColumns(
                 idBytes: idBytes, idEnd: idEnd, amountMinor: amountMinor, occurredMilliseconds: occurredMilliseconds,
                 utcOffsetMinutes: utcOffsetMinutes, latitude: latitude, longitude: longitude, currencyNumber: currencyNumber,
                 storeNumber: storeNumber, categoryNumber: categoryNumber, currencies: currencies, storeIDs: storeIDs,
-                categories: categories, timestamps: timestampEnd.isEmpty ? nil : (timestampBytes, timestampEnd))
+                categories: categories, timestamps: timestampEnd.isEmpty ? nil : (timestampBytes, timestampEnd),
+                storeLabels: labelledRows == 0 ? nil : storeLabels)
         }
 
         private static func number(_ value: String, tag: UInt8, in list: inout [String], numbers: inout [[UInt8]: Int32]) -> Int32 {
