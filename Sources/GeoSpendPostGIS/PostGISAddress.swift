@@ -72,8 +72,14 @@ public struct PostGISAddress: Sendable, CustomStringConvertible {
             // query of one user planned 0.37 ms to run 0.12 ms, where its generic plan prunes
             // at run time and plans 0.04 ms (docs/MEASUREMENTS.md § Generic plans and an
             // unawaited COMMIT). Unprepared statements are planned for their values as before.
+            //
+            // No parallel workers: a query over the eight partitions of 1M expenses summed to a
+            // cost that started two, and the radius query of all users took 10.3 ms for 87 rows
+            // where it takes 2.4 ms without them (docs/MEASUREMENTS.md § Parallel workers). A
+            // request's work stays on its own backend.
             configuration.options.additionalStartupParameters = [
                 ("client_connection_check_interval", "1000"), ("plan_cache_mode", "force_generic_plan"),
+                ("max_parallel_workers_per_gather", "0"),
             ]
             return configuration
         }

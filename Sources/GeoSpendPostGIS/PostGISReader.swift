@@ -148,15 +148,20 @@ struct PostGISReader: ExpenseReader {
             w.add("e.pk > \(w.bind(last))")
             let statement = (
                 "SELECT \(columns), e.pk FROM expenses AS e \(PostGISRows.categoryJoin)", "ORDER BY e.pk LIMIT \(ReadBatch.size)")
-            // The stores are joined to the batch, not in it: joined in, their cost estimate
-            // made PostgreSQL gather two parallel workers for a user's 87 rows (7.3 ms where the
-            // batch alone took 0.16 ms and the batch joined to its stores 0.26 ms,
+            // Each row's store is looked up by its id after the batch is taken (LATERAL, LIMIT 1:
+            // never joined as a set). Joined into the batch, the stores' cost estimate made
+            // PostgreSQL gather two parallel workers for a user's 87 rows (7.3 ms against
+            // 0.26 ms); joined to the batch, it hashed all 50,000 stores for the generic plan's
+            // guess of 2,620 rows (24 ms against 3.0 ms for 958 rows at 1M expenses;
             // docs/MEASUREMENTS.md § Store labels with the rows).
             let found = try rows(
                 storeColumns.map { stores in
                     w.query(
                         "SELECT \(stores), b.* FROM (\(statement.0)",
-                        suffix: "\(statement.1)) AS b LEFT JOIN stores AS s ON s.id = b.store_id ORDER BY b.pk")
+                        suffix: """
+                            \(statement.1)) AS b LEFT JOIN LATERAL (SELECT \(stores) FROM stores AS s WHERE s.id = b.store_id LIMIT 1) AS s ON true \
+                            ORDER BY b.pk
+                            """)
                 } ?? w.query(statement.0, suffix: statement.1))
             guard !found.isEmpty else { return }
             var batch: [Row] = []

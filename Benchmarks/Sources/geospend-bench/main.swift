@@ -123,6 +123,12 @@ do {
         try timeGeoSpendOnly("read scope, nearest 5 stores", runs: 2000, warmup: 100) {
             try blocking { try await store.read { try $0.nearestStores(to: here, limit: 5, maxDistance: nil, kind: nil).count } }
         }
+        try timeGeoSpendOnly("read scope, the user's spending columns", runs: 500, warmup: 20) {
+            try blocking { try await store.read { try $0.spendingColumns(ExpenseFilter(userID: user, kinds: [.expense])).count } }
+        }
+        try timeGeoSpendOnly("read scope, insights per store of the user", runs: 500, warmup: 20) {
+            try blocking { try await store.read { try LocationInsights.compute(InsightsRequest(userID: user, grouping: .store), reader: $0).places.count } }
+        }
         try timeGeoSpendOnly("read scope, userIDs (unprepared)", runs: 500, warmup: 20) { try blocking { try await store.read { try $0.userIDs().count } } }
         if arguments.count == 8 {
             let postgis = try PostGISEngine(conninfo: arguments[7])
