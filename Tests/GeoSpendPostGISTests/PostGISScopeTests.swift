@@ -182,6 +182,29 @@ import Testing
         await store.close()
     }
 
+    /// Every connection asks for generic plans and no parallel workers when it opens: the plans
+    /// docs/MEASUREMENTS.md measured (§ Generic plans and an unawaited COMMIT, § Parallel
+    /// workers) depend on both.
+    @Test func connectionsAskForGenericPlansAndNoParallelWorkers() async throws {
+        guard let server = PostGISTestServer.address else {
+            #expect(!PostGISTestServer.isRequired, "GEOSPEND_TEST_POSTGRES is not set")
+            return
+        }
+        let database = try await PostGISTestServer.newMigratedDatabase()
+        let store = try await PostGISStore(server.with(database: database))
+        let logger = store.logger
+        let settings = try await store.withConnection { connection in
+            var found: [String] = []
+            let sql = "SELECT current_setting('plan_cache_mode') || ' ' || current_setting('max_parallel_workers_per_gather')"
+            for try await value in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(String.self) {
+                found.append(value)
+            }
+            return found
+        }
+        #expect(settings == ["force_generic_plan 0"])
+        await store.close()
+    }
+
     /// The states (`pg_stat_activity.state`) of the connections to `database` other than psql's own.
     static func states(_ database: String) throws -> [String] {
         let sql = "SELECT state FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY state"
