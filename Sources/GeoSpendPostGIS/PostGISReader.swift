@@ -146,8 +146,7 @@ struct PostGISReader: ExpenseReader {
             var w = try PostGISFilter(filter)
             if geotaggedOnly { w.add("e.lat IS NOT NULL") }
             w.add("e.pk > \(w.bind(last))")
-            let statement = (
-                "SELECT \(columns), e.pk FROM expenses AS e \(PostGISRows.categoryJoin)", "ORDER BY e.pk LIMIT \(ReadBatch.size)")
+            let select = "SELECT \(columns), e.pk FROM expenses AS e \(PostGISRows.categoryJoin)", order = "ORDER BY e.pk LIMIT \(ReadBatch.size)"
             // Each row's store is looked up by its id after the batch is taken (LATERAL, LIMIT 1:
             // never joined as a set). Joined into the batch, the stores' cost estimate made
             // PostgreSQL gather two parallel workers for a user's 87 rows (7.3 ms against
@@ -157,12 +156,12 @@ struct PostGISReader: ExpenseReader {
             let found = try rows(
                 storeColumns.map { stores in
                     w.query(
-                        "SELECT \(stores), b.* FROM (\(statement.0)",
+                        "SELECT \(stores), b.* FROM (\(select)",
                         suffix: """
-                            \(statement.1)) AS b LEFT JOIN LATERAL (SELECT \(stores) FROM stores AS s WHERE s.id = b.store_id LIMIT 1) AS s ON true \
+                            \(order)) AS b LEFT JOIN LATERAL (SELECT \(stores) FROM stores AS s WHERE s.id = b.store_id LIMIT 1) AS s ON true \
                             ORDER BY b.pk
                             """)
-                } ?? w.query(statement.0, suffix: statement.1))
+                } ?? w.query(select, suffix: order))
             guard !found.isEmpty else { return }
             var batch: [Row] = []
             batch.reserveCapacity(found.count)
