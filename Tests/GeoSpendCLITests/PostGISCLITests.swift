@@ -266,12 +266,13 @@ final class PostGISCLITests {
     /// is replayed (and not before the test waits: the comparison of an unreplayed write fails
     /// or matches by luck, so only the replayed state is asserted); `snap` (which writes), a file
     /// `--db` and a replica without GeoSpend's tables are refused with a clear error, and the
-    /// commands that write have no `--read-db` at all.
-    @Test(.enabled(if: PostGISTestServer.replica != nil || PostGISTestServer.isRequired, "needs $GEOSPEND_TEST_POSTGRES_REPLICA"))
-    func readReplicaAnswersAsThePrimary() throws {
-        let name = try PostGISTestServer.newDatabase()
-        let (primary, replica) = (PostGISTestServer.url(name), try #require(PostGISTestServer.replica.map { _ in PostGISTestServer.replicaURL(name) }))
-        try PostGISTestServer.waitForReplica()  // the database itself must reach the replica
+    /// commands that write have no `--read-db` at all. On a primary and standby of its own
+    /// (`ReplicaPair`), in their `postgres` database (which has PostGIS).
+    @Test func readReplicaAnswersAsThePrimary() throws {
+        let pair = try ReplicaPair(in: dir.appendingPathComponent("replicated"))
+        defer { pair.stop() }
+        let (primary, replica) = (pair.primary("postgres"), pair.replica("postgres"))
+        try pair.waitForReplica()
         let empty = try geospend(["info", "--db", primary, "--read-db", replica])
         #expect(empty.status == 1 && empty.err.contains("has no GeoSpend tables"), "\(empty.err)")
 
@@ -281,7 +282,7 @@ final class PostGISCLITests {
         for args in [["import", "stores", stores], ["import", "expenses", expenses]] {
             #expect(try geospend(args + ["--db", primary]).status == 0)
         }
-        try PostGISTestServer.waitForReplica()
+        try pair.waitForReplica()
         func sameOnReplica(_ args: [String]) throws -> Bool {
             let a = try geospend(args + ["--db", primary]), b = try geospend(args + ["--db", primary, "--read-db", replica])
             return a.status == 0 && a.status == b.status && a.out == b.out && a.err == b.err
@@ -293,12 +294,12 @@ final class PostGISCLITests {
         try "id,user,kind,amount,currency,occurred_at,lat,lon\nl1,late,expense,2.50,EUR,2025-06-01T10:00:00Z,-53.1638,-70.9171\n"
             .write(toFile: extra, atomically: true, encoding: .utf8)
         #expect(try geospend(["import", "expenses", extra, "--db", primary]).status == 0)
-        try PostGISTestServer.waitForReplica()
+        try pair.waitForReplica()
         let late = try geospend(["summary", "--user", "late", "--format", "json", "--db", primary, "--read-db", replica])
         #expect(late.status == 0 && late.out.contains("2.50"), "\(late.err)")
         #expect(try sameOnReplica(["insights", "--user", "late", "--format", "json"]))
         // Reads go to the replica alone: a primary that is not there is never asked.
-        let gone = PostGISTestServer.url("geospend_no_such_database")
+        let gone = pair.primary("geospend_no_such_database")
         let alone = try geospend(["summary", "--user", "late", "--format", "json", "--db", gone, "--read-db", replica])
         #expect(alone.status == 0 && alone.out == late.out, "\(alone.err)")
 

@@ -10,29 +10,6 @@ import GeoSpendTestSupport
 public enum PostGISTestServer {
     public static let address: PostGISAddress? = ProcessInfo.processInfo.environment["GEOSPEND_TEST_POSTGRES"].flatMap { try? PostGISAddress($0) }
 
-    /// A hot standby of that server (`$GEOSPEND_TEST_POSTGRES_REPLICA`; scripts/with-postgis.sh
-    /// starts it too), for `--read-db`.
-    public static let replica: PostGISAddress? = ProcessInfo.processInfo.environment["GEOSPEND_TEST_POSTGRES_REPLICA"].flatMap { try? PostGISAddress($0) }
-
-    /// The address of `database` on the replica.
-    public static func replicaURL(_ database: String) -> String { "\(replica!.with(database: database))" }
-
-    /// Waits until the replica has replayed everything the primary has written so far (its WAL
-    /// position now), or throws after `timeout` seconds.
-    public static func waitForReplica(timeout: Double = 60) throws {
-        let lsn = try runProgram("/usr/bin/psql", ["\(address!)", "-qAt", "-c", "SELECT pg_current_wal_lsn()"])
-        guard lsn.status == 0 else { throw PSQLFailed(sql: "SELECT pg_current_wal_lsn()", err: lsn.err) }
-        let position = lsn.out.trimmingCharacters(in: .whitespacesAndNewlines)
-        let sql = "SELECT pg_last_wal_replay_lsn() >= '\(position)'::pg_lsn"
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let r = try runProgram("/usr/bin/psql", ["\(replica!)", "-qAt", "-c", sql])
-            if r.status == 0 && r.out.hasPrefix("t") { return }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        throw PSQLFailed(sql: sql, err: "the replica did not reach \(position) within \(timeout) s")
-    }
-
     /// Under `make test` (`GEOSPEND_REQUIRE_POSTGRES=1`), a missing server fails the run instead
     /// of dropping the PostGIS cases in silence.
     public static let isRequired = ProcessInfo.processInfo.environment["GEOSPEND_REQUIRE_POSTGRES"] == "1"
