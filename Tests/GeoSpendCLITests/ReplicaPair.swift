@@ -7,7 +7,8 @@ import GeoSpendTestSupport
 /// make test's shared server once had a standby beside it for the whole run; it replayed every
 /// other test's databases too (its data folder held 2.5 GB where the primary's held 1.1 GB, a
 /// run cut off at 22:45 on 6 December 2026) and in one CI run it was gone before the end,
-/// failing this test with no log left to say why. Here its log is kept in the test's error.
+/// failing this test with no log left to say why. Here a wait that times out reports the end of
+/// the standby's log.
 struct ReplicaPair {
     let folder: URL
     private let primaryPort: Substring, replicaPort: Substring
