@@ -165,6 +165,31 @@ import Testing
         #expect(try await store.webhooks(userID: "bob").map(\.id) == [bobs.id], "bob's stay")
     }
 
+    /// One `raise` of many events (an import raises one per user, PostgreSQL sends them in one
+    /// statement): the new ones come back in the list's order, each user and key once (raised
+    /// before, or earlier in the same list: nothing), none of a type its user turned off or of
+    /// an unknown user.
+    @Test(arguments: Kind.allCases)
+    func oneRaiseOfManyEventsKeepsTheirOrderAndEachKeyOnce(kind: Kind) async throws {
+        let scratch = Scratch()
+        let store = try await Self.withBudget(kind, scratch)
+        #expect(try await store.setNotificationSettings(NotificationSettings(events: [NotificationType.reminderDue]), userID: "bob"))
+        func event(_ user: String, _ key: String, _ type: String = NotificationType.test) -> NewNotificationEvent {
+            NewNotificationEvent(userID: user, type: type, key: key, payload: .object([("key", .string(key))]))
+        }
+        #expect(try await store.raise([event("ann", "k1")]).count == 1)
+        let raised = try await store.raise([
+            event("ann", "k3"), event("ann", "k1"), event("bob", "k1"), event("ann", "k2"), event("ann", "k3"),
+            event("bob", "k2", NotificationType.reminderDue), event("carol", "k1"),
+        ])
+        #expect(raised.map { "\($0.userID) \($0.type) \($0.payload)" } == [
+            #"ann webhook.test {"key":"k3"}"#, #"ann webhook.test {"key":"k2"}"#, #"bob expense.reminder_due {"key":"k2"}"#,
+        ])
+        #expect(raised.map(\.sequence) == raised.map(\.sequence).sorted() && Set(raised.map(\.id)).count == 3)
+        let stored = try await store.notifications(userID: "ann", after: nil, limit: 10, unreadOnly: false).map(\.payload)
+        #expect(stored.filter { $0.contains("\"key\"") }.sorted() == [#"{"key":"k1"}"#, #"{"key":"k2"}"#, #"{"key":"k3"}"#])
+    }
+
     @Test(arguments: Kind.allCases)
     func settingsChooseEventsQuietHoursAndLeadTimes(kind: Kind) async throws {
         let scratch = Scratch()
