@@ -145,9 +145,9 @@ struct Compare {
 
     /// Bulk import, timed end to end: `geospend import stores` + `import expenses` (CLI, one
     /// transaction each) into the file and into a fresh database (with the PostGIS extension)
-    /// on the PostGIS server, against
-    /// psql running Benchmarks/postgis/load.sql (COPY, indexes, ANALYZE) and Python running
-    /// Benchmarks/duckdb/load.py (read_csv into typed tables, R-tree, checkpoint).
+    /// on the PostGIS server, against psql running Benchmarks/postgis/load.sql (COPY, indexes,
+    /// ANALYZE) and Python running Benchmarks/duckdb/load.py (read_csv into typed tables,
+    /// R-tree, checkpoint).
     private func importAll(db: String) throws -> WorkloadResult {
         var ours = LatencyRecorder(), theirs = LatencyRecorder(), duck = LatencyRecorder(), onPostGIS = LatencyRecorder()
         let loadSQL = try String(contentsOfFile: Self.benchmarksFolder + "/postgis/load.sql", encoding: .utf8)
