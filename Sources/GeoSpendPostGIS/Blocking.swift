@@ -14,8 +14,28 @@ import PostgresNIO
 /// the scope's first statement (`DeferredBegin`); the close watch settles the same outcome the
 /// task does.
 func waitFor<T: Sendable>(on connection: PostgresConnection, _ work: @escaping @Sendable () async throws -> T) throws -> T {
-    guard !connection.isClosed else { throw PostGISError.connectionLost }
+    try SentAhead.shared.settle(connection)
+    return try started(on: connection, work).wait()
+}
+
+/// Starts `work` on `connection` and returns without waiting for it (a COPY of an import's
+/// batch: the scope's thread prepares the next batch meanwhile). The connection's next
+/// `waitFor`, or the end of its scope, waits for it first and throws its error, so a failure
+/// is never lost and nothing of the scope runs after a statement that failed.
+func sendAhead(on connection: PostgresConnection, _ work: @escaping @Sendable () async throws -> Void) throws {
+    try SentAhead.shared.settle(connection)
+    SentAhead.shared.hold(started(on: connection, work), on: connection)
+}
+
+/// `waitFor`'s first half: `work` is on its way when this returns, and `wait()` on the result
+/// waits for it. `waitFor` and `sendAhead` wait for what was sent ahead before they start
+/// anything, so a connection never has two statements of a scope's body on their way at once.
+func started<T: Sendable>(on connection: PostgresConnection, _ work: @escaping @Sendable () async throws -> T) -> FirstOutcome<T> {
     let outcome = FirstOutcome<T>()
+    guard !connection.isClosed else {
+        outcome.settle(.failure(PostGISError.connectionLost))
+        return outcome
+    }
     let ticket = CloseWatch.shared.add(connection) { outcome.settle(.failure(PostGISError.connectionLost)) }
     let begin = DeferredBegin.shared.take(connection)
     Task(executorPreference: LoopExecutor(connection.eventLoop)) {
@@ -27,7 +47,7 @@ func waitFor<T: Sendable>(on connection: PostgresConnection, _ work: @escaping @
         CloseWatch.shared.remove(connection, ticket)
         outcome.settle(result)
     }
-    return try outcome.wait()
+    return outcome
 }
 
 /// Sends `sql` on `connection` and does not wait for its answer, which is dropped (a lost
@@ -41,8 +61,24 @@ func send(_ sql: String, on connection: PostgresConnection, logger: Logger) {
     }
 }
 
+/// What `sendAhead` started on each connection and no one has waited for yet: at most one.
+final class SentAhead: @unchecked Sendable {  // state behind `lock`
+    static let shared = SentAhead()
+    private let lock = NSLock()
+    private var waiting: [ObjectIdentifier: FirstOutcome<Void>] = [:]
+
+    fileprivate func hold(_ outcome: FirstOutcome<Void>, on connection: PostgresConnection) {
+        lock.withLock { waiting[ObjectIdentifier(connection)] = outcome }
+    }
+
+    /// Waits for what was sent ahead on `connection`, if anything, and throws its error.
+    func settle(_ connection: PostgresConnection) throws {
+        try lock.withLock { waiting.removeValue(forKey: ObjectIdentifier(connection)) }?.wait()
+    }
+}
+
 /// The first of the results handed to it, for the thread waiting on it.
-private final class FirstOutcome<T>: @unchecked Sendable {
+final class FirstOutcome<T>: @unchecked Sendable {
     private let lock = NSLock()
     private let done = DispatchSemaphore(value: 0)
     private var result: Result<T, any Error>?

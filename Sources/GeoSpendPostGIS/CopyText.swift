@@ -60,12 +60,13 @@ struct CopyText {
 }
 
 extension PostgresConnection {
-    /// Sends `text`'s rows into `table` with one `COPY … FROM STDIN`, waiting on this thread
-    /// (a scope's body: `waitFor`); nothing is sent for no rows.
+    /// Sends `text`'s rows into `table` with one `COPY … FROM STDIN`, without waiting for the
+    /// server to take them (`sendAhead`: the scope's next statement, or its end, waits); nothing
+    /// is sent for no rows.
     func copy(_ table: String, _ columns: [String], _ text: CopyText, logger: Logger) throws {
         guard text.rows > 0 else { return }
         let buffer = text.buffer
-        try waitFor(on: self) {
+        try sendAhead(on: self) {
             try await self.copyFrom(table: table, columns: columns, logger: logger) { try await $0.write(buffer) }
         }
     }

@@ -187,7 +187,8 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
         do {
             (outcome, chainedAfter) = try await offloaded { () -> (Result<T, any Error>, Bool) in
                 DeferredBegin.shared.hold(transaction.begin(chained: wasChained), logger: logger, on: connection)
-                var outcome = Result { try body(connection) }
+                // What the body sent ahead (`sendAhead`) belongs to its outcome.
+                var outcome = Result { try body(connection) }.flatMap { value in Result { try SentAhead.shared.settle(connection); return value } }
                 // Nothing ran: nothing was begun, or the chained transaction is as it was.
                 guard DeferredBegin.shared.take(connection) == nil else { return (outcome, wasChained) }
                 switch (transaction, outcome) {
@@ -198,6 +199,7 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
                     do { try waitFor(on: connection) { try await connection.run(statements: "COMMIT", logger: logger) } } catch { outcome = .failure(error) }
                     return (outcome, false)
                 case (_, .failure):
+                    try? SentAhead.shared.settle(connection)  // the body threw before it waited
                     _ = try? waitFor(on: connection) { try await connection.run(statements: "ROLLBACK", logger: logger) }
                     return (outcome, false)
                 }

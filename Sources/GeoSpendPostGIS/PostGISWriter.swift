@@ -3,15 +3,26 @@ import Logging
 import PostgresNIO
 
 /// The writes of one write scope on PostgreSQL, a batch per round trip or two: the batch's
-/// stored ids, stores, users and categories are looked up with one `= ANY($1)` query each,
-/// the outcomes decided here row by row with the file store's rules and order of checks, and
-/// the new rows sent with one `COPY … FROM STDIN`. The scope's transaction makes the whole
-/// import all or nothing.
+/// stored ids, stores, users and categories are looked up with one `= ANY($1)` query each
+/// (less in an import: `learnStores`, `learnCategories`), the outcomes decided here row by row
+/// with the file store's rules and order of checks, and the new rows sent with one `COPY …
+/// FROM STDIN`, not waited for (`sendAhead`: the next batch is decided meanwhile). The
+/// scope's transaction makes the whole import all or nothing.
 final class PostGISWriter: ExpenseWriter {
     let connection: PostgresConnection
     let logger: Logger
     private var knownUsers: Set<ExactText> = []
     private var knownStores: [ExactText: Bool] = [:]
+    /// Every store's id is in `knownStores` (`learnStores`): one that is not is no store.
+    private var allStoresKnown = false
+    private var storesCounted = false
+    /// A batch naming this many stores not seen yet is an import's, and its next batches will
+    /// name more: every id is fetched at once when the table holds at most `storesFetchedWhole`,
+    /// instead of a lookup per batch (which waits for the COPY of the batch before).
+    private static let manyUnknownStores = 1_000
+    private static let storesFetchedWhole = 200_000
+    /// Users this scope created: they have no category but those in `categoryIDs`.
+    private var createdUsers: Set<ExactText> = []
     private var categoryIDs: [CategoryKey: Int64] = [:]
     /// Per currency, the sum of every stored amount, kept within `Int64` (read on first use).
     private var currencyTotals: [String: Int64]?
@@ -294,7 +305,16 @@ final class PostGISWriter: ExpenseWriter {
     /// Which of `ids` are stores, remembered for the rest of the scope.
     private func learnStores(_ ids: [String]) throws {
         let unknown = Array(Set(ids.map(ExactText.init)).filter { knownStores[$0] == nil })
-        guard !unknown.isEmpty else { return }
+        guard !unknown.isEmpty, !allStoresKnown else { return }
+        if unknown.count >= Self.manyUnknownStores && !storesCounted {
+            storesCounted = true
+            let limit = Self.storesFetchedWhole
+            if try rows("SELECT count(*) <= \(limit) FROM (SELECT 1 FROM stores LIMIT \(limit + 1)) AS s")[0].decode(Bool.self) {
+                for row in try rows("SELECT id FROM stores") { knownStores[ExactText(try row.decode(String.self))] = true }
+                allStoresKnown = true
+                return
+            }
+        }
         for id in unknown { knownStores[id] = false }
         for row in try rows("SELECT id FROM stores WHERE id = ANY(\(unknown.map(\.text)))") {
             knownStores[ExactText(try row.decode(String.self))] = true
@@ -312,8 +332,9 @@ final class PostGISWriter: ExpenseWriter {
             """).map { try $0.decode(String.self) }
         knownUsers.formUnion(unknown.map(ExactText.init))
         guard !created.isEmpty else { return }
+        createdUsers.formUnion(created.map(ExactText.init))
         let defaults = Category.defaults
-        _ = try rows("""
+        try rememberCategories("""
             INSERT INTO categories (user_id, kind, name, is_default, icon, color)
             SELECT u, d.kind, d.name, true, NULLIF(d.icon, ''), NULLIF(d.color, '')
             FROM unnest(\(created)::text[]) WITH ORDINALITY AS u(u, n)
@@ -321,6 +342,7 @@ final class PostGISWriter: ExpenseWriter {
                 \(defaults.map { Category.defaultLooks[$0]?.icon ?? "" })::text[], \(defaults.map { Category.defaultLooks[$0]?.color ?? "" })::text[])
                 WITH ORDINALITY AS d(kind, name, icon, color, m)
             ORDER BY u.n, d.m
+            RETURNING user_id, kind, name_fold, id
             """)
     }
 
@@ -339,23 +361,28 @@ final class PostGISWriter: ExpenseWriter {
             if categoryIDs[k] == nil, wanted[k] == nil { wanted[k] = name; order.append(k) }
         }
         guard !order.isEmpty else { return }
-        let users = order.map(\.user.text), kinds = order.map(\.kind), folds = order.map(\.fold.text)
-        for row in try rows("""
-            SELECT c.user_id, c.kind, c.name_fold, c.id FROM categories AS c
-            JOIN unnest(\(users)::text[], \(kinds)::text[], \(folds)::text[]) AS w(u, k, f)
-              ON c.user_id = w.u AND c.kind = w.k AND c.name_fold = w.f
-            """) {
-            let (u, k, f, id) = try row.decode((String, String, String, Int64).self)
-            categoryIDs[CategoryKey(user: ExactText(u), kind: k, fold: ExactText(f))] = id
+        // A user this scope created has no categories but those it made, all in `categoryIDs`.
+        let asked = order.filter { !createdUsers.contains($0.user) }
+        if !asked.isEmpty {
+            try rememberCategories("""
+                SELECT c.user_id, c.kind, c.name_fold, c.id FROM categories AS c
+                JOIN unnest(\(asked.map(\.user.text))::text[], \(asked.map(\.kind))::text[], \(asked.map(\.fold.text))::text[]) AS w(u, k, f)
+                  ON c.user_id = w.u AND c.kind = w.k AND c.name_fold = w.f
+                """)
         }
         let missing = order.filter { categoryIDs[$0] == nil }
         guard !missing.isEmpty else { return }
-        for row in try rows("""
+        try rememberCategories("""
             INSERT INTO categories (user_id, kind, name)
             SELECT u, k, n FROM unnest(\(missing.map(\.user.text))::text[], \(missing.map(\.kind))::text[], \(missing.map { wanted[$0]! })::text[])
                 WITH ORDINALITY AS w(u, k, n, i) ORDER BY i
             RETURNING user_id, kind, name_fold, id
-            """) {
+            """)
+    }
+
+    /// Keeps the ids of the categories `query` returns (user_id, kind, name_fold, id).
+    private func rememberCategories(_ query: PostgresQuery) throws {
+        for row in try rows(query) {
             let (u, k, f, id) = try row.decode((String, String, String, Int64).self)
             categoryIDs[CategoryKey(user: ExactText(u), kind: k, fold: ExactText(f))] = id
         }

@@ -217,6 +217,43 @@ import Testing
     /// Polls `condition` every 10 ms; throws `TimedOut` after `seconds`, 600 by default. In a
     /// whole `make test` run the read scope's body once took over 60 s to start (a clean-clone CI,
     /// 4 December 2026).
+    /// A COPY is sent ahead (`sendAhead`: the body goes on while the server takes the rows).
+    /// When it fails, the body's next statement throws the COPY's own error, not the aborted
+    /// transaction's; a body that sends nothing after it fails with that error at its end; the
+    /// scope rolls back either way and its connection serves the next scope.
+    @Test func aCopySentAheadThatFailsFailsItsScope() async throws {
+        guard PostGISTestServer.address != nil else {
+            #expect(!PostGISTestServer.isRequired, "GEOSPEND_TEST_POSTGRES is not set")
+            return
+        }
+        let store = try await PostGISTestServer.freshStore(maximumConnections: 1)
+        var twice = CopyText()
+        for id in ["copied", "copied"] { twice.text(id); twice.endRow() }  // the same key twice
+        func users() async throws -> Int {
+            try await store.scope(.snapshot) { c in
+                try waitFor(on: c) { try await c.query("SELECT count(*) FROM users", logger: store.logger).collect() }[0].decode(Int.self)
+            }
+        }
+        let text = twice
+        for statementAfter in [true, false] {
+            let error = await #expect(throws: PostGISError.self) {
+                try await store.scope(.write) { c in
+                    try c.copy("users", ["id"], text, logger: store.logger)
+                    if statementAfter { _ = try waitFor(on: c) { try await c.query("SELECT 1", logger: store.logger).collect() } }
+                }
+            }
+            #expect("\(error.map { String(describing: $0) } ?? "")".contains("duplicate key"), "\(String(describing: error))")
+            #expect(try await users() == 0)
+        }
+        // A COPY that succeeds commits with the scope.
+        var one = CopyText()
+        one.text("copied"); one.endRow()
+        let good = one
+        try await store.scope(.write) { c in try c.copy("users", ["id"], good, logger: store.logger) }
+        #expect(try await users() == 1)
+        await store.close()
+    }
+
     static func until(seconds: Int = 600, _ condition: () -> Bool) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(seconds)
