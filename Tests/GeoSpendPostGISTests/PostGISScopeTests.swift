@@ -205,18 +205,6 @@ import Testing
         await store.close()
     }
 
-    /// The states (`pg_stat_activity.state`) of the connections to `database` other than psql's own.
-    static func states(_ database: String) throws -> [String] {
-        let sql = "SELECT state FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY state"
-        let run = try runProgram("/usr/bin/psql", [PostGISTestServer.url(database), "-qAt", "-c", sql])
-        return run.out.split(separator: "\n").map(String.init)
-    }
-
-    struct TimedOut: Error {}
-
-    /// Polls `condition` every 10 ms; throws `TimedOut` after `seconds`, 600 by default. In a
-    /// whole `make test` run the read scope's body once took over 60 s to start (a clean-clone CI,
-    /// 4 December 2026).
     /// A COPY is sent ahead (`sendAhead`: the body goes on while the server takes the rows).
     /// When it fails, the body's next statement throws the COPY's own error, not the aborted
     /// transaction's; a body that sends nothing after it fails with that error at its end; the
@@ -254,6 +242,18 @@ import Testing
         await store.close()
     }
 
+    /// The states (`pg_stat_activity.state`) of the connections to `database` other than psql's own.
+    static func states(_ database: String) throws -> [String] {
+        let sql = "SELECT state FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY state"
+        let run = try runProgram("/usr/bin/psql", [PostGISTestServer.url(database), "-qAt", "-c", sql])
+        return run.out.split(separator: "\n").map(String.init)
+    }
+
+    struct TimedOut: Error {}
+
+    /// Polls `condition` every 10 ms; throws `TimedOut` after `seconds`, 600 by default. In a
+    /// whole `make test` run the read scope's body once took over 60 s to start (a clean-clone CI,
+    /// 4 December 2026).
     static func until(seconds: Int = 600, _ condition: () -> Bool) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(seconds)
