@@ -30,7 +30,7 @@ func sendAhead(on connection: PostgresConnection, _ work: @escaping @Sendable ()
 /// `waitFor`'s first half: `work` is on its way when this returns, and `wait()` on the result
 /// waits for it. `waitFor` and `sendAhead` wait for what was sent ahead before they start
 /// anything, so a connection never has two statements of a scope's body on their way at once.
-func started<T: Sendable>(on connection: PostgresConnection, _ work: @escaping @Sendable () async throws -> T) -> FirstOutcome<T> {
+private func started<T: Sendable>(on connection: PostgresConnection, _ work: @escaping @Sendable () async throws -> T) -> FirstOutcome<T> {
     let outcome = FirstOutcome<T>()
     guard !connection.isClosed else {
         outcome.settle(.failure(PostGISError.connectionLost))
@@ -78,7 +78,7 @@ final class SentAhead: @unchecked Sendable {  // state behind `lock`
 }
 
 /// The first of the results handed to it, for the thread waiting on it.
-final class FirstOutcome<T>: @unchecked Sendable {
+private final class FirstOutcome<T>: @unchecked Sendable {
     private let lock = NSLock()
     private let done = DispatchSemaphore(value: 0)
     private var result: Result<T, any Error>?

@@ -13,9 +13,9 @@ final class PostGISWriter: ExpenseWriter {
     let logger: Logger
     private var knownUsers: Set<ExactText> = []
     private var knownStores: [ExactText: Bool] = [:]
-    /// Every store's id is in `knownStores` (`learnStores`): one that is not is no store.
-    private var allStoresKnown = false
-    private var storesCounted = false
+    /// Whether every store's id is in `knownStores` (`learnStores`), so one that is not is no
+    /// store: nil until the stores were counted, false when there were too many to fetch.
+    private var allStoresKnown: Bool?
     /// A batch naming this many stores not seen yet is an import's, and its next batches will
     /// name more: every id is fetched at once when the table holds at most `storesFetchedWhole`,
     /// instead of a lookup per batch (which waits for the COPY of the batch before).
@@ -305,13 +305,12 @@ final class PostGISWriter: ExpenseWriter {
     /// Which of `ids` are stores, remembered for the rest of the scope.
     private func learnStores(_ ids: [String]) throws {
         let unknown = Array(Set(ids.map(ExactText.init)).filter { knownStores[$0] == nil })
-        guard !unknown.isEmpty, !allStoresKnown else { return }
-        if unknown.count >= Self.manyUnknownStores && !storesCounted {
-            storesCounted = true
+        guard !unknown.isEmpty, allStoresKnown != true else { return }
+        if unknown.count >= Self.manyUnknownStores && allStoresKnown == nil {
             let limit = Self.storesFetchedWhole
-            if try rows("SELECT count(*) <= \(limit) FROM (SELECT 1 FROM stores LIMIT \(limit + 1)) AS s")[0].decode(Bool.self) {
+            allStoresKnown = try rows("SELECT count(*) <= \(limit) FROM (SELECT 1 FROM stores LIMIT \(limit + 1)) AS s")[0].decode(Bool.self)
+            if allStoresKnown == true {
                 for row in try rows("SELECT id FROM stores") { knownStores[ExactText(try row.decode(String.self))] = true }
-                allStoresKnown = true
                 return
             }
         }

@@ -15,10 +15,11 @@ import Testing
         "id,name,kind,lat,lon\n" + (0..<stores).map { "s\($0),Store \($0),shop:supermarket,60.\(1000 + $0),24.9400\n" }.joined()
     }
 
-    /// Row `i` (from 0) bought at store `s(i % stores)` unless `store` says otherwise.
+    /// Row `i` (from 0) bought at store `s(i % stores)` unless `store` says otherwise; every row
+    /// geotagged, so `expensesWithoutStore` sees a row that lost its store.
     static func expensesCSV(store: (Int) -> String? = { "s\($0 % stores)" }, category: (Int) -> String = { _ in "Food" }) -> String {
-        "id,user,kind,amount,currency,occurred_at,title,category,store_id\n" + (0..<rows).map { i in
-            "e\(i),\(i % 2 == 0 ? "ann" : "bob"),expense,1.00,EUR,2025-04-01T08:00:00+03:00,Row \(i),\(category(i)),\(store(i) ?? "")\n"
+        "id,user,kind,amount,currency,occurred_at,title,category,store_id,lat,lon\n" + (0..<rows).map { i in
+            "e\(i),\(i % 2 == 0 ? "ann" : "bob"),expense,1.00,EUR,2025-04-01T08:00:00+03:00,Row \(i),\(category(i)),\(store(i) ?? ""),60.1700,24.9400\n"
         }.joined()
     }
 

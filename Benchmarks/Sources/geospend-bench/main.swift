@@ -21,8 +21,9 @@
 //   geospend-bench pg-overhead POSTGRESQL_URL USER LAT LON [GAP_MS [POSTGIS_CONNINFO]]
 //       what a read scope on PostgreSQL costs around its statements: empty, one and two
 //       prepared statements, a radius query, nearest stores, the user's spending columns,
-//       insights per store, an unprepared one (docs/MEASUREMENTS.md); GAP_MS: the calling thread computes that long before each
-//       run (as it runs the other engines' queries in `compare`), 300 runs instead of 2,000;
+//       insights per store, an unprepared one (docs/MEASUREMENTS.md); GAP_MS: the calling
+//       thread computes that long before each run (as it runs the other engines' queries in
+//       `compare`), 300 runs instead of 2,000;
 //       POSTGIS_CONNINFO (the database `compare` loaded): PostGIS's own radius and nearest SQL
 //       at the same point, the same way
 import Foundation
