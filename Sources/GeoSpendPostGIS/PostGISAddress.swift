@@ -62,9 +62,9 @@ public struct PostGISAddress: Sendable, CustomStringConvertible {
             var configuration = PostgresConnection.Configuration(
                 host: host, port: port, username: user, password: password, database: database, tls: tls)
             // The server checks each second whether the client is still there while a statement
-            // runs (PostgreSQL 14+): a scope whose caller is cancelled closes its connection
-            // (`PostGISStore.scope`), and its statement then stops on the server instead of
-            // running to its end (PostGISScopeTests).
+            // runs (PostgreSQL 14+): a client that closed its connection without cancelling (a
+            // killed process) leaves no statement running to its end. A cancelled scope cancels
+            // its statement itself (`PostGISStore.cancelStatement`).
             //
             // Generic plans for the statements a connection keeps (`PreparedStatements`): on the
             // partitioned `expenses` table PostgreSQL's default kept making a custom plan for

@@ -47,6 +47,9 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
     public let maximumConnections: Int
     /// Each open connection's prepared statements, by connection id (ids are never reused).
     private var prepared: [PostgresConnection.ID: PreparedStatements] = [:]
+    /// Each open connection's server process (`pg_backend_pid()`), whose statement a cancelled
+    /// scope cancels (`cancelStatement`).
+    private var backends: [PostgresConnection.ID: Int32] = [:]
 
     /// Whether this store only reads (a read replica): its write scopes throw.
     public let readOnly: Bool
@@ -116,7 +119,10 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
 
     /// Closes the connections kept for later scopes.
     public func close() async {
-        let connections = lock.withLock { defer { opened -= idle.count; idle = []; prepared = [:]; chained = [:] }; return idle }
+        let connections = lock.withLock {
+            defer { opened -= idle.count; idle = []; prepared = [:]; chained = [:]; backends = [:] }
+            return idle
+        }
         for c in connections { try? await c.close() }
     }
 
@@ -177,7 +183,8 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
     /// a round trip sooner); a write's COMMIT; or ROLLBACK when the body throws. A connection
     /// that failed mid-way is dropped, and so is one whose body may still be running (its
     /// caller was cancelled: `offloaded` returns at once): the close fails the body's next
-    /// statement, so no later scope shares the connection with it.
+    /// statement, so no later scope shares the connection with it. Before that close, the
+    /// server is asked to cancel the statement the connection runs (`cancelStatement`).
     func scope<T: Sendable>(_ transaction: Transaction, _ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         let connection = try await take()
         let wasChained = takeChain(of: connection)
@@ -205,7 +212,10 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
                 }
             }
         } catch {
-            await drop(connection)  // cancelled: the body may still be running
+            // Cancelled: the body may still be running. Its statement is cancelled first, while
+            // the connection is open: the server process it names is still this connection's.
+            await cancelStatement(on: connection)
+            await drop(connection)
             throw PostGISError.wrap(error)
         }
         if connection.isClosed { await drop(connection) } else { give(back: connection, chained: chainedAfter) }
@@ -291,6 +301,7 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
         lock.withLock {
             prepared[connection.id] = nil
             chained[connection.id] = nil
+            backends[connection.id] = nil
         }
         try? await connection.close()
         closed()
@@ -359,13 +370,55 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
         }
     }
 
+    /// A new connection, its server process noted for `cancelStatement`.
     private func connect() async throws -> PostgresConnection {
+        let connection = try await newConnection()
+        do {
+            let logger = self.logger
+            let pid = try await connection.unlessClosed {
+                try await connection.query("SELECT pg_backend_pid()", logger: logger).collect()
+            }[0].decode(Int32.self)
+            lock.withLock { backends[connection.id] = pid }
+            return connection
+        } catch {
+            try? await connection.close()
+            throw PostGISError.wrap(error)
+        }
+    }
+
+    private func newConnection() async throws -> PostgresConnection {
         let id = lock.withLock { nextID += 1; return nextID }
         do {
             return try await PostgresConnection.connect(configuration: try address.configuration, id: id, logger: logger)
         } catch {
             throw PostGISError.cannotConnect(url: address.description, reason: "\(PostGISError.wrap(error))")
         }
+    }
+
+    /// Asks the server to cancel the statement `connection` runs, if any: `pg_cancel_backend`
+    /// from a short-lived connection of its own, as the protocol's cancel request comes on one
+    /// (postgres-nio 1.33 sends none, and keeps the key it would need to itself). The statement
+    /// then stops at once, where the connection's close alone stops it only at the server's next
+    /// check of its client (`client_connection_check_interval`, each second), and not at all on
+    /// a server that cannot check. A process that runs nothing ignores the request. Best effort:
+    /// a server that cannot be reached is left to that check. Runs in a task of its own, as the
+    /// caller's task is cancelled already and postgres-nio's connect would give up at once.
+    private func cancelStatement(on connection: PostgresConnection) async {
+        guard !connection.isClosed, let pid = lock.withLock({ backends[connection.id] }) else { return }
+        await Task {
+            do {
+                let other = try await newConnection()
+                let logger = self.logger
+                do {
+                    _ = try await other.unlessClosed { try await other.query("SELECT pg_cancel_backend(\(pid))", logger: logger).collect() }
+                } catch {
+                    logger.warning("could not cancel the statement of server process \(pid): \(PostGISError.wrap(error))")
+                }
+                try? await other.close()
+            } catch {
+                logger.warning("could not cancel the statement of server process \(pid): \(error)")
+            }
+        }.value
     }
 }
 
