@@ -8,6 +8,7 @@ let package = Package(
     dependencies: [
         .package(name: "GeoSpend", path: ".."),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // libpq, the thinnest PostgreSQL client there is: PostGIS's latencies carry no driver overhead.
@@ -20,6 +21,7 @@ let package = Package(
                 .product(name: "GeoSpendSpatiaLite", package: "GeoSpend"),
                 .product(name: "GeoSpendPostGIS", package: "GeoSpend"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ])
     ]
 )

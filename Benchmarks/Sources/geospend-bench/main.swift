@@ -19,13 +19,13 @@
 //       the all-users H3 res 9 heat layer written to OUT, RUNS times in one process after a
 //       warm-up (scripts/bench-rollups.sh); prints {"millis": [...], "features": N}
 //   geospend-bench pg-overhead POSTGRESQL_URL USER LAT LON [GAP_MS [POSTGIS_CONNINFO]]
-//       what a read scope on PostgreSQL costs around its statements: empty, one and two
-//       prepared statements, a radius query, nearest stores, the user's spending columns,
-//       insights per store, an unprepared one (docs/MEASUREMENTS.md); GAP_MS: the calling
-//       thread computes that long before each run (as it runs the other engines' queries in
-//       `compare`), 300 runs instead of 2,000;
-//       POSTGIS_CONNINFO (the database `compare` loaded): PostGIS's own radius and nearest SQL
-//       at the same point, the same way
+//       what a read scope on PostgreSQL costs around its statements: postgres-nio alone
+//       (SELECT 1, nearest stores), then scopes: empty, one and two prepared statements, a
+//       radius query, nearest stores, the user's spending columns, insights per store, an
+//       unprepared one (docs/MEASUREMENTS.md); GAP_MS: the calling thread computes that long
+//       before each run (as it runs the other engines' queries in `compare`), 300 runs instead
+//       of 2,000; POSTGIS_CONNINFO (the database `compare` loaded): PostGIS's own radius and
+//       nearest SQL at the same point, the same way, and libpq's SELECT 1
 import Foundation
 import GeoSpend
 import GeoSpendPostGIS
@@ -111,6 +111,7 @@ do {
                 warmup: warmup, gapMs: gapMs, body)
         }
         try timeGeoSpendOnly("blocking, nothing", runs: 2000, warmup: 100) { try blocking { 0 } }
+        try DriverAlone.run(url: arguments[2], here: (lat, lon)) { name, body in try timeGeoSpendOnly(name, runs: 2000, warmup: 100, body) }
         try timeGeoSpendOnly("read scope, empty body", runs: 2000, warmup: 100) { try blocking { try await store.read { _ in 0 } } }
         try timeGeoSpendOnly("read scope, hasUser", runs: 2000, warmup: 100) {
             try blocking { try await store.read { try $0.hasUser(user) ? 1 : 0 } }
@@ -137,6 +138,7 @@ do {
                 try postgis.radius(here, meters: 50, user: user).count
             }
             try timeGeoSpendOnly("PostGIS's SQL, nearest 5 stores", runs: 2000, warmup: 100) { try postgis.nearest(here, k: 5).count }
+            try timeGeoSpendOnly("libpq, SELECT 1", runs: 2000, warmup: 100) { try postgis.connection.execute("SELECT 1").count }
         }
     case "render":
         let runs = try arguments.dropFirst(2).map { try JSONDecoder().decode(BenchResults.self, from: Data(contentsOf: URL(fileURLWithPath: $0))) }
