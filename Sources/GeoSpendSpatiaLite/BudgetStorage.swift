@@ -7,8 +7,8 @@ import GRDB
 /// column or spatial index is needed, and nothing of a zone lives outside these rows.
 /// A budget's `id` is its `number`, the user's own count (`UserNumbers`); `pk` stays inside.
 extension SpatiaLiteStore: BudgetStore {
-    public func saveBudget(_ budget: Budget) throws -> (budget: Budget, deactivated: [Int64])? {
-        try writeTransaction { db in
+    public func saveBudget(_ budget: Budget) async throws -> (budget: Budget, deactivated: [Int64])? {
+        try await writeTransaction { db in
             var saved = budget
             if budget.id != 0 {
                 guard let old = try Self.fetchBudgets(db, where: "b.user_id = ? AND b.number = ?", [budget.userID, budget.id]).first else { return nil }
@@ -60,8 +60,8 @@ extension SpatiaLiteStore: BudgetStore {
         }
     }
 
-    public func deleteBudget(id: Int64, userID: String) throws -> Bool {
-        try writeTransaction { db in
+    public func deleteBudget(id: Int64, userID: String) async throws -> Bool {
+        try await writeTransaction { db in
             try db.execute(sql: "PRAGMA secure_delete = ON")
             guard let pk = try Int64.fetchOne(db, sql: "SELECT pk FROM budgets WHERE user_id = ? AND number = ?", arguments: [userID, id])
             else { return false }
@@ -148,18 +148,6 @@ extension SpatiaLiteStore: BudgetStore {
     static func deactivateBudgets(_ db: Database, userID: String, category: String) throws {
         try db.execute(
             sql: "UPDATE budgets SET is_active = 0 WHERE user_id = ? AND category = ? COLLATE NOCASE", arguments: [userID, category])
-    }
-}
-
-/// `BudgetStore` for async callers (the server, the CLI): each call runs on a dispatch queue
-/// (`offloaded`), so the caller's thread is free while SQLite works.
-extension SpatiaLiteStore {
-    public func saveBudget(_ budget: Budget) async throws -> (budget: Budget, deactivated: [Int64])? {
-        try await offloaded { try self.saveBudget(budget) }
-    }
-
-    public func deleteBudget(id: Int64, userID: String) async throws -> Bool {
-        try await offloaded { try self.deleteBudget(id: id, userID: userID) }
     }
 }
 

@@ -22,8 +22,8 @@ extension SpatiaLiteStore: CategoryEditing {
         ).map(Self.detail)
     }
 
-    public func addCategory(_ category: GeoSpend.Category, userID: String, icon: String?, color: String?) throws -> CategoryDetail {
-        try scrubbingWrite { db in
+    public func addCategory(_ category: GeoSpend.Category, userID: String, icon: String?, color: String?) async throws -> CategoryDetail {
+        try await scrubbingWrite { db in
             try Self.ensureUser(db, userID)
             if try Self.categoryRow(db, name: category.name, kind: category.kind, userID: userID) != nil {
                 throw EditError.categoryExists(name: category.name, kind: category.kind)
@@ -35,8 +35,8 @@ extension SpatiaLiteStore: CategoryEditing {
         }
     }
 
-    public func editCategory(name: String, kind: GeoSpend.Category.Kind?, userID: String, change: CategoryChange) throws -> CategoryDetail {
-        try scrubbingWrite { db in
+    public func editCategory(name: String, kind: GeoSpend.Category.Kind?, userID: String, change: CategoryChange) async throws -> CategoryDetail {
+        try await scrubbingWrite { db in
             let (id, kind) = try Self.findCategory(db, name: name, kind: kind, userID: userID)
             if let new = change.name {
                 if let other = try Self.categoryRow(db, name: new, kind: kind, userID: userID), other != id {
@@ -54,8 +54,8 @@ extension SpatiaLiteStore: CategoryEditing {
         }
     }
 
-    public func deleteCategory(name: String, kind: GeoSpend.Category.Kind?, userID: String) throws -> Int {
-        try scrubbingWrite { db in
+    public func deleteCategory(name: String, kind: GeoSpend.Category.Kind?, userID: String) async throws -> Int {
+        try await scrubbingWrite { db in
             let (id, kind) = try Self.findCategory(db, name: name, kind: kind, userID: userID)
             if try Bool.fetchOne(db, sql: "SELECT is_default FROM categories WHERE id = ?", arguments: [id]) == true {
                 let stored = try String.fetchOne(db, sql: "SELECT name FROM categories WHERE id = ?", arguments: [id]) ?? name
@@ -115,22 +115,6 @@ extension SpatiaLiteStore: CategoryEditing {
             else { continue }
             try db.execute(sql: "UPDATE expenses SET content_hash = ? WHERE pk = ?", arguments: [e.0.expense.contentHash, pk])
         }
-    }
-}
-
-/// `CategoryEditing` for async callers (the server, the CLI): each call runs on a dispatch queue
-/// (`offloaded`), so the caller's thread is free while SQLite works.
-extension SpatiaLiteStore {
-    public func addCategory(_ category: Category, userID: String, icon: String?, color: String?) async throws -> CategoryDetail {
-        try await offloaded { try self.addCategory(category, userID: userID, icon: icon, color: color) }
-    }
-
-    public func editCategory(name: String, kind: Category.Kind?, userID: String, change: CategoryChange) async throws -> CategoryDetail {
-        try await offloaded { try self.editCategory(name: name, kind: kind, userID: userID, change: change) }
-    }
-
-    public func deleteCategory(name: String, kind: Category.Kind?, userID: String) async throws -> Int {
-        try await offloaded { try self.deleteCategory(name: name, kind: kind, userID: userID) }
     }
 }
 

@@ -152,101 +152,89 @@ enum CommunitySchema {
 extension SpatiaLiteStore: CommunityStore {
     public func joinCommunity(userID: String, displayName: String) async throws -> CommunityMember {
         let user = Identity.normalized(userID)
-        return try await offloaded {
-            try self.writeTransaction { db -> CommunityMember in
-                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [user]) == true else {
-                    throw CommunityRefusal.noSuchUser(user)
-                }
-                let key = displayName.lowercased()
-                if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM community_members WHERE display_key = ? AND user_id <> ?)",
-                                     arguments: [key, user]) == true {
-                    throw CommunityRefusal.displayNameTaken(displayName)
-                }
-                try db.execute(sql: """
-                    INSERT INTO community_members (user_id, display_name, display_key, joined_at) VALUES (?, ?, ?, \(Self.nowSQL))
-                    ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name, display_key = excluded.display_key
-                    """, arguments: [user, displayName, key])
-                return try CommunitySchema.member(db, user)!
+        return try await writeTransaction { db -> CommunityMember in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [user]) == true else {
+                throw CommunityRefusal.noSuchUser(user)
             }
+            let key = displayName.lowercased()
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM community_members WHERE display_key = ? AND user_id <> ?)",
+                                 arguments: [key, user]) == true {
+                throw CommunityRefusal.displayNameTaken(displayName)
+            }
+            try db.execute(sql: """
+                INSERT INTO community_members (user_id, display_name, display_key, joined_at) VALUES (?, ?, ?, \(Self.nowSQL))
+                ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name, display_key = excluded.display_key
+                """, arguments: [user, displayName, key])
+            return try CommunitySchema.member(db, user)!
         }
     }
 
     public func leaveCommunity(userID: String) async throws -> Bool {
         let user = Identity.normalized(userID)
-        return try await offloaded {
-            try self.writeTransaction { db in
-                try db.execute(sql: "DELETE FROM community_comments WHERE user_id = ?1 OR post_id IN (SELECT id FROM community_posts WHERE user_id = ?1)", arguments: [user])
-                try db.execute(sql: "DELETE FROM community_posts WHERE user_id = ?", arguments: [user])
-                try db.execute(sql: "DELETE FROM community_members WHERE user_id = ?", arguments: [user])
-                return db.changesCount > 0
-            }
+        return try await writeTransaction { db in
+            try db.execute(sql: "DELETE FROM community_comments WHERE user_id = ?1 OR post_id IN (SELECT id FROM community_posts WHERE user_id = ?1)", arguments: [user])
+            try db.execute(sql: "DELETE FROM community_posts WHERE user_id = ?", arguments: [user])
+            try db.execute(sql: "DELETE FROM community_members WHERE user_id = ?", arguments: [user])
+            return db.changesCount > 0
         }
     }
 
     public func addCommunityPost(userID: String, _ fields: CommunityPostFields, at: Timestamp) async throws -> CommunityPost {
         let user = Identity.normalized(userID)
-        return try await offloaded {
-            try self.writeTransaction { db -> CommunityPost in
-                guard try CommunitySchema.member(db, user) != nil else { throw CommunityRefusal.notMember(user) }
-                try CommunitySchema.checkRate(db, user, at: at)
-                if let s = fields.storeID,
-                    try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM stores WHERE id = ?)", arguments: [s]) != true {
-                    throw CommunityRefusal.unknownStore(s)
-                }
-                if let p = fields.productID,
-                    try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM products WHERE id = ?)", arguments: [p]) != true {
-                    throw CommunityRefusal.unknownProduct(p)
-                }
-                let verified = try CommunitySchema.verified(db, user, storeID: fields.storeID, at: at)
-                try db.execute(sql: """
-                    INSERT INTO community_posts (user_id, type, store_id, product_id, rating, body, price_minor, currency, automatic,
-                        verified, created_at, created_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
-                    """, arguments: [user, fields.type.rawValue, fields.storeID, fields.productID, fields.rating, fields.text,
-                                     fields.price?.minorUnits, fields.price?.currency.code, verified, at.text, at.epochMilliseconds])
-                return try CommunitySchema.post(db, id: db.lastInsertedRowID)!
+        return try await writeTransaction { db -> CommunityPost in
+            guard try CommunitySchema.member(db, user) != nil else { throw CommunityRefusal.notMember(user) }
+            try CommunitySchema.checkRate(db, user, at: at)
+            if let s = fields.storeID,
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM stores WHERE id = ?)", arguments: [s]) != true {
+                throw CommunityRefusal.unknownStore(s)
             }
+            if let p = fields.productID,
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM products WHERE id = ?)", arguments: [p]) != true {
+                throw CommunityRefusal.unknownProduct(p)
+            }
+            let verified = try CommunitySchema.verified(db, user, storeID: fields.storeID, at: at)
+            try db.execute(sql: """
+                INSERT INTO community_posts (user_id, type, store_id, product_id, rating, body, price_minor, currency, automatic,
+                    verified, created_at, created_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
+                """, arguments: [user, fields.type.rawValue, fields.storeID, fields.productID, fields.rating, fields.text,
+                                 fields.price?.minorUnits, fields.price?.currency.code, verified, at.text, at.epochMilliseconds])
+            return try CommunitySchema.post(db, id: db.lastInsertedRowID)!
         }
     }
 
     public func addCommunityComment(userID: String, postID: Int64, text: String, at: Timestamp) async throws -> CommunityComment {
         let user = Identity.normalized(userID)
-        return try await offloaded {
-            try self.writeTransaction { db -> CommunityComment in
-                guard try CommunitySchema.member(db, user) != nil else { throw CommunityRefusal.notMember(user) }
-                try CommunitySchema.checkRate(db, user, at: at)
-                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM community_posts WHERE id = ?)", arguments: [postID]) == true else {
-                    throw CommunityRefusal.noSuchPost(postID)
-                }
-                try db.execute(sql: """
-                    INSERT INTO community_comments (post_id, user_id, body, created_at, created_ms) VALUES (?, ?, ?, ?, ?)
-                    """, arguments: [postID, user, text, at.text, at.epochMilliseconds])
-                return try CommunitySchema.comments(db, where: "c.id = ?", [db.lastInsertedRowID])[0]
+        return try await writeTransaction { db -> CommunityComment in
+            guard try CommunitySchema.member(db, user) != nil else { throw CommunityRefusal.notMember(user) }
+            try CommunitySchema.checkRate(db, user, at: at)
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM community_posts WHERE id = ?)", arguments: [postID]) == true else {
+                throw CommunityRefusal.noSuchPost(postID)
             }
+            try db.execute(sql: """
+                INSERT INTO community_comments (post_id, user_id, body, created_at, created_ms) VALUES (?, ?, ?, ?, ?)
+                """, arguments: [postID, user, text, at.text, at.epochMilliseconds])
+            return try CommunitySchema.comments(db, where: "c.id = ?", [db.lastInsertedRowID])[0]
         }
     }
 
     public func deleteCommunityPost(userID: String, id: Int64) async throws -> Bool {
         let user = Identity.normalized(userID)
-        return try await offloaded {
-            try self.writeTransaction { db in
-                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM community_posts WHERE id = ? AND user_id = ?)", arguments: [id, user]) == true else {
-                    return false
-                }
-                try db.execute(sql: "DELETE FROM community_comments WHERE post_id = ?", arguments: [id])
-                try db.execute(sql: "DELETE FROM community_posts WHERE id = ?", arguments: [id])
-                return true
+        return try await writeTransaction { db in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM community_posts WHERE id = ? AND user_id = ?)", arguments: [id, user]) == true else {
+                return false
             }
+            try db.execute(sql: "DELETE FROM community_comments WHERE post_id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM community_posts WHERE id = ?", arguments: [id])
+            return true
         }
     }
 
     public func deleteCommunityComment(userID: String, id: Int64) async throws -> Bool {
         let user = Identity.normalized(userID)
-        return try await offloaded {
-            try self.writeTransaction { db in
-                try db.execute(sql: "DELETE FROM community_comments WHERE id = ? AND user_id = ?", arguments: [id, user])
-                return db.changesCount > 0
-            }
+        return try await writeTransaction { db in
+            try db.execute(sql: "DELETE FROM community_comments WHERE id = ? AND user_id = ?", arguments: [id, user])
+            return db.changesCount > 0
         }
     }
 }

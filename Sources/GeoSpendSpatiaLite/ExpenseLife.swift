@@ -35,8 +35,8 @@ extension SpatiaLiteStore: ExpenseEditing {
         }.first?.0
     }
 
-    public func addExpense(_ expense: Expense, remindAt: Timestamp?) throws -> StoredExpense {
-        try bulkWrite { writer, db in
+    public func addExpense(_ expense: Expense, remindAt: Timestamp?) async throws -> StoredExpense {
+        try await bulkWrite { writer, db in
             // Ids are unique per user (v17): another user's expense of the same id is neither
             // in the way nor revealed.
             if try Bool.fetchOne(
@@ -66,8 +66,8 @@ extension SpatiaLiteStore: ExpenseEditing {
         }
     }
 
-    public func updateExpense(_ expense: Expense, remindAt: Timestamp?) throws -> StoredExpense? {
-        try scrubbingWrite { db in
+    public func updateExpense(_ expense: Expense, remindAt: Timestamp?) async throws -> StoredExpense? {
+        try await scrubbingWrite { db in
             guard let old = try Self.storedExpense(db, id: expense.id, userID: expense.userID) else { return nil }
             let kind = GeoSpend.Category.kind(for: expense.kind)
             var categoryID: Int64?
@@ -203,10 +203,10 @@ extension SpatiaLiteStore: ExpenseEditing {
     }
 
     /// One `BEGIN IMMEDIATE` transaction with `secure_delete` on: text an edit replaces is zeroed
-    /// where SQLite frees it.
-    func scrubbingWrite<T>(_ body: (Database) throws -> T) throws -> T {
-        try translatingErrors {
-            try pool.writeWithoutTransaction { db in
+    /// where SQLite frees it. On GRDB's writer queue, cancelled (rolled back) with its caller.
+    func scrubbingWrite<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        try await translatingErrors {
+            try await pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA secure_delete = ON")
                 var result: T?
                 try db.inTransaction(.immediate) {
@@ -219,27 +219,17 @@ extension SpatiaLiteStore: ExpenseEditing {
     }
 }
 
-/// `ExpenseEditing` for async callers (the server, the CLI): each call runs on a dispatch queue
-/// (`offloaded`), so the caller's thread is free while SQLite works.
+/// `ExpenseEditing`'s deletions for async callers. Each runs to its end on a dispatch thread
+/// (`offloaded`) even when its caller is cancelled: a deletion that committed goes on to its
+/// clean-up (the rewrite, the emptied log), where GRDB's async access, cancelled, would stop
+/// between those steps and leave the clean-up owed. The other edits run on GRDB's async API.
 extension SpatiaLiteStore {
-    public func addExpense(_ expense: Expense, remindAt: Timestamp?) async throws -> StoredExpense {
-        try await offloaded { try self.addExpense(expense, remindAt: remindAt) }
-    }
-
-    public func updateExpense(_ expense: Expense, remindAt: Timestamp?) async throws -> StoredExpense? {
-        try await offloaded { try self.updateExpense(expense, remindAt: remindAt) }
-    }
-
     public func deleteExpense(id: String, userID: String, rewrite: DeletionRewrite) async throws -> [String]? {
         try await offloaded { try self.deleteExpense(id: id, userID: userID, rewrite: rewrite) }
     }
 
     public func rewriteAfterDeletions() async throws -> [String] {
         try await offloaded { try self.rewriteAfterDeletions() }
-    }
-
-    public func rewriteOwed() async throws -> Bool {
-        try await offloaded { try self.pendingScrubSince() != nil }
     }
 }
 

@@ -152,91 +152,81 @@ enum NotificationSchema {
 
 extension SpatiaLiteStore: NotificationStore {
     public func addWebhook(_ webhook: Webhook) async throws -> Webhook? {
-        try await offloaded {
-            try self.writeTransaction { db in
-                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [webhook.userID]) == true
-                else { return nil }
-                try db.execute(
-                    sql: """
-                        INSERT INTO webhooks (id, user_id, url, events, secret, created_at, from_seq)
-                        VALUES (?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), (SELECT coalesce(max(seq), 0) FROM notification_events))
-                        """,
-                    arguments: [webhook.id, webhook.userID, webhook.url, webhook.events.joined(separator: ","), webhook.secret ?? ""])
-                return try Row.fetchOne(
-                    db, sql: "SELECT id, user_id, url, events, secret, created_at FROM webhooks WHERE pk = ?", arguments: [db.lastInsertedRowID]
-                ).map { NotificationSchema.webhook($0, secret: true) }
-            }
+        try await writeTransaction { db in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [webhook.userID]) == true
+            else { return nil }
+            try db.execute(
+                sql: """
+                    INSERT INTO webhooks (id, user_id, url, events, secret, created_at, from_seq)
+                    VALUES (?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), (SELECT coalesce(max(seq), 0) FROM notification_events))
+                    """,
+                arguments: [webhook.id, webhook.userID, webhook.url, webhook.events.joined(separator: ","), webhook.secret ?? ""])
+            return try Row.fetchOne(
+                db, sql: "SELECT id, user_id, url, events, secret, created_at FROM webhooks WHERE pk = ?", arguments: [db.lastInsertedRowID]
+            ).map { NotificationSchema.webhook($0, secret: true) }
         }
     }
 
     public func deleteWebhook(id: String, userID: String) async throws -> Bool {
-        try await offloaded {
-            try self.writeTransaction { db in
-                guard let pk = try Int64.fetchOne(db, sql: "SELECT pk FROM webhooks WHERE id = ? AND user_id = ?", arguments: [id, userID])
-                else { return false }
-                try db.execute(sql: "DELETE FROM webhook_deliveries WHERE webhook_pk = ?", arguments: [pk])
-                try db.execute(sql: "DELETE FROM webhooks WHERE pk = ?", arguments: [pk])
-                return true
-            }
+        try await writeTransaction { db in
+            guard let pk = try Int64.fetchOne(db, sql: "SELECT pk FROM webhooks WHERE id = ? AND user_id = ?", arguments: [id, userID])
+            else { return false }
+            try db.execute(sql: "DELETE FROM webhook_deliveries WHERE webhook_pk = ?", arguments: [pk])
+            try db.execute(sql: "DELETE FROM webhooks WHERE pk = ?", arguments: [pk])
+            return true
         }
     }
 
     public func raise(_ events: [NewNotificationEvent]) async throws -> [NotificationEvent] {
-        try await offloaded {
-            try self.writeTransaction { db in
-                // Events of users that no longer exist are not raised (the foreign key's rule).
-                let users = Set(events.map(\.userID))
-                var known = Set<String>()
-                for u in users where try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [u]) == true {
-                    known.insert(u)
-                }
-                return try NotificationSchema.raise(db, events.filter { known.contains($0.userID) })
+        try await writeTransaction { db in
+            // Events of users that no longer exist are not raised (the foreign key's rule).
+            let users = Set(events.map(\.userID))
+            var known = Set<String>()
+            for u in users where try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [u]) == true {
+                known.insert(u)
             }
+            return try NotificationSchema.raise(db, events.filter { known.contains($0.userID) })
         }
     }
 
     public func markNotificationsRead(userID: String, through sequence: Int64) async throws -> Int {
-        try await offloaded {
-            try self.writeTransaction { db in
-                try db.execute(
-                    sql: "UPDATE notification_events SET read_at = \(Self.nowSQL) WHERE user_id = ? AND seq <= ? AND read_at IS NULL",
-                    arguments: [userID, sequence])
-                return db.changesCount
-            }
+        try await writeTransaction { db in
+            try db.execute(
+                sql: "UPDATE notification_events SET read_at = \(Self.nowSQL) WHERE user_id = ? AND seq <= ? AND read_at IS NULL",
+                arguments: [userID, sequence])
+            return db.changesCount
         }
     }
 
     public func fanOut(limit: Int) async throws -> Int {
         // The service asks four times a second: a read first, so an idle outbox never takes the write lock.
-        let pending = try await offloaded {
-            try self.readDatabase { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM notification_events WHERE fanned_out = 0)") }
+        let pending = try await translatingErrors {
+            try await pool.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM notification_events WHERE fanned_out = 0)") }
         }
         guard pending == true else { return 0 }
-        return try await offloaded {
-            try self.writeTransaction { db in
-                let pending = try Row.fetchAll(
-                    db, sql: "SELECT seq, user_id, type FROM notification_events WHERE fanned_out = 0 ORDER BY seq LIMIT ?", arguments: [limit])
-                var made = 0
-                let now = Int64(Date().timeIntervalSince1970 * 1000)
-                for p in pending {
-                    let seq: Int64 = p[0], user: String = p[1], type: String = p[2]
-                    let due = try NotificationSchema.firstAttempt(db, user: user, now: now)
-                    for hook in try Row.fetchAll(db, sql: "SELECT pk, events FROM webhooks WHERE user_id = ? AND from_seq < ? ORDER BY pk", arguments: [user, seq]) {
-                        let events: String = hook[1]
-                        guard events.isEmpty || events.split(separator: ",").contains(Substring(type)) else { continue }
-                        try db.execute(
-                            sql: """
-                                INSERT INTO webhook_deliveries (user_id, webhook_pk, event_seq, created_ms, created_at, next_ms)
-                                VALUES (?, ?, ?, ?, \(Self.nowSQL), ?)
-                                ON CONFLICT (webhook_pk, event_seq) DO NOTHING
-                                """,
-                            arguments: [user, hook[0] as Int64, seq, now, due])
-                        made += db.changesCount
-                    }
-                    try db.execute(sql: "UPDATE notification_events SET fanned_out = 1 WHERE seq = ?", arguments: [seq])
+        return try await writeTransaction { db in
+            let pending = try Row.fetchAll(
+                db, sql: "SELECT seq, user_id, type FROM notification_events WHERE fanned_out = 0 ORDER BY seq LIMIT ?", arguments: [limit])
+            var made = 0
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            for p in pending {
+                let seq: Int64 = p[0], user: String = p[1], type: String = p[2]
+                let due = try NotificationSchema.firstAttempt(db, user: user, now: now)
+                for hook in try Row.fetchAll(db, sql: "SELECT pk, events FROM webhooks WHERE user_id = ? AND from_seq < ? ORDER BY pk", arguments: [user, seq]) {
+                    let events: String = hook[1]
+                    guard events.isEmpty || events.split(separator: ",").contains(Substring(type)) else { continue }
+                    try db.execute(
+                        sql: """
+                            INSERT INTO webhook_deliveries (user_id, webhook_pk, event_seq, created_ms, created_at, next_ms)
+                            VALUES (?, ?, ?, ?, \(Self.nowSQL), ?)
+                            ON CONFLICT (webhook_pk, event_seq) DO NOTHING
+                            """,
+                        arguments: [user, hook[0] as Int64, seq, now, due])
+                    made += db.changesCount
                 }
-                return made
+                try db.execute(sql: "UPDATE notification_events SET fanned_out = 1 WHERE seq = ?", arguments: [seq])
             }
+            return made
         }
     }
 
@@ -246,38 +236,34 @@ extension SpatiaLiteStore: NotificationStore {
         case .retry(let at): ("pending", at)
         case .failed: ("failed", nil)
         }
-        try await offloaded {
-            try self.writeTransaction { db in
-                try db.execute(
-                    sql: """
-                        UPDATE webhook_deliveries SET attempts = attempts + 1, status = ?, next_ms = ?,
-                            attempt_log = attempt_log || CASE WHEN attempt_log = '' THEN '' ELSE char(10) END || ?
-                        WHERE pk = ?
-                        """,
-                    arguments: [status, next, note, deliveryID])
-            }
+        try await writeTransaction { db in
+            try db.execute(
+                sql: """
+                    UPDATE webhook_deliveries SET attempts = attempts + 1, status = ?, next_ms = ?,
+                        attempt_log = attempt_log || CASE WHEN attempt_log = '' THEN '' ELSE char(10) END || ?
+                    WHERE pk = ?
+                    """,
+                arguments: [status, next, note, deliveryID])
         }
     }
 
     public func setNotificationSettings(_ settings: NotificationSettings, userID: String) async throws -> Bool {
-        try await offloaded {
-            try self.writeTransaction { db in
-                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [userID]) == true else { return false }
-                if settings.isDefault {
-                    try db.execute(sql: "DELETE FROM notification_settings WHERE user_id = ?", arguments: [userID])
-                } else {
-                    try db.execute(
-                        sql: """
-                            INSERT INTO notification_settings (user_id, events, quiet_start, quiet_end, reminder_lead_minutes) VALUES (?1, ?2, ?3, ?4, ?5)
-                            ON CONFLICT (user_id) DO UPDATE SET events = ?2, quiet_start = ?3, quiet_end = ?4, reminder_lead_minutes = ?5
-                            """,
-                        arguments: [
-                            userID, settings.events.joined(separator: ","), settings.quietHours?.startMinute, settings.quietHours?.endMinute,
-                            settings.reminderLeadMinutes,
-                        ])
-                }
-                return true
+        try await writeTransaction { db in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [userID]) == true else { return false }
+            if settings.isDefault {
+                try db.execute(sql: "DELETE FROM notification_settings WHERE user_id = ?", arguments: [userID])
+            } else {
+                try db.execute(
+                    sql: """
+                        INSERT INTO notification_settings (user_id, events, quiet_start, quiet_end, reminder_lead_minutes) VALUES (?1, ?2, ?3, ?4, ?5)
+                        ON CONFLICT (user_id) DO UPDATE SET events = ?2, quiet_start = ?3, quiet_end = ?4, reminder_lead_minutes = ?5
+                        """,
+                    arguments: [
+                        userID, settings.events.joined(separator: ","), settings.quietHours?.startMinute, settings.quietHours?.endMinute,
+                        settings.reminderLeadMinutes,
+                    ])
             }
+            return true
         }
     }
 }

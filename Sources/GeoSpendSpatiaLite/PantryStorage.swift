@@ -75,24 +75,20 @@ enum PantrySchema {
 extension SpatiaLiteStore: PantryStore {
     public func addPantryItem(userID: String, _ fields: PantryFields) async throws -> PantryItem? {
         let user = Identity.normalized(userID)
-        return try await offloaded {
-            try self.writeTransaction { db -> PantryItem? in
-                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [user]) == true else { return nil }
-                let number = try PantrySchema.insert(db, user: user, fields, source: .hand, purchase: nil)
-                return try PantrySchema.items(db, user: user, number: number).first
-            }
+        return try await writeTransaction { db -> PantryItem? in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [user]) == true else { return nil }
+            let number = try PantrySchema.insert(db, user: user, fields, source: .hand, purchase: nil)
+            return try PantrySchema.items(db, user: user, number: number).first
         }
     }
 
     public func closePantryItem(userID: String, id: Int64, as status: PantryItem.Status) async throws -> PantryItem? {
         let user = Identity.normalized(userID)
-        return try await offloaded {
-            try self.writeTransaction { db -> PantryItem? in
-                try db.execute(sql: """
-                    UPDATE pantry_items SET status = ?, closed_at = \(Self.nowSQL) WHERE user_id = ? AND number = ? AND status = 'open'
-                    """, arguments: [status.rawValue, user, id])
-                return try PantrySchema.items(db, user: user, number: id).first
-            }
+        return try await writeTransaction { db -> PantryItem? in
+            try db.execute(sql: """
+                UPDATE pantry_items SET status = ?, closed_at = \(Self.nowSQL) WHERE user_id = ? AND number = ? AND status = 'open'
+                """, arguments: [status.rawValue, user, id])
+            return try PantrySchema.items(db, user: user, number: id).first
         }
     }
 

@@ -43,6 +43,10 @@ extension SpatiaLiteStore {
         try readDatabase { db in try Self.pendingScrub(db) }
     }
 
+    public func rewriteOwed() async throws -> Bool {
+        try await translatingErrors { try await pool.read { db in try Self.pendingScrub(db) } } != nil
+    }
+
     /// Refuses, before a deletion changes anything, when the disk cannot hold the rewrite: `VACUUM`
     /// in WAL mode writes every page of the file into the write-ahead log beside it.
     static func checkSpaceToRewrite(_ db: Database, path: String, what: String) throws {

@@ -33,9 +33,9 @@ enum PeriodSchema {
 }
 
 extension SpatiaLiteStore: PeriodStore {
-    public func addPeriod(userID: String, _ fields: PeriodFields) throws -> Period {
+    public func addPeriod(userID: String, _ fields: PeriodFields) async throws -> Period {
         let user = Identity.normalized(userID)
-        return try writeTransaction { db in
+        return try await writeTransaction { db in
             let number = try UserNumbers.next(db, counter: "period_numbers", user: user)
             try db.execute(
                 sql: "INSERT INTO periods (user_id, number, name, start_date, end_date) VALUES (?, ?, ?, ?, ?)",
@@ -44,9 +44,9 @@ extension SpatiaLiteStore: PeriodStore {
         }
     }
 
-    public func updatePeriod(userID: String, id: Int64, _ fields: PeriodFields) throws -> Period? {
+    public func updatePeriod(userID: String, id: Int64, _ fields: PeriodFields) async throws -> Period? {
         let user = Identity.normalized(userID)
-        return try writeTransaction { db in
+        return try await writeTransaction { db in
             try db.execute(
                 sql: "UPDATE periods SET name = ?, start_date = ?, end_date = ? WHERE user_id = ? AND number = ?",
                 arguments: [fields.name, fields.start.localDate, fields.end?.localDate, user, id])
@@ -55,9 +55,9 @@ extension SpatiaLiteStore: PeriodStore {
         }
     }
 
-    public func deletePeriod(userID: String, id: Int64) throws -> Int? {
+    public func deletePeriod(userID: String, id: Int64) async throws -> Int? {
         let user = Identity.normalized(userID)
-        return try writeTransaction { db in
+        return try await writeTransaction { db in
             guard let pk = try Int64.fetchOne(db, sql: "SELECT pk FROM periods WHERE user_id = ? AND number = ?", arguments: [user, id])
             else { return nil }
             let linked = try Int.fetchOne(db, sql: "SELECT count(*) FROM expenses WHERE period_id = ?", arguments: [pk]) ?? 0
@@ -66,10 +66,10 @@ extension SpatiaLiteStore: PeriodStore {
         }
     }
 
-    public func assign(userID: String, period: Int64?, expenseIDs: [String]) throws -> PeriodAssignment {
+    public func assign(userID: String, period: Int64?, expenseIDs: [String]) async throws -> PeriodAssignment {
         let user = Identity.normalized(userID)
         let ids = expenseIDs.map(Identity.normalized)
-        return try writeTransaction { db in
+        return try await writeTransaction { db in
             var pk: Int64?
             if let period {
                 pk = try Int64.fetchOne(db, sql: "SELECT pk FROM periods WHERE user_id = ? AND number = ?", arguments: [user, period])
@@ -103,26 +103,6 @@ extension SpatiaLiteStore: PeriodStore {
             FROM periods AS p WHERE p.user_id = ?1 AND (?2 IS NULL OR p.number = ?2) ORDER BY p.number
             """, arguments: [user, number]
         ).map { Period(id: $0[0], userID: $0[1], name: $0[2], start: $0[3], end: $0[4], expenses: $0[5], createdAt: $0[6], updatedAt: $0[7]) }
-    }
-}
-
-/// `PeriodStore` for async callers (the server, the CLI): each call runs on a dispatch queue
-/// (`offloaded`), so the caller's thread is free while SQLite works.
-extension SpatiaLiteStore {
-    public func addPeriod(userID: String, _ fields: PeriodFields) async throws -> Period {
-        try await offloaded { try self.addPeriod(userID: userID, fields) }
-    }
-
-    public func updatePeriod(userID: String, id: Int64, _ fields: PeriodFields) async throws -> Period? {
-        try await offloaded { try self.updatePeriod(userID: userID, id: id, fields) }
-    }
-
-    public func deletePeriod(userID: String, id: Int64) async throws -> Int? {
-        try await offloaded { try self.deletePeriod(userID: userID, id: id) }
-    }
-
-    public func assign(userID: String, period: Int64?, expenseIDs: [String]) async throws -> PeriodAssignment {
-        try await offloaded { try self.assign(userID: userID, period: period, expenseIDs: expenseIDs) }
     }
 }
 

@@ -177,7 +177,8 @@ extension SpatiaLiteStore: PositionStore {
                 return deletion
             }
         }
-        // The log's copies of the freed pages go with a checkpoint (false: a reader kept them).
+        // The log's copies of the freed pages go with a checkpoint (false: a reader kept them),
+        // to its end, cancelled or not, as `deleteExpense`'s clean-up (ExpenseLife.swift).
         if deleted.positions + deleted.visits > 0 { _ = try await offloaded { try self.scrubAfterDeletion(rewrite: false) } }
         return deleted
     }

@@ -6,12 +6,12 @@ import GRDB
 /// transaction (`ProductMatch`): a catalogue is thousands of names, and the similarity rule is
 /// not something an index answers.
 extension SpatiaLiteStore: PriceStore {
-    public func savePrices(_ entries: [PriceEntry], userID: String) throws -> [PriceSaveOutcome] {
-        do { return try savePricesOrRollBack(entries, userID: userID) } catch let refused as UnknownStores { return refused.outcomes }
-    }
-
-    private func savePricesOrRollBack(_ entries: [PriceEntry], userID: String) throws -> [PriceSaveOutcome] {
-        try writeTransaction { db in try Self.insertPrices(db, entries, userID: userID) }
+    public func savePrices(_ entries: [PriceEntry], userID: String) async throws -> [PriceSaveOutcome] {
+        do {
+            return try await writeTransaction { db in try Self.insertPrices(db, entries, userID: userID) }
+        } catch let refused as UnknownStores {
+            return refused.outcomes
+        }
     }
 
     /// `savePrices` inside a transaction the caller holds (a receipt stores its expense in the
@@ -57,8 +57,8 @@ extension SpatiaLiteStore: PriceStore {
     }
 
 
-    public func updatePriceRecord(userID: String, id: Int64, _ f: PriceCorrection.Fields) throws -> PriceRecord? {
-        try writeTransaction { db in
+    public func updatePriceRecord(userID: String, id: Int64, _ f: PriceCorrection.Fields) async throws -> PriceRecord? {
+        try await writeTransaction { db in
             let at = f.recordedAt
             // The store as the user sees it; an unknown one stays for the foreign key to refuse.
             let place = try Self.recordStore(db, .id(f.storeID), user: userID) ?? .shared(f.storeID)
@@ -75,8 +75,8 @@ extension SpatiaLiteStore: PriceStore {
         }
     }
 
-    public func deletePriceRecord(userID: String, id: Int64) throws -> Bool {
-        try writeTransaction { db in
+    public func deletePriceRecord(userID: String, id: Int64) async throws -> Bool {
+        try await writeTransaction { db in
             guard let product = try Int64.fetchOne(
                 db, sql: "SELECT product_id FROM price_records WHERE pk = ? AND user_id = ?", arguments: [id, userID]) else { return false }
             try db.execute(sql: "DELETE FROM price_records WHERE pk = ? AND user_id = ?", arguments: [id, userID])
@@ -203,21 +203,6 @@ extension SpatiaLiteStore: PriceStore {
         p.createdAt = r[i + 7]
         p.updatedAt = r[i + 8]
         return p
-    }
-}
-
-/// `PriceStore` for async callers: each call on a dispatch queue (`offloaded`).
-extension SpatiaLiteStore {
-    public func savePrices(_ entries: [PriceEntry], userID: String) async throws -> [PriceSaveOutcome] {
-        try await offloaded { try self.savePrices(entries, userID: userID) }
-    }
-
-    public func updatePriceRecord(userID: String, id: Int64, _ fields: PriceCorrection.Fields) async throws -> PriceRecord? {
-        try await offloaded { try self.updatePriceRecord(userID: userID, id: id, fields) }
-    }
-
-    public func deletePriceRecord(userID: String, id: Int64) async throws -> Bool {
-        try await offloaded { try self.deletePriceRecord(userID: userID, id: id) }
     }
 }
 

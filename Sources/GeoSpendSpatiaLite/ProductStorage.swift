@@ -35,8 +35,8 @@ extension SpatiaLiteStore: ProductStore {
             db, sql: "SELECT EXISTS (SELECT 1 FROM price_records WHERE user_id = ? AND product_id = ?)", arguments: [userID, productID]) ?? false
     }
 
-    public func tagProduct(userID: String, productID: Int64, tag: String, color: String?) throws -> ProductTag? {
-        try writeTransaction { db in
+    public func tagProduct(userID: String, productID: Int64, tag: String, color: String?) async throws -> ProductTag? {
+        try await writeTransaction { db in
             guard try Self.hasRecord(db, userID, productID) else { return nil }
             let fold = Identity.asciiLowercased(tag)
             try db.execute(sql: """
@@ -53,8 +53,8 @@ extension SpatiaLiteStore: ProductStore {
         }
     }
 
-    public func untagProduct(userID: String, productID: Int64, tag: String) throws -> Bool {
-        try writeTransaction { db in
+    public func untagProduct(userID: String, productID: Int64, tag: String) async throws -> Bool {
+        try await writeTransaction { db in
             guard let pk = try Int64.fetchOne(
                 db, sql: "SELECT pk FROM product_tags WHERE user_id = ? AND name_fold = ?", arguments: [userID, Identity.asciiLowercased(tag)])
             else { return false }
@@ -65,8 +65,8 @@ extension SpatiaLiteStore: ProductStore {
         }
     }
 
-    public func markProduct(userID: String, productID: Int64, favourite: Bool?, onSale: Bool?) throws -> Bool {
-        try writeTransaction { db in
+    public func markProduct(userID: String, productID: Int64, favourite: Bool?, onSale: Bool?) async throws -> Bool {
+        try await writeTransaction { db in
             guard try Self.hasRecord(db, userID, productID) else { return false }
             try db.execute(sql: """
                 INSERT INTO product_marks (user_id, product_id, favourite, on_sale) VALUES (?1, ?2, coalesce(?3, 0), coalesce(?4, 0))
@@ -76,8 +76,8 @@ extension SpatiaLiteStore: ProductStore {
         }
     }
 
-    public func editProduct(userID: String, id: Int64, _ f: ProductFields) throws -> ProductChange {
-        try writeTransaction { db in
+    public func editProduct(userID: String, id: Int64, _ f: ProductFields) async throws -> ProductChange {
+        try await writeTransaction { db in
             guard try Self.hasRecord(db, userID, id) else { return .noSuchProduct(id) }
             let others = try Int.fetchOne(
                 db, sql: "SELECT count(DISTINCT user_id) FROM price_records WHERE product_id = ? AND user_id <> ?", arguments: [id, userID]) ?? 0
@@ -93,8 +93,8 @@ extension SpatiaLiteStore: ProductStore {
         }
     }
 
-    public func mergeProducts(userID: String, from: Int64, into: Int64) throws -> ProductChange {
-        try writeTransaction { db in
+    public func mergeProducts(userID: String, from: Int64, into: Int64) async throws -> ProductChange {
+        try await writeTransaction { db in
             guard try Self.hasRecord(db, userID, from) else { return .noSuchProduct(from) }
             guard try Self.hasRecord(db, userID, into) else { return .noSuchProduct(into) }
             try db.execute(sql: "UPDATE price_records SET product_id = ? WHERE user_id = ? AND product_id = ?", arguments: [into, userID, from])
@@ -105,8 +105,8 @@ extension SpatiaLiteStore: ProductStore {
         }
     }
 
-    public func deleteProduct(userID: String, id: Int64) throws -> ProductChange {
-        try writeTransaction { db in
+    public func deleteProduct(userID: String, id: Int64) async throws -> ProductChange {
+        try await writeTransaction { db in
             guard try Self.hasRecord(db, userID, id) else { return .noSuchProduct(id) }
             try db.execute(sql: "DELETE FROM price_records WHERE user_id = ? AND product_id = ?", arguments: [userID, id])
             let gone = db.changesCount
@@ -143,28 +143,6 @@ extension SpatiaLiteStore: ProductStore {
         try db.execute(sql: """
             DELETE FROM products WHERE id = ? AND NOT EXISTS (SELECT 1 FROM price_records AS r WHERE r.product_id = products.id)
             """, arguments: [id])
-    }
-}
-
-/// `ProductStore` for async callers: each call on a dispatch queue (`offloaded`).
-extension SpatiaLiteStore {
-    public func tagProduct(userID: String, productID: Int64, tag: String, color: String?) async throws -> ProductTag? {
-        try await offloaded { try self.tagProduct(userID: userID, productID: productID, tag: tag, color: color) }
-    }
-    public func untagProduct(userID: String, productID: Int64, tag: String) async throws -> Bool {
-        try await offloaded { try self.untagProduct(userID: userID, productID: productID, tag: tag) }
-    }
-    public func markProduct(userID: String, productID: Int64, favourite: Bool?, onSale: Bool?) async throws -> Bool {
-        try await offloaded { try self.markProduct(userID: userID, productID: productID, favourite: favourite, onSale: onSale) }
-    }
-    public func editProduct(userID: String, id: Int64, _ fields: ProductFields) async throws -> ProductChange {
-        try await offloaded { try self.editProduct(userID: userID, id: id, fields) }
-    }
-    public func mergeProducts(userID: String, from: Int64, into: Int64) async throws -> ProductChange {
-        try await offloaded { try self.mergeProducts(userID: userID, from: from, into: into) }
-    }
-    public func deleteProduct(userID: String, id: Int64) async throws -> ProductChange {
-        try await offloaded { try self.deleteProduct(userID: userID, id: id) }
     }
 }
 

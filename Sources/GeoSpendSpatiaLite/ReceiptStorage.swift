@@ -7,8 +7,8 @@ import GRDB
 /// records (`insertPrices`, each then marked with the receipt's id), in one `BEGIN IMMEDIATE`
 /// transaction. Any error rolls all back.
 extension SpatiaLiteStore: ReceiptStore {
-    public func saveReceipt(_ expense: Expense, prices: [PriceEntry]) throws -> [PriceSaveOutcome] {
-        try bulkWrite { writer, db in try Self.insertReceipt(db, writer, expense, prices: prices) }
+    public func saveReceipt(_ expense: Expense, prices: [PriceEntry]) async throws -> [PriceSaveOutcome] {
+        try await bulkWrite { writer, db in try Self.insertReceipt(db, writer, expense, prices: prices) }
     }
 
     /// The expense, then the price records, inside the caller's transaction (also `lists complete`).
@@ -26,20 +26,17 @@ extension SpatiaLiteStore: ReceiptStore {
         return try Self.insertPrices(db, prices, userID: expense.userID)
     }
 
-    public func saveReceipt(_ expense: Expense, prices: [PriceEntry]) async throws -> [PriceSaveOutcome] {
-        try await offloaded { try self.saveReceipt(expense, prices: prices) }
-    }
-
     // MARK: Receipt records
 
     public func addReceipt(_ receipt: Receipt, records: ReceiptRecords?) async throws -> (Receipt, [PriceSaveOutcome]) {
-        try await offloaded { try self.writeReceipt(receipt, records: records, replacing: false) }
+        try await writeTransaction { db in try Self.writeReceipt(db, receipt, records: records, replacing: false) }
     }
 
     public func replaceReceipt(_ receipt: Receipt, records: ReceiptRecords?) async throws -> (Receipt, [PriceSaveOutcome]) {
-        try await offloaded { try self.writeReceipt(receipt, records: records, replacing: true) }
+        try await writeTransaction { db in try Self.writeReceipt(db, receipt, records: records, replacing: true) }
     }
 
+    /// To its end, cancelled or not, as `deleteExpense` (ExpenseLife.swift).
     public func deleteReceipt(id: String, userID: String, rewrite: DeletionRewrite) async throws -> [String]? {
         try await offloaded { try self.deleteReceiptNow(id: id, userID: userID, rewrite: rewrite) }
     }
@@ -107,19 +104,6 @@ extension SpatiaLiteStore: ReceiptStore {
     static func deleteReceiptRecords(_ db: Database, id: String, userID: String, expenseID: String?) throws {
         try db.execute(sql: "DELETE FROM price_records WHERE user_id = ? AND receipt_id = ?", arguments: [userID, id])
         if let expenseID { try Self.deleteExpenseRow(db, id: expenseID, userID: userID) }
-    }
-
-    func writeReceipt(_ receipt: Receipt, records: ReceiptRecords?, replacing: Bool) throws -> (Receipt, [PriceSaveOutcome]) {
-        try translatingErrors {
-            try pool.writeWithoutTransaction { db in
-                var result: (Receipt, [PriceSaveOutcome])?
-                try db.inTransaction(.immediate) {
-                    result = try Self.writeReceipt(db, receipt, records: records, replacing: replacing)
-                    return .commit
-                }
-                return result!
-            }
-        }
     }
 
     /// The old expense and price records out (`replacing`), the new ones in, then the row.

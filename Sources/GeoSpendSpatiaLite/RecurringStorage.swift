@@ -60,42 +60,36 @@ enum RecurringSchema {
 extension SpatiaLiteStore: RecurringStore {
     public func addRecurring(userID: String, _ fields: RecurringFields) async throws -> RecurringRule? {
         let user = Identity.normalized(userID)
-        return try await offloaded {
-            try self.writeTransaction { db -> RecurringRule? in
-                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [user]) == true else { return nil }
-                let number = try UserNumbers.next(db, counter: "recurring_numbers", user: user)
-                try db.execute(sql: """
-                    INSERT INTO recurring_rules (user_id, number, kind, amount_minor, currency, title, category, merchant, store_id, notes,
-                        every, anchor_date, until_date, next_due, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(Self.nowSQL), \(Self.nowSQL))
-                    """, arguments: [user, number] + RecurringSchema.values(fields) + [fields.firstDue(onOrAfter: fields.schedule.anchor)?.description])
-                return try RecurringSchema.rules(db, user: user, number: number).first
-            }
+        return try await writeTransaction { db -> RecurringRule? in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [user]) == true else { return nil }
+            let number = try UserNumbers.next(db, counter: "recurring_numbers", user: user)
+            try db.execute(sql: """
+                INSERT INTO recurring_rules (user_id, number, kind, amount_minor, currency, title, category, merchant, store_id, notes,
+                    every, anchor_date, until_date, next_due, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \(Self.nowSQL), \(Self.nowSQL))
+                """, arguments: [user, number] + RecurringSchema.values(fields) + [fields.firstDue(onOrAfter: fields.schedule.anchor)?.description])
+            return try RecurringSchema.rules(db, user: user, number: number).first
         }
     }
 
     public func updateRecurring(userID: String, id: Int64, _ fields: RecurringFields, nextDue: LocalDay?) async throws -> RecurringRule? {
         let user = Identity.normalized(userID)
-        return try await offloaded {
-            try self.writeTransaction { db -> RecurringRule? in
-                try db.execute(sql: """
-                    UPDATE recurring_rules SET kind = ?, amount_minor = ?, currency = ?, title = ?, category = ?, merchant = ?, store_id = ?,
-                        notes = ?, every = ?, anchor_date = ?, until_date = ?, next_due = ?, updated_at = \(Self.nowSQL)
-                    WHERE user_id = ? AND number = ?
-                    """, arguments: RecurringSchema.values(fields) + [nextDue?.description, user, id])
-                guard db.changesCount > 0 else { return nil }
-                return try RecurringSchema.rules(db, user: user, number: id).first
-            }
+        return try await writeTransaction { db -> RecurringRule? in
+            try db.execute(sql: """
+                UPDATE recurring_rules SET kind = ?, amount_minor = ?, currency = ?, title = ?, category = ?, merchant = ?, store_id = ?,
+                    notes = ?, every = ?, anchor_date = ?, until_date = ?, next_due = ?, updated_at = \(Self.nowSQL)
+                WHERE user_id = ? AND number = ?
+                """, arguments: RecurringSchema.values(fields) + [nextDue?.description, user, id])
+            guard db.changesCount > 0 else { return nil }
+            return try RecurringSchema.rules(db, user: user, number: id).first
         }
     }
 
     public func deleteRecurring(userID: String, id: Int64) async throws -> Bool {
         let user = Identity.normalized(userID)
-        return try await offloaded {
-            try self.writeTransaction { db in
-                try db.execute(sql: "DELETE FROM recurring_rules WHERE user_id = ? AND number = ?", arguments: [user, id])
-                return db.changesCount > 0
-            }
+        return try await writeTransaction { db in
+            try db.execute(sql: "DELETE FROM recurring_rules WHERE user_id = ? AND number = ?", arguments: [user, id])
+            return db.changesCount > 0
         }
     }
 
@@ -103,20 +97,18 @@ extension SpatiaLiteStore: RecurringStore {
         userID: String, rule id: Int64, expectedNextDue: LocalDay, expenses: [Expense], nextDue: LocalDay?
     ) async throws -> [RowOutcome]? {
         let user = Identity.normalized(userID)
-        return try await offloaded {
-            // The import's own writer: rollups, the spatial index and budget events as for any
-            // imported row, in the transaction that moves the rule.
-            try self.bulkWrite { writer, db -> [RowOutcome]? in
-                try db.execute(
-                    sql: "UPDATE recurring_rules SET next_due = ? WHERE user_id = ? AND number = ? AND next_due = ?",
-                    arguments: [nextDue?.description, user, id, expectedNextDue.description])
-                guard db.changesCount == 1 else { return nil }
-                let outcomes = try writer.insert(expenses.map { HashedRow($0, contentHash: $0.contentHash) }, policy: InsertPolicy())
-                for (e, outcome) in zip(expenses, outcomes) where !RecurringRun.accepts(outcome, id: e.id) {
-                    if case .rejected(let r) = outcome { throw r }
-                }
-                return outcomes
+        // The import's own writer: rollups, the spatial index and budget events as for any
+        // imported row, in the transaction that moves the rule.
+        return try await bulkWrite { writer, db -> [RowOutcome]? in
+            try db.execute(
+                sql: "UPDATE recurring_rules SET next_due = ? WHERE user_id = ? AND number = ? AND next_due = ?",
+                arguments: [nextDue?.description, user, id, expectedNextDue.description])
+            guard db.changesCount == 1 else { return nil }
+            let outcomes = try writer.insert(expenses.map { HashedRow($0, contentHash: $0.contentHash) }, policy: InsertPolicy())
+            for (e, outcome) in zip(expenses, outcomes) where !RecurringRun.accepts(outcome, id: e.id) {
+                if case .rejected(let r) = outcome { throw r }
             }
+            return outcomes
         }
     }
 }

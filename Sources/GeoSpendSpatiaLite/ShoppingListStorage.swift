@@ -57,9 +57,9 @@ extension ShoppingListSchema {
 }
 
 extension SpatiaLiteStore: ShoppingListStore {
-    public func updateList(userID: String, id: Int64, name: String, budget: Money) throws -> ShoppingList? {
+    public func updateList(userID: String, id: Int64, name: String, budget: Money) async throws -> ShoppingList? {
         let user = Identity.normalized(userID)
-        return try writeTransaction { db in
+        return try await writeTransaction { db in
             try db.execute(
                 sql: "UPDATE shopping_lists SET name = ?, budget_minor = ?, currency = ? WHERE user_id = ? AND number = ?",
                 arguments: [name, budget.minorUnits, budget.currency.code, user, id])
@@ -68,9 +68,9 @@ extension SpatiaLiteStore: ShoppingListStore {
         }
     }
 
-    public func deleteList(userID: String, id: Int64) throws -> Bool {
+    public func deleteList(userID: String, id: Int64) async throws -> Bool {
         let user = Identity.normalized(userID)
-        return try writeTransaction { db in
+        return try await writeTransaction { db in
             try db.execute(sql: "DELETE FROM shopping_lists WHERE user_id = ? AND number = ?", arguments: [user, id])
             return db.changesCount > 0
         }
@@ -78,9 +78,9 @@ extension SpatiaLiteStore: ShoppingListStore {
 
     public func checkItem(
         userID: String, id: Int64, position: Int, expense: Expense, price: PriceEntry?, pantry: PantryFields?
-    ) throws -> (ShoppingList, Expense)? {
+    ) async throws -> (ShoppingList, Expense)? {
         let user = Identity.normalized(userID)
-        return try bulkWrite { writer, db -> (ShoppingList, Expense)? in
+        return try await bulkWrite { writer, db -> (ShoppingList, Expense)? in
             guard let pk = try Int64.fetchOne(db, sql: "SELECT pk FROM shopping_lists WHERE user_id = ? AND number = ?", arguments: [user, id])
             else { return nil }
             try db.execute(sql: "UPDATE shopping_lists SET checks = checks + 1 WHERE pk = ?", arguments: [pk])
@@ -99,9 +99,9 @@ extension SpatiaLiteStore: ShoppingListStore {
         }
     }
 
-    public func uncheckItem(userID: String, id: Int64, position: Int) throws -> ShoppingList? {
+    public func uncheckItem(userID: String, id: Int64, position: Int) async throws -> ShoppingList? {
         let user = Identity.normalized(userID)
-        return try bulkWrite { _, db -> ShoppingList? in
+        return try await bulkWrite { _, db -> ShoppingList? in
             guard let pk = try Int64.fetchOne(db, sql: "SELECT pk FROM shopping_lists WHERE user_id = ? AND number = ?", arguments: [user, id])
             else { return nil }
             guard let row = try Row.fetchOne(db, sql: """
@@ -130,13 +130,10 @@ extension SpatiaLiteStore: ShoppingListStore {
         }
     }
 
-    public func addList(userID: String, name: String, budget: Money) throws -> ShoppingList {
+    public func addList(userID: String, name: String, budget: Money) async throws -> ShoppingList {
         let user = Identity.normalized(userID)
-        return try writeTransaction { db in
-            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [user]) == true else {
-                throw StoreError.notFound(what: "user", id: user)
-            }
-            let number = try UserNumbers.next(db, counter: "shopping_list_numbers", user: user)
+        return try await writeTransaction { db in
+            let number = try UserNumbers.next(db, counter: "shopping_list_numbers", existingUser: user)
             try db.execute(
                 sql: "INSERT INTO shopping_lists (user_id, number, name, budget_minor, currency, created_at) VALUES (?, ?, ?, ?, ?, \(Self.nowSQL))",
                 arguments: [user, number, name, budget.minorUnits, budget.currency.code])
@@ -144,9 +141,9 @@ extension SpatiaLiteStore: ShoppingListStore {
         }
     }
 
-    public func setItems(userID: String, id: Int64, _ items: [ShoppingListItem]) throws -> ShoppingList? {
+    public func setItems(userID: String, id: Int64, _ items: [ShoppingListItem]) async throws -> ShoppingList? {
         let user = Identity.normalized(userID)
-        return try writeTransaction { db in
+        return try await writeTransaction { db in
             guard let pk = try Int64.fetchOne(db, sql: "SELECT pk FROM shopping_lists WHERE user_id = ? AND number = ?", arguments: [user, id])
             else { return nil }
             try Self.replaceItems(db, pk: pk, user: user, items)
@@ -154,9 +151,9 @@ extension SpatiaLiteStore: ShoppingListStore {
         }
     }
 
-    public func completeList(userID: String, id: Int64, expense: Expense, prices: [PriceEntry]) throws -> ShoppingList? {
+    public func completeList(userID: String, id: Int64, expense: Expense, prices: [PriceEntry]) async throws -> ShoppingList? {
         let user = Identity.normalized(userID)
-        return try bulkWrite { writer, db in
+        return try await bulkWrite { writer, db in
             guard let pk = try Int64.fetchOne(db, sql: "SELECT pk FROM shopping_lists WHERE user_id = ? AND number = ?", arguments: [user, id])
             else { return nil }
             _ = try Self.insertReceipt(db, writer, expense, prices: prices)
@@ -205,39 +202,6 @@ extension SpatiaLiteStore: ShoppingListStore {
                 id: r[0], userID: user, name: r[1], budget: Money(minorUnits: r[2], currency: try Currency(code: r[3])),
                 items: items[r[0]] ?? [], completedExpenseID: r[4])
         }
-    }
-}
-
-/// `ShoppingListStore` for async callers: each call on a dispatch queue (`offloaded`).
-extension SpatiaLiteStore {
-    public func addList(userID: String, name: String, budget: Money) async throws -> ShoppingList {
-        try await offloaded { try self.addList(userID: userID, name: name, budget: budget) }
-    }
-
-    public func setItems(userID: String, id: Int64, _ items: [ShoppingListItem]) async throws -> ShoppingList? {
-        try await offloaded { try self.setItems(userID: userID, id: id, items) }
-    }
-
-    public func completeList(userID: String, id: Int64, expense: Expense, prices: [PriceEntry]) async throws -> ShoppingList? {
-        try await offloaded { try self.completeList(userID: userID, id: id, expense: expense, prices: prices) }
-    }
-
-    public func updateList(userID: String, id: Int64, name: String, budget: Money) async throws -> ShoppingList? {
-        try await offloaded { try self.updateList(userID: userID, id: id, name: name, budget: budget) }
-    }
-
-    public func deleteList(userID: String, id: Int64) async throws -> Bool {
-        try await offloaded { try self.deleteList(userID: userID, id: id) }
-    }
-
-    public func checkItem(
-        userID: String, id: Int64, position: Int, expense: Expense, price: PriceEntry?, pantry: PantryFields?
-    ) async throws -> (ShoppingList, Expense)? {
-        try await offloaded { try self.checkItem(userID: userID, id: id, position: position, expense: expense, price: price, pantry: pantry) }
-    }
-
-    public func uncheckItem(userID: String, id: Int64, position: Int) async throws -> ShoppingList? {
-        try await offloaded { try self.uncheckItem(userID: userID, id: id, position: position) }
     }
 }
 

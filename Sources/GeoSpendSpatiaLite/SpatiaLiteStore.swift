@@ -225,6 +225,11 @@ public final class SpatiaLiteStore: ExpenseStore {
         try translatingErrors { try pool.writeWithoutTransaction { db in try Self.bulkTransaction(db, body) } }
     }
 
+    /// `bulkWrite` for async callers, on GRDB's writer queue (cancelled with its caller).
+    func bulkWrite<T: Sendable>(_ body: @Sendable (SpatiaLiteBulkWriter, Database) throws -> T) async throws -> T {
+        try await translatingErrors { try await pool.writeWithoutTransaction { db in try Self.bulkTransaction(db, body) } }
+    }
+
     /// The bulk writer's page cache: 1 GiB, as `cache_size`'s negative KiB.
     static let bulkCacheSize = -1_048_576
 
@@ -255,6 +260,13 @@ public final class SpatiaLiteStore: ExpenseStore {
     /// Runs a closure in one `BEGIN IMMEDIATE` transaction (for maintenance such as `doctor --repair`).
     public func writeTransaction<T>(_ body: (Database) throws -> T) throws -> T {
         try translatingErrors { try pool.write(body) }
+    }
+
+    /// `writeTransaction` for async callers, on GRDB's writer queue: the caller's task waits
+    /// without holding a thread, and a cancelled caller's transaction is interrupted and rolled
+    /// back (GRDB's cancellation), so a caller told "cancelled" finds nothing of it written.
+    public func writeTransaction<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        try await translatingErrors { try await pool.write(body) }
     }
 
     /// Deletes a store; expenses that referred to it keep existing with no store.

@@ -89,51 +89,45 @@ enum StoreChoiceSchema {
 extension SpatiaLiteStore: StoreChoiceStore {
     public func addStore(userID: String, _ fields: AddedStoreFields) async throws -> StoreEntry? {
         let user = Identity.normalized(userID)
-        return try await offloaded {
-            try self.writeTransaction { db -> StoreEntry? in
-                guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [user]) == true else { return nil }
-                let number = try UserNumbers.next(db, counter: "user_store_numbers", user: user)
-                try db.execute(sql: """
-                    INSERT INTO user_stores (user_id, number, name, kind, region, lat, lon, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, \(Self.nowSQL))
-                    """, arguments: [user, number, fields.name, fields.kind, fields.region, fields.coordinate.latitude, fields.coordinate.longitude])
-                return try StoreChoiceSchema.added(db, user: user, number: number).first
-            }
+        return try await writeTransaction { db -> StoreEntry? in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [user]) == true else { return nil }
+            let number = try UserNumbers.next(db, counter: "user_store_numbers", user: user)
+            try db.execute(sql: """
+                INSERT INTO user_stores (user_id, number, name, kind, region, lat, lon, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, \(Self.nowSQL))
+                """, arguments: [user, number, fields.name, fields.kind, fields.region, fields.coordinate.latitude, fields.coordinate.longitude])
+            return try StoreChoiceSchema.added(db, user: user, number: number).first
         }
     }
 
     public func setFavouriteStore(userID: String, storeID: String, _ favourite: Bool) async throws -> Bool {
         let user = Identity.normalized(userID)
-        return try await offloaded {
-            try self.writeTransaction { db -> Bool in
-                if !favourite {
-                    try db.execute(sql: "DELETE FROM store_favourites WHERE user_id = ? AND store_id = ?", arguments: [user, storeID])
-                    if db.changesCount > 0 { return true }
-                }
-                guard try StoreChoiceSchema.resolve(db, user: user, id: storeID) != nil else { return false }
-                if favourite {
-                    try db.execute(
-                        sql: "INSERT INTO store_favourites (user_id, store_id) VALUES (?, ?) ON CONFLICT DO NOTHING", arguments: [user, storeID])
-                }
-                return true
+        return try await writeTransaction { db -> Bool in
+            if !favourite {
+                try db.execute(sql: "DELETE FROM store_favourites WHERE user_id = ? AND store_id = ?", arguments: [user, storeID])
+                if db.changesCount > 0 { return true }
             }
+            guard try StoreChoiceSchema.resolve(db, user: user, id: storeID) != nil else { return false }
+            if favourite {
+                try db.execute(
+                    sql: "INSERT INTO store_favourites (user_id, store_id) VALUES (?, ?) ON CONFLICT DO NOTHING", arguments: [user, storeID])
+            }
+            return true
         }
     }
 
     public func setDefaultStore(userID: String, storeID: String?) async throws -> Bool {
         let user = Identity.normalized(userID)
-        return try await offloaded {
-            try self.writeTransaction { db -> Bool in
-                guard let storeID else {
-                    try db.execute(sql: "DELETE FROM default_stores WHERE user_id = ?", arguments: [user])
-                    return true
-                }
-                guard try StoreChoiceSchema.resolve(db, user: user, id: storeID) != nil else { return false }
-                try db.execute(sql: """
-                    INSERT INTO default_stores (user_id, store_id) VALUES (?1, ?2) ON CONFLICT (user_id) DO UPDATE SET store_id = ?2
-                    """, arguments: [user, storeID])
+        return try await writeTransaction { db -> Bool in
+            guard let storeID else {
+                try db.execute(sql: "DELETE FROM default_stores WHERE user_id = ?", arguments: [user])
                 return true
             }
+            guard try StoreChoiceSchema.resolve(db, user: user, id: storeID) != nil else { return false }
+            try db.execute(sql: """
+                INSERT INTO default_stores (user_id, store_id) VALUES (?1, ?2) ON CONFLICT (user_id) DO UPDATE SET store_id = ?2
+                """, arguments: [user, storeID])
+            return true
         }
     }
 }

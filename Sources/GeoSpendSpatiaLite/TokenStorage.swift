@@ -31,8 +31,17 @@ enum TokenSchema {
 
 extension SpatiaLiteStore: TokenStore {
     public func addToken(userID: String, scope: TokenScope, lookup: String, sha256: [UInt8], expiresAt: Timestamp?) async throws -> TokenRecord {
-        try await offloaded {
-            try self.addTokenNow(userID: Identity.normalized(userID), scope: scope, lookup: lookup, sha256: sha256, expiresAt: expiresAt)
+        let userID = Identity.normalized(userID)
+        return try await writeTransaction { db in
+            let number = try UserNumbers.next(db, counter: "api_token_numbers", existingUser: userID)
+            try db.execute(
+                sql: """
+                    INSERT INTO api_tokens (user_id, number, lookup, scope, sha256, created_at, expires_at)
+                    VALUES (?, ?, ?, ?, ?, \(Self.nowSQL), ?)
+                    """,
+                arguments: [userID, number, lookup, scope.rawValue, Data(sha256), expiresAt?.text])
+            let row = try Row.fetchOne(db, sql: "SELECT \(Self.tokenColumns) FROM api_tokens WHERE pk = ?", arguments: [db.lastInsertedRowID])!
+            return try Self.tokenRecord(row)
         }
     }
 
@@ -51,28 +60,9 @@ extension SpatiaLiteStore: TokenStore {
     }
 
     public func revokeToken(userID: String, id: Int64) async throws -> Bool {
-        try await offloaded {
-            try self.writeTransaction { db in
-                try db.execute(sql: "DELETE FROM api_tokens WHERE number = ? AND user_id = ?", arguments: [id, Identity.normalized(userID)])
-                return db.changesCount > 0
-            }
-        }
-    }
-
-    private func addTokenNow(userID: String, scope: TokenScope, lookup: String, sha256: [UInt8], expiresAt: Timestamp?) throws -> TokenRecord {
-        try writeTransaction { db in
-            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [userID]) == true else {
-                throw StoreError.notFound(what: "user", id: userID)
-            }
-            let number = try UserNumbers.next(db, counter: "api_token_numbers", user: userID)
-            try db.execute(
-                sql: """
-                    INSERT INTO api_tokens (user_id, number, lookup, scope, sha256, created_at, expires_at)
-                    VALUES (?, ?, ?, ?, ?, \(Self.nowSQL), ?)
-                    """,
-                arguments: [userID, number, lookup, scope.rawValue, Data(sha256), expiresAt?.text])
-            let row = try Row.fetchOne(db, sql: "SELECT \(Self.tokenColumns) FROM api_tokens WHERE pk = ?", arguments: [db.lastInsertedRowID])!
-            return try Self.tokenRecord(row)
+        try await writeTransaction { db in
+            try db.execute(sql: "DELETE FROM api_tokens WHERE number = ? AND user_id = ?", arguments: [id, Identity.normalized(userID)])
+            return db.changesCount > 0
         }
     }
 

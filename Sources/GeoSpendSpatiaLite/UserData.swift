@@ -4,12 +4,10 @@ import GRDB
 /// A user's own data: list, export, delete (`geospend users …`).
 extension SpatiaLiteStore: UserProfileStore {
     public func setUserProfile(userID: String, name: String?, email: String?) async throws -> UserRecord? {
-        try await offloaded {
-            try self.writeTransaction { db -> UserRecord? in
-                try db.execute(sql: "UPDATE users SET display_name = ?, email = ? WHERE id = ?", arguments: [name, email, userID])
-                guard db.changesCount > 0 else { return nil }
-                return try Row.fetchOne(db, sql: "\(Self.userSelect) WHERE u.id = ?", arguments: [userID]).map(Self.userRecord)
-            }
+        try await writeTransaction { db -> UserRecord? in
+            try db.execute(sql: "UPDATE users SET display_name = ?, email = ? WHERE id = ?", arguments: [name, email, userID])
+            guard db.changesCount > 0 else { return nil }
+            return try Row.fetchOne(db, sql: "\(Self.userSelect) WHERE u.id = ?", arguments: [userID]).map(Self.userRecord)
         }
     }
 }
@@ -285,8 +283,8 @@ extension SpatiaLiteStore: UserDataStore {
     }
 }
 
-/// `UserDataStore` for async callers (the server, the CLI): each call runs on a dispatch queue
-/// (`offloaded`), so the caller's thread is free while SQLite works.
+/// `UserDataStore`'s deletion for async callers: to its end, cancelled or not, as
+/// `deleteExpense` (ExpenseLife.swift).
 extension SpatiaLiteStore {
     public func deleteUser(_ userID: String, rewriteFile: Bool) async throws -> UserDeletion? {
         try await offloaded { try self.deleteUser(userID, rewriteFile: rewriteFile) }

@@ -8,12 +8,12 @@ import GRDB
 extension SpatiaLiteStore {
     public func restore(_ data: UserRestoreData, as user: String) async throws {
         let data = data.retargeted(to: user)
-        try await offloaded { try self.restore(data) }
+        try await restore(data)
     }
 
-    /// `restore(_:as:)` on the caller's thread, for `data.userID`.
-    public func restore(_ data: UserRestoreData) throws {
-        _ = try bulkWrite { writer, db in
+    /// `restore(_:as:)` for `data.userID`.
+    public func restore(_ data: UserRestoreData) async throws {
+        _ = try await bulkWrite { writer, db in
             let user = data.userID
             try Self.requireEmpty(db, user: user)
             try Self.requireStores(db, data.storeIDs)

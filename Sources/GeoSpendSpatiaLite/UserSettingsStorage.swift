@@ -30,21 +30,19 @@ enum UserSettingsSchema {
 extension SpatiaLiteStore: UserSettingsStore {
     public func setUserSettings(_ settings: UserSettings, userID: String) async throws -> Bool {
         let user = Identity.normalized(userID)
-        return try await offloaded {
-            try self.writeTransaction { db in
-                guard try Self.userExists(db, user) else { return false }
-                if settings.isDefault {
-                    try db.execute(sql: "DELETE FROM user_settings WHERE user_id = ?", arguments: [user])
-                } else {
-                    try db.execute(
-                        sql: """
-                            INSERT INTO user_settings (user_id, time_zone, position_retention_days) VALUES (?1, ?2, ?3)
-                            ON CONFLICT (user_id) DO UPDATE SET time_zone = ?2, position_retention_days = ?3
-                            """,
-                        arguments: [user, settings.timeZone, settings.positionRetentionDays])
-                }
-                return true
+        return try await writeTransaction { db in
+            guard try Self.userExists(db, user) else { return false }
+            if settings.isDefault {
+                try db.execute(sql: "DELETE FROM user_settings WHERE user_id = ?", arguments: [user])
+            } else {
+                try db.execute(
+                    sql: """
+                        INSERT INTO user_settings (user_id, time_zone, position_retention_days) VALUES (?1, ?2, ?3)
+                        ON CONFLICT (user_id) DO UPDATE SET time_zone = ?2, position_retention_days = ?3
+                        """,
+                    arguments: [user, settings.timeZone, settings.positionRetentionDays])
             }
+            return true
         }
     }
 

@@ -297,7 +297,7 @@ import Testing
             let store = try #require(try await Self.fresh(.spatiaLite, scratch) as? SpatiaLiteStore)
             _ = try await store.joinCommunity(userID: "ann", displayName: "Ann")
             _ = try await store.savePrices([try Self.milk("1.19", at: "s1"), try Self.milk("1.29", at: "s1", day: 6)], userID: "ann")
-            try store.writeTransaction { db in
+            try await store.writeTransaction { db in
                 try db.execute(sql: "UPDATE price_records SET created_at = '2026-01-01T00:00:00.000Z', updated_at = '2026-01-02T00:00:00.000Z'")
                 try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v31:%'")
             }

@@ -88,7 +88,7 @@ import Testing
         #expect(receipt.receipt.storeID == "mine-1")
         // The user id as a file written before the identity rule holds it; the references follow
         // (what an earlier GeoSpend wrote named the user the same way everywhere).
-        try store.writeTransaction { db in
+        try await store.writeTransaction { db in
             try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
             for table in try String.fetchAll(db, sql: """
                 SELECT DISTINCT m.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c

@@ -164,7 +164,7 @@ import Testing
             let check = try store.checkHealth().checks.first { $0.name == "map rollups" }
             return (check?.ok ?? false, check?.detail ?? "no check")
         }
-        try store.writeTransaction { db in
+        try await store.writeTransaction { db in
             try db.execute(sql: "UPDATE map_cell_rollups SET users = users + 1 WHERE cell = (SELECT max(cell) FROM map_cell_rollups WHERE grid = 'tile')")
         }
         let tampered = try health()
@@ -173,7 +173,7 @@ import Testing
         #expect(try health().ok)
         #expect(try Self.storedCells(store) == Self.expectedCells(live))
 
-        try store.writeTransaction { db in try db.execute(sql: "DROP TRIGGER map_rollups_out") }
+        try await store.writeTransaction { db in try db.execute(sql: "DROP TRIGGER map_rollups_out") }
         let missing = try health()
         #expect(!missing.ok && missing.detail.contains("triggers are missing"), "\(missing.detail)")
         #expect(try store.repair().contains("made the map rollups again from the expenses"))
@@ -250,7 +250,7 @@ import Testing
             let store = try scratch.store()
             _ = try store.writeHere { w in try live.values.sorted { $0.id < $1.id }.map { try w.insert($0) } }
             // Back to what v13 left: v14's table and triggers gone, v14 not recorded.
-            try store.writeTransaction { db in
+            try await store.writeTransaction { db in
                 try db.execute(sql: """
                     DROP TABLE map_cell_rollups;
                     DROP TRIGGER map_rollups_in; DROP TRIGGER map_rollups_out; DROP TRIGGER map_rollups_sums; DROP TRIGGER map_rollups_key;
@@ -279,7 +279,7 @@ import Testing
         let batch = (0..<400).map { Self.randomExpense("e\($0)", user: users[Int.random(in: 0..<12, using: &random)], &random) }
         let (rolled, scanned) = (try scratch.store("rolled.sqlite"), try scratch.store("scanned.sqlite"))
         for store in [rolled, scanned] { _ = try store.writeHere { w in try batch.map { try w.insert($0) } } }
-        try scanned.writeTransaction { db in try db.execute(sql: "DROP TABLE map_rollups") }
+        try await scanned.writeTransaction { db in try db.execute(sql: "DROP TABLE map_rollups") }
 
         // All users with one kind (the CLI's default) and a user threshold, or any kinds without
         // one, read the cells' rollups; one user, or several kinds with a threshold, the per-user rows.
@@ -316,12 +316,12 @@ import Testing
         let published = fromScan.indices.filter { !fromScan[$0].isEmpty }
         #expect(published.count == 27, "outputs with cells: \(published)")
         // The cells' rows alone changed (no trigger runs): the all-users cases change, the rest not.
-        try rolled.writeTransaction { db in try db.execute(sql: "UPDATE map_cell_rollups SET total_minor = total_minor + 1") }
+        try await rolled.writeTransaction { db in try db.execute(sql: "UPDATE map_cell_rollups SET total_minor = total_minor + 1") }
         let cellsChanged = try await outputs(rolled)
         for n in published {
             #expect((cellsChanged[n] != fromScan[n]) == fromCells[n / 6], "output \(n): from the cells' rollups is \(fromCells[n / 6])")
         }
-        try rolled.writeTransaction { db in try db.execute(sql: "UPDATE map_rollups SET total_minor = total_minor + 1") }
+        try await rolled.writeTransaction { db in try db.execute(sql: "UPDATE map_rollups SET total_minor = total_minor + 1") }
         let changed = try await outputs(rolled)
         #expect(published.allSatisfy { changed[$0] != fromScan[$0] }, "every layer above is read from the rollups")
     }

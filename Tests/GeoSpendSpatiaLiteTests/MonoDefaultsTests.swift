@@ -179,7 +179,7 @@ import Testing
                 """)
             _ = try await Importer.importExpenses(from: csv, into: store)
             // Back to what v27 left: the transfer on an expense category, v28 not recorded.
-            try store.writeTransaction { db in
+            try await store.writeTransaction { db in
                 try db.execute(sql: """
                     INSERT INTO categories (user_id, kind, name) VALUES ('ann', 'expense', 'Savings');
                     UPDATE expenses SET category_id = (SELECT id FROM categories WHERE kind = 'expense' AND name = 'Savings') WHERE id = 't1';

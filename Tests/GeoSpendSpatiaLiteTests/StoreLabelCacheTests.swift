@@ -34,7 +34,7 @@ import Testing
         let scratch = Scratch()
         let store = try await Self.storeWithOneCafe(scratch)
         #expect(try await Self.labels(store, ["S1"]) == ["Cafe One 60.17 24.94"])
-        try store.writeTransaction { db in try db.execute(sql: "UPDATE stores SET name = 'Cafe Two' WHERE id = 'S1'") }
+        try await store.writeTransaction { db in try db.execute(sql: "UPDATE stores SET name = 'Cafe Two' WHERE id = 'S1'") }
         #expect(try await Self.labels(store, ["S1"]) == ["Cafe Two 60.17 24.94"])
         _ = try store.deleteStore("S1")
         #expect(try await Self.labels(store, ["S1"]) == ["nil"])
@@ -60,7 +60,7 @@ import Testing
         _ = try await Importer.importStores(
             from: scratch.file("s.csv", "id,name,kind,lat,lon\n\(composed),Composed,amenity:cafe,60.17,24.94\n"), into: store)
         // Imports refuse the second as a duplicate; a file written by another program can hold both.
-        try store.writeTransaction { db in
+        try await store.writeTransaction { db in
             try db.execute(sql: """
                 INSERT INTO stores (id, name, lat, lon, content_hash, geom)
                 VALUES (?, 'Decomposed', 60.18, 24.95, 0, MakePoint(24.95, 60.18, 4326))

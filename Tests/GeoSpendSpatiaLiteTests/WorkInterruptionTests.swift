@@ -78,4 +78,27 @@ import Testing
         }
         #expect(!ran.withLock { $0 })
     }
+
+    /// An edit on GRDB's async API (issue 40) whose caller is cancelled half-way is rolled back:
+    /// the caller, told "cancelled", finds nothing of it in the file. The body waits (on GRDB's
+    /// writer queue, not a cooperative thread) until the task is cancelled, then writes again.
+    @Test func aCancelledCallersEditIsRolledBack() async throws {
+        let scratch = Scratch()
+        let store = try SpatiaLiteStore(path: scratch.path("edit.sqlite"))
+        let started = Mutex(false), cancelled = Mutex(false)
+        let task = Task {
+            try await store.writeTransaction { db in
+                try db.execute(sql: "CREATE TABLE marks (x)")
+                started.withLock { $0 = true }
+                let deadline = ContinuousClock.now + .seconds(60)
+                while !cancelled.withLock({ $0 }), ContinuousClock.now < deadline { usleep(1_000) }
+                try db.execute(sql: "INSERT INTO marks VALUES (1)")
+            }
+        }
+        while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
+        task.cancel()
+        cancelled.withLock { $0 = true }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(try store.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'marks'", as: Int.self) == 0)
+    }
 }
