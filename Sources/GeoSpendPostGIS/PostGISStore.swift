@@ -406,18 +406,16 @@ public final class PostGISStore: ExpenseStore, @unchecked Sendable {
     private func cancelStatement(on connection: PostgresConnection) async {
         guard !connection.isClosed, let pid = lock.withLock({ backends[connection.id] }) else { return }
         await Task {
+            let logger = self.logger
+            var other: PostgresConnection?
             do {
-                let other = try await newConnection()
-                let logger = self.logger
-                do {
-                    _ = try await other.unlessClosed { try await other.query("SELECT pg_cancel_backend(\(pid))", logger: logger).collect() }
-                } catch {
-                    logger.warning("could not cancel the statement of server process \(pid): \(PostGISError.wrap(error))")
-                }
-                try? await other.close()
+                let canceller = try await newConnection()
+                other = canceller
+                _ = try await canceller.unlessClosed { try await canceller.query("SELECT pg_cancel_backend(\(pid))", logger: logger).collect() }
             } catch {
-                logger.warning("could not cancel the statement of server process \(pid): \(error)")
+                logger.warning("could not cancel the statement of server process \(pid): \(PostGISError.wrap(error))")
             }
+            try? await other?.close()
         }.value
     }
 }

@@ -19,9 +19,7 @@ enum UserNumbers {
 
     /// `next`, for a user who must exist already (a token, a list): else `StoreError.notFound`.
     static func next(_ db: Database, counter: String, existingUser user: String) throws -> Int64 {
-        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [user]) == true else {
-            throw StoreError.notFound(what: "user", id: user)
-        }
+        guard try SpatiaLiteStore.userExists(db, user) else { throw StoreError.notFound(what: "user", id: user) }
         return try next(db, counter: counter, user: user)
     }
 }

@@ -46,7 +46,7 @@ extension SpatiaLiteStore: UserSettingsStore {
         }
     }
 
-    fileprivate static func userExists(_ db: Database, _ user: String) throws -> Bool {
+    static func userExists(_ db: Database, _ user: String) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE id = ?)", arguments: [user]) == true
     }
 }
